@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// The `reckon` binary: wires process signals and streams to runCli; everything else lives in run.ts.
+import { runCli } from './run.js';
+
+const controller = new AbortController();
+let interrupts = 0;
+const onSignal = (signal: NodeJS.Signals): void => {
+  interrupts++;
+  // A second Ctrl-C means "now": skip the summary.
+  if (interrupts > 1) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  controller.abort(signal);
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+});
+process.exitCode = code;
+// Commands close their sockets and timers; anything left behind must not keep the process alive.
+setTimeout(() => process.exit(code), 2000).unref();

@@ -1,0 +1,114 @@
+/**
+ * The command table and dispatcher behind the `reckon` binary. Command modules are imported lazily so that `reckon --help`
+ * loads nothing but this file.
+ */
+import { parseArgs } from './args.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIo } from './command.js';
+import { renderCommandHelp } from './help.js';
+
+interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<{ command: Command }>;
+}
+
+const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  demo: {
+    summary: 'Publish a tank, a ship and an aircraft over UDP on 127.0.0.1 and watch them dead-reckoned live',
+    load: () => import('./commands/demo.js'),
+  },
+  decode: {
+    summary: 'Decode every DIS PDU in a pcap/pcapng capture (summary or NDJSON)',
+    load: () => import('./commands/decode.js'),
+  },
+  publish: {
+    summary: 'Publish simulated or recorded entities as Entity State PDUs, sent only when needed',
+    load: () => import('./commands/publish.js'),
+  },
+  subscribe: {
+    summary: 'Receive Entity State PDUs and show remote entities live (or as NDJSON events)',
+    load: () => import('./commands/subscribe.js'),
+  },
+  record: {
+    summary: 'Record received DIS datagrams to a pcap file that Wireshark opens',
+    load: () => import('./commands/record.js'),
+  },
+  replay: {
+    summary: 'Replay a capture to a host:port in real time or faster',
+    load: () => import('./commands/replay.js'),
+  },
+  experiment: {
+    summary: 'Run threshold-tuning experiments and sweeps; write CSV, JSON and an HTML report',
+    load: () => import('./commands/experiment.js'),
+  },
+  lockstep: {
+    summary: 'Run a deterministic lockstep peer over UDP with redundant inputs',
+    load: () => import('./commands/lockstep.js'),
+  },
+};
+
+function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = [
+    'reckon — DIS dead reckoning: codec, DR models, UDP streams and threshold experiments',
+    '',
+    'Usage: reckon <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `reckon <command> --help` for the options and examples of one command.',
+    '',
+    'Exit codes: 0 success, 1 runtime failure, 2 bad usage or config.',
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** Runs the CLI with the given arguments (without `node` and the script path) and returns the exit code. */
+export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(mainHelp());
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (name === '--version' || name === '-v') {
+    const { createRequire } = await import('node:module');
+    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+    io.stdout.write(`${pkg.version}\n`);
+    return EXIT_OK;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    io.stderr.write(`reckon: unknown command "${name}"\n\n${mainHelp()}`);
+    return EXIT_USAGE;
+  }
+  const { command } = await entry.load();
+  const { args, problems } = parseArgs(rest, command.flags);
+  if (args.flags.help === true) {
+    io.stdout.write(renderCommandHelp(command));
+    return EXIT_OK;
+  }
+  const bounds = command.positionals ?? { min: 0, max: 0 };
+  if (args.positionals.length < bounds.min) {
+    problems.push({ path: '<arguments>', message: `expected at least ${bounds.min}, got ${args.positionals.length}` });
+  } else if (args.positionals.length > bounds.max) {
+    problems.push({
+      path: '<arguments>',
+      message: `expected at most ${bounds.max}, got ${args.positionals.length}: ${args.positionals.slice(bounds.max).join(' ')}`,
+    });
+  }
+  if (problems.length > 0) return reportUsage(io, command, problems);
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsage(io, command, error.problems);
+    io.stderr.write(`reckon ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILURE;
+  }
+}
+
+function reportUsage(io: CommandIo, command: Command, problems: UsageError['problems']): number {
+  io.stderr.write(`reckon ${command.name}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n`);
+  for (const p of problems) io.stderr.write(`  ${p.path}: ${p.message}\n`);
+  io.stderr.write(`Usage: ${command.usage}\nRun \`reckon ${command.name} --help\` for details.\n`);
+  return EXIT_USAGE;
+}

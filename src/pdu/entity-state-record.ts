@@ -1,0 +1,68 @@
+/**
+ * The zero-allocation form of an Entity State PDU (types 1 and 67): one instance is allocated up front and
+ * decoded into again and again on the hot path (decode → table update). Vectors are Float64Arrays so that
+ * float32 wire values widen exactly and ECEF locations keep full float64 precision.
+ */
+
+/** Most variable-parameter records a record keeps; the wire allows 255. Defaults to the wire maximum. */
+export const MAX_VARIABLE_PARAMETERS = 255;
+export const VARIABLE_PARAMETER_BYTES = 16;
+
+export class EntityStateRecord {
+  protocolVersion = 0;
+  exerciseId = 0;
+  /** 1 = Entity State, 67 = Entity State Update (which carries no type, force, DR, marking or capabilities). */
+  pduType = 0;
+  protocolFamily = 0;
+  /** Raw 32-bit timestamp field: units since the hour × 2 + absolute flag. */
+  timestampRaw = 0;
+  length = 0;
+  pduStatus = 0;
+  site = 0;
+  application = 0;
+  entity = 0;
+  forceId = 0;
+  /** kind, domain, country, category, subcategory, specific, extra. */
+  readonly entityType = new Uint16Array(7);
+  readonly alternativeEntityType = new Uint16Array(7);
+  /** m/s, world or body frame depending on the DR algorithm. */
+  readonly linearVelocity = new Float64Array(3);
+  /** ECEF metres. */
+  readonly location = new Float64Array(3);
+  /** psi, theta, phi radians. */
+  readonly orientation = new Float64Array(3);
+  appearance = 0;
+  drAlgorithm = 0;
+  readonly drOtherParameters = new Uint8Array(15);
+  /** m/s², world or body frame depending on the DR algorithm. */
+  readonly linearAcceleration = new Float64Array(3);
+  /** rad/s about body axes. */
+  readonly angularVelocity = new Float64Array(3);
+  markingCharacterSet = 0;
+  /** Marking characters, zero-filled. */
+  readonly markingBytes = new Uint8Array(11);
+  capabilities = 0;
+  variableParameterCount = 0;
+  /** The records' raw bytes, 16 per record, `variableParameterCount` of them valid. */
+  readonly variableParameters: Uint8Array;
+
+  constructor(maxVariableParameters = MAX_VARIABLE_PARAMETERS) {
+    this.variableParameters = new Uint8Array(maxVariableParameters * VARIABLE_PARAMETER_BYTES);
+  }
+}
+
+/**
+ * Numeric key of an entity id: site · 2^32 + application · 2^16 + entity. Exact in a double (48 bits), and a
+ * number key avoids building strings per packet.
+ */
+export function entityKey(site: number, application: number, entity: number): number {
+  return site * 0x1_0000_0000 + application * 0x1_0000 + entity;
+}
+
+/** Splits an entity key back into its three ids, written into `out`. */
+export function entityIdFromKey(out: Uint16Array | number[], key: number): Uint16Array | number[] {
+  out[0] = Math.floor(key / 0x1_0000_0000);
+  out[1] = Math.floor(key / 0x1_0000) % 0x1_0000;
+  out[2] = key % 0x1_0000;
+  return out;
+}
