@@ -1,0 +1,90 @@
+/**
+ * Quantities with units in configuration: `"1 m"`, `"3 deg"`, `"5 s"`, `"15 Hz"`, `"200 ms"`, `"30 kn"`, or a
+ * plain number already in SI units (metres, radians, seconds, hertz, m/s). mathjs parses the units; it costs
+ * ~300 ms to load, so it is loaded (synchronously, once) only when a string with a unit is actually read.
+ */
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+
+/** The physical dimensions configuration uses, each with its SI unit and a valid example. */
+export const DIMENSIONS = {
+  length: { si: 'm', example: '"1 m"' },
+  angle: { si: 'rad', example: '"3 deg"' },
+  time: { si: 's', example: '"5 s"' },
+  frequency: { si: 'Hz', example: '"15 Hz"' },
+  speed: { si: 'm/s', example: '"10 m/s"' },
+  acceleration: { si: 'm/s^2', example: '"2 m/s^2"' },
+  angularRate: { si: 'rad/s', example: '"10 deg/s"' },
+  dataRate: { si: 'b/s', example: '"1 Mb/s"' },
+} as const;
+
+export type Dimension = keyof typeof DIMENSIONS;
+
+type MathUnit = { equalBase(other: MathUnit): boolean; toNumber(unit: string): number; value: number | null };
+interface MathInstance {
+  unit(value: string): MathUnit;
+  createUnit(name: string, definition: string | object, options?: object): unknown;
+}
+
+let math: MathInstance | undefined;
+
+function mathjs(): MathInstance {
+  if (!math) {
+    const { create, all } = createRequire(import.meta.url)('mathjs') as {
+      create(factories: unknown): MathInstance;
+      all: unknown;
+    };
+    // A private instance, so the units added here never leak into a user's own mathjs.
+    math = create(all);
+    math.createUnit('knot', { definition: '0.514444444 m/s', aliases: ['knots', 'kn', 'kt', 'kts'] });
+    math.createUnit('nmi', { definition: '1852 m', aliases: ['NM'] });
+  }
+  return math;
+}
+
+/** The result of reading one quantity: the SI value, or why it is not valid. */
+export type QuantityResult = { ok: true; value: number } | { ok: false; message: string };
+
+/**
+ * Reads a quantity in the given dimension and returns its value in SI units.
+ * @param input - a finite number (taken as SI) or a string such as `"3 deg"`; a bare numeric string is SI too.
+ */
+export function readQuantity(input: unknown, dimension: Dimension): QuantityResult {
+  const { si, example } = DIMENSIONS[dimension];
+  if (typeof input === 'number') {
+    return Number.isFinite(input) ? { ok: true, value: input } : { ok: false, message: `must be finite, e.g. ${example}` };
+  }
+  if (typeof input !== 'string') {
+    return { ok: false, message: `expected a number in ${si} or a string with a unit, e.g. ${example}` };
+  }
+  const text = input.trim();
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return { ok: true, value: Number(text) };
+  let unit: MathUnit;
+  try {
+    unit = mathjs().unit(text);
+  } catch {
+    return { ok: false, message: `"${input}" is not a quantity with a known unit, e.g. ${example}` };
+  }
+  if (unit.value === null || !unit.equalBase(mathjs().unit(si))) {
+    return { ok: false, message: `"${input}" is not a ${dimension} (expected units like ${si}), e.g. ${example}` };
+  }
+  const value = unit.toNumber(si);
+  return Number.isFinite(value) ? { ok: true, value } : { ok: false, message: `must be finite, e.g. ${example}` };
+}
+
+/**
+ * A zod schema for a quantity: accepts a number (SI) or a string with a unit, outputs the SI number.
+ * The JSON Schema shows both accepted forms.
+ */
+export function quantity(dimension: Dimension) {
+  const { si, example } = DIMENSIONS[dimension];
+  return z
+    .union([z.number(), z.string()])
+    .transform((input, ctx) => {
+      const result = readQuantity(input, dimension);
+      if (result.ok) return result.value;
+      ctx.addIssue({ code: 'custom', message: result.message });
+      return z.NEVER;
+    })
+    .describe(`A ${dimension}: a number in ${si}, or a string with a unit, e.g. ${example}.`);
+}
