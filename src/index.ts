@@ -21,3 +21,36 @@ export {
   entityKey,
   entityIdFromKey,
 } from './pdu/entity-state-record.js';
+
+// math — Float64Array vectors (out-parameter style), rotations, WGS-84 geodesy
+import * as vec3 from './math/vec3.js';
+import * as mat3 from './math/mat3.js';
+import * as quat from './math/quat.js';
+export { vec3, mat3, quat };
+export type { Vec3, ReadonlyVec3 } from './math/vec3.js';
+export type { Mat3, ReadonlyMat3 } from './math/mat3.js';
+export type { Quat, ReadonlyQuat } from './math/quat.js';
+export {
+  worldToBodyFromEuler,
+  worldToBodyFromEulerVec,
+  eulerFromWorldToBody,
+  eulerRatesFromBodyRates,
+  bodyRatesFromEulerRates,
+} from './math/euler.js';
+export {
+  WGS84_A,
+  WGS84_B,
+  WGS84_F,
+  WGS84_E2,
+  WGS84_EP2,
+  geodeticToEcef,
+  geodeticDegreesToEcef,
+  ecefToGeodetic,
+  ecefToGeodeticDegrees,
+  ecefToEnuMatrix,
+  ecefToNedMatrix,
+  ecefToLocal,
+  localToEcef,
+  eulerFromHeadingPitchRoll,
+  headingPitchRollFromEuler,
+} from './math/geodesy.js';
