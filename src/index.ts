@@ -22,6 +22,27 @@ export {
   entityIdFromKey,
 } from './pdu/entity-state-record.js';
 
+// config — one zod schema for every setting; file, RECKON_* environment and flags
+export {
+  ConfigSchema,
+  CONFIG_SECTIONS,
+  HEARTBEAT_CLASSES,
+  defaultConfig,
+  type Config,
+  type ConfigInput,
+  type ConfigSection,
+  type NetworkConfig,
+  type DisConfig,
+  type FilterConfig,
+  type EmitterConfig,
+  type HeartbeatConfig,
+  type HeartbeatClass,
+  type ReceiverConfig,
+} from './config/schema.js';
+export { loadConfig, ConfigError, formatConfigIssue, type ConfigIssue, type ConfigSources } from './config/load.js';
+export { heartbeatSeconds, entityTimeoutSeconds, heartbeatClass, HEARTBEAT_TABLES } from './config/heartbeat.js';
+export { readQuantity, quantity, type Dimension } from './config/units.js';
+
 // math — Float64Array vectors (out-parameter style), rotations, WGS-84 geodesy
 import * as vec3 from './math/vec3.js';
 import * as mat3 from './math/mat3.js';

@@ -3,10 +3,12 @@
  * `npm run schemas` writes them into `schemas/`; a test fails when a committed file is stale.
  */
 import { z } from 'zod';
+import { ConfigSchema } from './config/schema.js';
 import { EntityStatePduSchema } from './pdu/schema.js';
 
 export const JSON_SCHEMAS: ReadonlyArray<{ readonly file: string; readonly schema: z.ZodType }> = [
   { file: 'entity-state-pdu.schema.json', schema: EntityStatePduSchema },
+  { file: 'config.schema.json', schema: ConfigSchema },
 ];
 
 /** The JSON text written for one schema: stable key order, two-space indent, trailing newline. */

@@ -1,0 +1,164 @@
+/**
+ * Reads the configuration from its sources and validates it once. Precedence: flags > `RECKON_…` environment >
+ * JSON file > defaults. Every problem is collected into one `ConfigError`, each with its path, where the value
+ * came from and an example of a valid value.
+ */
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import { CONFIG_LEAVES, leafOfPath, leafValueFromText } from './leaves.js';
+import { ConfigSchema, type Config } from './schema.js';
+
+/** One configuration problem. */
+export interface ConfigIssue {
+  /** Dotted setting path such as `network.port`, or `<file>` for a file that cannot be read. */
+  readonly path: string;
+  /** What is wrong, ending with an example of a valid value where one is known. */
+  readonly message: string;
+  /** Where the value came from: `--port`, `RECKON_NETWORK_PORT`, the file name, or undefined for a default. */
+  readonly source?: string;
+}
+
+/** Invalid configuration: carries every issue (and the zod issues behind them), not just the first. */
+export class ConfigError extends Error {
+  readonly issues: readonly ConfigIssue[];
+  readonly zodIssues: readonly z.core.$ZodIssue[];
+  constructor(issues: readonly ConfigIssue[], zodIssues: readonly z.core.$ZodIssue[] = []) {
+    super(`invalid configuration:\n${issues.map((i) => `  ${formatConfigIssue(i)}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+    this.zodIssues = zodIssues;
+  }
+}
+
+/** `network.port (from --port): Too big: expected number to be <=65535; e.g. 3000` */
+export function formatConfigIssue(issue: ConfigIssue): string {
+  return `${issue.path}${issue.source ? ` (from ${issue.source})` : ''}: ${issue.message}`;
+}
+
+export interface ConfigSources {
+  /** JSON file; defaults to `flags.config`, then `env.RECKON_CONFIG`. */
+  readonly file?: string;
+  /** Environment variables; only `RECKON_<SECTION>_<KEY>` ones are read. Defaults to none (pass `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Parsed CLI flags named after the settings (`position-threshold`); absent ones are undefined. */
+  readonly flags?: Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
+  /** Values set by code, applied above the flags. */
+  readonly overrides?: Readonly<Record<string, unknown>>;
+}
+
+type Layer = { values: Record<string, Record<string, unknown>>; origin: Map<string, string> };
+
+function emptyLayer(): Layer {
+  return { values: {}, origin: new Map() };
+}
+
+function setLeaf(layer: Layer, section: string, key: string, value: unknown, origin: string): void {
+  (layer.values[section] ??= {})[key] = value;
+  layer.origin.set(`${section}.${key}`, origin);
+}
+
+function fileLayer(file: string, issues: ConfigIssue[]): Layer {
+  const layer = emptyLayer();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    issues.push({ path: '<file>', source: file, message: `cannot read the config file (${code ?? String(error)}); check the path given to --config or RECKON_CONFIG` });
+    return layer;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    issues.push({ path: '<file>', source: file, message: `not valid JSON: ${(error as Error).message}` });
+    return layer;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    issues.push({ path: '<file>', source: file, message: 'must hold a JSON object such as {"network": {"port": 3000}}' });
+    return layer;
+  }
+  for (const [section, body] of Object.entries(json)) {
+    if (section === '$schema') continue; // lets editors validate the file against schemas/config.schema.json
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      (layer.values as Record<string, unknown>)[section] = body; // the schema reports it with its path
+      layer.origin.set(section, file);
+      continue;
+    }
+    layer.origin.set(section, file); // for unknown keys, reported on the section
+    for (const [key, value] of Object.entries(body)) setLeaf(layer, section, key, value, file);
+  }
+  return layer;
+}
+
+function envLayer(env: Readonly<Record<string, string | undefined>>): Layer {
+  const layer = emptyLayer();
+  for (const leaf of CONFIG_LEAVES) {
+    const text = env[leaf.env];
+    if (text !== undefined && text !== '') setLeaf(layer, leaf.section, leaf.key, leafValueFromText(leaf, text), leaf.env);
+  }
+  return layer;
+}
+
+function flagLayer(flags: NonNullable<ConfigSources['flags']>): Layer {
+  const layer = emptyLayer();
+  for (const leaf of CONFIG_LEAVES) {
+    const value = flags[leaf.flag];
+    if (value === undefined) continue;
+    const parsed = typeof value === 'boolean' ? value : leafValueFromText(leaf, value);
+    setLeaf(layer, leaf.section, leaf.key, parsed, `--${leaf.flag}`);
+  }
+  return layer;
+}
+
+function merge(layers: readonly Layer[]): Layer {
+  const merged = emptyLayer();
+  for (const layer of layers) {
+    for (const [section, body] of Object.entries(layer.values)) {
+      const target = merged.values[section];
+      merged.values[section] =
+        typeof body === 'object' && body !== null && typeof target === 'object' && target !== null ? { ...target, ...body } : body;
+    }
+    for (const [path, origin] of layer.origin) merged.origin.set(path, origin);
+  }
+  return merged;
+}
+
+/**
+ * Builds the validated configuration from file, environment and flags (flags win, then environment, then file).
+ * @throws ConfigError listing every problem found.
+ */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const issues: ConfigIssue[] = [];
+  const flagFile = sources.flags?.config;
+  const file = sources.file ?? (typeof flagFile === 'string' ? flagFile : undefined) ?? sources.env?.RECKON_CONFIG;
+  const overrides = emptyLayer();
+  for (const [section, body] of Object.entries(sources.overrides ?? {})) {
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) setLeaf(overrides, section, key, value, 'code');
+  }
+  const merged = merge([
+    file ? fileLayer(file, issues) : emptyLayer(),
+    envLayer(sources.env ?? {}),
+    flagLayer(sources.flags ?? {}),
+    overrides,
+  ]);
+  const result = ConfigSchema.safeParse(merged.values);
+  if (result.success && issues.length === 0) return result.data;
+  const zodIssues = result.success ? [] : result.error.issues;
+  for (const zi of zodIssues) issues.push(issueFromZod(zi, merged.origin));
+  throw new ConfigError(issues, zodIssues);
+}
+
+function issueFromZod(zi: z.core.$ZodIssue, origin: ReadonlyMap<string, string>): ConfigIssue {
+  const path = zi.path.map(String).join('.') || '<root>';
+  const leaf = leafOfPath(zi.path);
+  let message = zi.message;
+  if (zi.code === 'unrecognized_keys') {
+    const known = zi.path.length === 0 ? Object.keys(ConfigSchema.shape) : CONFIG_LEAVES.filter((l) => l.section === zi.path[0]).map((l) => l.key);
+    message += `; known settings here: ${known.join(', ')}`;
+  } else if (leaf?.example !== undefined && !/e\.g\./.test(message)) {
+    message += `; e.g. ${JSON.stringify(leaf.example)}`;
+  }
+  const source = leaf ? origin.get(leaf.path) : origin.get(String(zi.path[0]));
+  return source === undefined ? { path, message } : { path, message, source };
+}

@@ -1,0 +1,181 @@
+/**
+ * The one definition of every reckon setting. Files, `RECKON_…` environment variables and CLI flags are all
+ * read through this schema, `schemas/config.schema.json` is generated from it, and `Config` is its output type.
+ * Every leaf carries a description and an example; quantities accept units (`"2 m"`, `"3 deg"`, `"5 s"`).
+ *
+ * Leaf names are unique across sections because each one is also a flag (`emitter.positionThreshold` ↔
+ * `--position-threshold`) and an environment variable (`RECKON_EMITTER_POSITION_THRESHOLD`).
+ */
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { quantity } from './units.js';
+
+/** Human example of a valid value, shown in error messages and the JSON Schema. */
+function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
+  return schema.meta({ description, examples: [example] });
+}
+
+const ip = z.string().refine((s) => isIP(s) !== 0, 'must be an IPv4 or IPv6 address');
+const multicastGroup = z
+  .string()
+  .refine((s) => (isIP(s) === 4 ? Number(s.split('.')[0]) >> 4 === 14 : isIP(s) === 6 && /^ff/i.test(s)), {
+    message: 'must be a multicast address (224.0.0.0/4 or ff00::/8)',
+  });
+const uint8 = z.number().int().min(0).max(255);
+const siteApplication = z
+  .string()
+  .regex(/^\d{1,5}(:\d{1,5})?$/, 'must be SITE or SITE:APPLICATION, e.g. "1:3001"')
+  .refine((s) => s.split(':').every((n) => Number(n) <= 0xffff), 'ids must be at most 65535');
+
+export const NetworkConfigSchema = z.strictObject({
+  address: setting(
+    ip.optional(),
+    'Address to bind when receiving (default: all interfaces) or to send to (default: 127.0.0.1, the multicast group when `multicast` is set, 255.255.255.255 with `broadcast`).',
+    '127.0.0.1',
+  ),
+  port: setting(z.number().int().min(0).max(65535).default(3000), 'UDP port. DIS uses 3000.', 3000),
+  multicast: setting(multicastGroup.optional(), 'Multicast group to join when receiving and to send to.', '239.1.2.3'),
+  ttl: setting(uint8.default(1), 'Multicast time-to-live (hops); 1 keeps traffic on the local network.', 1),
+  multicastLoopback: setting(z.boolean().default(true), 'Deliver multicast sent by this host to its own receivers.', true),
+  broadcast: setting(z.boolean().default(false), 'Allow sending to broadcast addresses (classic DIS deployments).', false),
+  interface: setting(ip.optional(), 'Local interface address for multicast (default: chosen by the OS).', '192.168.1.10'),
+  ipv6: setting(z.boolean().default(false), 'Use IPv6 (udp6) instead of IPv4.', false),
+  mtu: setting(
+    z.number().int().min(144).max(65507).default(1472),
+    'Most UDP payload bytes per datagram when bundling PDUs; 1472 fits a 1500-byte Ethernet MTU.',
+    1472,
+  ),
+  receiveBufferSize: setting(
+    z.number().int().min(0).default(4 * 1024 * 1024),
+    'Socket receive buffer in bytes (0 = OS default). 4 MiB keeps loss low at high rates; Linux caps it at net.core.rmem_max.',
+    4194304,
+  ),
+});
+
+export const DisConfigSchema = z.strictObject({
+  exercise: setting(z.number().int().min(1).max(255).default(1), 'Exercise ID sent, and the only one accepted.', 1),
+  protocolVersion: setting(z.number().int().min(1).max(7).default(7), 'Protocol version sent (7 = IEEE 1278.1-2012, 6 = 1278.1A-1998).', 7),
+  acceptProtocolVersions: setting(
+    z.array(z.number().int().min(0).max(255)).min(1).default([5, 6, 7]),
+    'Protocol versions accepted on receipt.',
+    [6, 7],
+  ),
+  site: setting(z.number().int().min(1).max(0xfffe).default(1), "Site id of this application's entities.", 1),
+  application: setting(z.number().int().min(1).max(0xfffe).default(1), "Application id of this application's entities.", 3001),
+});
+
+export const FilterConfigSchema = z.strictObject({
+  allowSources: setting(
+    z.array(ip).default([]),
+    'Accept datagrams only from these source addresses (empty = from anyone).',
+    ['10.0.0.5', '10.0.0.6'],
+  ),
+  allowApplications: setting(
+    z.array(siteApplication).default([]),
+    'Accept PDUs only from these sites or site:application pairs (empty = all).',
+    ['1:3001', '2'],
+  ),
+});
+
+export const EmitterConfigSchema = z.strictObject({
+  positionThreshold: setting(quantity('length').default(1), 'Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).', '1 m'),
+  orientationThreshold: setting(
+    quantity('angle').default((3 * Math.PI) / 180),
+    'Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).',
+    '3 deg',
+  ),
+  adaptiveThresholds: setting(z.boolean().default(false), 'Let the emitter move the thresholds within the bounds below to meet a rate budget.', false),
+  minPositionThreshold: setting(quantity('length').default(0.1), 'Lower bound of an adaptive position threshold.', '10 cm'),
+  maxPositionThreshold: setting(quantity('length').default(10), 'Upper bound of an adaptive position threshold.', '10 m'),
+  minOrientationThreshold: setting(quantity('angle').default((0.5 * Math.PI) / 180), 'Lower bound of an adaptive orientation threshold.', '0.5 deg'),
+  maxOrientationThreshold: setting(quantity('angle').default((10 * Math.PI) / 180), 'Upper bound of an adaptive orientation threshold.', '10 deg'),
+});
+
+/** Keys of per-kind/domain heartbeat overrides; see `heartbeatSeconds`. */
+export const HEARTBEAT_CLASSES = [
+  'platformOther',
+  'platformLand',
+  'platformAir',
+  'platformSurface',
+  'platformSubsurface',
+  'platformSpace',
+  'munition',
+  'lifeForm',
+  'environmental',
+  'culturalFeature',
+  'supply',
+  'radio',
+  'expendable',
+  'sensorEmitter',
+  'other',
+] as const;
+export type HeartbeatClass = (typeof HEARTBEAT_CLASSES)[number];
+
+export const HeartbeatConfigSchema = z.strictObject({
+  heartbeatTable: setting(
+    z.enum(['ieee', 'kdis']).default('ieee'),
+    'Default heartbeats: "ieee" = IEEE 1278.1-2012 Table 25 (5 s for every kind); "kdis" = KDIS (55 s land/surface/subsurface platforms, 60 s life forms, cultural features, environmentals).',
+    'ieee',
+  ),
+  heartbeatOverrides: setting(
+    z.partialRecord(z.enum(HEARTBEAT_CLASSES), quantity('time')).default({}),
+    'Heartbeat per entity class, overriding the table.',
+    { platformLand: '55 s' },
+  ),
+  stationaryHeartbeat: setting(quantity('time').default(60), 'Heartbeat of an entity that is not moving (HBT_STATIONARY).', '60 s'),
+  timeoutMultiplier: setting(
+    z.number().min(1).default(2.4),
+    'A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER).',
+    2.4,
+  ),
+});
+
+export const ReceiverConfigSchema = z.strictObject({
+  smoothing: setting(
+    z.enum(['none', 'linear', 'smoothstep']).default('smoothstep'),
+    'How a remote entity moves from its old to its new dead-reckoned track after an update.',
+    'smoothstep',
+  ),
+  smoothingTime: setting(quantity('time').default(0.5), 'Duration of the blend after an update.', '500 ms'),
+  teleportDistance: setting(quantity('length').default(100), 'Snap instead of smoothing when the correction is larger.', '100 m'),
+  maxEntities: setting(z.number().int().min(1).default(100_000), 'Most remote entities tracked; further ones are counted and dropped.', 100000),
+  latencyCompensation: setting(
+    z.enum(['arrival', 'timestamp']).default('arrival'),
+    'Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).',
+    'arrival',
+  ),
+  renderRate: setting(quantity('frequency').default(30), 'Frames per second of extrapolated entity states.', '30 Hz'),
+});
+
+export const ConfigSchema = z
+  .strictObject({
+    network: NetworkConfigSchema.default(() => NetworkConfigSchema.parse({})),
+    dis: DisConfigSchema.default(() => DisConfigSchema.parse({})),
+    filter: FilterConfigSchema.default(() => FilterConfigSchema.parse({})),
+    emitter: EmitterConfigSchema.default(() => EmitterConfigSchema.parse({})),
+    heartbeat: HeartbeatConfigSchema.default(() => HeartbeatConfigSchema.parse({})),
+    receiver: ReceiverConfigSchema.default(() => ReceiverConfigSchema.parse({})),
+  })
+  .meta({
+    title: 'reckon configuration',
+    description:
+      'Settings of reckon. Quantities take a number in SI units or a string with a unit. Precedence: CLI flags > RECKON_* environment > file > defaults.',
+  });
+
+/** The validated configuration, every quantity in SI units (m, rad, s, Hz). */
+export type Config = z.output<typeof ConfigSchema>;
+/** What a configuration file may contain (any part may be left out). */
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type NetworkConfig = Config['network'];
+export type DisConfig = Config['dis'];
+export type FilterConfig = Config['filter'];
+export type EmitterConfig = Config['emitter'];
+export type HeartbeatConfig = Config['heartbeat'];
+export type ReceiverConfig = Config['receiver'];
+export type ConfigSection = keyof Config;
+export const CONFIG_SECTIONS = Object.keys(ConfigSchema.shape) as readonly ConfigSection[];
+
+/** The defaults: what an empty file gives. */
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}
