@@ -9,11 +9,13 @@ export const MAX_VARIABLE_PARAMETERS = 255;
 export const VARIABLE_PARAMETER_BYTES = 16;
 
 export class EntityStateRecord {
-  protocolVersion = 0;
+  /** 5, 6 or 7. Defaults to 7 (IEEE 1278.1-2012), so a fresh record encodes as a valid PDU. */
+  protocolVersion = 7;
   exerciseId = 0;
-  /** 1 = Entity State, 67 = Entity State Update (which carries no type, force, DR, marking or capabilities). */
-  pduType = 0;
-  protocolFamily = 0;
+  /** 1 = Entity State, 67 = Entity State Update (which carries no type, force, DR, marking or capabilities). Defaults to 1. */
+  pduType = 1;
+  /** Defaults to 1 (entity information / interaction). */
+  protocolFamily = 1;
   /** Raw 32-bit timestamp field: units since the hour × 2 + absolute flag. */
   timestampRaw = 0;
   length = 0;
@@ -39,7 +41,7 @@ export class EntityStateRecord {
   /** rad/s about body axes. */
   readonly angularVelocity = new Float64Array(3);
   markingCharacterSet = 0;
-  /** Marking characters, zero-filled. */
+  /** Marking characters, zero-filled (see `setMarkingText` / `markingText`). */
   readonly markingBytes = new Uint8Array(11);
   capabilities = 0;
   variableParameterCount = 0;
@@ -65,4 +67,30 @@ export function entityIdFromKey(out: Uint16Array | number[], key: number): Uint1
   out[1] = Math.floor(key / 0x1_0000) % 0x1_0000;
   out[2] = key % 0x1_0000;
   return out;
+}
+
+/**
+ * Writes `text` into the record's 11 marking bytes, zero-filling the rest; characters beyond 11 are cut off and
+ * each character is stored as its low 8 bits (ASCII expected). Sets the character set to 1 (ASCII).
+ * @returns the record.
+ */
+export function setMarkingText(record: EntityStateRecord, text: string): EntityStateRecord {
+  const bytes = record.markingBytes;
+  const n = Math.min(text.length, bytes.length);
+  for (let i = 0; i < n; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+  bytes.fill(0, n);
+  record.markingCharacterSet = 1;
+  return record;
+}
+
+/** The marking as text: the bytes up to the first zero, one character per byte (Latin-1). */
+export function markingText(record: EntityStateRecord): string {
+  return latin1UpToZero(record.markingBytes, 0, record.markingBytes.length);
+}
+
+/** Latin-1 text of `bytes[start, end)`, stopping at the first zero byte. */
+export function latin1UpToZero(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end && bytes[i] !== 0; i++) text += String.fromCharCode(bytes[i]!);
+  return text;
 }

@@ -1,0 +1,59 @@
+/**
+ * The 12-byte PDU header and the walk over a datagram that bundles several PDUs (each header's Length says where
+ * the next begins). Nothing here allocates.
+ */
+import { HEADER_BYTES, HeaderOffset } from './constants.js';
+import { CodecStatus } from './status.js';
+
+/**
+ * Checks the header framing of the PDU starting at `offset`.
+ * @param bytes - the datagram.
+ * @param offset - where the PDU starts. Defaults to 0.
+ * @param end - end of the datagram (exclusive). Defaults to `bytes.length`.
+ * @returns the PDU's Length (≥ 12, ≤ what remains), or minus a `CodecStatus`: `-TRUNCATED` when fewer than 12
+ *   bytes remain or the Length runs past `end`, `-BAD_LENGTH` when Length < 12.
+ */
+export function pduLengthAt(bytes: Uint8Array, offset = 0, end = bytes.length): number {
+  const remaining = end - offset;
+  if (remaining < HEADER_BYTES) return -CodecStatus.TRUNCATED;
+  const length = (bytes[offset + HeaderOffset.LENGTH]! << 8) | bytes[offset + HeaderOffset.LENGTH + 1]!;
+  if (length < HEADER_BYTES) return -CodecStatus.BAD_LENGTH;
+  if (length > remaining) return -CodecStatus.TRUNCATED;
+  return length;
+}
+
+/** Protocol version byte of the PDU at `offset` (caller has checked the header is there). */
+export function pduProtocolVersionAt(bytes: Uint8Array, offset = 0): number {
+  return bytes[offset + HeaderOffset.PROTOCOL_VERSION]!;
+}
+
+/** PDU type byte of the PDU at `offset` (caller has checked the header is there). */
+export function pduTypeAt(bytes: Uint8Array, offset = 0): number {
+  return bytes[offset + HeaderOffset.PDU_TYPE]!;
+}
+
+/**
+ * Called once per PDU found in a datagram.
+ * @param bytes - the datagram.
+ * @param offset - where this PDU starts.
+ * @param length - its Length field, already checked against the datagram.
+ * @param pduType - its PDU type byte.
+ */
+export type PduVisitor = (bytes: Uint8Array, offset: number, length: number, pduType: number) => void;
+
+/**
+ * Visits each PDU of a datagram in order, split by the headers' Length fields (IEEE 1278.1 bundling). Stops at the
+ * first header that is cut short or whose Length is impossible: nothing after it can be located.
+ * Build the visitor once, not per datagram, and the walk allocates nothing.
+ * @returns `CodecStatus.OK` when the PDUs fill the datagram exactly, else the status of the bad header (the PDUs
+ *   before it have been visited).
+ */
+export function forEachPdu(bytes: Uint8Array, visit: PduVisitor, offset = 0, end = bytes.length): CodecStatus {
+  while (offset < end) {
+    const length = pduLengthAt(bytes, offset, end);
+    if (length < 0) return -length as CodecStatus;
+    visit(bytes, offset, length, bytes[offset + HeaderOffset.PDU_TYPE]!);
+    offset += length;
+  }
+  return CodecStatus.OK;
+}
