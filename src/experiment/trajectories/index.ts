@@ -1,0 +1,24 @@
+/** Synthetic and recorded truth trajectories for experiments and demos. */
+export { DEFAULT_ORIGIN, LocalFrame, type Origin, type Trajectory } from './trajectory.js';
+export {
+  aircraftOrbit,
+  circle,
+  ellipse,
+  figureEight,
+  missile,
+  type AircraftOrbitOptions,
+  type CircleOptions,
+  type EllipseOptions,
+  type FigureEightOptions,
+  type MissileOptions,
+  type ParametricOptions,
+} from './parametric.js';
+export { pathTrajectory, stopAndGoKnots, SpeedSchedule, type PathOptions, type PathSegment, type SpeedKnot } from './path.js';
+export {
+  shipTurningCircles,
+  straightLine,
+  tankRoadCourse,
+  type ShipTurningCirclesOptions,
+  type StraightLineOptions,
+  type TankRoadCourseOptions,
+} from './vehicles.js';

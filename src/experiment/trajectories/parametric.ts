@@ -1,0 +1,244 @@
+/**
+ * Closed-form trajectories given by a position formula and its first three derivatives: circles (and the
+ * climbing orbit), ellipses, figure-8s and a missile. Attitude follows the velocity; aircraft bank as in a
+ * coordinated turn.
+ */
+import type { TruthState } from '../../dr/truth-state.js';
+import {
+  STANDARD_GRAVITY,
+  LocalFrame,
+  alignAttitudeWithVelocity,
+  createLocalMotion,
+  type Origin,
+  type Trajectory,
+} from './trajectory.js';
+
+/** Options every parametric trajectory takes. */
+export interface ParametricOptions {
+  /** Start of the local frame. Defaults to `DEFAULT_ORIGIN` (Monterey Bay, sea level). */
+  readonly origin?: Origin;
+  /** Height above the origin at the start, m. Defaults to 0 (1000 for the aircraft orbit). */
+  readonly altitudeM?: number;
+  /** Roll into turns as a coordinated aircraft does (roll = atan(lateral acceleration / g)). Defaults to false. */
+  readonly banked?: boolean;
+}
+
+type Kinematics = (t: number, p: Float64Array, v: Float64Array, a: Float64Array, j: Float64Array) => void;
+
+/** Builds a Trajectory from a kinematics function in the local NED frame. */
+function parametric(
+  name: string,
+  durationSeconds: number,
+  options: ParametricOptions,
+  kinematics: Kinematics,
+  fallbackHeadingRad = 0,
+  fallbackPitchRad = 0,
+): Trajectory {
+  const frame = new LocalFrame(options.origin);
+  const motion = createLocalMotion();
+  const jerk = new Float64Array(3);
+  const banked = options.banked ?? false;
+  const altitude = options.altitudeM ?? 0;
+  return {
+    name,
+    durationSeconds,
+    sample(timeSeconds: number, out: TruthState): TruthState {
+      kinematics(timeSeconds, motion.position, motion.velocity, motion.acceleration, jerk);
+      motion.position[2]! -= altitude;
+      alignAttitudeWithVelocity(motion, jerk, banked, fallbackHeadingRad, fallbackPitchRad);
+      return frame.toTruth(out, motion);
+    },
+  };
+}
+
+export interface CircleOptions extends ParametricOptions {
+  /** Horizontal (ground) speed, m/s. Defaults to 100. */
+  readonly speed?: number;
+  /** Radius, m. Defaults to 1000. */
+  readonly radius?: number;
+  /** Number of full orbits; sets the duration. Defaults to 1. */
+  readonly orbits?: number;
+  /** Turn direction. Defaults to `'right'` (clockwise seen from above). */
+  readonly direction?: 'right' | 'left';
+  /** Initial heading, radians clockwise from north. Defaults to 0. */
+  readonly headingRad?: number;
+  /** Vertical speed, m/s, positive up: a helix. Defaults to 0. */
+  readonly climbRate?: number;
+}
+
+/** A level (or climbing) circle at constant speed, starting at the origin. */
+export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory {
+  const speed = options.speed ?? 100;
+  const radius = options.radius ?? 1000;
+  const sign = options.direction === 'left' ? -1 : 1;
+  const h0 = options.headingRad ?? 0;
+  const climb = options.climbRate ?? 0;
+  const rate = (sign * speed) / radius;
+  const duration = ((options.orbits ?? 1) * 2 * Math.PI * radius) / speed;
+  return parametric(name, duration, options, (t, p, v, a, j) => {
+    // Heading H(t) = H0 + rate·t; position = centre + sign·R·(sin H, −cos H), which is 0 at t = 0.
+    const heading = h0 + rate * t;
+    const s = Math.sin(heading), c = Math.cos(heading);
+    p[0] = sign * radius * (s - Math.sin(h0));
+    p[1] = -sign * radius * (c - Math.cos(h0));
+    p[2] = -climb * t;
+    v[0] = speed * c;
+    v[1] = speed * s;
+    v[2] = -climb;
+    a[0] = -speed * rate * s;
+    a[1] = speed * rate * c;
+    a[2] = 0;
+    j[0] = -speed * rate * rate * c;
+    j[1] = -speed * rate * rate * s;
+    j[2] = 0;
+  }, h0);
+}
+
+export interface AircraftOrbitOptions extends CircleOptions {}
+
+/**
+ * An aircraft orbiting in a coordinated, banked turn while climbing: a helix. Defaults: 120 m/s, radius 3 km,
+ * 5 m/s climb from 1000 m, 2 orbits.
+ */
+export function aircraftOrbit(options: AircraftOrbitOptions = {}): Trajectory {
+  return circle(
+    { speed: 120, radius: 3000, climbRate: 5, orbits: 2, altitudeM: 1000, banked: true, ...options },
+    'aircraft-orbit',
+  );
+}
+
+export interface EllipseOptions extends ParametricOptions {
+  /** Semi-axis along north, m. Defaults to 1500. */
+  readonly semiAxisNorth?: number;
+  /** Semi-axis along east, m. Defaults to 600. */
+  readonly semiAxisEast?: number;
+  /** Mean speed, m/s: sets the period (the speed varies around the ellipse). Defaults to 50. */
+  readonly speed?: number;
+  /** Number of laps. Defaults to 1. */
+  readonly laps?: number;
+}
+
+/** An ellipse at uniform parameter rate (speed varies: fastest along the long sides), starting at the origin. */
+export function ellipse(options: EllipseOptions = {}): Trajectory {
+  const a = options.semiAxisNorth ?? 1500;
+  const b = options.semiAxisEast ?? 600;
+  // Ramanujan's perimeter approximation; exact enough to set a mean speed.
+  const h = ((a - b) / (a + b)) ** 2;
+  const perimeter = Math.PI * (a + b) * (1 + (3 * h) / (10 + Math.sqrt(4 - 3 * h)));
+  const period = perimeter / (options.speed ?? 50);
+  const w = (2 * Math.PI) / period;
+  return parametric('ellipse', period * (options.laps ?? 1), options, (t, p, v, acc, j) => {
+    const s = Math.sin(w * t), c = Math.cos(w * t);
+    p[0] = a * (1 - c);
+    p[1] = b * s;
+    p[2] = 0;
+    v[0] = a * w * s;
+    v[1] = b * w * c;
+    v[2] = 0;
+    acc[0] = a * w * w * c;
+    acc[1] = -b * w * w * s;
+    acc[2] = 0;
+    j[0] = -a * w * w * w * s;
+    j[1] = -b * w * w * w * c;
+    j[2] = 0;
+  });
+}
+
+export interface FigureEightOptions extends ParametricOptions {
+  /** Extent along north (tip to tip), m. Defaults to 2000. */
+  readonly length?: number;
+  /** Extent along east, m. Defaults to 800. */
+  readonly width?: number;
+  /** Mean speed, m/s. Defaults to 60. */
+  readonly speed?: number;
+  /** Number of laps. Defaults to 1. */
+  readonly laps?: number;
+}
+
+/** A figure-8 (Lissajous 1:2 curve) crossing itself at the origin. */
+export function figureEight(options: FigureEightOptions = {}): Trajectory {
+  const halfLength = (options.length ?? 2000) / 2;
+  const halfWidth = (options.width ?? 800) / 2;
+  // Curve: n = L·sin u, e = W·sin u·cos u = (W/2)·sin 2u. Its length, for the period, by summing chords.
+  let perimeter = 0;
+  for (let i = 0, n0 = 0, e0 = 0; i <= 4096; i++) {
+    const u = (2 * Math.PI * i) / 4096;
+    const n = halfLength * Math.sin(u), e = (halfWidth / 2) * Math.sin(2 * u);
+    if (i > 0) perimeter += Math.hypot(n - n0, e - e0);
+    n0 = n;
+    e0 = e;
+  }
+  const period = perimeter / (options.speed ?? 60);
+  const w = (2 * Math.PI) / period;
+  const k = halfWidth / 2;
+  return parametric('figure-8', period * (options.laps ?? 1), options, (t, p, v, a, j) => {
+    const s1 = Math.sin(w * t), c1 = Math.cos(w * t);
+    const s2 = Math.sin(2 * w * t), c2 = Math.cos(2 * w * t);
+    p[0] = halfLength * s1;
+    p[1] = k * s2;
+    p[2] = 0;
+    v[0] = halfLength * w * c1;
+    v[1] = 2 * k * w * c2;
+    v[2] = 0;
+    a[0] = -halfLength * w * w * s1;
+    a[1] = -4 * k * w * w * s2;
+    a[2] = 0;
+    j[0] = -halfLength * w * w * w * c1;
+    j[1] = -8 * k * w * w * w * c2;
+    j[2] = 0;
+  });
+}
+
+export interface MissileOptions extends ParametricOptions {
+  /** Launch azimuth, radians clockwise from north. Defaults to 0. */
+  readonly headingRad?: number;
+  /** Launch elevation above the horizon, radians. Defaults to 30°. */
+  readonly elevationRad?: number;
+  /** Net acceleration along the launch line while the motor burns, m/s². Defaults to 100. */
+  readonly boostAcceleration?: number;
+  /** Burn time, s. Defaults to 6. */
+  readonly burnSeconds?: number;
+  /** Total time, s. Defaults to the time of flight back to launch height (or 120 s, whichever is less). */
+  readonly durationSeconds?: number;
+}
+
+/**
+ * A missile: constant acceleration along the launch line while the motor burns, then a drag-free ballistic
+ * coast under gravity. The nose follows the velocity, so pitch falls through the coast.
+ */
+export function missile(options: MissileOptions = {}): Trajectory {
+  const heading = options.headingRad ?? 0;
+  const elevation = options.elevationRad ?? Math.PI / 6;
+  const boost = options.boostAcceleration ?? 100;
+  const burn = options.burnSeconds ?? 6;
+  // Unit launch direction in NED.
+  const un = Math.cos(elevation) * Math.cos(heading);
+  const ue = Math.cos(elevation) * Math.sin(heading);
+  const ud = -Math.sin(elevation);
+  const vBurn = boost * burn;
+  const dBurn = 0.5 * boost * burn * burn;
+  // Coast until back at launch height: −ud·dBurn + (−ud·vBurn)·τ − ½gτ² = 0.
+  const up0 = -ud * vBurn;
+  const coast = (up0 + Math.sqrt(up0 * up0 + 2 * STANDARD_GRAVITY * -ud * dBurn)) / STANDARD_GRAVITY;
+  const duration = options.durationSeconds ?? Math.min(burn + coast, 120);
+  return parametric('missile', duration, options, (t, p, v, a, j) => {
+    j[0] = j[1] = j[2] = 0;
+    if (t <= burn) {
+      const d = 0.5 * boost * t * t, speed = boost * t;
+      p[0] = un * d; p[1] = ue * d; p[2] = ud * d;
+      v[0] = un * speed; v[1] = ue * speed; v[2] = ud * speed;
+      a[0] = un * boost; a[1] = ue * boost; a[2] = ud * boost;
+      return;
+    }
+    const tau = t - burn;
+    p[0] = un * (dBurn + vBurn * tau);
+    p[1] = ue * (dBurn + vBurn * tau);
+    p[2] = ud * (dBurn + vBurn * tau) + 0.5 * STANDARD_GRAVITY * tau * tau;
+    v[0] = un * vBurn;
+    v[1] = ue * vBurn;
+    v[2] = ud * vBurn + STANDARD_GRAVITY * tau;
+    a[0] = 0;
+    a[1] = 0;
+    a[2] = STANDARD_GRAVITY;
+  }, heading, elevation);
+}

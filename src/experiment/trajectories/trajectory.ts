@@ -1,0 +1,149 @@
+/**
+ * The trajectory contract and the one conversion every synthetic trajectory shares: motion is written in a
+ * local north-east-down (NED) tangent frame at an origin, with a heading/pitch/roll attitude and its rates,
+ * then mapped to the ECEF `TruthState` DIS works in. The tangent frame is flat: over the few kilometres of a
+ * test course the Earth's curvature (≈ 0.08 m over 1 km) is far below any DR threshold.
+ */
+import type { TruthState } from '../../dr/truth-state.js';
+import { bodyRatesFromEulerRates, eulerFromWorldToBody, worldToBodyFromEuler } from '../../math/euler.js';
+import { ecefToNedMatrix, geodeticToEcef } from '../../math/geodesy.js';
+import * as mat3 from '../../math/mat3.js';
+
+/** A truth trajectory: exact state at any instant, cheap to sample, no state carried between samples. */
+export interface Trajectory {
+  readonly name: string;
+  readonly durationSeconds: number;
+  /**
+   * Writes the true state at `timeSeconds` (from the trajectory's start) into `out` and returns it.
+   * Allocates nothing.
+   */
+  sample(timeSeconds: number, out: TruthState): TruthState;
+}
+
+/** Where a trajectory starts: geodetic latitude and longitude (degrees) and height above the WGS-84 ellipsoid. */
+export interface Origin {
+  readonly latitudeDeg: number;
+  readonly longitudeDeg: number;
+  /** Metres above the ellipsoid. Defaults to 0. */
+  readonly heightM?: number;
+}
+
+/** Monterey Bay, the example location of the DIS tutorial. */
+export const DEFAULT_ORIGIN: Origin = { latitudeDeg: 36.5973, longitudeDeg: -121.8731, heightM: 0 };
+
+/** Standard gravity, m/s². */
+export const STANDARD_GRAVITY = 9.80665;
+
+/** Local motion at one instant: NED vectors and a heading/pitch/roll attitude with its rates. */
+export interface LocalMotion {
+  /** North, east, down from the origin, m. */
+  readonly position: Float64Array;
+  /** m/s, NED. */
+  readonly velocity: Float64Array;
+  /** m/s², NED. */
+  readonly acceleration: Float64Array;
+  /** [heading (clockwise from north), pitch (nose up), roll (right wing down)], radians. */
+  readonly attitude: Float64Array;
+  /** Rates of the attitude angles, rad/s. */
+  readonly attitudeRates: Float64Array;
+}
+
+export function createLocalMotion(): LocalMotion {
+  return {
+    position: new Float64Array(3),
+    velocity: new Float64Array(3),
+    acceleration: new Float64Array(3),
+    attitude: new Float64Array(3),
+    attitudeRates: new Float64Array(3),
+  };
+}
+
+/** A NED tangent frame at an origin that converts local motion to ECEF truth. */
+export class LocalFrame {
+  readonly originEcef = new Float64Array(3);
+  /** Rows: north, east, down unit vectors in ECEF. */
+  readonly ecefToNed = new Float64Array(9);
+  private readonly bodyFromNed = new Float64Array(9);
+
+  constructor(readonly origin: Origin = DEFAULT_ORIGIN) {
+    const lat = (origin.latitudeDeg * Math.PI) / 180;
+    const lon = (origin.longitudeDeg * Math.PI) / 180;
+    geodeticToEcef(this.originEcef, lat, lon, origin.heightM ?? 0);
+    ecefToNedMatrix(this.ecefToNed, lat, lon);
+  }
+
+  /** Writes `motion` as ECEF truth into `out`. */
+  toTruth(out: TruthState, motion: LocalMotion): TruthState {
+    const m = this.ecefToNed;
+    rotateToEcef(out.location, m, motion.position);
+    out.location[0]! += this.originEcef[0]!;
+    out.location[1]! += this.originEcef[1]!;
+    out.location[2]! += this.originEcef[2]!;
+    rotateToEcef(out.linearVelocity, m, motion.velocity);
+    rotateToEcef(out.linearAcceleration, m, motion.acceleration);
+    const att = motion.attitude;
+    // R_wb = R_nb(heading, pitch, roll) · R_ned←ecef (DIS.md §6.5).
+    worldToBodyFromEuler(this.bodyFromNed, att[0]!, att[1]!, att[2]!);
+    mat3.multiply(this.bodyFromNed, this.bodyFromNed, m);
+    eulerFromWorldToBody(out.orientation, this.bodyFromNed);
+    // Body rates do not depend on the Earth-fixed frame the Euler angles are measured in (DIS.md §3.2), and
+    // the tangent frame is fixed in ECEF, so the local attitude rates give the ECEF body rates directly.
+    bodyRatesFromEulerRates(out.angularVelocity, att, motion.attitudeRates);
+    return out;
+  }
+}
+
+/** out = mᵀ · v for a row-major 3×3 (local → ECEF). */
+function rotateToEcef(out: Float64Array, m: Float64Array, v: Float64Array): void {
+  const x = v[0]!, y = v[1]!, z = v[2]!;
+  out[0] = m[0]! * x + m[3]! * y + m[6]! * z;
+  out[1] = m[1]! * x + m[4]! * y + m[7]! * z;
+  out[2] = m[2]! * x + m[5]! * y + m[8]! * z;
+}
+
+/**
+ * Sets a velocity-aligned attitude from NED velocity, acceleration and jerk: heading along the ground track,
+ * pitch along the flight path (no angle of attack), and — when `banked` — the roll of a coordinated turn,
+ * atan(lateral acceleration / g). Every rate is the exact time derivative of its angle.
+ * @param fallbackHeadingRad - heading while the horizontal speed is zero (at rest, or straight up). Defaults to 0.
+ * @param fallbackPitchRad - pitch while the entity is at rest. Defaults to 0.
+ */
+export function alignAttitudeWithVelocity(
+  motion: LocalMotion,
+  jerk: ArrayLike<number>,
+  banked: boolean,
+  fallbackHeadingRad = 0,
+  fallbackPitchRad = 0,
+): void {
+  const v = motion.velocity, a = motion.acceleration;
+  const vn = v[0]!, ve = v[1]!, vd = v[2]!;
+  const an = a[0]!, ae = a[1]!, ad = a[2]!;
+  const h2 = vn * vn + ve * ve;
+  const h = Math.sqrt(h2);
+  const att = motion.attitude, rates = motion.attitudeRates;
+  if (h < 1e-9) {
+    att[0] = fallbackHeadingRad;
+    att[1] = vd === 0 ? fallbackPitchRad : Math.atan2(-vd, 0);
+    att[2] = 0;
+    rates.fill(0);
+    return;
+  }
+  // Horizontal cross product v × a (down component): heading rate ψ̇ = (v × a)/h², lateral acceleration (v × a)/h.
+  const cross = vn * ae - ve * an;
+  const hDot = (vn * an + ve * ae) / h;
+  att[0] = Math.atan2(ve, vn);
+  rates[0] = cross / h2;
+  att[1] = Math.atan2(-vd, h);
+  rates[1] = (h * -ad + vd * hDot) / (h2 + vd * vd);
+  if (banked) {
+    const lateral = cross / h;
+    // d/dt (v × a) = v × j (a × a = 0), so the lateral acceleration's rate is (v × j)/h − lateral·ḣ/h.
+    const lateralDot = (vn * jerk[1]! - ve * jerk[0]!) / h - (lateral * hDot) / h;
+    const ratio = lateral / STANDARD_GRAVITY;
+    att[2] = Math.atan(ratio);
+    rates[2] = lateralDot / STANDARD_GRAVITY / (1 + ratio * ratio);
+  } else {
+    att[2] = 0;
+    rates[2] = 0;
+  }
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { createTruthState, type TruthState } from '../../src/dr/truth-state.js';
+import { worldToBodyFromEuler } from '../../src/math/euler.js';
+import { ecefToGeodeticDegrees, headingPitchRollFromEuler } from '../../src/math/geodesy.js';
+import {
+  aircraftOrbit,
+  circle,
+  ellipse,
+  figureEight,
+  missile,
+  shipTurningCircles,
+  straightLine,
+  tankRoadCourse,
+  type Trajectory,
+} from '../../src/experiment/trajectories/index.js';
+import { DEFAULT_ORIGIN } from '../../src/experiment/trajectories/trajectory.js';
+
+/** Fails naming the component that is off. */
+function expectClose(label: string, got: ArrayLike<number>, want: ArrayLike<number>, tolerance: number): void {
+  for (let i = 0; i < want.length; i++) {
+    const diff = Math.abs(got[i]! - want[i]!);
+    if (!(diff <= tolerance)) {
+      expect.fail(`${label}[${i}]: got ${got[i]}, want ${want[i]} (off by ${diff.toExponential(2)} > ${tolerance})`);
+    }
+  }
+}
+
+const TRAJECTORIES: ReadonlyArray<[string, Trajectory]> = [
+  ['circle', circle({ speed: 50, radius: 400 })],
+  ['banked climbing circle (left)', circle({ speed: 80, radius: 900, direction: 'left', banked: true, climbRate: 3, headingRad: 1 })],
+  ['aircraft orbit', aircraftOrbit()],
+  ['ellipse (banked)', ellipse({ banked: true })],
+  ['figure-8 (banked)', figureEight({ banked: true })],
+  ['missile', missile()],
+  ['straight line with speed changes', straightLine({ headingRad: 2 })],
+  ['tank road course', tankRoadCourse({ origin: { latitudeDeg: 59.7, longitudeDeg: 24.7 } })],
+  ['ship turning circles', shipTurningCircles()],
+];
+
+const H = 1e-3;
+const FRACTIONS = [0.0123, 0.1371, 0.2649, 0.3917, 0.5183, 0.6427, 0.7719, 0.9031];
+
+describe.each(TRAJECTORIES)('%s', (_name, trajectory) => {
+  const before = createTruthState();
+  const at = createTruthState();
+  const after = createTruthState();
+  const m0 = new Float64Array(9);
+  const m1 = new Float64Array(9);
+  const numeric = new Float64Array(3);
+
+  const sampleAround = (t: number) => {
+    trajectory.sample(t - H, before);
+    trajectory.sample(t, at);
+    trajectory.sample(t + H, after);
+  };
+  const derivative = (pick: (s: TruthState) => Float64Array) => {
+    for (let i = 0; i < 3; i++) numeric[i] = (pick(after)[i]! - pick(before)[i]!) / (2 * H);
+    return numeric;
+  };
+
+  it.each(FRACTIONS)('velocity and acceleration are the derivatives of position at %s of the run', (f) => {
+    sampleAround(f * trajectory.durationSeconds);
+    expectClose('velocity', at.linearVelocity, derivative((s) => s.location), 1e-4);
+    expectClose('acceleration', at.linearAcceleration, derivative((s) => s.linearVelocity), 1e-4);
+  });
+
+  it.each(FRACTIONS)('body angular velocity matches the orientation’s derivative at %s of the run', (f) => {
+    sampleAround(f * trajectory.durationSeconds);
+    // R(t + h)·R(t − h)ᵀ ≈ I − 2h·skew(ω) for the world-to-body matrix (DIS.md §3.3: DR(t) = exp(−Ωt)).
+    worldToBodyFromEuler(m0, before.orientation[0]!, before.orientation[1]!, before.orientation[2]!);
+    worldToBodyFromEuler(m1, after.orientation[0]!, after.orientation[1]!, after.orientation[2]!);
+    const r = (i: number, j: number) => m1[3 * i]! * m0[3 * j]! + m1[3 * i + 1]! * m0[3 * j + 1]! + m1[3 * i + 2]! * m0[3 * j + 2]!;
+    numeric[0] = (r(1, 2) - r(2, 1)) / (4 * H);
+    numeric[1] = (r(2, 0) - r(0, 2)) / (4 * H);
+    numeric[2] = (r(0, 1) - r(1, 0)) / (4 * H);
+    expectClose('angularVelocity', at.angularVelocity, numeric, 1e-5);
+  });
+
+  it('is pure: sampling out of order gives the same state', () => {
+    const t = 0.4 * trajectory.durationSeconds;
+    trajectory.sample(t, at);
+    const first = [...at.location, ...at.orientation];
+    trajectory.sample(0.9 * trajectory.durationSeconds, before);
+    trajectory.sample(t, at);
+    expect([...at.location, ...at.orientation]).toEqual(first);
+  });
+});
+
+describe('trajectory specifics', () => {
+  const s = createTruthState();
+  const geo = new Float64Array(3);
+  const hpr = new Float64Array(3);
+  // Attitude in the origin's tangent frame, the flat frame the trajectories are defined in.
+  const localAttitude = (state: TruthState) => {
+    ecefToGeodeticDegrees(geo, state.location[0]!, state.location[1]!, state.location[2]!);
+    const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180, lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
+    return headingPitchRollFromEuler(hpr, lat, lon, state.orientation[0]!, state.orientation[1]!, state.orientation[2]!);
+  };
+
+  it('a circle starts at the origin, heading north, keeps its speed and closes after one orbit', () => {
+    const c = circle({ speed: 100, radius: 1000 });
+    expect(c.durationSeconds).toBeCloseTo((2 * Math.PI * 1000) / 100, 9);
+    c.sample(0, s);
+    const start = Float64Array.from(s.location);
+    ecefToGeodeticDegrees(geo, start[0]!, start[1]!, start[2]!);
+    expectClose('origin', geo, [DEFAULT_ORIGIN.latitudeDeg, DEFAULT_ORIGIN.longitudeDeg, 0], 1e-6);
+    expectClose('heading/pitch/roll', localAttitude(s), [0, 0, 0], 1e-9);
+    c.sample(c.durationSeconds / 4, s);
+    expect(Math.hypot(...s.linearVelocity)).toBeCloseTo(100, 9);
+    expect(Math.hypot(...s.linearAcceleration)).toBeCloseTo(100 ** 2 / 1000, 9);
+    // A flat right turn: ω_z = v/R (DIS.md §3.2).
+    expectClose('angularVelocity', s.angularVelocity, [0, 0, 0.1], 1e-12);
+    c.sample(c.durationSeconds, s);
+    expectClose('closed', s.location, start, 1e-6);
+  });
+
+  it('an aircraft orbit banks as a coordinated turn and climbs', () => {
+    const orbit = aircraftOrbit({ speed: 100, radius: 2000, climbRate: 5 });
+    orbit.sample(30, s);
+    const [heading, pitch, roll] = localAttitude(s);
+    expect(roll).toBeCloseTo(Math.atan(100 ** 2 / (2000 * 9.80665)), 9);
+    expect(pitch).toBeCloseTo(Math.atan2(5, 100), 9);
+    expect(heading).toBeCloseTo((100 / 2000) * 30, 9);
+    // Height above the ellipsoid: the flat tangent frame rises by distance²/2R (≈ 0.6 m at 2.7 km).
+    expect(Math.abs(geo[2]! - (1000 + 150))).toBeLessThan(1);
+  });
+
+  it('the tank halts: zero speed during stops, moving between them', () => {
+    const tank = tankRoadCourse();
+    let stoppedSeconds = 0;
+    let maxSpeed = 0;
+    for (let t = 0; t <= tank.durationSeconds; t += 0.5) {
+      tank.sample(t, s);
+      const speed = Math.hypot(...s.linearVelocity);
+      maxSpeed = Math.max(maxSpeed, speed);
+      if (speed === 0) stoppedSeconds += 0.5;
+    }
+    expect(maxSpeed).toBeCloseTo(10, 9);
+    expect(stoppedSeconds).toBeGreaterThanOrEqual(3 * 8 - 1);
+    expect(stoppedSeconds).toBeLessThanOrEqual(3 * 8 + 1.5);
+  });
+
+  it('the ship comes out of both circles on its original heading', () => {
+    const ship = shipTurningCircles({ headingRad: 0.5 });
+    ship.sample(ship.durationSeconds - 1, s);
+    expect(localAttitude(s)[0]).toBeCloseTo(0.5, 9);
+  });
+
+  it('the missile climbs along its launch line, then falls back to launch height', () => {
+    const m = missile({ elevationRad: 0.6 });
+    m.sample(0, s);
+    expect(localAttitude(s)[1]).toBeCloseTo(0.6, 9);
+    m.sample(m.durationSeconds, s);
+    ecefToGeodeticDegrees(geo, s.location[0]!, s.location[1]!, s.location[2]!);
+    // Flat tangent frame: "launch height" is in the plane, which sits above the ellipsoid by distance²/2R.
+    expect(Math.abs(geo[2]!)).toBeLessThan(1000);
+    expect(localAttitude(s)[1]).toBeLessThan(-0.6);
+  });
+});
