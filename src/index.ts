@@ -75,3 +75,43 @@ export {
   eulerFromHeadingPitchRoll,
   headingPitchRollFromEuler,
 } from './math/geodesy.js';
+
+// experiment — seeded randomness, simulated network, truth trajectories
+export { createRandom, createRandomFromState, type Random } from './math/random.js';
+export {
+  SimulatedLink,
+  NETWORK_PROFILES,
+  validateNetworkProfile,
+  type NetworkProfile,
+  type NetworkProfileName,
+  type LinkStats,
+} from './transport/simulated-network.js';
+export {
+  DEFAULT_ORIGIN,
+  LocalFrame,
+  aircraftOrbit,
+  circle,
+  ellipse,
+  figureEight,
+  missile,
+  pathTrajectory,
+  shipTurningCircles,
+  stopAndGoKnots,
+  straightLine,
+  tankRoadCourse,
+  SpeedSchedule,
+  type Origin,
+  type Trajectory,
+  type AircraftOrbitOptions,
+  type CircleOptions,
+  type EllipseOptions,
+  type FigureEightOptions,
+  type MissileOptions,
+  type ParametricOptions,
+  type PathOptions,
+  type PathSegment,
+  type SpeedKnot,
+  type ShipTurningCirclesOptions,
+  type StraightLineOptions,
+  type TankRoadCourseOptions,
+} from './experiment/trajectories/index.js';
