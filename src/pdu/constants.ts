@@ -86,3 +86,30 @@ export const ParameterRecordType = {
   ENTITY_TYPE: 3,
   ENTITY_ASSOCIATION: 4,
 } as const;
+
+/** Names of the PDU types a summary is likely to meet (IEEE 1278.1 / SISO-REF-010 UID 4). */
+export const PDU_TYPE_NAMES: Readonly<Record<number, string>> = {
+  1: 'Entity State',
+  2: 'Fire',
+  3: 'Detonation',
+  4: 'Collision',
+  11: 'Create Entity',
+  12: 'Remove Entity',
+  13: 'Start/Resume',
+  14: 'Stop/Freeze',
+  15: 'Acknowledge',
+  20: 'Data',
+  21: 'Set Data',
+  22: 'Comment',
+  23: 'Electromagnetic Emission',
+  24: 'Designator',
+  25: 'Transmitter',
+  26: 'Signal',
+  27: 'Receiver',
+  41: 'Environmental Process',
+  67: 'Entity State Update',
+  72: 'Attribute',
+};
+
+/** Short names of the DR algorithms 0–9 (IEEE 1278.1 Annex E). */
+export const DR_ALGORITHM_NAMES: readonly string[] = ['Other', 'Static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];

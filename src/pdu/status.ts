@@ -27,9 +27,9 @@ export const CODEC_STATUS_NAMES: readonly CodecStatusName[] = Object.keys(CodecS
 /** Code → a sentence for people: what is wrong and, where it helps, what to check. */
 export const CODEC_STATUS_MESSAGES: Readonly<Record<CodecStatusName, string>> = {
   OK: 'decoded',
-  TRUNCATED: 'truncated: the datagram ends before the PDU does (header needs 12 bytes; the Length field says more)',
-  BAD_LENGTH: 'bad length: the Length field disagrees with the PDU layout (Entity State: 144 + 16 × records)',
-  UNSUPPORTED_VERSION: 'unsupported protocol version: only DIS 5 (1995), 6 (1998) and 7 (2012) are read',
+  TRUNCATED: 'the datagram ends before the PDU does (a header needs 12 bytes, then as many as its Length field says)',
+  BAD_LENGTH: 'the Length field disagrees with the PDU layout (Entity State: 144 + 16 × records; at least 12)',
+  UNSUPPORTED_VERSION: 'protocol version not supported: reckon reads DIS 5 (1995), 6 (1998) and 7 (2012)',
   NOT_ENTITY_STATE: 'not an Entity State PDU (type 1) or Entity State Update PDU (type 67)',
   TOO_MANY_PARAMETERS: 'too many variable parameter records for the destination record (raise its capacity)',
   BUFFER_TOO_SMALL: 'the destination buffer is too small for the encoded PDU',

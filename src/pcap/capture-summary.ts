@@ -1,0 +1,77 @@
+/**
+ * Per-entity statistics of a capture's Entity State traffic, plus the capture totals.
+ */
+import { entityKey, markingText } from '../pdu/entity-state-record.js';
+import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';
+import type { Capture } from './reader.js';
+
+export interface EntitySummary {
+  /** `site:application:entity`. */
+  readonly id: string;
+  marking: string;
+  /** Entity State PDUs (type 1) plus Entity State Updates (type 67). */
+  pdus: number;
+  firstTimeSeconds: number;
+  lastTimeSeconds: number;
+  /** From the last full Entity State PDU. */
+  drAlgorithm: number;
+  /** kind:domain:country:category:subcategory:specific:extra of the last full Entity State PDU. */
+  entityType: string;
+  protocolVersion: number;
+  /** Last reported ECEF location, metres. */
+  readonly locationEcef: Float64Array;
+  /** Last reported linear velocity, m/s. */
+  readonly linearVelocity: Float64Array;
+}
+
+export interface CaptureSummary {
+  readonly totals: DisCaptureTotals;
+  /** In order of first appearance. */
+  readonly entities: EntitySummary[];
+  readonly firstTimeSeconds: number;
+  readonly lastTimeSeconds: number;
+}
+
+/** Decodes a capture and gathers per-entity statistics and the totals. */
+export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions = {}): CaptureSummary {
+  const totals = emptyTotals();
+  const byKey = new Map<number, EntitySummary>();
+  for (const event of disCapturePdus(capture, totals, options)) {
+    const r = event.record;
+    if (!r) continue;
+    const key = entityKey(r.site, r.application, r.entity);
+    let entity = byKey.get(key);
+    if (!entity) {
+      entity = {
+        id: `${r.site}:${r.application}:${r.entity}`,
+        marking: '',
+        pdus: 0,
+        firstTimeSeconds: event.timeSeconds,
+        lastTimeSeconds: event.timeSeconds,
+        drAlgorithm: 0,
+        entityType: '',
+        protocolVersion: r.protocolVersion,
+        locationEcef: new Float64Array(3),
+        linearVelocity: new Float64Array(3),
+      };
+      byKey.set(key, entity);
+    }
+    entity.pdus++;
+    entity.lastTimeSeconds = event.timeSeconds;
+    entity.protocolVersion = r.protocolVersion;
+    entity.locationEcef.set(r.location);
+    entity.linearVelocity.set(r.linearVelocity);
+    if (r.pduType === 1) {
+      entity.marking = markingText(r);
+      entity.drAlgorithm = r.drAlgorithm;
+      entity.entityType = Array.from(r.entityType).join(':');
+    }
+  }
+  const times = capture.frames.map((f) => f.timeSeconds).filter(Number.isFinite);
+  return {
+    totals,
+    entities: [...byKey.values()],
+    firstTimeSeconds: times.length ? Math.min(...times) : NaN,
+    lastTimeSeconds: times.length ? Math.max(...times) : NaN,
+  };
+}

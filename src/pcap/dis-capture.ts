@@ -1,0 +1,108 @@
+/**
+ * Every DIS PDU in a capture: frames → UDP datagrams → PDUs (bundles split by Length) → Entity State records.
+ * Malformed frames and PDUs are counted and reported, never fatal.
+ */
+import { HeaderOffset, PduType } from '../pdu/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { pduLengthAt } from '../pdu/header.js';
+import { CodecStatus, codecStatusName } from '../pdu/status.js';
+import { udpFromFrame, type SkipReason } from './packet.js';
+import type { Capture } from './reader.js';
+
+export interface DisCaptureOptions {
+  /** Only datagrams from or to this UDP port, every one of them decoded as DIS. Defaults to any port, where a
+   * datagram counts as DIS when its first bytes look like a DIS header (version 1–7, Length ≥ 12). */
+  readonly port?: number;
+}
+
+/** One PDU, or one rejected piece of a datagram. */
+export interface DisPduEvent {
+  readonly frame: number;
+  /** Capture time, seconds since the Unix epoch. */
+  readonly timeSeconds: number;
+  /** Where the PDU starts in the UDP payload. */
+  readonly offset: number;
+  /** From the header; -1 when not even the type byte was there. */
+  readonly pduType: number;
+  /** The Length field; -1 when the header was cut short. */
+  readonly length: number;
+  /** OK, or why this PDU (and for a bad header, the rest of the datagram) was rejected. */
+  readonly status: CodecStatus;
+  /** For an Entity State (1) or Entity State Update (67) PDU decoded OK: the record, reused for the next event. */
+  readonly record: EntityStateRecord | undefined;
+}
+
+export interface DisCaptureTotals {
+  frames: number;
+  /** Frames without a readable UDP datagram, by reason. */
+  skipped: Partial<Record<SkipReason, number>>;
+  udpDatagrams: number;
+  /** UDP datagrams not taken as DIS (other port, or not DIS-looking). */
+  otherDatagrams: number;
+  disDatagrams: number;
+  pdus: number;
+  pdusByType: Record<number, number>;
+  /** Rejections by status name. */
+  rejected: Record<string, number>;
+}
+
+export function emptyTotals(): DisCaptureTotals {
+  return { frames: 0, skipped: {}, udpDatagrams: 0, otherDatagrams: 0, disDatagrams: 0, pdus: 0, pdusByType: {}, rejected: {} };
+}
+
+/**
+ * Walks a capture and yields each DIS PDU in order, counting everything into `totals`.
+ * @param capture - from `readCapture`.
+ * @param totals - counters to add to (see `emptyTotals`).
+ */
+export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, options: DisCaptureOptions = {}): Generator<DisPduEvent> {
+  const record = new EntityStateRecord();
+  for (const frame of capture.frames) {
+    totals.frames++;
+    const udp = udpFromFrame(frame.linkType, frame.data);
+    if (udp.kind === 'skip') {
+      totals.skipped[udp.reason] = (totals.skipped[udp.reason] ?? 0) + 1;
+      continue;
+    }
+    totals.udpDatagrams++;
+    const payload = udp.payload;
+    const wanted =
+      options.port === undefined ? looksLikeDis(payload) : udp.sourcePort === options.port || udp.destinationPort === options.port;
+    if (!wanted) {
+      totals.otherDatagrams++;
+      continue;
+    }
+    totals.disDatagrams++;
+    for (let offset = 0; offset < payload.length; ) {
+      const length = pduLengthAt(payload, offset);
+      const pduType = offset + HeaderOffset.PDU_TYPE < payload.length ? payload[offset + HeaderOffset.PDU_TYPE]! : -1;
+      const event = { frame: frame.number, timeSeconds: frame.timeSeconds, offset, pduType };
+      if (length < 0) {
+        // A header we cannot trust: nothing after it in the datagram can be located.
+        const status = -length as CodecStatus;
+        totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
+        yield { ...event, length: payload.length - offset >= 10 ? (payload[offset + 8]! << 8) | payload[offset + 9]! : -1, status, record: undefined };
+        break;
+      }
+      totals.pdus++;
+      totals.pdusByType[pduType] = (totals.pdusByType[pduType] ?? 0) + 1;
+      let status: CodecStatus = CodecStatus.OK;
+      let decoded: EntityStateRecord | undefined;
+      if (pduType === PduType.ENTITY_STATE || pduType === PduType.ENTITY_STATE_UPDATE) {
+        status = decodeEntityStateOrUpdateInto(record, payload, offset, offset + length);
+        if (status === CodecStatus.OK) decoded = record;
+        else totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
+      }
+      yield { ...event, length, status, record: decoded };
+      offset += length;
+    }
+  }
+}
+
+/** Heuristic for "any port": a DIS header has a protocol version of 1–7, a non-zero type and Length ≥ 12. */
+function looksLikeDis(payload: Uint8Array): boolean {
+  if (payload.length < 12) return false;
+  const version = payload[0]!;
+  return version >= 1 && version <= 7 && payload[2] !== 0 && ((payload[8]! << 8) | payload[9]!) >= 12;
+}

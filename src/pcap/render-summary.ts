@@ -1,0 +1,72 @@
+/**
+ * The text summary `reckon decode` prints: one table row per entity, then the totals.
+ */
+import { ecefToGeodeticDegrees } from '../math/geodesy.js';
+import { DR_ALGORITHM_NAMES, PDU_TYPE_NAMES } from '../pdu/constants.js';
+import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
+import type { CaptureSummary } from './capture-summary.js';
+import type { Capture } from './reader.js';
+
+/** Renders a capture summary as aligned text. */
+export function renderCaptureSummary(path: string, capture: Capture, summary: CaptureSummary): string {
+  const { totals, entities } = summary;
+  const span = summary.lastTimeSeconds - summary.firstTimeSeconds;
+  const lines = [
+    `${path}: ${capture.format}, ${totals.frames} frames` +
+      (Number.isFinite(span) ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}` : '') +
+      (capture.truncated ? ' (file ends mid-frame)' : ''),
+    '',
+  ];
+  if (entities.length === 0) {
+    lines.push('No Entity State PDUs.');
+  } else {
+    const lla = new Float64Array(3);
+    const rows = entities.map((e) => {
+      ecefToGeodeticDegrees(lla, e.locationEcef[0]!, e.locationEcef[1]!, e.locationEcef[2]!);
+      const seconds = e.lastTimeSeconds - e.firstTimeSeconds;
+      const speed = Math.hypot(e.linearVelocity[0]!, e.linearVelocity[1]!, e.linearVelocity[2]!);
+      return [
+        e.id,
+        e.marking || '-',
+        e.entityType || '-',
+        `v${e.protocolVersion}`,
+        String(e.pdus),
+        e.pdus > 1 && seconds > 0 ? ((e.pdus - 1) / seconds).toFixed(2) : '-',
+        `${e.drAlgorithm} ${DR_ALGORITHM_NAMES[e.drAlgorithm] ?? '?'}`,
+        lla[0]!.toFixed(6),
+        lla[1]!.toFixed(6),
+        lla[2]!.toFixed(1),
+        speed.toFixed(1),
+      ];
+    });
+    lines.push(
+      ...table(['entity', 'marking', 'type', 'DIS', 'PDUs', 'rate/s', 'DR', 'lat°', 'lon°', 'alt m', 'speed m/s'], rows, 4),
+      '',
+    );
+    lines.push(`Positions are the last reported (WGS-84); rate is PDUs per second between the first and last.`, '');
+  }
+  const skipped = Object.entries(totals.skipped).map(([reason, n]) => `${n} ${reason}`);
+  lines.push(
+    `Frames: ${totals.frames}; UDP datagrams ${totals.udpDatagrams} (DIS ${totals.disDatagrams}, other ${totals.otherDatagrams})` +
+      (skipped.length ? `; skipped ${skipped.join(', ')}` : ''),
+  );
+  const byType = Object.entries(totals.pdusByType)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([type, n]) => `  ${String(n).padStart(6)}  type ${type}${PDU_TYPE_NAMES[Number(type)] ? ` ${PDU_TYPE_NAMES[Number(type)]}` : ''}`);
+  lines.push(`PDUs: ${totals.pdus}`, ...byType);
+  const rejected = Object.entries(totals.rejected);
+  const rejectedCount = rejected.reduce((sum, [, n]) => sum + n, 0);
+  lines.push(`Rejected: ${rejectedCount}`);
+  for (const [code, n] of rejected) {
+    lines.push(`  ${String(n).padStart(6)}  ${code}: ${CODEC_STATUS_MESSAGES[code as CodecStatusName] ?? ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Left-aligns text columns, right-aligns the columns from `firstNumeric` on. */
+function table(header: string[], rows: string[][], firstNumeric: number): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i >= firstNumeric ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)];
+}
