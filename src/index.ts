@@ -115,3 +115,34 @@ export {
   type StraightLineOptions,
   type TankRoadCourseOptions,
 } from './experiment/trajectories/index.js';
+
+// dr — the nine DIS dead-reckoning models
+export {
+  DR_OTHER,
+  DR_STATIC,
+  DR_FPW,
+  DR_RPW,
+  DR_RVW,
+  DR_FVW,
+  DR_FPB,
+  DR_RPB,
+  DR_RVB,
+  DR_FVB,
+  DR_ALGORITHM_NAMES,
+  APPEARANCE_FROZEN,
+  APPEARANCE_DEACTIVATED,
+  isKnownAlgorithm,
+  isRotatingAlgorithm,
+  isBodyAlgorithm,
+  usesAcceleration,
+  isFrozen,
+  isDeactivated,
+} from './dr/algorithm.js';
+export { drMatrix, r1Matrix, r2Matrix } from './dr/rotation.js';
+export {
+  deadReckon,
+  DeadReckoningModel,
+  type DeadReckoningInput,
+  type DeadReckoningResult,
+} from './dr/model.js';
+export { createTruthState, type TruthState } from './dr/truth-state.js';

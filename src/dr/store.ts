@@ -1,0 +1,297 @@
+/**
+ * Struct-of-arrays storage of dead-reckoning models, and the kernels that evaluate them at a total time since
+ * each model's reset. Everything that does not depend on t is computed once at reset (STYLE.md: orientation DR is
+ * bound by trigonometry): R0 from the Euler angles, ωωᵀ, |ω|, and for the fixed-orientation models the
+ * world-frame velocity and ½·acceleration, so that every non-rotating model (static, frozen, FPW, FVW, FPB, FVB,
+ * and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t².
+ * Used by `DeadReckoningModel` (one entity) and `RemoteEntityTable` (many).
+ */
+import {
+  DR_FPB,
+  DR_FPW,
+  DR_FVB,
+  DR_FVW,
+  DR_RPB,
+  DR_RPW,
+  DR_RVB,
+  DR_RVW,
+  DR_STATIC,
+  isFrozen,
+  isKnownAlgorithm,
+} from './algorithm.js';
+import { oneMinusCosOverSq, r2OuterCoefficient, sinc, sinMinusThetaCosOverCube, thetaMinusSinOverCube } from './rotation.js';
+
+/** How a slot is evaluated: quadratic only, + rotating orientation (RPW/RVW), + body-axis position (RPB/RVB). */
+export const KERNEL_LINEAR = 0;
+export const KERNEL_ROTATING_WORLD = 1;
+export const KERNEL_ROTATING_BODY = 2;
+
+type Vec = ArrayLike<number>;
+
+export class DrStore {
+  /** The DR algorithm as received (0–255). */
+  readonly algorithm: Uint8Array;
+  /** The algorithm actually used: unknown ones and 0 become static. */
+  readonly effectiveAlgorithm: Uint8Array;
+  readonly kernel: Uint8Array;
+  readonly frozen: Uint8Array;
+  /** P0, ECEF metres (3 per slot). */
+  readonly location0: Float64Array;
+  /** World-frame velocity of the quadratic (0 for static and frozen), m/s. */
+  readonly velocityWorld: Float64Array;
+  /** World-frame ½·acceleration of the quadratic, m/s². */
+  readonly halfAccelerationWorld: Float64Array;
+  /** Velocity and acceleration as sent, in the algorithm's frame. */
+  readonly velocity: Float64Array;
+  readonly acceleration: Float64Array;
+  /** ψ, θ, φ as sent, radians. */
+  readonly orientation0: Float64Array;
+  /** R_wb(0), row-major (9 per slot). */
+  readonly r0: Float64Array;
+  /** ω, rad/s about body axes. */
+  readonly angularVelocity: Float64Array;
+  /** ωωᵀ (9 per slot). */
+  readonly omegaOuter: Float64Array;
+  /** |ω|, rad/s. */
+  readonly omegaMagnitude: Float64Array;
+
+  constructor(readonly capacity: number) {
+    this.algorithm = new Uint8Array(capacity);
+    this.effectiveAlgorithm = new Uint8Array(capacity);
+    this.kernel = new Uint8Array(capacity);
+    this.frozen = new Uint8Array(capacity);
+    this.location0 = new Float64Array(3 * capacity);
+    this.velocityWorld = new Float64Array(3 * capacity);
+    this.halfAccelerationWorld = new Float64Array(3 * capacity);
+    this.velocity = new Float64Array(3 * capacity);
+    this.acceleration = new Float64Array(3 * capacity);
+    this.orientation0 = new Float64Array(3 * capacity);
+    this.r0 = new Float64Array(9 * capacity);
+    this.angularVelocity = new Float64Array(3 * capacity);
+    this.omegaOuter = new Float64Array(9 * capacity);
+    this.omegaMagnitude = new Float64Array(capacity);
+  }
+}
+
+/**
+ * Loads one model: the state of an Entity State PDU.
+ * @param location - ECEF metres.
+ * @param velocity - m/s, world or body frame per the algorithm.
+ * @param orientation - ψ, θ, φ radians.
+ * @param acceleration - m/s², world or body frame per the algorithm.
+ * @param angularVelocity - rad/s about body axes.
+ * @param algorithm - DR algorithm number.
+ * @param appearance - appearance bits; bit 21 (frozen) stops all extrapolation.
+ */
+export function resetSlot(
+  s: DrStore,
+  slot: number,
+  location: Vec,
+  velocity: Vec,
+  orientation: Vec,
+  acceleration: Vec,
+  angularVelocity: Vec,
+  algorithm: number,
+  appearance: number,
+): void {
+  const i3 = 3 * slot, i9 = 9 * slot;
+  const frozen = isFrozen(appearance);
+  const alg = isKnownAlgorithm(algorithm) ? algorithm : DR_STATIC;
+  s.algorithm[slot] = algorithm;
+  s.effectiveAlgorithm[slot] = alg;
+  s.frozen[slot] = frozen ? 1 : 0;
+  const vx = velocity[0]!, vy = velocity[1]!, vz = velocity[2]!;
+  const ax = acceleration[0]!, ay = acceleration[1]!, az = acceleration[2]!;
+  const wx = angularVelocity[0]!, wy = angularVelocity[1]!, wz = angularVelocity[2]!;
+  s.location0[i3] = location[0]!;
+  s.location0[i3 + 1] = location[1]!;
+  s.location0[i3 + 2] = location[2]!;
+  s.velocity[i3] = vx;
+  s.velocity[i3 + 1] = vy;
+  s.velocity[i3 + 2] = vz;
+  s.acceleration[i3] = ax;
+  s.acceleration[i3 + 1] = ay;
+  s.acceleration[i3 + 2] = az;
+  s.angularVelocity[i3] = wx;
+  s.angularVelocity[i3 + 1] = wy;
+  s.angularVelocity[i3 + 2] = wz;
+  s.omegaMagnitude[slot] = Math.hypot(wx, wy, wz);
+  const o = s.omegaOuter;
+  o[i9] = wx * wx;
+  o[i9 + 1] = o[i9 + 3] = wx * wy;
+  o[i9 + 2] = o[i9 + 6] = wx * wz;
+  o[i9 + 4] = wy * wy;
+  o[i9 + 5] = o[i9 + 7] = wy * wz;
+  o[i9 + 8] = wz * wz;
+
+  const psi = orientation[0]!, theta = orientation[1]!, phi = orientation[2]!;
+  s.orientation0[i3] = psi;
+  s.orientation0[i3 + 1] = theta;
+  s.orientation0[i3 + 2] = phi;
+  const cpsi = Math.cos(psi), spsi = Math.sin(psi), cth = Math.cos(theta), sth = Math.sin(theta);
+  const cphi = Math.cos(phi), sphi = Math.sin(phi);
+  const r = s.r0;
+  r[i9] = cth * cpsi;
+  r[i9 + 1] = cth * spsi;
+  r[i9 + 2] = -sth;
+  r[i9 + 3] = sphi * sth * cpsi - cphi * spsi;
+  r[i9 + 4] = sphi * sth * spsi + cphi * cpsi;
+  r[i9 + 5] = sphi * cth;
+  r[i9 + 6] = cphi * sth * cpsi + sphi * spsi;
+  r[i9 + 7] = cphi * sth * spsi - sphi * cpsi;
+  r[i9 + 8] = cphi * cth;
+
+  // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
+  // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
+  let vwx = 0, vwy = 0, vwz = 0, awx = 0, awy = 0, awz = 0;
+  if (!frozen) {
+    if (alg === DR_FPW || alg === DR_RPW || alg === DR_FVW || alg === DR_RVW) {
+      vwx = vx;
+      vwy = vy;
+      vwz = vz;
+      if (alg === DR_FVW || alg === DR_RVW) {
+        awx = 0.5 * ax;
+        awy = 0.5 * ay;
+        awz = 0.5 * az;
+      }
+    } else if (alg >= DR_FPB) {
+      vwx = r[i9] * vx + r[i9 + 3] * vy + r[i9 + 6] * vz;
+      vwy = r[i9 + 1] * vx + r[i9 + 4] * vy + r[i9 + 7] * vz;
+      vwz = r[i9 + 2] * vx + r[i9 + 5] * vy + r[i9 + 8] * vz;
+      if (alg === DR_FVB || alg === DR_RVB) {
+        awx = 0.5 * (r[i9] * ax + r[i9 + 3] * ay + r[i9 + 6] * az);
+        awy = 0.5 * (r[i9 + 1] * ax + r[i9 + 4] * ay + r[i9 + 7] * az);
+        awz = 0.5 * (r[i9 + 2] * ax + r[i9 + 5] * ay + r[i9 + 8] * az);
+      }
+    }
+  }
+  s.velocityWorld[i3] = vwx;
+  s.velocityWorld[i3 + 1] = vwy;
+  s.velocityWorld[i3 + 2] = vwz;
+  s.halfAccelerationWorld[i3] = awx;
+  s.halfAccelerationWorld[i3 + 1] = awy;
+  s.halfAccelerationWorld[i3 + 2] = awz;
+  s.kernel[slot] = frozen
+    ? KERNEL_LINEAR
+    : alg === DR_RPW || alg === DR_RVW
+      ? KERNEL_ROTATING_WORLD
+      : alg === DR_RPB || alg === DR_RVB
+        ? KERNEL_ROTATING_BODY
+        : KERNEL_LINEAR;
+}
+
+/**
+ * Position of every slot in [0, count) by the quadratic: out = P0 + V·dt + ½A·dt², dt = tSeconds − reference.
+ * Branch-free over all kernels; the rotating kernels overwrite what differs.
+ * @param referenceSeconds - per slot, the time the model state is valid at (same axis as tSeconds).
+ */
+export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: Float64Array, tSeconds: number, outLocation: Float64Array): void {
+  const p = s.location0, v = s.velocityWorld, a = s.halfAccelerationWorld;
+  for (let i = 0, j = 0; i < count; i++, j += 3) {
+    const dt = tSeconds - referenceSeconds[i]!;
+    outLocation[j] = p[j]! + (v[j]! + a[j]! * dt) * dt;
+    outLocation[j + 1] = p[j + 1]! + (v[j + 1]! + a[j + 1]! * dt) * dt;
+    outLocation[j + 2] = p[j + 2]! + (v[j + 2]! + a[j + 2]! * dt) * dt;
+  }
+}
+
+/**
+ * Orientation (and, for RPB/RVB, position) of one rotating slot after dt seconds, written at `out` offset 3·o.
+ * R(t) = DR(t)·R0, converted to ψθφ; body position P0 + R0ᵀ·(R1·V_b + R2·A_b). Optionally also writes R(t).
+ */
+export function evaluateRotating(
+  s: DrStore,
+  slot: number,
+  dt: number,
+  outLocation: Float64Array,
+  outOrientation: Float64Array,
+  o: number,
+  outMatrix: Float64Array | null = null,
+): void {
+  const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o;
+  const w = s.angularVelocity, W = s.omegaOuter, r = s.r0;
+  const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
+  const theta = s.omegaMagnitude[slot]! * Math.abs(dt);
+  const fc = oneMinusCosOverSq(theta), fs = sinc(theta);
+  // DR = a·ωωᵀ + b·I + c·Ω with a = (1 − cos θ)/|ω|², b = cos θ, c = −sin θ/|ω|.
+  const a = fc * dt * dt, b = Math.cos(theta), c = -fs * dt;
+  const d00 = a * W[i9]! + b, d01 = a * W[i9 + 1]! - c * wz, d02 = a * W[i9 + 2]! + c * wy;
+  const d10 = a * W[i9 + 3]! + c * wz, d11 = a * W[i9 + 4]! + b, d12 = a * W[i9 + 5]! - c * wx;
+  const d20 = a * W[i9 + 6]! - c * wy, d21 = a * W[i9 + 7]! + c * wx, d22 = a * W[i9 + 8]! + b;
+  const r00 = r[i9]!, r01 = r[i9 + 1]!, r02 = r[i9 + 2]!, r10 = r[i9 + 3]!, r11 = r[i9 + 4]!, r12 = r[i9 + 5]!;
+  const r20 = r[i9 + 6]!, r21 = r[i9 + 7]!, r22 = r[i9 + 8]!;
+  const m00 = d00 * r00 + d01 * r10 + d02 * r20;
+  const m01 = d00 * r01 + d01 * r11 + d02 * r21;
+  const m02 = d00 * r02 + d01 * r12 + d02 * r22;
+  const m11 = d10 * r01 + d11 * r11 + d12 * r21;
+  const m12 = d10 * r02 + d11 * r12 + d12 * r22;
+  const m21 = d20 * r01 + d21 * r11 + d22 * r21;
+  const m22 = d20 * r02 + d21 * r12 + d22 * r22;
+  // Euler extraction as math/euler.ts `eulerFromWorldToBody`, inlined to stay allocation- and call-free.
+  const cosTheta = Math.hypot(m00, m01);
+  outOrientation[o3 + 1] = Math.atan2(-m02, cosTheta);
+  if (cosTheta < 1e-8) {
+    outOrientation[o3] = 0;
+    outOrientation[o3 + 2] = Math.atan2(-m21, m11);
+  } else {
+    outOrientation[o3] = Math.atan2(m01, m00);
+    outOrientation[o3 + 2] = Math.atan2(m12, m22);
+  }
+  if (outMatrix !== null) {
+    outMatrix[0] = m00;
+    outMatrix[1] = m01;
+    outMatrix[2] = m02;
+    outMatrix[3] = d10 * r00 + d11 * r10 + d12 * r20;
+    outMatrix[4] = m11;
+    outMatrix[5] = m12;
+    outMatrix[6] = d20 * r00 + d21 * r10 + d22 * r20;
+    outMatrix[7] = m21;
+    outMatrix[8] = m22;
+  }
+  if (s.kernel[slot] !== KERNEL_ROTATING_BODY) return;
+
+  // Body displacement R1·V_b + R2·A_b; R1 = g·ωωᵀ + fs·t·I + fc·t²·Ω, R2 = h4·ωωᵀ + h2·I + h3·Ω (rotation.ts).
+  const v = s.velocity, acc = s.acceleration;
+  const vx = v[i3]!, vy = v[i3 + 1]!, vz = v[i3 + 2]!;
+  const ax = acc[i3]!, ay = acc[i3 + 1]!, az = acc[i3 + 2]!;
+  const t2 = dt * dt;
+  const g1 = thetaMinusSinOverCube(theta) * t2 * dt, i1 = fs * dt, k1 = fc * t2;
+  const useAcc = s.effectiveAlgorithm[slot] === DR_RVB;
+  const g2 = useAcc ? r2OuterCoefficient(theta) * t2 * t2 : 0;
+  const i2 = useAcc ? (fs - fc) * t2 : 0;
+  const k2 = useAcc ? sinMinusThetaCosOverCube(theta) * t2 * dt : 0;
+  const wv = wx * vx + wy * vy + wz * vz, wa = wx * ax + wy * ay + wz * az;
+  // ωωᵀ·v = ω(ω·v); Ω·v = ω × v.
+  const bx = g1 * wx * wv + i1 * vx + k1 * (wy * vz - wz * vy) + g2 * wx * wa + i2 * ax + k2 * (wy * az - wz * ay);
+  const by = g1 * wy * wv + i1 * vy + k1 * (wz * vx - wx * vz) + g2 * wy * wa + i2 * ay + k2 * (wz * ax - wx * az);
+  const bz = g1 * wz * wv + i1 * vz + k1 * (wx * vy - wy * vx) + g2 * wz * wa + i2 * az + k2 * (wx * ay - wy * ax);
+  const p = s.location0;
+  outLocation[o3] = p[i3]! + r00 * bx + r10 * by + r20 * bz;
+  outLocation[o3 + 1] = p[i3 + 1]! + r01 * bx + r11 * by + r21 * bz;
+  outLocation[o3 + 2] = p[i3 + 2]! + r02 * bx + r12 * by + r22 * bz;
+}
+
+/**
+ * World-frame velocity of one slot after dt seconds (m/s), at `out` offset 3·o: what the rendered entity moves
+ * with. Body models: R(t)ᵀ·(V_b + A_b·t) with R(t) the dead-reckoned orientation.
+ * @param rotation - R(t) row-major for rotating body models (from `evaluateRotating`), else ignored.
+ */
+export function worldVelocity(s: DrStore, slot: number, dt: number, rotation: Float64Array | null, out: Float64Array, o: number): void {
+  const i3 = 3 * slot, o3 = 3 * o;
+  if (s.kernel[slot] === KERNEL_ROTATING_BODY && rotation !== null) {
+    const accT = s.effectiveAlgorithm[slot] === DR_RVB ? dt : 0;
+    const vx = s.velocity[i3]! + s.acceleration[i3]! * accT;
+    const vy = s.velocity[i3 + 1]! + s.acceleration[i3 + 1]! * accT;
+    const vz = s.velocity[i3 + 2]! + s.acceleration[i3 + 2]! * accT;
+    const m = rotation;
+    out[o3] = m[0]! * vx + m[3]! * vy + m[6]! * vz;
+    out[o3 + 1] = m[1]! * vx + m[4]! * vy + m[7]! * vz;
+    out[o3 + 2] = m[2]! * vx + m[5]! * vy + m[8]! * vz;
+    return;
+  }
+  // d/dt (P0 + V t + ½A t²) = V + 2·(½A)·t.
+  const v = s.velocityWorld, a = s.halfAccelerationWorld, twoDt = 2 * dt;
+  out[o3] = v[i3]! + a[i3]! * twoDt;
+  out[o3 + 1] = v[i3 + 1]! + a[i3 + 1]! * twoDt;
+  out[o3 + 2] = v[i3 + 2]! + a[i3 + 2]! * twoDt;
+}
