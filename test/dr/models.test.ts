@@ -21,7 +21,7 @@ function expectSameOrientation(actual: ArrayLike<number>, expectedDeg: readonly 
   const ra = worldToBodyFromEuler(mat3.create(), actual[0]!, actual[1]!, actual[2]!);
   const re = worldToBodyFromEuler(mat3.create(), expectedDeg[0]! * DEG, expectedDeg[1]! * DEG, expectedDeg[2]! * DEG);
   const angle = mat3.rotationAngleBetween(ra, re) / DEG;
-  if (angle > toleranceDeg) expect.fail(`orientation off by ${angle}° (got ${[...actual].map((a) => a / DEG)}°, want ${expectedDeg}°)`);
+  if (angle > toleranceDeg) expect.fail(`orientation off by ${angle}° (got ${Array.from(actual, (a) => a / DEG)}°, want ${expectedDeg}°)`);
 }
 
 // open-dis-java DeadReckonerTest (DIS.md §3.6): Δt = 0.5 s; values printed to 2 decimals.
