@@ -146,3 +146,26 @@ export {
   type DeadReckoningResult,
 } from './dr/model.js';
 export { createTruthState, type TruthState } from './dr/truth-state.js';
+
+// transport — datagrams over UDP (or any DatagramTransport); bundling, splitting, filtering, counters
+export {
+  REJECT_REASONS,
+  createTransportStats,
+  totalRejected,
+  type DatagramTransport,
+  type DatagramReceiver,
+  type DatagramSource,
+  type TransportStats,
+  type RejectReason,
+  type RejectCounts,
+} from './transport/transport.js';
+export { PduBundler, DEFAULT_MTU } from './transport/bundler.js';
+export {
+  PduReceiver,
+  receivePdus,
+  receiveFilterFromConfig,
+  MAX_PDU_BYTES,
+  type PduConsumer,
+  type ReceiveFilterOptions,
+} from './transport/pdu-receiver.js';
+export { UdpTransport, openUdpTransport, udpOptionsFromConfig, DIS_PORT, type UdpTransportOptions, type UdpRole } from './transport/udp.js';

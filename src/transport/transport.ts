@@ -1,0 +1,98 @@
+/**
+ * The transport contract: something that sends and receives whole datagrams. `UdpTransport` implements it over
+ * `node:dgram`; a simulated network (latency, loss, reordering) or a test double can stand in for it. PDU-level work
+ * — bundling, splitting, filtering — sits on top (`PduBundler`, `PduReceiver`) and works with any transport.
+ */
+
+/** Where a datagram came from. Node's `dgram` `RemoteInfo` has this shape, so it is passed on as is. */
+export interface DatagramSource {
+  readonly address: string;
+  readonly port: number;
+  readonly family: string;
+}
+
+/**
+ * Receives each datagram. Must not throw (a `PduReceiver` catches and counts its consumer's errors), and must not
+ * keep `datagram` past the call unless it copies it (a transport may reuse the memory).
+ */
+export type DatagramReceiver = (datagram: Uint8Array, source: DatagramSource) => void;
+
+export interface DatagramTransport {
+  /** Counters, updated in place (read them at any time; never replaced). */
+  readonly stats: TransportStats;
+  /**
+   * Sends one datagram to the transport's destination. Never throws: failures are counted in `stats.sendErrors`.
+   * UDP sends complete asynchronously, so the bytes must stay unchanged after the call: pass a prebuilt buffer, or
+   * a fresh one per datagram (as `PduBundler` does).
+   * @param length - bytes of `datagram` to send, from its start. Defaults to all of it.
+   */
+  send(datagram: Uint8Array, length?: number): void;
+  /** Sets the receiver of arriving datagrams (one at a time; `undefined` stops delivery). */
+  onDatagram(receiver: DatagramReceiver | undefined): void;
+  /**
+   * Calls `listener` once when the transport ends: with an `Error` when a failure ended it (reported exactly once),
+   * with nothing after `close()`.
+   */
+  onClose(listener: (error?: Error) => void): void;
+  /** Stops receiving and releases the socket. Idempotent; resolves when the port is free again. */
+  close(): Promise<void>;
+}
+
+/** Why a PDU (or, for `sourceNotAllowed`, a whole datagram) was dropped on receipt. */
+export const REJECT_REASONS = {
+  truncated: 'the datagram ends before the PDU does (fewer than 12 header bytes, or the Length field says more)',
+  badLength: 'the Length field is below the 12-byte header size',
+  oversized: 'the Length field exceeds the largest PDU accepted (DIS MAX_PDU_SIZE_OCTETS = 8192)',
+  unsupportedVersion: 'protocol version not in the accepted list (dis.acceptProtocolVersions)',
+  wrongExercise: 'exercise id differs from dis.exercise',
+  pduTypeNotAccepted: 'PDU type not accepted by this receiver',
+  sourceNotAllowed: 'datagram from an address not in filter.allowSources (counted per datagram)',
+  applicationNotAllowed: 'site/application not in filter.allowApplications',
+} as const;
+export type RejectReason = keyof typeof REJECT_REASONS;
+
+/** Rejections by reason. A fixed-shape object, so counting allocates nothing. */
+export type RejectCounts = { [reason in RejectReason]: number };
+
+/** Traffic counters of one transport and the layers on it. */
+export interface TransportStats {
+  datagramsIn: number;
+  bytesIn: number;
+  datagramsOut: number;
+  bytesOut: number;
+  /** Sends the operating system refused (e.g. EMSGSIZE, ENETUNREACH); the transport keeps going. */
+  sendErrors: number;
+  /** PDUs that passed every filter and reached the consumer. */
+  pdusAccepted: number;
+  readonly rejected: RejectCounts;
+  /** Exceptions thrown by a PDU consumer; caught so that reception never stops. */
+  consumerErrors: number;
+  /** Remote entities currently tracked; maintained by the layer that owns the entity table. */
+  entities: number;
+  /** Remote entities dropped for silence (heartbeat × timeout multiplier); maintained by that same layer. */
+  timeouts: number;
+}
+
+export function createTransportStats(): TransportStats {
+  const rejected = {} as RejectCounts;
+  for (const reason of Object.keys(REJECT_REASONS) as RejectReason[]) rejected[reason] = 0;
+  return {
+    datagramsIn: 0,
+    bytesIn: 0,
+    datagramsOut: 0,
+    bytesOut: 0,
+    sendErrors: 0,
+    pdusAccepted: 0,
+    rejected,
+    consumerErrors: 0,
+    entities: 0,
+    timeouts: 0,
+  };
+}
+
+/** Total of all rejections. */
+export function totalRejected(stats: TransportStats): number {
+  let total = 0;
+  for (const reason of Object.keys(stats.rejected) as RejectReason[]) total += stats.rejected[reason];
+  return total;
+}

@@ -1,0 +1,221 @@
+/**
+ * UDP over `node:dgram`: unicast, broadcast and multicast, IPv4 and IPv6. A `DatagramTransport`: one socket, an
+ * `'error'` handler always attached, failures reported once and clearly, counters for everything.
+ */
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type { NetworkConfig } from '../config/schema.js';
+import { createTransportStats, type DatagramReceiver, type DatagramTransport, type TransportStats } from './transport.js';
+
+/** DIS's UDP port (Wireshark `DEFAULT_DIS_UDP_PORT`). */
+export const DIS_PORT = 3000;
+
+export interface UdpTransportOptions {
+  /** Use udp6. Defaults to false (udp4), or true when an address given is IPv6. */
+  readonly ipv6?: boolean;
+  /** Local address to bind. Defaults to all interfaces (`0.0.0.0` / `::`). */
+  readonly bindAddress?: string;
+  /** Local port to bind; 0 picks a free one. Defaults to 0. */
+  readonly bindPort?: number;
+  /** Where `send` goes: an address (or host name, resolved once at open) and port. Defaults to none (receive only). */
+  readonly destination?: { readonly address: string; readonly port: number };
+  /** Multicast group to join (receiving) — send to it by making it the destination. Defaults to none. */
+  readonly multicastGroup?: string;
+  /** Local interface address for multicast. Defaults to the OS's choice. */
+  readonly multicastInterface?: string;
+  /** Multicast TTL in hops. Defaults to 1. */
+  readonly multicastTtl?: number;
+  /** Receive this host's own multicast. Defaults to true. */
+  readonly multicastLoopback?: boolean;
+  /** Allow sending to broadcast addresses. Defaults to false. */
+  readonly broadcast?: boolean;
+  /** Requested receive buffer in bytes (the OS may cap it: Linux at net.core.rmem_max). Defaults to 4 MiB. */
+  readonly receiveBufferSize?: number;
+  /** Share the port with other sockets (several receivers of one multicast/broadcast port). Defaults to true when joining a group. */
+  readonly reuseAddress?: boolean;
+  /** Counters to update. Defaults to new ones. */
+  readonly stats?: TransportStats;
+}
+
+/** The role of a socket built from the `network` config. */
+export type UdpRole = 'receive' | 'send' | 'both';
+
+/**
+ * Transport options for a configuration and role.
+ * - `receive`: bind `address` (default all interfaces) : `port`, join `multicast` if set.
+ * - `send`: bind an ephemeral port; send to `address`, else the `multicast` group, else 255.255.255.255 with
+ *   `broadcast`, else the loopback address, on `port`.
+ * - `both`: bind all interfaces : `port` (shared), join the group, send as `send` does.
+ */
+export function udpOptionsFromConfig(network: NetworkConfig, role: UdpRole): UdpTransportOptions {
+  const loopback = network.ipv6 ? '::1' : '127.0.0.1';
+  const destinationAddress =
+    network.address ?? network.multicast ?? (network.broadcast && !network.ipv6 ? '255.255.255.255' : loopback);
+  const common = {
+    ipv6: network.ipv6,
+    multicastTtl: network.ttl,
+    multicastLoopback: network.multicastLoopback,
+    broadcast: network.broadcast,
+    receiveBufferSize: network.receiveBufferSize,
+    ...(network.interface ? { multicastInterface: network.interface } : {}),
+  };
+  const group = network.multicast ? { multicastGroup: network.multicast } : {};
+  if (role === 'receive') {
+    return { ...common, ...group, bindPort: network.port, ...(network.address ? { bindAddress: network.address } : {}) };
+  }
+  const destination = { address: destinationAddress, port: network.port };
+  if (role === 'send') return { ...common, destination };
+  return { ...common, ...group, bindPort: network.port, destination, reuseAddress: true };
+}
+
+const HINTS: Record<string, string> = {
+  EADDRINUSE: 'another program is using this port; stop it, pick another --port, or share it with reuseAddress',
+  EACCES: 'permission denied; ports below 1024 need privileges',
+  EADDRNOTAVAIL: 'this address does not belong to this host; use one of its own addresses or leave --address out',
+  EAFNOSUPPORT: 'address family not supported here (IPv6 disabled?)',
+  ENODEV: 'no interface can join this multicast group; set --interface or add a multicast route',
+  EINVAL: 'invalid address or option for this socket family',
+};
+
+function explain(action: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  const hint = HINTS[code];
+  return new Error(`${action} failed: ${(error as Error).message}${hint ? ` — ${hint}` : ''}`, { cause: error });
+}
+
+export class UdpTransport implements DatagramTransport {
+  readonly stats: TransportStats;
+  /** The bound local address and port (an ephemeral port is resolved here). */
+  readonly local: { readonly address: string; readonly port: number; readonly family: string };
+  /** The receive buffer the OS granted, in bytes (Linux reports twice the usable size). */
+  readonly receiveBufferBytes: number;
+  private readonly socket: Socket;
+  private readonly destinationAddress: string | undefined;
+  private readonly destinationPort: number;
+  /** The failure that ended the transport, if one did. */
+  failure: Error | undefined;
+  private receiver: DatagramReceiver | undefined;
+  private readonly closeListeners: Array<(error?: Error) => void> = [];
+  private closing: Promise<void> | undefined;
+  // One callback for every send, so a send allocates no closure.
+  private readonly onSent = (error: Error | null): void => {
+    if (error) this.stats.sendErrors++;
+  };
+
+  private constructor(socket: Socket, stats: TransportStats, destination: { address: string; port: number } | undefined) {
+    this.socket = socket;
+    this.stats = stats;
+    this.destinationAddress = destination?.address;
+    this.destinationPort = destination?.port ?? 0;
+    this.local = socket.address();
+    let granted = 0;
+    try {
+      granted = socket.getRecvBufferSize();
+    } catch {
+      // Not available on every platform; 0 = unknown.
+    }
+    this.receiveBufferBytes = granted;
+    socket.on('message', (datagram: Buffer, source: RemoteInfo) => {
+      this.stats.datagramsIn++;
+      this.stats.bytesIn += datagram.length;
+      this.receiver?.(datagram, source);
+    });
+    socket.on('error', (error) => void this.end(explain('UDP socket', error)));
+  }
+
+  /**
+   * Opens a socket: binds, joins the multicast group, applies TTL, loopback, broadcast and buffer sizes.
+   * @throws Error naming what failed (bind, join, name lookup) and what to do about it; the socket is closed.
+   */
+  static async open(options: UdpTransportOptions = {}): Promise<UdpTransport> {
+    let destination: { address: string; port: number } | undefined;
+    if (options.destination) {
+      const { address, port } = options.destination;
+      const family = options.ipv6 ? 6 : isIP(address) || 4;
+      try {
+        destination = { address: isIP(address) ? address : (await lookup(address, { family })).address, port };
+      } catch (error) {
+        throw explain(`looking up "${address}"`, error);
+      }
+    }
+    const ipv6 =
+      options.ipv6 ??
+      [options.bindAddress, destination?.address, options.multicastGroup].some((a) => a !== undefined && isIP(a) === 6);
+    const group = options.multicastGroup;
+    const socket = createSocket({ type: ipv6 ? 'udp6' : 'udp4', reuseAddr: options.reuseAddress ?? group !== undefined });
+    const bindAddress = options.bindAddress ?? (ipv6 ? '::' : '0.0.0.0');
+    const bindPort = options.bindPort ?? 0;
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error) => reject(explain(`binding UDP ${bindAddress} port ${bindPort}`, error));
+      socket.once('error', onError);
+      socket.bind(bindPort, bindAddress, () => {
+        socket.off('error', onError);
+        resolve();
+      });
+    }).catch((error: unknown) => {
+      socket.close();
+      throw error;
+    });
+    let step = 'setting socket options';
+    try {
+      const receiveBufferSize = options.receiveBufferSize ?? 4 * 1024 * 1024;
+      if (receiveBufferSize > 0) socket.setRecvBufferSize(receiveBufferSize);
+      if (options.broadcast) socket.setBroadcast(true);
+      if (options.multicastInterface) socket.setMulticastInterface(options.multicastInterface);
+      socket.setMulticastTTL(options.multicastTtl ?? 1);
+      socket.setMulticastLoopback(options.multicastLoopback ?? true);
+      if (group !== undefined) {
+        step = `joining multicast group ${group}`;
+        socket.addMembership(group, options.multicastInterface);
+      }
+    } catch (error) {
+      socket.close();
+      throw explain(step, error);
+    }
+    return new UdpTransport(socket, options.stats ?? createTransportStats(), destination);
+  }
+
+  send(datagram: Uint8Array, length = datagram.length): void {
+    if (this.destinationAddress === undefined || this.closing) {
+      this.stats.sendErrors++;
+      return;
+    }
+    this.stats.datagramsOut++;
+    this.stats.bytesOut += length;
+    this.socket.send(datagram, 0, length, this.destinationPort, this.destinationAddress, this.onSent);
+  }
+
+  onDatagram(receiver: DatagramReceiver | undefined): void {
+    this.receiver = receiver;
+  }
+
+  onClose(listener: (error?: Error) => void): void {
+    if (this.closing) listener(this.failure);
+    else this.closeListeners.push(listener);
+  }
+
+  close(): Promise<void> {
+    return this.end(undefined);
+  }
+
+  private end(error: Error | undefined): Promise<void> {
+    if (this.closing) return this.closing;
+    this.failure = error;
+    this.receiver = undefined;
+    this.closing = new Promise<void>((resolve) => {
+      try {
+        this.socket.close(() => resolve());
+      } catch {
+        resolve(); // already closed by the OS side
+      }
+    });
+    for (const listener of this.closeListeners.splice(0)) listener(error);
+    return this.closing;
+  }
+}
+
+/** Opens a UDP transport for the `network` section of a configuration; see `udpOptionsFromConfig` for the roles. */
+export function openUdpTransport(network: NetworkConfig, role: UdpRole, stats?: TransportStats): Promise<UdpTransport> {
+  return UdpTransport.open({ ...udpOptionsFromConfig(network, role), ...(stats ? { stats } : {}) });
+}
