@@ -22,3 +22,13 @@ export {
   type StraightLineOptions,
   type TankRoadCourseOptions,
 } from './vehicles.js';
+export { CubicSpline, recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
+export {
+  loadTrack,
+  parseAdsbTrack,
+  parseCsvTrack,
+  parseDisCaptureTrack,
+  parseGpxTrack,
+  type CsvColumns,
+  type LoadTrackOptions,
+} from './loaders.js';
