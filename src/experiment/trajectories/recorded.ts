@@ -92,8 +92,8 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
   const first = fixes[0]!;
   const frame = new LocalFrame({ latitudeDeg: first.latitudeDeg, longitudeDeg: first.longitudeDeg, heightM: first.heightM ?? 0 });
   const n = fixes.length;
-  let times = Float64Array.from(fixes, (p) => p.timeSeconds - first.timeSeconds);
-  let axes = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
+  let times: Float64Array = Float64Array.from(fixes, (p) => p.timeSeconds - first.timeSeconds);
+  let axes: Float64Array[] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
   const ecef = new Float64Array(3), local = new Float64Array(3);
   for (let i = 0; i < n; i++) {
     const p = fixes[i]!;
@@ -101,7 +101,7 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
     ecefToLocal(local, frame.ecefToNed, frame.originEcef, ecef);
     for (let k = 0; k < 3; k++) axes[k]![i] = local[k]!;
   }
-  let headingValues = fixes.every((p) => p.headingDeg !== undefined && Number.isFinite(p.headingDeg))
+  let headingValues: Float64Array | undefined = fixes.every((p) => p.headingDeg !== undefined && Number.isFinite(p.headingDeg))
     ? unwrapDegreesToRadians(fixes.map((p) => p.headingDeg!))
     : undefined;
   const window = options.smoothingWindow ?? 1;
