@@ -1,0 +1,202 @@
+/**
+ * The experiment spec: one zod schema (the single source of truth; `schemas/experiment.schema.json` is generated
+ * from it). A spec describes one run — trajectory, sampling, emitter, network, receiver smoothing, metrics — and
+ * an optional `sweep` that crosses any settings by their dotted paths. Quantities accept units (`"2.5 m"`).
+ */
+import { z } from 'zod';
+import { quantity } from '../config/units.js';
+import { NETWORK_PROFILES } from '../transport/simulated-network.js';
+
+function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
+  return schema.meta({ description, examples: [example] });
+}
+
+const OriginSchema = z.strictObject({
+  latitudeDeg: z.number().min(-90).max(90),
+  longitudeDeg: z.number().min(-180).max(180),
+  heightM: z.number().optional(),
+});
+
+const common = {
+  origin: setting(OriginSchema.optional(), 'Start of the local frame. Defaults to Monterey Bay.', { latitudeDeg: 47.4, longitudeDeg: 8.5 }),
+  headingRad: setting(quantity('angle').optional(), 'Initial heading, clockwise from north.', '90 deg'),
+};
+const positive = (dimension: Parameters<typeof quantity>[0]) =>
+  quantity(dimension).refine((v) => v > 0, { message: 'must be positive' });
+
+const CircleSchema = z.strictObject({
+  type: z.literal('circle'),
+  ...common,
+  speed: setting(positive('speed').default(100), 'Ground speed.', '100 m/s'),
+  radius: setting(positive('length').default(1000), 'Radius.', '1 km'),
+  orbits: setting(z.number().positive().default(1), 'Number of orbits; sets the duration.', 10),
+  direction: z.enum(['right', 'left']).optional(),
+  climbRate: setting(quantity('speed').optional(), 'Vertical speed, positive up.', '5 m/s'),
+  altitudeM: z.number().optional(),
+  banked: setting(z.boolean().optional(), 'Roll into the turn as a coordinated aircraft.', true),
+});
+
+const AircraftOrbitSchema = CircleSchema.extend({
+  type: z.literal('aircraft-orbit'),
+  speed: positive('speed').default(120),
+  radius: positive('length').default(3000),
+  orbits: z.number().positive().default(2),
+});
+
+const EllipseSchema = z.strictObject({
+  type: z.literal('ellipse'),
+  ...common,
+  semiAxisNorth: positive('length').optional(),
+  semiAxisEast: positive('length').optional(),
+  speed: positive('speed').optional(),
+  laps: z.number().positive().optional(),
+  altitudeM: z.number().optional(),
+  banked: z.boolean().optional(),
+});
+
+const FigureEightSchema = z.strictObject({
+  type: z.literal('figure-8'),
+  ...common,
+  length: positive('length').optional(),
+  width: positive('length').optional(),
+  speed: positive('speed').optional(),
+  laps: z.number().positive().optional(),
+  altitudeM: z.number().optional(),
+  banked: z.boolean().optional(),
+});
+
+const MissileSchema = z.strictObject({
+  type: z.literal('missile'),
+  ...common,
+  elevationRad: quantity('angle').optional(),
+  boostAcceleration: positive('acceleration').optional(),
+  burnSeconds: positive('time').optional(),
+  durationSeconds: positive('time').optional(),
+});
+
+const StraightLineSchema = z.strictObject({
+  type: z.literal('straight-line'),
+  ...common,
+  speed: setting(quantity('speed').optional(), 'Constant speed; without it the default speed changes apply.', '15 m/s'),
+  durationSeconds: positive('time').optional(),
+});
+
+const TankSchema = z.strictObject({
+  type: z.literal('tank-road-course'),
+  ...common,
+  speed: positive('speed').optional(),
+  stopSeconds: quantity('time').optional(),
+});
+
+const ShipSchema = z.strictObject({
+  type: z.literal('ship-turning-circles'),
+  ...common,
+  speed: positive('speed').optional(),
+  radius: positive('length').optional(),
+  straightLength: positive('length').optional(),
+});
+
+const RecordedSchema = z.strictObject({
+  type: z.literal('recorded'),
+  file: setting(z.string().min(1), 'Track file: .csv, .gpx, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.', 'tracks/ship.csv'),
+  columns: z
+    .strictObject({ time: z.string(), latitude: z.string(), longitude: z.string(), height: z.string(), heading: z.string() })
+    .partial()
+    .optional(),
+  entity: setting(z.string().regex(/^\d+:\d+:\d+$/).optional(), 'DIS captures: the entity to follow.', '1:3001:54'),
+  smoothingWindow: z.number().int().min(1).optional(),
+  banked: z.boolean().optional(),
+});
+
+export const TrajectorySpecSchema = z.discriminatedUnion('type', [
+  CircleSchema,
+  AircraftOrbitSchema,
+  EllipseSchema,
+  FigureEightSchema,
+  MissileSchema,
+  StraightLineSchema,
+  TankSchema,
+  ShipSchema,
+  RecordedSchema,
+]);
+export type TrajectorySpec = z.output<typeof TrajectorySpecSchema>;
+
+/** DR algorithms by name (IEEE 1278.1 Annex E) or number. */
+export const ALGORITHM_NUMBERS = { static: 1, FPW: 2, RPW: 3, RVW: 4, FVW: 5, FPB: 6, RPB: 7, RVB: 8, FVB: 9 } as const;
+const AlgorithmSchema = z
+  .union([z.enum([...(Object.keys(ALGORITHM_NUMBERS) as Array<keyof typeof ALGORITHM_NUMBERS>), 'auto']), z.number().int().min(1).max(9)], {
+    error: `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}), "auto" or a number 1–9`,
+  })
+  .transform((a): number | 'auto' => (typeof a === 'number' || a === 'auto' ? a : ALGORITHM_NUMBERS[a]));
+
+export const EmitterSpecSchema = z.strictObject({
+  algorithm: setting(AlgorithmSchema.default(4), 'Dead-reckoning algorithm the owner sends: name, number 1–9, or "auto" (the emitter picks per PDU).', 'RVW'),
+  positionThreshold: setting(positive('length').default(1), 'Send when the dead-reckoned position is off by more (DRA_POS_THRSH).', '1 m'),
+  orientationThreshold: setting(positive('angle').default((3 * Math.PI) / 180), 'Send when the orientation is off by more (DRA_ORIENT_THRSH).', '3 deg'),
+  heartbeat: setting(positive('time').default(5), 'Send at least this often.', '5 s'),
+  maxRateHz: setting(positive('frequency').optional(), 'Rate cap: at most this many PDUs per second.', '30 Hz'),
+});
+
+const NetworkProfileSchema = z.strictObject({
+  profile: setting(z.enum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]).optional(), 'Named profile the other fields override.', 'wan'),
+  latencyMs: z.number().min(0).optional(),
+  jitterMs: z.number().min(0).optional(),
+  jitter: z.enum(['uniform', 'normal', 'exponential', 'pareto']).optional(),
+  lossPercent: z.number().min(0).lt(100).optional(),
+  loss: z.enum(['independent', 'gilbert-elliott']).optional(),
+  meanBurstLength: z.number().min(1).optional(),
+  duplicatePercent: z.number().min(0).max(100).optional(),
+  reorderPercent: z.number().min(0).max(100).optional(),
+  reorderDelayMs: z.number().min(0).optional(),
+  bandwidthBitsPerSecond: z.number().positive().optional(),
+  bufferBytes: z.number().positive().optional(),
+});
+export const NetworkSpecSchema = z.union(
+  [z.enum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]), NetworkProfileSchema],
+  { error: `expected a profile name (${Object.keys(NETWORK_PROFILES).join(', ')}) or an object of profile fields` },
+);
+
+export const SmoothingSpecSchema = z.strictObject({
+  mode: setting(z.enum(['none', 'linear', 'smoothstep']).default('smoothstep'), 'How the receiver blends to a new track after an update.', 'smoothstep'),
+  time: setting(quantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
+  teleportDistance: setting(positive('length').default(100), 'Snap instead of blending when the correction is larger.', '100 m'),
+});
+
+export const MetricsSpecSchema = z.strictObject({
+  baselineRateHz: setting(positive('frequency').default(15), 'Fixed-rate sender the reduction is measured against.', '15 Hz'),
+  includeEthernet: setting(z.boolean().default(false), 'Count Ethernet framing (14-byte header + 4-byte FCS) in wire bytes.', false),
+});
+
+export const RunSpecSchema = z.strictObject({
+  name: setting(z.string().default('experiment'), 'Shown in reports.', 'circle'),
+  seed: setting(z.number().int().default(1), 'Seeds the network; same spec and seed, same result.', 1),
+  trajectory: setting(TrajectorySpecSchema.default({ type: 'circle', speed: 100, radius: 1000, orbits: 1 }), 'Truth trajectory.', {
+    type: 'circle',
+    speed: '100 m/s',
+    radius: '1 km',
+  }),
+  durationSeconds: setting(positive('time').optional(), 'Simulated time; defaults to the trajectory’s.', '10 min'),
+  sampleRateHz: setting(positive('frequency').default(60), 'Rate at which the owner samples truth and decides to send.', '60 Hz'),
+  renderRateHz: setting(positive('frequency').optional(), 'Rate at which the receiver is read and errors measured; defaults to the sample rate.', '60 Hz'),
+  emitter: EmitterSpecSchema.default(() => EmitterSpecSchema.parse({})),
+  network: setting(NetworkSpecSchema.default('perfect'), 'Profile name or profile fields.', 'wan'),
+  smoothing: SmoothingSpecSchema.default(() => SmoothingSpecSchema.parse({})),
+  metrics: MetricsSpecSchema.default(() => MetricsSpecSchema.parse({})),
+  /** Keeps per-sample error series and PDU markers for plots. */
+  traces: setting(z.boolean().default(false), 'Keep error-over-time and track series for the report plots.', true),
+});
+
+/** A spec and its sweep: `sweep` maps dotted paths to the values to cross. */
+export const ExperimentSpecSchema = RunSpecSchema.extend({
+  sweep: setting(
+    z.record(z.string(), z.array(z.unknown()).min(1)).default({}),
+    'Settings to cross: dotted path → list of values; every combination is one run.',
+    { 'emitter.positionThreshold': ['0.5 m', '1 m', '2 m'], 'emitter.algorithm': ['FPW', 'RVW'], network: ['lan', 'wan'] },
+  ),
+  parallel: setting(z.number().int().min(1).optional(), 'Worker threads; defaults to the number of cores.', 2),
+});
+
+export type RunSpec = z.output<typeof RunSpecSchema>;
+export type RunSpecInput = z.input<typeof RunSpecSchema>;
+export type ExperimentSpec = z.output<typeof ExperimentSpecSchema>;
+export type ExperimentSpecInput = z.input<typeof ExperimentSpecSchema>;
