@@ -169,3 +169,24 @@ export {
   type ReceiveFilterOptions,
 } from './transport/pdu-receiver.js';
 export { UdpTransport, openUdpTransport, udpOptionsFromConfig, DIS_PORT, type UdpTransportOptions, type UdpRole } from './transport/udp.js';
+export {
+  DeadReckoningEmitter,
+  EMIT_FIRST,
+  EMIT_POSITION,
+  EMIT_ORIENTATION,
+  EMIT_HEARTBEAT,
+  EMIT_CHANGE,
+  EMIT_REASON_NAMES,
+  emitReasonNames,
+  type EmitterOptions,
+  type AdaptiveThreshold,
+} from './dr/emitter.js';
+export { PoseRateEstimator } from './dr/pose-rates.js';
+export {
+  HEARTBEAT_IEEE_TABLE_25,
+  HEARTBEAT_KDIS,
+  HEARTBEAT_TIMEOUT_MULTIPLIER,
+  HEARTBEAT_STATIONARY_SECONDS,
+  heartbeatSecondsFor,
+  type HeartbeatTable,
+} from './dr/heartbeat.js';

@@ -1,0 +1,245 @@
+/**
+ * The owner side of dead reckoning: decides, for one local entity, when receivers need a new Entity State PDU
+ * (IEEE 1278.1 §E.7.5; DIS.md §3.9). The emitter dead-reckons its own last PDU exactly as receivers will — from
+ * the float32-rounded velocity, acceleration, angles and rates — and sends when the true state has drifted past a
+ * threshold, when the heartbeat is due, or when a non-kinematic field changed. Zero allocation per decision.
+ */
+import type { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { rotationAngleBetween } from '../math/mat3.js';
+import { worldToBodyFromEuler as worldToBody } from '../math/euler.js';
+import {
+  DR_FPW,
+  DR_FVW,
+  DR_RPW,
+  DR_RVW,
+  DR_STATIC,
+  isBodyAlgorithm,
+  usesAcceleration,
+} from './algorithm.js';
+import { DeadReckoningModel } from './model.js';
+import { createTruthState, type TruthState } from './truth-state.js';
+import { PoseRateEstimator } from './pose-rates.js';
+
+/** Why a PDU is sent; `update` returns a bit set of these (0 = nothing to send). */
+export const EMIT_FIRST = 1;
+export const EMIT_POSITION = 2;
+export const EMIT_ORIENTATION = 4;
+export const EMIT_HEARTBEAT = 8;
+/** The DR algorithm, appearance or another non-kinematic field changed. */
+export const EMIT_CHANGE = 16;
+/** Names by bit index. */
+export const EMIT_REASON_NAMES: readonly string[] = ['first', 'position', 'orientation', 'heartbeat', 'change'];
+
+/** Names of the reasons in a bit set, e.g. ['position', 'heartbeat'] (allocates: for display and logs). */
+export function emitReasonNames(reasons: number): string[] {
+  return EMIT_REASON_NAMES.filter((_, bit) => (reasons & (1 << bit)) !== 0);
+}
+
+/** The threshold grows with speed: clamp(speed × secondsOfTravel, minMeters, maxMeters). */
+export interface AdaptiveThreshold {
+  /** Position error allowed per m/s of speed, i.e. seconds of travel. */
+  readonly secondsOfTravel: number;
+  readonly minMeters: number;
+  readonly maxMeters: number;
+}
+
+export interface EmitterOptions {
+  /** Position threshold DRA_POS_THRSH, metres (Euclidean distance). Defaults to 1. */
+  positionThresholdMeters?: number;
+  /** Orientation threshold DRA_ORIENT_THRSH, radians. Defaults to 3° (0.05236). */
+  orientationThresholdRad?: number;
+  /** Heartbeat, seconds; see `heartbeatSecondsFor`. Defaults to 5. */
+  heartbeatSeconds?: number;
+  /** Never send more often than this, seconds (the first PDU is exempt). Defaults to 0 (no cap). */
+  minIntervalSeconds?: number;
+  /**
+   * DR algorithm to send (1–9), or 'auto': static at rest, FPW/RPW for steady motion and FVW/RVW when
+   * accelerating — whichever of the P and V forms predicted the last interval better — rotating when the entity
+   * turns. Defaults to 4 (RVW).
+   */
+  algorithm?: number | 'auto';
+  /** Speed-proportional position threshold, replacing positionThresholdMeters. Defaults to none. */
+  adaptiveThreshold?: AdaptiveThreshold | null;
+}
+
+/** Below these an 'auto' emitter sends static / fixed-orientation models. */
+const REST_SPEED = 0.01; // m/s
+const TURN_RATE = 1e-3; // rad/s
+
+const DEG = Math.PI / 180;
+
+export class DeadReckoningEmitter {
+  readonly positionThresholdMeters: number;
+  readonly orientationThresholdRad: number;
+  readonly heartbeatSeconds: number;
+  readonly minIntervalSeconds: number;
+  readonly algorithm: number | 'auto';
+  readonly adaptiveThreshold: AdaptiveThreshold | null;
+
+  /** PDUs decided so far. */
+  sentCount = 0;
+  /** Time of the last PDU, seconds (NaN before the first). */
+  lastSentSeconds = Number.NaN;
+  /** At the last `update`: distance truth ↔ receivers' dead-reckoned position, metres. */
+  positionErrorMeters = 0;
+  /** At the last `update`: rotation angle truth ↔ receivers' dead-reckoned orientation, radians. */
+  orientationErrorRad = 0;
+  /** The position threshold used at the last `update`, metres. */
+  thresholdMeters: number;
+  /** Algorithm of the last PDU. */
+  sentAlgorithm = 0;
+
+  private sentAppearance = 0;
+  private changeRequested = false;
+  private readonly model = new DeadReckoningModel();
+  private readonly candidateP = new DeadReckoningModel();
+  private readonly candidateV = new DeadReckoningModel();
+  private readonly predicted = new Float64Array(3);
+  private readonly predictedR = new Float64Array(9);
+  private readonly trueR = new Float64Array(9);
+  private readonly sentV = new Float64Array(3);
+  private readonly sentA = new Float64Array(3);
+  private readonly sentO = new Float64Array(3);
+  private readonly sentW = new Float64Array(3);
+  private readonly poseRates = new PoseRateEstimator();
+  private readonly poseTruth = createTruthState();
+
+  constructor(options: EmitterOptions = {}) {
+    this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
+    this.orientationThresholdRad = options.orientationThresholdRad ?? 3 * DEG;
+    this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
+    this.minIntervalSeconds = options.minIntervalSeconds ?? 0;
+    this.algorithm = options.algorithm ?? DR_RVW;
+    this.adaptiveThreshold = options.adaptiveThreshold ?? null;
+    this.thresholdMeters = this.positionThresholdMeters;
+  }
+
+  /** Makes the next `update` send (reason `change`): call when the marking, type or another field changed. */
+  requestUpdate(): void {
+    this.changeRequested = true;
+  }
+
+  /**
+   * Decides whether to send at time tSeconds. When it returns non-zero, `out`'s kinematic fields, DR algorithm and
+   * appearance hold the PDU to send (entity id, type, marking and timestamp are the caller's).
+   * @param truth - the true state: ECEF location, velocity, acceleration; ψθφ; body rates.
+   * @param tSeconds - the current time, seconds on any steady axis.
+   * @param appearance - the entity's appearance bits now; a change is sent at once.
+   * @returns reason bits (EMIT_*), 0 when nothing is to be sent.
+   */
+  update(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance = 0): number {
+    const o = truth.orientation;
+    let reasons = 0;
+    if (this.sentCount === 0) {
+      reasons = EMIT_FIRST;
+    } else {
+      const dt = tSeconds - this.lastSentSeconds;
+      this.model.evaluate(dt, this.predicted, null, this.predictedR);
+      const p = truth.location, q = this.predicted;
+      this.positionErrorMeters = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
+      worldToBody(this.trueR, o[0]!, o[1]!, o[2]!);
+      this.orientationErrorRad = rotationAngleBetween(this.trueR, this.predictedR);
+      const adaptive = this.adaptiveThreshold;
+      if (adaptive !== null) {
+        const v = truth.linearVelocity;
+        const speed = Math.hypot(v[0]!, v[1]!, v[2]!);
+        this.thresholdMeters = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
+      }
+      if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
+      if (this.orientationErrorRad > this.orientationThresholdRad) reasons |= EMIT_ORIENTATION;
+      if (dt >= this.heartbeatSeconds) reasons |= EMIT_HEARTBEAT;
+      if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
+      if (reasons === 0 || dt < this.minIntervalSeconds) return 0;
+    }
+    this.send(truth, tSeconds, out, appearance);
+    return reasons;
+  }
+
+  /**
+   * `update` for sources that give only positions and orientations (tracks, recordings): velocity and
+   * acceleration come from a quadratic through the last three positions, body rates from the last two
+   * orientations.
+   * @param location - ECEF metres.
+   * @param orientation - ψ, θ, φ radians.
+   */
+  updateFromPose(location: ArrayLike<number>, orientation: ArrayLike<number>, tSeconds: number, out: EntityStateRecord, appearance = 0): number {
+    this.poseRates.add(location, orientation, tSeconds, this.poseTruth);
+    return this.update(this.poseTruth, tSeconds, out, appearance);
+  }
+
+  private send(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance: number): void {
+    const alg = this.chooseAlgorithm(truth, tSeconds);
+    const v = truth.linearVelocity, a = truth.linearAcceleration, w = truth.angularVelocity, o = truth.orientation;
+    // What the wire carries: float32 angles, velocities, accelerations, rates (location stays float64).
+    fround3(this.sentO, o);
+    fround3(this.sentW, w);
+    if (isBodyAlgorithm(alg)) {
+      // Body models: V_b = R·V; A_b = d/dt(V_b) = R·A − ω × V_b (Towers & Hines; DIS.md §3.4), since dR/dt = −Ω·R.
+      worldToBody(this.trueR, o[0]!, o[1]!, o[2]!);
+      const r = this.trueR;
+      const vbx = r[0]! * v[0]! + r[1]! * v[1]! + r[2]! * v[2]!;
+      const vby = r[3]! * v[0]! + r[4]! * v[1]! + r[5]! * v[2]!;
+      const vbz = r[6]! * v[0]! + r[7]! * v[1]! + r[8]! * v[2]!;
+      const wx = w[0]!, wy = w[1]!, wz = w[2]!;
+      this.sentV[0] = Math.fround(vbx);
+      this.sentV[1] = Math.fround(vby);
+      this.sentV[2] = Math.fround(vbz);
+      this.sentA[0] = Math.fround(r[0]! * a[0]! + r[1]! * a[1]! + r[2]! * a[2]! - (wy * vbz - wz * vby));
+      this.sentA[1] = Math.fround(r[3]! * a[0]! + r[4]! * a[1]! + r[5]! * a[2]! - (wz * vbx - wx * vbz));
+      this.sentA[2] = Math.fround(r[6]! * a[0]! + r[7]! * a[1]! + r[8]! * a[2]! - (wx * vby - wy * vbx));
+    } else {
+      fround3(this.sentV, v);
+      fround3(this.sentA, a);
+    }
+    if (!usesAcceleration(alg)) this.sentA.fill(0);
+    this.model.reset(truth.location, this.sentV, this.sentO, this.sentA, this.sentW, alg, appearance);
+    if (this.algorithm === 'auto') {
+      this.candidateP.reset(truth.location, this.sentV, this.sentO, this.sentA, this.sentW, DR_FPW, 0);
+      this.candidateV.reset(truth.location, this.sentV, this.sentO, fround3(this.sentA, a), this.sentW, DR_FVW, 0);
+      if (!usesAcceleration(alg)) this.sentA.fill(0);
+    }
+
+    out.location.set(truth.location);
+    out.linearVelocity.set(this.sentV);
+    out.orientation.set(this.sentO);
+    out.linearAcceleration.set(this.sentA);
+    out.angularVelocity.set(this.sentW);
+    out.drAlgorithm = alg;
+    out.appearance = appearance >>> 0;
+    this.sentAppearance = appearance;
+    this.sentAlgorithm = alg;
+    this.changeRequested = false;
+    this.lastSentSeconds = tSeconds;
+    this.positionErrorMeters = 0;
+    this.orientationErrorRad = 0;
+    this.sentCount++;
+  }
+
+  private chooseAlgorithm(truth: TruthState, tSeconds: number): number {
+    if (this.algorithm !== 'auto') return this.algorithm;
+    const v = truth.linearVelocity, w = truth.angularVelocity;
+    const rotating = Math.hypot(w[0]!, w[1]!, w[2]!) > TURN_RATE;
+    if (Math.hypot(v[0]!, v[1]!, v[2]!) < REST_SPEED && !rotating) return DR_STATIC;
+    let accelerating: boolean;
+    if (this.sentCount === 0) {
+      const a = truth.linearAcceleration;
+      accelerating = Math.hypot(a[0]!, a[1]!, a[2]!) > 0.1;
+    } else {
+      // Which form would have predicted the interval that just ended better?
+      const dt = tSeconds - this.lastSentSeconds, p = truth.location, q = this.predicted;
+      this.candidateP.evaluate(dt, q);
+      const errorP = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
+      this.candidateV.evaluate(dt, q);
+      accelerating = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!) < errorP;
+    }
+    if (accelerating) return rotating ? DR_RVW : DR_FVW;
+    return rotating ? DR_RPW : DR_FPW;
+  }
+}
+
+function fround3(out: Float64Array, a: ArrayLike<number>): Float64Array {
+  out[0] = Math.fround(a[0]!);
+  out[1] = Math.fround(a[1]!);
+  out[2] = Math.fround(a[2]!);
+  return out;
+}

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { createTruthState } from '../../src/dr/truth-state.js';
+import { deadReckon } from '../../src/dr/model.js';
+import {
+  DeadReckoningEmitter,
+  EMIT_CHANGE,
+  EMIT_FIRST,
+  EMIT_HEARTBEAT,
+  EMIT_ORIENTATION,
+  EMIT_POSITION,
+  emitReasonNames,
+  type EmitterOptions,
+} from '../../src/dr/emitter.js';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
+import { PoseRateEstimator } from '../../src/dr/pose-rates.js';
+import * as mat3 from '../../src/math/mat3.js';
+import { worldToBodyFromEuler } from '../../src/math/euler.js';
+import type { TruthState } from '../../src/dr/truth-state.js';
+import { accelerating, turning } from './trajectories.js';
+import { expectClose } from '../math/close.js';
+
+/** What a receiver computes from the record: the JSON-form fields fed to the independent `deadReckon`. */
+function receiverView(r: EntityStateRecord, dt: number) {
+  return deadReckon(
+    {
+      location: r.location,
+      linearVelocity: r.linearVelocity,
+      orientation: r.orientation,
+      appearance: r.appearance,
+      deadReckoning: { algorithm: r.drAlgorithm, linearAcceleration: r.linearAcceleration, angularVelocity: r.angularVelocity },
+    },
+    dt,
+  );
+}
+
+/** Runs an emitter over a trajectory at `hz` and checks, at every step, what receivers would see. */
+function run(options: EmitterOptions, truthAt: (out: TruthState, t: number) => TruthState, seconds: number, hz = 20) {
+  const emitter = new DeadReckoningEmitter(options);
+  const record = new EntityStateRecord();
+  const truth = createTruthState();
+  const sends: { t: number; reasons: number; algorithm: number }[] = [];
+  let maxUnsentError = 0, maxUnsentAngle = 0, sentAt = 0;
+  for (let i = 0; i <= seconds * hz; i++) {
+    const t = i / hz;
+    truthAt(truth, t);
+    const reasons = emitter.update(truth, t, record);
+    if (reasons !== 0) {
+      sends.push({ t, reasons, algorithm: record.drAlgorithm });
+      sentAt = t;
+    } else {
+      const seen = receiverView(record, t - sentAt);
+      const p = truth.location;
+      const error = Math.hypot(p[0]! - seen.location[0]!, p[1]! - seen.location[1]!, p[2]! - seen.location[2]!);
+      maxUnsentError = Math.max(maxUnsentError, error);
+      const rt = worldToBodyFromEuler(mat3.create(), truth.orientation[0]!, truth.orientation[1]!, truth.orientation[2]!);
+      const rs = worldToBodyFromEuler(mat3.create(), seen.orientation[0]!, seen.orientation[1]!, seen.orientation[2]!);
+      const angle = mat3.rotationAngleBetween(rt, rs);
+      maxUnsentAngle = Math.max(maxUnsentAngle, angle);
+      // The emitter's own errors are what the independent receiver computes from the record.
+      expect(Math.abs(emitter.positionErrorMeters - error)).toBeLessThan(1e-6);
+      expect(Math.abs(emitter.orientationErrorRad - angle)).toBeLessThan(1e-6);
+    }
+    for (const v of [record.linearVelocity, record.linearAcceleration, record.orientation, record.angularVelocity]) {
+      for (const c of v) expect(Math.fround(c)).toBe(c);
+    }
+  }
+  return { sends, maxUnsentError, maxUnsentAngle, emitter, record };
+}
+
+describe('DeadReckoningEmitter', () => {
+  it('sends only heartbeats for motion its model predicts exactly', () => {
+    const r = run({ algorithm: 5 }, (o, t) => accelerating(o, t, [10, -5, 3], [0.5, 0.25, -0.5]), 21);
+    expect(r.sends.map((s) => s.t)).toEqual([0, 5, 10, 15, 20]);
+    expect(r.sends[0]!.reasons).toBe(EMIT_FIRST);
+    expect(r.sends.slice(1).every((s) => s.reasons === EMIT_HEARTBEAT)).toBe(true);
+    expect(r.maxUnsentError).toBeLessThan(0.01);
+  });
+
+  it('keeps what receivers see within the position threshold (Euclidean) and sends when it is crossed', () => {
+    const r = run({ algorithm: 2, positionThresholdMeters: 1, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [10, 0, 0], [0, 2, 2]), 20);
+    // ½·|a|·t² = 1 m after t = 0.84 s, so about one PDU per 0.84 s at 20 Hz sampling.
+    expect(r.sends.length).toBeGreaterThan(15);
+    expect(r.sends.slice(1).every((s) => s.reasons === EMIT_POSITION)).toBe(true);
+    expect(r.maxUnsentError).toBeLessThanOrEqual(1);
+    expect(r.maxUnsentError).toBeGreaterThan(0.8);
+  });
+
+  it('sends on the orientation threshold when a fixed model misses a turn', () => {
+    const r = run({ algorithm: 2, positionThresholdMeters: 1e9, heartbeatSeconds: 1e9 }, (o, t) => turning(o, t, 50, 0.2), 10);
+    expect(r.sends.slice(1).every((s) => s.reasons === EMIT_ORIENTATION)).toBe(true);
+    // 3° at 0.2 rad/s is 0.26 s: about 38 PDUs in 10 s.
+    expect(r.sends.length).toBeGreaterThan(30);
+    expect(r.maxUnsentAngle).toBeLessThanOrEqual((3 * Math.PI) / 180);
+  });
+
+  it.each([7, 8])('body algorithm %d follows a steady turn exactly (A_b = d/dt of body velocity = 0)', (algorithm) => {
+    const r = run({ algorithm }, (o, t) => turning(o, t, 50, 0.2), 12);
+    expect(r.sends.map((s) => s.reasons)).toEqual([EMIT_FIRST, EMIT_HEARTBEAT, EMIT_HEARTBEAT]);
+    expectClose(r.record.linearAcceleration, [0, 0, 0], 1e-5, 'A_b');
+    expectClose(r.record.linearVelocity, [50, 0, 0], 1e-5, 'V_b');
+    expect(r.maxUnsentError).toBeLessThan(0.01);
+  });
+
+  it('sends at once when the appearance changes or an update is requested, and names its reasons', () => {
+    const e = new DeadReckoningEmitter();
+    const rec = new EntityStateRecord(0);
+    const truth = accelerating(createTruthState(), 0, [1, 0, 0], [0, 0, 0]);
+    expect(e.update(truth, 0, rec, 0)).toBe(EMIT_FIRST);
+    expect(e.update(truth, 0.1, rec, 0)).toBe(0);
+    expect(e.update(truth, 0.2, rec, 1 << 21)).toBe(EMIT_CHANGE);
+    expect(rec.appearance).toBe(1 << 21);
+    e.requestUpdate();
+    expect(e.update(truth, 0.3, rec, 1 << 21)).toBe(EMIT_CHANGE);
+    expect(emitReasonNames(EMIT_POSITION | EMIT_HEARTBEAT)).toEqual(['position', 'heartbeat']);
+  });
+
+  it('never sends faster than the rate cap', () => {
+    const r = run({ algorithm: 2, minIntervalSeconds: 1, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [0, 0, 0], [0, 20, 0]), 10);
+    const gaps = r.sends.slice(1).map((s, i) => s.t - r.sends[i]!.t);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1 - 1e-9);
+    expect(r.sends.length).toBe(11);
+  });
+
+  it('auto: static at rest, FPW cruising, FVW accelerating, RPW/RVW turning', () => {
+    const pick = (truthAt: (o: TruthState, t: number) => TruthState) =>
+      run({ algorithm: 'auto', heartbeatSeconds: 2 }, truthAt, 4).sends.at(-1)!.algorithm;
+    expect(pick((o, t) => accelerating(o, t, [0, 0, 0], [0, 0, 0]))).toBe(1);
+    expect(pick((o, t) => accelerating(o, t, [30, 0, 0], [0, 0, 0]))).toBe(2);
+    expect(pick((o, t) => accelerating(o, t, [30, 0, 0], [3, 0, 0]))).toBe(5);
+    expect(pick((o, t) => turning(o, t, 0, 0.2))).toBe(3);
+    expect(pick((o, t) => turning(o, t, 50, 0.2))).toBe(4);
+  });
+
+  it('adaptive threshold: proportional to speed within its bounds', () => {
+    const adaptiveThreshold = { secondsOfTravel: 0.1, minMeters: 0.5, maxMeters: 3 };
+    const slow = run({ algorithm: 2, adaptiveThreshold, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [2, 0, 0], [0, 0.1, 0]), 10);
+    const fast = run({ algorithm: 2, adaptiveThreshold, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [100, 0, 0], [0, 0.1, 0]), 10);
+    expect(slow.emitter.thresholdMeters).toBe(0.5);
+    expect(fast.emitter.thresholdMeters).toBe(3);
+    expect(slow.maxUnsentError).toBeLessThanOrEqual(0.5);
+    expect(fast.sends.length).toBeLessThan(slow.sends.length);
+  });
+});
+
+describe('pose-only mode', () => {
+  it('estimates velocity and acceleration exactly for constant acceleration, body rates exactly for a steady turn', () => {
+    const est = new PoseRateEstimator();
+    const truth = createTruthState(), estimated = createTruthState();
+    for (const t of [0, 0.1, 0.25, 0.3]) {
+      accelerating(truth, t, [10, -5, 3], [0.5, 0.25, -0.5]);
+      est.add(truth.location, truth.orientation, t, estimated);
+    }
+    expectClose(estimated.linearVelocity, truth.linearVelocity, 1e-6, 'velocity');
+    expectClose(estimated.linearAcceleration, truth.linearAcceleration, 1e-4, 'acceleration');
+    for (const t of [1, 1.1]) {
+      turning(truth, t, 50, 0.2);
+      est.add(truth.location, truth.orientation, t, estimated);
+    }
+    expectClose(estimated.angularVelocity, [0, 0, 0.2], 1e-9, 'ω');
+  });
+
+  it('an emitter fed poses of a steady turn sends little more than heartbeats', () => {
+    // RVB: a steady turn has constant body velocity and rates, so only the estimates' errors can trigger.
+    const e = new DeadReckoningEmitter({ algorithm: 8 });
+    const rec = new EntityStateRecord(0), truth = createTruthState();
+    let sends = 0;
+    for (let i = 0; i <= 200; i++) {
+      turning(truth, i / 20, 50, 0.2);
+      if (e.updateFromPose(truth.location, truth.orientation, i / 20, rec)) sends++;
+    }
+    // The first PDU has no rates yet (one sample), the second corrects that; then only heartbeats.
+    expect(sends).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('heartbeat tables', () => {
+  it.each([
+    [1, 1, 5, 55],
+    [1, 2, 5, 5],
+    [1, 4, 5, 55],
+    [3, 0, 5, 60],
+    [2, 0, 5, 5],
+  ])('kind %d domain %d: IEEE %d s, KDIS %d s', (kind, domain, ieee, kdis) => {
+    expect(heartbeatSecondsFor(HEARTBEAT_IEEE_TABLE_25, kind, domain)).toBe(ieee);
+    expect(heartbeatSecondsFor(HEARTBEAT_KDIS, kind, domain)).toBe(kdis);
+  });
+});
