@@ -110,6 +110,16 @@ export class PlayoutBuffer {
   }
 
   /**
+   * Fixes the schedule before the first arrival, as if `frame` had arrived at `arrivalSeconds` (a receiver whose
+   * clock is synchronised with the sender's can do this; otherwise the first arrival fixes it). Ignored once set.
+   */
+  anchor(frame: number, arrivalSeconds: number): void {
+    if (!Number.isNaN(this.playoutOriginSeconds)) return;
+    this.playoutOriginSeconds = arrivalSeconds - frame * this.stepSeconds + this.delay;
+    this.minLateness = this.maxLateness = arrivalSeconds - frame * this.stepSeconds;
+  }
+
+  /**
    * Adds the value of `frame`, which arrived at `nowSeconds`.
    * @param frame - frame number, ≥ 0.
    * @param value - one byte.
