@@ -1,0 +1,59 @@
+// End to end: two real processes of the built binary exchange inputs over UDP on 127.0.0.1.
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const BINARY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+/** Two distinct free UDP ports on 127.0.0.1 (held open together so they differ, then released). */
+async function freePorts(): Promise<[number, number]> {
+  const sockets = [createSocket('udp4'), createSocket('udp4')];
+  await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.bind(0, '127.0.0.1', resolve))));
+  const ports = sockets.map((s) => s.address().port) as [number, number];
+  await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  return ports;
+}
+
+function runPeer(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BINARY, 'lockstep', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(guard);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json` first', () => {
+  it('agrees on every checksum with 30 % of one side\'s packets dropped, and both exit 0', async () => {
+    const [portA, portB] = await freePorts();
+    const [a, b] = await Promise.all([
+      runPeer(['--port', String(portA), '--peer', `127.0.0.1:${portB}`, '--duration', '3', '--seed', '7', '--json']),
+      runPeer(['--port', String(portB), '--peer', `127.0.0.1:${portA}`, '--duration', '3', '--seed', '7', '--drop', '30', '--json']),
+    ]);
+    for (const peer of [a, b]) {
+      expect(peer.code, peer.stderr).toBe(0);
+      const summary = JSON.parse(peer.stdout.trim().split('\n').at(-1)!);
+      expect(summary.agreed).toBe(true);
+      expect(summary.checksumsCompared).toBeGreaterThanOrEqual(2);
+      expect(summary.checksumsAgreed).toBe(summary.checksumsCompared);
+      expect(summary.frames).toBeGreaterThan(60);
+    }
+    expect(JSON.parse(b.stdout.trim().split('\n').at(-1)!).packetsDropped).toBeGreaterThan(10);
+  });
+
+  it('lists every usage problem and exits 2', async () => {
+    const result = await runPeer(['--peer', '10.0.0.1:99999', '--drop', '150', '--duration', '-1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--peer');
+    expect(result.stderr).toContain('--drop');
+    expect(result.stderr).toContain('--duration');
+  });
+});
