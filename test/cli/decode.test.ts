@@ -1,0 +1,78 @@
+// `reckon decode` end to end: the built binary (dist/, built by `npm test`'s pretest or `npx tsc -p tsconfig.build.json`)
+// on both recorded captures.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EntityStatePduSchema } from '../../src/pdu/schema.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const capture = (name: string) => `test/fixtures/dis/${name}.pcap`;
+const DIS5 = capture('dis5_kdis_vrforces_hind_vs_m1a2');
+const DIS7 = capture('dis7_vrforces_gaz69_90deg_turn');
+
+function reckon(...args: string[]) {
+  const result = spawnSync(process.execPath, ['dist/cli/main.js', 'decode', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('reckon decode', () => {
+  it('summarises the v7 capture: entities, rates, DR, positions, totals and the rejected PDU', () => {
+    const { code, stdout } = reckon(DIS7);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^1:3001:54\s+UtilVeh 1\s+1:1:222:6:1:0:0\s+v7\s+94\s+\d+\.\d+\s+4 RVW\s+21\.\d+\s+-157\.\d+/m);
+    expect(stdout).toMatch(/^1:3001:59\s/m);
+    expect(stdout).toMatch(/Frames: 171; UDP datagrams 171 \(DIS 171, other 0\)/);
+    expect(stdout).toMatch(/PDUs: 278\n\s+97\s+type 1 Entity State\n/);
+    expect(stdout).toMatch(/108\s+type 72 Attribute/);
+    expect(stdout).toMatch(/Rejected: 1\n\s+1\s+TRUNCATED: /);
+  });
+
+  it('summarises the v5 capture with its three entities', () => {
+    const { code, stdout } = reckon(DIS5, '--port', '3000');
+    expect(code).toBe(0);
+    for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m]) expect(stdout).toMatch(line);
+    expect(stdout).toMatch(/Rejected: 0/);
+  });
+
+  it.each([
+    { file: DIS5, lines: 88, espdus: 60, errors: 0 },
+    { file: DIS7, lines: 278 + 1, espdus: 97, errors: 1 },
+  ])('prints one JSON object per PDU with --json: $file', ({ file, lines, espdus, errors }) => {
+    const { code, stdout } = reckon(file, '--json');
+    expect(code).toBe(0);
+    const objects = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(objects).toHaveLength(lines);
+    const pdus = objects.filter((o) => o.pdu);
+    expect(pdus).toHaveLength(espdus);
+    for (const o of pdus) {
+      expect(EntityStatePduSchema.safeParse(o.pdu).success).toBe(true);
+      expect(typeof o.frame === 'number' && typeof o.time === 'number').toBe(true);
+    }
+    const rejected = objects.filter((o) => o.error);
+    expect(rejected).toHaveLength(errors);
+    if (errors) expect(rejected[0]).toMatchObject({ frame: 155, error: { code: 'TRUNCATED', offset: 0 } });
+    const others = objects.filter((o) => !o.pdu && !o.error);
+    for (const o of others) expect(Object.keys(o).sort()).toEqual(['frame', 'length', 'pduType', 'time']);
+  });
+
+  it('finds nothing on a port the capture does not use, and says so', () => {
+    const { code, stdout } = reckon(DIS5, '--port', '3001');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/No Entity State PDUs\./);
+    expect(stdout).toMatch(/DIS 0, other 88/);
+  });
+
+  it.each([
+    { name: 'no capture', args: [], problem: /<arguments>: expected at least 1/ },
+    { name: 'a bad port', args: [DIS5, '--port', '70000'], problem: /--port: expected a UDP port 1–65535, got "70000"/ },
+    { name: 'an unknown flag', args: [DIS5, '--jsno'], problem: /--jsno: unknown flag \(did you mean --json\?\)/ },
+    { name: 'a missing file', args: ['no/such/capture.pcap'], problem: /cannot read "no\/such\/capture.pcap": no such file/ },
+    { name: 'a file that is not a capture', args: ['package.json'], problem: /not a pcap or pcapng file/ },
+  ])('exits 2 and lists the problem for $name', ({ args, problem }) => {
+    const { code, stdout, stderr } = reckon(...args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(problem);
+    expect(stderr).toMatch(/Usage: reckon decode/);
+    expect(stdout).toBe('');
+  });
+});
