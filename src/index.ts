@@ -20,7 +20,66 @@ export {
   MAX_VARIABLE_PARAMETERS,
   entityKey,
   entityIdFromKey,
+  setMarkingText,
+  markingText,
 } from './pdu/entity-state-record.js';
+export {
+  PduType,
+  PDU_TYPE_NAMES,
+  DR_ALGORITHM_NAMES,
+  HEADER_BYTES,
+  ENTITY_STATE_BYTES,
+  ENTITY_STATE_UPDATE_BYTES,
+  PARAMETER_RECORD_BYTES,
+} from './pdu/constants.js';
+export {
+  CodecStatus,
+  CODEC_STATUS_NAMES,
+  CODEC_STATUS_MESSAGES,
+  codecStatusName,
+  codecStatusMessage,
+  PduDecodeError,
+  type CodecStatusName,
+} from './pdu/status.js';
+export {
+  timestampFromSeconds,
+  timestampFromEpochMillis,
+  secondsPastHourFromTimestamp,
+  timestampUnits,
+  isAbsoluteTimestamp,
+  timestampUnitsDelta,
+  timestampDeltaSeconds,
+  isNewerTimestamp,
+  advanceTimestamp,
+  TIMESTAMP_UNITS_PER_HOUR,
+  SECONDS_PER_TIMESTAMP_UNIT,
+} from './pdu/timestamp.js';
+export { pduLengthAt, pduTypeAt, pduProtocolVersionAt, forEachPdu, type PduVisitor } from './pdu/header.js';
+export { decodeEntityStateInto, decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './pdu/entity-state-codec.js';
+export {
+  encodeEntityStateInto,
+  encodedEntityStateLength,
+  EntityStateEncoder,
+  MAX_ENTITY_STATE_BYTES,
+} from './pdu/entity-state-encoder.js';
+export {
+  decodeEntityState,
+  encodeEntityState,
+  entityStateRecordToPdu,
+  entityStateRecordFromPdu,
+} from './pdu/entity-state-json.js';
+
+// pcap — capture files in and out
+export { readCapture, CaptureFormatError, type Capture, type CaptureFrame } from './pcap/reader.js';
+export { udpFromFrame, LinkType, type UdpDatagram, type SkippedFrame, type SkipReason } from './pcap/packet.js';
+export { pcapFileHeader, pcapUdpRecord, ipv4HeaderChecksum, type UdpEndpoints } from './pcap/writer.js';
+export {
+  disCapturePdus,
+  emptyTotals,
+  type DisCaptureOptions,
+  type DisCaptureTotals,
+  type DisPduEvent,
+} from './pcap/dis-capture.js';
 
 // config — one zod schema for every setting; file, RECKON_* environment and flags
 export {
