@@ -3,10 +3,11 @@
  * the environment and `--config FILE` into a validated `Config` (or a `UsageError` listing every problem, which the
  * CLI prints before exiting 2).
  */
-import { UsageError, type FlagSpec, type FlagValues } from '../cli/command.js';
+import { UsageError, type FlagSpec, type FlagValues, type UsageProblem } from '../cli/command.js';
 import { CONFIG_LEAVES, type ConfigLeaf } from './leaves.js';
 import { ConfigError, loadConfig } from './load.js';
 import { CONFIG_SECTIONS, type Config, type ConfigSection } from './schema.js';
+import { readQuantity } from './units.js';
 
 /** The sections every networked command takes flags for: `--address`, `--port`, `--multicast`, `--exercise`, filters. */
 export const NETWORK_SECTIONS: readonly ConfigSection[] = ['network', 'dis', 'filter'];
@@ -25,7 +26,8 @@ const PLACEHOLDER: Record<ConfigLeaf['kind'], string> = {
 
 function flagSpec(leaf: ConfigLeaf): FlagSpec {
   const example = typeof leaf.example === 'string' ? leaf.example : JSON.stringify(leaf.example);
-  const description = `${leaf.description}${leaf.kind === 'boolean' ? '' : ` E.g. ${example}.`} [${leaf.env}]`;
+  const hint = leaf.kind !== 'boolean' ? ` E.g. ${example}.` : leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : '';
+  const description = `${leaf.description}${hint} [${leaf.env}]`;
   if (leaf.kind === 'boolean') return { type: 'boolean', description };
   const list = leaf.kind === 'list' || leaf.kind === 'numberList';
   return { type: 'string', description, value: PLACEHOLDER[leaf.kind], ...(list ? { multiple: true } : {}) };
@@ -61,4 +63,45 @@ export function configFromFlags(flags: FlagValues, env: Readonly<Record<string, 
       error.issues.map((i) => ({ path: i.source ? `${i.path} (from ${i.source})` : i.path, message: i.message })),
     );
   }
+}
+
+/**
+ * Like `configFromFlags`, but adds the problems to `problems` (so a command can report them together with its own
+ * flags' problems) and returns undefined when there are any.
+ */
+export function configOrProblems(
+  flags: FlagValues,
+  problems: UsageProblem[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Config | undefined {
+  try {
+    return configFromFlags(flags, env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    problems.push(...error.problems);
+    return undefined;
+  }
+}
+
+/**
+ * Reads a duration flag such as `"30 s"`, `"5 min"` or `30` (seconds); a problem is added when it is not one.
+ * @returns seconds, or undefined when the flag is absent or invalid.
+ */
+export function durationFlag(flags: FlagValues, name: string, problems: UsageProblem[]): number | undefined {
+  const text = flags[name];
+  if (typeof text !== 'string') return undefined;
+  const result = readQuantity(text, 'time');
+  if (result.ok && result.value > 0) return result.value;
+  problems.push({ path: `--${name}`, message: result.ok ? `must be positive, got "${text}"` : result.message });
+  return undefined;
+}
+
+/** Reads a flag that must be a whole number ≥ `min`; a problem is added when it is not. */
+export function integerFlag(flags: FlagValues, name: string, problems: UsageProblem[], min = 1): number | undefined {
+  const text = flags[name];
+  if (typeof text !== 'string') return undefined;
+  const value = Number(text);
+  if (/^\d+$/.test(text.trim()) && value >= min) return value;
+  problems.push({ path: `--${name}`, message: `expected a whole number ≥ ${min}, got "${text}"` });
+  return undefined;
 }

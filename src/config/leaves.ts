@@ -21,6 +21,8 @@ export interface ConfigLeaf {
   readonly kind: LeafKind;
   readonly description: string;
   readonly example: unknown;
+  /** The value when nothing sets it (undefined for optional settings). */
+  readonly defaultValue: unknown;
 }
 
 type AnySchema = z.ZodType & { def: { type: string; innerType?: AnySchema; element?: AnySchema } };
@@ -52,6 +54,7 @@ const upperSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCas
 
 function buildLeaves(): ConfigLeaf[] {
   const leaves: ConfigLeaf[] = [];
+  const defaults = ConfigSchema.parse({}) as Record<string, Record<string, unknown>>;
   for (const [section, sectionSchema] of Object.entries(ConfigSchema.shape)) {
     const shape = (unwrap(sectionSchema as AnySchema) as unknown as z.ZodObject).shape;
     for (const [key, leafSchema] of Object.entries(shape)) {
@@ -65,6 +68,7 @@ function buildLeaves(): ConfigLeaf[] {
         kind: kindOf(leafSchema as AnySchema),
         description: String(meta.description ?? ''),
         example: (meta.examples as unknown[] | undefined)?.[0],
+        defaultValue: defaults[section]![key],
       });
     }
   }

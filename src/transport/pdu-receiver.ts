@@ -43,6 +43,26 @@ export interface ReceiveFilterOptions {
   readonly onConsumerError?: (error: unknown) => void;
 }
 
+/**
+ * Whether a datagram starts like DIS: protocol version 1–7, a non-zero PDU type and a Length of at least 12. For
+ * telling DIS from other traffic on a shared port; it says nothing about the rest of the datagram.
+ */
+export function looksLikeDis(datagram: Uint8Array): boolean {
+  return (
+    datagram.length >= HEADER_BYTES &&
+    datagram[0]! >= 1 &&
+    datagram[0]! <= 7 &&
+    datagram[2] !== 0 &&
+    ((datagram[8]! << 8) | datagram[9]!) >= HEADER_BYTES
+  );
+}
+
+/** Rejections that a filter made (as opposed to framing problems): a datagram with one was not wanted. */
+export function filterRejections(stats: TransportStats): number {
+  const r = stats.rejected;
+  return r.unsupportedVersion + r.wrongExercise + r.pduTypeNotAccepted + r.sourceNotAllowed + r.applicationNotAllowed;
+}
+
 /** The filter a configuration asks for: its exercise, accepted versions and allow-lists. */
 export function receiveFilterFromConfig(config: Pick<Config, 'dis' | 'filter'>): ReceiveFilterOptions {
   return {

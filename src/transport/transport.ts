@@ -96,3 +96,11 @@ export function totalRejected(stats: TransportStats): number {
   for (const reason of Object.keys(stats.rejected) as RejectReason[]) total += stats.rejected[reason];
   return total;
 }
+
+/** `, rejected 3 (truncated 2, wrongExercise 1)`, or an empty string when nothing was rejected. */
+export function formatRejections(rejected: RejectCounts): string {
+  const reasons = (Object.keys(rejected) as RejectReason[]).filter((r) => rejected[r] > 0);
+  if (reasons.length === 0) return '';
+  const total = reasons.reduce((n, r) => n + rejected[r], 0);
+  return `, rejected ${total} (${reasons.map((r) => `${r} ${rejected[r]}`).join(', ')})`;
+}

@@ -98,9 +98,12 @@ export class UdpTransport implements DatagramTransport {
   private receiver: DatagramReceiver | undefined;
   private readonly closeListeners: Array<(error?: Error) => void> = [];
   private closing: Promise<void> | undefined;
+  private sendsInFlight = 0;
+  private drained: (() => void) | undefined;
   // One callback for every send, so a send allocates no closure.
   private readonly onSent = (error: Error | null): void => {
     if (error) this.stats.sendErrors++;
+    if (--this.sendsInFlight === 0) this.drained?.();
   };
 
   private constructor(socket: Socket, stats: TransportStats, destination: { address: string; port: number } | undefined) {
@@ -183,6 +186,7 @@ export class UdpTransport implements DatagramTransport {
     }
     this.stats.datagramsOut++;
     this.stats.bytesOut += length;
+    this.sendsInFlight++;
     this.socket.send(datagram, 0, length, this.destinationPort, this.destinationAddress, this.onSent);
   }
 
@@ -195,6 +199,7 @@ export class UdpTransport implements DatagramTransport {
     else this.closeListeners.push(listener);
   }
 
+  /** Stops receiving, lets sends already queued complete, then releases the socket. */
   close(): Promise<void> {
     return this.end(undefined);
   }
@@ -203,13 +208,19 @@ export class UdpTransport implements DatagramTransport {
     if (this.closing) return this.closing;
     this.failure = error;
     this.receiver = undefined;
-    this.closing = new Promise<void>((resolve) => {
-      try {
-        this.socket.close(() => resolve());
-      } catch {
-        resolve(); // already closed by the OS side
-      }
-    });
+    // After a failure the socket is gone; otherwise queued datagrams still leave before it closes.
+    const drained =
+      error || this.sendsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.drained = resolve));
+    this.closing = drained.then(
+      () =>
+        new Promise<void>((resolve) => {
+          try {
+            this.socket.close(() => resolve());
+          } catch {
+            resolve(); // already closed
+          }
+        }),
+    );
     for (const listener of this.closeListeners.splice(0)) listener(error);
     return this.closing;
   }

@@ -1,14 +1,115 @@
-import { EXIT_FAILURE, type Command } from '../command.js';
+/**
+ * `reckon record --out FILE [--duration T] [--count N] [network flags]`: writes every received DIS datagram into a
+ * classic pcap (Ethernet + IPv4 + UDP frames, which Wireshark and tshark open), until Ctrl-C, the duration or the
+ * count, then prints a summary. Kept are datagrams with at least one PDU that passes the configured filter (exercise,
+ * protocol versions, allow-lists) and malformed DIS datagrams that no filter rejected; with `--all`, every datagram.
+ */
+import { stringFlag, booleanFlag } from '../args.js';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { configFlags, configOrProblems, durationFlag, integerFlag, NETWORK_SECTIONS } from '../../config/cli.js';
 
-// Placeholder until the record command lands; replaced by its implementation.
 export const command: Command = {
   name: 'record',
-  summary: 'record',
-  usage: 'reckon record',
-  flags: {},
-  examples: [],
-  async run(_args, io) {
-    io.stderr.write('reckon record: not available in this build\n');
-    return EXIT_FAILURE;
+  summary: 'Record received DIS datagrams to a pcap file that Wireshark opens',
+  usage: 'reckon record --out <file.pcap> [--duration T] [--count N] [--address A] [--port P] [--multicast GROUP] …',
+  flags: {
+    out: { type: 'string', value: 'FILE', description: 'The pcap file to write (replaced if it exists).' },
+    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s", "5 min" or 30 (seconds). Defaults to until Ctrl-C.' },
+    count: { type: 'string', value: 'N', description: 'Stop after N datagrams. Defaults to no limit.' },
+    all: { type: 'boolean', description: 'Record every datagram received, also those the filters reject (other exercises, non-DIS).' },
+    ...configFlags(NETWORK_SECTIONS),
+  },
+  examples: [
+    'reckon record --out exercise.pcap',
+    'reckon record --out exercise.pcap --duration "2 min" --port 3000 --exercise 3',
+    'reckon record --out group.pcap --multicast 239.1.2.3 --count 10000',
+    'tshark -r exercise.pcap -Y dis   # inspect the result',
+  ],
+  async run(args, io) {
+    const problems: UsageProblem[] = [];
+    const out = stringFlag(args.flags, 'out');
+    if (out === undefined) problems.push({ path: '--out', message: 'required: the pcap file to write, e.g. --out exercise.pcap' });
+    const durationSeconds = durationFlag(args.flags, 'duration', problems);
+    const count = integerFlag(args.flags, 'count', problems);
+    const config = configOrProblems(args.flags, problems);
+    if (problems.length > 0 || !config) throw new UsageError(problems);
+
+    const [{ createWriteStream, writeFileSync }, { openUdpTransport }, { PduReceiver, receiveFilterFromConfig, looksLikeDis, filterRejections }, { formatRejections }, pcap] =
+      await Promise.all([
+        import('node:fs'),
+        import('../../transport/udp.js'),
+        import('../../transport/pdu-receiver.js'),
+        import('../../transport/transport.js'),
+        import('../../pcap/writer.js'),
+      ]);
+    try {
+      writeFileSync(out!, pcap.pcapFileHeader()); // fails now, before binding, if the file cannot be written
+    } catch (error) {
+      throw new Error(`cannot write "${out}": ${(error as Error).message}`);
+    }
+    const transport = await openUdpTransport(config.network, 'receive');
+    const file = createWriteStream(out!, { flags: 'a' });
+    const fileError = new Promise<Error>((resolve) => file.once('error', resolve));
+
+    const keepAll = booleanFlag(args.flags, 'all');
+    const receiver = new PduReceiver(() => {}, receiveFilterFromConfig(config), transport.stats);
+    const local = transport.local.family === 'IPv4' && transport.local.address !== '0.0.0.0' ? transport.local.address : '127.0.0.1';
+    const startedMs = Date.now();
+    let datagrams = 0;
+    let bytes = 0;
+    let notIpv4 = 0;
+    let stop: (reason: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+
+    transport.onDatagram((datagram, source) => {
+      const acceptedBefore = transport.stats.pdusAccepted;
+      const filteredBefore = filterRejections(transport.stats);
+      receiver.receive(datagram, source);
+      // Kept: datagrams with a wanted PDU, and malformed DIS that no filter turned away (worth having on record).
+      const wanted =
+        transport.stats.pdusAccepted > acceptedBefore || (filterRejections(transport.stats) === filteredBefore && looksLikeDis(datagram));
+      if (!keepAll && !wanted) return;
+      const ipv4 = source.family === 'IPv4';
+      if (!ipv4) notIpv4++;
+      const timeSeconds = (performance.timeOrigin + performance.now()) / 1000;
+      file.write(
+        pcap.pcapUdpRecord(datagram, timeSeconds, {
+          source: ipv4 ? source.address : '0.0.0.0',
+          destination: local,
+          sourcePort: source.port,
+          destinationPort: transport.local.port,
+        }),
+      );
+      datagrams++;
+      bytes += datagram.length;
+      if (count !== undefined && datagrams >= count) stop(`${count} datagrams recorded`);
+    });
+    transport.onClose((error) => error && stop(`socket failed: ${error.message}`));
+    const onAbort = () => stop('interrupted');
+    io.signal.addEventListener('abort', onAbort, { once: true });
+    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+    // Progress every 5 s, on stderr so that stdout stays clean.
+    const progress = setInterval(() => io.stderr.write(`record: ${datagrams} datagrams, ${bytes} bytes so far\n`), 5000);
+    io.stderr.write(`record: listening on ${transport.local.address} port ${transport.local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}; Ctrl-C to stop\n`);
+
+    const reason = await Promise.race([stopped, fileError.then((e) => `cannot write ${out}: ${e.message}`)]);
+    clearInterval(progress);
+    clearTimeout(timer);
+    io.signal.removeEventListener('abort', onAbort);
+    await transport.close();
+    if (file.errored) file.destroy();
+    else await new Promise<void>((resolve) => file.end(resolve));
+    const failed = reason.startsWith('socket failed') || reason.startsWith('cannot write');
+    const seconds = (Date.now() - startedMs) / 1000;
+    const s = transport.stats;
+    io.stderr.write(
+      [
+        `record: stopped (${reason}) after ${seconds.toFixed(1)} s`,
+        `  recorded  ${datagrams} datagrams, ${bytes} bytes of DIS → ${out}`,
+        `  received  ${s.datagramsIn} datagrams, ${s.pdusAccepted} PDUs accepted${formatRejections(s.rejected)}`,
+        ...(notIpv4 > 0 ? [`  note      ${notIpv4} IPv6 datagrams written with source 0.0.0.0 (pcap frames are IPv4)`] : []),
+      ].join('\n') + '\n',
+    );
+    return failed ? EXIT_FAILURE : EXIT_OK;
   },
 };

@@ -1,14 +1,147 @@
-import { EXIT_FAILURE, type Command } from '../command.js';
+/**
+ * `reckon replay <capture> --to HOST:PORT [--speed X] [--loop] [--port-filter N]`: sends each DIS datagram of a
+ * pcap/pcapng capture, byte for byte, with the capture's inter-frame timing divided by the speed (`--speed 0`: as
+ * fast as possible). Progress goes to stderr; a summary at the end.
+ */
+import { booleanFlag, stringFlag } from '../args.js';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { configFlags, configOrProblems, integerFlag } from '../../config/cli.js';
 
-// Placeholder until the replay command lands; replaced by its implementation.
 export const command: Command = {
   name: 'replay',
-  summary: 'replay',
-  usage: 'reckon replay',
-  flags: {},
-  examples: [],
-  async run(_args, io) {
-    io.stderr.write('reckon replay: not available in this build\n');
-    return EXIT_FAILURE;
+  summary: 'Replay a capture to a host:port in real time or faster',
+  usage: 'reckon replay <capture.pcap|capture.pcapng> [--to HOST:PORT] [--speed X] [--loop] [--port-filter N]',
+  flags: {
+    to: {
+      type: 'string',
+      value: 'HOST:PORT',
+      description: 'Destination, e.g. 127.0.0.1:3000 or [::1]:3000. Defaults to --address (else 127.0.0.1, or the --multicast group) and --port.',
+    },
+    speed: { type: 'string', value: 'X', description: 'Time scale: 2 = twice as fast, 0.5 = half speed, 0 = as fast as possible. Defaults to 1.' },
+    loop: { type: 'boolean', description: 'Start again at the end, until Ctrl-C.' },
+    'port-filter': {
+      type: 'string',
+      value: 'N',
+      description: 'Only datagrams from or to this UDP port in the capture. Defaults to every datagram that looks like DIS.',
+    },
+    'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise. Defaults to all.' },
+    ...configFlags(['network']),
+  },
+  positionals: { min: 1, max: 1 },
+  examples: [
+    'reckon replay exercise.pcap --to 127.0.0.1:3000',
+    'reckon replay exercise.pcap --to 127.0.0.1:3000 --speed 10 --loop',
+    'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
+  ],
+  async run(args, io) {
+    const problems: UsageProblem[] = [];
+    const path = args.positionals[0]!;
+    const speedText = stringFlag(args.flags, 'speed') ?? '1';
+    const speed = Number(speedText);
+    if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
+      problems.push({ path: '--speed', message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"` });
+    }
+    const portFilter = integerFlag(args.flags, 'port-filter', problems);
+    const exercise = integerFlag(args.flags, 'only-exercise', problems);
+    const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
+    const config = configOrProblems(args.flags, problems);
+    const { readFile } = await import('node:fs/promises');
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      problems.push({ path: '<capture>', message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file` });
+    }
+    const { readCapture, CaptureFormatError } = await import('../../pcap/reader.js');
+    let capture: import('../../pcap/reader.js').Capture | undefined;
+    try {
+      if (bytes) capture = readCapture(bytes);
+    } catch (error) {
+      if (!(error instanceof CaptureFormatError)) throw error;
+      problems.push({ path: '<capture>', message: `"${path}": ${error.message}` });
+    }
+    if (problems.length > 0 || !config || !capture) throw new UsageError(problems);
+
+    const [{ udpFromFrame }, { looksLikeDis }] = await Promise.all([import('../../pcap/packet.js'), import('../../transport/pdu-receiver.js')]);
+    const datagrams: Uint8Array[] = [];
+    const times: number[] = [];
+    for (const frame of capture.frames) {
+      const udp = udpFromFrame(frame.linkType, frame.data);
+      if (udp.kind !== 'udp') continue;
+      const p = udp.payload;
+      const wanted = portFilter === undefined ? looksLikeDis(p) : udp.sourcePort === portFilter || udp.destinationPort === portFilter;
+      if (!wanted || (exercise !== undefined && (p.length < 2 || p[1] !== exercise))) continue;
+      datagrams.push(p);
+      times.push(Number.isFinite(frame.timeSeconds) ? frame.timeSeconds : (times[times.length - 1] ?? 0));
+    }
+    if (datagrams.length === 0) {
+      io.stderr.write(`replay: "${path}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}; nothing sent\n`);
+      return EXIT_FAILURE;
+    }
+
+    const { UdpTransport, udpOptionsFromConfig } = await import('../../transport/udp.js');
+    const options = udpOptionsFromConfig(config.network, 'send');
+    const transport = await UdpTransport.open({ ...options, ...(to ? { destination: to } : {}) });
+    const destination = to ?? options.destination!;
+    io.stderr.write(`replay: ${datagrams.length} datagrams from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`);
+
+    let sent = 0;
+    let loops = 0;
+    let failure: Error | undefined;
+    transport.onClose((error) => (failure ??= error));
+    const progress = setInterval(() => io.stderr.write(`replay: ${sent} datagrams sent, pass ${loops + 1}\n`), 5000);
+    const startedMs = performance.now();
+    const loop = booleanFlag(args.flags, 'loop');
+    let sinceYield = 0;
+    do {
+      const passStartMs = performance.now();
+      for (let i = 0; i < datagrams.length && !io.signal.aborted && !failure; i++) {
+        const waitMs = speed > 0 ? passStartMs + ((times[i]! - times[0]!) * 1000) / speed - performance.now() : 0;
+        if (waitMs > 1) {
+          await delay(waitMs, io.signal);
+          sinceYield = 0;
+        } else if (++sinceYield === 64) {
+          await new Promise((resolve) => setImmediate(resolve)); // let the socket drain and signals arrive
+          sinceYield = 0;
+        }
+        transport.send(datagrams[i]!);
+        sent++;
+      }
+      loops++;
+    } while (loop && !io.signal.aborted && !failure);
+    clearInterval(progress);
+    await transport.close(); // waits for queued sends
+    const seconds = (performance.now() - startedMs) / 1000;
+    const s = transport.stats;
+    io.stderr.write(
+      `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${sent} datagrams (${s.bytesOut} bytes) in ${seconds.toFixed(2)} s, ${loops} pass${loops === 1 ? '' : 'es'}` +
+        `${s.sendErrors > 0 ? `, ${s.sendErrors} sends failed` : ''}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
+    );
+    return failure || (s.sendErrors > 0 && s.sendErrors >= sent) ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/** `host:port`, `[v6]:port`; adds a problem and returns undefined when malformed. */
+function parseHostPort(text: string | undefined, problems: UsageProblem[]): { address: string; port: number } | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port < 1 || port > 65535) {
+    problems.push({ path: '--to', message: `expected HOST:PORT such as 127.0.0.1:3000 or [::1]:3000, got "${text}"` });
+    return undefined;
+  }
+  return { address: match[1] ?? match[2]!, port };
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,126 @@
+// The pure argv parser and the dispatcher, run in-process with captured streams.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { booleanFlag, parseArgs, stringFlag } from '../../src/cli/args.js';
+import type { FlagSpec } from '../../src/cli/command.js';
+import { runCli } from '../../src/cli/run.js';
+
+const SPECS: Record<string, FlagSpec> = {
+  out: { type: 'string', description: 'output', short: 'o' },
+  count: { type: 'string', description: 'count' },
+  loop: { type: 'boolean', description: 'loop' },
+  tag: { type: 'string', description: 'tag', multiple: true },
+};
+
+describe('parseArgs', () => {
+  it.each<[string, string[], Record<string, unknown>, string[]]>([
+    ['--name value', ['--out', 'a.pcap'], { out: 'a.pcap' }, []],
+    ['--name=value', ['--out=a.pcap'], { out: 'a.pcap' }, []],
+    ['a value with "="', ['--out=a=b'], { out: 'a=b' }, []],
+    ['short flags', ['-o', 'a.pcap', '-h'], { out: 'a.pcap', help: true }, []],
+    ['booleans', ['--loop'], { loop: true }, []],
+    ['--no-boolean', ['--no-loop'], { loop: false }, []],
+    ['--boolean=false', ['--loop=false'], { loop: false }, []],
+    ['repeatable flags collect', ['--tag', 'a', '--tag=b'], { tag: ['a', 'b'] }, []],
+    ['the last of a repeated flag wins', ['--count', '1', '--count', '2'], { count: '2' }, []],
+    ['positionals between flags', ['x', '--loop', 'y'], { loop: true }, ['x', 'y']],
+    ['-- ends flags', ['--loop', '--', '--out', '-o'], { loop: true }, ['--out', '-o']],
+    ['a lone dash is a positional', ['-'], {}, ['-']],
+    ['a negative number is a value', ['--count', '-5'], { count: '-5' }, []],
+  ])('%s', (_name, argv, flags, positionals) => {
+    const { args, problems } = parseArgs(argv, SPECS);
+    expect(problems).toEqual([]);
+    expect(args.flags).toEqual(flags);
+    expect(args.positionals).toEqual(positionals);
+  });
+
+  it('reports every problem at once, with suggestions', () => {
+    const { problems } = parseArgs(['--ot', 'x', '--loop=maybe', '--count', '--lop', '--zzzzzz'], SPECS);
+    expect(problems).toEqual([
+      { path: '--ot', message: 'unknown flag (did you mean --out?)' },
+      { path: '--loop', message: 'takes no value (or =true/=false), got "maybe"' },
+      { path: '--count', message: 'needs a value' },
+      { path: '--lop', message: 'unknown flag (did you mean --loop?)' },
+      { path: '--zzzzzz', message: 'unknown flag' },
+    ]);
+  });
+
+  it('reads flags back with stringFlag and booleanFlag', () => {
+    const { args } = parseArgs(['--tag', 'a', '--tag', 'b', '--out', 'f'], SPECS);
+    expect(stringFlag(args.flags, 'out')).toBe('f');
+    expect(stringFlag(args.flags, 'tag')).toBe('b');
+    expect(stringFlag(args.flags, 'count')).toBeUndefined();
+    expect(booleanFlag(args.flags, 'loop')).toBe(false);
+  });
+});
+
+async function cli(argv: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const chunks = { out: '', err: '' };
+  stdout.on('data', (c) => (chunks.out += String(c)));
+  stderr.on('data', (c) => (chunks.err += String(c)));
+  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
+  return { code, ...chunks };
+}
+
+describe('runCli', () => {
+  it.each([
+    [['--help'], 0],
+    [['help'], 0],
+    [[], 2],
+  ])('%j prints the command list and exits %i', async (argv, code) => {
+    const r = await cli(argv);
+    expect(r.code).toBe(code);
+    expect(r.out).toMatch(/Commands:\n {2}demo/);
+    expect(r.out).toMatch(/ record .*pcap/);
+    expect(r.out).toMatch(/Exit codes: 0 success, 1 runtime failure, 2 bad usage or config/);
+  });
+
+  it('prints the version', async () => {
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('rejects an unknown command with exit 2 and the command list', async () => {
+    const r = await cli(['recrod']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown command "recrod"/);
+    expect(r.err).toMatch(/Commands:/);
+  });
+
+  it('lists every usage problem of a command at once, with suggestions, and exits 2', async () => {
+    const r = await cli(['replay', 'a.pcap', 'b.pcap', '--sped=2', '--loop=yes']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('reckon replay: 3 problems:');
+    expect(r.err).toContain('--sped: unknown flag (did you mean --speed?)');
+    expect(r.err).toContain('--loop: takes no value');
+    expect(r.err).toContain('<arguments>: expected at most 1, got 2: b.pcap');
+    expect(r.err).toContain('Run `reckon replay --help` for details.');
+  });
+
+  it('reports config problems from a command with their paths, exit 2', async () => {
+    const r = await cli(['record', '--port', '70000', '--exercise', 'one', '--count', '0']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--out: required');
+    expect(r.err).toContain('--count: expected a whole number ≥ 1, got "0"');
+    expect(r.err).toMatch(/network\.port \(from --port\): .*e\.g\. 3000/);
+    expect(r.err).toMatch(/dis\.exercise \(from --exercise\): .*e\.g\. 1/);
+  });
+
+  it.each(['record', 'replay'])('%s --help shows usage, the shared network flags and examples', async (name) => {
+    const r = await cli([name, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^Usage: reckon ${name}`));
+    for (const flag of ['--address', '--port', '--multicast', '--config']) expect(r.out).toContain(flag);
+    expect(r.out).toMatch(/Examples:\n {2}reckon /);
+    expect(r.out).toContain('Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.');
+  });
+
+  it('exits 1 with the message when a command fails at run time', async () => {
+    const r = await cli(['record', '--out', '/nonexistent-dir/x.pcap', '--address', '127.0.0.1', '--port', '0']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^reckon record: cannot write "\/nonexistent-dir\/x\.pcap": ENOENT/);
+  });
+});

@@ -1,0 +1,123 @@
+// `reckon replay` and `reckon record` end to end: the built binary (npm test builds dist first), real sockets on
+// 127.0.0.1, the real capture. Every wait is for an event (a datagram, a line, an exit), bounded by a timeout.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { udpFromFrame } from '../../src/pcap/packet.js';
+import { readCapture } from '../../src/pcap/reader.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'dist/cli/main.js');
+const FIXTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
+const dir = mkdtempSync(join(tmpdir(), 'reckon-record-'));
+
+/** The UDP payloads of a capture, in order. */
+function payloads(path: string): Buffer[] {
+  return readCapture(readFileSync(path)).frames.flatMap((f) => {
+    const udp = udpFromFrame(f.linkType, f.data);
+    return udp.kind === 'udp' ? [Buffer.from(udp.payload)] : [];
+  });
+}
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr += String(c)));
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
+  const stderrMatch = (pattern: RegExp) =>
+    new Promise<RegExpMatchArray>((resolve) => {
+      const check = () => {
+        const m = stderr.match(pattern);
+        if (m) {
+          child.stderr!.off('data', check);
+          resolve(m);
+        }
+      };
+      child.stderr!.on('data', check);
+      check();
+    });
+  return { child, exited, stderrMatch, stderr: () => stderr };
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string, child?: ChildProcess): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child?.kill('SIGKILL');
+        reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+      }, ms);
+    }),
+  ]);
+}
+
+describe('reckon replay', () => {
+  it('sends every DIS datagram of the capture, byte for byte, at high speed', async () => {
+    const expected = payloads(FIXTURE);
+    expect(expected.length).toBe(171);
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    socket.setRecvBufferSize(4 * 1024 * 1024);
+    const received: Buffer[] = [];
+    const all = new Promise<void>((resolve) =>
+      socket.on('message', (m) => {
+        received.push(m);
+        if (received.length === expected.length) resolve();
+      }),
+    );
+    const { port } = socket.address();
+    const replay = run(['replay', FIXTURE, '--to', `127.0.0.1:${port}`, '--speed', '1000']);
+    try {
+      await within(all, 20_000, '171 datagrams', replay.child);
+      expect(await within(replay.exited, 10_000, 'replay to exit', replay.child)).toBe(0);
+    } finally {
+      socket.close();
+    }
+    expect(received).toEqual(expected); // including frame 1, a Data PDU whose recording was cut at 8192 bytes
+    expect(replay.stderr()).toMatch(/replay: done: 171 datagrams \(\d+ bytes\) in [\d.]+ s, 1 pass/);
+  });
+});
+
+describe('reckon record', () => {
+  it('writes a pcap that the capture reader (and tshark) decode back to the same payloads', async () => {
+    const out = join(dir, 'recorded.pcap');
+    const sent = payloads(FIXTURE).slice(0, 40);
+    const otherExercise = Buffer.from(sent[5]!);
+    otherExercise[1] = 9;
+    const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', '0', '--count', String(sent.length)]);
+    const [, port] = await within(record.stderrMatch(/listening on 127\.0\.0\.1 port (\d+)/), 20_000, 'record to listen', record.child);
+    const socket = createSocket('udp4');
+    try {
+      for (const datagram of [otherExercise, ...sent]) {
+        await new Promise<void>((resolve, reject) => socket.send(datagram, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+      }
+      expect(await within(record.exited, 20_000, 'record to stop after --count', record.child)).toBe(0);
+    } finally {
+      socket.close();
+    }
+    expect(record.stderr()).toMatch(/stopped \(40 datagrams recorded\)/);
+    expect(record.stderr()).toMatch(/rejected \d+ \(.*wrongExercise 1/);
+    expect(payloads(out)).toEqual(sent); // the other exercise's datagram is not recorded
+
+    const tshark = spawnSync('tshark', ['-r', out, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8', timeout: 30_000 });
+    if (tshark.error) return; // tshark not installed: the reader above is the check
+    expect(tshark.status).toBe(0);
+    expect(tshark.stdout.trim().split('\n').length).toBe(sent.length);
+  });
+
+  it('stops cleanly on SIGINT and prints its summary', async () => {
+    const out = join(dir, 'interrupted.pcap');
+    const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
+    await within(record.stderrMatch(/listening on/), 20_000, 'record to listen', record.child);
+    record.child.kill('SIGINT');
+    expect(await within(record.exited, 20_000, 'record to exit on SIGINT', record.child)).toBe(0);
+    expect(record.stderr()).toMatch(/record: stopped \(interrupted\)/);
+    expect(record.stderr()).toMatch(/recorded {2}0 datagrams/);
+    expect(readCapture(readFileSync(out))).toMatchObject({ format: 'pcap', frames: [], truncated: false });
+  });
+});
