@@ -2,7 +2,8 @@
  * The text summary `reckon decode` prints: one table row per entity, then the totals.
  */
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
-import { DR_ALGORITHM_NAMES, PDU_TYPE_NAMES } from '../pdu/constants.js';
+import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
+import { PDU_TYPE_NAMES } from '../pdu/constants.js';
 import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
 import type { CaptureSummary } from './capture-summary.js';
 import type { Capture } from './reader.js';

@@ -110,6 +110,3 @@ export const PDU_TYPE_NAMES: Readonly<Record<number, string>> = {
   67: 'Entity State Update',
   72: 'Attribute',
 };
-
-/** Short names of the DR algorithms 0–9 (IEEE 1278.1 Annex E). */
-export const DR_ALGORITHM_NAMES: readonly string[] = ['Other', 'Static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
