@@ -248,3 +248,20 @@ export {
   heartbeatSecondsFor,
   type HeartbeatTable,
 } from './dr/heartbeat.js';
+
+// lockstep — deterministic lockstep, playout delay, reliable-over-unreliable
+export { LockstepSimulation, type SimulationOptions } from './lockstep/simulation.js';
+export { botInput, packInput, unpackInput, INPUT_BITS, type InputButtons } from './lockstep/input.js';
+export { InputSender, InputReceiver, ReceiveStatus, MAX_INPUT_WINDOW } from './lockstep/input-window.js';
+export { LockstepPacketEncoder, DecodedLockstepPacket, decodeLockstepPacket, PacketStatus } from './lockstep/packet.js';
+export { ReliableEndpoint, reliableSectionLength, type ReliableOptions } from './lockstep/reliable.js';
+export { PlayoutBuffer, PlayoutAddStatus, type PlayoutOptions, type PlayoutStats } from './lockstep/playout-buffer.js';
+export { SnapshotInterpolationBuffer, InterpolationStatus, type InterpolationOptions } from './lockstep/interpolation.js';
+export { LockstepPeer, type LockstepPeerOptions, type LockstepPeerStats } from './lockstep/peer.js';
+export { runLockstepComparison, LOCKSTEP_CONDITIONS, type LockstepComparisonRow } from './lockstep/comparison.js';
+export { sequenceDifference, unwrapSequence } from './lockstep/sequence.js';
+
+// compression — zero-run coding of XOR deltas
+export { encodeZeroRuns, decodeZeroRuns, zeroRunMaxEncodedBytes, ZeroRunStatus } from './compression/zero-run.js';
+export { xorDelta } from './compression/xor-delta.js';
+export { BitReader, BitWriter } from './compression/bit-io.js';
