@@ -1,0 +1,60 @@
+/**
+ * Entity key → slot map with open addressing over typed arrays: lookups and inserts allocate nothing (a `Map`
+ * keyed by 48-bit numbers boxes keys that do not fit a small integer).
+ */
+export class EntityIndex {
+  private readonly keys: Float64Array;
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+
+  /** @param capacity - most keys held at once; the table is sized to at most half full. */
+  constructor(capacity: number) {
+    let size = 16;
+    while (size < 2 * capacity) size *= 2;
+    this.keys = new Float64Array(size);
+    this.slots = new Int32Array(size).fill(-1);
+    this.mask = size - 1;
+  }
+
+  private home(key: number): number {
+    // Mix the high (site) and low (application, entity) parts; Math.imul keeps it in int32 arithmetic.
+    const h = Math.imul((key % 0x1_0000_0000) ^ Math.imul(Math.floor(key / 0x1_0000_0000), 0x9e3779b1), 0x85ebca6b);
+    return (h ^ (h >>> 15)) & this.mask;
+  }
+
+  /** The slot of a key, or −1. */
+  get(key: number): number {
+    for (let i = this.home(key); ; i = (i + 1) & this.mask) {
+      const slot = this.slots[i]!;
+      if (slot < 0) return -1;
+      if (this.keys[i] === key) return slot;
+    }
+  }
+
+  /** Adds a key that is not present. */
+  set(key: number, slot: number): void {
+    let i = this.home(key);
+    while (this.slots[i]! >= 0) i = (i + 1) & this.mask;
+    this.keys[i] = key;
+    this.slots[i] = slot;
+  }
+
+  /** Removes a key (backward-shift deletion keeps probe chains intact without tombstones). */
+  delete(key: number): void {
+    let i = this.home(key);
+    while (this.slots[i]! >= 0 && this.keys[i] !== key) i = (i + 1) & this.mask;
+    if (this.slots[i]! < 0) return;
+    let hole = i;
+    for (let j = (i + 1) & this.mask; this.slots[j]! >= 0; j = (j + 1) & this.mask) {
+      const h = this.home(this.keys[j]!);
+      // Move j into the hole unless its home lies cyclically in (hole, j].
+      const between = hole <= j ? h > hole && h <= j : h > hole || h <= j;
+      if (!between) {
+        this.keys[hole] = this.keys[j]!;
+        this.slots[hole] = this.slots[j]!;
+        hole = j;
+      }
+    }
+    this.slots[hole] = -1;
+  }
+}

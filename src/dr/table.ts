@@ -1,0 +1,450 @@
+/**
+ * The receiver side: a bounded struct-of-arrays table of remote entities, keyed by `entityKey`. Applying a PDU
+ * drops duplicates and out-of-order PDUs by timestamp (with the hourly wrap), records the arrival, resets the
+ * entity's cached DR model and starts a smoothing correction; `extrapolate` / `render` compute every entity at
+ * time t into Float64Arrays (3 per slot) without allocating. The table never reads a clock: time is a parameter,
+ * seconds on the caller's axis.
+ *
+ * Events: `onEvent(kind, slot, key)` is called synchronously for TABLE_APPEARED, TABLE_UPDATED, TABLE_TIMED_OUT
+ * and TABLE_REMOVED (no per-event allocation). During a timed-out or removed event the slot's fields still hold
+ * the entity's last state; the slot is reused afterwards.
+ */
+import { entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
+import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
+import { EntityIndex } from './entity-index.js';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER, heartbeatSecondsFor, type HeartbeatTable } from './heartbeat.js';
+import { DrStore, KERNEL_LINEAR, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
+import { SMOOTH_SNAP, SMOOTHING_METHODS, positionOffset, type SmoothingOptions } from './smoothing.js';
+import * as quat from '../math/quat.js';
+import { worldToBodyFromEuler, eulerFromWorldToBody } from '../math/euler.js';
+
+export const TABLE_APPEARED = 1;
+export const TABLE_UPDATED = 2;
+export const TABLE_TIMED_OUT = 3;
+export const TABLE_REMOVED = 4;
+
+/** What `apply` did with a PDU. */
+export const APPLY_APPEARED = 1;
+export const APPLY_UPDATED = 2;
+export const APPLY_REMOVED = 3;
+export const APPLY_DUPLICATE = 4;
+export const APPLY_OUT_OF_ORDER = 5;
+/** An Entity State Update (type 67) for an entity never seen in a full Entity State PDU. */
+export const APPLY_UNKNOWN_UPDATE = 6;
+export const APPLY_TABLE_FULL = 7;
+export const APPLY_NOT_ENTITY_STATE = 8;
+/** A deactivated entity the table did not hold. */
+export const APPLY_IGNORED = 9;
+
+export type TableEventListener = (kind: number, slot: number, key: number) => void;
+
+export interface RemoteEntityTableOptions {
+  /** Most entities held; PDUs of further new entities are counted in `stats.full`. Defaults to 10 000. */
+  capacity?: number;
+  /**
+   * 'arrival': models are valid at the arrival time. 'timestamp': at the PDU's own absolute timestamp (latency
+   * compensation), for which times passed to the table must be seconds since the Unix epoch (UTC), so that
+   * t mod 3600 is the position in the hour; relative or skewed timestamps fall back to arrival. Defaults to 'arrival'.
+   */
+  timeReference?: 'arrival' | 'timestamp';
+  /** Timestamps further than this from the arrival time are not trusted, seconds (TIMESTAMP_AHEAD/BEHIND). Defaults to 5. */
+  maxTimestampSkewSeconds?: number;
+  /** Drop PDUs whose timestamp equals (duplicate) or precedes (out of order) the last one. Defaults to true. */
+  orderByTimestamp?: boolean;
+  /** Heartbeat per kind/domain. Defaults to IEEE 1278.1-2012 Table 25 (5 s). */
+  heartbeatTable?: HeartbeatTable;
+  /** Entities time out after heartbeat × this without a PDU. Defaults to 2.4 (HBT_TIMEOUT_MPLIER). */
+  timeoutMultiplier?: number;
+  /** Defaults to linear over 0.5 s, snapping beyond 100 m. */
+  smoothing?: SmoothingOptions;
+  onEvent?: TableEventListener;
+}
+
+const UNITS_PER_HOUR = 0x8000_0000;
+const HALF_HOUR_UNITS = 0x4000_0000;
+const SECONDS_PER_UNIT = 3600 / UNITS_PER_HOUR;
+
+export class RemoteEntityTable {
+  readonly capacity: number;
+  /** Slots in use are all below this; loops over slots run to it. */
+  highWater = 0;
+  size = 0;
+  readonly stats = {
+    appeared: 0,
+    updated: 0,
+    removed: 0,
+    timedOut: 0,
+    duplicates: 0,
+    outOfOrder: 0,
+    unknownUpdates: 0,
+    full: 0,
+    notEntityState: 0,
+    unknownAlgorithm: 0,
+    untrustedTimestamps: 0,
+  };
+
+  /** Cached DR models (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …) by slot. */
+  readonly models: DrStore;
+  readonly active: Uint8Array;
+  readonly key: Float64Array;
+  /** site, application, entity (3 per slot). */
+  readonly entityId: Uint16Array;
+  /** kind, domain, country, category, subcategory, specific, extra (7 per slot). */
+  readonly entityType: Uint16Array;
+  readonly forceId: Uint8Array;
+  readonly markingCharacterSet: Uint8Array;
+  /** 11 marking bytes per slot. */
+  readonly marking: Uint8Array;
+  readonly appearance: Uint32Array;
+  readonly capabilities: Uint32Array;
+  readonly timestampRaw: Uint32Array;
+  readonly protocolVersion: Uint8Array;
+  readonly exerciseId: Uint8Array;
+  /** Time the models are valid at, seconds. */
+  readonly referenceSeconds: Float64Array;
+  readonly arrivalSeconds: Float64Array;
+  readonly timeoutSeconds: Float64Array;
+  /** Dead-reckoned state (ECEF m; ψθφ rad), written by `extrapolate`. */
+  readonly location: Float64Array;
+  readonly orientation: Float64Array;
+  /** Displayed (smoothed) state, written by `render`. */
+  readonly displayLocation: Float64Array;
+  readonly displayOrientation: Float64Array;
+
+  private readonly index: EntityIndex;
+  private readonly freeSlots: Int32Array;
+  private freeCount = 0;
+  private readonly timeReferenceIsTimestamp: boolean;
+  private readonly maxSkew: number;
+  private readonly orderByTimestamp: boolean;
+  private readonly heartbeatTable: HeartbeatTable;
+  private readonly timeoutMultiplier: number;
+  private readonly onEvent: TableEventListener | null;
+  // Smoothing: the slots being corrected, and their start, e0, ė0 and error rotation.
+  readonly smoothingMethod: number;
+  readonly smoothingSeconds: number;
+  readonly teleportMeters: number;
+  private readonly smoothing: Int32Array;
+  private smoothingCount = 0;
+  private readonly smoothingStart: Float64Array;
+  private readonly errorPosition: Float64Array;
+  private readonly errorVelocity: Float64Array;
+  private readonly errorRotation: Float64Array;
+  private readonly isSmoothing: Uint8Array;
+  /** In `smoothing` (a stopped slot stays listed until the next `render` drops it). */
+  private readonly listed: Uint8Array;
+  // Scratch (no allocation per PDU or frame).
+  private readonly p = new Float64Array(3);
+  private readonly o = new Float64Array(3);
+  private readonly v = new Float64Array(3);
+  private readonly m = new Float64Array(9);
+  private readonly acc = new Float64Array(3);
+  private readonly rate = new Float64Array(3);
+  private readonly p2 = new Float64Array(3);
+  private readonly m2 = new Float64Array(9);
+  private readonly previousVelocity = new Float64Array(3);
+  private readonly q1 = new Float64Array(4);
+  private readonly q2 = new Float64Array(4);
+  private readonly identityQ = quat.create();
+
+  constructor(options: RemoteEntityTableOptions = {}) {
+    const n = (this.capacity = options.capacity ?? 10_000);
+    this.timeReferenceIsTimestamp = options.timeReference === 'timestamp';
+    this.maxSkew = options.maxTimestampSkewSeconds ?? 5;
+    this.orderByTimestamp = options.orderByTimestamp ?? true;
+    this.heartbeatTable = options.heartbeatTable ?? HEARTBEAT_IEEE_TABLE_25;
+    this.timeoutMultiplier = options.timeoutMultiplier ?? HEARTBEAT_TIMEOUT_MULTIPLIER;
+    this.onEvent = options.onEvent ?? null;
+    this.smoothingMethod = SMOOTHING_METHODS[options.smoothing?.method ?? 'linear'];
+    this.smoothingSeconds = options.smoothing?.durationSeconds ?? 0.5;
+    this.teleportMeters = options.smoothing?.teleportMeters ?? 100;
+    this.models = new DrStore(n);
+    this.active = new Uint8Array(n);
+    this.key = new Float64Array(n);
+    this.entityId = new Uint16Array(3 * n);
+    this.entityType = new Uint16Array(7 * n);
+    this.forceId = new Uint8Array(n);
+    this.markingCharacterSet = new Uint8Array(n);
+    this.marking = new Uint8Array(11 * n);
+    this.appearance = new Uint32Array(n);
+    this.capabilities = new Uint32Array(n);
+    this.timestampRaw = new Uint32Array(n);
+    this.protocolVersion = new Uint8Array(n);
+    this.exerciseId = new Uint8Array(n);
+    this.referenceSeconds = new Float64Array(n);
+    this.arrivalSeconds = new Float64Array(n);
+    this.timeoutSeconds = new Float64Array(n);
+    this.location = new Float64Array(3 * n);
+    this.orientation = new Float64Array(3 * n);
+    this.displayLocation = new Float64Array(3 * n);
+    this.displayOrientation = new Float64Array(3 * n);
+    this.index = new EntityIndex(n);
+    this.freeSlots = new Int32Array(n);
+    this.smoothing = new Int32Array(n);
+    this.smoothingStart = new Float64Array(n);
+    this.errorPosition = new Float64Array(3 * n);
+    this.errorVelocity = new Float64Array(3 * n);
+    this.errorRotation = new Float64Array(4 * n);
+    this.isSmoothing = new Uint8Array(n);
+    this.listed = new Uint8Array(n);
+  }
+
+  /** The slot of an entity key, or −1. */
+  slotOf(key: number): number {
+    return this.index.get(key);
+  }
+
+  /**
+   * Applies a decoded Entity State (type 1) or Entity State Update (type 67) PDU.
+   * @param nowSeconds - arrival time, seconds (Unix epoch seconds in 'timestamp' mode).
+   * @returns an APPLY_* code; rejections are also counted in `stats`.
+   */
+  apply(record: EntityStateRecord, nowSeconds: number): number {
+    const full = record.pduType === 1;
+    if (!full && record.pduType !== 67) return (this.stats.notEntityState++, APPLY_NOT_ENTITY_STATE);
+    const key = entityKey(record.site, record.application, record.entity);
+    let slot = this.index.get(key);
+    const raw = record.timestampRaw >>> 0;
+    if (slot >= 0 && this.orderByTimestamp) {
+      // Units elapsed from the last PDU, modulo the hour: 0 = duplicate, over half an hour = older.
+      const delta = ((raw >>> 1) - (this.timestampRaw[slot]! >>> 1) + UNITS_PER_HOUR) % UNITS_PER_HOUR;
+      if (delta === 0) return (this.stats.duplicates++, APPLY_DUPLICATE);
+      if (delta > HALF_HOUR_UNITS) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
+    }
+    if (isDeactivated(record.appearance)) {
+      if (slot < 0) return APPLY_IGNORED;
+      this.release(slot, TABLE_REMOVED);
+      return APPLY_REMOVED;
+    }
+    const appeared = slot < 0;
+    if (appeared) {
+      if (!full) return (this.stats.unknownUpdates++, APPLY_UNKNOWN_UPDATE);
+      if (this.size >= this.capacity) return (this.stats.full++, APPLY_TABLE_FULL);
+      slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount]! : this.highWater++;
+      this.index.set(key, slot);
+      this.active[slot] = 1;
+      this.key[slot] = key;
+      this.size++;
+    }
+    const wasFrozen = !appeared && isFrozen(this.appearance[slot]!);
+    // The state displayed just before this PDU, for smoothing.
+    if (!appeared) this.displayedAt(slot, nowSeconds);
+
+    const s3 = 3 * slot;
+    this.entityId[s3] = record.site;
+    this.entityId[s3 + 1] = record.application;
+    this.entityId[s3 + 2] = record.entity;
+    this.appearance[slot] = record.appearance >>> 0;
+    this.timestampRaw[slot] = raw;
+    this.protocolVersion[slot] = record.protocolVersion;
+    this.exerciseId[slot] = record.exerciseId;
+    this.arrivalSeconds[slot] = nowSeconds;
+    this.referenceSeconds[slot] = this.referenceTime(raw, nowSeconds);
+    const models = this.models;
+    if (full) {
+      this.forceId[slot] = record.forceId;
+      for (let k = 0; k < 7; k++) this.entityType[7 * slot + k] = record.entityType[k]!;
+      this.markingCharacterSet[slot] = record.markingCharacterSet;
+      for (let k = 0; k < 11; k++) this.marking[11 * slot + k] = record.markingBytes[k]!;
+      this.capabilities[slot] = record.capabilities >>> 0;
+      if (!isKnownAlgorithm(record.drAlgorithm)) this.stats.unknownAlgorithm++;
+      resetSlot(models, slot, record.location, record.linearVelocity, record.orientation, record.linearAcceleration, record.angularVelocity, record.drAlgorithm, record.appearance);
+    } else {
+      // An update carries no DR parameters: keep the algorithm, acceleration and rates of the last full PDU.
+      for (let k = 0; k < 3; k++) {
+        this.acc[k] = models.acceleration[s3 + k]!;
+        this.rate[k] = models.angularVelocity[s3 + k]!;
+      }
+      resetSlot(models, slot, record.location, record.linearVelocity, record.orientation, this.acc, this.rate, models.algorithm[slot]!, record.appearance);
+    }
+    const kind = this.entityType[7 * slot]!, domain = this.entityType[7 * slot + 1]!;
+    this.timeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, kind, domain) * this.timeoutMultiplier;
+    for (let k = 0; k < 3; k++) {
+      this.orientation[s3 + k] = this.displayOrientation[s3 + k] = models.orientation0[s3 + k]!;
+    }
+    if (appeared || wasFrozen || models.frozen[slot] === 1) this.stopSmoothing(slot);
+    else this.startSmoothing(slot, nowSeconds);
+    if (appeared) this.stats.appeared++;
+    else this.stats.updated++;
+    this.onEvent?.(appeared ? TABLE_APPEARED : TABLE_UPDATED, slot, key);
+    return appeared ? APPLY_APPEARED : APPLY_UPDATED;
+  }
+
+  /** Removes entities silent for longer than their timeout (heartbeat × 2.4). @returns how many. */
+  expire(nowSeconds: number): number {
+    let n = 0;
+    for (let slot = 0; slot < this.highWater; slot++) {
+      if (this.active[slot] === 1 && nowSeconds - this.arrivalSeconds[slot]! > this.timeoutSeconds[slot]!) {
+        this.release(slot, TABLE_TIMED_OUT);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Removes one entity now (e.g. on a Remove Entity request). @returns false if it was not held. */
+  remove(key: number): boolean {
+    const slot = this.index.get(key);
+    if (slot < 0) return false;
+    this.release(slot, TABLE_REMOVED);
+    return true;
+  }
+
+  /**
+   * Dead-reckons every slot to tSeconds (no smoothing). Free slots below `highWater` are computed too (cheaper
+   * than testing); read only slots with `active[slot] === 1`.
+   * @param outLocation - ECEF metres, 3 per slot. Defaults to `this.location`.
+   * @param outOrientation - ψθφ radians, 3 per slot. Defaults to `this.orientation`.
+   */
+  extrapolate(tSeconds: number, outLocation = this.location, outOrientation = this.orientation): void {
+    const s = this.models, count = this.highWater;
+    extrapolateLinear(s, count, this.referenceSeconds, tSeconds, outLocation);
+    // The table's own orientation arrays already hold the fixed orientations (written at apply).
+    const copyFixed = outOrientation !== this.orientation && outOrientation !== this.displayOrientation;
+    const kernel = s.kernel;
+    for (let slot = 0; slot < count; slot++) {
+      if (kernel[slot] !== KERNEL_LINEAR) {
+        evaluateRotating(s, slot, tSeconds - this.referenceSeconds[slot]!, outLocation, outOrientation, slot);
+      } else if (copyFixed) {
+        const j = 3 * slot;
+        outOrientation[j] = s.orientation0[j]!;
+        outOrientation[j + 1] = s.orientation0[j + 1]!;
+        outOrientation[j + 2] = s.orientation0[j + 2]!;
+      }
+    }
+  }
+
+  /** Displayed state of every slot at tSeconds into `displayLocation` / `displayOrientation`: DR plus smoothing. */
+  render(tSeconds: number): void {
+    this.extrapolate(tSeconds, this.displayLocation, this.displayOrientation);
+    for (let k = 0; k < this.smoothingCount; ) {
+      const slot = this.smoothing[k]!;
+      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayOrientation, slot)) k++;
+      else {
+        // Finished or stopped: drop from the list.
+        this.listed[slot] = 0;
+        this.smoothing[k] = this.smoothing[--this.smoothingCount]!;
+      }
+    }
+  }
+
+  /** True while the slot's displayed state is converging onto a corrected path. */
+  isConverging(slot: number): boolean {
+    return this.isSmoothing[slot] === 1;
+  }
+
+  private referenceTime(raw: number, nowSeconds: number): number {
+    if (!this.timeReferenceIsTimestamp) return nowSeconds;
+    if ((raw & 1) === 0) return (this.stats.untrustedTimestamps++, nowSeconds);
+    const nowPastHour = ((nowSeconds % 3600) + 3600) % 3600;
+    let age = nowPastHour - (raw >>> 1) * SECONDS_PER_UNIT;
+    if (age > 1800) age -= 3600;
+    else if (age <= -1800) age += 3600;
+    if (Math.abs(age) > this.maxSkew) return (this.stats.untrustedTimestamps++, nowSeconds);
+    return nowSeconds - age;
+  }
+
+  /**
+   * The state displayed for one slot at t, before a new PDU replaces its model: position into this.p, R_wb into
+   * this.m and the old path's world velocity into this.previousVelocity.
+   */
+  private displayedAt(slot: number, t: number): void {
+    const s = this.models, j = 3 * slot, dt = t - this.referenceSeconds[slot]!;
+    const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0, o = this.o;
+    for (let k = 0; k < 3; k++) this.p[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p, o, 0, this.m2);
+    else for (let k = 0; k < 3; k++) o[k] = s.orientation0[j + k]!;
+    worldVelocity(s, slot, dt, this.m2, this.previousVelocity, 0);
+    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, o, 0);
+    worldToBodyFromEuler(this.m, o[0]!, o[1]!, o[2]!);
+  }
+
+  /** Starts a correction from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
+  private startSmoothing(slot: number, t: number): void {
+    if (this.smoothingMethod === SMOOTH_SNAP || !(this.smoothingSeconds > 0)) return this.stopSmoothing(slot);
+    const s = this.models, j = 3 * slot;
+    // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
+    const dt = t - this.referenceSeconds[slot]!;
+    const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
+    for (let k = 0; k < 3; k++) this.p2[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p2, this.o, 0, this.m2);
+    else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
+    let e2 = 0;
+    for (let k = 0; k < 3; k++) {
+      const e = this.p[k]! - this.p2[k]!;
+      this.errorPosition[j + k] = e;
+      e2 += e * e;
+    }
+    if (Math.sqrt(e2) > this.teleportMeters) return this.stopSmoothing(slot);
+    // ė0 = displayed − new path velocity (the displayed velocity taken as the old path's).
+    worldVelocity(s, slot, dt, this.m2, this.v, 0);
+    for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
+    // Error rotation E = R_disp · R_newᵀ as a quaternion.
+    quat.fromMat3(this.q1, this.m);
+    quat.fromMat3(this.q2, this.m2);
+    quat.multiply(this.q1, this.q1, quat.conjugate(this.q2, this.q2));
+    for (let k = 0; k < 4; k++) this.errorRotation[4 * slot + k] = this.q1[k]!;
+    this.smoothingStart[slot] = t;
+    this.isSmoothing[slot] = 1;
+    if (this.listed[slot] === 0) {
+      this.listed[slot] = 1;
+      this.smoothing[this.smoothingCount++] = slot;
+    }
+  }
+
+  private stopSmoothing(slot: number): void {
+    // Removed lazily from the list by `render`, which checks this flag through smoothSlot.
+    this.isSmoothing[slot] = 0;
+  }
+
+  /**
+   * Adds the smoothing offset of one slot at t to location/orientation at offset 3·o (which hold the new path).
+   * @returns false when the slot is no longer smoothing (finished or stopped).
+   */
+  private smoothSlot(slot: number, t: number, location: Float64Array, orientation: Float64Array, o: number): boolean {
+    const o3 = 3 * o, j = 3 * slot;
+    // Fixed orientations are not rewritten by `extrapolate` in the table's own arrays: restore the new path's.
+    if (this.models.kernel[slot] === KERNEL_LINEAR) {
+      for (let k = 0; k < 3; k++) orientation[o3 + k] = this.models.orientation0[j + k]!;
+    }
+    if (this.isSmoothing[slot] === 0) return false;
+    const tau = t - this.smoothingStart[slot]!;
+    const sFraction = positionOffset(this.smoothingMethod, tau, this.smoothingSeconds, this.errorPosition, this.errorVelocity, slot, this.p2, 0);
+    if (sFraction >= 1) {
+      this.isSmoothing[slot] = 0;
+      return false;
+    }
+    for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
+    // Orientation: slerp(E, I, s) · R_new(t).
+    const q = this.q1, qn = this.q2;
+    for (let k = 0; k < 4; k++) q[k] = this.errorRotation[4 * slot + k]!;
+    quat.slerp(q, q, this.identityQ, sFraction);
+    worldToBodyFromEuler(this.m2, orientation[o3]!, orientation[o3 + 1]!, orientation[o3 + 2]!);
+    quat.fromMat3(qn, this.m2);
+    quat.toMat3(this.m2, quat.multiply(q, q, qn));
+    eulerFromWorldToBody(this.o, this.m2);
+    orientation[o3] = this.o[0]!;
+    orientation[o3 + 1] = this.o[1]!;
+    orientation[o3 + 2] = this.o[2]!;
+    return true;
+  }
+
+  private release(slot: number, event: number): void {
+    if (event === TABLE_TIMED_OUT) this.stats.timedOut++;
+    else this.stats.removed++;
+    const key = this.key[slot]!;
+    this.onEvent?.(event, slot, key);
+    this.index.delete(key);
+    this.active[slot] = 0;
+    this.isSmoothing[slot] = 0;
+    this.timestampRaw[slot] = 0;
+    // A released slot extrapolates as a frozen static model until reused (the loops run over it).
+    this.models.kernel[slot] = KERNEL_LINEAR;
+    for (let k = 0; k < 3; k++) {
+      this.models.velocityWorld[3 * slot + k] = 0;
+      this.models.halfAccelerationWorld[3 * slot + k] = 0;
+    }
+    this.freeSlots[this.freeCount++] = slot;
+    this.size--;
+  }
+}

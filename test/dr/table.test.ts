@@ -1,0 +1,239 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EntityStateRecord, entityKey } from '../../src/pdu/entity-state-record.js';
+import {
+  APPLY_APPEARED,
+  APPLY_DUPLICATE,
+  APPLY_OUT_OF_ORDER,
+  APPLY_REMOVED,
+  APPLY_TABLE_FULL,
+  APPLY_UNKNOWN_UPDATE,
+  APPLY_UPDATED,
+  RemoteEntityTable,
+  TABLE_APPEARED,
+  TABLE_REMOVED,
+  TABLE_TIMED_OUT,
+  TABLE_UPDATED,
+} from '../../src/dr/table.js';
+import { EntityIndex } from '../../src/dr/entity-index.js';
+import { DeadReckoningModel } from '../../src/dr/model.js';
+import { HEARTBEAT_KDIS } from '../../src/dr/heartbeat.js';
+import { APPEARANCE_DEACTIVATED } from '../../src/dr/algorithm.js';
+import { expectClose } from '../math/close.js';
+
+const HOUR_UNITS = 2 ** 31;
+/** Raw timestamp for seconds past the hour (absolute flag set). */
+const stamp = (seconds: number, absolute = true) => ((Math.floor((seconds * HOUR_UNITS) / 3600) % HOUR_UNITS) * 2 + (absolute ? 1 : 0)) >>> 0;
+
+interface Pdu {
+  entity?: number;
+  type?: number;
+  algorithm?: number;
+  location?: number[];
+  velocity?: number[];
+  acceleration?: number[];
+  rates?: number[];
+  orientation?: number[];
+  appearance?: number;
+  timestamp?: number;
+  kind?: number;
+  domain?: number;
+}
+
+function record(p: Pdu, r = new EntityStateRecord(0)): EntityStateRecord {
+  r.pduType = p.type ?? 1;
+  r.site = 1;
+  r.application = 2;
+  r.entity = p.entity ?? 3;
+  r.drAlgorithm = p.algorithm ?? 2;
+  r.location.set(p.location ?? [6378137, 0, 0]);
+  r.linearVelocity.set(p.velocity ?? [0, 10, 0]);
+  r.linearAcceleration.set(p.acceleration ?? [0, 0, 0]);
+  r.angularVelocity.set(p.rates ?? [0, 0, 0]);
+  r.orientation.set(p.orientation ?? [0, 0, 0]);
+  r.appearance = p.appearance ?? 0;
+  r.timestampRaw = p.timestamp ?? stamp(0);
+  r.entityType[0] = p.kind ?? 1;
+  r.entityType[1] = p.domain ?? 2;
+  r.markingBytes.set([72, 73]);
+  return r;
+}
+
+function recordingTable(options: ConstructorParameters<typeof RemoteEntityTable>[0] = {}) {
+  const events: [number, number, number][] = [];
+  const table = new RemoteEntityTable({ ...options, onEvent: (kind, slot, key) => events.push([kind, slot, key]) });
+  return { table, events };
+}
+
+describe('RemoteEntityTable: applying PDUs', () => {
+  it('adds, updates and keeps per-slot metadata readable', () => {
+    const { table, events } = recordingTable();
+    expect(table.apply(record({ timestamp: stamp(1) }), 100)).toBe(APPLY_APPEARED);
+    expect(table.apply(record({ timestamp: stamp(2), velocity: [1, 2, 3] }), 101)).toBe(APPLY_UPDATED);
+    const key = entityKey(1, 2, 3), slot = table.slotOf(key);
+    expect(events).toEqual([[TABLE_APPEARED, slot, key], [TABLE_UPDATED, slot, key]]);
+    expect([...table.entityId.subarray(3 * slot, 3 * slot + 3)]).toEqual([1, 2, 3]);
+    expect(table.entityType[7 * slot + 1]).toBe(2);
+    expect(table.marking[11 * slot]).toBe(72);
+    expectClose(table.models.velocity.subarray(3 * slot, 3 * slot + 3), [1, 2, 3], 0, 'velocity');
+    expect(table.stats.appeared + table.stats.updated).toBe(2);
+  });
+
+  it('drops duplicates and out-of-order PDUs by timestamp, across the hourly wrap', () => {
+    const { table } = recordingTable();
+    table.apply(record({ timestamp: stamp(3599.9) }), 0);
+    expect(table.apply(record({ timestamp: stamp(3599.9) }), 0.1)).toBe(APPLY_DUPLICATE);
+    expect(table.apply(record({ timestamp: stamp(3599.5) }), 0.1)).toBe(APPLY_OUT_OF_ORDER);
+    // 0.2 s after the top of the hour is newer than 3599.9 s.
+    expect(table.apply(record({ timestamp: stamp(0.2) }), 0.3)).toBe(APPLY_UPDATED);
+    expect(table.apply(record({ timestamp: stamp(3599.95) }), 0.3)).toBe(APPLY_OUT_OF_ORDER);
+    expect(table.stats).toMatchObject({ duplicates: 1, outOfOrder: 2 });
+  });
+
+  it('accepts an Entity State Update only for known entities and keeps their DR parameters', () => {
+    const { table } = recordingTable();
+    expect(table.apply(record({ type: 67 }), 0)).toBe(APPLY_UNKNOWN_UPDATE);
+    table.apply(record({ algorithm: 4, acceleration: [1, 0, 0], rates: [0, 0, 0.1], timestamp: stamp(1) }), 0);
+    const esu = record({ type: 67, algorithm: 0, acceleration: [9, 9, 9], location: [6378137, 50, 0], timestamp: stamp(2) });
+    expect(table.apply(esu, 1)).toBe(APPLY_UPDATED);
+    const slot = table.slotOf(entityKey(1, 2, 3));
+    expect(table.models.algorithm[slot]).toBe(4);
+    expectClose(table.models.acceleration.subarray(3 * slot, 3 * slot + 3), [1, 0, 0], 0, 'acceleration');
+    expectClose(table.models.location0.subarray(3 * slot, 3 * slot + 3), [6378137, 50, 0], 0, 'location');
+  });
+
+  it('removes deactivated entities, reuses their slot, and is bounded', () => {
+    const { table, events } = recordingTable({ capacity: 2 });
+    table.apply(record({ entity: 1 }), 0);
+    table.apply(record({ entity: 2 }), 0);
+    expect(table.apply(record({ entity: 3 }), 0)).toBe(APPLY_TABLE_FULL);
+    expect(table.stats.full).toBe(1);
+    expect(table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1) }), 1)).toBe(APPLY_REMOVED);
+    expect(events.at(-1)).toEqual([TABLE_REMOVED, 0, entityKey(1, 2, 1)]);
+    expect(table.apply(record({ entity: 3 }), 1)).toBe(APPLY_APPEARED);
+    expect(table.slotOf(entityKey(1, 2, 3))).toBe(0);
+    expect(table.size).toBe(2);
+  });
+
+  it('times entities out after heartbeat × 2.4 per kind and domain, with the slot readable in the event', () => {
+    const seen: string[] = [];
+    const table = new RemoteEntityTable({
+      heartbeatTable: HEARTBEAT_KDIS,
+      onEvent: (kind, slot) => kind === TABLE_TIMED_OUT && seen.push(`${table.entityId[3 * slot + 2]}@${table.entityType[7 * slot + 1]}`),
+    });
+    table.apply(record({ entity: 1, kind: 1, domain: 2 }), 0); // air: 5 s → 12 s
+    table.apply(record({ entity: 2, kind: 1, domain: 1 }), 0); // land (KDIS): 55 s → 132 s
+    expect(table.expire(11.9)).toBe(0);
+    expect(table.expire(12.1)).toBe(1);
+    expect(table.expire(131)).toBe(0);
+    expect(table.expire(133)).toBe(1);
+    expect(seen).toEqual(['1@2', '2@1']);
+    expect(table.size).toBe(0);
+  });
+});
+
+describe('RemoteEntityTable: extrapolation', () => {
+  const vec = fc.tuple(fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }));
+  const rates = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }));
+  const entity = fc.record({ algorithm: fc.integer({ min: 0, max: 12 }), velocity: vec, acceleration: vec, rates, orientation: rates, arrival: fc.double({ min: 0, max: 5, noNaN: true }) });
+
+  it('every slot equals the single-entity model, whatever mix of algorithms', () => {
+    fc.assert(
+      fc.property(fc.array(entity, { minLength: 1, maxLength: 30 }), fc.double({ min: 5, max: 20, noNaN: true }), (entities, t) => {
+        const table = new RemoteEntityTable({ capacity: 64 });
+        entities.forEach((e, i) => table.apply(record({ entity: i + 1, location: [6378137, i * 10, 0], ...e }), e.arrival));
+        table.extrapolate(t);
+        const outL = new Float64Array(3 * 64), outO = new Float64Array(3 * 64);
+        table.extrapolate(t, outL, outO);
+        entities.forEach((e, i) => {
+          const slot = table.slotOf(entityKey(1, 2, i + 1));
+          const p = new Float64Array(3), o = new Float64Array(3);
+          new DeadReckoningModel().reset([6378137, i * 10, 0], e.velocity, e.orientation, e.acceleration, e.rates, e.algorithm).evaluate(t - e.arrival, p, o);
+          expectClose(table.location.subarray(3 * slot, 3 * slot + 3), p, 1e-7, `slot ${slot} location`);
+          expectClose(table.orientation.subarray(3 * slot, 3 * slot + 3), o, 1e-12, `slot ${slot} orientation`);
+          expectClose(outL.subarray(3 * slot, 3 * slot + 3), p, 1e-7, `caller array ${slot} location`);
+          expectClose(outO.subarray(3 * slot, 3 * slot + 3), o, 1e-12, `caller array ${slot} orientation`);
+        });
+        expect(table.stats.unknownAlgorithm).toBe(entities.filter((e) => e.algorithm === 0 || e.algorithm > 9).length);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("'timestamp' mode extrapolates from the PDU's absolute timestamp, else from arrival", () => {
+    const table = new RemoteEntityTable({ timeReference: 'timestamp', smoothing: { method: 'snap' } });
+    const now = 1_700_000_000 + 0.5; // epoch seconds; 1_700_000_000 mod 3600 = 800
+    table.apply(record({ entity: 1, velocity: [0, 10, 0], timestamp: stamp(800.3) }), now);
+    table.apply(record({ entity: 2, velocity: [0, 10, 0], timestamp: stamp(800.3, false) }), now);
+    table.apply(record({ entity: 3, velocity: [0, 10, 0], timestamp: stamp(900) }), now);
+    table.extrapolate(now);
+    const y = (e: number) => table.location[3 * table.slotOf(entityKey(1, 2, e)) + 1]!;
+    expect(y(1)).toBeCloseTo(2, 4); // 0.2 s old at 10 m/s (epoch seconds carry ~0.2 µs)
+    expect(y(2)).toBe(0);
+    expect(y(3)).toBe(0);
+    expect(table.stats.untrustedTimestamps).toBe(2);
+  });
+});
+
+describe('RemoteEntityTable: smoothing', () => {
+  const T = 0.5;
+  /** Old path along +y at 10 m/s; at t = 1 a PDU says the entity is 3 m further east and moving 12 m/s. */
+  function corrected(method: 'linear' | 'projective' | 'convergence' | 'snap', jumpEast = 3) {
+    const table = new RemoteEntityTable({ smoothing: { method, durationSeconds: T, teleportMeters: 50 } });
+    table.apply(record({ timestamp: stamp(0), orientation: [0, 0, 0] }), 0);
+    table.render(1);
+    const before = table.displayLocation.slice(0, 3), beforeO = table.displayOrientation.slice(0, 3);
+    table.apply(record({ timestamp: stamp(1), location: [6378137, 10, jumpEast], velocity: [0, 12, 0], orientation: [0.2, 0, 0] }), 1);
+    return { table, before, beforeO };
+  }
+
+  it.each(['linear', 'projective', 'convergence'] as const)('%s: starts at the old display, is continuous, ends on the new path', (method) => {
+    const { table, before, beforeO } = corrected(method);
+    table.render(1);
+    expectClose(table.displayLocation.subarray(0, 3), before, 1e-9, 'start position');
+    expectClose(table.displayOrientation.subarray(0, 3), beforeO, 1e-12, 'start orientation');
+    let previous = table.displayLocation.slice(0, 3), maxStep = 0;
+    for (let t = 1.001; t <= 1 + T + 0.0005; t += 0.001) {
+      table.render(t);
+      maxStep = Math.max(maxStep, Math.hypot(...table.displayLocation.subarray(0, 3).map((c, k) => c - previous[k]!)));
+      previous = table.displayLocation.slice(0, 3);
+    }
+    // 12 m/s × 1 ms = 12 mm of travel plus a share of the 3 m correction per step: no jump.
+    expect(maxStep).toBeLessThan(0.04);
+    table.render(1 + T + 0.01);
+    table.extrapolate(1 + T + 0.01);
+    expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
+    expectClose(table.displayOrientation.subarray(0, 3), [0.2, 0, 0], 0, 'end orientation');
+    expect(table.isConverging(0)).toBe(false);
+  });
+
+  it('snaps for the snap method, for a teleport, and for new entities', () => {
+    for (const [method, jump] of [['snap', 3], ['linear', 80]] as const) {
+      const { table } = corrected(method, jump);
+      table.render(1);
+      expectClose(table.displayLocation.subarray(0, 3), [6378137, 10, jump], 1e-9, `${method} ${jump} m`);
+    }
+  });
+});
+
+describe('EntityIndex', () => {
+  it('behaves like a Map under random inserts and deletes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 40 })), { maxLength: 300 }), (ops) => {
+        const index = new EntityIndex(64), map = new Map<number, number>();
+        ops.forEach(([insert, k], i) => {
+          const key = entityKey(k % 3, 7, k);
+          if (insert && !map.has(key) && map.size < 64) {
+            index.set(key, i);
+            map.set(key, i);
+          } else if (!insert) {
+            index.delete(key);
+            map.delete(key);
+          }
+          for (let j = 0; j <= 40; j++) expect(index.get(entityKey(j % 3, 7, j))).toBe(map.get(entityKey(j % 3, 7, j)) ?? -1);
+        });
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
