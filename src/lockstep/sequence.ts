@@ -3,8 +3,6 @@
  * 16 bits go on the wire, and the receiver restores the full number from the nearest one it already knows.
  */
 
-export const SEQUENCE_MODULUS = 0x10000;
-
 /** The wire form of a frame number. */
 export function toSequence(frame: number): number {
   return frame & 0xffff;
