@@ -157,7 +157,11 @@ export const NetworkSpecSchema = z.union(
 );
 
 export const SmoothingSpecSchema = z.strictObject({
-  mode: setting(z.enum(['none', 'linear', 'smoothstep']).default('smoothstep'), 'How the receiver blends to a new track after an update.', 'smoothstep'),
+  method: setting(
+    z.enum(['snap', 'linear', 'projective', 'convergence']).default('linear'),
+    'How the receiver moves onto a new dead-reckoned path after an update: snap (none), linear blend, projective velocity blending, or a critically damped convergence.',
+    'projective',
+  ),
   time: setting(quantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
   teleportDistance: setting(positive('length').default(100), 'Snap instead of blending when the correction is larger.', '100 m'),
 });

@@ -1,14 +1,161 @@
-import { EXIT_FAILURE, type Command } from '../command.js';
+/**
+ * `reckon experiment`: runs a threshold-tuning experiment or sweep from a spec file or a named preset, prints
+ * the results table (or results.json with --json) and writes results.csv, results.json and report.html.
+ * Everything heavy (zod schema, simulation, Vega) is imported inside `run`.
+ */
+import { booleanFlag, stringFlag } from '../args.js';
+import { EXIT_OK, UsageError, type Command, type CommandIo, type FlagValues } from '../command.js';
 
-// Placeholder until the experiment command lands; replaced by its implementation.
 export const command: Command = {
   name: 'experiment',
-  summary: 'experiment',
-  usage: 'reckon experiment',
-  flags: {},
-  examples: [],
-  async run(_args, io) {
-    io.stderr.write('reckon experiment: not available in this build\n');
-    return EXIT_FAILURE;
+  summary: 'Run threshold-tuning experiments and sweeps; write CSV, JSON and an HTML report',
+  usage: 'reckon experiment <spec.json> | --preset NAME [--set PATH=VALUE]… [--out DIR] [--json]',
+  positionals: { min: 0, max: 1 },
+  flags: {
+    preset: { type: 'string', value: 'NAME', description: 'Run a named experiment instead of a spec file (see --list).' },
+    list: { type: 'boolean', description: 'List the presets and exit.' },
+    set: {
+      type: 'string',
+      value: 'PATH=VALUE',
+      multiple: true,
+      description: 'Override a spec field by its dotted path, e.g. emitter.positionThreshold="2.5 m" (repeatable).',
+    },
+    out: { type: 'string', value: 'DIR', description: 'Folder for results.csv, results.json and report.html. Defaults to experiment-results/<name>.' },
+    json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
+    parallel: { type: 'string', value: 'N', description: 'Worker threads. Defaults to the number of cores.' },
+  },
+  examples: [
+    'reckon experiment --list',
+    'reckon experiment --preset circle',
+    'reckon experiment --preset circle --set trajectory.radius="500 m" --set emitter.positionThreshold="2.5 m" --json',
+    'reckon experiment sweep.json --out results/ --parallel 2',
+    'reckon experiment --preset lockstep-vs-tcp',
+  ],
+  async run(args, io) {
+    const { PRESETS, isTablePreset } = await import('../../experiment/presets.js');
+    if (booleanFlag(args.flags, 'list')) {
+      const width = Math.max(...Object.keys(PRESETS).map((n) => n.length));
+      for (const [name, preset] of Object.entries(PRESETS)) io.stdout.write(`${name.padEnd(width)}  ${preset.summary}\n`);
+      return EXIT_OK;
+    }
+    const presetName = stringFlag(args.flags, 'preset');
+    const file = args.positionals[0];
+    if ((presetName === undefined) === (file === undefined)) {
+      throw new UsageError([{ path: '<spec.json>', message: 'give a spec file or --preset NAME (one of them; see --list)' }]);
+    }
+    const preset = presetName === undefined ? undefined : PRESETS[presetName];
+    if (presetName !== undefined && !preset) {
+      throw new UsageError([{ path: '--preset', message: `unknown preset "${presetName}"; presets: ${Object.keys(PRESETS).join(', ')}` }]);
+    }
+    if (preset && isTablePreset(preset)) return runTablePreset(presetName!, preset.table, args.flags, io);
+    const input = preset ? preset.spec : await readSpecFile(file!);
+    return runSpec(input, file, args.flags, io);
   },
 };
+
+async function readSpecFile(file: string): Promise<unknown> {
+  const { readFile } = await import('node:fs/promises');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError([{ path: '<spec.json>', message: `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError([{ path: '<spec.json>', message: `"${file}" is not valid JSON: ${(error as Error).message}` }]);
+  }
+}
+
+function parallelFlag(flags: FlagValues): number | undefined {
+  const text = stringFlag(flags, 'parallel');
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ path: '--parallel', message: `expected a whole number ≥ 1, e.g. 2; got "${text}"` }]);
+  return n;
+}
+
+async function runSpec(input: unknown, file: string | undefined, flags: FlagValues, io: CommandIo): Promise<number> {
+  const [{ applySets, planExperiment, SpecError }, { runSweep }, { createProgress }, { writeExperimentOutputs, resultsJson }, { toTextTable }, path] =
+    await Promise.all([
+      import('../../experiment/sweep.js'),
+      import('../../experiment/sweep-runner.js'),
+      import('../../experiment/progress.js'),
+      import('../../experiment/report.js'),
+      import('../../experiment/table.js'),
+      import('node:path'),
+    ]);
+  const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
+  const { input: withSets, problems } = applySets(input, sets);
+  let plan;
+  try {
+    plan = planExperiment(withSets);
+  } catch (error) {
+    if (error instanceof SpecError) throw new UsageError([...problems, ...error.problems]);
+    throw error;
+  }
+  if (problems.length > 0) throw new UsageError(problems);
+  const parallel = parallelFlag(flags);
+
+  const name = plan.spec.name;
+  const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
+  const results = await runSweep(plan, {
+    parallel,
+    baseDirectory: file ? path.dirname(path.resolve(file)) : process.cwd(),
+    onProgress: (done) => progress.update(done),
+    signal: io.signal,
+  });
+  progress.finish();
+  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
+  const written = await writeExperimentOutputs(out, name, withSets, results);
+  if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results));
+  else io.stdout.write(toTextTable(results));
+  io.stderr.write(`wrote ${written.join(', ')}\n`);
+  return EXIT_OK;
+}
+
+async function runTablePreset(
+  name: string,
+  table: (options: { seed?: number; durationSeconds?: number }) => Promise<ReadonlyArray<Record<string, unknown>>>,
+  flags: FlagValues,
+  io: CommandIo,
+): Promise<number> {
+  const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
+  const options: { seed?: number; durationSeconds?: number } = {};
+  const problems = [];
+  for (const assignment of sets) {
+    const [key, value] = assignment.split('=', 2) as [string, string | undefined];
+    const n = Number(value);
+    if ((key === 'seed' || key === 'durationSeconds') && value !== undefined && Number.isFinite(n)) options[key] = n;
+    else problems.push({ path: `--set ${key}`, message: `this preset takes only seed=N and durationSeconds=N, e.g. --set durationSeconds=60` });
+  }
+  if (problems.length > 0) throw new UsageError(problems);
+  io.stderr.write(`running ${name} …\n`);
+  const rows = await table(options);
+  const header = Object.keys(rows[0] ?? {});
+  const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
+  const { formatCell } = await import('../../experiment/table.js');
+  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
+  await mkdir(out, { recursive: true });
+  const json = JSON.stringify({ name, options, rows }, null, 2) + '\n';
+  const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
+  const html = renderHtmlReport(name, `${rows.length} conditions.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
+  await Promise.all([
+    writeFile(path.join(out, 'results.json'), json),
+    writeFile(path.join(out, 'results.csv'), csv),
+    writeFile(path.join(out, 'report.html'), html),
+  ]);
+  if (booleanFlag(flags, 'json')) io.stdout.write(json);
+  else {
+    const text = cells.map((r) => r.map(formatCell));
+    const widths = header.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)));
+    const line = (r: string[]) => r.map((c, i) => c.padStart(widths[i]!)).join('  ');
+    io.stdout.write([line(header), ...text.map(line)].join('\n') + '\n');
+  }
+  io.stderr.write(`wrote ${['results.csv', 'results.json', 'report.html'].map((f) => path.join(out, f)).join(', ')}\n`);
+  return EXIT_OK;
+}

@@ -1,0 +1,58 @@
+/**
+ * The receiving side of a run: one `RemoteEntityTable` (with the spec's smoothing) holding the simulated
+ * entity, fed with delivered PDUs and read at the render rate.
+ */
+import { RemoteEntityTable } from '../dr/table.js';
+import { worldToBodyFromEuler } from '../math/euler.js';
+import type { EntityStateRecord } from '../pdu/entity-state-record.js';
+import type { RunSpec } from './spec.js';
+
+const UNITS_PER_SECOND = 0x8000_0000 / 3600;
+
+/** What the runner needs of a receiver. */
+export interface Display {
+  /** Applies a PDU delivered at arrivalSeconds. */
+  apply(record: EntityStateRecord, arrivalSeconds: number): void;
+  /**
+   * Writes the displayed location (ECEF m) and world-to-body matrix at tSeconds.
+   * @returns false while nothing has been received.
+   */
+  read(tSeconds: number, outLocation: Float64Array, outWorldToBody: Float64Array): boolean;
+}
+
+export function createDisplay(smoothing: RunSpec['smoothing']): Display {
+  const table = new RemoteEntityTable({
+    capacity: 1,
+    smoothing: { method: smoothing.method, durationSeconds: smoothing.time, teleportMeters: smoothing.teleportDistance },
+  });
+  return {
+    apply(record, arrivalSeconds) {
+      table.apply(record, arrivalSeconds);
+    },
+    read(tSeconds, outLocation, outWorldToBody) {
+      if (table.size === 0) return false;
+      table.render(tSeconds);
+      const p = table.displayLocation, o = table.displayOrientation;
+      outLocation[0] = p[0]!;
+      outLocation[1] = p[1]!;
+      outLocation[2] = p[2]!;
+      worldToBodyFromEuler(outWorldToBody, o[0]!, o[1]!, o[2]!);
+      return true;
+    },
+  };
+}
+
+/**
+ * Stamps a record as the Entity State PDU of the one simulated entity (1:1:1) sent at sendSeconds: a relative
+ * DIS timestamp (IEEE 1278.1 §6.2.88), which the table uses to drop duplicated and overtaken PDUs.
+ */
+export function stampRecord(record: EntityStateRecord, sendSeconds: number): void {
+  record.protocolVersion = 7;
+  record.pduType = 1;
+  record.protocolFamily = 1;
+  record.site = 1;
+  record.application = 1;
+  record.entity = 1;
+  const units = Math.floor((((sendSeconds % 3600) + 3600) % 3600) * UNITS_PER_SECOND) % 0x8000_0000;
+  record.timestampRaw = units * 2;
+}

@@ -1,0 +1,81 @@
+/**
+ * Runs every run of a plan, on worker threads when there is more than one run and more than one core, in
+ * this thread otherwise. Results come back in run order whatever the scheduling, so output files are
+ * byte-identical from run to run.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { RunContext, runExperiment, type RunResult } from './runner.js';
+import type { ExperimentPlan } from './sweep.js';
+import type { WorkerRequest } from './worker.js';
+
+export interface SweepOptions {
+  /** Worker threads. Defaults to the plan's `parallel`, else the machine's cores. */
+  readonly parallel?: number;
+  /** Folder that relative track files are resolved against. Defaults to the working directory. */
+  readonly baseDirectory?: string;
+  /** Called after each finished run with the count done. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Stops handing out runs; the promise rejects. */
+  readonly signal?: AbortSignal;
+}
+
+/** Runs a plan; rejects with the first run's error (naming the run). */
+export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {}): Promise<RunResult[]> {
+  const runs = plan.runs;
+  const threads = Math.min(options.parallel ?? plan.spec.parallel ?? availableParallelism(), runs.length);
+  const baseDirectory = options.baseDirectory ?? process.cwd();
+  if (threads <= 1) {
+    const context = new RunContext(baseDirectory);
+    const results: RunResult[] = [];
+    for (const run of runs) {
+      options.signal?.throwIfAborted();
+      results.push(await runExperiment(run.spec, context, run.index, run.settings));
+      options.onProgress?.(results.length, runs.length);
+    }
+    return results;
+  }
+  return runOnWorkers(plan, threads, baseDirectory, options);
+}
+
+function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: string, options: SweepOptions): Promise<RunResult[]> {
+  const runs = plan.runs;
+  const results = new Array<RunResult>(runs.length);
+  // Under tsx (tests, `npm run bench`) this module is TypeScript and so is the worker: load tsx into it too.
+  const typescript = import.meta.url.endsWith('.ts');
+  const workerUrl = new URL(typescript ? './worker.ts' : './worker.js', import.meta.url);
+  return new Promise<RunResult[]>((resolve, reject) => {
+    let next = 0;
+    let done = 0;
+    let failed = false;
+    const workers: Worker[] = [];
+    const stopAll = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      for (const w of workers) void w.terminate();
+      reject(error);
+    };
+    const feed = (worker: Worker) => {
+      if (options.signal?.aborted) return stopAll(new Error('sweep aborted'));
+      if (next >= runs.length) return worker.postMessage(null);
+      const run = runs[next++]!;
+      worker.postMessage({ index: run.index, spec: run.spec, settings: { ...run.settings } } satisfies WorkerRequest);
+    };
+    for (let i = 0; i < threads; i++) {
+      const worker = new Worker(workerUrl, { workerData: { baseDirectory }, execArgv: typescript ? ['--import', 'tsx'] : [] });
+      workers.push(worker);
+      worker.on('message', (message: { ok: true; result: RunResult } | { ok: false; index: number; message: string }) => {
+        if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
+        results[message.result.index] = message.result;
+        done++;
+        options.onProgress?.(done, runs.length);
+        if (done === runs.length) {
+          for (const w of workers) w.postMessage(null);
+          resolve(results);
+        } else feed(worker);
+      });
+      worker.on('error', (error) => stopAll(error));
+      feed(worker);
+    }
+  });
+}
