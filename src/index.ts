@@ -173,6 +173,33 @@ export {
   type StraightLineOptions,
   type TankRoadCourseOptions,
 } from './experiment/trajectories/index.js';
+export {
+  loadTrack,
+  recordedTrajectory,
+  parseCsvTrack,
+  parseGpxTrack,
+  parseAdsbTrack,
+  parseDisCaptureTrack,
+  type TrackPoint,
+  type CsvColumns,
+  type LoadTrackOptions,
+  type RecordedTrackOptions,
+} from './experiment/trajectories/index.js';
+export {
+  ExperimentSpecSchema,
+  RunSpecSchema,
+  type ExperimentSpec,
+  type ExperimentSpecInput,
+  type RunSpec,
+  type RunSpecInput,
+} from './experiment/spec.js';
+export { planExperiment, applySets, setPath, SpecError, type ExperimentPlan, type PlannedRun, type SpecProblem } from './experiment/sweep.js';
+export { runExperiment, simulate, RunContext, type RunResult } from './experiment/runner.js';
+export { runSweep, type SweepOptions } from './experiment/sweep-runner.js';
+export { MetricsAccumulator, IPV4_UDP_HEADER_BYTES, ETHERNET_FRAMING_BYTES, type RunMetrics, type ErrorSummary } from './experiment/metrics.js';
+export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
+export { toCsv, toTextTable } from './experiment/table.js';
+export { PRESETS as EXPERIMENT_PRESETS } from './experiment/presets.js';
 
 // dr — the nine DIS dead-reckoning models
 export {

@@ -70,9 +70,9 @@ export async function experimentSections(results: readonly RunResult[]): Promise
           data: { values: points },
           mark: { type: 'point', filled: true, size: 70 },
           encoding: {
-            x: { field: 'rate', type: 'quantitative', title: 'PDUs per second', scale: { zero: true } },
+            x: { field: 'rate', type: 'quantitative', title: 'PDUs per second', scale: { zero: false, padding: 12 } },
             y: { field: 'rms', type: 'quantitative', title: 'RMS displayed position error (m)', scale: { zero: true } },
-            color: { field: 'label', type: 'nominal', title: 'run', legend: results.length <= 24 ? { labelLimit: 320 } : null },
+            color: { field: 'label', type: 'nominal', title: 'run', legend: results.length <= 24 ? {} : null },
           },
         },
       ],
@@ -81,16 +81,17 @@ export async function experimentSections(results: readonly RunResult[]): Promise
   const traced = results.filter((r) => r.traces && r.traces.time.length > 0).slice(0, 6);
   if (traced.length > 0) {
     sections.push({
-      title: 'Displayed position error over time',
+      title: 'Displayed position error, first minute',
+      caption: `Every rendered frame${results.length > traced.length ? ` of the first ${traced.length} runs` : ''}.`,
       html: await renderVegaLite({
         width: 640,
         height: 300,
-        data: { values: traced.flatMap((r) => r.traces!.time.map((t, i) => ({ t, error: r.traces!.positionError[i], label: runLabel(r) }))) },
+        data: { values: traced.flatMap((r) => r.traces!.errorTime.map((t, i) => ({ t, error: r.traces!.positionError[i], label: runLabel(r) }))) },
         mark: { type: 'line', strokeWidth: 1.2 },
         encoding: {
           x: { field: 't', type: 'quantitative', title: 'time (s)' },
           y: { field: 'error', type: 'quantitative', title: 'position error (m)' },
-          color: { field: 'label', type: 'nominal', title: 'run', legend: { labelLimit: 320 } },
+          color: { field: 'label', type: 'nominal', title: 'run', legend: {} },
         },
       }),
     });
@@ -126,27 +127,25 @@ async function renderTrack(result: RunResult): Promise<string> {
     layer: [
       {
         data: { values: track },
-        mark: { type: 'line', strokeWidth: 1.2 },
+        mark: { type: 'line', strokeWidth: 1, opacity: 0.8 },
         encoding: {
           x: { field: 'east', ...axis(ec, 'east (m)') },
           y: { field: 'north', ...axis(nc, 'north (m)') },
           order: { field: 'i' },
-          color: { field: 'series', type: 'nominal', title: 'track', scale: { range: ['#1f77b4', '#9aa0a6'] } },
-          strokeDash: { field: 'series', type: 'nominal', legend: null },
+          detail: { field: 'series' },
+          stroke: { field: 'series', type: 'nominal', title: 'track', scale: { domain: ['true', 'displayed'], range: ['#9aa0a6', '#1f77b4'] } },
         },
       },
       {
         data: { values: pdus },
-        mark: { type: 'point', shape: 'triangle-up', filled: true, size: 40 },
+        mark: { type: 'point', filled: true, size: 22, opacity: 0.9 },
         encoding: {
           x: { field: 'east', type: 'quantitative' },
           y: { field: 'north', type: 'quantitative' },
-          shape: { field: 'why', type: 'nominal', title: 'PDU sent for' },
-          fill: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { scheme: 'set1' } },
+          color: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { range: ['#d62728', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#111111'] } },
         },
       },
     ],
-    resolve: { scale: { color: 'independent' } },
   });
 }
 
@@ -167,7 +166,7 @@ export function paretoFront(points: ReadonlyArray<readonly [number, number]>): n
 /** Renders a Vega-Lite spec to SVG markup (server-side, no canvas). */
 export async function renderVegaLite(spec: Record<string, unknown>): Promise<string> {
   const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const full = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { font: 'system-ui, sans-serif' }, background: 'white', ...spec };
+  const full = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { font: 'system-ui, sans-serif', legend: { labelLimit: 420 } }, background: 'white', ...spec };
   const compiled = vegaLite.compile(full as Parameters<typeof vegaLite.compile>[0]).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();

@@ -3,7 +3,9 @@
  * this thread otherwise. Results come back in run order whatever the scheduling, so output files are
  * byte-identical from run to run.
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RunContext, runExperiment, type RunResult } from './runner.js';
 import type { ExperimentPlan } from './sweep.js';
@@ -41,9 +43,13 @@ export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {})
 function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: string, options: SweepOptions): Promise<RunResult[]> {
   const runs = plan.runs;
   const results = new Array<RunResult>(runs.length);
-  // Under tsx (tests, `npm run bench`) this module is TypeScript and so is the worker: load tsx into it too.
+  // Under tsx (tests, `npm run bench`) this module is TypeScript and so is the worker: register tsx's loader
+  // inside the worker before importing it (`execArgv: ['--import', 'tsx']` does not reach Node 20 workers).
   const typescript = import.meta.url.endsWith('.ts');
   const workerUrl = new URL(typescript ? './worker.ts' : './worker.js', import.meta.url);
+  const bootstrap = typescript
+    ? new URL(`data:text/javascript,const { register } = await import(${JSON.stringify(tsxApiUrl())}); register(); await import(${JSON.stringify(workerUrl.href)});`)
+    : workerUrl;
   return new Promise<RunResult[]>((resolve, reject) => {
     let next = 0;
     let done = 0;
@@ -62,7 +68,7 @@ function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: stri
       worker.postMessage({ index: run.index, spec: run.spec, settings: { ...run.settings } } satisfies WorkerRequest);
     };
     for (let i = 0; i < threads; i++) {
-      const worker = new Worker(workerUrl, { workerData: { baseDirectory }, execArgv: typescript ? ['--import', 'tsx'] : [] });
+      const worker = new Worker(bootstrap, { workerData: { baseDirectory } });
       workers.push(worker);
       worker.on('message', (message: { ok: true; result: RunResult } | { ok: false; index: number; message: string }) => {
         if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
@@ -78,4 +84,10 @@ function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: stri
       feed(worker);
     }
   });
+}
+
+/** URL of tsx's ESM API, resolved from here (a data: URL module cannot resolve bare specifiers). */
+function tsxApiUrl(): string {
+  const cjs = createRequire(import.meta.url).resolve('tsx/esm/api');
+  return pathToFileURL(cjs.replace(/\.cjs$/, '.mjs')).href;
 }

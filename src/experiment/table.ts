@@ -79,6 +79,13 @@ export function formatCell(v: number | string | null): string {
   return String(Number(v.toPrecision(3)));
 }
 
+/** A swept value as written: strings as they are, `{ type, …fields }` as `type (field=value …)`, others as JSON. */
 function displayValue(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'object' && v !== null && 'type' in v) {
+    const { type, ...fields } = v as Record<string, unknown>;
+    const extra = Object.entries(fields).map(([k, x]) => `${k}=${displayValue(x)}`).join(' ');
+    return extra ? `${String(type)} (${extra})` : String(type);
+  }
+  return JSON.stringify(v);
 }

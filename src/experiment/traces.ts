@@ -1,16 +1,20 @@
 /**
- * Series kept for the report's plots when a spec asks for `traces`: position error over time, and the true and
- * displayed tracks with a marker at each PDU sent, in metres east/north of the start. Thinned to at most
- * ~2000 points per series so that reports of long runs stay small.
+ * Series kept for the report's plots when a spec asks for `traces`: the position error of every frame of the
+ * first minute (the saw-tooth of threshold, latency and smoothing is only visible frame by frame), and the true
+ * and displayed tracks of the whole run, thinned to ~2000 points, with a marker at each PDU sent, in metres
+ * east/north of the start.
  */
 import { ecefToEnuMatrix, ecefToGeodetic } from '../math/geodesy.js';
 
 const MAX_POINTS = 2000;
+const ERROR_DETAIL_SECONDS = 60;
 
 export interface RunTraces {
-  /** Seconds, and the displayed position error at each, m. */
-  readonly time: number[];
+  /** Seconds, and the displayed position error at each frame of the first minute, m. */
+  readonly errorTime: number[];
   readonly positionError: number[];
+  /** Seconds of the (thinned) track points. */
+  readonly time: number[];
   /** True track, m east / north of the first true position. */
   readonly trueEast: number[];
   readonly trueNorth: number[];
@@ -31,8 +35,9 @@ export class TraceRecorder {
   private readonly enu = new Float64Array(9);
   private started = false;
   private readonly out: RunTraces = {
-    time: [],
+    errorTime: [],
     positionError: [],
+    time: [],
     trueEast: [],
     trueNorth: [],
     shownEast: [],
@@ -60,10 +65,13 @@ export class TraceRecorder {
 
   addSample(timeSeconds: number, trueEcef: Float64Array, shownEcef: Float64Array, errorMeters: number): void {
     this.start(trueEcef);
-    if (this.seen++ % this.stride !== 0) return;
     const o = this.out;
+    if (timeSeconds <= ERROR_DETAIL_SECONDS) {
+      o.errorTime.push(timeSeconds);
+      o.positionError.push(errorMeters);
+    }
+    if (this.seen++ % this.stride !== 0) return;
     o.time.push(timeSeconds);
-    o.positionError.push(errorMeters);
     o.trueEast.push(this.east(trueEcef));
     o.trueNorth.push(this.north(trueEcef));
     o.shownEast.push(this.east(shownEcef));
