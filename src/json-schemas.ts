@@ -5,10 +5,12 @@
 import { z } from 'zod';
 import { ConfigSchema } from './config/schema.js';
 import { EntityStatePduSchema } from './pdu/schema.js';
+import { ExperimentSpecSchema } from './experiment/spec.js';
 
 export const JSON_SCHEMAS: ReadonlyArray<{ readonly file: string; readonly schema: z.ZodType }> = [
   { file: 'entity-state-pdu.schema.json', schema: EntityStatePduSchema },
   { file: 'config.schema.json', schema: ConfigSchema },
+  { file: 'experiment.schema.json', schema: ExperimentSpecSchema },
 ];
 
 /** The JSON text written for one schema: stable key order, two-space indent, trailing newline. */
