@@ -1,0 +1,38 @@
+/** Entity events: what happened to a remote entity, with its state. */
+import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED } from '../dr/table.js';
+import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
+
+export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed';
+
+/** One change to the set of remote entities. */
+export interface EntityEvent {
+  /**
+   * `appeared`: first PDU of an entity; `updated`: a newer PDU; `timedOut`: silent for heartbeat × 2.4;
+   * `removed`: it announced it left (appearance State = Deactivated).
+   */
+  readonly type: EntityEventType;
+  /** `entityKey(site, application, entity)`. */
+  readonly key: number;
+  readonly entityId: EntityId;
+  /** The marking text (up to 11 characters). */
+  readonly marking: string;
+  /** Scheduler time of the event, seconds. */
+  readonly timeSeconds: number;
+  /**
+   * The entity's state: the PDU just received for `appeared` and `updated` (an Entity State Update merged into the
+   * last full PDU), the last one received for `timedOut` and `removed`.
+   */
+  readonly state: EntityStatePdu;
+}
+
+const TYPES: Readonly<Record<number, EntityEventType>> = {
+  [TABLE_APPEARED]: 'appeared',
+  [TABLE_UPDATED]: 'updated',
+  [TABLE_TIMED_OUT]: 'timedOut',
+  [TABLE_REMOVED]: 'removed',
+};
+
+/** The event for a table event kind (TABLE_*). */
+export function entityEvent(kind: number, key: number, state: EntityStatePdu, timeSeconds: number): EntityEvent {
+  return { type: TYPES[kind]!, key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
+}

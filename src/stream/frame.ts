@@ -1,0 +1,80 @@
+/**
+ * A render-rate snapshot of every remote entity: views of the remote-entity table's own typed arrays (struct of
+ * arrays, one slot per entity), filled without allocating. Valid until the next frame.
+ */
+import type { RemoteEntityTable } from '../dr/table.js';
+
+export interface EntityFrame {
+  /** Time the states are computed for, seconds (scheduler time). */
+  timeSeconds: number;
+  /** Entities held. */
+  entityCount: number;
+  /** Slots to loop over: every entity's slot is below this; read only slots with `active[slot] === 1`. */
+  slotCount: number;
+  /** 1 where a slot holds an entity. */
+  active: Uint8Array;
+  /** Entity key (`entityKey(site, application, entity)`) per slot. */
+  key: Float64Array;
+  /** site, application, entity: 3 per slot. */
+  entityId: Uint16Array;
+  /** kind, domain, country, category, subcategory, specific, extra: 7 per slot. */
+  entityType: Uint16Array;
+  /** Marking bytes, 11 per slot, zero-filled (`markingAt` reads one as text). */
+  marking: Uint8Array;
+  /** Displayed location, ECEF metres, 3 per slot: dead-reckoned and smoothed. */
+  location: Float64Array;
+  /** Displayed orientation ψ, θ, φ radians, 3 per slot. */
+  orientation: Float64Array;
+  /** DR algorithm as received, per slot. */
+  algorithm: Uint8Array;
+  /** The table itself (arrival times, appearance, models…), for anything not listed here. */
+  table: RemoteEntityTable;
+}
+
+const EMPTY = { u8: new Uint8Array(0), u16: new Uint16Array(0), f64: new Float64Array(0) };
+
+/** A frame with no table yet; `renderFrame` fills it. */
+export function createFrame(): EntityFrame {
+  return {
+    timeSeconds: 0,
+    entityCount: 0,
+    slotCount: 0,
+    active: EMPTY.u8,
+    key: EMPTY.f64,
+    entityId: EMPTY.u16,
+    entityType: EMPTY.u16,
+    marking: EMPTY.u8,
+    location: EMPTY.f64,
+    orientation: EMPTY.f64,
+    algorithm: EMPTY.u8,
+    table: undefined as unknown as RemoteEntityTable,
+  };
+}
+
+/**
+ * Renders the table at tSeconds (dead reckoning plus smoothing) and points the frame at its arrays.
+ * @returns frame.
+ */
+export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSeconds: number): EntityFrame {
+  table.render(tSeconds);
+  frame.timeSeconds = tSeconds;
+  frame.entityCount = table.size;
+  frame.slotCount = table.highWater;
+  frame.active = table.active;
+  frame.key = table.key;
+  frame.entityId = table.entityId;
+  frame.entityType = table.entityType;
+  frame.marking = table.marking;
+  frame.location = table.displayLocation;
+  frame.orientation = table.displayOrientation;
+  frame.algorithm = table.models.algorithm;
+  frame.table = table;
+  return frame;
+}
+
+/** The marking of one slot as text (allocates a string: for display). */
+export function markingAt(frame: Pick<EntityFrame, 'marking'>, slot: number): string {
+  let text = '';
+  for (let i = 11 * slot, end = i + 11; i < end && frame.marking[i] !== 0; i++) text += String.fromCharCode(frame.marking[i]!);
+  return text;
+}

@@ -1,0 +1,183 @@
+/**
+ * The owner's edge: local entities' true states in, Entity State PDUs out on a datagram transport (UDP by
+ * default), sent only when the emitter says receivers need one, bundled per tick up to the MTU.
+ */
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
+import type { Config } from '../config/schema.js';
+import type { TruthState } from '../dr/truth-state.js';
+import { APPEARANCE_DEACTIVATED, isDeactivated } from '../dr/algorithm.js';
+import { PduType } from '../pdu/constants.js';
+import { decodeEntityStateInto } from '../pdu/entity-state-codec.js';
+import { MAX_ENTITY_STATE_BYTES, encodeEntityStateInto, encodedEntityStateLength } from '../pdu/entity-state-encoder.js';
+import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
+import { advanceTimestamp, isAbsoluteTimestamp, isNewerTimestamp, timestampFromSeconds } from '../pdu/timestamp.js';
+import { codecStatusMessage } from '../pdu/status.js';
+import { PduBundler } from '../transport/bundler.js';
+import type { DatagramTransport, TransportStats } from '../transport/transport.js';
+import { openUdpTransport } from '../transport/udp.js';
+import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
+import { resolveConfig, type StreamConfig } from './settings.js';
+
+export interface PublisherOptions {
+  /**
+   * Send on this transport instead of opening a UDP socket from `config.network` (a simulated network, a test
+   * double). The caller keeps ownership: `close()` does not close it. Defaults to a UDP socket.
+   */
+  readonly transport?: DatagramTransport;
+  /** Stamp PDUs absolute: times must be Unix epoch seconds (UTC). Defaults to false (relative timestamps). */
+  readonly absoluteTimestamps?: boolean;
+  /** Entities declared up front. Defaults to none (declared on first `update`). */
+  readonly entities?: readonly LocalEntity[];
+}
+
+export interface Publisher {
+  /** The validated configuration in use. */
+  readonly config: Config;
+  /** Traffic counters of the transport (datagrams and bytes out, send errors), updated in place. */
+  readonly stats: TransportStats;
+  /** PDUs sent so far, and their bytes (PDU bytes only, without UDP/IP headers). */
+  readonly sent: { pdus: number; bytes: number };
+  /** Declares a local entity's identity (marking, type, algorithm). Replacing one makes its next update send. */
+  define(entity: LocalEntity): void;
+  /**
+   * Runs the entity's emitter on its true state and sends a PDU if one is needed.
+   * @param entity - entity number, or the entity with its identity (declared on first sight).
+   * @param state - ECEF truth at `timeSeconds`.
+   * @param timeSeconds - seconds on any steady axis (Unix epoch seconds with absolute timestamps).
+   * @param appearance - appearance bits; a change is sent at once. Defaults to 0.
+   * @returns why a PDU was sent (`EMIT_*` bits), 0 when none was.
+   */
+  update(entity: number | LocalEntity, state: TruthState, timeSeconds: number, appearance?: number): number;
+  /** Sends one complete PDU as is (bundled with the others of this tick). */
+  send(record: EntityStateRecord): void;
+  /** An operator that sends every PDU of a `deadReckonEmit` stream and passes it on. */
+  transmit(): MonoTypeOperatorFunction<EmittedPdu>;
+  /** Sends the datagram being filled now (otherwise it leaves at the end of the current tick). */
+  flush(): void;
+  /**
+   * Sends each entity's leave notice (appearance Deactivated, so receivers drop it at once) unless told not to,
+   * waits for queued datagrams, and releases the socket. Idempotent.
+   * @param options.deactivate - send the leave notices. Defaults to true.
+   * @param options.timeSeconds - time of the notices. Defaults to the latest `update` time (else the wall clock).
+   */
+  close(options?: { deactivate?: boolean; timeSeconds?: number }): Promise<void>;
+}
+
+/**
+ * Opens a publisher: a UDP socket that sends to `network.address` (default 127.0.0.1), the multicast group or
+ * broadcast, on `network.port`.
+ *
+ * @param config - a `Config` or part of one (`{ network: { port: 3001 }, dis: { exercise: 2 } }`).
+ * @param options - transport, timestamps, entities; see `PublisherOptions`.
+ * @throws ConfigError for an invalid configuration; Error when the socket cannot be opened.
+ *
+ * ## Example
+ * ```ts
+ * const publisher = await createPublisher({ network: { port: 3000 } });
+ * publisher.define({ entity: 1, marking: 'TANK 1', entityType: { kind: 1, domain: 1, country: 225 } });
+ * const truth = createTruthState();
+ * setInterval(() => {
+ *   trajectory.sample(performance.now() / 1000, truth);
+ *   publisher.update(1, truth, performance.now() / 1000);
+ * }, 50);
+ * // later: await publisher.close();
+ * ```
+ */
+export async function createPublisher(config: StreamConfig = {}, options: PublisherOptions = {}): Promise<Publisher> {
+  const resolved = resolveConfig(config);
+  const transport = options.transport ?? (await openUdpTransport(resolved.network, 'send'));
+  const owned = options.transport === undefined;
+  const locals = new LocalEntities(resolved, options.absoluteTimestamps);
+  for (const entity of options.entities ?? []) locals.define(entity);
+  const bundler = new PduBundler(transport, resolved.network.mtu);
+  const sent = { pdus: 0, bytes: 0 };
+  // The last PDU of each entity (records are reused per entity, so this stays current): for the leave notices.
+  const lastSent = new Map<number, EntityStateRecord>();
+  let flushQueued = false;
+  let latestSeconds = Number.NEGATIVE_INFINITY;
+  let closing: Promise<void> | undefined;
+
+  const flush = (): void => {
+    flushQueued = false;
+    bundler.flush();
+  };
+  // PDUs sent in one synchronous burst (one simulation tick) share datagrams.
+  const flushAtEndOfTick = (): void => {
+    if (flushQueued) return;
+    flushQueued = true;
+    queueMicrotask(flush);
+  };
+  const send = (record: EntityStateRecord): void => {
+    if (closing) return;
+    const length = encodedEntityStateLength(record);
+    const at = bundler.claim(length);
+    const written = encodeEntityStateInto(record, bundler.buffer, at);
+    if (written < 0) throw new RangeError(`cannot encode the PDU of entity ${record.entity}: ${codecStatusMessage(-written)}`);
+    sent.pdus++;
+    sent.bytes += written;
+    if (record.pduType === PduType.ENTITY_STATE && !isDeactivated(record.appearance)) {
+      lastSent.set(entityKey(record.site, record.application, record.entity), record);
+    } else if (isDeactivated(record.appearance)) {
+      lastSent.delete(entityKey(record.site, record.application, record.entity));
+    }
+    flushAtEndOfTick();
+  };
+
+  return {
+    config: resolved,
+    stats: transport.stats,
+    sent,
+    define(entity) {
+      locals.define(entity);
+    },
+    update(entity, state, timeSeconds, appearance = 0) {
+      const local = locals.get(entity);
+      if (timeSeconds > latestSeconds) latestSeconds = timeSeconds;
+      const reasons = locals.update(local, state, timeSeconds, appearance);
+      if (reasons !== 0) send(local.record);
+      return reasons;
+    },
+    send,
+    transmit() {
+      return (source) =>
+        new Observable<EmittedPdu>((subscriber) =>
+          source.subscribe({
+            next(pdu) {
+              if (pdu.timeSeconds > latestSeconds) latestSeconds = pdu.timeSeconds;
+              try {
+                send(pdu.record);
+              } catch (error) {
+                subscriber.error(error);
+                return;
+              }
+              subscriber.next(pdu);
+            },
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => subscriber.complete(),
+          }),
+        );
+    },
+    flush,
+    close(closeOptions = {}) {
+      if (closing) return closing;
+      if (closeOptions.deactivate ?? true) {
+        const t = closeOptions.timeSeconds ?? (Number.isFinite(latestSeconds) ? latestSeconds : Date.now() / 1000);
+        const notice = new EntityStateRecord();
+        const scratch = new Uint8Array(MAX_ENTITY_STATE_BYTES);
+        for (const record of lastSent.values()) {
+          // A copy through the codec, so the caller's record is left as it was.
+          encodeEntityStateInto(record, scratch, 0);
+          decodeEntityStateInto(notice, scratch);
+          notice.appearance = (notice.appearance | APPEARANCE_DEACTIVATED) >>> 0;
+          const raw = timestampFromSeconds(t, isAbsoluteTimestamp(record.timestampRaw));
+          // Receivers drop a PDU that is not newer than the one they hold.
+          notice.timestampRaw = isNewerTimestamp(raw, record.timestampRaw) ? raw : advanceTimestamp(record.timestampRaw, 1e-3);
+          send(notice);
+        }
+      }
+      flush();
+      closing = owned ? transport.close() : Promise.resolve();
+      return closing;
+    },
+  };
+}
