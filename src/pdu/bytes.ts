@@ -20,6 +20,16 @@ export function dataViewOf(bytes: Uint8Array): DataView {
   return cachedView!;
 }
 
+/**
+ * Copies `count` bytes between two DataViews in 32-bit words, then the remaining bytes (big-endian both sides,
+ * so the byte order is kept).
+ */
+export function copyView(to: DataView, toAt: number, from: DataView, fromAt: number, count: number): void {
+  let i = 0;
+  for (; i + 4 <= count; i += 4) to.setUint32(toAt + i, from.getUint32(fromAt + i));
+  for (; i < count; i++) to.setUint8(toAt + i, from.getUint8(fromAt + i));
+}
+
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** Lower-case hex, two digits per byte. */

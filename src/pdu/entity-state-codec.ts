@@ -15,8 +15,13 @@ import {
   PARAMETER_RECORD_BYTES,
   PduType,
 } from './constants.js';
-import { dataViewOf } from './bytes.js';
-import type { EntityStateRecord } from './entity-state-record.js';
+import { copyView, dataViewOf } from './bytes.js';
+import {
+  BYTE_FIELDS_DR_OTHER,
+  BYTE_FIELDS_MARKING,
+  BYTE_FIELDS_PARAMETERS,
+  type EntityStateRecord,
+} from './entity-state-record.js';
 import { CodecStatus } from './status.js';
 
 /**
@@ -58,13 +63,13 @@ export function decodeEntityStateInto(out: EntityStateRecord, bytes: Uint8Array,
   readEntityType(out.alternativeEntityType, view, p + ES.ALTERNATIVE_ENTITY_TYPE);
   readMotion(out, view, p + ES.LINEAR_VELOCITY, p + ES.LOCATION, p + ES.ORIENTATION, p + ES.APPEARANCE);
   out.drAlgorithm = view.getUint8(p + ES.DR_ALGORITHM);
-  copyBytes(out.drOtherParameters, bytes, offset + ES.DR_OTHER_PARAMETERS, out.drOtherParameters.length);
+  copyView(out.byteFieldsView, BYTE_FIELDS_DR_OTHER, view, p + ES.DR_OTHER_PARAMETERS, out.drOtherParameters.length);
   readFloat32x3(out.linearAcceleration, view, p + ES.DR_LINEAR_ACCELERATION);
   readFloat32x3(out.angularVelocity, view, p + ES.DR_ANGULAR_VELOCITY);
   out.markingCharacterSet = view.getUint8(p + ES.MARKING_CHARACTER_SET);
-  copyBytes(out.markingBytes, bytes, offset + ES.MARKING, out.markingBytes.length);
+  copyView(out.byteFieldsView, BYTE_FIELDS_MARKING, view, p + ES.MARKING, out.markingBytes.length);
   out.capabilities = view.getUint32(p + ES.CAPABILITIES);
-  readParameters(out, bytes, offset, ES.PARAMETERS);
+  readParameters(out, view, p, ES.PARAMETERS);
   return CodecStatus.OK;
 }
 
@@ -95,7 +100,7 @@ export function decodeEntityStateUpdateInto(
   out.markingCharacterSet = 0;
   out.markingBytes.fill(0);
   out.capabilities = 0;
-  readParameters(out, bytes, offset, ESU.PARAMETERS);
+  readParameters(out, view, p, ESU.PARAMETERS);
   return CodecStatus.OK;
 }
 
@@ -161,13 +166,9 @@ function readMotion(out: EntityStateRecord, view: DataView, velocity: number, lo
   out.appearance = view.getUint32(appearance);
 }
 
-function readParameters(out: EntityStateRecord, bytes: Uint8Array, offset: number, fixedBytes: number): void {
+// Word copies through DataViews and not `set(bytes.subarray(…))`: subarray allocates a view object per call.
+function readParameters(out: EntityStateRecord, view: DataView, p: number, fixedBytes: number): void {
   const byteCount = out.length - fixedBytes;
   out.variableParameterCount = byteCount / PARAMETER_RECORD_BYTES;
-  copyBytes(out.variableParameters, bytes, offset + fixedBytes, byteCount);
-}
-
-// A loop and not `set(bytes.subarray(…))`: subarray allocates a view object per call.
-function copyBytes(out: Uint8Array, bytes: Uint8Array, start: number, count: number): void {
-  for (let i = 0; i < count; i++) out[i] = bytes[start + i]!;
+  copyView(out.byteFieldsView, BYTE_FIELDS_PARAMETERS, view, p + fixedBytes, byteCount);
 }

@@ -13,8 +13,14 @@ import {
   PARAMETER_RECORD_BYTES,
   PduType,
 } from './constants.js';
-import { dataViewOf } from './bytes.js';
-import { MAX_VARIABLE_PARAMETERS, type EntityStateRecord } from './entity-state-record.js';
+import { copyView, dataViewOf } from './bytes.js';
+import {
+  BYTE_FIELDS_DR_OTHER,
+  BYTE_FIELDS_MARKING,
+  BYTE_FIELDS_PARAMETERS,
+  MAX_VARIABLE_PARAMETERS,
+  type EntityStateRecord,
+} from './entity-state-record.js';
 import { CodecStatus, codecStatusMessage } from './status.js';
 
 /** Bytes of the largest Entity State PDU: 144 + 16 × 255. */
@@ -70,15 +76,15 @@ export function encodeEntityStateInto(record: EntityStateRecord, out: Uint8Array
     writeEntityType(record.alternativeEntityType, view, p + ES.ALTERNATIVE_ENTITY_TYPE);
     writeMotion(record, view, p + ES.LINEAR_VELOCITY, p + ES.LOCATION, p + ES.ORIENTATION, p + ES.APPEARANCE);
     view.setUint8(p + ES.DR_ALGORITHM, record.drAlgorithm);
-    copyBytes(out, offset + ES.DR_OTHER_PARAMETERS, record.drOtherParameters, record.drOtherParameters.length);
+    copyView(view, p + ES.DR_OTHER_PARAMETERS, record.byteFieldsView, BYTE_FIELDS_DR_OTHER, record.drOtherParameters.length);
     writeFloat32x3(record.linearAcceleration, view, p + ES.DR_LINEAR_ACCELERATION);
     writeFloat32x3(record.angularVelocity, view, p + ES.DR_ANGULAR_VELOCITY);
     view.setUint8(p + ES.MARKING_CHARACTER_SET, record.markingCharacterSet);
-    copyBytes(out, offset + ES.MARKING, record.markingBytes, record.markingBytes.length);
+    copyView(view, p + ES.MARKING, record.byteFieldsView, BYTE_FIELDS_MARKING, record.markingBytes.length);
     view.setUint32(p + ES.CAPABILITIES, record.capabilities);
   }
   const fixed = update ? ENTITY_STATE_UPDATE_BYTES : ENTITY_STATE_BYTES;
-  copyBytes(out, offset + fixed, record.variableParameters, count * PARAMETER_RECORD_BYTES);
+  copyView(view, p + fixed, record.byteFieldsView, BYTE_FIELDS_PARAMETERS, count * PARAMETER_RECORD_BYTES);
   return length;
 }
 
@@ -105,10 +111,6 @@ function writeMotion(record: EntityStateRecord, view: DataView, velocity: number
   view.setFloat64(location + 16, record.location[2]!);
   writeFloat32x3(record.orientation, view, orientation);
   view.setUint32(appearance, record.appearance);
-}
-
-function copyBytes(out: Uint8Array, start: number, from: Uint8Array, count: number): void {
-  for (let i = 0; i < count; i++) out[start + i] = from[i]!;
 }
 
 /**

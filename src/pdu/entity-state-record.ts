@@ -7,6 +7,10 @@
 /** Most variable-parameter records a record keeps; the wire allows 255. Defaults to the wire maximum. */
 export const MAX_VARIABLE_PARAMETERS = 255;
 export const VARIABLE_PARAMETER_BYTES = 16;
+/** Offsets of the byte fields in `EntityStateRecord.byteFieldsView`. */
+export const BYTE_FIELDS_DR_OTHER = 0;
+export const BYTE_FIELDS_MARKING = 16;
+export const BYTE_FIELDS_PARAMETERS = 32;
 
 export class EntityStateRecord {
   /** 5, 6 or 7. Defaults to 7 (IEEE 1278.1-2012), so a fresh record encodes as a valid PDU. */
@@ -35,21 +39,31 @@ export class EntityStateRecord {
   readonly orientation = new Float64Array(3);
   appearance = 0;
   drAlgorithm = 0;
-  readonly drOtherParameters = new Uint8Array(15);
+  readonly drOtherParameters: Uint8Array;
   /** m/s², world or body frame depending on the DR algorithm. */
   readonly linearAcceleration = new Float64Array(3);
   /** rad/s about body axes. */
   readonly angularVelocity = new Float64Array(3);
   markingCharacterSet = 0;
   /** Marking characters, zero-filled (see `setMarkingText` / `markingText`). */
-  readonly markingBytes = new Uint8Array(11);
+  readonly markingBytes: Uint8Array;
   capabilities = 0;
   variableParameterCount = 0;
   /** The records' raw bytes, 16 per record, `variableParameterCount` of them valid. */
   readonly variableParameters: Uint8Array;
+  /**
+   * A view over the one ArrayBuffer behind `drOtherParameters` (bytes 0–14), `markingBytes` (16–26) and
+   * `variableParameters` (from 32): the codecs copy them in 32-bit words, ~4× fewer element accesses than bytes.
+   */
+  readonly byteFieldsView: DataView;
 
+  /** @param maxVariableParameters - records this instance can hold. Defaults to 255, the wire maximum. */
   constructor(maxVariableParameters = MAX_VARIABLE_PARAMETERS) {
-    this.variableParameters = new Uint8Array(maxVariableParameters * VARIABLE_PARAMETER_BYTES);
+    const buffer = new ArrayBuffer(BYTE_FIELDS_PARAMETERS + maxVariableParameters * VARIABLE_PARAMETER_BYTES);
+    this.drOtherParameters = new Uint8Array(buffer, BYTE_FIELDS_DR_OTHER, 15);
+    this.markingBytes = new Uint8Array(buffer, BYTE_FIELDS_MARKING, 11);
+    this.variableParameters = new Uint8Array(buffer, BYTE_FIELDS_PARAMETERS, maxVariableParameters * VARIABLE_PARAMETER_BYTES);
+    this.byteFieldsView = new DataView(buffer);
   }
 }
 
