@@ -6,7 +6,7 @@
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { rotationAngleBetween } from '../math/mat3.js';
-import { worldToBodyFromEuler as worldToBody } from '../math/euler.js';
+import { worldToBodyFromEulerVec } from '../math/euler.js';
 import {
   DR_FPW,
   DR_FVW,
@@ -136,13 +136,14 @@ export class DeadReckoningEmitter {
       const dt = tSeconds - this.lastSentSeconds;
       this.model.evaluate(dt, this.predicted, null, this.predictedR);
       const p = truth.location, q = this.predicted;
-      this.positionErrorMeters = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
-      worldToBody(this.trueR, o[0]!, o[1]!, o[2]!);
+      const ex = p[0]! - q[0]!, ey = p[1]! - q[1]!, ez = p[2]! - q[2]!;
+      this.positionErrorMeters = Math.sqrt(ex * ex + ey * ey + ez * ez);
+      worldToBodyFromEulerVec(this.trueR, o);
       this.orientationErrorRad = rotationAngleBetween(this.trueR, this.predictedR);
       const adaptive = this.adaptiveThreshold;
       if (adaptive !== null) {
         const v = truth.linearVelocity;
-        const speed = Math.hypot(v[0]!, v[1]!, v[2]!);
+        const speed = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!);
         this.thresholdMeters = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
       }
       if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
@@ -175,7 +176,7 @@ export class DeadReckoningEmitter {
     fround3(this.sentW, w);
     if (isBodyAlgorithm(alg)) {
       // Body models: V_b = R·V; A_b = d/dt(V_b) = R·A − ω × V_b (Towers & Hines; DIS.md §3.4), since dR/dt = −Ω·R.
-      worldToBody(this.trueR, o[0]!, o[1]!, o[2]!);
+      worldToBodyFromEulerVec(this.trueR, o);
       const r = this.trueR;
       const vbx = r[0]! * v[0]! + r[1]! * v[1]! + r[2]! * v[2]!;
       const vby = r[3]! * v[0]! + r[4]! * v[1]! + r[5]! * v[2]!;

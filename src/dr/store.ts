@@ -211,10 +211,22 @@ export function evaluateRotating(
   const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o;
   const w = s.angularVelocity, W = s.omegaOuter, r = s.r0;
   const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
-  const theta = s.omegaMagnitude[slot]! * Math.abs(dt);
-  const fc = oneMinusCosOverSq(theta), fs = sinc(theta);
-  // DR = a·ωωᵀ + b·I + c·Ω with a = (1 − cos θ)/|ω|², b = cos θ, c = −sin θ/|ω|.
-  const a = fc * dt * dt, b = Math.cos(theta), c = -fs * dt;
+  const omega = s.omegaMagnitude[slot]!;
+  const theta = omega * Math.abs(dt);
+  // Half-angle forms: one sin and one cos serve cos θ, sin θ/|ω| and (1 − cos θ)/|ω| = 2 sin²(θ/2)/|ω|², and
+  // 1 − cos θ never cancels. DR = a·ωωᵀ + b·I + c·Ω with a = (1 − cos θ)/|ω|², b = cos θ, c = −sin θ/|ω|.
+  let a: number, b: number, c: number;
+  if (theta < 1e-4) {
+    const x = theta * theta;
+    a = (0.5 - x / 24) * dt * dt;
+    b = 1 - 0.5 * x;
+    c = -(1 - x / 6) * dt;
+  } else {
+    const half = 0.5 * omega * dt, sh = Math.sin(half), ch = Math.cos(half);
+    a = (2 * sh * sh) / (omega * omega);
+    b = 1 - 2 * sh * sh;
+    c = (-2 * sh * ch) / omega;
+  }
   const d00 = a * W[i9]! + b, d01 = a * W[i9 + 1]! - c * wz, d02 = a * W[i9 + 2]! + c * wy;
   const d10 = a * W[i9 + 3]! + c * wz, d11 = a * W[i9 + 4]! + b, d12 = a * W[i9 + 5]! - c * wx;
   const d20 = a * W[i9 + 6]! - c * wy, d21 = a * W[i9 + 7]! + c * wx, d22 = a * W[i9 + 8]! + b;
@@ -228,7 +240,7 @@ export function evaluateRotating(
   const m21 = d20 * r01 + d21 * r11 + d22 * r21;
   const m22 = d20 * r02 + d21 * r12 + d22 * r22;
   // Euler extraction as math/euler.ts `eulerFromWorldToBody`, inlined to stay allocation- and call-free.
-  const cosTheta = Math.hypot(m00, m01);
+  const cosTheta = Math.sqrt(m00 * m00 + m01 * m01); // not Math.hypot: several times slower in V8
   outOrientation[o3 + 1] = Math.atan2(-m02, cosTheta);
   if (cosTheta < 1e-8) {
     outOrientation[o3] = 0;
@@ -255,6 +267,7 @@ export function evaluateRotating(
   const vx = v[i3]!, vy = v[i3 + 1]!, vz = v[i3 + 2]!;
   const ax = acc[i3]!, ay = acc[i3 + 1]!, az = acc[i3 + 2]!;
   const t2 = dt * dt;
+  const fc = oneMinusCosOverSq(theta), fs = sinc(theta);
   const g1 = thetaMinusSinOverCube(theta) * t2 * dt, i1 = fs * dt, k1 = fc * t2;
   const useAcc = s.effectiveAlgorithm[slot] === DR_RVB;
   const g2 = useAcc ? r2OuterCoefficient(theta) * t2 * t2 : 0;

@@ -112,6 +112,10 @@ export class RemoteEntityTable {
   readonly displayOrientation: Float64Array;
 
   private readonly index: EntityIndex;
+  /** Slots with a rotating kernel, densely packed, and each slot's position in that list (−1: not in it). */
+  private readonly rotating: Int32Array;
+  private readonly rotatingAt: Int32Array;
+  private rotatingCount = 0;
   private readonly freeSlots: Int32Array;
   private freeCount = 0;
   private readonly timeReferenceIsTimestamp: boolean;
@@ -179,6 +183,8 @@ export class RemoteEntityTable {
     this.displayLocation = new Float64Array(3 * n);
     this.displayOrientation = new Float64Array(3 * n);
     this.index = new EntityIndex(n);
+    this.rotating = new Int32Array(n);
+    this.rotatingAt = new Int32Array(n).fill(-1);
     this.freeSlots = new Int32Array(n);
     this.smoothing = new Int32Array(n);
     this.smoothingStart = new Float64Array(n);
@@ -257,6 +263,7 @@ export class RemoteEntityTable {
       }
       resetSlot(models, slot, record.location, record.linearVelocity, record.orientation, this.acc, this.rate, models.algorithm[slot]!, record.appearance);
     }
+    this.trackRotating(slot);
     const kind = this.entityType[7 * slot]!, domain = this.entityType[7 * slot + 1]!;
     this.timeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, kind, domain) * this.timeoutMultiplier;
     for (let k = 0; k < 3; k++) {
@@ -296,21 +303,35 @@ export class RemoteEntityTable {
    * @param outLocation - ECEF metres, 3 per slot. Defaults to `this.location`.
    * @param outOrientation - ψθφ radians, 3 per slot. Defaults to `this.orientation`.
    */
-  extrapolate(tSeconds: number, outLocation = this.location, outOrientation = this.orientation): void {
-    const s = this.models, count = this.highWater;
-    extrapolateLinear(s, count, this.referenceSeconds, tSeconds, outLocation);
+  extrapolate(tSeconds: number, outLocation: Float64Array = this.location, outOrientation: Float64Array = this.orientation): void {
+    const s = this.models, count = this.highWater, reference = this.referenceSeconds;
+    extrapolateLinear(s, count, reference, tSeconds, outLocation);
     // The table's own orientation arrays already hold the fixed orientations (written at apply).
-    const copyFixed = outOrientation !== this.orientation && outOrientation !== this.displayOrientation;
-    const kernel = s.kernel;
-    for (let slot = 0; slot < count; slot++) {
-      if (kernel[slot] !== KERNEL_LINEAR) {
-        evaluateRotating(s, slot, tSeconds - this.referenceSeconds[slot]!, outLocation, outOrientation, slot);
-      } else if (copyFixed) {
-        const j = 3 * slot;
-        outOrientation[j] = s.orientation0[j]!;
-        outOrientation[j + 1] = s.orientation0[j + 1]!;
-        outOrientation[j + 2] = s.orientation0[j + 2]!;
-      }
+    if (outOrientation !== this.orientation && outOrientation !== this.displayOrientation) {
+      const o0 = s.orientation0;
+      for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
+    }
+    // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
+    // quadratic pass itself (bench/dr.bench.ts).
+    const rotating = this.rotating;
+    for (let k = 0; k < this.rotatingCount; k++) {
+      const slot = rotating[k]!;
+      evaluateRotating(s, slot, tSeconds - reference[slot]!, outLocation, outOrientation, slot);
+    }
+  }
+
+  /** Keeps the dense list of rotating slots in step with the slot's kernel. */
+  private trackRotating(slot: number): void {
+    const isRotating = this.active[slot] === 1 && this.models.kernel[slot] !== KERNEL_LINEAR;
+    const at = this.rotatingAt[slot]!;
+    if (isRotating && at < 0) {
+      this.rotatingAt[slot] = this.rotatingCount;
+      this.rotating[this.rotatingCount++] = slot;
+    } else if (!isRotating && at >= 0) {
+      const last = this.rotating[--this.rotatingCount]!;
+      this.rotating[at] = last;
+      this.rotatingAt[last] = at;
+      this.rotatingAt[slot] = -1;
     }
   }
 
@@ -444,6 +465,7 @@ export class RemoteEntityTable {
       this.models.velocityWorld[3 * slot + k] = 0;
       this.models.halfAccelerationWorld[3 * slot + k] = 0;
     }
+    this.trackRotating(slot);
     this.freeSlots[this.freeCount++] = slot;
     this.size--;
   }

@@ -1,0 +1,145 @@
+/**
+ * Dead-reckoning throughput: extrapolating N = 10⁵ remote entities per tick (FPW, FVW, rotating RVW) with the
+ * struct-of-arrays table against a straightforward array-of-objects implementation, and owner-side emitter
+ * decisions. Figures in entity-updates (or decisions) per second; heap bytes per op show the zero-allocation paths.
+ */
+import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
+import { RemoteEntityTable } from '../src/dr/table.js';
+import { DeadReckoningEmitter } from '../src/dr/emitter.js';
+import { createTruthState } from '../src/dr/truth-state.js';
+import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
+
+const N = 100_000;
+
+/** A deterministic generator so runs are comparable. */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function filledTable(algorithm: number, random: () => number): RemoteEntityTable {
+  const table = new RemoteEntityTable({ capacity: N, smoothing: { method: 'snap' } });
+  const r = new EntityStateRecord(0);
+  r.pduType = 1;
+  r.drAlgorithm = algorithm;
+  for (let i = 0; i < N; i++) {
+    r.site = 1 + (i >>> 16);
+    r.application = 1;
+    r.entity = i & 0xffff;
+    r.location.set([6378137 * (0.5 + random()), 1e6 * random(), 1e6 * random()]);
+    r.linearVelocity.set([300 * random(), 300 * random(), 30 * random()]);
+    r.linearAcceleration.set([5 * random(), 5 * random(), random()]);
+    r.orientation.set([6 * random() - 3, 3 * random() - 1.5, 6 * random() - 3]);
+    r.angularVelocity.set([0.2 * random(), 0.2 * random(), 0.5 * random()]);
+    table.apply(r, random());
+  }
+  return table;
+}
+
+interface Vec {
+  x: number;
+  y: number;
+  z: number;
+}
+interface RemoteObject {
+  position: Vec;
+  velocity: Vec;
+  acceleration: Vec;
+  t0: number;
+  rendered: Vec;
+}
+
+/**
+ * The baseline a reasonable developer writes: one object per entity with {x, y, z} vectors. Objects are created
+ * in a shuffled order with interleaved short-lived garbage, and the array is shuffled, so that iteration order and
+ * memory order differ as in a service that has run for a while.
+ */
+function objectEntities(random: () => number): RemoteObject[] {
+  const entities: RemoteObject[] = [];
+  const vec = (x: number, y: number, z: number): Vec => ({ x, y, z });
+  const garbage: unknown[] = [];
+  for (let i = 0; i < N; i++) {
+    entities.push({
+      position: vec(6378137 * (0.5 + random()), 1e6 * random(), 1e6 * random()),
+      velocity: vec(300 * random(), 300 * random(), 30 * random()),
+      acceleration: vec(5 * random(), 5 * random(), random()),
+      t0: random(),
+      rendered: vec(0, 0, 0),
+    });
+    if (random() < 0.5) garbage.push({ i, s: String(i) });
+  }
+  // Replace a random half of the vectors later, as updates do over a service's life.
+  for (let i = 0; i < N / 2; i++) {
+    const e = entities[Math.floor(random() * N)]!;
+    e.velocity = vec(e.velocity.x, e.velocity.y, e.velocity.z);
+    e.position = vec(e.position.x, e.position.y, e.position.z);
+  }
+  for (let i = N - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [entities[i], entities[j]] = [entities[j]!, entities[i]!];
+  }
+  consume(garbage.length);
+  return entities;
+}
+
+function extrapolateObjects(entities: RemoteObject[], t: number): void {
+  for (const e of entities) {
+    const dt = t - e.t0;
+    const p = e.position, v = e.velocity, a = e.acceleration, out = e.rendered;
+    out.x = p.x + (v.x + 0.5 * a.x * dt) * dt;
+    out.y = p.y + (v.y + 0.5 * a.y * dt) * dt;
+    out.z = p.z + (v.z + 0.5 * a.z * dt) * dt;
+  }
+}
+
+const suite: BenchSuite = async ({ quick }) => {
+  const timing = quick ? { minMillis: 100, rounds: 3 } : { minMillis: 400, rounds: 7 };
+  const random = lcg(42);
+  const results: BenchResult[] = [];
+  let tick = 1;
+
+  const tableFor = (algorithm: number) => {
+    const table = filledTable(algorithm, random);
+    const rate = opsPerSecond(() => table.extrapolate((tick += 0.016)), N, timing);
+    const heap = heapBytesPerOp(() => table.extrapolate((tick += 0.016)), 200) / N;
+    consume(table.location[7]!);
+    return { rate, heap };
+  };
+  const fpw = tableFor(2);
+  const fvw = tableFor(5);
+  const rvw = tableFor(4);
+
+  const objects = objectEntities(random);
+  const objectRate = opsPerSecond(() => extrapolateObjects(objects, (tick += 0.016)), N, timing);
+  consume(objects[3]!.rendered.x);
+
+  results.push({ name: 'dr.extrapolate.fpw.reckon', opsPerSec: round(fpw.rate), heapBytesPerOp: round(fpw.heap), entities: N });
+  results.push({ name: 'dr.extrapolate.fvw.reckon', opsPerSec: round(fvw.rate), heapBytesPerOp: round(fvw.heap), entities: N, ratioVsObjects: round(fvw.rate / objectRate) });
+  results.push({ name: 'dr.extrapolate.rvw.reckon', opsPerSec: round(rvw.rate), heapBytesPerOp: round(rvw.heap), entities: N });
+  results.push({ name: 'dr.extrapolate.fvw.objects', opsPerSec: round(objectRate), entities: N });
+
+  // Emitter decisions on a manoeuvring entity (RVW): truth precomputed so only the decision is timed.
+  const emitter = new DeadReckoningEmitter({ algorithm: 4 });
+  const record = new EntityStateRecord(0);
+  const truths = Array.from({ length: 1024 }, (_, i) => {
+    const s = createTruthState(), t = i * 0.02;
+    s.location.set([6378137 + 50 * t, 20 * t + 0.5 * t * t, 0]);
+    s.linearVelocity.set([50, 20 + t, 0]);
+    s.linearAcceleration.set([0, 1, 0]);
+    s.orientation.set([0.3, 0.1 * Math.sin(t), 0]);
+    s.angularVelocity.set([0, 0.1 * Math.cos(t), 0.05]);
+    return s;
+  });
+  let step = 0, sent = 0;
+  const decide = () => {
+    const i = step++ & 1023;
+    sent += emitter.update(truths[i]!, step * 0.02, record) === 0 ? 0 : 1;
+  };
+  const emitterRate = opsPerSecond(() => {
+    for (let k = 0; k < 1000; k++) decide();
+  }, 1000, timing);
+  results.push({ name: 'dr.emitter.reckon', opsPerSec: round(emitterRate), heapBytesPerOp: round(heapBytesPerOp(decide, 100_000)), sentPerDecision: round(sent / step) });
+  return results;
+};
+
+export default suite;
