@@ -20,6 +20,8 @@ import { DeadReckoningModel } from '../../src/dr/model.js';
 import { HEARTBEAT_KDIS } from '../../src/dr/heartbeat.js';
 import { APPEARANCE_DEACTIVATED } from '../../src/dr/algorithm.js';
 import { expectClose } from '../math/close.js';
+import * as mat3 from '../../src/math/mat3.js';
+import { worldToBodyFromEuler } from '../../src/math/euler.js';
 
 const HOUR_UNITS = 2 ** 31;
 /** Raw timestamp for seconds past the hour (absolute flag set). */
@@ -205,6 +207,33 @@ describe('RemoteEntityTable: smoothing', () => {
     expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
     expectClose(table.displayOrientation.subarray(0, 3), [0.2, 0, 0], 0, 'end orientation');
     expect(table.isConverging(0)).toBe(false);
+  });
+
+  it.each([4, 8])('rotating algorithm %d: orientation and position start at the old display and end on the new path', (algorithm) => {
+    const table = new RemoteEntityTable({ smoothing: { method: 'projective', durationSeconds: T } });
+    table.apply(record({ algorithm, rates: [0.1, 0, 0.3], timestamp: stamp(0) }), 0);
+    table.render(1);
+    const before = table.displayLocation.slice(0, 3), beforeO = table.displayOrientation.slice(0, 3);
+    table.apply(record({ algorithm, rates: [0, 0.2, -0.1], location: [6378137, 12, 1], orientation: [0.5, 0.1, 0], timestamp: stamp(1) }), 1);
+    table.render(1);
+    expectClose(table.displayLocation.subarray(0, 3), before, 1e-9, 'start position');
+    const r = (o: ArrayLike<number>) => worldToBodyFromEuler(mat3.create(), o[0]!, o[1]!, o[2]!);
+    expect(mat3.rotationAngleBetween(r(table.displayOrientation), r(beforeO))).toBeLessThan(1e-9);
+    table.render(1.25);
+    table.extrapolate(1.25);
+    expect(mat3.rotationAngleBetween(r(table.displayOrientation), r(table.orientation))).toBeGreaterThan(1e-3);
+    table.render(1 + T);
+    table.extrapolate(1 + T);
+    expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
+    expectClose(table.displayOrientation.subarray(0, 3), table.orientation.subarray(0, 3), 0, 'end orientation');
+  });
+
+  it('never smooths a frozen entity', () => {
+    const table = new RemoteEntityTable({ smoothing: { method: 'linear', durationSeconds: T } });
+    table.apply(record({ timestamp: stamp(0) }), 0);
+    table.apply(record({ location: [6378137, 5, 1], appearance: 1 << 21, timestamp: stamp(1) }), 1);
+    table.render(1.1);
+    expectClose(table.displayLocation.subarray(0, 3), [6378137, 5, 1], 0, 'frozen');
   });
 
   it('snaps for the snap method, for a teleport, and for new entities', () => {
