@@ -12,6 +12,13 @@ const onSignal = (signal: NodeJS.Signals): void => {
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
+// `reckon decode x.pcap --json | head`: a closed pipe is the reader saying "enough", not a failure.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 
 const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
