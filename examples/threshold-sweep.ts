@@ -9,7 +9,7 @@ import { planExperiment, runSweep, toTextTable, writeExperimentOutputs } from '.
 const spec = {
   name: 'tank-thresholds',
   trajectory: { type: 'tank-road-course' },
-  durationSeconds: '5 min',
+  durationSeconds: '3 min',
   sampleRateHz: '30 Hz',
   network: 'wan',
   sweep: {

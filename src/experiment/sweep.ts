@@ -36,7 +36,8 @@ export interface ExperimentPlan {
 
 /**
  * Sets `value` at a dotted path in a plain JSON object, creating objects on the way; returns a new object
- * (the input is not changed). A network given by profile name becomes `{ profile, … }` when one of its fields is set.
+ * (the input is not changed). A network given by profile name becomes `{ profile, … }` when one of its fields is
+ * set, and a field of the default trajectory sets it on the default circle.
  */
 export function setPath(input: unknown, path: string, value: unknown): Record<string, unknown> {
   const keys = path.split('.');
@@ -46,7 +47,9 @@ export function setPath(input: unknown, path: string, value: unknown): Record<st
     const key = keys[i]!;
     const child = node[key];
     if (isObject(child)) node = child;
-    else node = node[key] = key === 'network' && typeof child === 'string' ? { profile: child } : {};
+    else if (i === 0 && key === 'network' && typeof child === 'string') node = node[key] = { profile: child };
+    else if (i === 0 && key === 'trajectory' && child === undefined) node = node[key] = { type: 'circle' }; // the default
+    else node = node[key] = {};
   }
   node[keys[keys.length - 1]!] = value;
   return root;

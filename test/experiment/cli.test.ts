@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout = new PassThrough(), stderr = new PassThrough();
+  let out = '', err = '';
+  stdout.on('data', (d) => (out += d));
+  stderr.on('data', (d) => (err += d));
+  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
+  return { code, stdout: out, stderr: err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'reckon-experiment-'));
+
+describe('reckon experiment', () => {
+  it('--list names every preset', async () => {
+    const { code, stdout } = await cli('experiment', '--list');
+    expect(code).toBe(0);
+    for (const name of ['circle', 'thresholds', 'networks', 'vehicles', 'lockstep-vs-tcp']) expect(stdout).toMatch(new RegExp(`^${name} `, 'm'));
+  });
+
+  it('--preset circle --set … --json prints results.json with pdus and pdusPerOrbit, and writes the outputs', async () => {
+    const out = join(dir, 'circle');
+    const { code, stdout, stderr } = await cli(
+      'experiment', '--preset', 'circle',
+      '--set', 'trajectory.speed=50 m/s', '--set', 'trajectory.radius=500 m', '--set', 'trajectory.orbits=2',
+      '--set', 'sampleRateHz=30', '--set', 'emitter.algorithm=FPW', '--set', 'emitter.positionThreshold=2.5 m',
+      '--set', 'emitter.heartbeat=1 h', '--json', '--out', out,
+    );
+    expect(stderr).toContain('report.html');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as { name: string; spec: Record<string, unknown>; runs: Array<{ metrics: Record<string, unknown> }> };
+    expect(json.name).toBe('circle');
+    expect(json.spec).toMatchObject({ trajectory: { speed: '50 m/s', radius: '500 m', orbits: 2 }, emitter: { positionThreshold: '2.5 m' } });
+    const m = json.runs[0]!.metrics as { pdus: number; pdusPerOrbit: number; durationSeconds: number };
+    expect(m.durationSeconds).toBeCloseTo((2 * 2 * Math.PI * 500) / 50, 9);
+    // ½·(v²/R)·t² = 2.5 m after √(2·2.5·500)/50 = 1 s, seen at the next 30 Hz sample: 63 s per orbit / ~1.03 s.
+    expect(m.pdusPerOrbit).toBeGreaterThan(58);
+    expect(m.pdusPerOrbit).toBeLessThan(64);
+    expect(m.pdus).toBeCloseTo(2 * m.pdusPerOrbit, 9);
+    expect(readFileSync(join(out, 'results.json'), 'utf8')).toBe(stdout);
+    expect(readFileSync(join(out, 'results.csv'), 'utf8').split('\n')[0]).toContain('pdus_per_orbit');
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<svg');
+    expect(html).not.toMatch(/<script|src="http|href="http/);
+  });
+
+  it('prints the results table without --json', async () => {
+    const { code, stdout } = await cli('experiment', '--preset', 'circle', '--set', 'trajectory.orbits=0.2', '--out', join(dir, 'table'));
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^run\s+pdus\s+pdus_per_s\s+pdus_per_orbit/);
+  });
+
+  it('a bad --set exits 2 naming each path with an example of a valid value', async () => {
+    const { code, stderr, stdout } = await cli(
+      'experiment', '--preset', 'circle', '--set', 'emitter.positionThreshold=3 kg', '--set', 'emitter.algorithm=XYZ',
+      '--set', 'novalue', '--out', join(dir, 'bad'),
+    );
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('emitter.positionThreshold: "3 kg" is not a length (expected units like m), e.g. "1 m"');
+    expect(stderr).toMatch(/emitter\.algorithm: expected a DR algorithm name .*e\.g\. "RVW"/);
+    expect(stderr).toContain('--set: expected PATH=VALUE');
+  });
+
+  it('a spec file with sweep errors exits 2 pointing into the sweep; unknown presets and missing files too', async () => {
+    const file = join(dir, 'spec.json');
+    writeFileSync(file, JSON.stringify({ sweep: { network: ['lan', 'moon'] } }));
+    const bad = await cli('experiment', file, '--out', join(dir, 'x'));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/sweep\["network"\]\[1\]: expected a profile name \(perfect, lan/);
+    expect((await cli('experiment', '--preset', 'nope')).stderr).toContain('unknown preset "nope"');
+    expect((await cli('experiment', join(dir, 'missing.json'))).code).toBe(2);
+    expect((await cli('experiment')).code).toBe(2);
+  });
+});

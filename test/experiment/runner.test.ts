@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { EMIT_HEARTBEAT, EMIT_POSITION } from '../../src/dr/emitter.js';
+import { RunContext, runExperiment, simulate } from '../../src/experiment/runner.js';
+import { resultsJson } from '../../src/experiment/report.js';
+import { planExperiment } from '../../src/experiment/sweep.js';
+import { runSweep } from '../../src/experiment/sweep-runner.js';
+import { circle, straightLine } from '../../src/experiment/trajectories/index.js';
+
+const runSpec = (input: unknown) => planExperiment(input).runs[0]!.spec;
+
+describe('runExperiment: metrics with known answers', () => {
+  it('a straight line at constant speed under FPW sends only heartbeats', async () => {
+    const spec = runSpec({
+      trajectory: { type: 'straight-line', speed: '20 m/s', headingRad: 1 },
+      durationSeconds: 60,
+      emitter: { algorithm: 'FPW', positionThreshold: '1 m', heartbeat: '5 s' },
+    });
+    const { metrics } = await runExperiment(spec);
+    expect(metrics.pdusByReason).toEqual({ first: 1, position: 0, orientation: 0, heartbeat: metrics.pdus - 1, change: 0 });
+    // One every 5 s (or the next 60 Hz sample after it): 11 or 12 in 60 s.
+    expect(metrics.pdusByReason.heartbeat).toBeGreaterThanOrEqual(11);
+    expect(metrics.pdusByReason.heartbeat).toBeLessThanOrEqual(12);
+    expect(metrics.positionError.max).toBeLessThan(1e-3);
+  });
+
+  it('a circle under FPW sends each time ½·(v²/R)·t² reaches the threshold (the classic circle)', () => {
+    const speed = 100, radius = 1000, threshold = 1, rate = 60;
+    const spec = runSpec({
+      trajectory: { type: 'circle', speed, radius, orbits: 3 },
+      sampleRateHz: rate,
+      emitter: { algorithm: 'FPW', positionThreshold: threshold, heartbeat: '1 h', orientationThreshold: '180 deg' },
+      smoothing: { method: 'snap' },
+      traces: true,
+    });
+    const result = simulate(spec, circle({ speed, radius, orbits: 3 }), new RunContext());
+    // FPW flies the tangent; the circle falls away from it by ½·(v²/R)·t² (to first order): 1 m after
+    // √(2·1·1000)/100 = 0.447 s. The emitter sees it at the first 60 Hz sample past that: 27/60 = 0.45 s.
+    const crossing = Math.sqrt((2 * threshold * radius) / speed ** 2);
+    const interval = Math.ceil(crossing * rate) / rate;
+    expect(interval).toBeCloseTo(0.45, 12);
+    const times = result.traces!.pduTime;
+    for (let i = 2; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeCloseTo(interval, 9);
+    const m = result.metrics;
+    expect(m.pdusByReason.position).toBe(m.pdus - 1);
+    const orbitSeconds = (2 * Math.PI * radius) / speed;
+    expect(m.pdusPerOrbit).toBeCloseTo(orbitSeconds / interval, 0);
+    expect(m.pdusPerOrbit! * 3).toBeCloseTo(m.pdus, 9);
+    // Perfect network, no smoothing: the receiver never shows more than the error just before a send.
+    expect(m.positionError.max).toBeLessThan(threshold);
+    expect(m.shareAboveThreshold).toBe(0);
+    expect(m.bytesPerPdu).toBe(144 + 28);
+    expect(m.bytesPerSecond).toBeCloseTo((m.pdus * 172) / m.durationSeconds, 9);
+    expect(m.reductionPercent).toBeCloseTo(100 * (1 - m.pdus / (Math.floor(m.durationSeconds * 15) + 1)), 9);
+  });
+
+  it('counts what a lossy link drops and measures the error it causes', async () => {
+    const base = { trajectory: { type: 'aircraft-orbit', orbits: 0.5 }, emitter: { algorithm: 'RVW' } };
+    const clean = await runExperiment(runSpec({ ...base, network: 'perfect' }));
+    const lossy = await runExperiment(runSpec({ ...base, network: { profile: 'perfect', latencyMs: 100, lossPercent: 20 } }));
+    expect(clean.metrics.lost).toBe(0);
+    expect(lossy.metrics.lost).toBeGreaterThan(0);
+    expect(lossy.metrics.delivered + lossy.metrics.lost).toBe(lossy.metrics.pdus);
+    // 100 ms late at 120 m/s: about 12 m behind, against almost nothing on a perfect link.
+    expect(lossy.metrics.positionError.mean).toBeGreaterThan(10);
+    expect(clean.metrics.positionError.mean).toBeLessThan(1);
+  });
+
+  it('reports heartbeat and position reasons as bits', () => {
+    expect(EMIT_POSITION | EMIT_HEARTBEAT).toBe(10);
+    const spec = runSpec({ trajectory: { type: 'straight-line' }, durationSeconds: 30, emitter: { algorithm: 'FPW' }, traces: true });
+    const result = simulate(spec, straightLine(), new RunContext());
+    expect(result.traces!.pduReasons.every((r) => r > 0)).toBe(true);
+    expect(result.metrics.pdusByReason.position).toBeGreaterThan(0); // the speed changes at 20–30 s
+  });
+});
+
+describe('determinism', () => {
+  const sweep = {
+    name: 'determinism',
+    trajectory: { type: 'figure-8', speed: 40 },
+    durationSeconds: 40,
+    sampleRateHz: 30,
+    network: 'lossy-wifi',
+    traces: true,
+    sweep: { 'emitter.positionThreshold': ['0.5 m', '2 m'], seed: [1, 2] },
+  };
+
+  it('the same spec and seed give byte-identical results, in this thread and on worker threads', async () => {
+    const plan = planExperiment(sweep);
+    const first = resultsJson('d', sweep, await runSweep(plan, { parallel: 1 }));
+    const again = resultsJson('d', sweep, await runSweep(plan, { parallel: 1 }));
+    const workers = resultsJson('d', sweep, await runSweep(plan, { parallel: 2 }));
+    expect(again).toBe(first);
+    expect(workers).toBe(first);
+    // And the seed matters: runs 0 and 1 differ only by seed.
+    const runs = (JSON.parse(first) as { runs: Array<{ metrics: { lost: number } }> }).runs;
+    expect(runs[0]!.metrics).not.toEqual(runs[1]!.metrics);
+  });
+});
