@@ -110,7 +110,8 @@ export class MetricsAccumulator {
     if (dt > 0) {
       const vx = (displayed[0]! - p[0]!) / dt, vy = (displayed[1]! - p[1]!) / dt, vz = (displayed[2]! - p[2]!) / dt;
       if (this.hasVelocity) {
-        const jump = Math.hypot(vx - v[0]!, vy - v[1]!, vz - v[2]!);
+        const jx = vx - v[0]!, jy = vy - v[1]!, jz = vz - v[2]!;
+        const jump = Math.sqrt(jx * jx + jy * jy + jz * jz);
         if (jump > this.maxJump) this.maxJump = jump;
       }
       v[0] = vx;
@@ -118,7 +119,9 @@ export class MetricsAccumulator {
       v[2] = vz;
       this.hasVelocity = true;
     }
-    p.set(displayed);
+    p[0] = displayed[0]!;
+    p[1] = displayed[1]!;
+    p[2] = displayed[2]!;
     this.previousTime = timeSeconds;
   }
 

@@ -25,6 +25,9 @@ export function createDisplay(smoothing: RunSpec['smoothing']): Display {
     capacity: 1,
     smoothing: { method: smoothing.method, durationSeconds: smoothing.time, teleportMeters: smoothing.teleportDistance },
   });
+  // The matrix of the last displayed angles: fixed-orientation models show the same angles frame after frame.
+  const shown = new Float64Array(3).fill(Number.NaN);
+  const shownMatrix = new Float64Array(9);
   return {
     apply(record, arrivalSeconds) {
       table.apply(record, arrivalSeconds);
@@ -36,7 +39,13 @@ export function createDisplay(smoothing: RunSpec['smoothing']): Display {
       outLocation[0] = p[0]!;
       outLocation[1] = p[1]!;
       outLocation[2] = p[2]!;
-      worldToBodyFromEuler(outWorldToBody, o[0]!, o[1]!, o[2]!);
+      if (o[0] !== shown[0] || o[1] !== shown[1] || o[2] !== shown[2]) {
+        shown[0] = o[0]!;
+        shown[1] = o[1]!;
+        shown[2] = o[2]!;
+        worldToBodyFromEuler(shownMatrix, shown[0]!, shown[1]!, shown[2]!);
+      }
+      outWorldToBody.set(shownMatrix);
       return true;
     },
   };

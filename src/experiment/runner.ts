@@ -6,7 +6,6 @@
  * number of PDUs in flight.
  */
 import { DeadReckoningEmitter } from '../dr/emitter.js';
-import { createTruthState } from '../dr/truth-state.js';
 import { worldToBodyFromEuler } from '../math/euler.js';
 import { rotationAngleBetween } from '../math/mat3.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
@@ -17,7 +16,7 @@ import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { createDisplay, stampRecord } from './receiver.js';
 import type { RunSpec } from './spec.js';
 import { TraceRecorder, type RunTraces } from './traces.js';
-import type { Trajectory } from './trajectories/trajectory.js';
+import { createTruthWithAttitude, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
 
 /** One run's outcome. */
 export interface RunResult {
@@ -74,12 +73,11 @@ export function simulate(
   const pool = context.pool;
   const traces = spec.traces ? new TraceRecorder(duration, renderRate) : undefined;
 
-  const truth = createTruthState();
-  const renderTruth = createTruthState();
+  const truth = createTruthWithAttitude();
+  const renderTruth = createTruthWithAttitude();
   const outgoing = new EntityStateRecord(0);
   const shownLocation = new Float64Array(3);
   const shownWorldToBody = new Float64Array(9);
-  const trueWorldToBody = new Float64Array(9);
   const pduBytes = ENTITY_STATE_BYTES; // no articulation records: 144 bytes (IEEE 1278.1 §7.2.2)
 
   const deliver = (record: EntityStateRecord, arrivalSeconds: number): void => {
@@ -95,7 +93,7 @@ export function simulate(
     const t = i / sampleRate;
     // Render every frame due before this sample (the receiver runs on its own clock).
     while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++ / renderRate, false);
-    trajectory.sample(t, truth);
+    sampleTruth(trajectory, t, truth);
     const reasons = emitter.update(truth, t, outgoing);
     if (reasons !== 0) {
       metrics.addPdu(reasons);
@@ -112,12 +110,11 @@ export function simulate(
   function render(t: number, sameInstantAsSample: boolean): void {
     link.poll(t, deliver);
     if (!display.read(t, shownLocation, shownWorldToBody)) return; // nothing received yet
-    const state = sameInstantAsSample ? truth : trajectory.sample(t, renderTruth);
+    const state = sameInstantAsSample ? truth : sampleTruth(trajectory, t, renderTruth);
     const p = state.location;
-    const error = Math.hypot(p[0]! - shownLocation[0]!, p[1]! - shownLocation[1]!, p[2]! - shownLocation[2]!);
-    const o = state.orientation;
-    worldToBodyFromEuler(trueWorldToBody, o[0]!, o[1]!, o[2]!);
-    const angle = rotationAngleBetween(trueWorldToBody, shownWorldToBody);
+    const dx = p[0]! - shownLocation[0]!, dy = p[1]! - shownLocation[1]!, dz = p[2]! - shownLocation[2]!;
+    const error = Math.sqrt(dx * dx + dy * dy + dz * dz); // not Math.hypot: several times slower in V8
+    const angle = rotationAngleBetween(state.worldToBody, shownWorldToBody);
     metrics.addSample(t, shownLocation, error, angle);
     traces?.addSample(t, p, shownLocation, error);
   }
@@ -140,6 +137,17 @@ export function simulate(
   // Records still in flight when the run ends go back to the pool for the next run.
   link.poll(Infinity, (record) => pool.push(record));
   return traces ? { ...result, traces: traces.finish() } : result;
+}
+
+/** Samples truth with its world-to-body matrix (computed here if the trajectory did not fill it). */
+function sampleTruth(trajectory: Trajectory, t: number, out: TruthWithAttitude): TruthWithAttitude {
+  out.worldToBody[0] = Number.NaN;
+  trajectory.sample(t, out);
+  if (Number.isNaN(out.worldToBody[0]!)) {
+    const o = out.orientation;
+    worldToBodyFromEuler(out.worldToBody, o[0]!, o[1]!, o[2]!);
+  }
+  return out;
 }
 
 function copyKinematics(to: EntityStateRecord, from: EntityStateRecord): void {

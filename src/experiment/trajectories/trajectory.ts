@@ -4,8 +4,8 @@
  * then mapped to the ECEF `TruthState` DIS works in. The tangent frame is flat: over the few kilometres of a
  * test course the Earth's curvature (≈ 0.08 m over 1 km) is far below any DR threshold.
  */
-import type { TruthState } from '../../dr/truth-state.js';
-import { bodyRatesFromEulerRates, eulerFromWorldToBody, worldToBodyFromEuler } from '../../math/euler.js';
+import { createTruthState, type TruthState } from '../../dr/truth-state.js';
+import { eulerFromWorldToBody } from '../../math/euler.js';
 import { ecefToNedMatrix, geodeticToEcef } from '../../math/geodesy.js';
 import * as mat3 from '../../math/mat3.js';
 
@@ -64,6 +64,7 @@ export class LocalFrame {
   /** Rows: north, east, down unit vectors in ECEF. */
   readonly ecefToNed = new Float64Array(9);
   private readonly bodyFromNed = new Float64Array(9);
+  private readonly worldToBody = new Float64Array(9);
 
   constructor(readonly origin: Origin = DEFAULT_ORIGIN) {
     const lat = (origin.latitudeDeg * Math.PI) / 180;
@@ -72,7 +73,10 @@ export class LocalFrame {
     ecefToNedMatrix(this.ecefToNed, lat, lon);
   }
 
-  /** Writes `motion` as ECEF truth into `out`. */
+  /**
+   * Writes `motion` as ECEF truth into `out`. When `out` also carries a `worldToBody` matrix (see
+   * `TruthWithAttitude`), R_wb is written there too, saving its users the trigonometry.
+   */
   toTruth(out: TruthState, motion: LocalMotion): TruthState {
     const m = this.ecefToNed;
     rotateToEcef(out.location, m, motion.position);
@@ -81,16 +85,40 @@ export class LocalFrame {
     out.location[2]! += this.originEcef[2]!;
     rotateToEcef(out.linearVelocity, m, motion.velocity);
     rotateToEcef(out.linearAcceleration, m, motion.acceleration);
-    const att = motion.attitude;
-    // R_wb = R_nb(heading, pitch, roll) · R_ned←ecef (DIS.md §6.5).
-    worldToBodyFromEuler(this.bodyFromNed, att[0]!, att[1]!, att[2]!);
-    mat3.multiply(this.bodyFromNed, this.bodyFromNed, m);
-    eulerFromWorldToBody(out.orientation, this.bodyFromNed);
-    // Body rates do not depend on the Earth-fixed frame the Euler angles are measured in (DIS.md §3.2), and
-    // the tangent frame is fixed in ECEF, so the local attitude rates give the ECEF body rates directly.
-    bodyRatesFromEulerRates(out.angularVelocity, att, motion.attitudeRates);
+    // One set of sines and cosines serves the attitude matrix and the body rates (hot path: trigonometry
+    // dominates a simulation step).
+    const att = motion.attitude, rates = motion.attitudeRates;
+    const ch = Math.cos(att[0]!), sh = Math.sin(att[0]!);
+    const cp = Math.cos(att[1]!), sp = Math.sin(att[1]!);
+    const cr = Math.cos(att[2]!), sr = Math.sin(att[2]!);
+    // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (DIS.md §3.2) in the NED frame.
+    const r = this.bodyFromNed;
+    r[0] = cp * ch; r[1] = cp * sh; r[2] = -sp;
+    r[3] = sr * sp * ch - cr * sh; r[4] = sr * sp * sh + cr * ch; r[5] = sr * cp;
+    r[6] = cr * sp * ch + sr * sh; r[7] = cr * sp * sh - sr * ch; r[8] = cr * cp;
+    // R_wb = R_nb · R_ned←ecef (DIS.md §6.5).
+    const wb = (out as Partial<TruthWithAttitude>).worldToBody ?? this.worldToBody;
+    mat3.multiply(wb, r, m);
+    eulerFromWorldToBody(out.orientation, wb);
+    // Body rates from Euler rates (DIS.md §3.2). They do not depend on the Earth-fixed frame the angles are
+    // measured in, and the tangent frame is fixed in ECEF, so the local rates give the ECEF body rates.
+    const hDot = rates[0]!, pDot = rates[1]!, rDot = rates[2]!;
+    const w = out.angularVelocity;
+    w[0] = rDot - hDot * sp;
+    w[1] = pDot * cr + hDot * sr * cp;
+    w[2] = -pDot * sr + hDot * cr * cp;
     return out;
   }
+}
+
+/** A TruthState that also receives the world-to-body matrix R_wb (row-major) of its orientation. */
+export interface TruthWithAttitude extends TruthState {
+  readonly worldToBody: Float64Array;
+}
+
+/** A zeroed `TruthWithAttitude`. */
+export function createTruthWithAttitude(): TruthWithAttitude {
+  return { ...createTruthState(), worldToBody: new Float64Array(9) };
 }
 
 /** out = mᵀ · v for a row-major 3×3 (local → ECEF). */
