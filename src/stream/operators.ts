@@ -82,6 +82,8 @@ export interface SampleTrajectoryOptions {
   readonly durationSeconds?: number;
   /** Where time comes from (`now()` in ms). Defaults to `asyncScheduler` (the wall clock). */
   readonly scheduler?: SchedulerLike;
+  /** Scheduler time (ms) at which the trajectory is at `startSeconds`. Defaults to the time of subscription. */
+  readonly originMs?: number;
 }
 
 /**
@@ -103,10 +105,10 @@ export function sampleTrajectory(trajectory: Trajectory, options: SampleTrajecto
   return new Observable<TruthSample>((subscriber) => {
     const state = createTruthState();
     const sample = { entity: options.entity, state, timeSeconds: 0 };
-    const t0Ms = scheduler.now();
+    const t0Ms = options.originMs ?? scheduler.now();
     const tick = (): boolean => {
       const nowMs = scheduler.now();
-      const elapsed = (nowMs - t0Ms) / 1000;
+      const elapsed = Math.max(0, (nowMs - t0Ms) / 1000);
       trajectory.sample(start + Math.min(elapsed, duration), state);
       sample.timeSeconds = nowMs / 1000;
       subscriber.next(sample);

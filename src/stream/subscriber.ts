@@ -69,6 +69,11 @@ export interface EntitySubscriber {
   /** Every dropped datagram or PDU with its reason. Opt-in: nothing is built while no one subscribes. */
   readonly diagnostics$: Observable<Diagnostic>;
   /**
+   * The bound address each time the socket is bound (at once if it already is): tells a caller that asked for
+   * port 0 which port it got. Holds the socket open while subscribed, like the other streams.
+   */
+  readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
+  /**
    * Smoothed, dead-reckoned snapshots of every remote entity at a render rate, read straight from the table's
    * typed arrays (no per-entity allocation). The frame object and its arrays are reused: valid until the next frame.
    * @param options.rateHz - frames per second. Defaults to `receiver.renderRate` (30).
@@ -145,6 +150,7 @@ type Listener<T> = (value: T) => void;
 class Connection implements EntitySubscriber {
   readonly events$: Observable<EntityEvent>;
   readonly diagnostics$: Observable<Diagnostic>;
+  readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
   readonly stats: SubscriberStats;
   table: RemoteEntityTable | undefined;
   private transport: DatagramTransport | undefined;
@@ -156,6 +162,7 @@ class Connection implements EntitySubscriber {
   private readonly eventListeners = new Set<Listener<EntityEvent>>();
   private readonly diagnosticListeners = new Set<Listener<Diagnostic>>();
   private readonly errorListeners = new Set<Listener<unknown>>();
+  private readonly listeningListeners = new Set<Listener<{ address: string; port: number }>>();
   private readonly record = new EntityStateRecord();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
@@ -175,6 +182,13 @@ class Connection implements EntitySubscriber {
     this.receiver = new PduReceiver(this.consume, { ...receiveFilterFromConfig(config), pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE] }, this.stats.transport);
     this.events$ = this.stream(this.eventListeners);
     this.diagnostics$ = this.stream(this.diagnosticListeners);
+    this.listening$ = new Observable((subscriber) => {
+      const bound = this.transport !== undefined; // otherwise `attach` announces it
+      const subscription = this.stream(this.listeningListeners).subscribe(subscriber);
+      const local = this.local;
+      if (bound && local) subscriber.next(local);
+      return subscription;
+    });
   }
 
   get local(): { address: string; port: number } | undefined {
@@ -259,6 +273,8 @@ class Connection implements EntitySubscriber {
     transport.onClose((error) => {
       if (error && this.transport === transport) this.fail(error);
     });
+    const local = this.local;
+    if (local) for (const listener of [...this.listeningListeners]) listener(local);
   }
 
   private disconnect(): void {

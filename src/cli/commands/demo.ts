@@ -1,14 +1,87 @@
-import { EXIT_FAILURE, type Command } from '../command.js';
+/**
+ * `reckon demo`: a tank, a ship and an aircraft published over real UDP on 127.0.0.1 and received by a subscriber
+ * in the same process, with a live table (PDUs, rates, why each was sent, displayed error against the truth,
+ * bandwidth against a fixed 15 Hz update) and a closing summary. Ends by itself after `--duration` or on Ctrl-C.
+ */
+import { booleanFlag, stringFlag } from '../args.js';
+import { EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { configFlags, configOrProblems, durationFlag } from '../../config/cli.js';
 
-// Placeholder until the demo command lands; replaced by its implementation.
+const ALGORITHMS = ['static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
+
 export const command: Command = {
   name: 'demo',
-  summary: 'demo',
-  usage: 'reckon demo',
-  flags: {},
-  examples: [],
-  async run(_args, io) {
-    io.stderr.write('reckon demo: not available in this build\n');
-    return EXIT_FAILURE;
+  summary: 'Publish a tank, a ship and an aircraft over UDP on 127.0.0.1 and watch them dead-reckoned live',
+  usage: 'reckon demo [--duration T] [--algorithm auto|1-9|NAME] [--json] [--port P] [--position-threshold D] …',
+  flags: {
+    duration: { type: 'string', value: 'T', description: 'How long to run, e.g. "30 s", "2 min" or 30 (seconds). Defaults to 30 s.' },
+    algorithm: {
+      type: 'string',
+      value: 'ALG',
+      description: `DR algorithm the entities send: auto (static at rest, F/R × P/V chosen by the motion), 1–9 or a name (${ALGORITHMS.join(', ')}). Defaults to auto.`,
+    },
+    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter. Defaults to 30.' },
+    json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
+    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver']),
+  },
+  examples: [
+    'reckon demo',
+    'reckon demo --duration 10 --position-threshold "0.5 m"',
+    'reckon demo --algorithm FPW --orientation-threshold "5 deg"',
+    'reckon demo --duration 5 --json > summary.json',
+  ],
+  async run(args, io) {
+    const problems: UsageProblem[] = [];
+    const durationSeconds = durationFlag(args.flags, 'duration', problems) ?? 30;
+    const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
+    const rateText = stringFlag(args.flags, 'rate');
+    const rateHz = rateText === undefined ? 30 : Number(rateText);
+    if (!(rateHz > 0 && rateHz <= 1000)) problems.push({ path: '--rate', message: `expected samples per second from 1 to 1000, got "${rateText}"` });
+    const config = configOrProblems(args.flags, problems);
+    if (problems.length > 0 || !config) throw new UsageError(problems);
+    // A free ephemeral port unless one was asked for, so the demo runs beside anything on port 3000.
+    const portGiven = args.flags.port !== undefined || process.env.RECKON_NETWORK_PORT !== undefined || config.network.port !== 3000;
+    const network = { ...config.network, port: portGiven ? config.network.port : 0 };
+    // Publishers and subscriber share this host's clock, so PDUs carry absolute timestamps and the subscriber
+    // dead-reckons from the time of sending, not of arrival, unless told otherwise.
+    const compensationGiven = args.flags['latency-compensation'] !== undefined || process.env.RECKON_RECEIVER_LATENCY_COMPENSATION !== undefined;
+    const receiver = { ...config.receiver, latencyCompensation: compensationGiven ? config.receiver.latencyCompensation : ('timestamp' as const) };
+
+    const [{ runDemo }, view, { LiveView }] = await Promise.all([
+      import('../terminal/demo-session.js'),
+      import('../terminal/demo-view.js'),
+      import('../terminal/live-view.js'),
+    ]);
+    const json = booleanFlag(args.flags, 'json');
+    const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
+    const report = await (async () => {
+      try {
+        return await runDemo({
+          config: { ...config, network, receiver },
+          durationSeconds,
+          rateHz,
+          algorithm,
+          frameRateHz: 20,
+          signal: io.signal,
+          onProgress: json ? undefined : (r) => live.update(view.demoLiveLines(r, live.tty), view.demoPlainLines(r)),
+        });
+      } finally {
+        live.close();
+      }
+    })();
+    if (json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    else io.stdout.write(view.demoSummaryLines(report, live.tty).join('\n') + '\n');
+    return EXIT_OK;
   },
 };
+
+/** `auto`, a number 1–9 or a name such as `RVW`. */
+function algorithmFlag(text: string | undefined, problems: UsageProblem[]): number | 'auto' {
+  if (text === undefined || text.toLowerCase() === 'auto') return 'auto';
+  const byName = ALGORITHMS.findIndex((name) => name.toLowerCase() === text.toLowerCase());
+  if (byName >= 0) return byName + 1;
+  const n = Number(text);
+  if (Number.isInteger(n) && n >= 1 && n <= 9) return n;
+  problems.push({ path: '--algorithm', message: `expected auto, 1–9 or one of ${ALGORITHMS.join(', ')}; got "${text}"` });
+  return 'auto';
+}

@@ -1,0 +1,43 @@
+/** Plain-text tables and number formats for the live views and summaries of the CLI. */
+
+export interface Column {
+  readonly title: string;
+  /** Defaults to 'left'. */
+  readonly align?: 'left' | 'right';
+}
+
+/** Lays rows out under their titles, columns two spaces apart; widths fit the widest cell. */
+export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string[] {
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    columns
+      .map((c, i) => (c.align === 'right' ? (cells[i] ?? '').padStart(widths[i]!) : (cells[i] ?? '').padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map((c) => c.title)), ...rows.map(line)];
+}
+
+/** `0.42 m`, `12.3 m`, `1.25 km`. */
+export function formatMeters(meters: number): string {
+  if (!Number.isFinite(meters)) return '–';
+  if (Math.abs(meters) >= 1000) return `${(meters / 1000).toFixed(2)} km`;
+  return `${meters.toFixed(meters < 10 ? 2 : 1)} m`;
+}
+
+/** `512 B/s`, `2.2 kB/s`. */
+export function formatByteRate(bytesPerSecond: number): string {
+  if (!Number.isFinite(bytesPerSecond)) return '–';
+  return bytesPerSecond >= 1000 ? `${(bytesPerSecond / 1000).toFixed(1)} kB/s` : `${Math.round(bytesPerSecond)} B/s`;
+}
+
+/** `91.4 %`. */
+export function formatPercent(fraction: number): string {
+  return Number.isFinite(fraction) ? `${(100 * fraction).toFixed(1)} %` : '–';
+}
+
+/** Geodetic position in degrees and metres: `36.59731° N 121.87310° W 12 m`. */
+export function formatLatLonAlt(latitudeDeg: number, longitudeDeg: number, heightM: number): string {
+  const lat = `${Math.abs(latitudeDeg).toFixed(5)}° ${latitudeDeg >= 0 ? 'N' : 'S'}`;
+  const lon = `${Math.abs(longitudeDeg).toFixed(5)}° ${longitudeDeg >= 0 ? 'E' : 'W'}`;
+  return `${lat} ${lon} ${heightM.toFixed(0)} m`;
+}
