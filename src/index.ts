@@ -319,3 +319,31 @@ export {
   type SmoothingOptions,
   type SmoothingMethodName,
 } from './dr/smoothing.js';
+
+// stream — rxjs publish/subscribe over UDP (or any DatagramTransport)
+export {
+  createPublisher,
+  type Publisher,
+  type PublisherOptions,
+} from './stream/publisher.js';
+export {
+  createSubscriber,
+  subscribeEntities,
+  entityFrames,
+  type EntitySubscriber,
+  type SubscriberOptions,
+  type SubscriberStats,
+  type Diagnostic,
+  type DiagnosticReason,
+} from './stream/subscriber.js';
+export {
+  deadReckonEmit,
+  sampleTrajectory,
+  type TruthSample,
+  type DeadReckonEmitOptions,
+  type SampleTrajectoryOptions,
+} from './stream/operators.js';
+export { type LocalEntity, type EmittedPdu } from './stream/local-entities.js';
+export { type EntityEvent, type EntityEventType } from './stream/entity-events.js';
+export { markingAt, type EntityFrame } from './stream/frame.js';
+export { type StreamConfig } from './stream/settings.js';
