@@ -4,6 +4,7 @@
  * timestamp) filled in. Shared by `deadReckonEmit` and `Publisher.update`. Nothing here knows sockets or clocks.
  */
 import type { Config } from '../config/schema.js';
+import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
 import { DeadReckoningEmitter, type EmitterOptions } from '../dr/emitter.js';
 import type { TruthState } from '../dr/truth-state.js';
 import { EntityStateRecord, setMarkingText } from '../pdu/entity-state-record.js';
@@ -58,6 +59,7 @@ export class LocalEntityState {
     });
     const r = this.record;
     r.protocolVersion = config.dis.protocolVersion;
+    r.length = ENTITY_STATE_BYTES; // no variable parameter records
     r.exerciseId = config.dis.exercise;
     r.site = config.dis.site;
     r.application = config.dis.application;

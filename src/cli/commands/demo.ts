@@ -6,8 +6,7 @@
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags, configOrProblems, durationFlag } from '../../config/cli.js';
-
-const ALGORITHMS = ['static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
+import { ALGORITHM_FLAG_NAMES, algorithmFlag } from '../terminal/algorithm-flag.js';
 
 export const command: Command = {
   name: 'demo',
@@ -18,7 +17,7 @@ export const command: Command = {
     algorithm: {
       type: 'string',
       value: 'ALG',
-      description: `DR algorithm the entities send: auto (static at rest, F/R × P/V chosen by the motion), 1–9 or a name (${ALGORITHMS.join(', ')}). Defaults to auto.`,
+      description: `DR algorithm the entities send: auto (static at rest, F/R × P/V chosen by the motion), 1–9 or a name (${ALGORITHM_FLAG_NAMES.join(', ')}). Defaults to auto.`,
     },
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter. Defaults to 30.' },
     json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
@@ -74,14 +73,3 @@ export const command: Command = {
     return EXIT_OK;
   },
 };
-
-/** `auto`, a number 1–9 or a name such as `RVW`. */
-function algorithmFlag(text: string | undefined, problems: UsageProblem[]): number | 'auto' {
-  if (text === undefined || text.toLowerCase() === 'auto') return 'auto';
-  const byName = ALGORITHMS.findIndex((name) => name.toLowerCase() === text.toLowerCase());
-  if (byName >= 0) return byName + 1;
-  const n = Number(text);
-  if (Number.isInteger(n) && n >= 1 && n <= 9) return n;
-  problems.push({ path: '--algorithm', message: `expected auto, 1–9 or one of ${ALGORITHMS.join(', ')}; got "${text}"` });
-  return 'auto';
-}

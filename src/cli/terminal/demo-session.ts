@@ -10,53 +10,16 @@ import type { Config } from '../../config/schema.js';
 import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
 import { EMIT_REASON_NAMES, emitReasonNames } from '../../dr/emitter.js';
 import { createTruthState } from '../../dr/truth-state.js';
-import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../experiment/trajectories/index.js';
-import type { Trajectory } from '../../experiment/trajectories/trajectory.js';
 import { ENTITY_STATE_BYTES } from '../../pdu/constants.js';
 import { entityKey } from '../../pdu/entity-state-record.js';
-import type { EntityType } from '../../pdu/schema.js';
 import { deadReckonEmit, sampleTrajectory } from '../../stream/operators.js';
 import { createPublisher, type Publisher } from '../../stream/publisher.js';
 import { createSubscriber } from '../../stream/subscriber.js';
 import { totalRejected, type TransportStats } from '../../transport/transport.js';
+import { demoActors } from './scenario.js';
 
 /** The fixed-rate update the demo compares against, Hz. */
 export const BASELINE_RATE_HZ = 15;
-
-interface Actor {
-  readonly name: string;
-  readonly marking: string;
-  readonly entityType: EntityType;
-  readonly trajectory: Trajectory;
-  /** Where along its trajectory the demo starts, s: chosen so that the first 30 s show turns and a halt. */
-  readonly startSeconds: number;
-}
-
-function actors(): Actor[] {
-  return [
-    {
-      name: 'tank',
-      marking: 'TANK 1',
-      entityType: { kind: 1, domain: 1, country: 225, category: 1, subcategory: 1, specific: 3, extra: 0 }, // M1A2
-      trajectory: tankRoadCourse({ origin: { latitudeDeg: 36.6367, longitudeDeg: -121.7702 } }),
-      startSeconds: 36, // ends a turn, drives on, brakes and halts at about 25 s
-    },
-    {
-      name: 'ship',
-      marking: 'SHIP 1',
-      entityType: { kind: 1, domain: 3, country: 225, category: 4, subcategory: 0, specific: 0, extra: 0 }, // a destroyer
-      trajectory: shipTurningCircles({ straightLength: 200, origin: { latitudeDeg: 36.75, longitudeDeg: -121.95 } }),
-      startSeconds: 20, // starts its first turning circle at about 9 s
-    },
-    {
-      name: 'aircraft',
-      marking: 'AIRCRAFT 1',
-      entityType: { kind: 1, domain: 2, country: 225, category: 1, subcategory: 3, specific: 0, extra: 0 }, // a fighter
-      trajectory: aircraftOrbit(),
-      startSeconds: 0,
-    },
-  ];
-}
 
 export interface DemoOptions {
   /** Network (port 0 = a free one), dis, emitter, heartbeat and receiver settings. */
@@ -114,7 +77,7 @@ export interface DemoReport {
 /** Runs the demo until the duration elapses or the signal aborts. @throws Error when a socket cannot be opened. */
 export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const { config } = options;
-  const cast = actors();
+  const cast = demoActors();
   const address = config.network.address ?? '127.0.0.1';
   const subscriber = createSubscriber({ ...config, network: { ...config.network, address } });
   const report: DemoReport = {
@@ -199,7 +162,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
           .pipe(deadReckonEmit({ config: publisherConfig, absoluteTimestamps: true }), publisher.transmit())
           .subscribe((pdu) => {
             stats.pdusSent++;
-            stats.bytesSent += pdu.record.length || ENTITY_STATE_BYTES;
+            stats.bytesSent += pdu.record.length;
             stats.algorithm = DR_ALGORITHM_NAMES[pdu.record.drAlgorithm] ?? String(pdu.record.drAlgorithm);
             stats.lastReasons = emitReasonNames(pdu.reasons);
             for (const name of stats.lastReasons) stats.reasons[name]!++;

@@ -1,0 +1,44 @@
+/**
+ * The simulated entities of `reckon demo` and `reckon publish --entity`: a tank on a road course with turns and
+ * halts, a ship in slow turning circles, an aircraft orbiting while it climbs.
+ */
+import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../experiment/trajectories/index.js';
+import type { Trajectory } from '../../experiment/trajectories/trajectory.js';
+import type { EntityType } from '../../pdu/schema.js';
+
+/** A simulated entity of the demo and of `reckon publish`. */
+export interface Actor {
+  readonly name: string;
+  readonly marking: string;
+  readonly entityType: EntityType;
+  readonly trajectory: Trajectory;
+  /** Where along its trajectory the demo starts, s: chosen so that the first 30 s show turns and a halt. */
+  readonly startSeconds: number;
+}
+
+/** The demo's cast, in order: tank, ship, aircraft. */
+export function demoActors(): Actor[] {
+  return [
+    {
+      name: 'tank',
+      marking: 'TANK 1',
+      entityType: { kind: 1, domain: 1, country: 225, category: 1, subcategory: 1, specific: 3, extra: 0 }, // M1A2
+      trajectory: tankRoadCourse({ origin: { latitudeDeg: 36.6367, longitudeDeg: -121.7702 } }),
+      startSeconds: 36, // ends a turn, drives on, brakes and halts at about 25 s
+    },
+    {
+      name: 'ship',
+      marking: 'SHIP 1',
+      entityType: { kind: 1, domain: 3, country: 225, category: 4, subcategory: 0, specific: 0, extra: 0 }, // a destroyer
+      trajectory: shipTurningCircles({ straightLength: 200, origin: { latitudeDeg: 36.75, longitudeDeg: -121.95 } }),
+      startSeconds: 20, // starts its first turning circle at about 9 s
+    },
+    {
+      name: 'aircraft',
+      marking: 'AIRCRAFT 1',
+      entityType: { kind: 1, domain: 2, country: 225, category: 1, subcategory: 3, specific: 0, extra: 0 }, // a fighter
+      trajectory: aircraftOrbit(),
+      startSeconds: 0,
+    },
+  ];
+}
