@@ -1,14 +1,109 @@
-import { EXIT_FAILURE, type Command } from '../command.js';
+/**
+ * `reckon subscribe`: receives Entity State PDUs and shows the remote entities live (a table redrawn in place on
+ * a terminal, plain lines otherwise), or prints every entity event as one JSON line (`--json`). Stops on Ctrl-C,
+ * after `--duration` or after `--count` events, then prints what was received and rejected on stderr.
+ */
+import { booleanFlag } from '../args.js';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { configFlags, configOrProblems, durationFlag, integerFlag } from '../../config/cli.js';
 
-// Placeholder until the subscribe command lands; replaced by its implementation.
 export const command: Command = {
   name: 'subscribe',
-  summary: 'subscribe',
-  usage: 'reckon subscribe',
-  flags: {},
-  examples: [],
-  async run(_args, io) {
-    io.stderr.write('reckon subscribe: not available in this build\n');
-    return EXIT_FAILURE;
+  summary: 'Receive Entity State PDUs and show remote entities live (or as NDJSON events)',
+  usage: 'reckon subscribe [--json] [--duration T] [--count N] [--address A] [--port P] [--exercise N] [--multicast GROUP] …',
+  flags: {
+    json: { type: 'boolean', description: 'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout.' },
+    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.' },
+    count: { type: 'string', value: 'N', description: 'Stop after N entity events. Defaults to no limit.' },
+    diagnostics: { type: 'boolean', description: 'Report each rejected datagram or PDU (reason, sender) on stderr.' },
+    ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+  },
+  examples: [
+    'reckon subscribe',
+    'reckon subscribe --port 3000 --exercise 2 --json > events.ndjson',
+    'reckon subscribe --multicast 239.1.2.3 --smoothing linear --diagnostics',
+    'reckon subscribe --port 0 --count 10 --json   # a free port, printed on stderr',
+  ],
+  async run(args, io) {
+    const problems: UsageProblem[] = [];
+    const durationSeconds = durationFlag(args.flags, 'duration', problems);
+    const count = integerFlag(args.flags, 'count', problems);
+    const config = configOrProblems(args.flags, problems);
+    if (problems.length > 0 || !config) throw new UsageError(problems);
+
+    const [{ createSubscriber }, view, { LiveView }, { formatRejections }] = await Promise.all([
+      import('../../stream/subscriber.js'),
+      import('../terminal/subscribe-view.js'),
+      import('../terminal/live-view.js'),
+      import('../../transport/transport.js'),
+    ]);
+    const subscriber = createSubscriber(config);
+    const json = booleanFlag(args.flags, 'json');
+    const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
+    const entities = new view.EntityList();
+    const startedMs = Date.now();
+    let events = 0;
+    let lastFrame: import('../../stream/frame.js').EntityFrame | undefined;
+    let stop: (reason: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+
+    const subscriptions = [
+      subscriber.events$.subscribe({
+        next(event) {
+          events++;
+          if (json) io.stdout.write(JSON.stringify(event) + '\n');
+          entities.apply(event);
+          if (count !== undefined && events >= count) stop(`${count} events`);
+        },
+        error: fail,
+      }),
+      subscriber.listening$.subscribe({
+        next: (local) =>
+          io.stderr.write(
+            `subscribe: listening on ${local.address} port ${local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
+          ),
+        error: fail,
+      }),
+    ];
+    if (booleanFlag(args.flags, 'diagnostics')) {
+      subscriptions.push(
+        subscriber.diagnostics$.subscribe((d) => io.stderr.write(`subscribe: rejected ${d.bytes}-byte datagram from ${d.source.address}:${d.source.port}: ${d.reason} (${d.message})\n`)),
+      );
+    }
+    if (!json) {
+      subscriptions.push(
+        subscriber.frames({ rateHz: 4 }).subscribe({
+          next: (frame) => {
+            lastFrame = frame;
+            live.update(view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty), view.subscribePlainLines(frame, entities));
+          },
+          error: fail,
+        }),
+      );
+    }
+    const onAbort = () => stop('interrupted');
+    io.signal.addEventListener('abort', onAbort, { once: true });
+    if (io.signal.aborted) onAbort();
+    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+
+    const reason = await stopped;
+    clearTimeout(timer);
+    io.signal.removeEventListener('abort', onAbort);
+    // Without a terminal, the entities as last seen (the periodic lines may be seconds old).
+    if (!json && !live.tty && lastFrame) io.stdout.write(view.subscribePlainLines(lastFrame, entities).join('\n') + '\n');
+    for (const s of subscriptions) s.unsubscribe();
+    live.close();
+    const s = subscriber.stats;
+    const decodeErrors = Object.entries(s.decodeErrors).filter(([, n]) => n > 0);
+    io.stderr.write(
+      [
+        `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
+        `  entities  ${entities.size} seen, ${events} events`,
+        `  received  ${s.transport.datagramsIn} datagrams, ${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}` +
+          (decodeErrors.length > 0 ? `; undecodable ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}` : ''),
+      ].join('\n') + '\n',
+    );
+    return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
   },
 };
