@@ -33,7 +33,9 @@ export interface RunMetrics {
   bytesPerPdu: number;
   bytesPerSecond: number;
   wireIncludesEthernet: boolean;
+  /** PDUs delivered before the run ended (duplicates included). */
   delivered: number;
+  /** PDUs lost on the link or dropped at a full queue. */
   lost: number;
   /** Distance displayed ↔ true position, m. */
   positionError: ErrorSummary;

@@ -78,3 +78,19 @@ describe('reckon experiment', () => {
     expect((await cli('experiment')).code).toBe(2);
   });
 });
+
+describe('reckon experiment --preset lockstep-vs-tcp', () => {
+  it('prints the comparison as JSON rows and writes a report with the table', async () => {
+    const out = join(dir, 'lockstep');
+    const { code, stdout } = await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'durationSeconds=10', '--json', '--out', out);
+    expect(code).toBe(0);
+    const { rows } = JSON.parse(stdout) as { rows: Array<Record<string, unknown>> };
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(rows.map((r) => r.transport))).toEqual(new Set(['tcp', 'udp-redundant']));
+    for (const key of ['latencyMs', 'lossPercent', 'playoutDelayMs', 'hitchesPerMinute', 'longestStallMs', 'bytesPerSecond', 'largestPacketBytes']) {
+      expect(rows[0]).toHaveProperty(key);
+    }
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<td>udp-redundant</td>');
+    expect((await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'emitter.algorithm=FPW')).code).toBe(2);
+  });
+});

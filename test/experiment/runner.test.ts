@@ -59,7 +59,9 @@ describe('runExperiment: metrics with known answers', () => {
     const lossy = await runExperiment(runSpec({ ...base, network: { profile: 'perfect', latencyMs: 100, lossPercent: 20 } }));
     expect(clean.metrics.lost).toBe(0);
     expect(lossy.metrics.lost).toBeGreaterThan(0);
-    expect(lossy.metrics.delivered + lossy.metrics.lost).toBe(lossy.metrics.pdus);
+    // Every PDU is delivered or lost, except those still in flight (< 100 ms) when the run ends.
+    expect(lossy.metrics.delivered + lossy.metrics.lost).toBeLessThanOrEqual(lossy.metrics.pdus);
+    expect(lossy.metrics.delivered + lossy.metrics.lost).toBeGreaterThan(lossy.metrics.pdus - 5);
     // 100 ms late at 120 m/s: about 12 m behind, against almost nothing on a perfect link.
     expect(lossy.metrics.positionError.mean).toBeGreaterThan(10);
     expect(clean.metrics.positionError.mean).toBeLessThan(1);
