@@ -40,7 +40,11 @@ const METRIC_COLUMNS: readonly Column[] = [
 /** Header and rows; numbers are kept as numbers. `brief` keeps the columns that fit a terminal. */
 export function resultTable(results: readonly RunResult[], brief = false): { header: string[]; rows: Array<Array<number | string | null>> } {
   const swept = [...new Set(results.flatMap((r) => Object.keys(r.settings)))];
-  const columns = brief ? METRIC_COLUMNS.filter((c) => c.brief || (c.header === 'pdus_per_orbit' && results.some((r) => r.metrics.pdusPerOrbit !== null))) : METRIC_COLUMNS;
+  const columns = METRIC_COLUMNS.filter(
+    (c) =>
+      !(c.header === 'trajectory' && swept.includes('trajectory')) &&
+      (!brief || c.brief || (c.header === 'pdus_per_orbit' && results.some((r) => r.metrics.pdusPerOrbit !== null))),
+  );
   return {
     header: ['run', ...swept, ...columns.map((c) => c.header)],
     rows: results.map((r) => [r.index, ...swept.map((k) => displayValue(r.settings[k])), ...columns.map((c) => c.value(r))]),
