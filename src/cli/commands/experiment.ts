@@ -18,7 +18,7 @@ export const command: Command = {
       type: 'string',
       value: 'PATH=VALUE',
       multiple: true,
-      description: 'Override a spec field by its dotted path, e.g. emitter.positionThreshold="2.5 m" (repeatable).',
+      description: 'Override a spec field by its dotted path, e.g. emitter.positionThreshold="2.5 m".',
     },
     out: { type: 'string', value: 'DIR', description: 'Folder for results.csv, results.json and report.html. Defaults to experiment-results/<name>.' },
     json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
