@@ -58,8 +58,12 @@ export const command: Command = {
     let datagrams = 0;
     let bytes = 0;
     let notIpv4 = 0;
-    let stop: (reason: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    let resolveStop: (reason: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
+    const stop = (reason: string): void => {
+      transport.onDatagram(undefined); // nothing more is written once a stop condition is met
+      resolveStop(reason);
+    };
 
     transport.onDatagram((datagram, source) => {
       const acceptedBefore = transport.stats.pdusAccepted;
