@@ -95,7 +95,7 @@ export class DeadReckoningModel {
     scratchReference[0] = 0;
     extrapolateLinear(s, 1, scratchReference, dtSeconds, outLocation);
     if (s.kernel[0] !== KERNEL_LINEAR) {
-      evaluateRotating(s, 0, dtSeconds, outLocation, outOrientation ?? scratchOrientation, 0, outWorldToBody);
+      evaluateRotating(s, 0, dtSeconds, outLocation, 0, outWorldToBody ?? this.matrix, 0, outOrientation);
     } else {
       if (outOrientation !== null) {
         outOrientation[0] = s.orientation0[0]!;
@@ -110,8 +110,8 @@ export class DeadReckoningModel {
   /** World-frame (ECEF) velocity at dtSeconds, m/s: the time derivative of `evaluate`'s location. */
   velocityWorld(dtSeconds: number, out: Float64Array): Float64Array {
     const s = this.store;
-    if (s.kernel[0] !== KERNEL_LINEAR) evaluateRotating(s, 0, dtSeconds, scratchLocation, scratchOrientation, 0, this.matrix);
-    worldVelocity(s, 0, dtSeconds, this.matrix, out, 0);
+    if (s.kernel[0] !== KERNEL_LINEAR) evaluateRotating(s, 0, dtSeconds, scratchLocation, 0, this.matrix, 0, null);
+    worldVelocity(s, 0, dtSeconds, this.matrix, 0, out, 0);
     return out;
   }
 
@@ -128,7 +128,6 @@ export class DeadReckoningModel {
 }
 
 const scratchLocation = new Float64Array(3);
-const scratchOrientation = new Float64Array(3);
 const sharedModel = new DeadReckoningModel();
 
 /**

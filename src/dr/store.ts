@@ -19,6 +19,7 @@ import {
   isFrozen,
   isKnownAlgorithm,
 } from './algorithm.js';
+import type { Float64Arena } from './simd-kernel.js';
 import { oneMinusCosOverSq, r2OuterCoefficient, sinc, sinMinusThetaCosOverCube, thetaMinusSinOverCube } from './rotation.js';
 
 /** How a slot is evaluated: quadratic only, + rotating orientation (RPW/RVW), + body-axis position (RPB/RVB). */
@@ -27,6 +28,9 @@ export const KERNEL_ROTATING_WORLD = 1;
 export const KERNEL_ROTATING_BODY = 2;
 
 type Vec = ArrayLike<number>;
+
+/** Below this many slots the call into WebAssembly costs more than it saves. */
+const SIMD_MIN_SLOTS = 16;
 
 export class DrStore {
   /** The DR algorithm as received (0–255). */
@@ -55,14 +59,22 @@ export class DrStore {
   /** |ω|, rad/s. */
   readonly omegaMagnitude: Float64Array;
 
-  constructor(readonly capacity: number) {
+  /**
+   * @param arena - where the arrays of the quadratic (P0, V, ½A) live; with one, `extrapolateLinear` runs the
+   *   WebAssembly SIMD kernel for outputs in the same arena. Defaults to ordinary arrays.
+   */
+  constructor(
+    readonly capacity: number,
+    readonly arena: Float64Arena | null = null,
+  ) {
+    const quadratic = (): Float64Array => arena?.allocate(3 * capacity) ?? new Float64Array(3 * capacity);
     this.algorithm = new Uint8Array(capacity);
     this.effectiveAlgorithm = new Uint8Array(capacity);
     this.kernel = new Uint8Array(capacity);
     this.frozen = new Uint8Array(capacity);
-    this.location0 = new Float64Array(3 * capacity);
-    this.velocityWorld = new Float64Array(3 * capacity);
-    this.halfAccelerationWorld = new Float64Array(3 * capacity);
+    this.location0 = quadratic();
+    this.velocityWorld = quadratic();
+    this.halfAccelerationWorld = quadratic();
     this.velocity = new Float64Array(3 * capacity);
     this.acceleration = new Float64Array(3 * capacity);
     this.orientation0 = new Float64Array(3 * capacity);
@@ -186,8 +198,14 @@ export function resetSlot(
  * @param referenceSeconds - per slot, the time the model state is valid at (same axis as tSeconds).
  */
 export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: Float64Array, tSeconds: number, outLocation: Float64Array): void {
-  const p = s.location0, v = s.velocityWorld, a = s.halfAccelerationWorld;
-  for (let i = 0, j = 0; i < count; i++, j += 3) {
+  const p = s.location0, v = s.velocityWorld, a = s.halfAccelerationWorld, arena = s.arena;
+  let first = 0;
+  if (arena !== null && count >= SIMD_MIN_SLOTS && referenceSeconds.buffer === arena.buffer && outLocation.buffer === arena.buffer && a.buffer === arena.buffer) {
+    const pairs = count >>> 1;
+    arena.quadratic(pairs, tSeconds, p.byteOffset, v.byteOffset, a.byteOffset, referenceSeconds.byteOffset, outLocation.byteOffset);
+    first = 2 * pairs;
+  }
+  for (let i = first, j = 3 * first; i < count; i++, j += 3) {
     const dt = tSeconds - referenceSeconds[i]!;
     outLocation[j] = p[j]! + (v[j]! + a[j]! * dt) * dt;
     outLocation[j + 1] = p[j + 1]! + (v[j + 1]! + a[j + 1]! * dt) * dt;
@@ -196,19 +214,21 @@ export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: F
 }
 
 /**
- * Orientation (and, for RPB/RVB, position) of one rotating slot after dt seconds, written at `out` offset 3·o.
- * R(t) = DR(t)·R0, converted to ψθφ; body position P0 + R0ᵀ·(R1·V_b + R2·A_b). Optionally also writes R(t).
+ * R(t) = DR(t)·R0 of one rotating slot after dt seconds, row-major at `outMatrix` offset 9·m; for RPB/RVB also
+ * the position P0 + R0ᵀ·(R1·V_b + R2·A_b) at `outLocation` offset 3·o. Euler angles are written (at
+ * `outOrientation` offset 3·o) only when asked: their three atan2 cost more than the rest of the kernel.
  */
 export function evaluateRotating(
   s: DrStore,
   slot: number,
   dt: number,
   outLocation: Float64Array,
-  outOrientation: Float64Array,
   o: number,
-  outMatrix: Float64Array | null = null,
+  outMatrix: Float64Array,
+  m: number,
+  outOrientation: Float64Array | null,
 ): void {
-  const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o;
+  const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o, m9 = 9 * m;
   const w = s.angularVelocity, W = s.omegaOuter, r = s.r0;
   const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
   const omega = s.omegaMagnitude[slot]!;
@@ -239,27 +259,16 @@ export function evaluateRotating(
   const m12 = d10 * r02 + d11 * r12 + d12 * r22;
   const m21 = d20 * r01 + d21 * r11 + d22 * r21;
   const m22 = d20 * r02 + d21 * r12 + d22 * r22;
-  // Euler extraction as math/euler.ts `eulerFromWorldToBody`, inlined to stay allocation- and call-free.
-  const cosTheta = Math.sqrt(m00 * m00 + m01 * m01); // not Math.hypot: several times slower in V8
-  outOrientation[o3 + 1] = Math.atan2(-m02, cosTheta);
-  if (cosTheta < 1e-8) {
-    outOrientation[o3] = 0;
-    outOrientation[o3 + 2] = Math.atan2(-m21, m11);
-  } else {
-    outOrientation[o3] = Math.atan2(m01, m00);
-    outOrientation[o3 + 2] = Math.atan2(m12, m22);
-  }
-  if (outMatrix !== null) {
-    outMatrix[0] = m00;
-    outMatrix[1] = m01;
-    outMatrix[2] = m02;
-    outMatrix[3] = d10 * r00 + d11 * r10 + d12 * r20;
-    outMatrix[4] = m11;
-    outMatrix[5] = m12;
-    outMatrix[6] = d20 * r00 + d21 * r10 + d22 * r20;
-    outMatrix[7] = m21;
-    outMatrix[8] = m22;
-  }
+  outMatrix[m9] = m00;
+  outMatrix[m9 + 1] = m01;
+  outMatrix[m9 + 2] = m02;
+  outMatrix[m9 + 3] = d10 * r00 + d11 * r10 + d12 * r20;
+  outMatrix[m9 + 4] = m11;
+  outMatrix[m9 + 5] = m12;
+  outMatrix[m9 + 6] = d20 * r00 + d21 * r10 + d22 * r20;
+  outMatrix[m9 + 7] = m21;
+  outMatrix[m9 + 8] = m22;
+  if (outOrientation !== null) eulerAt(outOrientation, o3, outMatrix, m9);
   if (s.kernel[slot] !== KERNEL_ROTATING_BODY) return;
 
   // Body displacement R1·V_b + R2·A_b; R1 = g·ωωᵀ + fs·t·I + fc·t²·Ω, R2 = h4·ωωᵀ + h2·I + h3·Ω (rotation.ts).
@@ -285,21 +294,38 @@ export function evaluateRotating(
 }
 
 /**
+ * ψ, θ, φ of the row-major R_wb at `matrix` offset m9, written at `out` offset o3: math/euler.ts
+ * `eulerFromWorldToBody` on offsets, so that tables convert their matrices in place.
+ */
+export function eulerAt(out: Float64Array, o3: number, matrix: Float64Array, m9: number): void {
+  const m00 = matrix[m9]!, m01 = matrix[m9 + 1]!, m02 = matrix[m9 + 2]!;
+  const cosTheta = Math.sqrt(m00 * m00 + m01 * m01); // not Math.hypot: several times slower in V8
+  out[o3 + 1] = Math.atan2(-m02, cosTheta);
+  if (cosTheta < 1e-8) {
+    out[o3] = 0;
+    out[o3 + 2] = Math.atan2(-matrix[m9 + 7]!, matrix[m9 + 4]!);
+  } else {
+    out[o3] = Math.atan2(m01, m00);
+    out[o3 + 2] = Math.atan2(matrix[m9 + 5]!, matrix[m9 + 8]!);
+  }
+}
+
+/**
  * World-frame velocity of one slot after dt seconds (m/s), at `out` offset 3·o: what the rendered entity moves
  * with. Body models: R(t)ᵀ·(V_b + A_b·t) with R(t) the dead-reckoned orientation.
- * @param rotation - R(t) row-major for rotating body models (from `evaluateRotating`), else ignored.
+ * @param rotation - R(t) row-major at offset 9·m for rotating body models (from `evaluateRotating`), else ignored.
  */
-export function worldVelocity(s: DrStore, slot: number, dt: number, rotation: Float64Array | null, out: Float64Array, o: number): void {
-  const i3 = 3 * slot, o3 = 3 * o;
+export function worldVelocity(s: DrStore, slot: number, dt: number, rotation: Float64Array | null, m: number, out: Float64Array, o: number): void {
+  const i3 = 3 * slot, o3 = 3 * o, m9 = 9 * m;
   if (s.kernel[slot] === KERNEL_ROTATING_BODY && rotation !== null) {
     const accT = s.effectiveAlgorithm[slot] === DR_RVB ? dt : 0;
     const vx = s.velocity[i3]! + s.acceleration[i3]! * accT;
     const vy = s.velocity[i3 + 1]! + s.acceleration[i3 + 1]! * accT;
     const vz = s.velocity[i3 + 2]! + s.acceleration[i3 + 2]! * accT;
-    const m = rotation;
-    out[o3] = m[0]! * vx + m[3]! * vy + m[6]! * vz;
-    out[o3 + 1] = m[1]! * vx + m[4]! * vy + m[7]! * vz;
-    out[o3 + 2] = m[2]! * vx + m[5]! * vy + m[8]! * vz;
+    const r = rotation;
+    out[o3] = r[m9]! * vx + r[m9 + 3]! * vy + r[m9 + 6]! * vz;
+    out[o3 + 1] = r[m9 + 1]! * vx + r[m9 + 4]! * vy + r[m9 + 7]! * vz;
+    out[o3 + 2] = r[m9 + 2]! * vx + r[m9 + 5]! * vy + r[m9 + 8]! * vz;
     return;
   }
   // d/dt (P0 + V t + ½A t²) = V + 2·(½A)·t.

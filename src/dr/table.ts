@@ -5,6 +5,10 @@
  * time t into Float64Arrays (3 per slot) without allocating. The table never reads a clock: time is a parameter,
  * seconds on the caller's axis.
  *
+ * Orientation is kept as world-to-body matrices (`worldToBody`, `displayWorldToBody`), which is what renderers and
+ * error metrics use; the ψθφ arrays `orientation` / `displayOrientation` are filled from them when read, so
+ * that their three atan2 per rotating entity are paid only by callers that want Euler angles.
+ *
  * Events: `onEvent(kind, slot, key)` is called synchronously for TABLE_APPEARED, TABLE_UPDATED, TABLE_TIMED_OUT
  * and TABLE_REMOVED (no per-event allocation). During a timed-out or removed event the slot's fields still hold
  * the entity's last state; the slot is reused afterwards.
@@ -13,10 +17,10 @@ import { entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js
 import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER, heartbeatSecondsFor, type HeartbeatTable } from './heartbeat.js';
-import { DrStore, KERNEL_LINEAR, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
+import { DrStore, KERNEL_LINEAR, eulerAt, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
+import { createFloat64Arena } from './simd-kernel.js';
 import { SMOOTH_SNAP, SMOOTHING_METHODS, positionOffset, type SmoothingOptions } from './smoothing.js';
 import * as quat from '../math/quat.js';
-import { worldToBodyFromEuler, eulerFromWorldToBody } from '../math/euler.js';
 
 export const TABLE_APPEARED = 1;
 export const TABLE_UPDATED = 2;
@@ -104,12 +108,34 @@ export class RemoteEntityTable {
   readonly referenceSeconds: Float64Array;
   readonly arrivalSeconds: Float64Array;
   readonly timeoutSeconds: Float64Array;
-  /** Dead-reckoned state (ECEF m; ψθφ rad), written by `extrapolate`. */
+  /** Dead-reckoned location, ECEF metres (3 per slot), written by `extrapolate`. */
   readonly location: Float64Array;
-  readonly orientation: Float64Array;
-  /** Displayed (smoothed) state, written by `render`. */
+  /** Dead-reckoned R_wb, row-major (9 per slot), written by `extrapolate`. */
+  readonly worldToBody: Float64Array;
+  /** Displayed (smoothed) location, ECEF metres (3 per slot), written by `render`. */
   readonly displayLocation: Float64Array;
-  readonly displayOrientation: Float64Array;
+  /** Displayed R_wb, row-major (9 per slot), written by `render`. */
+  readonly displayWorldToBody: Float64Array;
+
+  /** Dead-reckoned ψθφ, radians (3 per slot), as of the last `extrapolate`. */
+  get orientation(): Float64Array {
+    if (this.orientationPending) this.orientationPending = this.convertStale(this.worldToBody, this.orientationValues, this.orientationStale);
+    return this.orientationValues;
+  }
+
+  /** Displayed ψθφ, radians (3 per slot), as of the last `render`. */
+  get displayOrientation(): Float64Array {
+    if (this.displayPending) this.displayPending = this.convertStale(this.displayWorldToBody, this.displayValues, this.displayStale);
+    return this.displayValues;
+  }
+
+  private readonly orientationValues: Float64Array;
+  private readonly displayValues: Float64Array;
+  /** Per slot: 1 while the Euler angles lag the matrix (rotating slots after `extrapolate` / `render`). */
+  private readonly orientationStale: Uint8Array;
+  private readonly displayStale: Uint8Array;
+  private orientationPending = false;
+  private displayPending = false;
 
   private readonly index: EntityIndex;
   /** Slots with a rotating kernel, densely packed, and each slot's position in that list (−1: not in it). */
@@ -139,7 +165,6 @@ export class RemoteEntityTable {
   private readonly listed: Uint8Array;
   // Scratch (no allocation per PDU or frame).
   private readonly p = new Float64Array(3);
-  private readonly o = new Float64Array(3);
   private readonly v = new Float64Array(3);
   private readonly m = new Float64Array(9);
   private readonly acc = new Float64Array(3);
@@ -162,7 +187,10 @@ export class RemoteEntityTable {
     this.smoothingMethod = SMOOTHING_METHODS[options.smoothing?.method ?? 'linear'];
     this.smoothingSeconds = options.smoothing?.durationSeconds ?? 0.5;
     this.teleportMeters = options.smoothing?.teleportMeters ?? 100;
-    this.models = new DrStore(n);
+    // P0, V, ½A, reference times and both location outputs in one arena, for the SIMD quadratic kernel.
+    const arena = n >= 64 ? createFloat64Arena(16 * n) : null;
+    const positions = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
+    this.models = new DrStore(n, arena);
     this.active = new Uint8Array(n);
     this.key = new Float64Array(n);
     this.entityId = new Uint16Array(3 * n);
@@ -175,13 +203,17 @@ export class RemoteEntityTable {
     this.timestampRaw = new Uint32Array(n);
     this.protocolVersion = new Uint8Array(n);
     this.exerciseId = new Uint8Array(n);
-    this.referenceSeconds = new Float64Array(n);
+    this.referenceSeconds = positions(n);
     this.arrivalSeconds = new Float64Array(n);
     this.timeoutSeconds = new Float64Array(n);
-    this.location = new Float64Array(3 * n);
-    this.orientation = new Float64Array(3 * n);
-    this.displayLocation = new Float64Array(3 * n);
-    this.displayOrientation = new Float64Array(3 * n);
+    this.location = positions(3 * n);
+    this.displayLocation = positions(3 * n);
+    this.worldToBody = new Float64Array(9 * n);
+    this.displayWorldToBody = new Float64Array(9 * n);
+    this.orientationValues = new Float64Array(3 * n);
+    this.displayValues = new Float64Array(3 * n);
+    this.orientationStale = new Uint8Array(n);
+    this.displayStale = new Uint8Array(n);
     this.index = new EntityIndex(n);
     this.rotating = new Int32Array(n);
     this.rotatingAt = new Int32Array(n).fill(-1);
@@ -266,9 +298,9 @@ export class RemoteEntityTable {
     this.trackRotating(slot);
     const kind = this.entityType[7 * slot]!, domain = this.entityType[7 * slot + 1]!;
     this.timeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, kind, domain) * this.timeoutMultiplier;
-    for (let k = 0; k < 3; k++) {
-      this.orientation[s3 + k] = this.displayOrientation[s3 + k] = models.orientation0[s3 + k]!;
-    }
+    for (let k = 0; k < 3; k++) this.orientationValues[s3 + k] = this.displayValues[s3 + k] = models.orientation0[s3 + k]!;
+    for (let k = 9 * slot; k < 9 * slot + 9; k++) this.worldToBody[k] = this.displayWorldToBody[k] = models.r0[k]!;
+    this.orientationStale[slot] = this.displayStale[slot] = 0;
     if (appeared || wasFrozen || models.frozen[slot] === 1) this.stopSmoothing(slot);
     else this.startSmoothing(slot, nowSeconds);
     if (appeared) this.stats.appeared++;
@@ -298,26 +330,53 @@ export class RemoteEntityTable {
   }
 
   /**
-   * Dead-reckons every slot to tSeconds (no smoothing). Free slots below `highWater` are computed too (cheaper
-   * than testing); read only slots with `active[slot] === 1`.
+   * Dead-reckons every slot to tSeconds (no smoothing): locations, and R_wb of the rotating slots into
+   * `worldToBody` (fixed orientations are written when their PDU is applied). Free slots below `highWater` are
+   * computed too (cheaper than testing); read only slots with `active[slot] === 1`.
    * @param outLocation - ECEF metres, 3 per slot. Defaults to `this.location`.
-   * @param outOrientation - ψθφ radians, 3 per slot. Defaults to `this.orientation`.
+   * @param outOrientation - ψθφ radians, 3 per slot, written now. Defaults to `this.orientation`, converted
+   *   from `worldToBody` when next read.
    */
-  extrapolate(tSeconds: number, outLocation: Float64Array = this.location, outOrientation: Float64Array = this.orientation): void {
+  extrapolate(tSeconds: number, outLocation: Float64Array = this.location, outOrientation?: Float64Array): void {
+    if (outOrientation === undefined || outOrientation === this.orientationValues) {
+      this.extrapolateMatrices(tSeconds, outLocation, this.worldToBody, this.orientationStale);
+      this.orientationPending = true;
+      return;
+    }
     const s = this.models, count = this.highWater, reference = this.referenceSeconds;
     extrapolateLinear(s, count, reference, tSeconds, outLocation);
-    // The table's own orientation arrays already hold the fixed orientations (written at apply).
-    if (outOrientation !== this.orientation && outOrientation !== this.displayOrientation) {
-      const o0 = s.orientation0;
-      for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
+    const o0 = s.orientation0;
+    for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
+    for (let k = 0; k < this.rotatingCount; k++) {
+      const slot = this.rotating[k]!;
+      evaluateRotating(s, slot, tSeconds - reference[slot]!, outLocation, slot, this.m, 0, outOrientation);
     }
+  }
+
+  /** Locations of every slot and R_wb of the rotating ones (9 per slot in `matrices`), whose angles go stale. */
+  private extrapolateMatrices(tSeconds: number, outLocation: Float64Array, matrices: Float64Array, stale: Uint8Array): void {
+    const s = this.models, reference = this.referenceSeconds, rotating = this.rotating;
+    extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
     // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
     // quadratic pass itself (bench/dr.bench.ts).
+    for (let k = 0; k < this.rotatingCount; k++) {
+      const slot = rotating[k]!;
+      evaluateRotating(s, slot, tSeconds - reference[slot]!, outLocation, slot, matrices, slot, null);
+      stale[slot] = 1;
+    }
+  }
+
+  /** Euler angles of the rotating slots whose matrix changed since they were last converted. @returns false */
+  private convertStale(matrices: Float64Array, angles: Float64Array, stale: Uint8Array): false {
     const rotating = this.rotating;
     for (let k = 0; k < this.rotatingCount; k++) {
       const slot = rotating[k]!;
-      evaluateRotating(s, slot, tSeconds - reference[slot]!, outLocation, outOrientation, slot);
+      if (stale[slot] === 1) {
+        eulerAt(angles, 3 * slot, matrices, 9 * slot);
+        stale[slot] = 0;
+      }
     }
+    return false;
   }
 
   /** Keeps the dense list of rotating slots in step with the slot's kernel. */
@@ -335,12 +394,13 @@ export class RemoteEntityTable {
     }
   }
 
-  /** Displayed state of every slot at tSeconds into `displayLocation` / `displayOrientation`: DR plus smoothing. */
+  /** Displayed state of every slot at tSeconds into `displayLocation` / `displayWorldToBody` (and, when read, `displayOrientation`): DR plus smoothing. */
   render(tSeconds: number): void {
-    this.extrapolate(tSeconds, this.displayLocation, this.displayOrientation);
+    this.extrapolateMatrices(tSeconds, this.displayLocation, this.displayWorldToBody, this.displayStale);
+    this.displayPending = true;
     for (let k = 0; k < this.smoothingCount; ) {
       const slot = this.smoothing[k]!;
-      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayOrientation, slot)) k++;
+      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayWorldToBody, slot, this.displayValues)) k++;
       else {
         // Finished or stopped: drop from the list.
         this.listed[slot] = 0;
@@ -371,13 +431,12 @@ export class RemoteEntityTable {
    */
   private displayedAt(slot: number, t: number): void {
     const s = this.models, j = 3 * slot, dt = t - this.referenceSeconds[slot]!;
-    const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0, o = this.o;
+    const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p, o, 0, this.m2);
-    else for (let k = 0; k < 3; k++) o[k] = s.orientation0[j + k]!;
-    worldVelocity(s, slot, dt, this.m2, this.previousVelocity, 0);
-    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, o, 0);
-    worldToBodyFromEuler(this.m, o[0]!, o[1]!, o[2]!);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p, 0, this.m, 0, null);
+    else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
+    worldVelocity(s, slot, dt, this.m, 0, this.previousVelocity, 0);
+    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, this.m, 0, null);
   }
 
   /** Starts a correction from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
@@ -388,7 +447,7 @@ export class RemoteEntityTable {
     const dt = t - this.referenceSeconds[slot]!;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p2[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p2, this.o, 0, this.m2);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p2, 0, this.m2, 0, null);
     else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
     let e2 = 0;
     for (let k = 0; k < 3; k++) {
@@ -398,7 +457,7 @@ export class RemoteEntityTable {
     }
     if (Math.sqrt(e2) > this.teleportMeters) return this.stopSmoothing(slot);
     // ė0 = displayed − new path velocity (the displayed velocity taken as the old path's).
-    worldVelocity(s, slot, dt, this.m2, this.v, 0);
+    worldVelocity(s, slot, dt, this.m2, 0, this.v, 0);
     for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
     // Error rotation E = R_disp · R_newᵀ as a quaternion.
     quat.fromMat3(this.q1, this.m);
@@ -419,14 +478,18 @@ export class RemoteEntityTable {
   }
 
   /**
-   * Adds the smoothing offset of one slot at t to location/orientation at offset 3·o (which hold the new path).
+   * Adds the smoothing offset of one slot at t to the location at offset 3·o and the R_wb at offset 9·o (which hold
+   * the new path). Fixed-orientation slots also get their angles written into `angles` (rotating slots' angles
+   * are converted from the matrix when read).
    * @returns false when the slot is no longer smoothing (finished or stopped).
    */
-  private smoothSlot(slot: number, t: number, location: Float64Array, orientation: Float64Array, o: number): boolean {
-    const o3 = 3 * o, j = 3 * slot;
-    // Fixed orientations are not rewritten by `extrapolate` in the table's own arrays: restore the new path's.
-    if (this.models.kernel[slot] === KERNEL_LINEAR) {
-      for (let k = 0; k < 3; k++) orientation[o3 + k] = this.models.orientation0[j + k]!;
+  private smoothSlot(slot: number, t: number, location: Float64Array, matrices: Float64Array, o: number, angles: Float64Array | null): boolean {
+    const o3 = 3 * o, o9 = 9 * o, j = 3 * slot;
+    const fixed = this.models.kernel[slot] === KERNEL_LINEAR;
+    // Fixed orientations are not rewritten by `extrapolate`: restore the new path's.
+    if (fixed) {
+      for (let k = 0; k < 9; k++) matrices[o9 + k] = this.models.r0[9 * slot + k]!;
+      if (angles !== null) for (let k = 0; k < 3; k++) angles[o3 + k] = this.models.orientation0[j + k]!;
     }
     if (this.isSmoothing[slot] === 0) return false;
     const tau = t - this.smoothingStart[slot]!;
@@ -437,16 +500,14 @@ export class RemoteEntityTable {
     }
     for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
     // Orientation: slerp(E, I, s) · R_new(t).
-    const q = this.q1, qn = this.q2;
+    const q = this.q1, qn = this.q2, m = this.m2;
     for (let k = 0; k < 4; k++) q[k] = this.errorRotation[4 * slot + k]!;
     quat.slerp(q, q, this.identityQ, sFraction);
-    worldToBodyFromEuler(this.m2, orientation[o3]!, orientation[o3 + 1]!, orientation[o3 + 2]!);
-    quat.fromMat3(qn, this.m2);
-    quat.toMat3(this.m2, quat.multiply(q, q, qn));
-    eulerFromWorldToBody(this.o, this.m2);
-    orientation[o3] = this.o[0]!;
-    orientation[o3 + 1] = this.o[1]!;
-    orientation[o3 + 2] = this.o[2]!;
+    for (let k = 0; k < 9; k++) m[k] = matrices[o9 + k]!;
+    quat.fromMat3(qn, m);
+    quat.toMat3(m, quat.multiply(q, q, qn));
+    for (let k = 0; k < 9; k++) matrices[o9 + k] = m[k]!;
+    if (fixed && angles !== null) eulerAt(angles, o3, m, 0);
     return true;
   }
 
@@ -458,6 +519,7 @@ export class RemoteEntityTable {
     this.index.delete(key);
     this.active[slot] = 0;
     this.isSmoothing[slot] = 0;
+    this.orientationStale[slot] = this.displayStale[slot] = 0;
     this.timestampRaw[slot] = 0;
     // A released slot extrapolates as a frozen static model until reused (the loops run over it).
     this.models.kernel[slot] = KERNEL_LINEAR;
