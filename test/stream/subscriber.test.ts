@@ -1,0 +1,124 @@
+// The subscriber in virtual time over a test-double transport: events and their timing (appear, update, time out
+// after heartbeat × 2.4), frames at the render rate holding the dead-reckoned position, opt-in diagnostics, and
+// the transport released when the last subscriber leaves.
+import { map } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { describe, expect, it } from 'vitest';
+import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
+import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
+import { markingAt } from '../../src/stream/frame.js';
+import { FakeTransport } from './fake-transport.js';
+
+const LOCATION = [-2_700_000, -4_300_000, 3_800_000];
+
+/** An Entity State PDU of entity 1:2:3 moving at 10 m/s along ECEF x (FPW), stamped at tSeconds. */
+function pdu(tSeconds: number, options: { entity?: number; appearance?: number; exercise?: number } = {}): Uint8Array {
+  const r = new EntityStateRecord(0);
+  r.exerciseId = options.exercise ?? 1;
+  r.site = 1;
+  r.application = 2;
+  r.entity = options.entity ?? 3;
+  r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
+  r.location.set(LOCATION);
+  r.linearVelocity.set([10, 0, 0]);
+  r.drAlgorithm = DR_FPW;
+  r.appearance = options.appearance ?? 0;
+  r.timestampRaw = timestampFromSeconds(tSeconds, false);
+  setMarkingText(r, 'TANK 1');
+  const bytes = new Uint8Array(144);
+  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  return bytes;
+}
+
+function testScheduler(): TestScheduler {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+}
+
+describe('createSubscriber in virtual time', () => {
+  it('emits appeared, updated, then timedOut once heartbeat × 2.4 = 12 s pass in silence', () => {
+    testScheduler().run(({ expectObservable, cold }) => {
+      const transport = new FakeTransport();
+      const subscriber = createSubscriber({}, { transport });
+      // Delivered 1 ms in, after expectObservable has subscribed (at 0 ms).
+      cold('-a 999ms b', { a: 0, b: 1 }).subscribe((t) => transport.deliver(pdu(t)));
+      const types$ = subscriber.events$.pipe(map((e) => `${e.type} ${e.marking}`));
+      // Expiry runs every second: silent since 1.001 s, more than 12 s later at the check at 14 s.
+      expectObservable(types$, '^ 15s !').toBe('-a 999ms b 12998ms c', { a: 'appeared TANK 1', b: 'updated TANK 1', c: 'timedOut TANK 1' });
+    });
+  });
+
+  it('renders frames at the render rate with the dead-reckoned, smoothed position', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const transport = new FakeTransport();
+      const subscriber = createSubscriber({ receiver: { smoothing: 'none' } }, { transport });
+      const keep = subscriber.events$.subscribe(); // connected now, before the delivery at 0 ms
+      cold('1200ms a').subscribe(() => keep.unsubscribe()); // virtual time ends when nothing is scheduled
+      cold('a', { a: 0 }).subscribe((t) => transport.deliver(pdu(t)));
+      const x$ = subscriber.frames({ rateHz: 4 }).pipe(
+        map((frame) => {
+          const slot = frame.table.slotOf(frame.key[0]!);
+          expect(frame.entityCount).toBe(1);
+          expect(markingAt(frame, slot)).toBe('TANK 1');
+          return Math.round((frame.location[3 * slot]! - LOCATION[0]!) * 1000) / 1000;
+        }),
+      );
+      // 10 m/s along x: 2.5 m per 250 ms frame.
+      expectObservable(x$, '^ 1100ms !').toBe('250ms a 249ms b 249ms c 249ms d', { a: 2.5, b: 5, c: 7.5, d: 10 });
+    });
+  });
+
+  it('removes an entity at once on its leave notice (appearance Deactivated)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const transport = new FakeTransport();
+      const subscriber = createSubscriber({}, { transport });
+      cold('-a 99ms b', { a: 0, b: 0.1 }).subscribe((t) => transport.deliver(pdu(t, t > 0 ? { appearance: APPEARANCE_DEACTIVATED } : {})));
+      expectObservable(subscriber.events$.pipe(map((e) => e.type)), '^ 1s !').toBe('-a 99ms b', { a: 'appeared', b: 'removed' });
+    });
+  });
+
+  it('reports every dropped datagram on diagnostics$ (opt-in) and never errors', () => {
+    const transport = new FakeTransport();
+    const subscriber = createSubscriber({ receiver: { maxEntities: 2 } }, { transport });
+    const diagnostics: Diagnostic[] = [];
+    const events: string[] = [];
+    const a = subscriber.diagnostics$.subscribe((d) => diagnostics.push(d));
+    const b = subscriber.events$.subscribe({ next: (e) => events.push(e.type), error: (e) => events.push(`error ${e}`) });
+    transport.deliver(new Uint8Array([1, 2, 3])); // truncated
+    transport.deliver(pdu(0, { exercise: 9 })); // wrong exercise
+    const short = pdu(0).slice(0, 100);
+    short[9] = 100; // consistent Length, but too short for an Entity State PDU
+    transport.deliver(short);
+    transport.deliver(pdu(0, { entity: 1 }));
+    transport.deliver(pdu(0, { entity: 2 }));
+    transport.deliver(pdu(0, { entity: 3 })); // beyond maxEntities
+    transport.deliver(pdu(0.5, { entity: 1 }));
+    expect(diagnostics.map((d) => d.reason)).toEqual(['truncated', 'wrongExercise', 'decode', 'tableFull']);
+    expect(diagnostics[0]!.source.address).toBe('127.0.0.1');
+    expect(events).toEqual(['appeared', 'appeared', 'updated']);
+    expect(subscriber.stats.transport.rejected.truncated).toBe(1);
+    expect(subscriber.stats.transport.rejected.wrongExercise).toBe(1);
+    expect(Object.entries(subscriber.stats.decodeErrors).filter(([, n]) => n > 0)).toEqual([['TRUNCATED', 1]]);
+    expect(subscriber.table!.stats.full).toBe(1);
+    a.unsubscribe();
+    b.unsubscribe();
+    expect(transport.listening).toBe(false);
+    expect(subscriber.table).toBeUndefined();
+  });
+
+  it('shares one connection between streams and detaches only when the last one leaves', () => {
+    const transport = new FakeTransport();
+    const subscriber = createSubscriber({}, { transport });
+    const a = subscriber.events$.subscribe();
+    const b = subscriber.frames({ rateHz: 1 }).subscribe();
+    const table = subscriber.table;
+    a.unsubscribe();
+    expect(transport.listening).toBe(true);
+    expect(subscriber.table).toBe(table);
+    b.unsubscribe();
+    expect(transport.listening).toBe(false);
+    expect(transport.closed).toBe(false); // the caller's transport stays open
+  });
+});
