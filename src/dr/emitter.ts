@@ -17,6 +17,7 @@ import {
   usesAcceleration,
 } from './algorithm.js';
 import { DeadReckoningModel } from './model.js';
+import { KERNEL_LINEAR, evaluateRotating, extrapolateLinear } from './store.js';
 import { createTruthState, type TruthState } from './truth-state.js';
 import { PoseRateEstimator } from './pose-rates.js';
 
@@ -94,6 +95,13 @@ export class DeadReckoningEmitter {
   private readonly model = new DeadReckoningModel();
   private readonly candidateP = new DeadReckoningModel();
   private readonly candidateV = new DeadReckoningModel();
+  /**
+   * Doubles handed between methods through typed arrays rather than arguments, since V8 boxes a computed double
+   * passed to a function it does not inline: the time of the current `update`, and −dt, the model's reference
+   * time on an axis where now is 0 (0 − (−dt) = dt exactly).
+   */
+  private readonly now = new Float64Array(1);
+  private readonly minusDt = new Float64Array(1);
   private readonly predicted = new Float64Array(3);
   private readonly predictedR = new Float64Array(9);
   private readonly trueR = new Float64Array(9);
@@ -125,35 +133,43 @@ export class DeadReckoningEmitter {
    * @param truth - the true state: ECEF location, velocity, acceleration; ψθφ; body rates.
    * @param tSeconds - the current time, seconds on any steady axis.
    * @param appearance - the entity's appearance bits now; a change is sent at once.
+   * @param trueWorldToBody - R_wb of truth.orientation (row-major) when the caller has it, e.g. a
+   *   `TruthWithAttitude` from a trajectory; saves six sines and cosines per decision. Defaults to computing it.
    * @returns reason bits (EMIT_*), 0 when nothing is to be sent.
    */
-  update(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance = 0): number {
-    const o = truth.orientation;
-    let reasons = 0;
-    if (this.sentCount === 0) {
-      reasons = EMIT_FIRST;
-    } else {
-      const dt = tSeconds - this.lastSentSeconds;
-      this.model.evaluate(dt, this.predicted, null, this.predictedR);
-      const p = truth.location, q = this.predicted;
-      const ex = p[0]! - q[0]!, ey = p[1]! - q[1]!, ez = p[2]! - q[2]!;
-      this.positionErrorMeters = Math.sqrt(ex * ex + ey * ey + ez * ez);
-      worldToBodyFromEulerVec(this.trueR, o);
-      this.orientationErrorRad = rotationAngleBetween(this.trueR, this.predictedR);
-      const adaptive = this.adaptiveThreshold;
-      if (adaptive !== null) {
-        const v = truth.linearVelocity;
-        const speed = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!);
-        this.thresholdMeters = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
-      }
-      if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
-      if (this.orientationErrorRad > this.orientationThresholdRad) reasons |= EMIT_ORIENTATION;
-      if (dt >= this.heartbeatSeconds) reasons |= EMIT_HEARTBEAT;
-      if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
-      if (reasons === 0 || dt < this.minIntervalSeconds) return 0;
-    }
-    this.send(truth, tSeconds, out, appearance);
+  update(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance = 0, trueWorldToBody: Float64Array | null = null): number {
+    // Kept small so that V8 inlines it into the caller's loop, where storing tSeconds allocates nothing.
+    this.now[0] = tSeconds;
+    const reasons = this.sentCount === 0 ? EMIT_FIRST : this.decide(truth, appearance, trueWorldToBody);
+    if (reasons !== 0) this.send(truth, out, appearance);
     return reasons;
+  }
+
+  /** The reasons to send at `now` (0: none, or not before minIntervalSeconds). Allocates nothing. */
+  private decide(truth: TruthState, appearance: number, trueWorldToBody: Float64Array | null): number {
+    const store = this.model.store;
+    const dt = this.now[0]! - this.lastSentSeconds;
+    this.minusDt[0] = -dt;
+    extrapolateLinear(store, 1, this.minusDt, 0, this.predicted);
+    if (store.kernel[0] !== KERNEL_LINEAR) evaluateRotating(store, 0, 0, this.minusDt, this.predicted, 0, this.predictedR, 0, null);
+    else this.predictedR.set(store.r0);
+    const p = truth.location, q = this.predicted;
+    const ex = p[0]! - q[0]!, ey = p[1]! - q[1]!, ez = p[2]! - q[2]!;
+    this.positionErrorMeters = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    const trueR = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation);
+    this.orientationErrorRad = rotationAngleBetween(trueR, this.predictedR);
+    const adaptive = this.adaptiveThreshold;
+    if (adaptive !== null) {
+      const v = truth.linearVelocity;
+      const speed = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!);
+      this.thresholdMeters = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
+    }
+    let reasons = 0;
+    if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
+    if (this.orientationErrorRad > this.orientationThresholdRad) reasons |= EMIT_ORIENTATION;
+    if (dt >= this.heartbeatSeconds) reasons |= EMIT_HEARTBEAT;
+    if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
+    return dt < this.minIntervalSeconds ? 0 : reasons;
   }
 
   /**
@@ -168,8 +184,9 @@ export class DeadReckoningEmitter {
     return this.update(this.poseTruth, tSeconds, out, appearance);
   }
 
-  private send(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance: number): void {
-    const alg = this.chooseAlgorithm(truth, tSeconds);
+  private send(truth: TruthState, out: EntityStateRecord, appearance: number): void {
+    const tSeconds = this.now[0]!;
+    const alg = this.chooseAlgorithm(truth);
     const v = truth.linearVelocity, a = truth.linearAcceleration, w = truth.angularVelocity, o = truth.orientation;
     // What the wire carries: float32 angles, velocities, accelerations, rates (location stays float64).
     fround3(this.sentO, o);
@@ -216,7 +233,7 @@ export class DeadReckoningEmitter {
     this.sentCount++;
   }
 
-  private chooseAlgorithm(truth: TruthState, tSeconds: number): number {
+  private chooseAlgorithm(truth: TruthState): number {
     if (this.algorithm !== 'auto') return this.algorithm;
     const v = truth.linearVelocity, w = truth.angularVelocity;
     const rotating = Math.hypot(w[0]!, w[1]!, w[2]!) > TURN_RATE;
@@ -227,7 +244,7 @@ export class DeadReckoningEmitter {
       accelerating = Math.hypot(a[0]!, a[1]!, a[2]!) > 0.1;
     } else {
       // Which form would have predicted the interval that just ended better?
-      const dt = tSeconds - this.lastSentSeconds, p = truth.location, q = this.predicted;
+      const dt = this.now[0]! - this.lastSentSeconds, p = truth.location, q = this.predicted;
       this.candidateP.evaluate(dt, q);
       const errorP = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
       this.candidateV.evaluate(dt, q);

@@ -34,7 +34,8 @@ export interface DeadReckoningResult {
   linearVelocity: Float64Array;
 }
 
-const scratchReference = new Float64Array(1);
+/** Models here are evaluated at dt since their state: reference time 0. */
+const zeroReference = new Float64Array(1);
 
 /**
  * One entity's dead-reckoning model. `reset` caches everything that does not depend on time (R0, ωωᵀ, |ω|,
@@ -92,10 +93,9 @@ export class DeadReckoningModel {
     outWorldToBody: Float64Array | null = null,
   ): Float64Array {
     const s = this.store;
-    scratchReference[0] = 0;
-    extrapolateLinear(s, 1, scratchReference, dtSeconds, outLocation);
+    extrapolateLinear(s, 1, zeroReference, dtSeconds, outLocation);
     if (s.kernel[0] !== KERNEL_LINEAR) {
-      evaluateRotating(s, 0, dtSeconds, outLocation, 0, outWorldToBody ?? this.matrix, 0, outOrientation);
+      evaluateRotating(s, 0, dtSeconds, zeroReference, outLocation, 0, outWorldToBody ?? this.matrix, 0, outOrientation);
     } else {
       if (outOrientation !== null) {
         outOrientation[0] = s.orientation0[0]!;
@@ -110,7 +110,7 @@ export class DeadReckoningModel {
   /** World-frame (ECEF) velocity at dtSeconds, m/s: the time derivative of `evaluate`'s location. */
   velocityWorld(dtSeconds: number, out: Float64Array): Float64Array {
     const s = this.store;
-    if (s.kernel[0] !== KERNEL_LINEAR) evaluateRotating(s, 0, dtSeconds, scratchLocation, 0, this.matrix, 0, null);
+    if (s.kernel[0] !== KERNEL_LINEAR) evaluateRotating(s, 0, dtSeconds, zeroReference, scratchLocation, 0, this.matrix, 0, null);
     worldVelocity(s, 0, dtSeconds, this.matrix, 0, out, 0);
     return out;
   }

@@ -214,14 +214,17 @@ export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: F
 }
 
 /**
- * R(t) = DR(t)·R0 of one rotating slot after dt seconds, row-major at `outMatrix` offset 9·m; for RPB/RVB also
+ * R(t) = DR(t)·R0 of one rotating slot at tSeconds (dt = tSeconds − referenceSeconds[slot]), row-major at `outMatrix` offset 9·m; for RPB/RVB also
  * the position P0 + R0ᵀ·(R1·V_b + R2·A_b) at `outLocation` offset 3·o. Euler angles are written (at
  * `outOrientation` offset 3·o) only when asked: their three atan2 cost more than the rest of the kernel.
+ * Time comes as the caller's t and the reference array rather than a computed dt: a double computed by the
+ * caller and passed to a function V8 does not inline is boxed on the heap, and callers pass t unchanged.
  */
 export function evaluateRotating(
   s: DrStore,
   slot: number,
-  dt: number,
+  tSeconds: number,
+  referenceSeconds: Float64Array,
   outLocation: Float64Array,
   o: number,
   outMatrix: Float64Array,
@@ -229,6 +232,7 @@ export function evaluateRotating(
   outOrientation: Float64Array | null,
 ): void {
   const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o, m9 = 9 * m;
+  const dt = tSeconds - referenceSeconds[slot]!;
   const w = s.angularVelocity, W = s.omegaOuter, r = s.r0;
   const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
   const omega = s.omegaMagnitude[slot]!;

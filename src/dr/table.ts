@@ -349,7 +349,7 @@ export class RemoteEntityTable {
     for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
     for (let k = 0; k < this.rotatingCount; k++) {
       const slot = this.rotating[k]!;
-      evaluateRotating(s, slot, tSeconds - reference[slot]!, outLocation, slot, this.m, 0, outOrientation);
+      evaluateRotating(s, slot, tSeconds, reference, outLocation, slot, this.m, 0, outOrientation);
     }
   }
 
@@ -361,7 +361,7 @@ export class RemoteEntityTable {
     // quadratic pass itself (bench/dr.bench.ts).
     for (let k = 0; k < this.rotatingCount; k++) {
       const slot = rotating[k]!;
-      evaluateRotating(s, slot, tSeconds - reference[slot]!, outLocation, slot, matrices, slot, null);
+      evaluateRotating(s, slot, tSeconds, reference, outLocation, slot, matrices, slot, null);
       stale[slot] = 1;
     }
   }
@@ -433,7 +433,7 @@ export class RemoteEntityTable {
     const s = this.models, j = 3 * slot, dt = t - this.referenceSeconds[slot]!;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p, 0, this.m, 0, null);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.referenceSeconds, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
     worldVelocity(s, slot, dt, this.m, 0, this.previousVelocity, 0);
     if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, this.m, 0, null);
@@ -447,7 +447,7 @@ export class RemoteEntityTable {
     const dt = t - this.referenceSeconds[slot]!;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p2[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, dt, this.p2, 0, this.m2, 0, null);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.referenceSeconds, this.p2, 0, this.m2, 0, null);
     else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
     let e2 = 0;
     for (let k = 0; k < 3; k++) {
