@@ -6,7 +6,7 @@
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { rotationAngleBetween } from '../math/mat3.js';
-import { worldToBodyFromEulerVec } from '../math/euler.js';
+import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../math/euler.js';
 import {
   DR_FPW,
   DR_FVW,
@@ -133,15 +133,16 @@ export class DeadReckoningEmitter {
    * @param truth - the true state: ECEF location, velocity, acceleration; ψθφ; body rates.
    * @param tSeconds - the current time, seconds on any steady axis.
    * @param appearance - the entity's appearance bits now; a change is sent at once.
-   * @param trueWorldToBody - R_wb of truth.orientation (row-major) when the caller has it, e.g. a
-   *   `TruthWithAttitude` from a trajectory; saves six sines and cosines per decision. Defaults to computing it.
+   * @param trueWorldToBody - R_wb of the true orientation (row-major) when the caller has it, e.g. a
+   *   `TruthWithAttitude` from a trajectory: it saves six sines and cosines per decision, and truth.orientation
+   *   is then not read (the angles sent are derived from the matrix). Defaults to computing it from the angles.
    * @returns reason bits (EMIT_*), 0 when nothing is to be sent.
    */
   update(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance = 0, trueWorldToBody: Float64Array | null = null): number {
     // Kept small so that V8 inlines it into the caller's loop, where storing tSeconds allocates nothing.
     this.now[0] = tSeconds;
     const reasons = this.sentCount === 0 ? EMIT_FIRST : this.decide(truth, appearance, trueWorldToBody);
-    if (reasons !== 0) this.send(truth, out, appearance);
+    if (reasons !== 0) this.send(truth, out, appearance, trueWorldToBody);
     return reasons;
   }
 
@@ -184,17 +185,17 @@ export class DeadReckoningEmitter {
     return this.update(this.poseTruth, tSeconds, out, appearance);
   }
 
-  private send(truth: TruthState, out: EntityStateRecord, appearance: number): void {
+  private send(truth: TruthState, out: EntityStateRecord, appearance: number, trueWorldToBody: Float64Array | null): void {
     const tSeconds = this.now[0]!;
     const alg = this.chooseAlgorithm(truth);
-    const v = truth.linearVelocity, a = truth.linearAcceleration, w = truth.angularVelocity, o = truth.orientation;
+    const v = truth.linearVelocity, a = truth.linearAcceleration, w = truth.angularVelocity;
+    const o = trueWorldToBody === null ? truth.orientation : eulerFromWorldToBody(this.sentO, trueWorldToBody);
     // What the wire carries: float32 angles, velocities, accelerations, rates (location stays float64).
     fround3(this.sentO, o);
     fround3(this.sentW, w);
     if (isBodyAlgorithm(alg)) {
       // Body models: V_b = R·V; A_b = d/dt(V_b) = R·A − ω × V_b (Towers & Hines; DIS.md §3.4), since dR/dt = −Ω·R.
-      worldToBodyFromEulerVec(this.trueR, o);
-      const r = this.trueR;
+      const r = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, o);
       const vbx = r[0]! * v[0]! + r[1]! * v[1]! + r[2]! * v[2]!;
       const vby = r[3]! * v[0]! + r[4]! * v[1]! + r[5]! * v[2]!;
       const vbz = r[6]! * v[0]! + r[7]! * v[1]! + r[8]! * v[2]!;

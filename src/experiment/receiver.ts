@@ -3,7 +3,6 @@
  * entity, fed with delivered PDUs and read at the render rate.
  */
 import { RemoteEntityTable } from '../dr/table.js';
-import { worldToBodyFromEuler } from '../math/euler.js';
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import type { RunSpec } from './spec.js';
 
@@ -25,9 +24,6 @@ export function createDisplay(smoothing: RunSpec['smoothing']): Display {
     capacity: 1,
     smoothing: { method: smoothing.method, durationSeconds: smoothing.time, teleportMeters: smoothing.teleportDistance },
   });
-  // The matrix of the last displayed angles: fixed-orientation models show the same angles frame after frame.
-  const shown = new Float64Array(3).fill(Number.NaN);
-  const shownMatrix = new Float64Array(9);
   return {
     apply(record, arrivalSeconds) {
       table.apply(record, arrivalSeconds);
@@ -35,17 +31,12 @@ export function createDisplay(smoothing: RunSpec['smoothing']): Display {
     read(tSeconds, outLocation, outWorldToBody) {
       if (table.size === 0) return false;
       table.render(tSeconds);
-      const p = table.displayLocation, o = table.displayOrientation;
+      // The displayed R_wb as the table holds it: no Euler angles and back.
+      const p = table.displayLocation, m = table.displayWorldToBody;
       outLocation[0] = p[0]!;
       outLocation[1] = p[1]!;
       outLocation[2] = p[2]!;
-      if (o[0] !== shown[0] || o[1] !== shown[1] || o[2] !== shown[2]) {
-        shown[0] = o[0]!;
-        shown[1] = o[1]!;
-        shown[2] = o[2]!;
-        worldToBodyFromEuler(shownMatrix, shown[0]!, shown[1]!, shown[2]!);
-      }
-      outWorldToBody.set(shownMatrix);
+      for (let k = 0; k < 9; k++) outWorldToBody[k] = m[k]!;
       return true;
     },
   };

@@ -73,8 +73,9 @@ export function simulate(
   const pool = context.pool;
   const traces = spec.traces ? new TraceRecorder(duration, renderRate) : undefined;
 
-  const truth = createTruthWithAttitude();
-  const renderTruth = createTruthWithAttitude();
+  // Matrices only: the emitter and the metrics compare orientations as R_wb, never as angles.
+  const truth = createTruthWithAttitude(true);
+  const renderTruth = createTruthWithAttitude(true);
   const outgoing = new EntityStateRecord(0);
   const shownLocation = new Float64Array(3);
   const shownWorldToBody = new Float64Array(9);
@@ -94,7 +95,7 @@ export function simulate(
     // Render every frame due before this sample (the receiver runs on its own clock).
     while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++ / renderRate, false);
     sampleTruth(trajectory, t, truth);
-    const reasons = emitter.update(truth, t, outgoing);
+    const reasons = emitter.update(truth, t, outgoing, 0, truth.worldToBody);
     if (reasons !== 0) {
       metrics.addPdu(reasons);
       const record = pool.pop() ?? new EntityStateRecord(0);

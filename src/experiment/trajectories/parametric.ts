@@ -74,13 +74,14 @@ export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory
   const h0 = options.headingRad ?? 0;
   const climb = options.climbRate ?? 0;
   const rate = (sign * speed) / radius;
+  const sinH0 = Math.sin(h0), cosH0 = Math.cos(h0);
   const duration = ((options.orbits ?? 1) * 2 * Math.PI * radius) / speed;
   return parametric(name, duration, options, (t, p, v, a, j) => {
     // Heading H(t) = H0 + rate·t; position = centre + sign·R·(sin H, −cos H), which is 0 at t = 0.
     const heading = h0 + rate * t;
     const s = Math.sin(heading), c = Math.cos(heading);
-    p[0] = sign * radius * (s - Math.sin(h0));
-    p[1] = -sign * radius * (c - Math.cos(h0));
+    p[0] = sign * radius * (s - sinH0);
+    p[1] = -sign * radius * (c - cosH0);
     p[2] = -climb * t;
     v[0] = speed * c;
     v[1] = speed * s;
@@ -173,7 +174,7 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
   const k = halfWidth / 2;
   return parametric('figure-8', period * (options.laps ?? 1), options, (t, p, v, a, j) => {
     const s1 = Math.sin(w * t), c1 = Math.cos(w * t);
-    const s2 = Math.sin(2 * w * t), c2 = Math.cos(2 * w * t);
+    const s2 = 2 * s1 * c1, c2 = (c1 - s1) * (c1 + s1); // double-angle forms: two fewer sines per sample
     p[0] = halfLength * s1;
     p[1] = k * s2;
     p[2] = 0;

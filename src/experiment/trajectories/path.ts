@@ -133,6 +133,8 @@ export function pathTrajectory(
     pointAlong(north, east, headings, i, curvatures[i]!, length, i + 1);
     starts[i + 1] = starts[i]! + length;
   }
+  // Each segment's start heading is fixed: its cosine and sine once, not per sample.
+  const cosH0 = headings.map(Math.cos), sinH0 = headings.map(Math.sin);
   const frame = new LocalFrame(options.origin);
   const motion = createLocalMotion();
   const along = new Float64Array(3);
@@ -149,16 +151,19 @@ export function pathTrajectory(
       while (i < n && s >= starts[i + 1]!) i++;
       const kappa = i < n ? curvatures[i]! : 0;
       const ds = s - starts[i]!;
-      const h0 = headings[i]!;
-      const heading = h0 + kappa * ds;
-      const c = Math.cos(heading), sn = Math.sin(heading);
+      const heading = headings[i]! + kappa * ds;
       const p = motion.position, v = motion.velocity, a = motion.acceleration;
+      let c: number, sn: number;
       if (kappa === 0) {
-        p[0] = north[i]! + ds * Math.cos(h0);
-        p[1] = east[i]! + ds * Math.sin(h0);
+        c = cosH0[i]!;
+        sn = sinH0[i]!;
+        p[0] = north[i]! + ds * c;
+        p[1] = east[i]! + ds * sn;
       } else {
-        p[0] = north[i]! + (sn - Math.sin(h0)) / kappa;
-        p[1] = east[i]! - (c - Math.cos(h0)) / kappa;
+        c = Math.cos(heading);
+        sn = Math.sin(heading);
+        p[0] = north[i]! + (sn - sinH0[i]!) / kappa;
+        p[1] = east[i]! - (c - cosH0[i]!) / kappa;
       }
       p[2] = -altitude;
       v[0] = sDot * c;
@@ -175,6 +180,12 @@ export function pathTrajectory(
       motion.attitudeRates[0] = sDot * kappa;
       motion.attitudeRates[1] = 0;
       motion.attitudeRates[2] = 0;
+      const cs = motion.attitudeCosSin;
+      cs[0] = c;
+      cs[1] = sn;
+      cs[2] = cs[4] = 1;
+      cs[3] = cs[5] = 0;
+      motion.attitudeCosSinValid = true;
       return frame.toTruth(out, motion);
     },
   };

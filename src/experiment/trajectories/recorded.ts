@@ -134,6 +134,8 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
         headings.evaluate(scratch, 0, timeSeconds);
         motion.attitude[0] = scratch[0]!;
         motion.attitudeRates[0] = scratch[1]!;
+        motion.attitudeCosSin[0] = Math.cos(scratch[0]!);
+        motion.attitudeCosSin[1] = Math.sin(scratch[0]!);
       }
       return frame.toTruth(out, motion);
     },

@@ -46,6 +46,13 @@ export interface LocalMotion {
   readonly attitude: Float64Array;
   /** Rates of the attitude angles, rad/s. */
   readonly attitudeRates: Float64Array;
+  /**
+   * [cos, sin] of heading, pitch and roll, when the producer has them without trigonometry (from the velocity):
+   * `toTruth` then uses them instead of six sines and cosines of `attitude`.
+   */
+  readonly attitudeCosSin: Float64Array;
+  /** True when `attitudeCosSin` belongs to the current `attitude`; producers that set only the angles clear it. */
+  attitudeCosSinValid: boolean;
 }
 
 export function createLocalMotion(): LocalMotion {
@@ -55,6 +62,8 @@ export function createLocalMotion(): LocalMotion {
     acceleration: new Float64Array(3),
     attitude: new Float64Array(3),
     attitudeRates: new Float64Array(3),
+    attitudeCosSin: new Float64Array(6),
+    attitudeCosSinValid: false,
   };
 }
 
@@ -87,19 +96,24 @@ export class LocalFrame {
     rotateToEcef(out.linearAcceleration, m, motion.acceleration);
     // One set of sines and cosines serves the attitude matrix and the body rates (hot path: trigonometry
     // dominates a simulation step).
-    const att = motion.attitude, rates = motion.attitudeRates;
-    const ch = Math.cos(att[0]!), sh = Math.sin(att[0]!);
-    const cp = Math.cos(att[1]!), sp = Math.sin(att[1]!);
-    const cr = Math.cos(att[2]!), sr = Math.sin(att[2]!);
+    const att = motion.attitude, rates = motion.attitudeRates, cs = motion.attitudeCosSin;
+    if (!motion.attitudeCosSinValid) {
+      for (let k = 0; k < 3; k++) {
+        cs[2 * k] = Math.cos(att[k]!);
+        cs[2 * k + 1] = Math.sin(att[k]!);
+      }
+    }
+    const ch = cs[0]!, sh = cs[1]!, cp = cs[2]!, sp = cs[3]!, cr = cs[4]!, sr = cs[5]!;
     // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (DIS.md §3.2) in the NED frame.
     const r = this.bodyFromNed;
     r[0] = cp * ch; r[1] = cp * sh; r[2] = -sp;
     r[3] = sr * sp * ch - cr * sh; r[4] = sr * sp * sh + cr * ch; r[5] = sr * cp;
     r[6] = cr * sp * ch + sr * sh; r[7] = cr * sp * sh - sr * ch; r[8] = cr * cp;
     // R_wb = R_nb · R_ned←ecef (DIS.md §6.5).
-    const wb = (out as Partial<TruthWithAttitude>).worldToBody ?? this.worldToBody;
+    const withAttitude = out as Partial<TruthWithAttitude>;
+    const wb = withAttitude.worldToBody ?? this.worldToBody;
     mat3.multiply(wb, r, m);
-    eulerFromWorldToBody(out.orientation, wb);
+    if (withAttitude.matrixOnly !== true) eulerFromWorldToBody(out.orientation, wb);
     // Body rates from Euler rates (DIS.md §3.2). They do not depend on the Earth-fixed frame the angles are
     // measured in, and the tangent frame is fixed in ECEF, so the local rates give the ECEF body rates.
     const hDot = rates[0]!, pDot = rates[1]!, rDot = rates[2]!;
@@ -114,11 +128,17 @@ export class LocalFrame {
 /** A TruthState that also receives the world-to-body matrix R_wb (row-major) of its orientation. */
 export interface TruthWithAttitude extends TruthState {
   readonly worldToBody: Float64Array;
+  /**
+   * When true, trajectories write `worldToBody` and leave `orientation` untouched, saving three atan2 per
+   * sample, for loops that take the matrix (the experiment runner hands it to the emitter, which derives the
+   * angles it sends). Defaults to false.
+   */
+  matrixOnly?: boolean;
 }
 
-/** A zeroed `TruthWithAttitude`. */
-export function createTruthWithAttitude(): TruthWithAttitude {
-  return { ...createTruthState(), worldToBody: new Float64Array(9) };
+/** A zeroed `TruthWithAttitude`. @param matrixOnly - see `TruthWithAttitude.matrixOnly`. Defaults to false. */
+export function createTruthWithAttitude(matrixOnly = false): TruthWithAttitude {
+  return { ...createTruthState(), worldToBody: new Float64Array(9), matrixOnly };
 }
 
 /** out = mᵀ · v for a row-major 3×3 (local → ECEF). */
@@ -154,6 +174,7 @@ export function alignAttitudeWithVelocity(
     att[1] = vd === 0 ? fallbackPitchRad : Math.atan2(-vd, 0);
     att[2] = 0;
     rates.fill(0);
+    motion.attitudeCosSinValid = false;
     return;
   }
   // Horizontal cross product v × a (down component): heading rate ψ̇ = (v × a)/h², lateral acceleration (v × a)/h.
@@ -163,6 +184,12 @@ export function alignAttitudeWithVelocity(
   rates[0] = cross / h2;
   att[1] = Math.atan2(-vd, h);
   rates[1] = (h * -ad + vd * hDot) / (h2 + vd * vd);
+  // The sines and cosines of these angles follow from the same vectors without trigonometry.
+  const speed = Math.sqrt(h2 + vd * vd), cs = motion.attitudeCosSin;
+  cs[0] = vn / h;
+  cs[1] = ve / h;
+  cs[2] = h / speed;
+  cs[3] = -vd / speed;
   if (banked) {
     const lateral = cross / h;
     // d/dt (v × a) = v × j (a × a = 0), so the lateral acceleration's rate is (v × j)/h − lateral·ḣ/h.
@@ -170,8 +197,13 @@ export function alignAttitudeWithVelocity(
     const ratio = lateral / STANDARD_GRAVITY;
     att[2] = Math.atan(ratio);
     rates[2] = lateralDot / STANDARD_GRAVITY / (1 + ratio * ratio);
+    cs[4] = 1 / Math.sqrt(1 + ratio * ratio);
+    cs[5] = ratio * cs[4]!;
   } else {
     att[2] = 0;
     rates[2] = 0;
+    cs[4] = 1;
+    cs[5] = 0;
   }
+  motion.attitudeCosSinValid = true;
 }
