@@ -125,7 +125,17 @@ export class RemoteEntityTable {
 
   /** Displayed ψθφ, radians (3 per slot), as of the last `render`. */
   get displayOrientation(): Float64Array {
-    if (this.displayPending) this.displayPending = this.convertStale(this.displayWorldToBody, this.displayValues, this.displayStale);
+    if (this.displayPending) {
+      this.displayPending = this.convertStale(this.displayWorldToBody, this.displayValues, this.displayStale);
+      // Fixed-orientation slots being smoothed turn too.
+      for (let k = 0; k < this.smoothingCount; k++) {
+        const slot = this.smoothing[k]!;
+        if (this.displayStale[slot] === 1) {
+          eulerAt(this.displayValues, 3 * slot, this.displayWorldToBody, 9 * slot);
+          this.displayStale[slot] = 0;
+        }
+      }
+    }
     return this.displayValues;
   }
 
@@ -159,7 +169,9 @@ export class RemoteEntityTable {
   private readonly smoothingStart: Float64Array;
   private readonly errorPosition: Float64Array;
   private readonly errorVelocity: Float64Array;
+  /** E as a unit quaternion with w ≥ 0 (4 per slot), and half its rotation angle, radians. */
   private readonly errorRotation: Float64Array;
+  private readonly errorHalfAngle: Float64Array;
   private readonly isSmoothing: Uint8Array;
   /** In `smoothing` (a stopped slot stays listed until the next `render` drops it). */
   private readonly listed: Uint8Array;
@@ -174,7 +186,6 @@ export class RemoteEntityTable {
   private readonly previousVelocity = new Float64Array(3);
   private readonly q1 = new Float64Array(4);
   private readonly q2 = new Float64Array(4);
-  private readonly identityQ = quat.create();
 
   constructor(options: RemoteEntityTableOptions = {}) {
     const n = (this.capacity = options.capacity ?? 10_000);
@@ -223,6 +234,7 @@ export class RemoteEntityTable {
     this.errorPosition = new Float64Array(3 * n);
     this.errorVelocity = new Float64Array(3 * n);
     this.errorRotation = new Float64Array(4 * n);
+    this.errorHalfAngle = new Float64Array(n);
     this.isSmoothing = new Uint8Array(n);
     this.listed = new Uint8Array(n);
   }
@@ -400,7 +412,7 @@ export class RemoteEntityTable {
     this.displayPending = true;
     for (let k = 0; k < this.smoothingCount; ) {
       const slot = this.smoothing[k]!;
-      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayWorldToBody, slot, this.displayValues)) k++;
+      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayWorldToBody, slot, true)) k++;
       else {
         // Finished or stopped: drop from the list.
         this.listed[slot] = 0;
@@ -436,7 +448,7 @@ export class RemoteEntityTable {
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.referenceSeconds, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
     worldVelocity(s, slot, dt, this.m, 0, this.previousVelocity, 0);
-    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, this.m, 0, null);
+    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, this.m, 0, false);
   }
 
   /** Starts a correction from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
@@ -462,8 +474,10 @@ export class RemoteEntityTable {
     // Error rotation E = R_disp · R_newᵀ as a quaternion.
     quat.fromMat3(this.q1, this.m);
     quat.fromMat3(this.q2, this.m2);
-    quat.multiply(this.q1, this.q1, quat.conjugate(this.q2, this.q2));
-    for (let k = 0; k < 4; k++) this.errorRotation[4 * slot + k] = this.q1[k]!;
+    const e = quat.multiply(this.q1, this.q1, quat.conjugate(this.q2, this.q2));
+    const sign = e[3]! < 0 ? -1 : 1; // q and −q are the same rotation: take the shorter way
+    for (let k = 0; k < 4; k++) this.errorRotation[4 * slot + k] = sign * e[k]!;
+    this.errorHalfAngle[slot] = Math.atan2(Math.sqrt(e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!), sign * e[3]!);
     this.smoothingStart[slot] = t;
     this.isSmoothing[slot] = 1;
     if (this.listed[slot] === 0) {
@@ -479,17 +493,20 @@ export class RemoteEntityTable {
 
   /**
    * Adds the smoothing offset of one slot at t to the location at offset 3·o and the R_wb at offset 9·o (which hold
-   * the new path). Fixed-orientation slots also get their angles written into `angles` (rotating slots' angles
-   * are converted from the matrix when read).
+   * the new path). With `display`, the slot's displayed angles are kept in step: restored for a fixed orientation,
+   * else marked for conversion when read.
    * @returns false when the slot is no longer smoothing (finished or stopped).
    */
-  private smoothSlot(slot: number, t: number, location: Float64Array, matrices: Float64Array, o: number, angles: Float64Array | null): boolean {
+  private smoothSlot(slot: number, t: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
     const o3 = 3 * o, o9 = 9 * o, j = 3 * slot;
     const fixed = this.models.kernel[slot] === KERNEL_LINEAR;
     // Fixed orientations are not rewritten by `extrapolate`: restore the new path's.
     if (fixed) {
       for (let k = 0; k < 9; k++) matrices[o9 + k] = this.models.r0[9 * slot + k]!;
-      if (angles !== null) for (let k = 0; k < 3; k++) angles[o3 + k] = this.models.orientation0[j + k]!;
+      if (display) {
+        for (let k = 0; k < 3; k++) this.displayValues[o3 + k] = this.models.orientation0[j + k]!;
+        this.displayStale[slot] = 0;
+      }
     }
     if (this.isSmoothing[slot] === 0) return false;
     const tau = t - this.smoothingStart[slot]!;
@@ -499,15 +516,25 @@ export class RemoteEntityTable {
       return false;
     }
     for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
-    // Orientation: slerp(E, I, s) · R_new(t).
-    const q = this.q1, qn = this.q2, m = this.m2;
-    for (let k = 0; k < 4; k++) q[k] = this.errorRotation[4 * slot + k]!;
-    quat.slerp(q, q, this.identityQ, sFraction);
-    for (let k = 0; k < 9; k++) m[k] = matrices[o9 + k]!;
-    quat.fromMat3(qn, m);
-    quat.toMat3(m, quat.multiply(q, q, qn));
-    for (let k = 0; k < 9; k++) matrices[o9 + k] = m[k]!;
-    if (fixed && angles !== null) eulerAt(angles, o3, m, 0);
+    // Orientation: slerp(E, I, s) · R_new(t), where slerp(E, I, s) = E^(1−s) is E's axis turned by (1 − s) of its
+    // angle: one sine and one cosine per frame (sin(kα/2)/sin(α/2) → k as α → 0).
+    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!, k = 1 - sFraction;
+    const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
+    const f = half < 1e-8 ? k : Math.sin(k * half) / Math.sqrt(ex * ex + ey * ey + ez * ez);
+    const q = this.q1, m = this.m2;
+    q[0] = f * ex;
+    q[1] = f * ey;
+    q[2] = f * ez;
+    q[3] = half < 1e-8 ? 1 : Math.cos(k * half);
+    quat.toMat3(m, q);
+    // matrices[o9…] = m · matrices[o9…], column by column (each column read before it is written).
+    for (let c = 0; c < 3; c++) {
+      const b0 = matrices[o9 + c]!, b1 = matrices[o9 + 3 + c]!, b2 = matrices[o9 + 6 + c]!;
+      matrices[o9 + c] = m[0]! * b0 + m[1]! * b1 + m[2]! * b2;
+      matrices[o9 + 3 + c] = m[3]! * b0 + m[4]! * b1 + m[5]! * b2;
+      matrices[o9 + 6 + c] = m[6]! * b0 + m[7]! * b1 + m[8]! * b2;
+    }
+    if (display) this.displayStale[slot] = 1;
     return true;
   }
 
