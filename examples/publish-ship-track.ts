@@ -13,7 +13,7 @@ const file = process.argv[4] ?? new URL('../test/fixtures/tracks/ship_signalk_aa
 const track = await loadTrack(file);
 console.log(`${track.name}: ${track.durationSeconds.toFixed(0)} s of track; publishing ${seconds} s of it to 127.0.0.1:${port}`);
 
-const publisher = await createPublisher({ network: { address: '127.0.0.1', port }, emitter: { positionThreshold: '0.5 m' } });
+const publisher = await createPublisher({ network: { address: '127.0.0.1', port }, emitter: { positionThreshold: 0.5 } }); // metres; "50 cm" works too (units load mathjs)
 const ship = { entity: 1, marking: 'AAVA', entityType: { kind: 1, domain: 3 }, algorithm: 'auto' as const };
 
 // The ship sails the track in real time; ECEF velocity and turn rate come from the spline through the fixes.

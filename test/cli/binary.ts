@@ -1,0 +1,64 @@
+// Runs the built `reckon` binary (npm test builds dist first) and waits on its output and exit, with timeouts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'dist/cli/main.js');
+
+export interface Running {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout or stderr (whichever gets it), bounded by `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+}
+
+export function reckon(args: readonly string[], env: NodeJS.ProcessEnv = {}): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let out = '';
+  let err = '';
+  const checks = new Set<() => void>();
+  child.stdout!.on('data', (c) => ((out += String(c)), checks.forEach((f) => f())));
+  child.stderr!.on('data', (c) => ((err += String(c)), checks.forEach((f) => f())));
+  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1))));
+  return {
+    child,
+    exited,
+    stdout: () => out,
+    stderr: () => err,
+    waitFor(pattern, ms = 15_000) {
+      return within(
+        new Promise<RegExpMatchArray>((resolve) => {
+          const check = () => {
+            const m = out.match(pattern) ?? err.match(pattern);
+            if (m) {
+              checks.delete(check);
+              resolve(m);
+            }
+          };
+          checks.add(check);
+          check();
+        }),
+        ms,
+        `${pattern} from reckon ${args[0]}`,
+        child,
+      );
+    },
+  };
+}
+
+/** `promise`, or a rejection after `ms` (killing `child`, if given). */
+export function within<T>(promise: Promise<T>, ms: number, what: string, child?: ChildProcess): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        child?.kill('SIGKILL');
+        reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+      }, ms);
+    }),
+  ]);
+}

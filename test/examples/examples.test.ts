@@ -1,0 +1,79 @@
+// Every example runs and stops by itself (short durations, loopback, a free port): the publishers against a
+// subscriber of the test, the subscribers against a publisher of the test.
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { join } from 'node:path';
+import { firstValueFrom, timeout } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { createTruthState } from '../../src/dr/truth-state.js';
+import { tankRoadCourse } from '../../src/experiment/trajectories/index.js';
+import { createPublisher } from '../../src/stream/publisher.js';
+import { createSubscriber } from '../../src/stream/subscriber.js';
+import { ROOT, within } from '../cli/binary.js';
+
+function example(name: string, args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', name), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let listening: (port: string) => void = () => {};
+  const port = new Promise<string>((resolve) => (listening = resolve));
+  child.stdout.on('data', (c) => {
+    out += String(c);
+    const m = /listening on 127\.0\.0\.1:(\d+)/.exec(out);
+    if (m) listening(m[1]!);
+  });
+  child.stderr.on('data', (c) => (out += String(c)));
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
+  return { child, port, exited: within(exited, 30_000, `${name} to exit`, child), output: () => out };
+}
+
+/** A free UDP port on 127.0.0.1 (bound, read, released). */
+async function freePort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+describe.concurrent('examples', () => {
+  it.each([
+    ['publish-tank.ts', 'TANK 1', /\d+ PDUs sent in 2 s, instead of 30 at 15 Hz/],
+    ['publish-ship-track.ts', 'AAVA', /\d+ PDUs \(\d+ bytes\) for 2 s of the track/],
+  ])('%s publishes to a subscriber', async (name, marking, summary) => {
+    const subscriber = createSubscriber({ network: { address: '127.0.0.1', port: 0 } });
+    const markings: string[] = [];
+    const events = subscriber.events$.subscribe((e) => markings.push(`${e.type} ${e.marking}`));
+    try {
+      const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
+      const run = example(name, ['2', String(port)]);
+      expect(await run.exited, run.output()).toBe(0);
+      expect(run.output()).toMatch(summary);
+      expect(markings[0]).toBe(`appeared ${marking}`);
+      expect(markings[markings.length - 1]).toBe(`removed ${marking}`);
+    } finally {
+      events.unsubscribe();
+    }
+  });
+
+  it.each([
+    ['subscribe-table.ts', (port: number) => ['3', String(port)], /TANK 1 +(static|FPW|FVW|RPW|RVW) +36\.59\d+ -121\.87\d+/],
+    ['render-frames.ts', (port: number) => ['3', String(port), '4'], /frame \d+ t=\d+\.\d+ TANK 1 +36\.59\d+ -121\.87\d+/],
+  ])('%s shows what a publisher sends', async (name, args, line) => {
+    const port = await freePort();
+    const run = example(name, args(port));
+    if (name === 'subscribe-table.ts') expect(await within(run.port, 15_000, 'the example to listen')).toBe(String(port));
+    const publisher = await createPublisher({ network: { port } });
+    // A short heartbeat, so that an example that binds a little later still sees the tank within 0.2 s.
+    publisher.define({ entity: 1, marking: 'TANK 1', emitter: { heartbeatSeconds: 0.2 } });
+    const truth = tankRoadCourse().sample(0, createTruthState()); // at the start of the course, at rest
+    // Publishes for as long as the example runs (it stops by itself).
+    const timer = setInterval(() => publisher.update(1, truth, Date.now() / 1000), 50);
+    try {
+      expect(await run.exited, run.output()).toBe(0);
+    } finally {
+      clearInterval(timer);
+      await publisher.close();
+    }
+    expect(run.output()).toMatch(line);
+  });
+});
