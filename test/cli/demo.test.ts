@@ -17,7 +17,7 @@ describe('reckon demo', () => {
   });
 
   it('prints a machine-readable summary with --json', async () => {
-    const demo = reckon(['demo', '--duration', '2', '--json', '--position-threshold', '2 m']);
+    const demo = reckon(['demo', '--duration', '1', '--json', '--position-threshold', '2']);
     expect(await within(demo.exited, 20_000, 'the demo to exit', demo.child)).toBe(0);
     const report = JSON.parse(demo.stdout());
     expect(report.entities.map((e: { name: string }) => e.name)).toEqual(['tank', 'ship', 'aircraft']);
