@@ -5,7 +5,7 @@
  * threshold, when the heartbeat is due, or when a non-kinematic field changed. Zero allocation per decision.
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { rotationAngleBetween } from '../math/mat3.js';
+import { rotationSinCos } from '../math/mat3.js';
 import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../math/euler.js';
 import {
   DR_FPW,
@@ -84,7 +84,10 @@ export class DeadReckoningEmitter {
   /** At the last `update`: distance truth ↔ receivers' dead-reckoned position, metres. */
   positionErrorMeters = 0;
   /** At the last `update`: rotation angle truth ↔ receivers' dead-reckoned orientation, radians. */
-  orientationErrorRad = 0;
+  get orientationErrorRad(): number {
+    // Computed when read: deciding needs only its comparison with the threshold (no atan2 per decision).
+    return Math.atan2(this.errorSinCos[0]!, this.errorSinCos[1]!);
+  }
   /** The position threshold used at the last `update`, metres. */
   thresholdMeters: number;
   /** Algorithm of the last PDU. */
@@ -102,6 +105,11 @@ export class DeadReckoningEmitter {
    */
   private readonly now = new Float64Array(1);
   private readonly minusDt = new Float64Array(1);
+  /** [2·sin, 2·cos] of the orientation error (`rotationSinCos`); [0, 2] after a send. */
+  private readonly errorSinCos = Float64Array.of(0, 2);
+  /** cos and sin of orientationThresholdRad. */
+  private readonly thresholdCos: number;
+  private readonly thresholdSin: number;
   private readonly predicted = new Float64Array(3);
   private readonly predictedR = new Float64Array(9);
   private readonly trueR = new Float64Array(9);
@@ -115,6 +123,10 @@ export class DeadReckoningEmitter {
   constructor(options: EmitterOptions = {}) {
     this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
     this.orientationThresholdRad = options.orientationThresholdRad ?? 3 * DEG;
+    // The comparison in `decide` holds for thresholds in [0, π]; beyond π no rotation exceeds it.
+    const threshold = Math.min(Math.max(this.orientationThresholdRad, 0), Math.PI);
+    this.thresholdCos = Math.cos(threshold);
+    this.thresholdSin = Math.sin(threshold);
     this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
     this.minIntervalSeconds = options.minIntervalSeconds ?? 0;
     this.algorithm = options.algorithm ?? DR_RVW;
@@ -158,7 +170,7 @@ export class DeadReckoningEmitter {
     const ex = p[0]! - q[0]!, ey = p[1]! - q[1]!, ez = p[2]! - q[2]!;
     this.positionErrorMeters = Math.sqrt(ex * ex + ey * ey + ez * ez);
     const trueR = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation);
-    this.orientationErrorRad = rotationAngleBetween(trueR, this.predictedR);
+    const sinCos = rotationSinCos(this.errorSinCos, trueR, this.predictedR);
     const adaptive = this.adaptiveThreshold;
     if (adaptive !== null) {
       const v = truth.linearVelocity;
@@ -167,7 +179,8 @@ export class DeadReckoningEmitter {
     }
     let reasons = 0;
     if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
-    if (this.orientationErrorRad > this.orientationThresholdRad) reasons |= EMIT_ORIENTATION;
+    // angle > θ ⇔ sin(angle − θ) > 0 for angle, θ in [0, π].
+    if (sinCos[0]! * this.thresholdCos - sinCos[1]! * this.thresholdSin > 0) reasons |= EMIT_ORIENTATION;
     if (dt >= this.heartbeatSeconds) reasons |= EMIT_HEARTBEAT;
     if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
     return dt < this.minIntervalSeconds ? 0 : reasons;
@@ -230,7 +243,8 @@ export class DeadReckoningEmitter {
     this.changeRequested = false;
     this.lastSentSeconds = tSeconds;
     this.positionErrorMeters = 0;
-    this.orientationErrorRad = 0;
+    this.errorSinCos[0] = 0;
+    this.errorSinCos[1] = 2;
     this.sentCount++;
   }
 

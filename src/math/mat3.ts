@@ -134,13 +134,27 @@ export function orthonormalityError(a: ReadonlyMat3): number {
  * acos((trace − 1)/2) loses everything.
  */
 export function rotationAngleBetween(a: ReadonlyMat3, b: ReadonlyMat3): number {
+  rotationSinCos(scratchSinCos, a, b);
+  return Math.atan2(scratchSinCos[0]!, scratchSinCos[1]!);
+}
+
+const scratchSinCos = new Float64Array(2);
+
+/**
+ * [2·sin, 2·cos] of the angle of the rotation a · bᵀ (see `rotationAngleBetween`, which is their atan2): enough
+ * to compare the angle with a threshold θ without trigonometry (angle > θ ⇔ sin·cos θ − cos·sin θ > 0).
+ * @returns out
+ */
+export function rotationSinCos(out: Float64Array, a: ReadonlyMat3, b: ReadonlyMat3): Float64Array {
   // Entries of C = a · bᵀ that we need: the trace and the antisymmetric part.
   const trace = rowDot(a, b, 0, 0) + rowDot(a, b, 1, 1) + rowDot(a, b, 2, 2);
   const sx = rowDot(a, b, 2, 1) - rowDot(a, b, 1, 2);
   const sy = rowDot(a, b, 0, 2) - rowDot(a, b, 2, 0);
   const sz = rowDot(a, b, 1, 0) - rowDot(a, b, 0, 1);
   // 2·sin(angle) = |antisymmetric part|, 2·cos(angle) = trace − 1.
-  return Math.atan2(Math.sqrt(sx * sx + sy * sy + sz * sz), trace - 1);
+  out[0] = Math.sqrt(sx * sx + sy * sy + sz * sz);
+  out[1] = trace - 1;
+  return out;
 }
 
 /** (a · bᵀ)[i][j]: row i of a dotted with row j of b. A function rather than a closure, so nothing allocates. */

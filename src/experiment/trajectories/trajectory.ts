@@ -42,7 +42,10 @@ export interface LocalMotion {
   readonly velocity: Float64Array;
   /** m/s², NED. */
   readonly acceleration: Float64Array;
-  /** [heading (clockwise from north), pitch (nose up), roll (right wing down)], radians. */
+  /**
+   * [heading (clockwise from north), pitch (nose up), roll (right wing down)], radians; not written (left as
+   * they were) by producers that give `attitudeCosSin` instead.
+   */
   readonly attitude: Float64Array;
   /** Rates of the attitude angles, rad/s. */
   readonly attitudeRates: Float64Array;
@@ -51,7 +54,7 @@ export interface LocalMotion {
    * `toTruth` then uses them instead of six sines and cosines of `attitude`.
    */
   readonly attitudeCosSin: Float64Array;
-  /** True when `attitudeCosSin` belongs to the current `attitude`; producers that set only the angles clear it. */
+  /** True when `attitudeCosSin` holds the current attitude; producers that set only the angles clear it. */
   attitudeCosSinValid: boolean;
 }
 
@@ -152,7 +155,8 @@ function rotateToEcef(out: Float64Array, m: Float64Array, v: Float64Array): void
 /**
  * Sets a velocity-aligned attitude from NED velocity, acceleration and jerk: heading along the ground track,
  * pitch along the flight path (no angle of attack), and — when `banked` — the roll of a coordinated turn,
- * atan(lateral acceleration / g). Every rate is the exact time derivative of its angle.
+ * atan(lateral acceleration / g). Every rate is the exact time derivative of its angle. In motion the attitude
+ * is written as `attitudeCosSin`; at rest (no ground track) as angles from the fallbacks.
  * @param fallbackHeadingRad - heading while the horizontal speed is zero (at rest, or straight up). Defaults to 0.
  * @param fallbackPitchRad - pitch while the entity is at rest. Defaults to 0.
  */
@@ -180,11 +184,10 @@ export function alignAttitudeWithVelocity(
   // Horizontal cross product v × a (down component): heading rate ψ̇ = (v × a)/h², lateral acceleration (v × a)/h.
   const cross = vn * ae - ve * an;
   const hDot = (vn * an + ve * ae) / h;
-  att[0] = Math.atan2(ve, vn);
+  // Heading atan2(ve, vn), pitch atan2(−vd, h) and roll atan(lateral / g) are given by their sines and cosines,
+  // which follow from the same vectors without trigonometry (the angles themselves are never needed).
   rates[0] = cross / h2;
-  att[1] = Math.atan2(-vd, h);
   rates[1] = (h * -ad + vd * hDot) / (h2 + vd * vd);
-  // The sines and cosines of these angles follow from the same vectors without trigonometry.
   const speed = Math.sqrt(h2 + vd * vd), cs = motion.attitudeCosSin;
   cs[0] = vn / h;
   cs[1] = ve / h;
@@ -195,12 +198,10 @@ export function alignAttitudeWithVelocity(
     // d/dt (v × a) = v × j (a × a = 0), so the lateral acceleration's rate is (v × j)/h − lateral·ḣ/h.
     const lateralDot = (vn * jerk[1]! - ve * jerk[0]!) / h - (lateral * hDot) / h;
     const ratio = lateral / STANDARD_GRAVITY;
-    att[2] = Math.atan(ratio);
     rates[2] = lateralDot / STANDARD_GRAVITY / (1 + ratio * ratio);
     cs[4] = 1 / Math.sqrt(1 + ratio * ratio);
     cs[5] = ratio * cs[4]!;
   } else {
-    att[2] = 0;
     rates[2] = 0;
     cs[4] = 1;
     cs[5] = 0;
