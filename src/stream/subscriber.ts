@@ -146,6 +146,8 @@ export function entityFrames(
 
 type Listener<T> = (value: T) => void;
 
+const REJECT_REASON_LIST = Object.keys(REJECT_REASONS) as RejectReason[];
+
 /** One shared connection: socket, receiver, table; reference-counted by the Observables' subscriptions. */
 class Connection implements EntitySubscriber {
   readonly events$: Observable<EntityEvent>;
@@ -166,7 +168,7 @@ class Connection implements EntitySubscriber {
   private readonly record = new EntityStateRecord();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
-  private readonly rejectedBefore = new Float64Array(Object.keys(REJECT_REASONS).length);
+  private readonly rejectedBefore = new Float64Array(REJECT_REASON_LIST.length);
   /** The full Entity State PDU being applied (its record is the event's state), else null. */
   private applying: EntityStateRecord | null = null;
   private source: DatagramSource = { address: '', port: 0, family: '' };
@@ -305,12 +307,12 @@ class Connection implements EntitySubscriber {
   private readonly receive = (datagram: Uint8Array, source: DatagramSource): void => {
     this.source = source;
     if (this.diagnosticListeners.size === 0) return this.receiver.receive(datagram, source);
+    // Which counters moved tells why this datagram (or a PDU in it) was dropped.
     const rejected = this.stats.transport.rejected;
-    const reasons = Object.keys(rejected) as RejectReason[];
-    for (let i = 0; i < reasons.length; i++) this.rejectedBefore[i] = rejected[reasons[i]!];
+    for (let i = 0; i < REJECT_REASON_LIST.length; i++) this.rejectedBefore[i] = rejected[REJECT_REASON_LIST[i]!];
     this.receiver.receive(datagram, source);
-    for (let i = 0; i < reasons.length; i++) {
-      const reason = reasons[i]!;
+    for (let i = 0; i < REJECT_REASON_LIST.length; i++) {
+      const reason = REJECT_REASON_LIST[i]!;
       if (rejected[reason] !== this.rejectedBefore[i]) this.diagnose(reason, REJECT_REASONS[reason], datagram.length);
     }
   };
