@@ -28,7 +28,7 @@ export const command: Command = {
     'reckon demo --duration 10 --position-threshold "0.5 m"',
     'reckon demo --algorithm FPW --orientation-threshold "5 deg"',
     'reckon demo --duration 5 --json > summary.json',
-    'reckon demo --port 3000   # a fixed port (else a free one), so that `reckon subscribe` or Wireshark can watch too',
+    'reckon demo --port 3000   # a fixed port instead of a free one (e.g. to capture it with Wireshark)',
   ],
   async run(args, io) {
     const problems: UsageProblem[] = [];
