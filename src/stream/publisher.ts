@@ -48,7 +48,10 @@ export interface Publisher {
    * @returns why a PDU was sent (`EMIT_*` bits), 0 when none was.
    */
   update(entity: number | LocalEntity, state: TruthState, timeSeconds: number, appearance?: number): number;
-  /** Sends one complete PDU as is (bundled with the others of this tick). */
+  /**
+   * Sends one complete PDU as is (bundled with the others of this tick). The record is kept by reference for the
+   * entity's leave notice at `close`: use one record per entity, as `update` and `deadReckonEmit` do.
+   */
   send(record: EntityStateRecord): void;
   /** An operator that sends every PDU of a `deadReckonEmit` stream and passes it on. */
   transmit(): MonoTypeOperatorFunction<EmittedPdu>;
