@@ -1,7 +1,11 @@
 /**
  * Dead-reckoning throughput: extrapolating N = 10⁵ remote entities per tick (FPW, FVW, rotating RVW) with the
- * struct-of-arrays table against a straightforward array-of-objects implementation, and owner-side emitter
- * decisions. Figures in entity-updates (or decisions) per second; heap bytes per op show the zero-allocation paths.
+ * struct-of-arrays table against a straightforward array-of-objects implementation and against the same
+ * struct-of-arrays quadratic as a plain JavaScript loop, and owner-side emitter decisions. Figures in
+ * entity-updates (or decisions) per second; heap bytes per op show the zero-allocation paths.
+ *
+ * What one update is: FPW/FVW, the ECEF location; RVW, the location and the world-to-body matrix R(t) (the
+ * table's orientation state); `rvw.euler`, that plus ψθφ read back every tick (three atan2 per entity).
  */
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { RemoteEntityTable } from '../src/dr/table.js';
@@ -82,6 +86,16 @@ function objectEntities(random: () => number): RemoteObject[] {
   return entities;
 }
 
+function extrapolateSoaJs(s: { p: Float64Array; v: Float64Array; a: Float64Array; t0: Float64Array; out: Float64Array }, t: number): void {
+  const { p, v, a, t0, out } = s;
+  for (let i = 0, j = 0; i < N; i++, j += 3) {
+    const dt = t - t0[i]!;
+    out[j] = p[j]! + (v[j]! + a[j]! * dt) * dt;
+    out[j + 1] = p[j + 1]! + (v[j + 1]! + a[j + 1]! * dt) * dt;
+    out[j + 2] = p[j + 2]! + (v[j + 2]! + a[j + 2]! * dt) * dt;
+  }
+}
+
 function extrapolateObjects(entities: RemoteObject[], t: number): void {
   for (const e of entities) {
     const dt = t - e.t0;
@@ -98,25 +112,46 @@ const suite: BenchSuite = async ({ quick }) => {
   const results: BenchResult[] = [];
   let tick = 1;
 
-  const tableFor = (algorithm: number) => {
+  // Every tick reads one output of every kind the tick wrote, so nothing can be skipped.
+  const tableFor = (algorithm: number, readEuler = false) => {
     const table = filledTable(algorithm, random);
-    const rate = opsPerSecond(() => table.extrapolate((tick += 0.016)), N, timing);
-    const heap = heapBytesPerOp(() => table.extrapolate((tick += 0.016)), 200) / N;
-    consume(table.location[7]!);
+    const tickOnce = () => {
+      table.extrapolate((tick += 0.016));
+      consume(table.location[3 * (N - 1)]! + table.worldToBody[9 * (N - 1) + 4]! + (readEuler ? table.orientation[3 * (N - 1) + 2]! : 0));
+    };
+    const rate = opsPerSecond(tickOnce, N, timing);
+    const heap = heapBytesPerOp(tickOnce, 200) / N;
     return { rate, heap };
   };
   const fpw = tableFor(2);
   const fvw = tableFor(5);
   const rvw = tableFor(4);
+  const rvwEuler = tableFor(4, true);
+
+  // The same quadratic over the same struct-of-arrays layout as a JavaScript loop: what the SIMD kernel replaces.
+  const soa = { p: new Float64Array(3 * N), v: new Float64Array(3 * N), a: new Float64Array(3 * N), t0: new Float64Array(N), out: new Float64Array(3 * N) };
+  for (let j = 0; j < 3 * N; j++) {
+    soa.p[j] = 6378137 * random();
+    soa.v[j] = 300 * random();
+    soa.a[j] = 2.5 * random();
+  }
+  for (let i = 0; i < N; i++) soa.t0[i] = random();
+  const jsLoopRate = opsPerSecond(() => {
+    extrapolateSoaJs(soa, (tick += 0.016));
+    consume(soa.out[3 * N - 1]!);
+  }, N, timing);
 
   const objects = objectEntities(random);
   const objectRate = opsPerSecond(() => extrapolateObjects(objects, (tick += 0.016)), N, timing);
   consume(objects[3]!.rendered.x);
 
-  results.push({ name: 'dr.extrapolate.fpw.reckon', opsPerSec: round(fpw.rate), heapBytesPerOp: round(fpw.heap), entities: N });
-  results.push({ name: 'dr.extrapolate.fvw.reckon', opsPerSec: round(fvw.rate), heapBytesPerOp: round(fvw.heap), entities: N, ratioVsObjects: round(fvw.rate / objectRate) });
-  results.push({ name: 'dr.extrapolate.rvw.reckon', opsPerSec: round(rvw.rate), heapBytesPerOp: round(rvw.heap), entities: N });
+  const ratios = (rate: number) => ({ ratioVsObjects: round(rate / objectRate), ratioVsJsLoop: round(rate / jsLoopRate) });
+  results.push({ name: 'dr.extrapolate.fpw.reckon', opsPerSec: round(fpw.rate), heapBytesPerOp: round(fpw.heap), entities: N, ...ratios(fpw.rate) });
+  results.push({ name: 'dr.extrapolate.fvw.reckon', opsPerSec: round(fvw.rate), heapBytesPerOp: round(fvw.heap), entities: N, ...ratios(fvw.rate) });
+  results.push({ name: 'dr.extrapolate.rvw.reckon', opsPerSec: round(rvw.rate), heapBytesPerOp: round(rvw.heap), entities: N, ...ratios(rvw.rate) });
+  results.push({ name: 'dr.extrapolate.rvw.euler.reckon', opsPerSec: round(rvwEuler.rate), heapBytesPerOp: round(rvwEuler.heap), entities: N, ...ratios(rvwEuler.rate) });
   results.push({ name: 'dr.extrapolate.fvw.objects', opsPerSec: round(objectRate), entities: N });
+  results.push({ name: 'dr.extrapolate.fvw.js-loop', opsPerSec: round(jsLoopRate), entities: N });
 
   // Emitter decisions on a manoeuvring entity (RVW): truth precomputed so only the decision is timed.
   const emitter = new DeadReckoningEmitter({ algorithm: 4 });

@@ -131,7 +131,7 @@ function quadraticModuleBytes(): Uint8Array {
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vector([[0x60, ...vector([I32, F64, I32, I32, I32, I32, I32].map((t) => [t])), 0]])),
-    ...section(2, vector([[...name('env'), ...name('memory'), 0x00, 1]])), // memory import, min 1 page
+    ...section(2, vector([[...name('env'), ...name('memory'), 0x02, 0x00, 1]])), // memory import, min 1 page
     ...section(3, vector([[0]])),
     ...section(7, vector([[...name('quadratic'), 0x00, 0]])),
     ...section(10, vector([[...uleb(body.length), ...body]])),

@@ -162,6 +162,27 @@ describe('RemoteEntityTable: extrapolation', () => {
     );
   });
 
+  it('keeps R_wb per slot, converting to angles only when read, and a PDU applied in between wins', () => {
+    const table = new RemoteEntityTable({ capacity: 64, smoothing: { method: 'snap' } });
+    const rotating = { algorithm: 4, rates: [0.3, -0.2, 0.5], orientation: [0.4, 0.2, -0.1], acceleration: [0, 1, 0] };
+    for (let e = 1; e <= 20; e++) table.apply(record({ entity: e, location: [6378137, e, 0], ...(e % 2 ? rotating : {}) }), 0);
+    table.extrapolate(2);
+    const model = new DeadReckoningModel().reset([6378137, 1, 0], [0, 10, 0], rotating.orientation, rotating.acceleration, rotating.rates, 4);
+    const p = new Float64Array(3), o = new Float64Array(3), m = new Float64Array(9);
+    model.evaluate(2, p, o, m);
+    const slot = table.slotOf(entityKey(1, 2, 1));
+    expectClose(table.worldToBody.subarray(9 * slot, 9 * slot + 9), m, 0, 'R_wb');
+    expectClose(table.location.subarray(3 * slot, 3 * slot + 3), p, 0, 'location');
+    // A new PDU for one slot after the extrapolation: its angles are the PDU's, not converted from the old matrix.
+    table.apply(record({ entity: 1, location: [6378137, 1, 0], ...rotating, orientation: [1, 0.5, 0.25], timestamp: stamp(1) }), 2);
+    expectClose(table.orientation.subarray(3 * slot, 3 * slot + 3), [1, 0.5, 0.25], 0, 'angles of the new PDU');
+    const other = table.slotOf(entityKey(1, 2, 3));
+    model.reset([6378137, 3, 0], [0, 10, 0], rotating.orientation, rotating.acceleration, rotating.rates, 4).evaluate(2, p, o);
+    expectClose(table.orientation.subarray(3 * other, 3 * other + 3), o, 0, 'converted angles');
+    const fixed = table.slotOf(entityKey(1, 2, 2));
+    expectClose(table.worldToBody.subarray(9 * fixed, 9 * fixed + 9), worldToBodyFromEuler(mat3.create(), 0, 0, 0), 0, 'fixed R_wb');
+  });
+
   it("'timestamp' mode extrapolates from the PDU's absolute timestamp, else from arrival", () => {
     const table = new RemoteEntityTable({ timeReference: 'timestamp', smoothing: { method: 'snap' } });
     const now = 1_700_000_000 + 0.5; // epoch seconds; 1_700_000_000 mod 3600 = 800
