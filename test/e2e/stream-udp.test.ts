@@ -135,6 +135,7 @@ describe('publisher → UDP → subscriber', () => {
   });
 
   it('receives PDUs encoded by open-dis and sent from a raw socket', async () => {
+    // subscribeEntities(config) is createSubscriber(config).events$; listening$ tells when the socket is bound.
     const subscriber = createSubscriber({ network: { address: '127.0.0.1', port: 0 }, dis: { exercise: 3 } });
     const { port, events, until } = await listen(subscriber);
     const o = new openDis.EntityStatePdu();

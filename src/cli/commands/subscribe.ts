@@ -68,7 +68,10 @@ export const command: Command = {
     ];
     if (booleanFlag(args.flags, 'diagnostics')) {
       subscriptions.push(
-        subscriber.diagnostics$.subscribe((d) => io.stderr.write(`subscribe: rejected ${d.bytes}-byte datagram from ${d.source.address}:${d.source.port}: ${d.reason} (${d.message})\n`)),
+        subscriber.diagnostics$.subscribe({
+          next: (d) => io.stderr.write(`subscribe: rejected ${d.bytes}-byte datagram from ${d.source.address}:${d.source.port}: ${d.reason} (${d.message})\n`),
+          error: fail,
+        }),
       );
     }
     if (!json) {

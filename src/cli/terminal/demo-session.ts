@@ -14,6 +14,8 @@ import { ENTITY_STATE_BYTES } from '../../pdu/constants.js';
 import { entityKey } from '../../pdu/entity-state-record.js';
 import { deadReckonEmit, sampleTrajectory } from '../../stream/operators.js';
 import { createPublisher, type Publisher } from '../../stream/publisher.js';
+import type { EntityEvent } from '../../stream/entity-events.js';
+import type { EntityFrame } from '../../stream/frame.js';
 import { createSubscriber } from '../../stream/subscriber.js';
 import { totalRejected, type TransportStats } from '../../transport/transport.js';
 import { demoActors } from './scenario.js';
@@ -120,37 +122,39 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const removed = new Promise<void>((resolve) => (allRemoved = resolve));
   const subscriptions: Subscription[] = [];
   const publishers: Publisher[] = [];
+  // A socket failure reaches every stream of the subscriber; the first one ends the demo with it.
+  let fail: (error: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => {}); // observed through the race below
   try {
-    subscriptions.push(
-      subscriber.events$.subscribe((event) => {
-        const i = keys.indexOf(event.key);
-        if (i < 0) return;
-        const seen = report.entities[i]!.received;
-        seen.marking = event.marking;
-        seen.algorithm = DR_ALGORITHM_NAMES[event.state.deadReckoning.algorithm] ?? String(event.state.deadReckoning.algorithm);
-        if (event.type === 'appeared') seen.appeared = true;
-        else if (event.type === 'updated') seen.updates++;
-        else if (event.type === 'removed') seen.removed = true;
-        if (report.entities.every((e) => e.received.removed)) allRemoved();
-      }),
-    );
-    const bound = await firstValueFrom(subscriber.listening$);
+    const onEvent = (event: EntityEvent): void => {
+      const i = keys.indexOf(event.key);
+      if (i < 0) return;
+      const seen = report.entities[i]!.received;
+      seen.marking = event.marking;
+      seen.algorithm = DR_ALGORITHM_NAMES[event.state.deadReckoning.algorithm] ?? String(event.state.deadReckoning.algorithm);
+      if (event.type === 'appeared') seen.appeared = true;
+      else if (event.type === 'updated') seen.updates++;
+      else if (event.type === 'removed') seen.removed = true;
+      if (report.entities.every((e) => e.received.removed)) allRemoved();
+    };
+    subscriptions.push(subscriber.events$.subscribe({ next: onEvent, error: fail }));
+    const bound = await Promise.race([firstValueFrom(subscriber.listening$), failed]);
     report.port = bound.port;
     const t0Ms = Date.now();
     const truth = createTruthState();
-    subscriptions.push(
-      subscriber.frames({ rateHz: options.frameRateHz }).subscribe((frame) => {
-        for (const [i, actor] of cast.entries()) {
-          const slot = frame.table.slotOf(keys[i]!);
-          if (slot < 0) continue;
-          actor.trajectory.sample(actor.startSeconds + (frame.timeSeconds * 1000 - t0Ms) / 1000, truth);
-          const p = truth.location, j = 3 * slot, q = frame.location;
-          const error = Math.hypot(p[0]! - q[j]!, p[1]! - q[j + 1]!, p[2]! - q[j + 2]!);
-          errors[i]!.push(error);
-          report.entities[i]!.error.nowMeters = error;
-        }
-      }),
-    );
+    const onFrame = (frame: EntityFrame): void => {
+      for (const [i, actor] of cast.entries()) {
+        const slot = frame.table.slotOf(keys[i]!);
+        if (slot < 0) continue;
+        actor.trajectory.sample(actor.startSeconds + (frame.timeSeconds * 1000 - t0Ms) / 1000, truth);
+        const p = truth.location, j = 3 * slot, q = frame.location;
+        const error = Math.hypot(p[0]! - q[j]!, p[1]! - q[j + 1]!, p[2]! - q[j + 2]!);
+        errors[i]!.push(error);
+        report.entities[i]!.error.nowMeters = error;
+      }
+    };
+    subscriptions.push(subscriber.frames({ rateHz: options.frameRateHz }).subscribe({ next: onFrame, error: fail }));
     for (const [i, actor] of cast.entries()) {
       const publisherConfig = { ...config, network: { ...config.network, address, port: bound.port }, dis: { ...config.dis, application: applicationId(config, i) } };
       const publisher = await createPublisher(publisherConfig);
@@ -174,8 +178,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       update(report, errors, subscriber.stats.transport, (Date.now() - t0Ms) / 1000);
       options.onProgress?.(report);
     }, 250);
-    report.stoppedBy = await untilDone(options.durationSeconds, options.signal);
-    clearInterval(progress);
+    try {
+      report.stoppedBy = await Promise.race([untilDone(options.durationSeconds, options.signal), failed]);
+    } finally {
+      clearInterval(progress);
+    }
     for (const s of subscriptions.splice(1)) s.unsubscribe(); // truth, frames: stop sampling and measuring
     update(report, errors, subscriber.stats.transport, (Date.now() - t0Ms) / 1000);
     // Leave notices: the subscriber should see every entity removed at once rather than after a timeout.
