@@ -113,11 +113,12 @@ export const command: Command = {
     clearInterval(progress);
     await publisher.close();
     const seconds = (Date.now() - startedMs) / 1000;
+    const width = Math.max(...cast.map((a) => a.name.length));
     const lines = cast.map((actor, i) => {
       const c = counts[i]!;
       const baseline = Math.floor(15 * seconds);
       const why = [...c.reasons].map(([r, n]) => `${r} ${n}`).join(', ');
-      return `  ${actor.name.padEnd(10)} ${String(c.pdus).padStart(6)} PDUs (${baseline > 0 ? ((100 * c.pdus) / baseline).toFixed(1) : '–'} % of 15 Hz)  ${why}`;
+      return `  ${actor.name.padEnd(width)} ${String(c.pdus).padStart(6)} PDUs (${baseline > 0 ? ((100 * c.pdus) / baseline).toFixed(1) : '–'} % of 15 Hz)  ${why}`;
     });
     io.stderr.write(
       [
