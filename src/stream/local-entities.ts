@@ -99,11 +99,6 @@ export class LocalEntities {
     return this.byNumber.get(entity) ?? this.define({ entity });
   }
 
-  /** Entities declared so far. */
-  values(): IterableIterator<LocalEntityState> {
-    return this.byNumber.values();
-  }
-
   /**
    * Runs the entity's emitter on its true state at `timeSeconds`.
    * @returns the reason bits (0: nothing to send); when non-zero the entity's record is the PDU to send.
