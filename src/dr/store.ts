@@ -1,7 +1,7 @@
 /**
  * Struct-of-arrays storage of dead-reckoning models, and the kernels that evaluate them at a total time since
  * each model's reset. Everything that does not depend on t is computed once at reset (STYLE.md: orientation DR is
- * bound by trigonometry): R0 from the Euler angles, ωωᵀ, |ω|, and for the fixed-orientation models the
+ * bound by trigonometry): R0 from the Euler angles, ωωᵀR0 and ΩR0, |ω|, and for the fixed-orientation models the
  * world-frame velocity and ½·acceleration, so that every non-rotating model (static, frozen, FPW, FVW, FPB, FVB,
  * and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t².
  * Used by `DeadReckoningModel` (one entity) and `RemoteEntityTable` (many).
@@ -20,6 +20,7 @@ import {
   isKnownAlgorithm,
 } from './algorithm.js';
 import type { Float64Arena } from './simd-kernel.js';
+import { sinCos } from '../math/trig.js';
 import { oneMinusCosOverSq, r2OuterCoefficient, sinc, sinMinusThetaCosOverCube, thetaMinusSinOverCube } from './rotation.js';
 
 /** How a slot is evaluated: quadratic only, + rotating orientation (RPW/RVW), + body-axis position (RPB/RVB). */
@@ -28,6 +29,8 @@ export const KERNEL_ROTATING_WORLD = 1;
 export const KERNEL_ROTATING_BODY = 2;
 
 type Vec = ArrayLike<number>;
+
+const scratchSinCos = new Float64Array(2);
 
 /** Below this many slots the call into WebAssembly costs more than it saves. */
 const SIMD_MIN_SLOTS = 16;
@@ -54,10 +57,11 @@ export class DrStore {
   readonly r0: Float64Array;
   /** ω, rad/s about body axes. */
   readonly angularVelocity: Float64Array;
-  /** ωωᵀ (9 per slot). */
-  readonly omegaOuter: Float64Array;
   /** |ω|, rad/s. */
   readonly omegaMagnitude: Float64Array;
+  /** ωωᵀ·R0 and Ω·R0 (9 per slot each): R(t) = DR(t)·R0 is then a·(ωωᵀR0) + b·R0 + c·(ΩR0), 45 flops a tick. */
+  readonly omegaOuterR0: Float64Array;
+  readonly omegaCrossR0: Float64Array;
 
   /**
    * @param arena - where the arrays of the quadratic (P0, V, ½A) live; with one, `extrapolateLinear` runs the
@@ -80,8 +84,9 @@ export class DrStore {
     this.orientation0 = new Float64Array(3 * capacity);
     this.r0 = new Float64Array(9 * capacity);
     this.angularVelocity = new Float64Array(3 * capacity);
-    this.omegaOuter = new Float64Array(9 * capacity);
     this.omegaMagnitude = new Float64Array(capacity);
+    this.omegaOuterR0 = new Float64Array(9 * capacity);
+    this.omegaCrossR0 = new Float64Array(9 * capacity);
   }
 }
 
@@ -128,13 +133,6 @@ export function resetSlot(
   s.angularVelocity[i3 + 1] = wy;
   s.angularVelocity[i3 + 2] = wz;
   s.omegaMagnitude[slot] = Math.hypot(wx, wy, wz);
-  const o = s.omegaOuter;
-  o[i9] = wx * wx;
-  o[i9 + 1] = o[i9 + 3] = wx * wy;
-  o[i9 + 2] = o[i9 + 6] = wx * wz;
-  o[i9 + 4] = wy * wy;
-  o[i9 + 5] = o[i9 + 7] = wy * wz;
-  o[i9 + 8] = wz * wz;
 
   const psi = orientation[0]!, theta = orientation[1]!, phi = orientation[2]!;
   s.orientation0[i3] = psi;
@@ -152,6 +150,18 @@ export function resetSlot(
   r[i9 + 6] = cphi * sth * cpsi + sphi * spsi;
   r[i9 + 7] = cphi * sth * spsi - sphi * cpsi;
   r[i9 + 8] = cphi * cth;
+  // ωωᵀ·R0 = ω (ωᵀR0) and Ω·R0 = ω × (columns of R0), with Ω = [[0, −wz, wy], [wz, 0, −wx], [−wy, wx, 0]].
+  const P = s.omegaOuterR0, Q = s.omegaCrossR0;
+  for (let c = 0; c < 3; c++) {
+    const x = r[i9 + c]!, y = r[i9 + 3 + c]!, z = r[i9 + 6 + c]!;
+    const wr = wx * x + wy * y + wz * z;
+    P[i9 + c] = wx * wr;
+    P[i9 + 3 + c] = wy * wr;
+    P[i9 + 6 + c] = wz * wr;
+    Q[i9 + c] = wy * z - wz * y;
+    Q[i9 + 3 + c] = wz * x - wx * z;
+    Q[i9 + 6 + c] = wx * y - wy * x;
+  }
 
   // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
   // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
@@ -233,7 +243,7 @@ export function evaluateRotating(
 ): void {
   const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o, m9 = 9 * m;
   const dt = tSeconds - referenceSeconds[slot]!;
-  const w = s.angularVelocity, W = s.omegaOuter, r = s.r0;
+  const w = s.angularVelocity, r = s.r0;
   const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
   const omega = s.omegaMagnitude[slot]!;
   const theta = omega * Math.abs(dt);
@@ -246,32 +256,13 @@ export function evaluateRotating(
     b = 1 - 0.5 * x;
     c = -(1 - x / 6) * dt;
   } else {
-    const half = 0.5 * omega * dt, sh = Math.sin(half), ch = Math.cos(half);
+    const half = sinCos(scratchSinCos, 0.5 * omega * dt), sh = half[0]!, ch = half[1]!;
     a = (2 * sh * sh) / (omega * omega);
     b = 1 - 2 * sh * sh;
     c = (-2 * sh * ch) / omega;
   }
-  const d00 = a * W[i9]! + b, d01 = a * W[i9 + 1]! - c * wz, d02 = a * W[i9 + 2]! + c * wy;
-  const d10 = a * W[i9 + 3]! + c * wz, d11 = a * W[i9 + 4]! + b, d12 = a * W[i9 + 5]! - c * wx;
-  const d20 = a * W[i9 + 6]! - c * wy, d21 = a * W[i9 + 7]! + c * wx, d22 = a * W[i9 + 8]! + b;
-  const r00 = r[i9]!, r01 = r[i9 + 1]!, r02 = r[i9 + 2]!, r10 = r[i9 + 3]!, r11 = r[i9 + 4]!, r12 = r[i9 + 5]!;
-  const r20 = r[i9 + 6]!, r21 = r[i9 + 7]!, r22 = r[i9 + 8]!;
-  const m00 = d00 * r00 + d01 * r10 + d02 * r20;
-  const m01 = d00 * r01 + d01 * r11 + d02 * r21;
-  const m02 = d00 * r02 + d01 * r12 + d02 * r22;
-  const m11 = d10 * r01 + d11 * r11 + d12 * r21;
-  const m12 = d10 * r02 + d11 * r12 + d12 * r22;
-  const m21 = d20 * r01 + d21 * r11 + d22 * r21;
-  const m22 = d20 * r02 + d21 * r12 + d22 * r22;
-  outMatrix[m9] = m00;
-  outMatrix[m9 + 1] = m01;
-  outMatrix[m9 + 2] = m02;
-  outMatrix[m9 + 3] = d10 * r00 + d11 * r10 + d12 * r20;
-  outMatrix[m9 + 4] = m11;
-  outMatrix[m9 + 5] = m12;
-  outMatrix[m9 + 6] = d20 * r00 + d21 * r10 + d22 * r20;
-  outMatrix[m9 + 7] = m21;
-  outMatrix[m9 + 8] = m22;
+  const P = s.omegaOuterR0, Q = s.omegaCrossR0;
+  for (let k = 0; k < 9; k++) outMatrix[m9 + k] = a * P[i9 + k]! + b * r[i9 + k]! + c * Q[i9 + k]!;
   if (outOrientation !== null) eulerAt(outOrientation, o3, outMatrix, m9);
   if (s.kernel[slot] !== KERNEL_ROTATING_BODY) return;
 
@@ -292,6 +283,8 @@ export function evaluateRotating(
   const by = g1 * wy * wv + i1 * vy + k1 * (wz * vx - wx * vz) + g2 * wy * wa + i2 * ay + k2 * (wz * ax - wx * az);
   const bz = g1 * wz * wv + i1 * vz + k1 * (wx * vy - wy * vx) + g2 * wz * wa + i2 * az + k2 * (wx * ay - wy * ax);
   const p = s.location0;
+  const r00 = r[i9]!, r01 = r[i9 + 1]!, r02 = r[i9 + 2]!, r10 = r[i9 + 3]!, r11 = r[i9 + 4]!, r12 = r[i9 + 5]!;
+  const r20 = r[i9 + 6]!, r21 = r[i9 + 7]!, r22 = r[i9 + 8]!;
   outLocation[o3] = p[i3]! + r00 * bx + r10 * by + r20 * bz;
   outLocation[o3 + 1] = p[i3 + 1]! + r01 * bx + r11 * by + r21 * bz;
   outLocation[o3 + 2] = p[i3 + 2]! + r02 * bx + r12 * by + r22 * bz;
