@@ -48,7 +48,11 @@ export function parseArgs(
       negated = true;
     }
     if (!spec) {
-      problems.push({ path: `--${name}`, message: `unknown flag${suggest(name, Object.keys(all))}` });
+      const closest = closestFlag(name, Object.keys(all));
+      problems.push({ path: `--${name}`, message: `unknown flag${closest ? ` (did you mean --${closest}?)` : ''}` });
+      // `--sped 2`: the value belongs to the misspelt flag, not to the positionals (unless it looks like a boolean).
+      const next = argv[i + 1];
+      if (inline === undefined && next !== undefined && !next.startsWith('-') && all[closest ?? '']?.type !== 'boolean') i++;
       continue;
     }
     if (spec.type === 'boolean') {
@@ -79,7 +83,7 @@ export function parseArgs(
   return { args: { positionals, flags }, problems };
 }
 
-function suggest(name: string, known: string[]): string {
+function closestFlag(name: string, known: string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {
@@ -89,7 +93,7 @@ function suggest(name: string, known: string[]): string {
       best = candidate;
     }
   }
-  return best ? ` (did you mean --${best}?)` : '';
+  return best;
 }
 
 function editDistance(a: string, b: string): number {

@@ -45,6 +45,14 @@ describe('parseArgs', () => {
     ]);
   });
 
+  it('takes the value of a misspelt flag with it, unless the flag it resembles is a boolean', () => {
+    const valued = parseArgs(['--counts', '3', 'file'], SPECS);
+    expect(valued.problems).toEqual([{ path: '--counts', message: 'unknown flag (did you mean --count?)' }]);
+    expect(valued.args.positionals).toEqual(['file']);
+    const boolean = parseArgs(['--lop', 'file'], SPECS);
+    expect(boolean.args.positionals).toEqual(['file']);
+  });
+
   it('reads flags back with stringFlag and booleanFlag', () => {
     const { args } = parseArgs(['--tag', 'a', '--tag', 'b', '--out', 'f'], SPECS);
     expect(stringFlag(args.flags, 'out')).toBe('f');
