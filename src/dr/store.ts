@@ -1,7 +1,7 @@
 /**
  * Struct-of-arrays storage of dead-reckoning models, and the kernels that evaluate them at a total time since
  * each model's reset. Everything that does not depend on t is computed once at reset (STYLE.md: orientation DR is
- * bound by trigonometry): R0 from the Euler angles, ωωᵀR0 and ΩR0, |ω|, and for the fixed-orientation models the
+ * bound by trigonometry): R0 from the Euler angles, |ω|, and for the fixed-orientation models the
  * world-frame velocity and ½·acceleration, so that every non-rotating model (static, frozen, FPW, FVW, FPB, FVB,
  * and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t².
  * Used by `DeadReckoningModel` (one entity) and `RemoteEntityTable` (many).
@@ -59,9 +59,6 @@ export class DrStore {
   readonly angularVelocity: Float64Array;
   /** |ω|, rad/s. */
   readonly omegaMagnitude: Float64Array;
-  /** ωωᵀ·R0 and Ω·R0 (9 per slot each): R(t) = DR(t)·R0 is then a·(ωωᵀR0) + b·R0 + c·(ΩR0), 45 flops a tick. */
-  readonly omegaOuterR0: Float64Array;
-  readonly omegaCrossR0: Float64Array;
 
   /**
    * @param arena - where the arrays of the quadratic (P0, V, ½A) live; with one, `extrapolateLinear` runs the
@@ -85,8 +82,6 @@ export class DrStore {
     this.r0 = new Float64Array(9 * capacity);
     this.angularVelocity = new Float64Array(3 * capacity);
     this.omegaMagnitude = new Float64Array(capacity);
-    this.omegaOuterR0 = new Float64Array(9 * capacity);
-    this.omegaCrossR0 = new Float64Array(9 * capacity);
   }
 }
 
@@ -150,18 +145,6 @@ export function resetSlot(
   r[i9 + 6] = cphi * sth * cpsi + sphi * spsi;
   r[i9 + 7] = cphi * sth * spsi - sphi * cpsi;
   r[i9 + 8] = cphi * cth;
-  // ωωᵀ·R0 = ω (ωᵀR0) and Ω·R0 = ω × (columns of R0), with Ω = [[0, −wz, wy], [wz, 0, −wx], [−wy, wx, 0]].
-  const P = s.omegaOuterR0, Q = s.omegaCrossR0;
-  for (let c = 0; c < 3; c++) {
-    const x = r[i9 + c]!, y = r[i9 + 3 + c]!, z = r[i9 + 6 + c]!;
-    const wr = wx * x + wy * y + wz * z;
-    P[i9 + c] = wx * wr;
-    P[i9 + 3 + c] = wy * wr;
-    P[i9 + 6 + c] = wz * wr;
-    Q[i9 + c] = wy * z - wz * y;
-    Q[i9 + 3 + c] = wz * x - wx * z;
-    Q[i9 + 6 + c] = wx * y - wy * x;
-  }
 
   // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
   // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
@@ -261,8 +244,18 @@ export function evaluateRotating(
     b = 1 - 2 * sh * sh;
     c = (-2 * sh * ch) / omega;
   }
-  const P = s.omegaOuterR0, Q = s.omegaCrossR0;
-  for (let k = 0; k < 9; k++) outMatrix[m9 + k] = a * P[i9 + k]! + b * r[i9 + k]! + c * Q[i9 + k]!;
+  // DR = a·ωωᵀ + b·I + c·Ω built from ω here rather than loaded: at 10⁵ entities the kernel is bound by memory
+  // traffic, not arithmetic (bench/dr.bench.ts).
+  const awx = a * wx, awy = a * wy, awz = a * wz, cx = c * wx, cy = c * wy, cz = c * wz;
+  const d00 = awx * wx + b, d01 = awx * wy - cz, d02 = awx * wz + cy;
+  const d10 = awy * wx + cz, d11 = awy * wy + b, d12 = awy * wz - cx;
+  const d20 = awz * wx - cy, d21 = awz * wy + cx, d22 = awz * wz + b;
+  for (let k = 0; k < 3; k++) {
+    const r0k = r[i9 + k]!, r1k = r[i9 + 3 + k]!, r2k = r[i9 + 6 + k]!;
+    outMatrix[m9 + k] = d00 * r0k + d01 * r1k + d02 * r2k;
+    outMatrix[m9 + 3 + k] = d10 * r0k + d11 * r1k + d12 * r2k;
+    outMatrix[m9 + 6 + k] = d20 * r0k + d21 * r1k + d22 * r2k;
+  }
   if (outOrientation !== null) eulerAt(outOrientation, o3, outMatrix, m9);
   if (s.kernel[slot] !== KERNEL_ROTATING_BODY) return;
 

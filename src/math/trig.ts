@@ -16,6 +16,8 @@ const S4 = 2.75573137070700676789e-6, S5 = -2.50507602534068634195e-8, S6 = 1.58
 const C1 = 4.16666666666666019037e-2, C2 = -1.38888888888741095749e-3, C3 = 2.48015872894767294178e-5;
 const C4 = -2.75573143513906633035e-7, C5 = 2.08757232129817482790e-9, C6 = -1.13596475577881948265e-11;
 
+const quadrant = new Float64Array(4);
+
 /**
  * Writes [sin x, cos x] into out[0], out[1].
  * @param x - radians.
@@ -38,22 +40,14 @@ export function sinCos(out: Float64Array, x: number): Float64Array {
   const sin = y0 - (z * (0.5 * y1 - v * sr) - y1 - v * S1);
   const cr = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
   const cos = 1 - (0.5 * z - (z * cr - y0 * y1));
-  switch (n & 3) {
-    case 0:
-      out[0] = sin;
-      out[1] = cos;
-      break;
-    case 1:
-      out[0] = cos;
-      out[1] = -sin;
-      break;
-    case 2:
-      out[0] = -sin;
-      out[1] = -cos;
-      break;
-    default:
-      out[0] = -cos;
-      out[1] = sin;
-  }
+  // Quadrant n mod 4 picks [sin, cos] from [s, c, −s, −c] at n and n + 1: an index instead of a branch, which
+  // the processor would mispredict for angles all over the circle.
+  const q = quadrant;
+  q[0] = sin;
+  q[1] = cos;
+  q[2] = -sin;
+  q[3] = -cos;
+  out[0] = q[n & 3]!;
+  out[1] = q[(n + 1) & 3]!;
   return out;
 }
