@@ -2,32 +2,31 @@
  * Byte helpers shared by the codecs: a DataView cache and hex text.
  */
 
-// One-entry cache: decoding many Buffers from one pool (or one receive buffer) reuses one DataView instead of
-// allocating a view per datagram. It holds the last ArrayBuffer alive until another one is decoded.
-let cachedBuffer: ArrayBufferLike | undefined;
-let cachedView: DataView | undefined;
+const EMPTY = new Uint8Array(0);
 
 /**
- * A DataView over the whole ArrayBuffer behind `bytes`. Index it with `bytes.byteOffset + offset`: a Node Buffer
- * from the pool starts at a non-zero byteOffset.
+ * A one-entry cache of the DataView over one byte array, so that decoding the PDUs of one datagram (or encoding
+ * into one buffer again and again) builds a single view. Each codec direction owns its own cache: a relay that
+ * decodes a datagram, then encodes into its send buffer, would otherwise rebuild a view on every call.
+ * It holds the last array alive until another one comes in.
  */
-export function dataViewOf(bytes: Uint8Array): DataView {
-  const buffer = bytes.buffer;
-  if (buffer !== cachedBuffer) {
-    cachedBuffer = buffer;
-    cachedView = new DataView(buffer);
+export class DataViewCache {
+  private bytes: Uint8Array = EMPTY;
+  private view: DataView = new DataView(EMPTY.buffer);
+
+  /**
+   * A DataView whose byte 0 is `bytes[0]` and that reaches to the end of the ArrayBuffer behind it (a Node Buffer
+   * from the pool starts at a non-zero byteOffset). Keyed on the array itself: a same-object check per call, a
+   * new view only when another array comes in (dgram gives every datagram its own Buffer). Callers index it
+   * below `bytes.length` only, and call it only once `bytes` is known not to be empty.
+   */
+  of(bytes: Uint8Array): DataView {
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset);
+    }
+    return this.view;
   }
-  return cachedView!;
-}
-
-/**
- * Copies `count` bytes between two DataViews in 32-bit words, then the remaining bytes (big-endian both sides,
- * so the byte order is kept).
- */
-export function copyView(to: DataView, toAt: number, from: DataView, fromAt: number, count: number): void {
-  let i = 0;
-  for (; i + 4 <= count; i += 4) to.setUint32(toAt + i, from.getUint32(fromAt + i));
-  for (; i < count; i++) to.setUint8(toAt + i, from.getUint8(fromAt + i));
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

@@ -11,22 +11,24 @@
  * Other record types (separation, entity type, association, unknown) are kept as their raw bytes.
  */
 import { PARAMETER_RECORD_BYTES, ParameterRecordType } from './constants.js';
-import { bytesToHex, dataViewOf, hexInto } from './bytes.js';
+import { DataViewCache, bytesToHex, hexInto } from './bytes.js';
 import type { EntityType, VariableParameter } from './schema.js';
+
+const readViews = new DataViewCache();
+const writeViews = new DataViewCache();
 
 /** Reads the record at `offset` of `bytes` into its JSON form. */
 export function parameterRecordToJson(bytes: Uint8Array, offset: number): VariableParameter {
-  const view = dataViewOf(bytes);
-  const p = bytes.byteOffset + offset;
+  const view = readViews.of(bytes);
   const recordType = bytes[offset]!;
   const raw = bytesToHex(bytes, offset, offset + PARAMETER_RECORD_BYTES);
   if (recordType === ParameterRecordType.ARTICULATED_PART) {
     return {
       recordType,
       changeIndicator: bytes[offset + 1]!,
-      partAttachedTo: view.getUint16(p + 2),
-      parameterType: view.getUint32(p + 4),
-      parameterValue: view.getFloat32(p + 8),
+      partAttachedTo: view.getUint16(offset + 2),
+      parameterType: view.getUint32(offset + 4),
+      parameterValue: view.getFloat32(offset + 8),
       raw,
     };
   }
@@ -34,9 +36,9 @@ export function parameterRecordToJson(bytes: Uint8Array, offset: number): Variab
     return {
       recordType,
       detachedIndicator: bytes[offset + 1]!,
-      partAttachedTo: view.getUint16(p + 2),
-      parameterType: view.getUint32(p + 4),
-      attachedPartType: entityTypeToJson(view, p + 8),
+      partAttachedTo: view.getUint16(offset + 2),
+      parameterType: view.getUint32(offset + 4),
+      attachedPartType: entityTypeToJson(view, offset + 8),
       raw,
     };
   }
@@ -49,21 +51,20 @@ export function parameterRecordToJson(bytes: Uint8Array, offset: number): Variab
  */
 export function parameterRecordFromJson(out: Uint8Array, offset: number, parameter: VariableParameter): void {
   hexInto(out, offset, parameter.raw, PARAMETER_RECORD_BYTES);
-  const view = dataViewOf(out);
-  const p = out.byteOffset + offset;
+  const view = writeViews.of(out);
   out[offset] = parameter.recordType;
   const indicator = parameter.changeIndicator ?? parameter.detachedIndicator;
   if (indicator !== undefined) out[offset + 1] = indicator;
-  if (parameter.partAttachedTo !== undefined) view.setUint16(p + 2, parameter.partAttachedTo);
-  if (parameter.parameterType !== undefined) view.setUint32(p + 4, parameter.parameterType);
+  if (parameter.partAttachedTo !== undefined) view.setUint16(offset + 2, parameter.partAttachedTo);
+  if (parameter.parameterType !== undefined) view.setUint32(offset + 4, parameter.parameterType);
   if (parameter.parameterValue !== undefined) {
-    view.setFloat32(p + 8, parameter.parameterValue);
-    view.setUint32(p + 12, 0);
+    view.setFloat32(offset + 8, parameter.parameterValue);
+    view.setUint32(offset + 12, 0);
   }
-  if (parameter.attachedPartType !== undefined) entityTypeFromJson(view, p + 8, parameter.attachedPartType);
+  if (parameter.attachedPartType !== undefined) entityTypeFromJson(view, offset + 8, parameter.attachedPartType);
 }
 
-/** Reads an 8-byte Entity Type record at absolute DataView position `p`. */
+/** Reads an 8-byte Entity Type record at DataView position `p`. */
 function entityTypeToJson(view: DataView, p: number): EntityType {
   return {
     kind: view.getUint8(p),
