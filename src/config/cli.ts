@@ -1,52 +1,12 @@
 /**
- * Configuration for commands: the flag specs named after the settings, and the step that turns parsed flags,
- * the environment and `--config FILE` into a validated `Config` (or a `UsageError` listing every problem, which the
- * CLI prints before exiting 2).
+ * Configuration for commands: the step that turns parsed flags (declared with `configFlags` from `flags.ts`), the
+ * environment and `--config FILE` into a validated `Config` (or a `UsageError` listing every problem, which the
+ * CLI prints before exiting 2), and readers of commands' own flags. Loads zod: import it inside a command's `run`.
  */
-import { UsageError, type FlagSpec, type FlagValues, type UsageProblem } from '../cli/command.js';
-import { CONFIG_LEAVES, type ConfigLeaf } from './leaves.js';
+import { UsageError, type FlagValues, type UsageProblem } from '../cli/command.js';
 import { ConfigError, loadConfig } from './load.js';
-import { CONFIG_SECTIONS, type Config, type ConfigSection } from './schema.js';
+import type { Config } from './schema.js';
 import { readQuantity } from './units.js';
-
-/** The sections every networked command takes flags for: `--address`, `--port`, `--multicast`, `--exercise`, filters. */
-export const NETWORK_SECTIONS: readonly ConfigSection[] = ['network', 'dis', 'filter'];
-
-/** Shown in help: how the sources combine. */
-export const CONFIG_PRECEDENCE = 'Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.';
-
-const PLACEHOLDER: Record<ConfigLeaf['kind'], string> = {
-  number: 'N',
-  boolean: '',
-  string: 'VALUE',
-  list: 'LIST',
-  numberList: 'LIST',
-  object: 'JSON',
-};
-
-function flagSpec(leaf: ConfigLeaf): FlagSpec {
-  const example = typeof leaf.example === 'string' ? leaf.example : JSON.stringify(leaf.example);
-  const hint = leaf.kind !== 'boolean' ? ` E.g. ${example}.` : leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : '';
-  const description = `${leaf.description}${hint} [${leaf.env}]`;
-  if (leaf.kind === 'boolean') return { type: 'boolean', description };
-  const list = leaf.kind === 'list' || leaf.kind === 'numberList';
-  return { type: 'string', description, value: PLACEHOLDER[leaf.kind], ...(list ? { multiple: true } : {}) };
-}
-
-/**
- * Flag specs for the settings of the given sections, plus `--config FILE`. Settings that hold objects (such as
- * per-class heartbeat overrides) are file or environment (JSON) only.
- * @param sections - which parts of the config the command uses. Defaults to every section.
- */
-export function configFlags(sections: readonly ConfigSection[] = CONFIG_SECTIONS): Record<string, FlagSpec> {
-  const specs: Record<string, FlagSpec> = {
-    config: { type: 'string', value: 'FILE', description: `JSON configuration file (schemas/config.schema.json). ${CONFIG_PRECEDENCE} [RECKON_CONFIG]` },
-  };
-  for (const leaf of CONFIG_LEAVES) {
-    if (sections.includes(leaf.section) && leaf.kind !== 'object') specs[leaf.flag] = flagSpec(leaf);
-  }
-  return specs;
-}
 
 /**
  * The validated configuration for a command run.

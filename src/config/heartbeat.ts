@@ -1,10 +1,13 @@
 /**
- * Heartbeat intervals per entity kind and domain. Two readings exist (DIS.md §4): IEEE 1278.1-2012 Table 25 gives
- * 5 s for every kind; KDIS gives 55 s to land, surface and subsurface platforms and 60 s to life forms, cultural
- * features and environmentals. Both are selectable (`heartbeat.heartbeatTable`), and any class can be overridden.
+ * Heartbeat intervals per entity class, as the configuration names them. The figures are the dr module's tables
+ * (DIS.md §4: IEEE 1278.1-2012 Table 25, 5 s for every kind, or the KDIS reading, longer for land, surface and
+ * subsurface platforms, life forms, cultural features and environmentals); the configuration chooses one
+ * (`heartbeat.heartbeatTable`) and may override any class (`heartbeat.heartbeatOverrides`).
  */
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor, type HeartbeatTable } from '../dr/heartbeat.js';
 import type { HeartbeatClass, HeartbeatConfig } from './schema.js';
 
+/** By platform domain (0 other, 1 land, 2 air, 3 surface, 4 subsurface, 5 space). */
 const PLATFORM_CLASSES: readonly HeartbeatClass[] = [
   'platformOther',
   'platformLand',
@@ -27,12 +30,11 @@ const KIND_CLASSES: readonly HeartbeatClass[] = [
   'sensorEmitter',
 ];
 
-/** HBT_ESPDU_* in seconds, by table. Unlisted classes use 5 s in both readings. */
-export const HEARTBEAT_TABLES: Readonly<Record<'ieee' | 'kdis', Partial<Record<HeartbeatClass, number>>>> = {
-  ieee: {},
-  kdis: { platformLand: 55, platformSurface: 55, platformSubsurface: 55, lifeForm: 60, culturalFeature: 60, environmental: 60 },
+/** The dr module's heartbeat tables by their configuration names. */
+export const HEARTBEAT_TABLES: Readonly<Record<HeartbeatConfig['heartbeatTable'], HeartbeatTable>> = {
+  ieee: HEARTBEAT_IEEE_TABLE_25,
+  kdis: HEARTBEAT_KDIS,
 };
-export const DEFAULT_HEARTBEAT_SECONDS = 5;
 
 /** The heartbeat class of an entity type. Unknown kinds and domains fall back to `other` / `platformOther`. */
 export function heartbeatClass(kind: number, domain: number): HeartbeatClass {
@@ -41,19 +43,33 @@ export function heartbeatClass(kind: number, domain: number): HeartbeatClass {
 }
 
 /**
- * The heartbeat interval of an entity, in seconds.
+ * The heartbeat interval of an entity, in seconds: the class's override, else the chosen table's figure.
  * @param config - the `heartbeat` section of the configuration.
  * @param kind - Entity Type kind (1 = platform, 2 = munition, …).
  * @param domain - Entity Type domain (for platforms: 1 land, 2 air, 3 surface, 4 subsurface, 5 space).
- * @param stationary - true when the entity is not moving: the stationary heartbeat applies (HBT_STATIONARY).
  */
-export function heartbeatSeconds(config: HeartbeatConfig, kind: number, domain: number, stationary = false): number {
-  if (stationary) return config.stationaryHeartbeat;
-  const cls = heartbeatClass(kind, domain);
-  return config.heartbeatOverrides[cls] ?? HEARTBEAT_TABLES[config.heartbeatTable][cls] ?? DEFAULT_HEARTBEAT_SECONDS;
+export function heartbeatSeconds(config: HeartbeatConfig, kind: number, domain: number): number {
+  return config.heartbeatOverrides[heartbeatClass(kind, domain)] ?? heartbeatSecondsFor(HEARTBEAT_TABLES[config.heartbeatTable], kind, domain);
 }
 
 /** Seconds without an update after which a remote entity is dropped: heartbeat × timeout multiplier (2.4). */
-export function entityTimeoutSeconds(config: HeartbeatConfig, kind: number, domain: number, stationary = false): number {
-  return heartbeatSeconds(config, kind, domain, stationary) * config.timeoutMultiplier;
+export function entityTimeoutSeconds(config: HeartbeatConfig, kind: number, domain: number): number {
+  return heartbeatSeconds(config, kind, domain) * config.timeoutMultiplier;
+}
+
+/**
+ * The chosen table with the overrides applied, in the dr module's form (what the remote-entity table looks
+ * heartbeats up in): `heartbeatSecondsFor(heartbeatTableFromConfig(c), kind, domain)` equals
+ * `heartbeatSeconds(c, kind, domain)` for every kind and domain.
+ */
+export function heartbeatTableFromConfig(config: HeartbeatConfig): HeartbeatTable {
+  const base = HEARTBEAT_TABLES[config.heartbeatTable];
+  if (Object.keys(config.heartbeatOverrides).length === 0) return base;
+  const byKind: Record<number, number> = {};
+  const platformByDomain: Record<number, number> = {};
+  // Every kind and domain that has a class of its own; the rest are `other` (kinds) or `platformOther` (domains).
+  for (let kind = 0; kind < KIND_CLASSES.length; kind++) if (kind !== 1) byKind[kind] = heartbeatSeconds(config, kind, 0);
+  for (let domain = 0; domain < PLATFORM_CLASSES.length; domain++) platformByDomain[domain] = heartbeatSeconds(config, 1, domain);
+  byKind[1] = heartbeatSeconds(config, 1, PLATFORM_CLASSES.length);
+  return { defaultSeconds: heartbeatSeconds(config, KIND_CLASSES.length, 0), byKind, platformByDomain };
 }

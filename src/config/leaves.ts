@@ -1,10 +1,13 @@
 /**
  * The settings of `ConfigSchema` as a flat list of leaves, each with the names it has outside a file: the CLI flag
- * (`--position-threshold`) and the environment variable (`RECKON_EMITTER_POSITION_THRESHOLD`). Derived from the
- * schema, so a new setting gets its flag and variable without further code.
+ * (`--position-threshold`) and the environment variable (`RECKON_EMITTER_POSITION_THRESHOLD`). The list is a
+ * table generated from the schema (`derive-leaves.ts`), so that flags are known without loading zod, and a new
+ * setting gets its flag and variable without further code.
  */
-import type { z } from 'zod';
-import { ConfigSchema, type ConfigSection } from './schema.js';
+import { CONFIG_LEAVES } from './leaf-table.js';
+import type { ConfigSection } from './schema.js';
+
+export { CONFIG_LEAVES };
 
 /** How a leaf's text (from a flag or the environment) is turned into the value the schema expects. */
 export type LeafKind = 'number' | 'boolean' | 'string' | 'list' | 'numberList' | 'object';
@@ -21,62 +24,9 @@ export interface ConfigLeaf {
   readonly kind: LeafKind;
   readonly description: string;
   readonly example: unknown;
-  /** The value when nothing sets it (undefined for optional settings). */
-  readonly defaultValue: unknown;
+  /** The value when nothing sets it (absent for optional settings). */
+  readonly defaultValue?: unknown;
 }
-
-type AnySchema = z.ZodType & { def: { type: string; innerType?: AnySchema; element?: AnySchema } };
-
-function unwrap(schema: AnySchema): AnySchema {
-  let s = schema;
-  while ((s.def.type === 'default' || s.def.type === 'optional') && s.def.innerType) s = s.def.innerType;
-  return s;
-}
-
-function kindOf(schema: AnySchema): LeafKind {
-  const inner = unwrap(schema);
-  switch (inner.def.type) {
-    case 'number':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'record':
-      return 'object';
-    case 'array':
-      return unwrap(inner.def.element!).def.type === 'number' ? 'numberList' : 'list';
-    default:
-      return 'string'; // strings, enums and quantities (which parse their own text)
-  }
-}
-
-const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const upperSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
-
-function buildLeaves(): ConfigLeaf[] {
-  const leaves: ConfigLeaf[] = [];
-  const defaults = ConfigSchema.parse({}) as Record<string, Record<string, unknown>>;
-  for (const [section, sectionSchema] of Object.entries(ConfigSchema.shape)) {
-    const shape = (unwrap(sectionSchema as AnySchema) as unknown as z.ZodObject).shape;
-    for (const [key, leafSchema] of Object.entries(shape)) {
-      const meta = (leafSchema as z.ZodType).meta() ?? {};
-      leaves.push({
-        section: section as ConfigSection,
-        key,
-        path: `${section}.${key}`,
-        flag: kebab(key),
-        env: `RECKON_${upperSnake(section)}_${upperSnake(key)}`,
-        kind: kindOf(leafSchema as AnySchema),
-        description: String(meta.description ?? ''),
-        example: (meta.examples as unknown[] | undefined)?.[0],
-        defaultValue: defaults[section]![key],
-      });
-    }
-  }
-  return leaves;
-}
-
-/** Every setting, in schema order. */
-export const CONFIG_LEAVES: readonly ConfigLeaf[] = buildLeaves();
 
 /** The leaf a dotted path (`network.port`, or deeper such as `filter.allowSources.1`) belongs to. */
 export function leafOfPath(path: readonly PropertyKey[]): ConfigLeaf | undefined {

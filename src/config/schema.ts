@@ -8,6 +8,8 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
+import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/smoothing.js';
 import { quantity } from './units.js';
 
 /** Human example of a valid value, shown in error messages and the JSON Schema. */
@@ -84,11 +86,21 @@ export const EmitterConfigSchema = z.strictObject({
     'Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).',
     '3 deg',
   ),
-  adaptiveThresholds: setting(z.boolean().default(false), 'Let the emitter move the thresholds within the bounds below to meet a rate budget.', false),
-  minPositionThreshold: setting(quantity('length').default(0.1), 'Lower bound of an adaptive position threshold.', '10 cm'),
-  maxPositionThreshold: setting(quantity('length').default(10), 'Upper bound of an adaptive position threshold.', '10 m'),
-  minOrientationThreshold: setting(quantity('angle').default((0.5 * Math.PI) / 180), 'Lower bound of an adaptive orientation threshold.', '0.5 deg'),
-  maxOrientationThreshold: setting(quantity('angle').default((10 * Math.PI) / 180), 'Upper bound of an adaptive orientation threshold.', '10 deg'),
+  adaptiveThresholds: setting(
+    z.boolean().default(false),
+    'Scale the position threshold with speed instead of using positionThreshold: the distance travelled in adaptiveTravelTime, kept within minPositionThreshold and maxPositionThreshold. Slow entities then send on smaller errors, fast ones on larger.',
+    false,
+  ),
+  adaptiveTravelTime: setting(
+    quantity('time').default(0.1),
+    'With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).',
+    '100 ms',
+  ),
+  minPositionThreshold: setting(quantity('length').default(0.1), 'With adaptiveThresholds: the smallest position threshold (reached at low speed).', '10 cm'),
+  maxPositionThreshold: setting(quantity('length').default(10), 'With adaptiveThresholds: the largest position threshold (reached at high speed).', '10 m'),
+}).refine((e) => e.minPositionThreshold <= e.maxPositionThreshold, {
+  path: ['maxPositionThreshold'],
+  message: 'must not be below minPositionThreshold',
 });
 
 /** Keys of per-kind/domain heartbeat overrides; see `heartbeatSeconds`. */
@@ -114,7 +126,7 @@ export type HeartbeatClass = (typeof HEARTBEAT_CLASSES)[number];
 export const HeartbeatConfigSchema = z.strictObject({
   heartbeatTable: setting(
     z.enum(['ieee', 'kdis']).default('ieee'),
-    'Default heartbeats: "ieee" = IEEE 1278.1-2012 Table 25 (5 s for every kind); "kdis" = KDIS (55 s land/surface/subsurface platforms, 60 s life forms, cultural features, environmentals).',
+    `Default heartbeats: "ieee" = IEEE 1278.1-2012 Table 25 (${HEARTBEAT_IEEE_TABLE_25.defaultSeconds} s for every kind); "kdis" = KDIS (${HEARTBEAT_KDIS.platformByDomain[1]} s land/surface/subsurface platforms, ${HEARTBEAT_KDIS.byKind[3]} s life forms, cultural features, environmentals).`,
     'ieee',
   ),
   heartbeatOverrides: setting(
@@ -122,29 +134,42 @@ export const HeartbeatConfigSchema = z.strictObject({
     'Heartbeat per entity class, overriding the table.',
     { platformLand: '55 s' },
   ),
-  stationaryHeartbeat: setting(quantity('time').default(60), 'Heartbeat of an entity that is not moving (HBT_STATIONARY).', '60 s'),
   timeoutMultiplier: setting(
-    z.number().min(1).default(2.4),
+    z.number().min(1).default(HEARTBEAT_TIMEOUT_MULTIPLIER),
     'A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER).',
-    2.4,
+    HEARTBEAT_TIMEOUT_MULTIPLIER,
   ),
 });
 
 export const ReceiverConfigSchema = z.strictObject({
   smoothing: setting(
-    z.enum(['none', 'linear', 'smoothstep']).default('smoothstep'),
-    'How a remote entity moves from its old to its new dead-reckoned track after an update.',
-    'smoothstep',
+    z.enum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default('projective'),
+    'How a remote entity moves from its old to its new dead-reckoned track after an update: "snap" jumps; "linear" blends the position straight; "projective" blends the velocity too (projective velocity blending, no kink at either end); "convergence" closes the error like a critically damped spring.',
+    'projective',
   ),
   smoothingTime: setting(quantity('time').default(0.5), 'Duration of the blend after an update.', '500 ms'),
   teleportDistance: setting(quantity('length').default(100), 'Snap instead of smoothing when the correction is larger.', '100 m'),
-  maxEntities: setting(z.number().int().min(1).default(100_000), 'Most remote entities tracked; further ones are counted and dropped.', 100000),
+  maxEntities: setting(
+    z.number().int().min(1).default(10_000),
+    'Most remote entities tracked; PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display "interpolate"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).',
+    10000,
+  ),
   latencyCompensation: setting(
     z.enum(['arrival', 'timestamp']).default('arrival'),
     'Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).',
     'arrival',
   ),
   renderRate: setting(quantity('frequency').default(30), 'Frames per second of extrapolated entity states.', '30 Hz'),
+  display: setting(
+    z.enum(['extrapolate', 'interpolate']).default('extrapolate'),
+    'What frames show: "extrapolate" dead-reckons every entity to the present (smoothing corrections); "interpolate" shows entities interpolationDelay in the past, between the states received on either side, and dead-reckons only beyond the newest one.',
+    'interpolate',
+  ),
+  interpolationDelay: setting(
+    quantity('time').default(0.1),
+    'With display "interpolate": how far in the past entities are shown (a playout delay). Longer than the update interval, motion is interpolated; shorter, it is partly dead-reckoned.',
+    '100 ms',
+  ),
 });
 
 export const ConfigSchema = z

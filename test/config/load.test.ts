@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/cli/command.js';
 import { parseArgs } from '../../src/cli/args.js';
-import { CONFIG_PRECEDENCE, NETWORK_SECTIONS, configFlags, configFromFlags } from '../../src/config/cli.js';
+import { configFromFlags } from '../../src/config/cli.js';
+import { CONFIG_PRECEDENCE, NETWORK_SECTIONS, configFlags } from '../../src/config/flags.js';
 import { entityTimeoutSeconds, heartbeatClass, heartbeatSeconds } from '../../src/config/heartbeat.js';
 import { CONFIG_LEAVES } from '../../src/config/leaves.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
@@ -28,7 +29,7 @@ function configError(run: () => unknown): ConfigError {
 }
 
 describe('defaults', () => {
-  it('follow DIS.md: port 3000, 1 m / 3°, 5 s IEEE heartbeats, 60 s stationary, timeout × 2.4, MTU 1472, 4 MiB buffer', () => {
+  it('follow DIS.md: port 3000, 1 m / 3°, 5 s IEEE heartbeats, timeout × 2.4, MTU 1472, 4 MiB buffer; 10 000 entities', () => {
     const c = defaultConfig();
     expect(c.network.port).toBe(3000);
     expect(c.network.mtu).toBe(1472);
@@ -36,8 +37,8 @@ describe('defaults', () => {
     expect(c.emitter.positionThreshold).toBe(1);
     expect(c.emitter.orientationThreshold).toBeCloseTo((3 * Math.PI) / 180, 15);
     expect(c.heartbeat.heartbeatTable).toBe('ieee');
-    expect(c.heartbeat.stationaryHeartbeat).toBe(60);
     expect(c.heartbeat.timeoutMultiplier).toBe(2.4);
+    expect(c.receiver).toMatchObject({ maxEntities: 10_000, smoothing: 'projective', display: 'extrapolate', interpolationDelay: 0.1 });
     expect(loadConfig()).toEqual(c);
   });
 });
@@ -119,7 +120,7 @@ describe('every problem is listed with its path, its source and an example', () 
     expect(byPath.get('dis.exercise')).toMatchObject({ source: 'RECKON_DIS_EXERCISE', message: expect.stringMatching(/255/) });
     expect(byPath.get('emitter.positionThreshold')?.message).toMatch(/not a length.*e\.g\. "1 m"/);
     expect(byPath.get('network')?.message).toMatch(/"nope".*known settings here: address, port/);
-    expect(byPath.get('receiver.smoothing')?.message).toMatch(/e\.g\. "smoothstep"/);
+    expect(byPath.get('receiver.smoothing')?.message).toMatch(/"snap".*"convergence".*e\.g\. "projective"/);
     expect(error.zodIssues.length).toBe(7);
     expect(error.message).toMatch(/network\.port \(from --port\)/);
   });
@@ -185,11 +186,11 @@ describe('heartbeats per kind and domain', () => {
     expect(heartbeatSeconds(kdis, kind, domain)).toBe(kdisSeconds);
   });
 
-  it('applies overrides, the stationary heartbeat and the timeout multiplier', () => {
+  it('applies overrides and the timeout multiplier', () => {
     const c = { ...ieee, heartbeatOverrides: { platformAir: 2 } };
     expect(heartbeatClass(1, 2)).toBe('platformAir');
     expect(heartbeatSeconds(c, 1, 2)).toBe(2);
-    expect(heartbeatSeconds(c, 1, 2, true)).toBe(60);
+    expect(heartbeatSeconds(c, 1, 1)).toBe(5);
     expect(entityTimeoutSeconds(ieee, 1, 1)).toBeCloseTo(12, 12);
     expect(entityTimeoutSeconds(kdis, 1, 1)).toBeCloseTo(132, 12);
   });

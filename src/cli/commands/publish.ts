@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, configOrProblems, durationFlag } from '../../config/cli.js';
+import { configFlags } from '../../config/flags.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
@@ -35,6 +35,7 @@ export const command: Command = {
     'reckon publish --entity tank --json | head',
   ],
   async run(args, io) {
+    const { configOrProblems, durationFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const names = (args.flags.entity as string[] | undefined) ?? [];
     const tracks = (args.flags.track as string[] | undefined) ?? [];

@@ -6,7 +6,7 @@
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, configOrProblems, durationFlag, integerFlag, NETWORK_SECTIONS } from '../../config/cli.js';
+import { configFlags, NETWORK_SECTIONS } from '../../config/flags.js';
 
 export const command: Command = {
   name: 'record',
@@ -26,6 +26,7 @@ export const command: Command = {
     'tshark -r exercise.pcap -Y dis   # inspect the result',
   ],
   async run(args, io) {
+    const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const out = stringFlag(args.flags, 'out');
     if (out === undefined) problems.push({ path: '--out', message: 'required: the pcap file to write, e.g. --out exercise.pcap' });

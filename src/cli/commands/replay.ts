@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, configOrProblems, integerFlag } from '../../config/cli.js';
+import { configFlags } from '../../config/flags.js';
 
 export const command: Command = {
   name: 'replay',
@@ -34,6 +34,7 @@ export const command: Command = {
     'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
   ],
   async run(args, io) {
+    const { configOrProblems, integerFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';

@@ -5,7 +5,7 @@
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, configOrProblems, durationFlag, integerFlag } from '../../config/cli.js';
+import { configFlags } from '../../config/flags.js';
 
 export const command: Command = {
   name: 'subscribe',
@@ -25,6 +25,7 @@ export const command: Command = {
     'reckon subscribe --port 0 --count 10 --json   # a free port, printed on stderr',
   ],
   async run(args, io) {
+    const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const count = integerFlag(args.flags, 'count', problems);

@@ -1,0 +1,79 @@
+/**
+ * Derives the flat list of settings (`ConfigLeaf`) from `ConfigSchema`, and writes it as the static table
+ * `leaf-table.ts`, which commands read for their flags without loading zod (`reckon <command> --help` stays
+ * light). A test fails when the table is stale; `npm run config-leaves` rewrites it.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import type { ConfigLeaf, LeafKind } from './leaves.js';
+import { ConfigSchema, type ConfigSection } from './schema.js';
+
+type AnySchema = z.ZodType & { def: { type: string; innerType?: AnySchema; element?: AnySchema } };
+
+function unwrap(schema: AnySchema): AnySchema {
+  let s = schema;
+  while ((s.def.type === 'default' || s.def.type === 'optional') && s.def.innerType) s = s.def.innerType;
+  return s;
+}
+
+function kindOf(schema: AnySchema): LeafKind {
+  const inner = unwrap(schema);
+  switch (inner.def.type) {
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'record':
+      return 'object';
+    case 'array':
+      return unwrap(inner.def.element!).def.type === 'number' ? 'numberList' : 'list';
+    default:
+      return 'string'; // strings, enums and quantities (which parse their own text)
+  }
+}
+
+const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const upperSnake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+
+/** Every setting of the schema, in schema order, with its flag, environment variable, kind, text and default. */
+export function deriveConfigLeaves(): ConfigLeaf[] {
+  const leaves: ConfigLeaf[] = [];
+  const defaults = ConfigSchema.parse({}) as Record<string, Record<string, unknown>>;
+  for (const [section, sectionSchema] of Object.entries(ConfigSchema.shape)) {
+    const shape = (unwrap(sectionSchema as AnySchema) as unknown as z.ZodObject).shape;
+    for (const [key, leafSchema] of Object.entries(shape)) {
+      const meta = (leafSchema as z.ZodType).meta() ?? {};
+      const leaf: ConfigLeaf = {
+        section: section as ConfigSection,
+        key,
+        path: `${section}.${key}`,
+        flag: kebab(key),
+        env: `RECKON_${upperSnake(section)}_${upperSnake(key)}`,
+        kind: kindOf(leafSchema as AnySchema),
+        description: String(meta.description ?? ''),
+        example: (meta.examples as unknown[] | undefined)?.[0],
+      };
+      const defaultValue = defaults[section]![key];
+      leaves.push(defaultValue === undefined ? leaf : { ...leaf, defaultValue });
+    }
+  }
+  return leaves;
+}
+
+/** The TypeScript source of `leaf-table.ts` for these leaves. */
+export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeaves()): string {
+  return [
+    '// Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.',
+    "import type { ConfigLeaf } from './leaves.js';",
+    '',
+    '/** Every setting, in schema order. */',
+    `export const CONFIG_LEAVES: readonly ConfigLeaf[] = ${JSON.stringify(leaves, null, 2)};`,
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(new URL('./leaf-table.ts', import.meta.url), renderLeafTable());
+  console.log('wrote src/config/leaf-table.ts');
+}

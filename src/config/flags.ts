@@ -1,0 +1,47 @@
+/**
+ * The command-line flags named after the settings (`--position-threshold` ↔ `emitter.positionThreshold`), built
+ * from the generated leaf table: no zod is loaded, so a command module can declare them at its top level and
+ * `reckon <command> --help` stays light. Reading the flags into a `Config` is `config/cli.ts` (loaded in `run`).
+ */
+import type { FlagSpec } from '../cli/command.js';
+import { CONFIG_LEAVES, type ConfigLeaf } from './leaves.js';
+import type { ConfigSection } from './schema.js';
+
+/** The sections every networked command takes flags for: `--address`, `--port`, `--multicast`, `--exercise`, filters. */
+export const NETWORK_SECTIONS: readonly ConfigSection[] = ['network', 'dis', 'filter'];
+
+/** Shown in help: how the sources combine. */
+export const CONFIG_PRECEDENCE = 'Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.';
+
+const PLACEHOLDER: Record<ConfigLeaf['kind'], string> = {
+  number: 'N',
+  boolean: '',
+  string: 'VALUE',
+  list: 'LIST',
+  numberList: 'LIST',
+  object: 'JSON',
+};
+
+function flagSpec(leaf: ConfigLeaf): FlagSpec {
+  const example = typeof leaf.example === 'string' ? leaf.example : JSON.stringify(leaf.example);
+  const hint = leaf.kind !== 'boolean' ? ` E.g. ${example}.` : leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : '';
+  const description = `${leaf.description}${hint} [${leaf.env}]`;
+  if (leaf.kind === 'boolean') return { type: 'boolean', description };
+  const list = leaf.kind === 'list' || leaf.kind === 'numberList';
+  return { type: 'string', description, value: PLACEHOLDER[leaf.kind], ...(list ? { multiple: true } : {}) };
+}
+
+/**
+ * Flag specs for the settings of the given sections, plus `--config FILE`. Settings that hold objects (such as
+ * per-class heartbeat overrides) are file or environment (JSON) only.
+ * @param sections - which parts of the config the command uses. Defaults to every section.
+ */
+export function configFlags(sections?: readonly ConfigSection[]): Record<string, FlagSpec> {
+  const specs: Record<string, FlagSpec> = {
+    config: { type: 'string', value: 'FILE', description: `JSON configuration file (schemas/config.schema.json). ${CONFIG_PRECEDENCE} [RECKON_CONFIG]` },
+  };
+  for (const leaf of CONFIG_LEAVES) {
+    if ((sections === undefined || sections.includes(leaf.section)) && leaf.kind !== 'object') specs[leaf.flag] = flagSpec(leaf);
+  }
+  return specs;
+}

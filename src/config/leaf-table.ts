@@ -1,0 +1,392 @@
+// Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.
+import type { ConfigLeaf } from './leaves.js';
+
+/** Every setting, in schema order. */
+export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
+  {
+    "section": "network",
+    "key": "address",
+    "path": "network.address",
+    "flag": "address",
+    "env": "RECKON_NETWORK_ADDRESS",
+    "kind": "string",
+    "description": "Address to bind when receiving (default: all interfaces) or to send to (default: 127.0.0.1, the multicast group when `multicast` is set, 255.255.255.255 with `broadcast`).",
+    "example": "127.0.0.1"
+  },
+  {
+    "section": "network",
+    "key": "port",
+    "path": "network.port",
+    "flag": "port",
+    "env": "RECKON_NETWORK_PORT",
+    "kind": "number",
+    "description": "UDP port. DIS uses 3000.",
+    "example": 3000,
+    "defaultValue": 3000
+  },
+  {
+    "section": "network",
+    "key": "multicast",
+    "path": "network.multicast",
+    "flag": "multicast",
+    "env": "RECKON_NETWORK_MULTICAST",
+    "kind": "string",
+    "description": "Multicast group to join when receiving and to send to.",
+    "example": "239.1.2.3"
+  },
+  {
+    "section": "network",
+    "key": "ttl",
+    "path": "network.ttl",
+    "flag": "ttl",
+    "env": "RECKON_NETWORK_TTL",
+    "kind": "number",
+    "description": "Multicast time-to-live (hops); 1 keeps traffic on the local network.",
+    "example": 1,
+    "defaultValue": 1
+  },
+  {
+    "section": "network",
+    "key": "multicastLoopback",
+    "path": "network.multicastLoopback",
+    "flag": "multicast-loopback",
+    "env": "RECKON_NETWORK_MULTICAST_LOOPBACK",
+    "kind": "boolean",
+    "description": "Deliver multicast sent by this host to its own receivers.",
+    "example": true,
+    "defaultValue": true
+  },
+  {
+    "section": "network",
+    "key": "broadcast",
+    "path": "network.broadcast",
+    "flag": "broadcast",
+    "env": "RECKON_NETWORK_BROADCAST",
+    "kind": "boolean",
+    "description": "Allow sending to broadcast addresses (classic DIS deployments).",
+    "example": false,
+    "defaultValue": false
+  },
+  {
+    "section": "network",
+    "key": "interface",
+    "path": "network.interface",
+    "flag": "interface",
+    "env": "RECKON_NETWORK_INTERFACE",
+    "kind": "string",
+    "description": "Local interface address for multicast (default: chosen by the OS).",
+    "example": "192.168.1.10"
+  },
+  {
+    "section": "network",
+    "key": "ipv6",
+    "path": "network.ipv6",
+    "flag": "ipv6",
+    "env": "RECKON_NETWORK_IPV6",
+    "kind": "boolean",
+    "description": "Use IPv6 (udp6) instead of IPv4.",
+    "example": false,
+    "defaultValue": false
+  },
+  {
+    "section": "network",
+    "key": "mtu",
+    "path": "network.mtu",
+    "flag": "mtu",
+    "env": "RECKON_NETWORK_MTU",
+    "kind": "number",
+    "description": "Most UDP payload bytes per datagram when bundling PDUs; 1472 fits a 1500-byte Ethernet MTU.",
+    "example": 1472,
+    "defaultValue": 1472
+  },
+  {
+    "section": "network",
+    "key": "receiveBufferSize",
+    "path": "network.receiveBufferSize",
+    "flag": "receive-buffer-size",
+    "env": "RECKON_NETWORK_RECEIVE_BUFFER_SIZE",
+    "kind": "number",
+    "description": "Socket receive buffer in bytes (0 = OS default). 4 MiB keeps loss low at high rates; Linux caps it at net.core.rmem_max.",
+    "example": 4194304,
+    "defaultValue": 4194304
+  },
+  {
+    "section": "dis",
+    "key": "exercise",
+    "path": "dis.exercise",
+    "flag": "exercise",
+    "env": "RECKON_DIS_EXERCISE",
+    "kind": "number",
+    "description": "Exercise ID sent, and the only one accepted.",
+    "example": 1,
+    "defaultValue": 1
+  },
+  {
+    "section": "dis",
+    "key": "protocolVersion",
+    "path": "dis.protocolVersion",
+    "flag": "protocol-version",
+    "env": "RECKON_DIS_PROTOCOL_VERSION",
+    "kind": "number",
+    "description": "Protocol version sent (7 = IEEE 1278.1-2012, 6 = 1278.1A-1998).",
+    "example": 7,
+    "defaultValue": 7
+  },
+  {
+    "section": "dis",
+    "key": "acceptProtocolVersions",
+    "path": "dis.acceptProtocolVersions",
+    "flag": "accept-protocol-versions",
+    "env": "RECKON_DIS_ACCEPT_PROTOCOL_VERSIONS",
+    "kind": "numberList",
+    "description": "Protocol versions accepted on receipt.",
+    "example": [
+      6,
+      7
+    ],
+    "defaultValue": [
+      5,
+      6,
+      7
+    ]
+  },
+  {
+    "section": "dis",
+    "key": "site",
+    "path": "dis.site",
+    "flag": "site",
+    "env": "RECKON_DIS_SITE",
+    "kind": "number",
+    "description": "Site id of this application's entities.",
+    "example": 1,
+    "defaultValue": 1
+  },
+  {
+    "section": "dis",
+    "key": "application",
+    "path": "dis.application",
+    "flag": "application",
+    "env": "RECKON_DIS_APPLICATION",
+    "kind": "number",
+    "description": "Application id of this application's entities.",
+    "example": 3001,
+    "defaultValue": 1
+  },
+  {
+    "section": "filter",
+    "key": "allowSources",
+    "path": "filter.allowSources",
+    "flag": "allow-sources",
+    "env": "RECKON_FILTER_ALLOW_SOURCES",
+    "kind": "list",
+    "description": "Accept datagrams only from these source addresses (empty = from anyone).",
+    "example": [
+      "10.0.0.5",
+      "10.0.0.6"
+    ],
+    "defaultValue": []
+  },
+  {
+    "section": "filter",
+    "key": "allowApplications",
+    "path": "filter.allowApplications",
+    "flag": "allow-applications",
+    "env": "RECKON_FILTER_ALLOW_APPLICATIONS",
+    "kind": "list",
+    "description": "Accept PDUs only from these sites or site:application pairs (empty = all).",
+    "example": [
+      "1:3001",
+      "2"
+    ],
+    "defaultValue": []
+  },
+  {
+    "section": "emitter",
+    "key": "positionThreshold",
+    "path": "emitter.positionThreshold",
+    "flag": "position-threshold",
+    "env": "RECKON_EMITTER_POSITION_THRESHOLD",
+    "kind": "string",
+    "description": "Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).",
+    "example": "1 m",
+    "defaultValue": 1
+  },
+  {
+    "section": "emitter",
+    "key": "orientationThreshold",
+    "path": "emitter.orientationThreshold",
+    "flag": "orientation-threshold",
+    "env": "RECKON_EMITTER_ORIENTATION_THRESHOLD",
+    "kind": "string",
+    "description": "Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).",
+    "example": "3 deg",
+    "defaultValue": 0.05235987755982988
+  },
+  {
+    "section": "emitter",
+    "key": "adaptiveThresholds",
+    "path": "emitter.adaptiveThresholds",
+    "flag": "adaptive-thresholds",
+    "env": "RECKON_EMITTER_ADAPTIVE_THRESHOLDS",
+    "kind": "boolean",
+    "description": "Scale the position threshold with speed instead of using positionThreshold: the distance travelled in adaptiveTravelTime, kept within minPositionThreshold and maxPositionThreshold. Slow entities then send on smaller errors, fast ones on larger.",
+    "example": false,
+    "defaultValue": false
+  },
+  {
+    "section": "emitter",
+    "key": "adaptiveTravelTime",
+    "path": "emitter.adaptiveTravelTime",
+    "flag": "adaptive-travel-time",
+    "env": "RECKON_EMITTER_ADAPTIVE_TRAVEL_TIME",
+    "kind": "string",
+    "description": "With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).",
+    "example": "100 ms",
+    "defaultValue": 0.1
+  },
+  {
+    "section": "emitter",
+    "key": "minPositionThreshold",
+    "path": "emitter.minPositionThreshold",
+    "flag": "min-position-threshold",
+    "env": "RECKON_EMITTER_MIN_POSITION_THRESHOLD",
+    "kind": "string",
+    "description": "With adaptiveThresholds: the smallest position threshold (reached at low speed).",
+    "example": "10 cm",
+    "defaultValue": 0.1
+  },
+  {
+    "section": "emitter",
+    "key": "maxPositionThreshold",
+    "path": "emitter.maxPositionThreshold",
+    "flag": "max-position-threshold",
+    "env": "RECKON_EMITTER_MAX_POSITION_THRESHOLD",
+    "kind": "string",
+    "description": "With adaptiveThresholds: the largest position threshold (reached at high speed).",
+    "example": "10 m",
+    "defaultValue": 10
+  },
+  {
+    "section": "heartbeat",
+    "key": "heartbeatTable",
+    "path": "heartbeat.heartbeatTable",
+    "flag": "heartbeat-table",
+    "env": "RECKON_HEARTBEAT_HEARTBEAT_TABLE",
+    "kind": "string",
+    "description": "Default heartbeats: \"ieee\" = IEEE 1278.1-2012 Table 25 (5 s for every kind); \"kdis\" = KDIS (55 s land/surface/subsurface platforms, 60 s life forms, cultural features, environmentals).",
+    "example": "ieee",
+    "defaultValue": "ieee"
+  },
+  {
+    "section": "heartbeat",
+    "key": "heartbeatOverrides",
+    "path": "heartbeat.heartbeatOverrides",
+    "flag": "heartbeat-overrides",
+    "env": "RECKON_HEARTBEAT_HEARTBEAT_OVERRIDES",
+    "kind": "object",
+    "description": "Heartbeat per entity class, overriding the table.",
+    "example": {
+      "platformLand": "55 s"
+    },
+    "defaultValue": {}
+  },
+  {
+    "section": "heartbeat",
+    "key": "timeoutMultiplier",
+    "path": "heartbeat.timeoutMultiplier",
+    "flag": "timeout-multiplier",
+    "env": "RECKON_HEARTBEAT_TIMEOUT_MULTIPLIER",
+    "kind": "number",
+    "description": "A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER).",
+    "example": 2.4,
+    "defaultValue": 2.4
+  },
+  {
+    "section": "receiver",
+    "key": "smoothing",
+    "path": "receiver.smoothing",
+    "flag": "smoothing",
+    "env": "RECKON_RECEIVER_SMOOTHING",
+    "kind": "string",
+    "description": "How a remote entity moves from its old to its new dead-reckoned track after an update: \"snap\" jumps; \"linear\" blends the position straight; \"projective\" blends the velocity too (projective velocity blending, no kink at either end); \"convergence\" closes the error like a critically damped spring.",
+    "example": "projective",
+    "defaultValue": "projective"
+  },
+  {
+    "section": "receiver",
+    "key": "smoothingTime",
+    "path": "receiver.smoothingTime",
+    "flag": "smoothing-time",
+    "env": "RECKON_RECEIVER_SMOOTHING_TIME",
+    "kind": "string",
+    "description": "Duration of the blend after an update.",
+    "example": "500 ms",
+    "defaultValue": 0.5
+  },
+  {
+    "section": "receiver",
+    "key": "teleportDistance",
+    "path": "receiver.teleportDistance",
+    "flag": "teleport-distance",
+    "env": "RECKON_RECEIVER_TELEPORT_DISTANCE",
+    "kind": "string",
+    "description": "Snap instead of smoothing when the correction is larger.",
+    "example": "100 m",
+    "defaultValue": 100
+  },
+  {
+    "section": "receiver",
+    "key": "maxEntities",
+    "path": "receiver.maxEntities",
+    "flag": "max-entities",
+    "env": "RECKON_RECEIVER_MAX_ENTITIES",
+    "kind": "number",
+    "description": "Most remote entities tracked; PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display \"interpolate\"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).",
+    "example": 10000,
+    "defaultValue": 10000
+  },
+  {
+    "section": "receiver",
+    "key": "latencyCompensation",
+    "path": "receiver.latencyCompensation",
+    "flag": "latency-compensation",
+    "env": "RECKON_RECEIVER_LATENCY_COMPENSATION",
+    "kind": "string",
+    "description": "Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).",
+    "example": "arrival",
+    "defaultValue": "arrival"
+  },
+  {
+    "section": "receiver",
+    "key": "renderRate",
+    "path": "receiver.renderRate",
+    "flag": "render-rate",
+    "env": "RECKON_RECEIVER_RENDER_RATE",
+    "kind": "string",
+    "description": "Frames per second of extrapolated entity states.",
+    "example": "30 Hz",
+    "defaultValue": 30
+  },
+  {
+    "section": "receiver",
+    "key": "display",
+    "path": "receiver.display",
+    "flag": "display",
+    "env": "RECKON_RECEIVER_DISPLAY",
+    "kind": "string",
+    "description": "What frames show: \"extrapolate\" dead-reckons every entity to the present (smoothing corrections); \"interpolate\" shows entities interpolationDelay in the past, between the states received on either side, and dead-reckons only beyond the newest one.",
+    "example": "interpolate",
+    "defaultValue": "extrapolate"
+  },
+  {
+    "section": "receiver",
+    "key": "interpolationDelay",
+    "path": "receiver.interpolationDelay",
+    "flag": "interpolation-delay",
+    "env": "RECKON_RECEIVER_INTERPOLATION_DELAY",
+    "kind": "string",
+    "description": "With display \"interpolate\": how far in the past entities are shown (a playout delay). Longer than the update interval, motion is interpolated; shorter, it is partly dead-reckoned.",
+    "example": "100 ms",
+    "defaultValue": 0.1
+  }
+];
