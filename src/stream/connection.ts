@@ -24,6 +24,7 @@ import { openUdpTransport } from '../transport/udp.js';
 import { entityEvent, type EntityEvent } from './entity-events.js';
 import { entityStateFromSlot } from './entity-state-from-slot.js';
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
+import { InterpolatedView } from './interpolated-view.js';
 import { tableOptionsFromConfig } from './settings.js';
 import type { Diagnostic, DiagnosticReason, EntitySubscriber, SubscriberOptions, SubscriberStats } from './subscriber.js';
 
@@ -38,6 +39,8 @@ export class Connection implements EntitySubscriber {
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
   readonly stats: SubscriberStats;
   table: RemoteEntityTable | undefined;
+  /** With `receiver.display` 'interpolate', the received states behind the frames, else undefined. */
+  private view: InterpolatedView | undefined;
   private transport: DatagramTransport | undefined;
   private refs = 0;
   /** Bumped on every connect and disconnect, so a socket that finishes opening late knows it is unwanted. */
@@ -91,7 +94,7 @@ export class Connection implements EntitySubscriber {
       const action = this.scheduler.schedule(
         function (this: SchedulerAction<Connection>, connection?: Connection) {
           const table = connection!.table;
-          if (table) subscriber.next(renderFrame(frame, table, connection!.scheduler.now() / 1000));
+          if (table) subscriber.next(renderFrame(frame, table, connection!.scheduler.now() / 1000, connection!.view));
           this.schedule(connection, periodMs);
         },
         periodMs,
@@ -131,6 +134,8 @@ export class Connection implements EntitySubscriber {
     const generation = ++this.generation;
     const table = new RemoteEntityTable({ ...tableOptionsFromConfig(this.config), onEvent: this.onTableEvent });
     this.table = table;
+    const r = this.config.receiver;
+    this.view = r.display === 'interpolate' ? new InterpolatedView(table.capacity, r.interpolationDelay) : undefined;
     const periodMs = (this.options.expireIntervalSeconds ?? 1) * 1000;
     this.expiry = this.scheduler.schedule(
       function (this: SchedulerAction<Connection>, connection?: Connection) {
@@ -169,6 +174,7 @@ export class Connection implements EntitySubscriber {
     const transport = this.transport;
     this.transport = undefined;
     this.table = undefined;
+    this.view = undefined;
     this.stats.transport.entities = 0;
     if (!transport) return;
     transport.onDatagram(undefined);
@@ -224,7 +230,9 @@ export class Connection implements EntitySubscriber {
   }
 
   private readonly onTableEvent = (kind: number, slot: number, key: number): void => {
-    if (this.eventListeners.size === 0 || !this.table) return;
+    if (!this.table) return;
+    this.view?.onTableEvent(kind, slot, this.table);
+    if (this.eventListeners.size === 0) return;
     const fromPdu = (kind === TABLE_APPEARED || kind === TABLE_UPDATED) && this.applying !== null;
     const record = fromPdu ? this.applying! : entityStateFromSlot(this.slotRecord, this.table, slot);
     const event = entityEvent(kind, key, entityStateRecordToPdu(record), this.scheduler.now() / 1000);

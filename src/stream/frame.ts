@@ -3,9 +3,13 @@
  * arrays, one slot per entity), filled without allocating. Valid until the next frame.
  */
 import type { RemoteEntityTable } from '../dr/table.js';
+import type { InterpolatedView } from './interpolated-view.js';
 
 export interface EntityFrame {
-  /** Time the states are computed for, seconds (scheduler time). */
+  /**
+   * Time the states are computed for, seconds (scheduler time): the frame's own time, or with `receiver.display`
+   * 'interpolate' that time minus `receiver.interpolationDelay`.
+   */
   timeSeconds: number;
   /** Entities held. */
   entityCount: number;
@@ -21,12 +25,18 @@ export interface EntityFrame {
   entityType: Uint16Array;
   /** Marking bytes, 11 per slot, zero-filled (`markingAt` reads one as text). */
   marking: Uint8Array;
-  /** Displayed location, ECEF metres, 3 per slot: dead-reckoned and smoothed. */
+  /** Displayed location, ECEF metres, 3 per slot: dead-reckoned and smoothed, or interpolated (display 'interpolate'). */
   location: Float64Array;
   /** Displayed orientation ψ, θ, φ radians, 3 per slot. */
   orientation: Float64Array;
   /** DR algorithm as received, per slot. */
   algorithm: Uint8Array;
+  /**
+   * With display 'interpolate', per slot: 1 interpolated between two received states, 2 dead-reckoned beyond the
+   * newest one, 3 held at the first state of an entity that appeared less than the delay ago
+   * (`InterpolationStatus`). Empty with display 'extrapolate'.
+   */
+  interpolation: Uint8Array;
   /** The table itself (arrival times, appearance, models…), for anything not listed here. */
   table: RemoteEntityTable;
 }
@@ -47,17 +57,29 @@ export function createFrame(): EntityFrame {
     location: EMPTY.f64,
     orientation: EMPTY.f64,
     algorithm: EMPTY.u8,
+    interpolation: EMPTY.u8,
     table: undefined as unknown as RemoteEntityTable,
   };
 }
 
 /**
- * Renders the table at tSeconds (dead reckoning plus smoothing) and points the frame at its arrays.
+ * Renders the table at tSeconds (dead reckoning plus smoothing) and points the frame at its arrays; with an
+ * interpolated view, the view's states a delay before tSeconds instead.
  * @returns frame.
  */
-export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSeconds: number): EntityFrame {
-  table.render(tSeconds);
-  frame.timeSeconds = tSeconds;
+export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSeconds: number, view?: InterpolatedView): EntityFrame {
+  if (view) {
+    frame.timeSeconds = view.render(table, tSeconds);
+    frame.location = view.location;
+    frame.orientation = view.orientation;
+    frame.interpolation = view.status;
+  } else {
+    table.render(tSeconds);
+    frame.timeSeconds = tSeconds;
+    frame.location = table.displayLocation;
+    frame.orientation = table.displayOrientation;
+    frame.interpolation = EMPTY.u8;
+  }
   frame.entityCount = table.size;
   frame.slotCount = table.highWater;
   frame.active = table.active;
@@ -65,8 +87,6 @@ export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSecon
   frame.entityId = table.entityId;
   frame.entityType = table.entityType;
   frame.marking = table.marking;
-  frame.location = table.displayLocation;
-  frame.orientation = table.displayOrientation;
   frame.algorithm = table.models.algorithm;
   frame.table = table;
   return frame;

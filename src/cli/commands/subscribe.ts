@@ -10,7 +10,7 @@ import { configFlags } from '../../config/flags.js';
 export const command: Command = {
   name: 'subscribe',
   summary: 'Receive Entity State PDUs and show remote entities live (or as NDJSON events)',
-  usage: 'reckon subscribe [--json] [--duration T] [--count N] [--address A] [--port P] [--exercise N] [--multicast GROUP] …',
+  usage: 'reckon subscribe [--json] [--duration T] [--count N] [--display extrapolate|interpolate] [--address A] [--port P] [--exercise N] [--multicast GROUP] …',
   flags: {
     json: { type: 'boolean', description: 'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout.' },
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.' },
@@ -22,6 +22,7 @@ export const command: Command = {
     'reckon subscribe',
     'reckon subscribe --port 3000 --exercise 2 --json > events.ndjson',
     'reckon subscribe --multicast 239.1.2.3 --smoothing linear --diagnostics',
+    'reckon subscribe --display interpolate --interpolation-delay "150 ms"   # shown 150 ms late, between received states',
     'reckon subscribe --port 0 --count 10 --json   # a free port, printed on stderr',
   ],
   async run(args, io) {
