@@ -42,6 +42,8 @@ function pdu(tSeconds: number, s: State): Uint8Array {
 }
 
 interface Shown {
+  /** Scheduler time of the frame, ms. */
+  readonly atMs: number;
   readonly timeSeconds: number;
   readonly dx: number;
   readonly psi: number;
@@ -54,13 +56,15 @@ interface Shown {
  */
 function framesOf(config: StreamConfig, deliveries: ReadonlyArray<readonly [number, Uint8Array]>, untilMs: number): Shown[] {
   const shown: Shown[] = [];
-  new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold }) => {
+  const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
+  scheduler.run(({ cold }) => {
     const transport = new FakeTransport();
     const subscriber = createSubscriber(config, { transport });
     const frames = subscriber.frames({ rateHz: 10 }).subscribe((frame) => {
       for (let slot = 0; slot < frame.slotCount; slot++) {
         if (frame.active[slot] !== 1) continue;
         shown.push({
+          atMs: scheduler.now(),
           timeSeconds: frame.timeSeconds,
           dx: frame.location[3 * slot]! - LOCATION[0]!,
           psi: frame.orientation[3 * slot]!,
@@ -74,7 +78,12 @@ function framesOf(config: StreamConfig, deliveries: ReadonlyArray<readonly [numb
   return shown;
 }
 
-const INTERPOLATE = { receiver: { display: 'interpolate', interpolationDelay: '100 ms', smoothing: 'snap' } } as const;
+const INTERPOLATE = { receiver: { display: 'interpolate', interpolationDelay: '200 ms', smoothing: 'snap' } } as const;
+
+/** The frame that shows render time `renderMs`. */
+function shownAt(shown: readonly Shown[], renderMs: number): Shown {
+  return shown.find((s) => Math.round(s.timeSeconds * 1000) === renderMs)!;
+}
 
 describe("receiver.display 'interpolate'", () => {
   // States at 0.05 s (x 0, ψ 0) and 1.05 s (x 12, ψ 0.2), both moving at 10 m/s with FPW.
@@ -84,27 +93,29 @@ describe("receiver.display 'interpolate'", () => {
   ] as const;
 
   it('shows entities a delay in the past: held, dead-reckoned from the newest state, then interpolated', () => {
-    const shown = framesOf(INTERPOLATE, deliveries, 1250);
-    const at = (ms: number) => shown.find((s) => Math.round(s.timeSeconds * 1000) === ms - 100)!;
-    // 100 ms: render time 0 s, before the first state (0.05 s): held there.
-    expect(at(100).status).toBe(InterpolationStatus.BEFORE_OLDEST);
-    expect([at(100).dx, at(100).psi]).toEqual([0, expect.closeTo(0, 12)]);
-    // 1000 ms: render time 0.9 s, beyond the only state: its own DR, 10 m/s × 0.85 s.
-    expect(at(1000).status).toBe(InterpolationStatus.BEYOND_NEWEST);
-    expect(at(1000).dx).toBeCloseTo(8.5, 6);
-    // 1100 ms: render time 1.0 s, 95 % of the way from the state at 0.05 s to the one at 1.05 s.
-    expect(at(1100).status).toBe(InterpolationStatus.INTERPOLATED);
-    expect(at(1100).dx).toBeCloseTo(0.95 * 12, 6);
-    expect(at(1100).psi).toBeCloseTo(0.95 * 0.2, 6);
-    // 1200 ms: render time 1.1 s, 50 ms beyond the newest state: its DR, 12 m + 10 m/s × 0.05 s, ψ held (FPW).
-    expect(at(1200).status).toBe(InterpolationStatus.BEYOND_NEWEST);
-    expect(at(1200).dx).toBeCloseTo(12.5, 6);
-    expect(at(1200).psi).toBeCloseTo(0.2, 6);
+    const shown = framesOf(INTERPOLATE, deliveries, 1350);
+    for (const s of shown) expect(s.timeSeconds).toBeCloseTo(s.atMs / 1000 - 0.2, 12);
+    const at = (renderMs: number) => shownAt(shown, renderMs);
+    // Render time 0 s, before the first state (0.05 s): held there.
+    expect(at(0).status).toBe(InterpolationStatus.BEFORE_OLDEST);
+    expect([at(0).dx, at(0).psi]).toEqual([0, expect.closeTo(0, 12)]);
+    // Render time 0.8 s (at 1.0 s, before the second PDU): beyond the only state, its own DR, 10 m/s × 0.75 s.
+    expect(at(800).status).toBe(InterpolationStatus.BEYOND_NEWEST);
+    expect(at(800).dx).toBeCloseTo(7.5, 6);
+    // Render time 1.0 s, 95 % of the way from the state at 0.05 s to the one at 1.05 s.
+    expect(at(1000).status).toBe(InterpolationStatus.INTERPOLATED);
+    expect(at(1000).dx).toBeCloseTo(0.95 * 12, 6);
+    expect(at(1000).psi).toBeCloseTo(0.95 * 0.2, 6);
+    // Render time 1.1 s, 50 ms beyond the newest state: its DR, 12 m + 10 m/s × 0.05 s, ψ held (FPW).
+    expect(at(1100).status).toBe(InterpolationStatus.BEYOND_NEWEST);
+    expect(at(1100).dx).toBeCloseTo(12.5, 6);
+    expect(at(1100).psi).toBeCloseTo(0.2, 6);
   });
 
   it("is opt-in: 'extrapolate' frames show the present, dead-reckoned, and no interpolation status", () => {
     const shown = framesOf({ receiver: { smoothing: 'snap' } }, deliveries, 1250);
-    const at = (ms: number) => shown.find((s) => Math.round(s.timeSeconds * 1000) === ms)!;
+    for (const s of shown) expect(s.timeSeconds).toBeCloseTo(s.atMs / 1000, 12);
+    const at = (ms: number) => shownAt(shown, ms);
     expect(at(1000).dx).toBeCloseTo(9.5, 6); // 10 m/s × 0.95 s from the first state
     expect(at(1100).dx).toBeCloseTo(12.5, 6); // the second state's DR, 50 ms on
     expect(at(1100).status).toBeUndefined();
@@ -112,7 +123,7 @@ describe("receiver.display 'interpolate'", () => {
 
   it("beyond the newest state, follows the table's own dead reckoning, rotation included (RVW)", () => {
     const turning = pdu(0, { x: 0, psi: 0.1, algorithm: DR_RVW, yawRate: 0.5 });
-    const shown = framesOf(INTERPOLATE, [[50, turning]], 1250);
+    const shown = framesOf(INTERPOLATE, [[50, turning]], 1350);
     // A table of its own, given the same PDU at the same arrival time, dead-reckoned to each render time.
     const table = new RemoteEntityTable({ capacity: 1 });
     const record = new EntityStateRecord();
