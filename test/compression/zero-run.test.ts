@@ -108,6 +108,20 @@ describe('zero-run compression', () => {
     );
   });
 
+  it('matches the reference model on mostly-zero bytes cut at any bit length, bits past the length ignored', () => {
+    const byte = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) });
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 80 }), fc.nat(640), (values, cut) => {
+        const bytes = Uint8Array.from(values);
+        const bitLength = Math.min(cut, bytes.length * 8);
+        const encoded = new Uint8Array(zeroRunMaxEncodedBytes(bitLength));
+        const n = encodeZeroRuns(bytes, encoded, bitLength);
+        expect(toBits(encoded, n)).toBe(referenceEncode(toBits(bytes, bitLength)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('round-trips random bytes and stays within the size bound', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (input) => {
