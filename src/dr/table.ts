@@ -21,6 +21,7 @@ import { DrStore, KERNEL_LINEAR, eulerAt, evaluateRotating, extrapolateLinear, r
 import { createFloat64Arena } from './simd-kernel.js';
 import { SMOOTH_SNAP, SMOOTHING_METHODS, positionOffset, type SmoothingOptions } from './smoothing.js';
 import * as quat from '../math/quat.js';
+import { sinCos } from '../math/trig.js';
 
 export const TABLE_APPEARED = 1;
 export const TABLE_UPDATED = 2;
@@ -520,12 +521,13 @@ export class RemoteEntityTable {
     // angle: one sine and one cosine per frame (sin(kα/2)/sin(α/2) → k as α → 0).
     const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!, k = 1 - sFraction;
     const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
-    const f = half < 1e-8 ? k : Math.sin(k * half) / Math.sqrt(ex * ex + ey * ey + ez * ez);
+    const turn = sinCos(this.q2, k * half);
+    const f = half < 1e-8 ? k : turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
     const q = this.q1, m = this.m2;
     q[0] = f * ex;
     q[1] = f * ey;
     q[2] = f * ez;
-    q[3] = half < 1e-8 ? 1 : Math.cos(k * half);
+    q[3] = half < 1e-8 ? 1 : turn[1]!;
     quat.toMat3(m, q);
     // matrices[o9…] = m · matrices[o9…], column by column (each column read before it is written).
     for (let c = 0; c < 3; c++) {

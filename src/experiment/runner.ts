@@ -92,8 +92,9 @@ export function simulate(
   let nextRender = 0;
   for (let i = 0; i < sampleCount; i++) {
     const t = i / sampleRate;
-    // Render every frame due before this sample (the receiver runs on its own clock).
-    while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++ / renderRate, false);
+    // Render every frame due before this sample (the receiver runs on its own clock). Frames are passed by
+    // number: a computed time passed to a function V8 does not inline would be boxed on the heap.
+    while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++, false);
     sampleTruth(trajectory, t, truth);
     const reasons = emitter.update(truth, t, outgoing, 0, truth.worldToBody);
     if (reasons !== 0) {
@@ -104,11 +105,12 @@ export function simulate(
       link.send(t, record, pduBytes);
       traces?.addPdu(t, truth.location, reasons);
     }
-    if (nextRender < renderCount && nextRender / renderRate === t) render(nextRender++ / renderRate, true);
+    if (nextRender < renderCount && nextRender / renderRate === t) render(nextRender++, true);
   }
-  while (nextRender < renderCount) render(nextRender++ / renderRate, false);
+  while (nextRender < renderCount) render(nextRender++, false);
 
-  function render(t: number, sameInstantAsSample: boolean): void {
+  function render(frame: number, sameInstantAsSample: boolean): void {
+    const t = frame / renderRate;
     link.poll(t, deliver);
     if (!display.read(t, shownLocation, shownWorldToBody)) return; // nothing received yet
     const state = sameInstantAsSample ? truth : sampleTruth(trajectory, t, renderTruth);

@@ -4,6 +4,7 @@
  * coordinated turn.
  */
 import type { TruthState } from '../../dr/truth-state.js';
+import { sinCos } from '../../math/trig.js';
 import {
   STANDARD_GRAVITY,
   LocalFrame,
@@ -22,6 +23,9 @@ export interface ParametricOptions {
   /** Roll into turns as a coordinated aircraft does (roll = atan(lateral acceleration / g)). Defaults to false. */
   readonly banked?: boolean;
 }
+
+/** [sin, cos] of the sample's angle (one range reduction for both). */
+const scratch = new Float64Array(2);
 
 type Kinematics = (t: number, p: Float64Array, v: Float64Array, a: Float64Array, j: Float64Array) => void;
 
@@ -79,7 +83,7 @@ export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory
   return parametric(name, duration, options, (t, p, v, a, j) => {
     // Heading H(t) = H0 + rate·t; position = centre + sign·R·(sin H, −cos H), which is 0 at t = 0.
     const heading = h0 + rate * t;
-    const s = Math.sin(heading), c = Math.cos(heading);
+    const sc = sinCos(scratch, heading), s = sc[0]!, c = sc[1]!;
     p[0] = sign * radius * (s - sinH0);
     p[1] = -sign * radius * (c - cosH0);
     p[2] = -climb * t;
@@ -129,7 +133,7 @@ export function ellipse(options: EllipseOptions = {}): Trajectory {
   const period = perimeter / (options.speed ?? 50);
   const w = (2 * Math.PI) / period;
   return parametric('ellipse', period * (options.laps ?? 1), options, (t, p, v, acc, j) => {
-    const s = Math.sin(w * t), c = Math.cos(w * t);
+    const sc = sinCos(scratch, w * t), s = sc[0]!, c = sc[1]!;
     p[0] = a * (1 - c);
     p[1] = b * s;
     p[2] = 0;
@@ -173,7 +177,7 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
   const w = (2 * Math.PI) / period;
   const k = halfWidth / 2;
   return parametric('figure-8', period * (options.laps ?? 1), options, (t, p, v, a, j) => {
-    const s1 = Math.sin(w * t), c1 = Math.cos(w * t);
+    const sc = sinCos(scratch, w * t), s1 = sc[0]!, c1 = sc[1]!;
     const s2 = 2 * s1 * c1, c2 = (c1 - s1) * (c1 + s1); // double-angle forms: two fewer sines per sample
     p[0] = halfLength * s1;
     p[1] = k * s2;

@@ -4,6 +4,7 @@
  * time), so sample(t) is exact: v = ṡ·T, a = s̈·T + ṡ²·κ·N, heading rate = ṡ·κ. Vehicles stay level.
  */
 import type { TruthState } from '../../dr/truth-state.js';
+import { sinCos } from '../../math/trig.js';
 import { LocalFrame, createLocalMotion, type Origin, type Trajectory } from './trajectory.js';
 
 /** One piece of a path: a straight line, or an arc turning right (positive angle) or left (negative). */
@@ -138,6 +139,7 @@ export function pathTrajectory(
   const frame = new LocalFrame(options.origin);
   const motion = createLocalMotion();
   const along = new Float64Array(3);
+  const scratch = new Float64Array(2);
   const altitude = options.altitudeM ?? 0;
 
   return {
@@ -160,8 +162,9 @@ export function pathTrajectory(
         p[0] = north[i]! + ds * c;
         p[1] = east[i]! + ds * sn;
       } else {
-        c = Math.cos(heading);
-        sn = Math.sin(heading);
+        sinCos(scratch, heading);
+        sn = scratch[0]!;
+        c = scratch[1]!;
         p[0] = north[i]! + (sn - sinH0[i]!) / kappa;
         p[1] = east[i]! - (c - cosH0[i]!) / kappa;
       }

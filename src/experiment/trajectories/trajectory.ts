@@ -8,6 +8,7 @@ import { createTruthState, type TruthState } from '../../dr/truth-state.js';
 import { eulerFromWorldToBody } from '../../math/euler.js';
 import { ecefToNedMatrix, geodeticToEcef } from '../../math/geodesy.js';
 import * as mat3 from '../../math/mat3.js';
+import { sinCos } from '../../math/trig.js';
 
 /** A truth trajectory: exact state at any instant, cheap to sample, no state carried between samples. */
 export interface Trajectory {
@@ -77,6 +78,7 @@ export class LocalFrame {
   readonly ecefToNed = new Float64Array(9);
   private readonly bodyFromNed = new Float64Array(9);
   private readonly worldToBody = new Float64Array(9);
+  private readonly sinCos = new Float64Array(2);
 
   constructor(readonly origin: Origin = DEFAULT_ORIGIN) {
     const lat = (origin.latitudeDeg * Math.PI) / 180;
@@ -102,8 +104,9 @@ export class LocalFrame {
     const att = motion.attitude, rates = motion.attitudeRates, cs = motion.attitudeCosSin;
     if (!motion.attitudeCosSinValid) {
       for (let k = 0; k < 3; k++) {
-        cs[2 * k] = Math.cos(att[k]!);
-        cs[2 * k + 1] = Math.sin(att[k]!);
+        sinCos(this.sinCos, att[k]!);
+        cs[2 * k] = this.sinCos[1]!;
+        cs[2 * k + 1] = this.sinCos[0]!;
       }
     }
     const ch = cs[0]!, sh = cs[1]!, cp = cs[2]!, sp = cs[3]!, cr = cs[4]!, sr = cs[5]!;
