@@ -52,6 +52,31 @@ describe('decodeEntityStateInto', () => {
     expect(decodeEntityStateInto(record, datagram, 5, 5 + 150)).toBe(CodecStatus.TRUNCATED);
   });
 
+  it('answers TRUNCATED, without throwing, for an end past the array or a negative offset', () => {
+    const record = new EntityStateRecord();
+    const pooled = Buffer.concat([Buffer.alloc(7), v6.bytes]).subarray(7); // more bytes behind it in the pool
+    const short = pooled.subarray(0, 150);
+    expect(decodeEntityStateInto(record, short, 0, v6.bytes.length)).toBe(CodecStatus.TRUNCATED);
+    expect(decodeEntityStateOrUpdateInto(record, short, 0, v6.bytes.length)).toBe(CodecStatus.TRUNCATED);
+    expect(decodeEntityStateInto(record, pooled, -2)).toBe(CodecStatus.TRUNCATED);
+    expect(decodeEntityStateOrUpdateInto(record, pooled, -2)).toBe(CodecStatus.TRUNCATED);
+    expect(decodeEntityStateInto(record, pooled)).toBe(CodecStatus.OK);
+  });
+
+  it('decodes and encodes in turn across many buffers, each through its own view', () => {
+    const record = new EntityStateRecord();
+    const sendBuffers = [new Uint8Array(400), Buffer.alloc(400)];
+    for (let i = 0; i < 12; i++) {
+      const f = [v5, v6, v7][i % 3]!;
+      const datagram = i % 2 === 0 ? Buffer.from(f.bytes) : Uint8Array.from(f.bytes); // pooled Buffer or own array
+      expect(decodeEntityStateInto(record, datagram)).toBe(CodecStatus.OK);
+      const out = sendBuffers[i % 2]!;
+      const at = (i * 16) % 200;
+      expect(encodeEntityStateInto(record, out, at)).toBe(f.bytes.length);
+      expect(toHex(out.subarray(at, at + f.bytes.length))).toBe(f.hex);
+    }
+  });
+
   it('reports v5/v6 byte 10 as PDU status 0 whatever was sent, v7 as sent', () => {
     const record = new EntityStateRecord();
     const v6WithJunk = v6.bytes.slice();
