@@ -1,8 +1,9 @@
 /**
  * Render-rate frames: every remote entity dead-reckoned and smoothed to the frame time, read from the table's
- * typed arrays (no allocation per entity). Prints each entity's displayed position a few times a second.
+ * typed arrays (no allocation per entity). Prints each entity's displayed position a few times a second. With
+ * `interpolate`, entities are shown 100 ms in the past, between received states, and each line says how.
  *
- *   npx tsx examples/render-frames.ts [seconds=30] [port=3000] [rateHz=5]
+ *   npx tsx examples/render-frames.ts [seconds=30] [port=3000] [rateHz=5] [extrapolate|interpolate]
  */
 import { take } from 'rxjs';
 import { ecefToGeodeticDegrees, entityFrames, markingAt } from '../src/index.js';
@@ -10,11 +11,13 @@ import { ecefToGeodeticDegrees, entityFrames, markingAt } from '../src/index.js'
 const seconds = Number(process.argv[2] ?? 30);
 const port = Number(process.argv[3] ?? 3000);
 const rateHz = Number(process.argv[4] ?? 5);
+const display = process.argv[5] === 'interpolate' ? 'interpolate' : 'extrapolate';
+const HOW = ['', 'interpolated', 'dead-reckoned', 'held'];
 
 const geo = new Float64Array(3);
 let frames = 0;
 
-entityFrames({ network: { address: '127.0.0.1', port } }, { rateHz })
+entityFrames({ network: { address: '127.0.0.1', port }, receiver: { display } }, { rateHz })
   .pipe(take(Math.round(seconds * rateHz)))
   .subscribe({
     next(frame) {
@@ -27,7 +30,8 @@ entityFrames({ network: { address: '127.0.0.1', port } }, { rateHz })
         const heading = (frame.orientation[j]! * 180) / Math.PI;
         console.log(
           `frame ${frames} t=${frame.timeSeconds.toFixed(2)} ${markingAt(frame, slot).padEnd(11)} ` +
-            `${geo[0]!.toFixed(6)} ${geo[1]!.toFixed(6)} ${geo[2]!.toFixed(1)} m  psi ${heading.toFixed(1)}°`,
+            `${geo[0]!.toFixed(6)} ${geo[1]!.toFixed(6)} ${geo[2]!.toFixed(1)} m  psi ${heading.toFixed(1)}°` +
+            (display === 'interpolate' ? `  ${HOW[frame.interpolation[slot]!]}` : ''),
         );
       }
     },

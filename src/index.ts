@@ -98,7 +98,7 @@ export {
   type ReceiverConfig,
 } from './config/schema.js';
 export { loadConfig, ConfigError, formatConfigIssue, type ConfigIssue, type ConfigSources } from './config/load.js';
-export { heartbeatSeconds, entityTimeoutSeconds, heartbeatClass, HEARTBEAT_TABLES } from './config/heartbeat.js';
+export { heartbeatSeconds, entityTimeoutSeconds, heartbeatClass, heartbeatTableFromConfig, HEARTBEAT_TABLES } from './config/heartbeat.js';
 export { readQuantity, quantity, type Dimension } from './config/units.js';
 
 // math — Float64Array vectors (out-parameter style), rotations, WGS-84 geodesy

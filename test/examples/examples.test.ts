@@ -58,6 +58,7 @@ describe.concurrent('examples', () => {
   it.each([
     ['subscribe-table.ts', (port: number) => ['2', String(port)], /TANK 1 +(static|FPW|FVW|RPW|RVW) +36\.59\d+ -121\.87\d+/],
     ['render-frames.ts', (port: number) => ['2', String(port), '4'], /frame \d+ t=\d+\.\d+ TANK 1 +36\.59\d+ -121\.87\d+/],
+    ['render-frames.ts', (port: number) => ['2', String(port), '4', 'interpolate'], /TANK 1 +36\.59\d+ -121\.87\d+ .*(interpolated|dead-reckoned|held)/],
   ])('%s shows what a publisher sends', async (name, args, line) => {
     const port = await freePort();
     const run = example(name, args(port));
