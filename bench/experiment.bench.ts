@@ -2,7 +2,9 @@
  * Experiment throughput: a sweep of 1,000 runs (quick: 20) of 10 simulated minutes each, sampled and rendered
  * at 60 Hz, across thresholds × algorithms × networks × trajectories × seeds, on worker threads (one per core).
  * Figure: simulated hours per wall-clock second (floor 20 on a 2-core machine), with the same figure for one
- * thread in this process as the baseline the threads are measured against.
+ * thread in this process as the baseline the threads are measured against. On a shared machine the wall clock
+ * depends on the other processes, so the CPU time per simulation step (sample → emitter → link → render →
+ * metrics, all threads, process.cpuUsage) is given too: it moves with the code, not with the load.
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -51,8 +53,11 @@ const suite: BenchSuite = async ({ quick }) => {
   const oneThread = (single.runs.length * SECONDS_PER_RUN) / 3600 / ((performance.now() - start) / 1000);
 
   start = performance.now();
+  const cpuBefore = process.cpuUsage();
   const results = await runSweep(plan, { parallel: threads });
   const wallSeconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const steps = results.length * SECONDS_PER_RUN * 60;
   const simHoursPerSecond = (results.length * SECONDS_PER_RUN) / 3600 / wallSeconds;
   return [
     {
@@ -61,6 +66,8 @@ const suite: BenchSuite = async ({ quick }) => {
       threads,
       wallSeconds: round(wallSeconds),
       simHoursPerSecond: round(simHoursPerSecond),
+      wallMicrosecondsPerStepPerThread: round((wallSeconds * 1e6 * threads) / steps),
+      cpuMicrosecondsPerStep: round((cpu.user + cpu.system) / steps),
       baselineOneThreadSimHoursPerSecond: round(oneThread),
       ratioToOneThread: round(simHoursPerSecond / oneThread),
       floorSimHoursPerSecond: 20,

@@ -251,23 +251,28 @@ export class DeadReckoningEmitter {
   private chooseAlgorithm(truth: TruthState): number {
     if (this.algorithm !== 'auto') return this.algorithm;
     const v = truth.linearVelocity, w = truth.angularVelocity;
-    const rotating = Math.hypot(w[0]!, w[1]!, w[2]!) > TURN_RATE;
-    if (Math.hypot(v[0]!, v[1]!, v[2]!) < REST_SPEED && !rotating) return DR_STATIC;
+    const rotating = norm(w[0]!, w[1]!, w[2]!) > TURN_RATE;
+    if (norm(v[0]!, v[1]!, v[2]!) < REST_SPEED && !rotating) return DR_STATIC;
     let accelerating: boolean;
     if (this.sentCount === 0) {
       const a = truth.linearAcceleration;
-      accelerating = Math.hypot(a[0]!, a[1]!, a[2]!) > 0.1;
+      accelerating = norm(a[0]!, a[1]!, a[2]!) > 0.1;
     } else {
       // Which form would have predicted the interval that just ended better?
       const dt = this.now[0]! - this.lastSentSeconds, p = truth.location, q = this.predicted;
       this.candidateP.evaluate(dt, q);
-      const errorP = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
+      const errorP = norm(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
       this.candidateV.evaluate(dt, q);
-      accelerating = Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!) < errorP;
+      accelerating = norm(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!) < errorP;
     }
     if (accelerating) return rotating ? DR_RVW : DR_FVW;
     return rotating ? DR_RPW : DR_FPW;
   }
+}
+
+/** |(x, y, z)|; Math.hypot is slower and allocates its arguments. */
+function norm(x: number, y: number, z: number): number {
+  return Math.sqrt(x * x + y * y + z * z);
 }
 
 function fround3(out: Float64Array, a: ArrayLike<number>): Float64Array {
