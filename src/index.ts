@@ -116,6 +116,7 @@ export {
   eulerRatesFromBodyRates,
   bodyRatesFromEulerRates,
 } from './math/euler.js';
+export { sinCos } from './math/trig.js';
 export {
   WGS84_A,
   WGS84_B,
