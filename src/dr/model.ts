@@ -38,7 +38,7 @@ export interface DeadReckoningResult {
 const zeroReference = new Float64Array(1);
 
 /**
- * One entity's dead-reckoning model. `reset` caches everything that does not depend on time (R0, ωωᵀ, |ω|,
+ * One entity's dead-reckoning model. `reset` caches everything that does not depend on time (R0, |ω|,
  * world-frame terms); `evaluate` writes the state at dt seconds after the reset into caller arrays and
  * allocates nothing.
  */
