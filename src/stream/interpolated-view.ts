@@ -69,7 +69,10 @@ export class InterpolatedView {
     let drAngles: Float64Array | null = null;
     for (let slot = 0; slot < table.highWater; slot++) {
       if (table.active[slot] !== 1) continue;
-      const status = this.states.sample(slot, nowSeconds, p, o);
+      // Past the newest state (the one the table's model holds), as most entities are between the sparse PDUs of
+      // dead reckoning: no need to search the states.
+      const status =
+        renderSeconds >= table.referenceSeconds[slot]! ? InterpolationStatus.BEYOND_NEWEST : this.states.sample(slot, nowSeconds, p, o);
       this.status[slot] = status;
       const s3 = 3 * slot;
       if (status === InterpolationStatus.INTERPOLATED || status === InterpolationStatus.BEFORE_OLDEST) {
