@@ -62,7 +62,9 @@ export interface EntitySubscriber {
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
   /**
    * Smoothed, dead-reckoned snapshots of every remote entity at a render rate, read straight from the table's
-   * typed arrays (no per-entity allocation). The frame object and its arrays are reused: valid until the next frame.
+   * typed arrays (no per-entity allocation); with `receiver.display` 'interpolate', entities as they were
+   * `receiver.interpolationDelay` ago, interpolated between received states (dead-reckoned past the newest).
+   * The frame object and its arrays are reused: valid until the next frame.
    * @param options.rateHz - frames per second. Defaults to `receiver.renderRate` (30).
    */
   frames(options?: { rateHz?: number }): Observable<EntityFrame>;
@@ -78,7 +80,7 @@ export interface EntitySubscriber {
  * of its Observables is subscribed; all of them share one socket and one table.
  *
  * @param config - a `Config` or part of one: `network` (port, address, group), `dis` (exercise, versions),
- *   `filter`, `receiver` (smoothing, table bound, latency compensation, render rate), `heartbeat` (timeouts).
+ *   `filter`, `receiver` (smoothing, table bound, latency compensation, render rate, display), `heartbeat` (timeouts).
  * @param options - transport, scheduler; see `SubscriberOptions`.
  * @throws ConfigError for an invalid configuration.
  *
