@@ -187,7 +187,8 @@ export function resetSlot(
 
 /**
  * Position of every slot in [0, count) by the quadratic: out = P0 + V·dt + ½A·dt², dt = tSeconds − reference.
- * Branch-free over all kernels; the rotating kernels overwrite what differs.
+ * Branch-free over all kernels; the rotating kernels overwrite what differs. Runs the WebAssembly SIMD kernel
+ * (simd-kernel.ts, same results to the bit) when the store, the reference times and the output share an arena.
  * @param referenceSeconds - per slot, the time the model state is valid at (same axis as tSeconds).
  */
 export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: Float64Array, tSeconds: number, outLocation: Float64Array): void {
