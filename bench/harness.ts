@@ -62,7 +62,7 @@ export function opsPerSecond(
 /**
  * Heap bytes allocated per operation over `ops` operations of `op(i)`: the smallest of three measured passes, so a
  * one-off allocation (a deoptimisation, an inline cache growing) is not charged to every operation. Needs
- * `--expose-gc`; the young generation is sized by `npm run bench` so that no scavenge runs inside a pass.
+ * `--expose-gc`; `npm run bench` starts with a 64 MB young generation so that no scavenge runs inside a short pass.
  */
 export function heapBytesPerOp(op: (i: number) => void, ops: number): number {
   const gc = (globalThis as { gc?: () => void }).gc;
