@@ -17,8 +17,9 @@ export class EntityIndex {
   }
 
   private home(key: number): number {
-    // Mix the high (site) and low (application, entity) parts; Math.imul keeps it in int32 arithmetic.
-    const h = Math.imul((key % 0x1_0000_0000) ^ Math.imul(Math.floor(key / 0x1_0000_0000), 0x9e3779b1), 0x85ebca6b);
+    // Mix the high (site) and low (application, entity) parts; Math.imul keeps it in int32 arithmetic. `>>> 0`
+    // takes the low 32 bits of the integer exactly, where `% 2³²` on a double is a slow floating-point remainder.
+    const h = Math.imul((key >>> 0) ^ Math.imul((key / 0x1_0000_0000) >>> 0, 0x9e3779b1), 0x85ebca6b);
     return (h ^ (h >>> 15)) & this.mask;
   }
 

@@ -1,9 +1,16 @@
 /**
  * The receiver side: a bounded struct-of-arrays table of remote entities, keyed by `entityKey`. Applying a PDU
- * drops duplicates and out-of-order PDUs by timestamp (with the hourly wrap), records the arrival, resets the
- * entity's cached DR model and starts a smoothing correction; `extrapolate` / `render` compute every entity at
- * time t into Float64Arrays (3 per slot) without allocating. The table never reads a clock: time is a parameter,
- * seconds on the caller's axis.
+ * drops duplicates and out-of-order PDUs by timestamp (with the hourly wrap), records the arrival and copies the
+ * PDU's fields into the slot; `extrapolate` / `render` compute every entity at time t into Float64Arrays (3 per
+ * slot) without allocating. The table never reads a clock: time is a parameter, seconds on the caller's axis.
+ *
+ * Model resets are lazy. Frames are drawn at 30–60 Hz while an entity may send many PDUs between two of them, and
+ * only the last one is ever displayed; so `apply` only copies (no trigonometry) and marks the slot, and the DR
+ * model reset and the start of the smoothing correction run once per marked slot, at the next `extrapolate` /
+ * `render` or when the state is read through `models`, `referenceSeconds`, `worldToBody`, `displayWorldToBody`,
+ * `orientation`, `displayOrientation` or `isConverging` (each resolves first, so no reader sees a stale model).
+ * The correction starts from what was displayed when the last PDU arrived, evaluated from the model and smoothing
+ * state that preceded the pending PDUs.
  *
  * Orientation is kept as world-to-body matrices (`worldToBody`, `displayWorldToBody`), which is what renderers and
  * error metrics use; the ψθφ arrays `orientation` / `displayOrientation` are filled from them when read, so
@@ -13,11 +20,11 @@
  * and TABLE_REMOVED (no per-event allocation). During a timed-out or removed event the slot's fields still hold
  * the entity's last state; the slot is reused afterwards.
  */
-import { entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
-import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
+import { BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED, entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
+import { isDeactivated, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER, heartbeatSecondsFor, type HeartbeatTable } from './heartbeat.js';
-import { DrStore, KERNEL_LINEAR, eulerAt, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
+import { DrStore, KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED, eulerAt, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
 import { createFloat64Arena } from './simd-kernel.js';
 import { SMOOTH_SNAP, SMOOTHING_METHODS, positionOffset, type SmoothingOptions } from './smoothing.js';
 import * as quat from '../math/quat.js';
@@ -65,6 +72,16 @@ export interface RemoteEntityTableOptions {
   onEvent?: TableEventListener;
 }
 
+// Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
+const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;
+const BYTE_FIELDS_MARKING = BYTE_FIELDS_MARKING_IMPORTED;
+
+/** A slot's pending PDU: none (not listed), a PDU to load, a new entity's PDU (snaps), released while listed. */
+const PENDING_NONE = 0;
+const PENDING_UPDATE = 1;
+const PENDING_NEW = 2;
+const PENDING_DROPPED = 3;
+
 const UNITS_PER_HOUR = 0x8000_0000;
 const HALF_HOUR_UNITS = 0x4000_0000;
 const SECONDS_PER_UNIT = 3600 / UNITS_PER_HOUR;
@@ -88,8 +105,6 @@ export class RemoteEntityTable {
     untrustedTimestamps: 0,
   };
 
-  /** Cached DR models (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …) by slot. */
-  readonly models: DrStore;
   readonly active: Uint8Array;
   readonly key: Float64Array;
   /** site, application, entity (3 per slot). */
@@ -105,34 +120,54 @@ export class RemoteEntityTable {
   readonly timestampRaw: Uint32Array;
   readonly protocolVersion: Uint8Array;
   readonly exerciseId: Uint8Array;
-  /** Time the models are valid at, seconds. */
-  readonly referenceSeconds: Float64Array;
   readonly arrivalSeconds: Float64Array;
   readonly timeoutSeconds: Float64Array;
   /** Dead-reckoned location, ECEF metres (3 per slot), written by `extrapolate`. */
   readonly location: Float64Array;
-  /** Dead-reckoned R_wb, row-major (9 per slot), written by `extrapolate`. */
-  readonly worldToBody: Float64Array;
   /** Displayed (smoothed) location, ECEF metres (3 per slot), written by `render`. */
   readonly displayLocation: Float64Array;
+
+  /** Cached DR models (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …) by slot. */
+  get models(): DrStore {
+    if (this.pendingCount > 0) this.resolve();
+    return this.store;
+  }
+
+  /** Time the models are valid at, seconds. */
+  get referenceSeconds(): Float64Array {
+    if (this.pendingCount > 0) this.resolve();
+    return this.reference;
+  }
+
+  /** Dead-reckoned R_wb, row-major (9 per slot), written by `extrapolate` (fixed orientations: by the PDU). */
+  get worldToBody(): Float64Array {
+    if (this.pendingCount > 0) this.resolve();
+    return this.matrixValues;
+  }
+
   /** Displayed R_wb, row-major (9 per slot), written by `render`. */
-  readonly displayWorldToBody: Float64Array;
+  get displayWorldToBody(): Float64Array {
+    if (this.pendingCount > 0) this.resolve();
+    return this.displayMatrixValues;
+  }
 
   /** Dead-reckoned ψθφ, radians (3 per slot), as of the last `extrapolate`. */
   get orientation(): Float64Array {
-    if (this.orientationPending) this.orientationPending = this.convertStale(this.worldToBody, this.orientationValues, this.orientationStale);
+    if (this.pendingCount > 0) this.resolve();
+    if (this.orientationPending) this.orientationPending = this.convertStale(this.matrixValues, this.orientationValues, this.orientationStale);
     return this.orientationValues;
   }
 
   /** Displayed ψθφ, radians (3 per slot), as of the last `render`. */
   get displayOrientation(): Float64Array {
+    if (this.pendingCount > 0) this.resolve();
     if (this.displayPending) {
-      this.displayPending = this.convertStale(this.displayWorldToBody, this.displayValues, this.displayStale);
+      this.displayPending = this.convertStale(this.displayMatrixValues, this.displayValues, this.displayStale);
       // Fixed-orientation slots being smoothed turn too.
       for (let k = 0; k < this.smoothingCount; k++) {
         const slot = this.smoothing[k]!;
         if (this.displayStale[slot] === 1) {
-          eulerAt(this.displayValues, 3 * slot, this.displayWorldToBody, 9 * slot);
+          eulerAt(this.displayValues, 3 * slot, this.displayMatrixValues, 9 * slot);
           this.displayStale[slot] = 0;
         }
       }
@@ -140,6 +175,11 @@ export class RemoteEntityTable {
     return this.displayValues;
   }
 
+  private readonly store: DrStore;
+  private readonly markingView: DataView;
+  private readonly reference: Float64Array;
+  private readonly matrixValues: Float64Array;
+  private readonly displayMatrixValues: Float64Array;
   private readonly orientationValues: Float64Array;
   private readonly displayValues: Float64Array;
   /** Per slot: 1 while the Euler angles lag the matrix (rotating slots after `extrapolate` / `render`). */
@@ -147,6 +187,20 @@ export class RemoteEntityTable {
   private readonly displayStale: Uint8Array;
   private orientationPending = false;
   private displayPending = false;
+
+  // The last PDU of each marked slot, not yet in its model: location, velocity, ψθφ, acceleration and rates
+  // (3 per slot), algorithm, and the time the model will be valid at. The marked slots are listed densely.
+  private readonly pendingLocation: Float64Array;
+  private readonly pendingVelocity: Float64Array;
+  private readonly pendingOrientation: Float64Array;
+  private readonly pendingAcceleration: Float64Array;
+  private readonly pendingRates: Float64Array;
+  private readonly pendingAlgorithm: Uint8Array;
+  private readonly pendingReference: Float64Array;
+  /** PENDING_* per slot. */
+  private readonly pendingState: Uint8Array;
+  private readonly pendingSlots: Int32Array;
+  private pendingCount = 0;
 
   private readonly index: EntityIndex;
   /** Slots with a rotating kernel, densely packed, and each slot's position in that list (−1: not in it). */
@@ -180,8 +234,6 @@ export class RemoteEntityTable {
   private readonly p = new Float64Array(3);
   private readonly v = new Float64Array(3);
   private readonly m = new Float64Array(9);
-  private readonly acc = new Float64Array(3);
-  private readonly rate = new Float64Array(3);
   private readonly p2 = new Float64Array(3);
   private readonly m2 = new Float64Array(9);
   private readonly previousVelocity = new Float64Array(3);
@@ -202,7 +254,7 @@ export class RemoteEntityTable {
     // P0, V, ½A, reference times and both location outputs in one arena, for the SIMD quadratic kernel.
     const arena = n >= 64 ? createFloat64Arena(16 * n) : null;
     const positions = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
-    this.models = new DrStore(n, arena);
+    this.store = new DrStore(n, arena);
     this.active = new Uint8Array(n);
     this.key = new Float64Array(n);
     this.entityId = new Uint16Array(3 * n);
@@ -210,22 +262,32 @@ export class RemoteEntityTable {
     this.forceId = new Uint8Array(n);
     this.markingCharacterSet = new Uint8Array(n);
     this.marking = new Uint8Array(11 * n);
+    this.markingView = new DataView(this.marking.buffer);
     this.appearance = new Uint32Array(n);
     this.capabilities = new Uint32Array(n);
     this.timestampRaw = new Uint32Array(n);
     this.protocolVersion = new Uint8Array(n);
     this.exerciseId = new Uint8Array(n);
-    this.referenceSeconds = positions(n);
+    this.reference = positions(n);
     this.arrivalSeconds = new Float64Array(n);
     this.timeoutSeconds = new Float64Array(n);
     this.location = positions(3 * n);
     this.displayLocation = positions(3 * n);
-    this.worldToBody = new Float64Array(9 * n);
-    this.displayWorldToBody = new Float64Array(9 * n);
+    this.matrixValues = new Float64Array(9 * n);
+    this.displayMatrixValues = new Float64Array(9 * n);
     this.orientationValues = new Float64Array(3 * n);
     this.displayValues = new Float64Array(3 * n);
     this.orientationStale = new Uint8Array(n);
     this.displayStale = new Uint8Array(n);
+    this.pendingLocation = new Float64Array(3 * n);
+    this.pendingVelocity = new Float64Array(3 * n);
+    this.pendingOrientation = new Float64Array(3 * n);
+    this.pendingAcceleration = new Float64Array(3 * n);
+    this.pendingRates = new Float64Array(3 * n);
+    this.pendingAlgorithm = new Uint8Array(n);
+    this.pendingReference = new Float64Array(n);
+    this.pendingState = new Uint8Array(n);
+    this.pendingSlots = new Int32Array(n);
     this.index = new EntityIndex(n);
     this.rotating = new Int32Array(n);
     this.rotatingAt = new Int32Array(n).fill(-1);
@@ -246,7 +308,9 @@ export class RemoteEntityTable {
   }
 
   /**
-   * Applies a decoded Entity State (type 1) or Entity State Update (type 67) PDU.
+   * Applies a decoded Entity State (type 1) or Entity State Update (type 67) PDU: checks its order, copies its
+   * fields into the slot and fires the event. The model reset and the smoothing start wait for the next read of the
+   * slot's state (see the module comment), so a burst of PDUs costs one copy each.
    * @param nowSeconds - arrival time, seconds (Unix epoch seconds in 'timestamp' mode).
    * @returns an APPLY_* code; rejections are also counted in `stats`.
    */
@@ -277,10 +341,6 @@ export class RemoteEntityTable {
       this.key[slot] = key;
       this.size++;
     }
-    const wasFrozen = !appeared && isFrozen(this.appearance[slot]!);
-    // The state displayed just before this PDU, for smoothing.
-    if (!appeared) this.displayedAt(slot, nowSeconds);
-
     const s3 = 3 * slot;
     this.entityId[s3] = record.site;
     this.entityId[s3 + 1] = record.application;
@@ -290,36 +350,100 @@ export class RemoteEntityTable {
     this.protocolVersion[slot] = record.protocolVersion;
     this.exerciseId[slot] = record.exerciseId;
     this.arrivalSeconds[slot] = nowSeconds;
-    this.referenceSeconds[slot] = this.referenceTime(raw, nowSeconds);
-    const models = this.models;
+    this.pendingReference[slot] = this.timeReferenceIsTimestamp ? this.referenceTime(raw, nowSeconds) : nowSeconds;
+    const state = this.pendingState[slot]!;
+    if (state === PENDING_NONE) this.pendingSlots[this.pendingCount++] = slot;
+    // A new entity snaps to its first state, however many PDUs follow before the next frame.
+    this.pendingState[slot] = appeared || state === PENDING_NEW || state === PENDING_DROPPED ? PENDING_NEW : PENDING_UPDATE;
+    const location = record.location, velocity = record.linearVelocity, orientation = record.orientation;
+    const pl = this.pendingLocation, pv = this.pendingVelocity, po = this.pendingOrientation;
+    pl[s3] = location[0]!;
+    pl[s3 + 1] = location[1]!;
+    pl[s3 + 2] = location[2]!;
+    pv[s3] = velocity[0]!;
+    pv[s3 + 1] = velocity[1]!;
+    pv[s3 + 2] = velocity[2]!;
+    po[s3] = orientation[0]!;
+    po[s3 + 1] = orientation[1]!;
+    po[s3 + 2] = orientation[2]!;
+    const pa = this.pendingAcceleration, pw = this.pendingRates;
     if (full) {
       this.forceId[slot] = record.forceId;
-      for (let k = 0; k < 7; k++) this.entityType[7 * slot + k] = record.entityType[k]!;
+      const s7 = 7 * slot, type = this.entityType, entityType = record.entityType;
+      // The timeout depends on kind and domain only: looked up when they change.
+      const timeoutChanged = appeared || type[s7] !== entityType[0] || type[s7 + 1] !== entityType[1];
+      // Unrolled, as the marking below: the loops cost more than all the other copies of a PDU together.
+      type[s7] = entityType[0]!;
+      type[s7 + 1] = entityType[1]!;
+      type[s7 + 2] = entityType[2]!;
+      type[s7 + 3] = entityType[3]!;
+      type[s7 + 4] = entityType[4]!;
+      type[s7 + 5] = entityType[5]!;
+      type[s7 + 6] = entityType[6]!;
+      if (timeoutChanged) this.timeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, entityType[0]!, entityType[1]!) * this.timeoutMultiplier;
       this.markingCharacterSet[slot] = record.markingCharacterSet;
-      for (let k = 0; k < 11; k++) this.marking[11 * slot + k] = record.markingBytes[k]!;
+      // 11 bytes as 4 + 4 + 2 + 1 through DataViews (the record keeps its marking at BYTE_FIELDS_MARKING).
+      const s11 = 11 * slot, to = this.markingView, from = record.byteFieldsView;
+      to.setUint32(s11, from.getUint32(BYTE_FIELDS_MARKING));
+      to.setUint32(s11 + 4, from.getUint32(BYTE_FIELDS_MARKING + 4));
+      to.setUint16(s11 + 8, from.getUint16(BYTE_FIELDS_MARKING + 8));
+      to.setUint8(s11 + 10, from.getUint8(BYTE_FIELDS_MARKING + 10));
       this.capabilities[slot] = record.capabilities >>> 0;
-      if (!isKnownAlgorithm(record.drAlgorithm)) this.stats.unknownAlgorithm++;
-      resetSlot(models, slot, record.location, record.linearVelocity, record.orientation, record.linearAcceleration, record.angularVelocity, record.drAlgorithm, record.appearance);
-    } else {
-      // An update carries no DR parameters: keep the algorithm, acceleration and rates of the last full PDU.
-      for (let k = 0; k < 3; k++) {
-        this.acc[k] = models.acceleration[s3 + k]!;
-        this.rate[k] = models.angularVelocity[s3 + k]!;
+      const algorithm = record.drAlgorithm;
+      if (!isKnownAlgorithm(algorithm)) this.stats.unknownAlgorithm++;
+      this.pendingAlgorithm[slot] = algorithm;
+      const acceleration = record.linearAcceleration, rates = record.angularVelocity;
+      pa[s3] = acceleration[0]!;
+      pa[s3 + 1] = acceleration[1]!;
+      pa[s3 + 2] = acceleration[2]!;
+      pw[s3] = rates[0]!;
+      pw[s3 + 1] = rates[1]!;
+      pw[s3 + 2] = rates[2]!;
+    } else if (state === PENDING_NONE) {
+      // An update carries no DR parameters: keep the algorithm, acceleration and rates of the last full PDU
+      // (already pending when one is).
+      const s = this.store;
+      this.pendingAlgorithm[slot] = s.algorithm[slot]!;
+      for (let k = s3; k < s3 + 3; k++) {
+        pa[k] = s.acceleration[k]!;
+        pw[k] = s.angularVelocity[k]!;
       }
-      resetSlot(models, slot, record.location, record.linearVelocity, record.orientation, this.acc, this.rate, models.algorithm[slot]!, record.appearance);
     }
-    this.trackRotating(slot);
-    const kind = this.entityType[7 * slot]!, domain = this.entityType[7 * slot + 1]!;
-    this.timeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, kind, domain) * this.timeoutMultiplier;
-    for (let k = 0; k < 3; k++) this.orientationValues[s3 + k] = this.displayValues[s3 + k] = models.orientation0[s3 + k]!;
-    for (let k = 9 * slot; k < 9 * slot + 9; k++) this.worldToBody[k] = this.displayWorldToBody[k] = models.r0[k]!;
-    this.orientationStale[slot] = this.displayStale[slot] = 0;
-    if (appeared || wasFrozen || models.frozen[slot] === 1) this.stopSmoothing(slot);
-    else this.startSmoothing(slot, nowSeconds);
     if (appeared) this.stats.appeared++;
     else this.stats.updated++;
     this.onEvent?.(appeared ? TABLE_APPEARED : TABLE_UPDATED, slot, key);
     return appeared ? APPLY_APPEARED : APPLY_UPDATED;
+  }
+
+  /**
+   * Loads the pending PDUs into their slots' models and starts their smoothing corrections. Every reader of slot
+   * state does this first; call it only to choose when the work is done.
+   */
+  resolve(): void {
+    const slots = this.pendingSlots, states = this.pendingState;
+    for (let k = 0; k < this.pendingCount; k++) {
+      const slot = slots[k]!, state = states[slot]!;
+      states[slot] = PENDING_NONE;
+      if (state !== PENDING_DROPPED) this.resolveSlot(slot, state === PENDING_NEW);
+    }
+    this.pendingCount = 0;
+  }
+
+  /** Resets one slot's model from its pending PDU, arrived at `arrivalSeconds[slot]`. */
+  private resolveSlot(slot: number, appeared: boolean): void {
+    const s = this.store, s3 = 3 * slot, t = this.arrivalSeconds[slot]!;
+    const wasFrozen = !appeared && s.frozen[slot] === 1;
+    // The state displayed when the PDU arrived (old model and smoothing), for smoothing.
+    if (!appeared) this.displayedAt(slot, t);
+    this.reference[slot] = this.pendingReference[slot]!;
+    const appearance = this.appearance[slot]!;
+    resetSlot(s, slot, this.pendingLocation, this.pendingVelocity, this.pendingOrientation, this.pendingAcceleration, this.pendingRates, this.pendingAlgorithm[slot]!, appearance, s3);
+    this.trackRotating(slot);
+    for (let k = s3; k < s3 + 3; k++) this.orientationValues[k] = this.displayValues[k] = s.orientation0[k]!;
+    for (let k = 9 * slot; k < 9 * slot + 9; k++) this.matrixValues[k] = this.displayMatrixValues[k] = s.r0[k]!;
+    this.orientationStale[slot] = this.displayStale[slot] = 0;
+    if (appeared || wasFrozen || s.frozen[slot] === 1) this.stopSmoothing(slot);
+    else this.startSmoothing(slot, t);
   }
 
   /** Removes entities silent for longer than their timeout (heartbeat × 2.4). @returns how many. */
@@ -351,12 +475,13 @@ export class RemoteEntityTable {
    *   from `worldToBody` when next read.
    */
   extrapolate(tSeconds: number, outLocation: Float64Array = this.location, outOrientation?: Float64Array): void {
+    if (this.pendingCount > 0) this.resolve();
     if (outOrientation === undefined || outOrientation === this.orientationValues) {
-      this.extrapolateMatrices(tSeconds, outLocation, this.worldToBody, this.orientationStale);
+      this.extrapolateMatrices(tSeconds, outLocation, this.matrixValues, this.orientationStale);
       this.orientationPending = true;
       return;
     }
-    const s = this.models, count = this.highWater, reference = this.referenceSeconds;
+    const s = this.store, count = this.highWater, reference = this.reference;
     extrapolateLinear(s, count, reference, tSeconds, outLocation);
     const o0 = s.orientation0;
     for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
@@ -368,7 +493,7 @@ export class RemoteEntityTable {
 
   /** Locations of every slot and R_wb of the rotating ones (9 per slot in `matrices`), whose angles go stale. */
   private extrapolateMatrices(tSeconds: number, outLocation: Float64Array, matrices: Float64Array, stale: Uint8Array): void {
-    const s = this.models, reference = this.referenceSeconds, rotating = this.rotating;
+    const s = this.store, reference = this.reference, rotating = this.rotating;
     extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
     // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
     // quadratic pass itself (bench/dr.bench.ts).
@@ -394,7 +519,7 @@ export class RemoteEntityTable {
 
   /** Keeps the dense list of rotating slots in step with the slot's kernel. */
   private trackRotating(slot: number): void {
-    const isRotating = this.active[slot] === 1 && this.models.kernel[slot] !== KERNEL_LINEAR;
+    const isRotating = this.active[slot] === 1 && this.store.kernel[slot] !== KERNEL_LINEAR;
     const at = this.rotatingAt[slot]!;
     if (isRotating && at < 0) {
       this.rotatingAt[slot] = this.rotatingCount;
@@ -409,11 +534,12 @@ export class RemoteEntityTable {
 
   /** Displayed state of every slot at tSeconds into `displayLocation` / `displayWorldToBody` (and, when read, `displayOrientation`): DR plus smoothing. */
   render(tSeconds: number): void {
-    this.extrapolateMatrices(tSeconds, this.displayLocation, this.displayWorldToBody, this.displayStale);
+    if (this.pendingCount > 0) this.resolve();
+    this.extrapolateMatrices(tSeconds, this.displayLocation, this.displayMatrixValues, this.displayStale);
     this.displayPending = true;
     for (let k = 0; k < this.smoothingCount; ) {
       const slot = this.smoothing[k]!;
-      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayWorldToBody, slot, true)) k++;
+      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayMatrixValues, slot, true)) k++;
       else {
         // Finished or stopped: drop from the list.
         this.listed[slot] = 0;
@@ -424,11 +550,11 @@ export class RemoteEntityTable {
 
   /** True while the slot's displayed state is converging onto a corrected path. */
   isConverging(slot: number): boolean {
+    if (this.pendingCount > 0) this.resolve();
     return this.isSmoothing[slot] === 1;
   }
 
   private referenceTime(raw: number, nowSeconds: number): number {
-    if (!this.timeReferenceIsTimestamp) return nowSeconds;
     if ((raw & 1) === 0) return (this.stats.untrustedTimestamps++, nowSeconds);
     const nowPastHour = ((nowSeconds % 3600) + 3600) % 3600;
     let age = nowPastHour - (raw >>> 1) * SECONDS_PER_UNIT;
@@ -443,10 +569,10 @@ export class RemoteEntityTable {
    * this.m and the old path's world velocity into this.previousVelocity.
    */
   private displayedAt(slot: number, t: number): void {
-    const s = this.models, j = 3 * slot, dt = t - this.referenceSeconds[slot]!;
+    const s = this.store, j = 3 * slot, dt = t - this.reference[slot]!;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.referenceSeconds, this.p, 0, this.m, 0, null);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.reference, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
     worldVelocity(s, slot, dt, this.m, 0, this.previousVelocity, 0);
     if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, this.m, 0, false);
@@ -455,12 +581,12 @@ export class RemoteEntityTable {
   /** Starts a correction from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
   private startSmoothing(slot: number, t: number): void {
     if (this.smoothingMethod === SMOOTH_SNAP || !(this.smoothingSeconds > 0)) return this.stopSmoothing(slot);
-    const s = this.models, j = 3 * slot;
+    const s = this.store, j = 3 * slot;
     // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
-    const dt = t - this.referenceSeconds[slot]!;
+    const dt = t - this.reference[slot]!;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p2[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.referenceSeconds, this.p2, 0, this.m2, 0, null);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.reference, this.p2, 0, this.m2, 0, null);
     else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
     let e2 = 0;
     for (let k = 0; k < 3; k++) {
@@ -500,12 +626,12 @@ export class RemoteEntityTable {
    */
   private smoothSlot(slot: number, t: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
     const o3 = 3 * o, o9 = 9 * o, j = 3 * slot;
-    const fixed = this.models.kernel[slot] === KERNEL_LINEAR;
+    const fixed = this.store.kernel[slot] === KERNEL_LINEAR;
     // Fixed orientations are not rewritten by `extrapolate`: restore the new path's.
     if (fixed) {
-      for (let k = 0; k < 9; k++) matrices[o9 + k] = this.models.r0[9 * slot + k]!;
+      for (let k = 0; k < 9; k++) matrices[o9 + k] = this.store.r0[9 * slot + k]!;
       if (display) {
-        for (let k = 0; k < 3; k++) this.displayValues[o3 + k] = this.models.orientation0[j + k]!;
+        for (let k = 0; k < 3; k++) this.displayValues[o3 + k] = this.store.orientation0[j + k]!;
         this.displayStale[slot] = 0;
       }
     }
@@ -551,12 +677,14 @@ export class RemoteEntityTable {
     this.orientationStale[slot] = this.displayStale[slot] = 0;
     this.timestampRaw[slot] = 0;
     // A released slot extrapolates as a frozen static model until reused (the loops run over it).
-    this.models.kernel[slot] = KERNEL_LINEAR;
+    this.store.kernel[slot] = KERNEL_LINEAR;
     for (let k = 0; k < 3; k++) {
-      this.models.velocityWorld[3 * slot + k] = 0;
-      this.models.halfAccelerationWorld[3 * slot + k] = 0;
+      this.store.velocityWorld[3 * slot + k] = 0;
+      this.store.halfAccelerationWorld[3 * slot + k] = 0;
     }
     this.trackRotating(slot);
+    // Still listed if its PDU was pending: skipped when resolved, or taken over by the next entity in the slot.
+    if (this.pendingState[slot] !== PENDING_NONE) this.pendingState[slot] = PENDING_DROPPED;
     this.freeSlots[this.freeCount++] = slot;
     this.size--;
   }
