@@ -110,15 +110,26 @@ export class LocalFrame {
       }
     }
     const ch = cs[0]!, sh = cs[1]!, cp = cs[2]!, sp = cs[3]!, cr = cs[4]!, sr = cs[5]!;
-    // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (DIS.md §3.2) in the NED frame.
-    const r = this.bodyFromNed;
-    r[0] = cp * ch; r[1] = cp * sh; r[2] = -sp;
-    r[3] = sr * sp * ch - cr * sh; r[4] = sr * sp * sh + cr * ch; r[5] = sr * cp;
-    r[6] = cr * sp * ch + sr * sh; r[7] = cr * sp * sh - sr * ch; r[8] = cr * cp;
-    // R_wb = R_nb · R_ned←ecef (DIS.md §6.5).
     const withAttitude = out as Partial<TruthWithAttitude>;
     const wb = withAttitude.worldToBody ?? this.worldToBody;
-    mat3.multiply(wb, r, m);
+    if (sp === 0 && sr === 0) {
+      // Level (ground vehicles, ships, unbanked turns): R_nb is the heading turn alone, so R_wb's rows are the
+      // north and east rows turned by the heading and the down row: 12 products instead of the 27 of R_nb · m.
+      for (let k = 0; k < 3; k++) {
+        const north = m[k]!, east = m[3 + k]!;
+        wb[k] = ch * north + sh * east;
+        wb[3 + k] = ch * east - sh * north;
+        wb[6 + k] = m[6 + k]!;
+      }
+    } else {
+      // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (DIS.md §3.2) in the NED frame.
+      const r = this.bodyFromNed;
+      r[0] = cp * ch; r[1] = cp * sh; r[2] = -sp;
+      r[3] = sr * sp * ch - cr * sh; r[4] = sr * sp * sh + cr * ch; r[5] = sr * cp;
+      r[6] = cr * sp * ch + sr * sh; r[7] = cr * sp * sh - sr * ch; r[8] = cr * cp;
+      // R_wb = R_nb · R_ned←ecef (DIS.md §6.5).
+      mat3.multiply(wb, r, m);
+    }
     if (withAttitude.matrixOnly !== true) eulerFromWorldToBody(out.orientation, wb);
     // Body rates from Euler rates (DIS.md §3.2). They do not depend on the Earth-fixed frame the angles are
     // measured in, and the tangent frame is fixed in ECEF, so the local rates give the ECEF body rates.
