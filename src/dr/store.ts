@@ -1,7 +1,7 @@
 /**
  * Struct-of-arrays storage of dead-reckoning models, and the kernels that evaluate them at a total time since
  * each model's reset. Everything that does not depend on t is computed once at reset (STYLE.md: orientation DR is
- * bound by trigonometry): R0 from the Euler angles, |ω|, and for the fixed-orientation models the
+ * bound by trigonometry): R0 from the Euler angles and as a quaternion, |ω| and the axis, and for the fixed-orientation models the
  * world-frame velocity and ½·acceleration, so that every non-rotating model (static, frozen, FPW, FVW, FPB, FVB,
  * and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t².
  * Used by `DeadReckoningModel` (one entity) and `RemoteEntityTable` (many).
@@ -31,6 +31,7 @@ export const KERNEL_ROTATING_BODY = 2;
 type Vec = ArrayLike<number>;
 
 const scratchSinCos = new Float64Array(2);
+const oneSlot = new Int32Array(1);
 
 /** Below this many slots the call into WebAssembly costs more than it saves. */
 const SIMD_MIN_SLOTS = 16;
@@ -59,6 +60,10 @@ export class DrStore {
   readonly angularVelocity: Float64Array;
   /** |ω|, rad/s. */
   readonly omegaMagnitude: Float64Array;
+  /** R_wb(0) as a unit quaternion x, y, z, w (4 per slot; `math/quat` conventions): what the rotating kernel turns. */
+  readonly attitude0: Float64Array;
+  /** −ω/|ω| (0 when ω = 0): the axis DR(t) turns about, by |ω|·t (3 per slot). */
+  readonly turnAxis: Float64Array;
 
   /**
    * @param arena - where the arrays of the quadratic (P0, V, ½A) live; with one, `extrapolateLinear` runs the
@@ -82,6 +87,8 @@ export class DrStore {
     this.r0 = new Float64Array(9 * capacity);
     this.angularVelocity = new Float64Array(3 * capacity);
     this.omegaMagnitude = new Float64Array(capacity);
+    this.attitude0 = new Float64Array(4 * capacity);
+    this.turnAxis = new Float64Array(3 * capacity);
   }
 }
 
@@ -129,7 +136,13 @@ export function resetSlot(
   s.angularVelocity[i3] = wx;
   s.angularVelocity[i3 + 1] = wy;
   s.angularVelocity[i3 + 2] = wz;
-  s.omegaMagnitude[slot] = Math.sqrt(wx * wx + wy * wy + wz * wz); // not Math.hypot: slower, and it allocates
+  const omega = Math.sqrt(wx * wx + wy * wy + wz * wz); // not Math.hypot: slower, and it allocates
+  s.omegaMagnitude[slot] = omega;
+  // DR(t) = exp(−Ω t) turns by |ω|·t about −ω/|ω|; ω = 0 leaves the axis 0, so DR(t) = I exactly.
+  const minusInverse = omega > 0 ? -1 / omega : 0;
+  s.turnAxis[i3] = wx * minusInverse;
+  s.turnAxis[i3 + 1] = wy * minusInverse;
+  s.turnAxis[i3 + 2] = wz * minusInverse;
 
   const psi = orientation[at]!, theta = orientation[at + 1]!, phi = orientation[at + 2]!;
   s.orientation0[i3] = psi;
@@ -147,6 +160,20 @@ export function resetSlot(
   r[i9 + 6] = cphi * sth * cpsi + sphi * spsi;
   r[i9 + 7] = cphi * sth * spsi - sphi * cpsi;
   r[i9 + 8] = cphi * cth;
+  // The same R_wb as a quaternion: R_wb = A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active rotation, so q0 is the
+  // conjugate of the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ).
+  const half = scratchSinCos;
+  sinCos(half, 0.5 * psi);
+  const sp = half[0]!, cp = half[1]!;
+  sinCos(half, 0.5 * theta);
+  const st = half[0]!, ct = half[1]!;
+  sinCos(half, 0.5 * phi);
+  const sf = half[0]!, cf = half[1]!;
+  const q = s.attitude0, i4 = 4 * slot;
+  q[i4] = -(sf * ct * cp - cf * st * sp);
+  q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
+  q[i4 + 2] = -(cf * ct * sp - sf * st * cp);
+  q[i4 + 3] = cf * ct * cp + sf * st * sp;
 
   // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
   // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
@@ -210,9 +237,53 @@ export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: F
 }
 
 /**
- * R(t) = DR(t)·R0 of one rotating slot at tSeconds (dt = tSeconds − referenceSeconds[slot]), row-major at `outMatrix` offset 9·m; for RPB/RVB also
- * the position P0 + R0ᵀ·(R1·V_b + R2·A_b) at `outLocation` offset 3·o. Euler angles are written (at
- * `outOrientation` offset 3·o) only when asked: their three atan2 cost more than the rest of the kernel.
+ * R(t) = DR(t)·R0 of every slot in `slots[0…count)` at tSeconds (dt = tSeconds − referenceSeconds[slot]), row-major
+ * into `outMatrix` at 9·slot, or at 9·m for m ≥ 0. As quaternions, DR(t)·R0 is (−ω̂·sin(|ω|dt/2), cos(|ω|dt/2)) ⊗ q0:
+ * one sine and cosine, 16 products and the matrix of the result, from 9 numbers per slot (|ω|, −ω̂, q0, the
+ * reference time) where the matrix product reads 14. At 10⁵ entities the loop is bound by what it reads, and a
+ * loop over a list costs less than a call per slot (bench/dr.bench.ts). Exact for any |ω| including 0 and tiny rates:
+ * no series, no division by |ω|.
+ * @param m - the matrix index for every slot, or −1 for each slot's own.
+ */
+export function rotateSlots(
+  s: DrStore,
+  slots: Int32Array,
+  count: number,
+  tSeconds: number,
+  referenceSeconds: Float64Array,
+  outMatrix: Float64Array,
+  m: number,
+): void {
+  const q0 = s.attitude0, axis = s.turnAxis, omega = s.omegaMagnitude, half = scratchSinCos;
+  for (let k = 0; k < count; k++) {
+    const slot = slots[k]!, i3 = 3 * slot, i4 = 4 * slot, o = m < 0 ? 9 * slot : 9 * m;
+    sinCos(half, 0.5 * omega[slot]! * (tSeconds - referenceSeconds[slot]!));
+    const sh = half[0]!, pw = half[1]!;
+    const px = axis[i3]! * sh, py = axis[i3 + 1]! * sh, pz = axis[i3 + 2]! * sh;
+    const qx = q0[i4]!, qy = q0[i4 + 1]!, qz = q0[i4 + 2]!, qw = q0[i4 + 3]!;
+    // Hamilton product p ⊗ q0 (math/quat multiply), then its matrix (math/quat toMat3) with the 2 folded in.
+    const x = pw * qx + px * qw + py * qz - pz * qy;
+    const y = pw * qy - px * qz + py * qw + pz * qx;
+    const z = pw * qz + px * qy - py * qx + pz * qw;
+    const w = pw * qw - px * qx - py * qy - pz * qz;
+    const x2 = x + x, y2 = y + y, z2 = z + z;
+    const xx = x * x2, yy = y * y2, zz = z * z2, xy = x * y2, xz = x * z2, yz = y * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+    outMatrix[o] = 1 - (yy + zz);
+    outMatrix[o + 1] = xy - wz;
+    outMatrix[o + 2] = xz + wy;
+    outMatrix[o + 3] = xy + wz;
+    outMatrix[o + 4] = 1 - (xx + zz);
+    outMatrix[o + 5] = yz - wx;
+    outMatrix[o + 6] = xz - wy;
+    outMatrix[o + 7] = yz + wx;
+    outMatrix[o + 8] = 1 - (xx + yy);
+  }
+}
+
+/**
+ * R(t) = DR(t)·R0 of one rotating slot at tSeconds (`rotateSlots`), row-major at `outMatrix` offset 9·m; for RPB/RVB
+ * also the position (`bodyPosition`) at `outLocation` offset 3·o. Euler angles are written (at `outOrientation`
+ * offset 3·o) only when asked: their three atan2 cost more than the rest of the kernel.
  * Time comes as the caller's t and the reference array rather than a computed dt: a double computed by the
  * caller and passed to a function V8 does not inline is boxed on the heap, and callers pass t unchanged.
  */
@@ -227,41 +298,22 @@ export function evaluateRotating(
   m: number,
   outOrientation: Float64Array | null,
 ): void {
-  const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o, m9 = 9 * m;
+  oneSlot[0] = slot;
+  rotateSlots(s, oneSlot, 1, tSeconds, referenceSeconds, outMatrix, m);
+  if (outOrientation !== null) eulerAt(outOrientation, 3 * o, outMatrix, 9 * m);
+  if (s.kernel[slot] === KERNEL_ROTATING_BODY) bodyPosition(s, slot, tSeconds, referenceSeconds, outLocation, o);
+}
+
+/**
+ * Position of a body-axis rotating slot (RPB/RVB) at tSeconds, at `outLocation` offset 3·o:
+ * P0 + R0ᵀ·(R1·V_b + R2·A_b) (IEEE 1278.1 Annex E).
+ */
+export function bodyPosition(s: DrStore, slot: number, tSeconds: number, referenceSeconds: Float64Array, outLocation: Float64Array, o: number): void {
+  const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o;
   const dt = tSeconds - referenceSeconds[slot]!;
   const w = s.angularVelocity, r = s.r0;
   const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
-  const omega = s.omegaMagnitude[slot]!;
-  const theta = omega * Math.abs(dt);
-  // Half-angle forms: one sin and one cos serve cos θ, sin θ/|ω| and (1 − cos θ)/|ω| = 2 sin²(θ/2)/|ω|², and
-  // 1 − cos θ never cancels. DR = a·ωωᵀ + b·I + c·Ω with a = (1 − cos θ)/|ω|², b = cos θ, c = −sin θ/|ω|.
-  let a: number, b: number, c: number;
-  if (theta < 1e-4) {
-    const x = theta * theta;
-    a = (0.5 - x / 24) * dt * dt;
-    b = 1 - 0.5 * x;
-    c = -(1 - x / 6) * dt;
-  } else {
-    const half = sinCos(scratchSinCos, 0.5 * omega * dt), sh = half[0]!, ch = half[1]!;
-    a = (2 * sh * sh) / (omega * omega);
-    b = 1 - 2 * sh * sh;
-    c = (-2 * sh * ch) / omega;
-  }
-  // DR = a·ωωᵀ + b·I + c·Ω built from ω here rather than loaded: at 10⁵ entities the kernel is bound by memory
-  // traffic, not arithmetic (bench/dr.bench.ts).
-  const awx = a * wx, awy = a * wy, awz = a * wz, cx = c * wx, cy = c * wy, cz = c * wz;
-  const d00 = awx * wx + b, d01 = awx * wy - cz, d02 = awx * wz + cy;
-  const d10 = awy * wx + cz, d11 = awy * wy + b, d12 = awy * wz - cx;
-  const d20 = awz * wx - cy, d21 = awz * wy + cx, d22 = awz * wz + b;
-  for (let k = 0; k < 3; k++) {
-    const r0k = r[i9 + k]!, r1k = r[i9 + 3 + k]!, r2k = r[i9 + 6 + k]!;
-    outMatrix[m9 + k] = d00 * r0k + d01 * r1k + d02 * r2k;
-    outMatrix[m9 + 3 + k] = d10 * r0k + d11 * r1k + d12 * r2k;
-    outMatrix[m9 + 6 + k] = d20 * r0k + d21 * r1k + d22 * r2k;
-  }
-  if (outOrientation !== null) eulerAt(outOrientation, o3, outMatrix, m9);
-  if (s.kernel[slot] !== KERNEL_ROTATING_BODY) return;
-
+  const theta = s.omegaMagnitude[slot]! * Math.abs(dt);
   // Body displacement R1·V_b + R2·A_b; R1 = g·ωωᵀ + fs·t·I + fc·t²·Ω, R2 = h4·ωωᵀ + h2·I + h3·Ω (rotation.ts).
   const v = s.velocity, acc = s.acceleration;
   const vx = v[i3]!, vy = v[i3 + 1]!, vz = v[i3 + 2]!;

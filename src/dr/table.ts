@@ -24,7 +24,18 @@ import { BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED, entityKey, type En
 import { isDeactivated, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER, heartbeatSecondsFor, type HeartbeatTable } from './heartbeat.js';
-import { DrStore, KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED, eulerAt, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
+import {
+  DrStore,
+  KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
+  KERNEL_ROTATING_BODY as KERNEL_ROTATING_BODY_IMPORTED,
+  bodyPosition,
+  eulerAt,
+  evaluateRotating,
+  extrapolateLinear,
+  resetSlot,
+  rotateSlots,
+  worldVelocity,
+} from './store.js';
 import { createFloat64Arena } from './simd-kernel.js';
 import { SMOOTH_SNAP, SMOOTHING_METHODS, positionOffset, type SmoothingOptions } from './smoothing.js';
 import * as quat from '../math/quat.js';
@@ -74,6 +85,7 @@ export interface RemoteEntityTableOptions {
 
 // Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
 const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;
+const KERNEL_ROTATING_BODY = KERNEL_ROTATING_BODY_IMPORTED;
 const BYTE_FIELDS_MARKING = BYTE_FIELDS_MARKING_IMPORTED;
 
 /** A slot's pending PDU: none (not listed), a PDU to load, a new entity's PDU (snaps), released while listed. */
@@ -497,10 +509,12 @@ export class RemoteEntityTable {
     extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
     // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
     // quadratic pass itself (bench/dr.bench.ts).
+    rotateSlots(s, rotating, this.rotatingCount, tSeconds, reference, matrices, -1);
+    const kernel = s.kernel;
     for (let k = 0; k < this.rotatingCount; k++) {
       const slot = rotating[k]!;
-      evaluateRotating(s, slot, tSeconds, reference, outLocation, slot, matrices, slot, null);
       stale[slot] = 1;
+      if (kernel[slot] === KERNEL_ROTATING_BODY) bodyPosition(s, slot, tSeconds, reference, outLocation, slot);
     }
   }
 

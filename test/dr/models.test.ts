@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as mat3 from '../../src/math/mat3.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
 import { DeadReckoningModel, deadReckon } from '../../src/dr/model.js';
+import { drMatrix } from '../../src/dr/rotation.js';
 import { APPEARANCE_FROZEN } from '../../src/dr/algorithm.js';
 import { DEG, expectClose } from '../math/close.js';
 
@@ -91,6 +92,17 @@ describe('dead-reckoning properties for any input', () => {
         const turned = (Math.hypot(...w) * Math.abs(t)) % (2 * Math.PI);
         const expected = rotating ? Math.min(turned, 2 * Math.PI - turned) : 0;
         expect(mat3.rotationAngleBetween(m, r0)).toBeCloseTo(expected, 6);
+      }),
+    );
+  });
+
+  it('R(t) of the rotating models is DR(t)·R0 with the closed-form DR of rotation.ts (quaternion kernel vs matrices)', () => {
+    fc.assert(
+      fc.property(euler, omega, dt, fc.constantFrom(3, 4, 7, 8), (e, w, t, alg) => {
+        const m = new Float64Array(9);
+        new DeadReckoningModel().reset([0, 0, 6.4e6], [1, 2, 3], e, [1, 1, 1], w, alg).evaluate(t, new Float64Array(3), null, m);
+        const expected = mat3.multiply(mat3.create(), drMatrix(mat3.create(), w, t), worldToBodyFromEuler(mat3.create(), e[0], e[1], e[2]));
+        expectClose(m, expected, 1e-12, `DR${alg} R_wb`);
       }),
     );
   });

@@ -266,6 +266,88 @@ describe('RemoteEntityTable: smoothing', () => {
   });
 });
 
+describe('RemoteEntityTable: lazy model resets', () => {
+  const T = 0.5;
+  const smoothing = { method: 'projective', durationSeconds: T } as const;
+  const p1 = { algorithm: 4, rates: [0.1, 0, 0.3], timestamp: stamp(0) };
+  const p2 = { algorithm: 4, rates: [0, 0.2, 0], location: [6378137, 9, 1], timestamp: stamp(1) };
+  const p3 = { algorithm: 4, rates: [0, 0.2, -0.1], location: [6378137, 12, 2], orientation: [0.5, 0.1, 0], velocity: [0, 11, 0], timestamp: stamp(1.2) };
+
+  it('a burst of PDUs between frames is displayed as its last PDU alone, smoothed from the display before the burst', () => {
+    const burst = new RemoteEntityTable({ smoothing }), last = new RemoteEntityTable({ smoothing });
+    for (const table of [burst, last]) {
+      table.apply(record(p1), 0);
+      table.render(0.5);
+    }
+    burst.apply(record(p2), 1);
+    burst.apply(record(p3), 1.2);
+    last.apply(record(p3), 1.2);
+    // When the last PDU arrives nothing but the first PDU's model has been displayed: the correction starts there.
+    const first = new DeadReckoningModel().reset([6378137, 0, 0], [0, 10, 0], [0, 0, 0], [0, 0, 0], p1.rates, 4);
+    const p = new Float64Array(3), m = new Float64Array(9);
+    first.evaluate(1.2, p, null, m);
+    burst.render(1.2);
+    expectClose(burst.displayLocation.subarray(0, 3), p, 1e-9, 'start position');
+    expectClose(burst.displayWorldToBody.subarray(0, 9), m, 1e-12, 'start R_wb');
+    for (const t of [1.2, 1.3, 1.45, 1.7, 2]) {
+      burst.render(t);
+      last.render(t);
+      expectClose(burst.displayLocation.subarray(0, 3), last.displayLocation.subarray(0, 3), 0, `position at ${t}`);
+      expectClose(burst.displayWorldToBody.subarray(0, 9), last.displayWorldToBody.subarray(0, 9), 0, `R_wb at ${t}`);
+    }
+    const newest = new DeadReckoningModel().reset(p3.location, p3.velocity, p3.orientation, [0, 0, 0], p3.rates, 4);
+    newest.evaluate(2 - 1.2, p, null, m);
+    expectClose(burst.displayLocation.subarray(0, 3), p, 1e-9, 'end position on the last PDU');
+    expect(burst.stats.updated).toBe(2);
+  });
+
+  it('every reader sees the newest PDU before any frame, in the event of the PDU and in a removal event', () => {
+    const seen: number[] = [];
+    const table: RemoteEntityTable = new RemoteEntityTable({
+      smoothing,
+      onEvent: (kind, slot) => seen.push(kind, table.models.location0[3 * slot + 1]!, table.referenceSeconds[slot]!),
+    });
+    table.apply(record({ ...p1, orientation: [0.3, 0, 0], algorithm: 2 }), 0);
+    table.render(0.5);
+    table.apply(record({ ...p2, orientation: [0.4, 0.1, 0], algorithm: 2 }), 1);
+    expect(seen).toEqual([TABLE_APPEARED, 0, 0, TABLE_UPDATED, 9, 1]);
+    expectClose(table.models.location0.subarray(0, 3), [6378137, 9, 1], 0, 'models');
+    expectClose(table.orientation.subarray(0, 3), [0.4, 0.1, 0], 0, 'angles');
+    expectClose(table.worldToBody.subarray(0, 9), worldToBodyFromEuler(mat3.create(), 0.4, 0.1, 0), 1e-15, 'fixed R_wb');
+    expect(table.isConverging(0)).toBe(true);
+    table.apply(record({ ...p3, algorithm: 2, location: [6378137, 13, 0] }), 1.2);
+    table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 1.3);
+    expect(seen.slice(-6)).toEqual([TABLE_UPDATED, 13, 1.2, TABLE_REMOVED, 13, 1.2]);
+  });
+
+  it('a slot released with a PDU pending and taken by another entity snaps to that entity', () => {
+    const table = new RemoteEntityTable({ capacity: 1, smoothing });
+    table.apply(record({ entity: 1, ...p1 }), 0);
+    table.render(0.5);
+    table.apply(record({ entity: 1, ...p2 }), 1);
+    table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.1) }), 1.1);
+    expect(table.apply(record({ entity: 2, location: [6378137, 500, 0], timestamp: stamp(1.1) }), 1.1)).toBe(APPLY_APPEARED);
+    table.render(1.2);
+    expect(table.isConverging(0)).toBe(false);
+    expectClose(table.displayLocation.subarray(0, 3), [6378137, 501, 0], 1e-9, 'the new entity alone');
+    table.apply(record({ entity: 2, location: [6378137, 503, 0], timestamp: stamp(1.3) }), 1.3);
+    table.render(1.3);
+    expect(table.isConverging(0)).toBe(true);
+  });
+
+  it('an Entity State Update keeps the DR parameters of a full PDU still pending', () => {
+    const table = new RemoteEntityTable();
+    table.apply(record({ algorithm: 2, timestamp: stamp(0) }), 0);
+    table.render(0.5);
+    table.apply(record({ algorithm: 4, acceleration: [1, 0, 0], rates: [0, 0, 0.1], timestamp: stamp(1) }), 1);
+    table.apply(record({ type: 67, algorithm: 0, acceleration: [9, 9, 9], rates: [9, 9, 9], location: [6378137, 30, 0], timestamp: stamp(1.1) }), 1.1);
+    expect(table.models.algorithm[0]).toBe(4);
+    expectClose(table.models.acceleration.subarray(0, 3), [1, 0, 0], 0, 'acceleration');
+    expectClose(table.models.angularVelocity.subarray(0, 3), [0, 0, 0.1], 0, 'rates');
+    expectClose(table.models.location0.subarray(0, 3), [6378137, 30, 0], 0, 'location');
+  });
+});
+
 describe('EntityIndex', () => {
   it('behaves like a Map under random inserts and deletes', () => {
     fc.assert(
