@@ -84,6 +84,21 @@ describe.each(TRAJECTORIES)('%s', (_name, trajectory) => {
     trajectory.sample(t, at);
     expect([...at.location, ...at.orientation]).toEqual(first);
   });
+
+  it('gives the same bytes forwards, backwards and in jumps (searches start where the last sample was)', () => {
+    const times = Array.from({ length: 241 }, (_, i) => (i / 240) * trajectory.durationSeconds);
+    const state = (t: number) => {
+      trajectory.sample(t, at);
+      return [...at.location, ...at.linearVelocity, ...at.linearAcceleration, ...at.orientation, ...at.angularVelocity];
+    };
+    const forwards = times.map(state);
+    const backwards = [...times].reverse().map(state).reverse();
+    const jumps = times.map((_, i) => (i * 97) % times.length); // 97 is prime to 241: every index once
+    const jumped: number[][] = [];
+    for (const i of jumps) jumped[i] = state(times[i]!);
+    expect(backwards).toEqual(forwards);
+    expect(jumped).toEqual(forwards);
+  });
 });
 
 describe('trajectory specifics', () => {

@@ -40,16 +40,25 @@ export class SpeedSchedule {
     return this.times[this.times.length - 1]!;
   }
 
+  /** Knot found by the previous call: samples mostly move forward by a step, so the search starts there. */
+  private hint = -1;
+
   /** Writes [distance m, speed m/s, acceleration m/s²] at `timeSeconds` into out. */
   evaluate(out: Float64Array, timeSeconds: number): Float64Array {
     const times = this.times;
-    // Last knot at or before t (binary search; −1 before the first knot).
-    let lo = -1, hi = times.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (times[mid]! <= timeSeconds) lo = mid;
-      else hi = mid - 1;
-    }
+    // Last knot at or before t (−1 before the first knot): walk from the previous answer, which is right or
+    // one knot behind for a forward sweep; a jump back or far ahead is a binary search.
+    let lo = this.hint;
+    if (lo >= 0 && times[lo]! > timeSeconds) lo = -1;
+    if (lo + 2 < times.length && times[lo + 2]! <= timeSeconds) {
+      let hi = times.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (times[mid]! <= timeSeconds) lo = mid;
+        else hi = mid - 1;
+      }
+    } else if (lo + 1 < times.length && times[lo + 1]! <= timeSeconds) lo++;
+    this.hint = lo;
     if (lo < 0 || lo === times.length - 1) {
       const i = lo < 0 ? 0 : lo;
       out[1] = this.speeds[i]!;
@@ -141,6 +150,7 @@ export function pathTrajectory(
   const along = new Float64Array(3);
   const scratch = new Float64Array(2);
   const altitude = options.altitudeM ?? 0;
+  let segment = 0;
 
   return {
     name,
@@ -148,9 +158,11 @@ export function pathTrajectory(
     sample(timeSeconds: number, out: TruthState): TruthState {
       schedule.evaluate(along, timeSeconds);
       const s = along[0]!, sDot = along[1]!, sDdot = along[2]!;
-      // Segment containing s; the slot after the last segment is a straight line to infinity.
-      let i = 0;
+      // Segment containing s; the slot after the last segment is a straight line to infinity. The search starts
+      // at the previous sample's segment (the distance only grows along a run) and restarts for an earlier time.
+      let i = s >= starts[segment]! ? segment : 0;
       while (i < n && s >= starts[i + 1]!) i++;
+      segment = i;
       const kappa = i < n ? curvatures[i]! : 0;
       const ds = s - starts[i]!;
       const heading = headings[i]! + kappa * ds;

@@ -196,24 +196,36 @@ export function alignAttitudeWithVelocity(
     return;
   }
   // Horizontal cross product v × a (down component): heading rate ψ̇ = (v × a)/h², lateral acceleration (v × a)/h.
+  // Divisions by h, h² and the speed go through their reciprocals, taken once (a division costs several
+  // multiplications; this runs once per sample).
   const cross = vn * ae - ve * an;
-  const hDot = (vn * an + ve * ae) / h;
+  const invH = 1 / h, invH2 = invH * invH;
+  const hDot = (vn * an + ve * ae) * invH;
   // Heading atan2(ve, vn), pitch atan2(−vd, h) and roll atan(lateral / g) are given by their sines and cosines,
   // which follow from the same vectors without trigonometry (the angles themselves are never needed).
-  rates[0] = cross / h2;
-  rates[1] = (h * -ad + vd * hDot) / (h2 + vd * vd);
-  const speed = Math.sqrt(h2 + vd * vd), cs = motion.attitudeCosSin;
-  cs[0] = vn / h;
-  cs[1] = ve / h;
-  cs[2] = h / speed;
-  cs[3] = -vd / speed;
+  rates[0] = cross * invH2;
+  const cs = motion.attitudeCosSin;
+  cs[0] = vn * invH;
+  cs[1] = ve * invH;
+  if (vd === 0) {
+    // Level flight, the common case: pitch is exactly 0 (cos 1, sin ±0 as −vd), with no second square root.
+    rates[1] = -ad * invH;
+    cs[2] = 1;
+    cs[3] = -vd;
+  } else {
+    const invSpeed = 1 / Math.sqrt(h2 + vd * vd);
+    rates[1] = (h * -ad + vd * hDot) * (invSpeed * invSpeed);
+    cs[2] = h * invSpeed;
+    cs[3] = -vd * invSpeed;
+  }
   if (banked) {
-    const lateral = cross / h;
+    const lateral = cross * invH;
     // d/dt (v × a) = v × j (a × a = 0), so the lateral acceleration's rate is (v × j)/h − lateral·ḣ/h.
-    const lateralDot = (vn * jerk[1]! - ve * jerk[0]!) / h - (lateral * hDot) / h;
-    const ratio = lateral / STANDARD_GRAVITY;
-    rates[2] = lateralDot / STANDARD_GRAVITY / (1 + ratio * ratio);
-    cs[4] = 1 / Math.sqrt(1 + ratio * ratio);
+    const lateralDot = ((vn * jerk[1]! - ve * jerk[0]!) - lateral * hDot) * invH;
+    const ratio = lateral * (1 / STANDARD_GRAVITY);
+    const cosRoll2 = 1 / (1 + ratio * ratio); // cos² roll = 1 / (1 + tan² roll)
+    rates[2] = lateralDot * (1 / STANDARD_GRAVITY) * cosRoll2;
+    cs[4] = Math.sqrt(cosRoll2);
     cs[5] = ratio * cs[4]!;
   } else {
     rates[2] = 0;
