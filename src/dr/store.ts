@@ -101,7 +101,6 @@ export class DrStore {
  * @param angularVelocity - rad/s about body axes.
  * @param algorithm - DR algorithm number.
  * @param appearance - appearance bits; bit 21 (frozen) stops all extrapolation.
- * @param at - where the five vectors start in their arrays (3·slot for struct-of-arrays sources). Defaults to 0.
  */
 export function resetSlot(
   s: DrStore,
@@ -113,7 +112,6 @@ export function resetSlot(
   angularVelocity: Vec,
   algorithm: number,
   appearance: number,
-  at = 0,
 ): void {
   const i3 = 3 * slot, i9 = 9 * slot;
   const frozen = isFrozen(appearance);
@@ -121,12 +119,12 @@ export function resetSlot(
   s.algorithm[slot] = algorithm;
   s.effectiveAlgorithm[slot] = alg;
   s.frozen[slot] = frozen ? 1 : 0;
-  const vx = velocity[at]!, vy = velocity[at + 1]!, vz = velocity[at + 2]!;
-  const ax = acceleration[at]!, ay = acceleration[at + 1]!, az = acceleration[at + 2]!;
-  const wx = angularVelocity[at]!, wy = angularVelocity[at + 1]!, wz = angularVelocity[at + 2]!;
-  s.location0[i3] = location[at]!;
-  s.location0[i3 + 1] = location[at + 1]!;
-  s.location0[i3 + 2] = location[at + 2]!;
+  const vx = velocity[0]!, vy = velocity[1]!, vz = velocity[2]!;
+  const ax = acceleration[0]!, ay = acceleration[1]!, az = acceleration[2]!;
+  const wx = angularVelocity[0]!, wy = angularVelocity[1]!, wz = angularVelocity[2]!;
+  s.location0[i3] = location[0]!;
+  s.location0[i3 + 1] = location[1]!;
+  s.location0[i3 + 2] = location[2]!;
   s.velocity[i3] = vx;
   s.velocity[i3 + 1] = vy;
   s.velocity[i3 + 2] = vz;
@@ -144,7 +142,7 @@ export function resetSlot(
   s.turnAxis[i3 + 1] = wy * minusInverse;
   s.turnAxis[i3 + 2] = wz * minusInverse;
 
-  const psi = orientation[at]!, theta = orientation[at + 1]!, phi = orientation[at + 2]!;
+  const psi = orientation[0]!, theta = orientation[1]!, phi = orientation[2]!;
   s.orientation0[i3] = psi;
   s.orientation0[i3 + 1] = theta;
   s.orientation0[i3 + 2] = phi;

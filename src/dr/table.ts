@@ -93,6 +93,9 @@ const PENDING_NONE = 0;
 const PENDING_UPDATE = 1;
 const PENDING_NEW = 2;
 const PENDING_DROPPED = 3;
+/** Doubles per slot in `pending`, and where the reference time sits among them. */
+const PENDING_STRIDE = 16;
+const PENDING_REFERENCE = 15;
 
 const UNITS_PER_HOUR = 0x8000_0000;
 const HALF_HOUR_UNITS = 0x4000_0000;
@@ -200,15 +203,13 @@ export class RemoteEntityTable {
   private orientationPending = false;
   private displayPending = false;
 
-  // The last PDU of each marked slot, not yet in its model: location, velocity, ψθφ, acceleration and rates
-  // (3 per slot), algorithm, and the time the model will be valid at. The marked slots are listed densely.
-  private readonly pendingLocation: Float64Array;
-  private readonly pendingVelocity: Float64Array;
-  private readonly pendingOrientation: Float64Array;
-  private readonly pendingAcceleration: Float64Array;
-  private readonly pendingRates: Float64Array;
+  /**
+   * The last PDU of each marked slot, not yet in its model, PENDING_STRIDE per slot: location, velocity, ψθφ,
+   * acceleration, rates, and the time the model will be valid at. Interleaved, so that `apply` writes two cache
+   * lines rather than six. The marked slots are listed densely.
+   */
+  private readonly pending: Float64Array;
   private readonly pendingAlgorithm: Uint8Array;
-  private readonly pendingReference: Float64Array;
   /** PENDING_* per slot. */
   private readonly pendingState: Uint8Array;
   private readonly pendingSlots: Int32Array;
@@ -251,6 +252,9 @@ export class RemoteEntityTable {
   private readonly previousVelocity = new Float64Array(3);
   private readonly q1 = new Float64Array(4);
   private readonly q2 = new Float64Array(4);
+  /** One pending PDU's five vectors, and views of each. */
+  private readonly pdu = new Float64Array(15);
+  private readonly pduVectors = [0, 3, 6, 9, 12].map((k) => this.pdu.subarray(k, k + 3));
 
   constructor(options: RemoteEntityTableOptions = {}) {
     const n = (this.capacity = options.capacity ?? 10_000);
@@ -291,13 +295,8 @@ export class RemoteEntityTable {
     this.displayValues = new Float64Array(3 * n);
     this.orientationStale = new Uint8Array(n);
     this.displayStale = new Uint8Array(n);
-    this.pendingLocation = new Float64Array(3 * n);
-    this.pendingVelocity = new Float64Array(3 * n);
-    this.pendingOrientation = new Float64Array(3 * n);
-    this.pendingAcceleration = new Float64Array(3 * n);
-    this.pendingRates = new Float64Array(3 * n);
+    this.pending = new Float64Array(PENDING_STRIDE * n);
     this.pendingAlgorithm = new Uint8Array(n);
-    this.pendingReference = new Float64Array(n);
     this.pendingState = new Uint8Array(n);
     this.pendingSlots = new Int32Array(n);
     this.index = new EntityIndex(n);
@@ -353,32 +352,33 @@ export class RemoteEntityTable {
       this.key[slot] = key;
       this.size++;
     }
-    const s3 = 3 * slot;
-    this.entityId[s3] = record.site;
-    this.entityId[s3 + 1] = record.application;
-    this.entityId[s3 + 2] = record.entity;
+    if (appeared) {
+      // The key is the id: it never changes for a slot until the slot is released.
+      this.entityId[3 * slot] = record.site;
+      this.entityId[3 * slot + 1] = record.application;
+      this.entityId[3 * slot + 2] = record.entity;
+    }
     this.appearance[slot] = record.appearance >>> 0;
     this.timestampRaw[slot] = raw;
     this.protocolVersion[slot] = record.protocolVersion;
     this.exerciseId[slot] = record.exerciseId;
     this.arrivalSeconds[slot] = nowSeconds;
-    this.pendingReference[slot] = this.timeReferenceIsTimestamp ? this.referenceTime(raw, nowSeconds) : nowSeconds;
+    const pending = this.pending, o = PENDING_STRIDE * slot;
+    pending[o + PENDING_REFERENCE] = this.timeReferenceIsTimestamp ? this.referenceTime(raw, nowSeconds) : nowSeconds;
     const state = this.pendingState[slot]!;
     if (state === PENDING_NONE) this.pendingSlots[this.pendingCount++] = slot;
     // A new entity snaps to its first state, however many PDUs follow before the next frame.
     this.pendingState[slot] = appeared || state === PENDING_NEW || state === PENDING_DROPPED ? PENDING_NEW : PENDING_UPDATE;
     const location = record.location, velocity = record.linearVelocity, orientation = record.orientation;
-    const pl = this.pendingLocation, pv = this.pendingVelocity, po = this.pendingOrientation;
-    pl[s3] = location[0]!;
-    pl[s3 + 1] = location[1]!;
-    pl[s3 + 2] = location[2]!;
-    pv[s3] = velocity[0]!;
-    pv[s3 + 1] = velocity[1]!;
-    pv[s3 + 2] = velocity[2]!;
-    po[s3] = orientation[0]!;
-    po[s3 + 1] = orientation[1]!;
-    po[s3 + 2] = orientation[2]!;
-    const pa = this.pendingAcceleration, pw = this.pendingRates;
+    pending[o] = location[0]!;
+    pending[o + 1] = location[1]!;
+    pending[o + 2] = location[2]!;
+    pending[o + 3] = velocity[0]!;
+    pending[o + 4] = velocity[1]!;
+    pending[o + 5] = velocity[2]!;
+    pending[o + 6] = orientation[0]!;
+    pending[o + 7] = orientation[1]!;
+    pending[o + 8] = orientation[2]!;
     if (full) {
       this.forceId[slot] = record.forceId;
       const s7 = 7 * slot, type = this.entityType, entityType = record.entityType;
@@ -405,20 +405,20 @@ export class RemoteEntityTable {
       if (!isKnownAlgorithm(algorithm)) this.stats.unknownAlgorithm++;
       this.pendingAlgorithm[slot] = algorithm;
       const acceleration = record.linearAcceleration, rates = record.angularVelocity;
-      pa[s3] = acceleration[0]!;
-      pa[s3 + 1] = acceleration[1]!;
-      pa[s3 + 2] = acceleration[2]!;
-      pw[s3] = rates[0]!;
-      pw[s3 + 1] = rates[1]!;
-      pw[s3 + 2] = rates[2]!;
+      pending[o + 9] = acceleration[0]!;
+      pending[o + 10] = acceleration[1]!;
+      pending[o + 11] = acceleration[2]!;
+      pending[o + 12] = rates[0]!;
+      pending[o + 13] = rates[1]!;
+      pending[o + 14] = rates[2]!;
     } else if (state === PENDING_NONE) {
       // An update carries no DR parameters: keep the algorithm, acceleration and rates of the last full PDU
       // (already pending when one is).
-      const s = this.store;
+      const s = this.store, s3 = 3 * slot;
       this.pendingAlgorithm[slot] = s.algorithm[slot]!;
-      for (let k = s3; k < s3 + 3; k++) {
-        pa[k] = s.acceleration[k]!;
-        pw[k] = s.angularVelocity[k]!;
+      for (let k = 0; k < 3; k++) {
+        pending[o + 9 + k] = s.acceleration[s3 + k]!;
+        pending[o + 12 + k] = s.angularVelocity[s3 + k]!;
       }
     }
     if (appeared) this.stats.appeared++;
@@ -447,9 +447,11 @@ export class RemoteEntityTable {
     const wasFrozen = !appeared && s.frozen[slot] === 1;
     // The state displayed when the PDU arrived (old model and smoothing), for smoothing.
     if (!appeared) this.displayedAt(slot, t);
-    this.reference[slot] = this.pendingReference[slot]!;
-    const appearance = this.appearance[slot]!;
-    resetSlot(s, slot, this.pendingLocation, this.pendingVelocity, this.pendingOrientation, this.pendingAcceleration, this.pendingRates, this.pendingAlgorithm[slot]!, appearance, s3);
+    const pending = this.pending, o = PENDING_STRIDE * slot, pdu = this.pdu;
+    for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
+    this.reference[slot] = pending[o + PENDING_REFERENCE]!;
+    const v = this.pduVectors;
+    resetSlot(s, slot, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, this.pendingAlgorithm[slot]!, this.appearance[slot]!);
     this.trackRotating(slot);
     for (let k = s3; k < s3 + 3; k++) this.orientationValues[k] = this.displayValues[k] = s.orientation0[k]!;
     for (let k = 9 * slot; k < 9 * slot + 9; k++) this.matrixValues[k] = this.displayMatrixValues[k] = s.r0[k]!;
