@@ -160,6 +160,7 @@ export {
   tankRoadCourse,
   SpeedSchedule,
   type Origin,
+  type StepSampler,
   type Trajectory,
   type AircraftOrbitOptions,
   type CircleOptions,

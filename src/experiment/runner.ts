@@ -16,7 +16,12 @@ import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { createDisplay, stampRecord } from './receiver.js';
 import type { RunSpec } from './spec.js';
 import { TraceRecorder, type RunTraces } from './traces.js';
-import { createTruthWithAttitude, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
+import {
+  createTruthWithAttitude,
+  type StepSampler,
+  type Trajectory,
+  type TruthWithAttitude,
+} from './trajectories/trajectory.js';
 
 /** One run's outcome. */
 export interface RunResult {
@@ -86,6 +91,9 @@ export function simulate(
     pool.push(record);
   };
 
+  // Samples at i / sampleRate: by the trajectory's recurrences where it has them (the same instants).
+  const sampleStep: StepSampler =
+    trajectory.stepSampler?.(sampleRate) ?? ((i, out) => sampleTruth(trajectory, i / sampleRate, out as TruthWithAttitude));
   const sampleCount = Math.floor(duration * sampleRate + 1e-9) + 1;
   const renderCount = Math.floor(duration * renderRate + 1e-9) + 1;
   metrics.reset(spec.emitter.positionThreshold, renderCount);
@@ -95,7 +103,7 @@ export function simulate(
     // Render every frame due before this sample (the receiver runs on its own clock). Frames are passed by
     // number: a computed time passed to a function V8 does not inline would be boxed on the heap.
     while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++, false);
-    sampleTruth(trajectory, t, truth);
+    sampleStep(i, truth);
     const reasons = emitter.update(truth, t, outgoing, 0, truth.worldToBody);
     if (reasons !== 0) {
       metrics.addPdu(reasons);
@@ -142,7 +150,10 @@ export function simulate(
   return traces ? { ...result, traces: traces.finish() } : result;
 }
 
-/** Samples truth with its world-to-body matrix (computed here if the trajectory did not fill it). */
+/**
+ * Samples truth with its world-to-body matrix (computed here if the trajectory did not fill it; a step sampler
+ * always fills it).
+ */
 function sampleTruth(trajectory: Trajectory, t: number, out: TruthWithAttitude): TruthWithAttitude {
   out.worldToBody[0] = Number.NaN;
   trajectory.sample(t, out);

@@ -1,5 +1,5 @@
 /** Synthetic and recorded truth trajectories for experiments and demos. */
-export { DEFAULT_ORIGIN, LocalFrame, type Origin, type Trajectory } from './trajectory.js';
+export { DEFAULT_ORIGIN, LocalFrame, type Origin, type StepSampler, type Trajectory } from './trajectory.js';
 export {
   aircraftOrbit,
   circle,

@@ -24,16 +24,30 @@ export interface ParametricOptions {
   readonly banked?: boolean;
 }
 
-/** [sin, cos] of the sample's angle (one range reduction for both). */
+/** [sin, cos] of the sample's phase (one range reduction for both). */
 const scratch = new Float64Array(2);
 
-type Kinematics = (t: number, p: Float64Array, v: Float64Array, a: Float64Array, j: Float64Array) => void;
+/** Steps between closed-form anchors of a step sampler's phase: drift after 64 angle additions stays < 1e-13 rad. */
+const ANCHOR_STEPS = 64;
+
+/**
+ * Position and its first three derivatives (NED) at time t, given s, c = sin and cos of the phase φ0 + ω·t
+ * (the one angle each curve depends on), so that a step sampler can advance them without trigonometry.
+ */
+type Kinematics = (t: number, s: number, c: number, p: Float64Array, v: Float64Array, a: Float64Array, j: Float64Array) => void;
+
+/** A trajectory's phase φ(t) = initialRad + rateRadPerSecond · t. */
+interface Phase {
+  readonly initialRad: number;
+  readonly rateRadPerSecond: number;
+}
 
 /** Builds a Trajectory from a kinematics function in the local NED frame. */
 function parametric(
   name: string,
   durationSeconds: number,
   options: ParametricOptions,
+  phase: Phase,
   kinematics: Kinematics,
   fallbackHeadingRad = 0,
   fallbackPitchRad = 0,
@@ -43,14 +57,42 @@ function parametric(
   const jerk = new Float64Array(3);
   const banked = options.banked ?? false;
   const altitude = options.altitudeM ?? 0;
+  const { initialRad, rateRadPerSecond } = phase;
+  const toTruth = (t: number, s: number, c: number, out: TruthState): TruthState => {
+    kinematics(t, s, c, motion.position, motion.velocity, motion.acceleration, jerk);
+    motion.position[2]! -= altitude;
+    alignAttitudeWithVelocity(motion, jerk, banked, fallbackHeadingRad, fallbackPitchRad);
+    return frame.toTruth(out, motion);
+  };
   return {
     name,
     durationSeconds,
     sample(timeSeconds: number, out: TruthState): TruthState {
-      kinematics(timeSeconds, motion.position, motion.velocity, motion.acceleration, jerk);
-      motion.position[2]! -= altitude;
-      alignAttitudeWithVelocity(motion, jerk, banked, fallbackHeadingRad, fallbackPitchRad);
-      return frame.toTruth(out, motion);
+      sinCos(scratch, initialRad + rateRadPerSecond * timeSeconds);
+      return toTruth(timeSeconds, scratch[0]!, scratch[1]!, out);
+    },
+    stepSampler(rateHz: number) {
+      // sin and cos of φ0 + ω·k/rate by angle addition, (s, c) ← (s·cos Δ + c·sin Δ, c·cos Δ − s·sin Δ) with
+      // Δ = ω/rate: four products instead of a sine and a cosine. Every ANCHOR_STEPS steps (and on any step
+      // out of sequence) the closed form re-anchors them, so rounding cannot build up.
+      const cs = new Float64Array(2);
+      sinCos(cs, rateRadPerSecond / rateHz);
+      const sinStep = cs[0]!, cosStep = cs[1]!;
+      let previous = -2, s = 0, c = 1;
+      return (step: number, out: TruthState): TruthState => {
+        const t = step / rateHz;
+        if (step === previous + 1 && step % ANCHOR_STEPS !== 0) {
+          const s1 = s * cosStep + c * sinStep;
+          c = c * cosStep - s * sinStep;
+          s = s1;
+        } else {
+          sinCos(scratch, initialRad + rateRadPerSecond * t);
+          s = scratch[0]!;
+          c = scratch[1]!;
+        }
+        previous = step;
+        return toTruth(t, s, c, out);
+      };
     },
   };
 }
@@ -80,10 +122,8 @@ export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory
   const rate = (sign * speed) / radius;
   const sinH0 = Math.sin(h0), cosH0 = Math.cos(h0);
   const duration = ((options.orbits ?? 1) * 2 * Math.PI * radius) / speed;
-  return parametric(name, duration, options, (t, p, v, a, j) => {
-    // Heading H(t) = H0 + rate·t; position = centre + sign·R·(sin H, −cos H), which is 0 at t = 0.
-    const heading = h0 + rate * t;
-    const sc = sinCos(scratch, heading), s = sc[0]!, c = sc[1]!;
+  // Heading H(t) = H0 + rate·t, the phase; position = centre + sign·R·(sin H, −cos H), which is 0 at t = 0.
+  return parametric(name, duration, options, { initialRad: h0, rateRadPerSecond: rate }, (t, s, c, p, v, a, j) => {
     p[0] = sign * radius * (s - sinH0);
     p[1] = -sign * radius * (c - cosH0);
     p[2] = -climb * t;
@@ -132,8 +172,7 @@ export function ellipse(options: EllipseOptions = {}): Trajectory {
   const perimeter = Math.PI * (a + b) * (1 + (3 * h) / (10 + Math.sqrt(4 - 3 * h)));
   const period = perimeter / (options.speed ?? 50);
   const w = (2 * Math.PI) / period;
-  return parametric('ellipse', period * (options.laps ?? 1), options, (t, p, v, acc, j) => {
-    const sc = sinCos(scratch, w * t), s = sc[0]!, c = sc[1]!;
+  return parametric('ellipse', period * (options.laps ?? 1), options, { initialRad: 0, rateRadPerSecond: w }, (_t, s, c, p, v, acc, j) => {
     p[0] = a * (1 - c);
     p[1] = b * s;
     p[2] = 0;
@@ -176,8 +215,7 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
   const period = perimeter / (options.speed ?? 60);
   const w = (2 * Math.PI) / period;
   const k = halfWidth / 2;
-  return parametric('figure-8', period * (options.laps ?? 1), options, (t, p, v, a, j) => {
-    const sc = sinCos(scratch, w * t), s1 = sc[0]!, c1 = sc[1]!;
+  return parametric('figure-8', period * (options.laps ?? 1), options, { initialRad: 0, rateRadPerSecond: w }, (_t, s1, c1, p, v, a, j) => {
     const s2 = 2 * s1 * c1, c2 = (c1 - s1) * (c1 + s1); // double-angle forms: two fewer sines per sample
     p[0] = halfLength * s1;
     p[1] = k * s2;
@@ -226,7 +264,8 @@ export function missile(options: MissileOptions = {}): Trajectory {
   const up0 = -ud * vBurn;
   const coast = (up0 + Math.sqrt(up0 * up0 + 2 * STANDARD_GRAVITY * -ud * dBurn)) / STANDARD_GRAVITY;
   const duration = options.durationSeconds ?? Math.min(burn + coast, 120);
-  return parametric('missile', duration, options, (t, p, v, a, j) => {
+  // No periodic part: the phase stays 0.
+  return parametric('missile', duration, options, { initialRad: 0, rateRadPerSecond: 0 }, (t, _s, _c, p, v, a, j) => {
     j[0] = j[1] = j[2] = 0;
     if (t <= burn) {
       const d = 0.5 * boost * t * t, speed = boost * t;
