@@ -6,6 +6,11 @@
  *
  * What one update is: FPW/FVW, the ECEF location; RVW, the location and the world-to-body matrix R(t) (the
  * table's orientation state); `rvw.euler`, that plus ψθφ read back every tick (three atan2 per entity).
+ *
+ * `dr.table.apply`: PDUs applied to a table of 1000 moving, turning entities (RVW, linear smoothing), 10 PDUs per
+ * entity between two frames, the frame's render (which loads each entity's last PDU into its model and starts its
+ * smoothing) included; `.eager` loads the model and starts the smoothing at every PDU, as a table that resolves on
+ * apply would. Figures per PDU.
  */
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { RemoteEntityTable } from '../src/dr/table.js';
@@ -106,6 +111,46 @@ function extrapolateObjects(entities: RemoteObject[], t: number): void {
   }
 }
 
+const APPLY_ENTITIES = 1000;
+const PDUS_PER_FRAME = 10 * APPLY_ENTITIES;
+
+/** PDUs per second through `apply` with a render every PDUS_PER_FRAME PDUs, lazy and resolved at every PDU. */
+function applyRates(timing: { minMillis: number; rounds: number }) {
+  const measure = (eager: boolean) => {
+    const table = new RemoteEntityTable({ capacity: APPLY_ENTITIES });
+    const r = new EntityStateRecord(0);
+    r.pduType = 1;
+    r.drAlgorithm = 4;
+    r.application = 1;
+    r.linearVelocity.set([10, 2, 0]);
+    r.orientation.set([0.3, -1, -2.5]);
+    r.angularVelocity.set([0, 0.01, 0.05]);
+    let i = 0, stamp = 0, t = 0;
+    // One record decoded into again and again, as on the receive path; each PDU a little off the last one's path.
+    const op = () => {
+      const k = i++ % APPLY_ENTITIES;
+      if (k === 0) {
+        stamp += 2;
+        t += 0.0017;
+      }
+      r.entity = k + 1;
+      r.timestampRaw = stamp;
+      r.location[0] = 6378137 + k + 0.01 * (i & 7);
+      table.apply(r, t);
+      if (eager) table.resolve();
+      if (i % PDUS_PER_FRAME === 0) table.render(t);
+    };
+    const batch = () => {
+      for (let k = 0; k < PDUS_PER_FRAME; k++) op();
+    };
+    const rate = opsPerSecond(batch, PDUS_PER_FRAME, timing);
+    const heap = heapBytesPerOp(batch, 20) / PDUS_PER_FRAME;
+    consume(table.displayLocation[0]!);
+    return { rate, heap };
+  };
+  return { lazy: measure(false), eager: measure(true) };
+}
+
 const suite: BenchSuite = async ({ quick }) => {
   const timing = quick ? { minMillis: 100, rounds: 3 } : { minMillis: 400, rounds: 7 };
   const random = lcg(42);
@@ -138,6 +183,8 @@ const suite: BenchSuite = async ({ quick }) => {
   const emitterRate = opsPerSecond(decideBatch, 1000, timing);
   const emitterHeap = heapBytesPerOp(decideBatch, 200) / 1000;
   const emitterResult = { name: 'dr.emitter.reckon', opsPerSec: round(emitterRate), heapBytesPerOp: round(emitterHeap), sentPerDecision: round(sent / step) };
+
+  const apply = applyRates(timing);
 
   // Every tick reads one output of every kind the tick wrote, so nothing can be skipped.
   const tableFor = (algorithm: number, readEuler = false) => {
@@ -181,6 +228,8 @@ const suite: BenchSuite = async ({ quick }) => {
   results.push({ name: 'dr.extrapolate.fvw.js-loop', opsPerSec: round(jsLoopRate), entities: N });
 
   results.push(emitterResult);
+  results.push({ name: 'dr.table.apply.reckon', opsPerSec: round(apply.lazy.rate), heapBytesPerOp: round(apply.lazy.heap), entities: APPLY_ENTITIES, ratioVsEager: round(apply.lazy.rate / apply.eager.rate) });
+  results.push({ name: 'dr.table.apply.eager', opsPerSec: round(apply.eager.rate), heapBytesPerOp: round(apply.eager.heap), entities: APPLY_ENTITIES });
   return results;
 };
 
