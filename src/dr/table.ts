@@ -482,7 +482,7 @@ export class RemoteEntityTable {
 
   /**
    * Dead-reckons every slot to tSeconds (no smoothing): locations, and R_wb of the rotating slots into
-   * `worldToBody` (fixed orientations are written when their PDU is applied). Free slots below `highWater` are
+   * `worldToBody` (fixed orientations are written when their PDU is loaded). Free slots below `highWater` are
    * computed too (cheaper than testing); read only slots with `active[slot] === 1`.
    * @param outLocation - ECEF metres, 3 per slot. Defaults to `this.location`.
    * @param outOrientation - ψθφ radians, 3 per slot, written now. Defaults to `this.orientation`, converted
@@ -570,6 +570,7 @@ export class RemoteEntityTable {
     return this.isSmoothing[slot] === 1;
   }
 
+  /** The time a PDU's model is valid at in 'timestamp' mode: its absolute timestamp, or the arrival when that is not trusted. */
   private referenceTime(raw: number, nowSeconds: number): number {
     if ((raw & 1) === 0) return (this.stats.untrustedTimestamps++, nowSeconds);
     const nowPastHour = ((nowSeconds % 3600) + 3600) % 3600;
