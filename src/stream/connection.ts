@@ -58,6 +58,8 @@ export class Connection implements EntitySubscriber {
   /** The full Entity State PDU being applied (its record is the event's state), else null. */
   private applying: EntityStateRecord | null = null;
   private source: DatagramSource = { address: '', port: 0, family: '' };
+  /** Size of the datagram being handled, for diagnostics (consumers see the receiver's buffer, not the datagram). */
+  private datagramBytes = 0;
 
   constructor(
     readonly config: Config,
@@ -195,6 +197,7 @@ export class Connection implements EntitySubscriber {
 
   private readonly receive = (datagram: Uint8Array, source: DatagramSource): void => {
     this.source = source;
+    this.datagramBytes = datagram.length;
     if (this.diagnosticListeners.size === 0) return this.receiver.receive(datagram, source);
     // Which counters moved tells why this datagram (or a PDU in it) was dropped.
     const rejected = this.stats.transport.rejected;
@@ -212,7 +215,7 @@ export class Connection implements EntitySubscriber {
     const status = decodeEntityStateOrUpdateInto(this.record, bytes, offset, offset + length);
     if (status !== CodecStatus.OK) {
       this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
-      if (this.diagnosticListeners.size > 0) this.diagnose('decode', codecStatusMessage(status), bytes.length);
+      if (this.diagnosticListeners.size > 0) this.diagnose('decode', codecStatusMessage(status), this.datagramBytes);
       return;
     }
     this.applying = this.record.pduType === PduType.ENTITY_STATE ? this.record : null;
@@ -220,8 +223,8 @@ export class Connection implements EntitySubscriber {
     this.applying = null;
     this.stats.transport.entities = table.size;
     if (this.diagnosticListeners.size === 0) return;
-    if (result === APPLY_TABLE_FULL) this.diagnose('tableFull', `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`, bytes.length);
-    else if (result === APPLY_UNKNOWN_UPDATE) this.diagnose('unknownUpdate', 'an Entity State Update PDU for an entity never seen in a full Entity State PDU', bytes.length);
+    if (result === APPLY_TABLE_FULL) this.diagnose('tableFull', `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`, this.datagramBytes);
+    else if (result === APPLY_UNKNOWN_UPDATE) this.diagnose('unknownUpdate', 'an Entity State Update PDU for an entity never seen in a full Entity State PDU', this.datagramBytes);
   };
 
   private diagnose(reason: DiagnosticReason, message: string, bytes: number): void {
