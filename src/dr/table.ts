@@ -20,6 +20,7 @@
  * and TABLE_REMOVED (no per-event allocation). During a timed-out or removed event the slot's fields still hold
  * the entity's last state; the slot is reused afterwards.
  */
+import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestamp.js';
 import { BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED, entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
 import { isDeactivated, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
@@ -97,9 +98,6 @@ const PENDING_DROPPED = 3;
 const PENDING_STRIDE = 16;
 const PENDING_REFERENCE = 15;
 
-const UNITS_PER_HOUR = 0x8000_0000;
-const HALF_HOUR_UNITS = 0x4000_0000;
-const SECONDS_PER_UNIT = 3600 / UNITS_PER_HOUR;
 
 export class RemoteEntityTable {
   readonly capacity: number;
@@ -332,10 +330,10 @@ export class RemoteEntityTable {
     let slot = this.index.get(key);
     const raw = record.timestampRaw >>> 0;
     if (slot >= 0 && this.orderByTimestamp) {
-      // Units elapsed from the last PDU, modulo the hour: 0 = duplicate, over half an hour = older.
-      const delta = ((raw >>> 1) - (this.timestampRaw[slot]! >>> 1) + UNITS_PER_HOUR) % UNITS_PER_HOUR;
+      // Units since the last PDU, wrap-aware over the hour: 0 = duplicate, negative (over half an hour back) = older.
+      const delta = timestampUnitsDelta(this.timestampRaw[slot]!, raw);
       if (delta === 0) return (this.stats.duplicates++, APPLY_DUPLICATE);
-      if (delta > HALF_HOUR_UNITS) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
+      if (delta < 0) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
     }
     if (isDeactivated(record.appearance)) {
       if (slot < 0) return APPLY_IGNORED;
@@ -574,7 +572,7 @@ export class RemoteEntityTable {
   private referenceTime(raw: number, nowSeconds: number): number {
     if ((raw & 1) === 0) return (this.stats.untrustedTimestamps++, nowSeconds);
     const nowPastHour = ((nowSeconds % 3600) + 3600) % 3600;
-    let age = nowPastHour - (raw >>> 1) * SECONDS_PER_UNIT;
+    let age = nowPastHour - (raw >>> 1) * SECONDS_PER_TIMESTAMP_UNIT;
     if (age > 1800) age -= 3600;
     else if (age <= -1800) age += 3600;
     if (Math.abs(age) > this.maxSkew) return (this.stats.untrustedTimestamps++, nowSeconds);
