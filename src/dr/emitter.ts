@@ -3,6 +3,12 @@
  * (IEEE 1278.1 §E.7.5; DIS.md §3.9). The emitter dead-reckons its own last PDU exactly as receivers will — from
  * the float32-rounded velocity, acceleration, angles and rates — and sends when the true state has drifted past a
  * threshold, when the heartbeat is due, or when a non-kinematic field changed. Zero allocation per decision.
+ *
+ * Two heartbeats (IEEE 1278.1-2012 Table 25, HBT_ESPDU_* and HBT_STATIONARY): while the last PDU sent describes an
+ * entity that receivers do not move (`isStationaryState`: static algorithm, or zero velocity, acceleration and
+ * rates where the algorithm uses them), the stationary heartbeat (60 s) applies; otherwise the regular one (5 s).
+ * A parked entity that starts moving sends as soon as the truth drifts past a threshold from where it was parked,
+ * and that PDU, carrying its velocity, brings the regular heartbeat back.
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { rotationSinCos } from '../math/mat3.js';
@@ -16,6 +22,7 @@ import {
   isBodyAlgorithm,
   usesAcceleration,
 } from './algorithm.js';
+import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
 import { DeadReckoningModel } from './model.js';
 import { KERNEL_LINEAR, evaluateRotating, extrapolateLinear } from './store.js';
 import { createTruthState, type TruthState } from './truth-state.js';
@@ -51,6 +58,11 @@ export interface EmitterOptions {
   orientationThresholdRad?: number;
   /** Heartbeat, seconds; see `heartbeatSecondsFor`. Defaults to 5. */
   heartbeatSeconds?: number;
+  /**
+   * Heartbeat while the last PDU sent is stationary (`isStationaryState`), seconds (HBT_STATIONARY); never shorter
+   * than heartbeatSeconds. `null` or 0 turns it off: the regular heartbeat applies at rest too. Defaults to 60.
+   */
+  stationaryHeartbeatSeconds?: number | null;
   /** Never send more often than this, seconds (the first PDU is exempt). Defaults to 0 (no cap). */
   minIntervalSeconds?: number;
   /**
@@ -73,6 +85,8 @@ export class DeadReckoningEmitter {
   readonly positionThresholdMeters: number;
   readonly orientationThresholdRad: number;
   readonly heartbeatSeconds: number;
+  /** Heartbeat of a stationary entity, seconds (at least heartbeatSeconds; equal to it when turned off). */
+  readonly stationaryHeartbeatSeconds: number;
   readonly minIntervalSeconds: number;
   readonly algorithm: number | 'auto';
   readonly adaptiveThreshold: AdaptiveThreshold | null;
@@ -92,6 +106,10 @@ export class DeadReckoningEmitter {
   thresholdMeters: number;
   /** Algorithm of the last PDU. */
   sentAlgorithm = 0;
+  /** The last PDU describes an entity that receivers do not move (`isStationaryState`). */
+  sentStationary = false;
+  /** The heartbeat in force since the last PDU, seconds: stationaryHeartbeatSeconds or heartbeatSeconds. */
+  currentHeartbeatSeconds: number;
 
   private sentAppearance = 0;
   private changeRequested = false;
@@ -128,6 +146,9 @@ export class DeadReckoningEmitter {
     this.thresholdCos = Math.cos(threshold);
     this.thresholdSin = Math.sin(threshold);
     this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
+    const stationary = options.stationaryHeartbeatSeconds === undefined ? HEARTBEAT_STATIONARY_SECONDS : options.stationaryHeartbeatSeconds;
+    this.stationaryHeartbeatSeconds = Math.max(this.heartbeatSeconds, stationary ?? 0);
+    this.currentHeartbeatSeconds = this.heartbeatSeconds;
     this.minIntervalSeconds = options.minIntervalSeconds ?? 0;
     this.algorithm = options.algorithm ?? DR_RVW;
     this.adaptiveThreshold = options.adaptiveThreshold ?? null;
@@ -181,7 +202,7 @@ export class DeadReckoningEmitter {
     if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
     // angle > θ ⇔ sin(angle − θ) > 0 for angle, θ in [0, π].
     if (sinCos[0]! * this.thresholdCos - sinCos[1]! * this.thresholdSin > 0) reasons |= EMIT_ORIENTATION;
-    if (dt >= this.heartbeatSeconds) reasons |= EMIT_HEARTBEAT;
+    if (dt >= this.currentHeartbeatSeconds) reasons |= EMIT_HEARTBEAT;
     if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
     return dt < this.minIntervalSeconds ? 0 : reasons;
   }
@@ -240,6 +261,9 @@ export class DeadReckoningEmitter {
     out.appearance = appearance >>> 0;
     this.sentAppearance = appearance;
     this.sentAlgorithm = alg;
+    // Decided on the float32 values sent, as receivers decide it (see RemoteEntityTable's timeout).
+    this.sentStationary = isStationaryState(alg, this.sentV, 0, this.sentA, 0, this.sentW, 0);
+    this.currentHeartbeatSeconds = this.sentStationary ? this.stationaryHeartbeatSeconds : this.heartbeatSeconds;
     this.changeRequested = false;
     this.lastSentSeconds = tSeconds;
     this.positionErrorMeters = 0;

@@ -24,7 +24,14 @@ import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestam
 import { BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED, entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
 import { isDeactivated, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER, heartbeatSecondsFor, type HeartbeatTable } from './heartbeat.js';
+import {
+  HEARTBEAT_IEEE_TABLE_25,
+  HEARTBEAT_STATIONARY_SECONDS,
+  HEARTBEAT_TIMEOUT_MULTIPLIER,
+  heartbeatSecondsFor,
+  isStationaryState,
+  type HeartbeatTable,
+} from './heartbeat.js';
 import {
   DrStore,
   KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
@@ -79,6 +86,12 @@ export interface RemoteEntityTableOptions {
   heartbeatTable?: HeartbeatTable;
   /** Entities time out after heartbeat × this without a PDU. Defaults to 2.4 (HBT_TIMEOUT_MPLIER). */
   timeoutMultiplier?: number;
+  /**
+   * Heartbeat of an entity whose last PDU is stationary (`isStationaryState`), seconds (HBT_STATIONARY): such an
+   * entity times out after this × timeoutMultiplier (never sooner than its kind's timeout), since its owner
+   * heartbeats that seldom. `null` or 0: every entity times out by its kind's heartbeat. Defaults to 60.
+   */
+  stationaryHeartbeatSeconds?: number | null;
   /** Defaults to linear over 0.5 s, snapping beyond 100 m. */
   smoothing?: SmoothingOptions;
   onEvent?: TableEventListener;
@@ -134,6 +147,7 @@ export class RemoteEntityTable {
   readonly protocolVersion: Uint8Array;
   readonly exerciseId: Uint8Array;
   readonly arrivalSeconds: Float64Array;
+  /** Seconds without a PDU after which the entity times out: by its kind and domain, or stationary (see options). */
   readonly timeoutSeconds: Float64Array;
   /** Dead-reckoned location, ECEF metres (3 per slot), written by `extrapolate`. */
   readonly location: Float64Array;
@@ -225,6 +239,9 @@ export class RemoteEntityTable {
   private readonly orderByTimestamp: boolean;
   private readonly heartbeatTable: HeartbeatTable;
   private readonly timeoutMultiplier: number;
+  /** Timeout of a stationary entity, seconds (0 when turned off), and each slot's timeout by kind and domain. */
+  private readonly stationaryTimeoutSeconds: number;
+  private readonly kindTimeoutSeconds: Float64Array;
   private readonly onEvent: TableEventListener | null;
   // Smoothing: the slots being corrected, and their start, e0, ė0 and error rotation.
   readonly smoothingMethod: number;
@@ -261,6 +278,8 @@ export class RemoteEntityTable {
     this.orderByTimestamp = options.orderByTimestamp ?? true;
     this.heartbeatTable = options.heartbeatTable ?? HEARTBEAT_IEEE_TABLE_25;
     this.timeoutMultiplier = options.timeoutMultiplier ?? HEARTBEAT_TIMEOUT_MULTIPLIER;
+    const stationary = options.stationaryHeartbeatSeconds === undefined ? HEARTBEAT_STATIONARY_SECONDS : options.stationaryHeartbeatSeconds;
+    this.stationaryTimeoutSeconds = (stationary ?? 0) * this.timeoutMultiplier;
     this.onEvent = options.onEvent ?? null;
     this.smoothingMethod = SMOOTHING_METHODS[options.smoothing?.method ?? 'linear'];
     this.smoothingSeconds = options.smoothing?.durationSeconds ?? 0.5;
@@ -285,6 +304,7 @@ export class RemoteEntityTable {
     this.reference = positions(n);
     this.arrivalSeconds = new Float64Array(n);
     this.timeoutSeconds = new Float64Array(n);
+    this.kindTimeoutSeconds = new Float64Array(n);
     this.location = positions(3 * n);
     this.displayLocation = positions(3 * n);
     this.matrixValues = new Float64Array(9 * n);
@@ -390,7 +410,7 @@ export class RemoteEntityTable {
       type[s7 + 4] = entityType[4]!;
       type[s7 + 5] = entityType[5]!;
       type[s7 + 6] = entityType[6]!;
-      if (timeoutChanged) this.timeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, entityType[0]!, entityType[1]!) * this.timeoutMultiplier;
+      if (timeoutChanged) this.kindTimeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, entityType[0]!, entityType[1]!) * this.timeoutMultiplier;
       this.markingCharacterSet[slot] = record.markingCharacterSet;
       // 11 bytes as 4 + 4 + 2 + 1 through DataViews (the record keeps its marking at BYTE_FIELDS_MARKING).
       const s11 = 11 * slot, to = this.markingView, from = record.byteFieldsView;
@@ -419,6 +439,11 @@ export class RemoteEntityTable {
         pending[o + 12 + k] = s.angularVelocity[s3 + k]!;
       }
     }
+    // Moving entities fail at the first velocity comparison; an update PDU is judged with its entity's last DR
+    // parameters, copied above.
+    const kindTimeout = this.kindTimeoutSeconds[slot]!, stationaryTimeout = this.stationaryTimeoutSeconds;
+    this.timeoutSeconds[slot] =
+      stationaryTimeout > kindTimeout && isStationaryState(this.pendingAlgorithm[slot]!, pending, o + 3, pending, o + 9, pending, o + 12) ? stationaryTimeout : kindTimeout;
     if (appeared) this.stats.appeared++;
     else this.stats.updated++;
     this.onEvent?.(appeared ? TABLE_APPEARED : TABLE_UPDATED, slot, key);

@@ -12,12 +12,12 @@ import {
   emitReasonNames,
   type EmitterOptions,
 } from '../../src/dr/emitter.js';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
 import { PoseRateEstimator } from '../../src/dr/pose-rates.js';
 import * as mat3 from '../../src/math/mat3.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
 import type { TruthState } from '../../src/dr/truth-state.js';
-import { accelerating, turning } from './trajectories.js';
+import { ORIGIN, accelerating, turning } from './trajectories.js';
 import { expectClose } from '../math/close.js';
 
 /** What a receiver computes from the record: the JSON-form fields fed to the independent `deadReckon`. */
@@ -140,6 +140,74 @@ describe('DeadReckoningEmitter', () => {
     expect(fast.emitter.thresholdMeters).toBe(3);
     expect(slow.maxUnsentError).toBeLessThanOrEqual(0.5);
     expect(fast.sends.length).toBeLessThan(slow.sends.length);
+  });
+});
+
+/** Parked at ORIGIN until `go`, along x at `speed` m/s until `stop`, then parked again. */
+function parkDriveParkAt(go: number, stop: number, speed = 2) {
+  return (out: TruthState, t: number): TruthState => {
+    const moving = t >= go && t < stop;
+    accelerating(out, 0, [0, 0, 0], [0, 0, 0]);
+    out.location[0] = ORIGIN[0]! + speed * Math.max(0, Math.min(t, stop) - go);
+    out.linearVelocity[0] = moving ? speed : 0;
+    return out;
+  };
+}
+
+describe('DeadReckoningEmitter: stationary heartbeat (HBT_STATIONARY)', () => {
+  const parked = parkDriveParkAt(Infinity, Infinity);
+
+  it('a parked entity sends its first PDU, then one per 60 s; one per 5 s with the stationary heartbeat off', () => {
+    const r = run({}, parked, 200);
+    expect(r.sends.map((s) => [s.t, s.reasons])).toEqual([[0, EMIT_FIRST], [60, EMIT_HEARTBEAT], [120, EMIT_HEARTBEAT], [180, EMIT_HEARTBEAT]]);
+    expect(r.emitter.sentStationary).toBe(true);
+    expect(r.emitter.currentHeartbeatSeconds).toBe(HEARTBEAT_STATIONARY_SECONDS);
+    for (const off of [null, 0]) expect(run({ stationaryHeartbeatSeconds: off }, parked, 20).sends.map((s) => s.t)).toEqual([0, 5, 10, 15, 20]);
+  });
+
+  it('sends when it drives off past the threshold, heartbeats every 5 s while moving, every 60 s once parked again', () => {
+    // Parked 0–30 s; 2 m/s from 30 s (1 m after 0.5 s: sent at the first sample past it); parked at 52 s.
+    // Sampled at 16 Hz, so that every time is exact in binary.
+    const r = run({}, parkDriveParkAt(30, 52), 200, 16);
+    expect(r.sends.map((s) => [s.t, s.reasons])).toEqual([
+      [0, EMIT_FIRST],
+      [30.5625, EMIT_POSITION],
+      [35.5625, EMIT_HEARTBEAT],
+      [40.5625, EMIT_HEARTBEAT],
+      [45.5625, EMIT_HEARTBEAT],
+      // Receivers keep moving it at 2 m/s after the stop: 1 m off after 0.5 s; that PDU carries zero velocity.
+      [50.5625, EMIT_HEARTBEAT],
+      [52.5625, EMIT_POSITION],
+      [112.5625, EMIT_HEARTBEAT],
+      [172.5625, EMIT_HEARTBEAT],
+    ]);
+    expect([...r.record.linearVelocity]).toEqual([0, 0, 0]);
+    expect(r.maxUnsentError).toBeLessThanOrEqual(1);
+  });
+
+  it('a creep sent with its velocity is moving; under "auto" it rests as static and is sent past the threshold', () => {
+    // 9 mm/s sent as it is (RVW): 5 s heartbeats. Under 'auto' it is below the rest speed: static, so stationary;
+    // a 0.25 m threshold is crossed after 27.8 s, before the 60 s heartbeat.
+    const creep = parkDriveParkAt(0, Infinity, 0.009);
+    expect(run({}, creep, 20).sends.map((s) => s.t)).toEqual([0, 5, 10, 15, 20]);
+    const auto = run({ algorithm: 'auto', positionThresholdMeters: 0.25 }, creep, 100, 16);
+    expect(auto.sends.map((s) => [s.t, s.reasons, s.algorithm])).toEqual([
+      [0, EMIT_FIRST, 1],
+      [27.8125, EMIT_POSITION, 1],
+      [55.625, EMIT_POSITION, 1],
+      [83.4375, EMIT_POSITION, 1],
+    ]);
+    // Without the threshold in reach, the stationary heartbeat.
+    expect(run({ algorithm: 'auto' }, creep, 130, 16).sends.map((s) => [s.t, s.reasons])).toEqual([[0, EMIT_FIRST], [60, EMIT_HEARTBEAT], [120, EMIT_HEARTBEAT]]);
+  });
+
+  it('turning on the spot (rates only) is not stationary for rotating models, and a longer regular heartbeat wins', () => {
+    const spin = (o: TruthState, t: number) => turning(o, t, 0, 0.2);
+    expect(run({ algorithm: 4 }, spin, 10).sends.map((s) => [s.t, s.reasons])).toEqual([[0, EMIT_FIRST], [5, EMIT_HEARTBEAT], [10, EMIT_HEARTBEAT]]);
+    // A fixed-orientation model misses the turn: sent on the orientation threshold, each PDU still with ω.
+    expect(run({ algorithm: 2 }, spin, 10).sends.length).toBeGreaterThan(30);
+    expect(run({ heartbeatSeconds: 100 }, parked, 200).sends.map((s) => s.t)).toEqual([0, 100, 200]);
+    expect(new DeadReckoningEmitter({ heartbeatSeconds: 100, stationaryHeartbeatSeconds: 60 }).stationaryHeartbeatSeconds).toBe(100);
   });
 });
 

@@ -17,7 +17,9 @@ import {
 } from '../../src/dr/table.js';
 import { EntityIndex } from '../../src/dr/entity-index.js';
 import { DeadReckoningModel } from '../../src/dr/model.js';
-import { HEARTBEAT_KDIS } from '../../src/dr/heartbeat.js';
+import { HEARTBEAT_KDIS, isStationaryState } from '../../src/dr/heartbeat.js';
+import { DeadReckoningEmitter } from '../../src/dr/emitter.js';
+import { createTruthState } from '../../src/dr/truth-state.js';
 import { APPEARANCE_DEACTIVATED } from '../../src/dr/algorithm.js';
 import { expectClose } from '../math/close.js';
 import * as mat3 from '../../src/math/mat3.js';
@@ -131,6 +133,91 @@ describe('RemoteEntityTable: applying PDUs', () => {
     expect(table.expire(133)).toBe(1);
     expect(seen).toEqual(['1@2', '2@1']);
     expect(table.size).toBe(0);
+  });
+});
+
+describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
+  const still = { velocity: [0, 0, 0] };
+  /** The second at which an entity whose last PDU arrived at 0 is timed out, to 0.1 s. */
+  function timedOutAt(table: RemoteEntityTable): number {
+    for (let t = 0.1; t < 1000; t = Math.round(t * 10 + 1) / 10) if (table.expire(t) > 0) return t;
+    return Infinity;
+  }
+
+  it('keeps an entity whose PDU is stationary for 60 s × 2.4 and times it out after; a moving one after 12 s', () => {
+    const table = new RemoteEntityTable();
+    table.apply(record({ entity: 1, ...still }), 0);
+    table.apply(record({ entity: 2 }), 0);
+    expect(table.expire(12.1)).toBe(1);
+    expect(table.slotOf(entityKey(1, 2, 1))).toBe(0);
+    expect(table.expire(143.9)).toBe(0);
+    expect(table.expire(144.1)).toBe(1);
+    expect(table.size).toBe(0);
+  });
+
+  it.each<[string, Pdu, number]>([
+    ['zero velocity, FPW', still, 144],
+    ['moving, FPW', {}, 12],
+    ['static algorithm, any velocity', { algorithm: 1 }, 144],
+    ['FPW ignores acceleration', { ...still, acceleration: [1, 0, 0] }, 144],
+    ['FVW uses it', { ...still, algorithm: 5, acceleration: [1, 0, 0] }, 12],
+    ['FPW ignores rates', { ...still, rates: [0, 0, 0.1] }, 144],
+    ['RPW turns on the spot', { ...still, algorithm: 3, rates: [0, 0, 0.1] }, 12],
+    ['RVB at rest', { ...still, algorithm: 8 }, 144],
+    ['unknown algorithm 0 at rest', { ...still, algorithm: 0 }, 144],
+  ])('%s: times out at %d s', (_name, pdu, seconds) => {
+    const table = new RemoteEntityTable();
+    table.apply(record(pdu), 0);
+    expect(timedOutAt(table)).toBeCloseTo(seconds + 0.1, 9);
+  });
+
+  it('follows the last PDU: parked, moving, parked again; an update PDU judged with its full PDU\'s model', () => {
+    const table = new RemoteEntityTable();
+    table.apply(record({ ...still, timestamp: stamp(0) }), 0);
+    table.apply(record({ timestamp: stamp(100) }), 100);
+    expect(table.expire(112.1)).toBe(1);
+    table.apply(record({ ...still, timestamp: stamp(200) }), 200);
+    table.apply(record({ type: 67, timestamp: stamp(300) }), 300); // moving
+    table.apply(record({ type: 67, ...still, timestamp: stamp(301) }), 301);
+    expect(table.expire(301 + 143.9)).toBe(0);
+    expect(table.expire(301 + 144.1)).toBe(1);
+  });
+
+  it('never shortens a longer kind timeout; off (null or 0) uses the kind\'s heartbeat', () => {
+    const land = { ...still, kind: 1, domain: 1 };
+    const kdis = new RemoteEntityTable({ heartbeatTable: HEARTBEAT_KDIS, stationaryHeartbeatSeconds: 10 });
+    kdis.apply(record(land), 0);
+    expect(timedOutAt(kdis)).toBeCloseTo(132.1, 9);
+    for (const off of [null, 0]) {
+      const table = new RemoteEntityTable({ stationaryHeartbeatSeconds: off });
+      table.apply(record(still), 0);
+      expect(timedOutAt(table)).toBeCloseTo(12.1, 9);
+    }
+    const custom = new RemoteEntityTable({ stationaryHeartbeatSeconds: 30, timeoutMultiplier: 3 });
+    custom.apply(record(still), 0);
+    expect(timedOutAt(custom)).toBeCloseTo(90.1, 9);
+  });
+
+  it('holds a parked entity fed by an emitter for 10 minutes, then times it out 144 s after its last PDU', () => {
+    const emitter = new DeadReckoningEmitter();
+    const table = new RemoteEntityTable();
+    const truth = createTruthState(), pdu = record({});
+    truth.location.set([6378137, 0, 0]);
+    let sent = 0, last = 0;
+    for (let i = 0; i <= 600 * 4; i++) {
+      const t = i / 4;
+      if (emitter.update(truth, t, pdu) !== 0) {
+        pdu.timestampRaw = stamp(t);
+        expect(table.apply(pdu, t)).toBeLessThanOrEqual(APPLY_UPDATED);
+        sent++;
+        last = t;
+      }
+      expect(table.expire(t)).toBe(0);
+    }
+    expect(sent).toBe(11);
+    expect(isStationaryState(pdu.drAlgorithm, pdu.linearVelocity, 0, pdu.linearAcceleration, 0, pdu.angularVelocity, 0)).toBe(true);
+    expect(table.expire(last + 143.9)).toBe(0);
+    expect(table.expire(last + 144.1)).toBe(1);
   });
 });
 
