@@ -52,9 +52,14 @@ export function heartbeatSeconds(config: HeartbeatConfig, kind: number, domain: 
   return config.heartbeatOverrides[heartbeatClass(kind, domain)] ?? heartbeatSecondsFor(HEARTBEAT_TABLES[config.heartbeatTable], kind, domain);
 }
 
-/** Seconds without an update after which a remote entity is dropped: heartbeat × timeout multiplier (2.4). */
-export function entityTimeoutSeconds(config: HeartbeatConfig, kind: number, domain: number): number {
-  return heartbeatSeconds(config, kind, domain) * config.timeoutMultiplier;
+/**
+ * Seconds without an update after which a remote entity is dropped: heartbeat × timeout multiplier (2.4), where
+ * the heartbeat of a stationary entity is the longer of `stationaryHeartbeat` (when on) and its class's heartbeat.
+ * @param stationary - the entity's last update is stationary (`isStationaryState`). Defaults to false.
+ */
+export function entityTimeoutSeconds(config: HeartbeatConfig, kind: number, domain: number, stationary = false): number {
+  const heartbeat = heartbeatSeconds(config, kind, domain);
+  return (stationary ? Math.max(heartbeat, config.stationaryHeartbeat) : heartbeat) * config.timeoutMultiplier;
 }
 
 /**

@@ -292,6 +292,17 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
   },
   {
     "section": "heartbeat",
+    "key": "stationaryHeartbeat",
+    "path": "heartbeat.stationaryHeartbeat",
+    "flag": "stationary-heartbeat",
+    "env": "RECKON_HEARTBEAT_STATIONARY_HEARTBEAT",
+    "kind": "string",
+    "description": "Heartbeat of an entity that does not move (HBT_STATIONARY): one whose last update has the static algorithm, or zero velocity, acceleration and rates where its algorithm uses them. Receivers time such an entity out after this × timeoutMultiplier. Never shorter than the regular heartbeat; 0 turns it off (the regular heartbeat applies at rest too).",
+    "example": "60 s",
+    "defaultValue": 60
+  },
+  {
+    "section": "heartbeat",
     "key": "timeoutMultiplier",
     "path": "heartbeat.timeoutMultiplier",
     "flag": "timeout-multiplier",

@@ -8,7 +8,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/smoothing.js';
 import { quantity } from './units.js';
 
@@ -133,6 +133,13 @@ export const HeartbeatConfigSchema = z.strictObject({
     z.partialRecord(z.enum(HEARTBEAT_CLASSES), quantity('time')).default({}),
     'Heartbeat per entity class, overriding the table.',
     { platformLand: '55 s' },
+  ),
+  stationaryHeartbeat: setting(
+    quantity('time')
+      .refine((s) => s >= 0, 'must be 0 (off) or more, e.g. 60 s')
+      .default(HEARTBEAT_STATIONARY_SECONDS),
+    'Heartbeat of an entity that does not move (HBT_STATIONARY): one whose last update has the static algorithm, or zero velocity, acceleration and rates where its algorithm uses them. Receivers time such an entity out after this × timeoutMultiplier. Never shorter than the regular heartbeat; 0 turns it off (the regular heartbeat applies at rest too).',
+    '60 s',
   ),
   timeoutMultiplier: setting(
     z.number().min(1).default(HEARTBEAT_TIMEOUT_MULTIPLIER),

@@ -24,7 +24,7 @@ export function resolveConfig(input: StreamConfig = {}): Config {
 
 /**
  * Emitter options for an entity of the given kind and domain: thresholds (fixed or speed-proportional) from
- * `emitter`, heartbeat from `heartbeat` (table, per-class overrides).
+ * `emitter`, heartbeats from `heartbeat` (table, per-class overrides, stationary heartbeat).
  */
 export function emitterOptionsFromConfig(config: Config, kind: number, domain: number): EmitterOptions {
   const e = config.emitter;
@@ -32,6 +32,7 @@ export function emitterOptionsFromConfig(config: Config, kind: number, domain: n
     positionThresholdMeters: e.positionThreshold,
     orientationThresholdRad: e.orientationThreshold,
     heartbeatSeconds: heartbeatSeconds(config.heartbeat, kind, domain),
+    stationaryHeartbeatSeconds: config.heartbeat.stationaryHeartbeat,
     adaptiveThreshold: e.adaptiveThresholds
       ? { secondsOfTravel: e.adaptiveTravelTime, minMeters: e.minPositionThreshold, maxMeters: e.maxPositionThreshold }
       : null,
@@ -46,6 +47,7 @@ export function tableOptionsFromConfig(config: Config): RemoteEntityTableOptions
     timeReference: r.latencyCompensation,
     heartbeatTable: heartbeatTableFromConfig(config.heartbeat),
     timeoutMultiplier: config.heartbeat.timeoutMultiplier,
+    stationaryHeartbeatSeconds: config.heartbeat.stationaryHeartbeat,
     smoothing: { method: r.smoothing, durationSeconds: r.smoothingTime, teleportMeters: r.teleportDistance },
   };
 }

@@ -38,6 +38,7 @@ describe('defaults', () => {
     expect(c.emitter.orientationThreshold).toBeCloseTo((3 * Math.PI) / 180, 15);
     expect(c.heartbeat.heartbeatTable).toBe('ieee');
     expect(c.heartbeat.timeoutMultiplier).toBe(2.4);
+    expect(c.heartbeat.stationaryHeartbeat).toBe(60); // HBT_STATIONARY, 1 min
     expect(c.receiver).toMatchObject({ maxEntities: 10_000, smoothing: 'projective', display: 'extrapolate', interpolationDelay: 0.1 });
     expect(loadConfig()).toEqual(c);
   });
@@ -193,5 +194,16 @@ describe('heartbeats per kind and domain', () => {
     expect(heartbeatSeconds(c, 1, 1)).toBe(5);
     expect(entityTimeoutSeconds(ieee, 1, 1)).toBeCloseTo(12, 12);
     expect(entityTimeoutSeconds(kdis, 1, 1)).toBeCloseTo(132, 12);
+  });
+
+  it('stationaryHeartbeat: read with units from file, environment or flag; times a stationary entity out after it × 2.4', () => {
+    expect(loadConfig({ flags: { 'stationary-heartbeat': '2 min' } }).heartbeat.stationaryHeartbeat).toBe(120);
+    expect(loadConfig({ env: { RECKON_HEARTBEAT_STATIONARY_HEARTBEAT: '90 s' } }).heartbeat.stationaryHeartbeat).toBe(90);
+    expect(entityTimeoutSeconds(ieee, 1, 2, true)).toBeCloseTo(144, 12);
+    // Never shorter than the class's own heartbeat; 0 is off.
+    expect(entityTimeoutSeconds({ ...kdis, stationaryHeartbeat: 10 }, 1, 1, true)).toBeCloseTo(132, 12);
+    expect(entityTimeoutSeconds({ ...ieee, stationaryHeartbeat: 0 }, 1, 2, true)).toBeCloseTo(12, 12);
+    const error = configError(() => loadConfig({ overrides: { heartbeat: { stationaryHeartbeat: '-1 s' } } }));
+    expect(error.issues).toEqual([expect.objectContaining({ path: 'heartbeat.stationaryHeartbeat', message: expect.stringMatching(/0 \(off\) or more/) })]);
   });
 });

@@ -52,6 +52,27 @@ describe('emitter.adaptiveThresholds', () => {
   });
 });
 
+describe('heartbeat.stationaryHeartbeat', () => {
+  /** PDUs a publisher sends in 130 s for a parked entity, updated at 10 Hz. */
+  async function pdusParked(config: StreamConfig): Promise<number> {
+    const publisher = await createPublisher(config, { transport: new FakeTransport() });
+    const truth = createTruthState();
+    truth.location.set([6_378_137, 0, 0]);
+    for (let i = 0; i <= 1300; i++) publisher.update(1, truth, i / 10);
+    await publisher.close({ deactivate: false });
+    return publisher.sent.pdus;
+  }
+
+  it('paces a parked entity (0, 60, 120 s by default; every 5 s when off) and sets the receiver timeout', async () => {
+    expect(await pdusParked({})).toBe(3);
+    expect(await pdusParked({ heartbeat: { stationaryHeartbeat: '20 s' } })).toBe(7);
+    expect(await pdusParked({ heartbeat: { stationaryHeartbeat: 0 } })).toBe(27);
+    const c = loadConfig({ overrides: { heartbeat: { stationaryHeartbeat: '2 min' } } });
+    expect(emitterOptionsFromConfig(c, 1, 1).stationaryHeartbeatSeconds).toBe(120);
+    expect(tableOptionsFromConfig(c).stationaryHeartbeatSeconds).toBe(120);
+  });
+});
+
 /** A valid value different from the default, for every setting (a new setting must be added here). */
 const CHANGED: Readonly<Record<string, unknown>> = {
   'network.address': '127.0.0.2',
@@ -79,6 +100,7 @@ const CHANGED: Readonly<Record<string, unknown>> = {
   'emitter.maxPositionThreshold': 5,
   'heartbeat.heartbeatTable': 'kdis',
   'heartbeat.heartbeatOverrides': { platformAir: 2 },
+  'heartbeat.stationaryHeartbeat': 120,
   'heartbeat.timeoutMultiplier': 3,
   'receiver.smoothing': 'convergence',
   'receiver.smoothingTime': 1,
