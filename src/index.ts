@@ -277,6 +277,7 @@ export {
   HEARTBEAT_TIMEOUT_MULTIPLIER,
   HEARTBEAT_STATIONARY_SECONDS,
   heartbeatSecondsFor,
+  isStationaryState,
   type HeartbeatTable,
 } from './dr/heartbeat.js';
 
