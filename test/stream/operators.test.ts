@@ -28,10 +28,20 @@ const parked: Trajectory = {
 };
 
 describe('deadReckonEmit', () => {
-  it('sends a parked entity on first sight and then only on the 5 s heartbeat', () => {
+  it('sends a parked entity on first sight and then on the stationary heartbeat (HBT_STATIONARY, 60 s)', () => {
+    testScheduler().run(({ expectObservable }) => {
+      const emitted$ = sampleTrajectory(parked, { entity: 7, rateHz: 10, durationSeconds: 130 }).pipe(
+        deadReckonEmit(),
+        map((pdu) => pdu.reasons),
+      );
+      expectObservable(emitted$).toBe('a 59999ms b 59999ms b 9999ms |', { a: EMIT_FIRST, b: EMIT_HEARTBEAT });
+    });
+  });
+
+  it('sends a parked entity on the 5 s heartbeat when the stationary heartbeat is off', () => {
     testScheduler().run(({ expectObservable }) => {
       const emitted$ = sampleTrajectory(parked, { entity: 7, rateHz: 10, durationSeconds: 12 }).pipe(
-        deadReckonEmit(),
+        deadReckonEmit({ config: { heartbeat: { stationaryHeartbeat: 0 } } }),
         map((pdu) => pdu.reasons),
       );
       expectObservable(emitted$).toBe('a 4999ms b 4999ms b 1999ms |', { a: EMIT_FIRST, b: EMIT_HEARTBEAT });
