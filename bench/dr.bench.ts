@@ -151,6 +151,37 @@ function applyRates(timing: { minMillis: number; rounds: number }) {
   return { lazy: measure(false), eager: measure(true) };
 }
 
+/**
+ * One PDU per entity, then the frame's render: per updated slot, the cost of loading its model and starting and
+ * drawing its smoothing (the per-frame half of `applyRates`, not amortised over 10 PDUs per slot).
+ */
+function renderAfterUpdate(timing: { minMillis: number; rounds: number }) {
+  const table = new RemoteEntityTable({ capacity: APPLY_ENTITIES });
+  const r = new EntityStateRecord(0);
+  r.pduType = 1;
+  r.drAlgorithm = 4;
+  r.application = 1;
+  r.linearVelocity.set([10, 2, 0]);
+  r.orientation.set([0.3, -1, -2.5]);
+  r.angularVelocity.set([0, 0.01, 0.05]);
+  let frame = 0, t = 0;
+  const frameOnce = () => {
+    frame++;
+    t += 0.0167;
+    for (let k = 0; k < APPLY_ENTITIES; k++) {
+      r.entity = k + 1;
+      r.timestampRaw = 2 * frame;
+      r.location[0] = 6378137 + k + 0.01 * (frame & 7);
+      table.apply(r, t);
+    }
+    table.render(t);
+  };
+  const rate = opsPerSecond(frameOnce, APPLY_ENTITIES, timing);
+  const heap = heapBytesPerOp(frameOnce, 20) / APPLY_ENTITIES;
+  consume(table.displayLocation[0]!);
+  return { rate, heap };
+}
+
 const suite: BenchSuite = async ({ quick }) => {
   const timing = quick ? { minMillis: 100, rounds: 3 } : { minMillis: 400, rounds: 7 };
   const random = lcg(42);
@@ -185,6 +216,7 @@ const suite: BenchSuite = async ({ quick }) => {
   const emitterResult = { name: 'dr.emitter.reckon', opsPerSec: round(emitterRate), heapBytesPerOp: round(emitterHeap), sentPerDecision: round(sent / step) };
 
   const apply = applyRates(timing);
+  const renderUpdated = renderAfterUpdate(timing);
 
   // Every tick reads one output of every kind the tick wrote, so nothing can be skipped.
   const tableFor = (algorithm: number, readEuler = false) => {
@@ -229,6 +261,7 @@ const suite: BenchSuite = async ({ quick }) => {
 
   results.push(emitterResult);
   results.push({ name: 'dr.table.apply.reckon', opsPerSec: round(apply.lazy.rate), heapBytesPerOp: round(apply.lazy.heap), entities: APPLY_ENTITIES, ratioVsEager: round(apply.lazy.rate / apply.eager.rate) });
+  results.push({ name: 'dr.table.render-after-update.reckon', opsPerSec: round(renderUpdated.rate), heapBytesPerOp: round(renderUpdated.heap), entities: APPLY_ENTITIES });
   results.push({ name: 'dr.table.apply.eager', opsPerSec: round(apply.eager.rate), heapBytesPerOp: round(apply.eager.heap), entities: APPLY_ENTITIES });
   return results;
 };
