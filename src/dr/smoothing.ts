@@ -35,28 +35,28 @@ export interface SmoothingOptions {
 /** Decay rate of `convergence` in units of 1/duration: e^(−5)·6 ≈ 4 % left at T, then removed linearly. */
 const CONVERGENCE_RATE = 5;
 
+/** Where `positionOffset` reads τ and the duration (seconds) and writes the blend fraction s in its `time` array. */
+export const SMOOTH_TAU = 0;
+export const SMOOTH_DURATION = 1;
+export const SMOOTH_FRACTION = 2;
+
 /**
  * The position offset to add to the new path at τ seconds into a correction (writes out[o..o+2]).
+ * Times come in and the fraction goes out through `time` rather than as numbers: a double passed to or returned
+ * from a function V8 does not inline is boxed on the heap, and this runs per smoothing slot per frame.
+ * @param time - τ at SMOOTH_TAU and the correction's duration at SMOOTH_DURATION, seconds; the blend fraction s
+ *   in [0, 1] is written at SMOOTH_FRACTION.
  * @param e0 - displayed − new path at τ = 0, metres (at e[3i]).
  * @param edot0 - displayed − new path velocity at τ = 0, m/s (convergence), or V′₀ − V₀ (projective).
- * @param halfAccel - ½A₀ of the new path (projective), m/s².
- * @returns the blend fraction s in [0, 1].
  */
-export function positionOffset(
-  method: number,
-  tau: number,
-  duration: number,
-  e0: Float64Array,
-  edot0: Float64Array,
-  i: number,
-  out: Float64Array,
-  o: number,
-): number {
+export function positionOffset(method: number, time: Float64Array, e0: Float64Array, edot0: Float64Array, i: number, out: Float64Array, o: number): void {
   const i3 = 3 * i, o3 = 3 * o;
+  const tau = time[SMOOTH_TAU]!, duration = time[SMOOTH_DURATION]!;
   const s = tau >= duration ? 1 : tau <= 0 ? 0 : tau / duration;
+  time[SMOOTH_FRACTION] = s;
   if (s === 1) {
     out[o3] = out[o3 + 1] = out[o3 + 2] = 0;
-    return 1;
+    return;
   }
   if (method === SMOOTH_CONVERGENCE) {
     const k = CONVERGENCE_RATE / duration;
@@ -74,5 +74,4 @@ export function positionOffset(
   } else {
     for (let c = 0; c < 3; c++) out[o3 + c] = (1 - s) * e0[i3 + c]!;
   }
-  return s;
 }

@@ -357,8 +357,20 @@ export function eulerAt(out: Float64Array, o3: number, matrix: Float64Array, m9:
  * World-frame velocity of one slot after dt seconds (m/s), at `out` offset 3·o: what the rendered entity moves
  * with. Body models: R(t)ᵀ·(V_b + A_b·t) with R(t) the dead-reckoned orientation.
  * @param rotation - R(t) row-major at offset 9·m for rotating body models (from `evaluateRotating`), else ignored.
+ * @param referenceSeconds - when given, `dt` is a time t and the elapsed time is t − referenceSeconds[slot] (the
+ *   convention of `evaluateRotating`, which keeps a computed double from crossing the call). Defaults to null.
  */
-export function worldVelocity(s: DrStore, slot: number, dt: number, rotation: Float64Array | null, m: number, out: Float64Array, o: number): void {
+export function worldVelocity(
+  s: DrStore,
+  slot: number,
+  dt: number,
+  rotation: Float64Array | null,
+  m: number,
+  out: Float64Array,
+  o: number,
+  referenceSeconds: Float64Array | null = null,
+): void {
+  if (referenceSeconds !== null) dt -= referenceSeconds[slot]!;
   const i3 = 3 * slot, o3 = 3 * o, m9 = 9 * m;
   if (s.kernel[slot] === KERNEL_ROTATING_BODY && rotation !== null) {
     const accT = s.effectiveAlgorithm[slot] === DR_RVB ? dt : 0;

@@ -45,7 +45,15 @@ import {
   worldVelocity,
 } from './store.js';
 import { createFloat64Arena } from './simd-kernel.js';
-import { SMOOTH_SNAP, SMOOTHING_METHODS, positionOffset, type SmoothingOptions } from './smoothing.js';
+import {
+  SMOOTH_DURATION as SMOOTH_DURATION_IMPORTED,
+  SMOOTH_FRACTION as SMOOTH_FRACTION_IMPORTED,
+  SMOOTH_SNAP,
+  SMOOTH_TAU as SMOOTH_TAU_IMPORTED,
+  SMOOTHING_METHODS,
+  positionOffset,
+  type SmoothingOptions,
+} from './smoothing.js';
 import * as quat from '../math/quat.js';
 import { sinCos } from '../math/trig.js';
 
@@ -101,6 +109,9 @@ export interface RemoteEntityTableOptions {
 const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;
 const KERNEL_ROTATING_BODY = KERNEL_ROTATING_BODY_IMPORTED;
 const BYTE_FIELDS_MARKING = BYTE_FIELDS_MARKING_IMPORTED;
+const SMOOTH_TAU = SMOOTH_TAU_IMPORTED;
+const SMOOTH_DURATION = SMOOTH_DURATION_IMPORTED;
+const SMOOTH_FRACTION = SMOOTH_FRACTION_IMPORTED;
 
 /** A slot's pending PDU: none (not listed), a PDU to load, a new entity's PDU (snaps), released while listed. */
 const PENDING_NONE = 0;
@@ -259,6 +270,16 @@ export class RemoteEntityTable {
   /** In `smoothing` (a stopped slot stays listed until the next `render` drops it). */
   private readonly listed: Uint8Array;
   // Scratch (no allocation per PDU or frame).
+  /**
+   * Time is handed to the per-slot steps of `resolve` and `render` in arrays, never as a number: a double computed
+   * or loaded by the caller and passed to a function V8 does not inline is boxed on the heap. `now[0]`: the time
+   * being evaluated, seconds; `minusDt[slot]`: reference − now, so that the store's kernels, called with t = 0,
+   * see dt = now − reference (bit for bit: IEEE subtraction is antisymmetric); `smoothTime`: `positionOffset`'s τ,
+   * duration and fraction.
+   */
+  private readonly now = new Float64Array(1);
+  private readonly minusDt: Float64Array;
+  private readonly smoothTime = new Float64Array(3);
   private readonly p = new Float64Array(3);
   private readonly v = new Float64Array(3);
   private readonly m = new Float64Array(9);
@@ -329,6 +350,7 @@ export class RemoteEntityTable {
     this.errorHalfAngle = new Float64Array(n);
     this.isSmoothing = new Uint8Array(n);
     this.listed = new Uint8Array(n);
+    this.minusDt = new Float64Array(n);
   }
 
   /** The slot of an entity key, or −1. */
@@ -466,10 +488,11 @@ export class RemoteEntityTable {
 
   /** Resets one slot's model from its pending PDU, arrived at `arrivalSeconds[slot]`. */
   private resolveSlot(slot: number, appeared: boolean): void {
-    const s = this.store, s3 = 3 * slot, t = this.arrivalSeconds[slot]!;
+    const s = this.store, s3 = 3 * slot;
+    this.now[0] = this.arrivalSeconds[slot]!;
     const wasFrozen = !appeared && s.frozen[slot] === 1;
     // The state displayed when the PDU arrived (old model and smoothing), for smoothing.
-    if (!appeared) this.displayedAt(slot, t);
+    if (!appeared) this.displayedAt(slot);
     const pending = this.pending, o = PENDING_STRIDE * slot, pdu = this.pdu;
     for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
     this.reference[slot] = pending[o + PENDING_REFERENCE]!;
@@ -480,7 +503,7 @@ export class RemoteEntityTable {
     for (let k = 9 * slot; k < 9 * slot + 9; k++) this.matrixValues[k] = this.displayMatrixValues[k] = s.r0[k]!;
     this.orientationStale[slot] = this.displayStale[slot] = 0;
     if (appeared || wasFrozen || s.frozen[slot] === 1) this.stopSmoothing(slot);
-    else this.startSmoothing(slot, t);
+    else this.startSmoothing(slot);
   }
 
   /** Removes entities silent for longer than their timeout (heartbeat × 2.4). @returns how many. */
@@ -576,9 +599,10 @@ export class RemoteEntityTable {
     if (this.pendingCount > 0) this.resolve();
     this.extrapolateMatrices(tSeconds, this.displayLocation, this.displayMatrixValues, this.displayStale);
     this.displayPending = true;
+    this.now[0] = tSeconds;
     for (let k = 0; k < this.smoothingCount; ) {
       const slot = this.smoothing[k]!;
-      if (this.smoothSlot(slot, tSeconds, this.displayLocation, this.displayMatrixValues, slot, true)) k++;
+      if (this.smoothSlot(slot, this.displayLocation, this.displayMatrixValues, slot, true)) k++;
       else {
         // Finished or stopped: drop from the list.
         this.listed[slot] = 0;
@@ -605,28 +629,30 @@ export class RemoteEntityTable {
   }
 
   /**
-   * The state displayed for one slot at t, before a new PDU replaces its model: position into this.p, R_wb into
-   * this.m and the old path's world velocity into this.previousVelocity.
+   * The state displayed for one slot at now[0], before a new PDU replaces its model: position into this.p, R_wb
+   * into this.m and the old path's world velocity into this.previousVelocity.
    */
-  private displayedAt(slot: number, t: number): void {
-    const s = this.store, j = 3 * slot, dt = t - this.reference[slot]!;
+  private displayedAt(slot: number): void {
+    const s = this.store, j = 3 * slot, t = this.now[0]!, dt = t - this.reference[slot]!;
+    this.minusDt[slot] = this.reference[slot]! - t;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.reference, this.p, 0, this.m, 0, null);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
-    worldVelocity(s, slot, dt, this.m, 0, this.previousVelocity, 0);
-    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, t, this.p, this.m, 0, false);
+    worldVelocity(s, slot, 0, this.m, 0, this.previousVelocity, 0, this.minusDt);
+    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, this.p, this.m, 0, false);
   }
 
-  /** Starts a correction from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
-  private startSmoothing(slot: number, t: number): void {
+  /** Starts a correction at now[0] from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
+  private startSmoothing(slot: number): void {
     if (this.smoothingMethod === SMOOTH_SNAP || !(this.smoothingSeconds > 0)) return this.stopSmoothing(slot);
-    const s = this.store, j = 3 * slot;
+    const s = this.store, j = 3 * slot, t = this.now[0]!;
     // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
     const dt = t - this.reference[slot]!;
+    this.minusDt[slot] = this.reference[slot]! - t;
     const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
     for (let k = 0; k < 3; k++) this.p2[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, t, this.reference, this.p2, 0, this.m2, 0, null);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p2, 0, this.m2, 0, null);
     else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
     let e2 = 0;
     for (let k = 0; k < 3; k++) {
@@ -636,7 +662,7 @@ export class RemoteEntityTable {
     }
     if (Math.sqrt(e2) > this.teleportMeters) return this.stopSmoothing(slot);
     // ė0 = displayed − new path velocity (the displayed velocity taken as the old path's).
-    worldVelocity(s, slot, dt, this.m2, 0, this.v, 0);
+    worldVelocity(s, slot, 0, this.m2, 0, this.v, 0, this.minusDt);
     for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
     // Error rotation E = R_disp · R_newᵀ as a quaternion.
     quat.fromMat3(this.q1, this.m);
@@ -659,12 +685,12 @@ export class RemoteEntityTable {
   }
 
   /**
-   * Adds the smoothing offset of one slot at t to the location at offset 3·o and the R_wb at offset 9·o (which hold
+   * Adds the smoothing offset of one slot at now[0] to the location at offset 3·o and the R_wb at offset 9·o (which hold
    * the new path). With `display`, the slot's displayed angles are kept in step: restored for a fixed orientation,
    * else marked for conversion when read.
    * @returns false when the slot is no longer smoothing (finished or stopped).
    */
-  private smoothSlot(slot: number, t: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
+  private smoothSlot(slot: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
     const o3 = 3 * o, o9 = 9 * o, j = 3 * slot;
     const fixed = this.store.kernel[slot] === KERNEL_LINEAR;
     // Fixed orientations are not rewritten by `extrapolate`: restore the new path's.
@@ -676,8 +702,11 @@ export class RemoteEntityTable {
       }
     }
     if (this.isSmoothing[slot] === 0) return false;
-    const tau = t - this.smoothingStart[slot]!;
-    const sFraction = positionOffset(this.smoothingMethod, tau, this.smoothingSeconds, this.errorPosition, this.errorVelocity, slot, this.p2, 0);
+    const time = this.smoothTime;
+    time[SMOOTH_TAU] = this.now[0]! - this.smoothingStart[slot]!;
+    time[SMOOTH_DURATION] = this.smoothingSeconds;
+    positionOffset(this.smoothingMethod, time, this.errorPosition, this.errorVelocity, slot, this.p2, 0);
+    const sFraction = time[SMOOTH_FRACTION]!;
     if (sFraction >= 1) {
       this.isSmoothing[slot] = 0;
       return false;
