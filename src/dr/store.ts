@@ -370,10 +370,12 @@ export function worldVelocity(
   o: number,
   referenceSeconds: Float64Array | null = null,
 ): void {
-  if (referenceSeconds !== null) dt -= referenceSeconds[slot]!;
+  // One subtraction on both paths (dt − 0 is dt, −0 included): a phi of the untyped parameter and a computed
+  // double would be boxed.
+  const elapsed = dt - (referenceSeconds === null ? 0 : referenceSeconds[slot]!);
   const i3 = 3 * slot, o3 = 3 * o, m9 = 9 * m;
   if (s.kernel[slot] === KERNEL_ROTATING_BODY && rotation !== null) {
-    const accT = s.effectiveAlgorithm[slot] === DR_RVB ? dt : 0;
+    const accT = s.effectiveAlgorithm[slot] === DR_RVB ? elapsed : 0;
     const vx = s.velocity[i3]! + s.acceleration[i3]! * accT;
     const vy = s.velocity[i3 + 1]! + s.acceleration[i3 + 1]! * accT;
     const vz = s.velocity[i3 + 2]! + s.acceleration[i3 + 2]! * accT;
@@ -384,7 +386,7 @@ export function worldVelocity(
     return;
   }
   // d/dt (P0 + V t + ½A t²) = V + 2·(½A)·t.
-  const v = s.velocityWorld, a = s.halfAccelerationWorld, twoDt = 2 * dt;
+  const v = s.velocityWorld, a = s.halfAccelerationWorld, twoDt = 2 * elapsed;
   out[o3] = v[i3]! + a[i3]! * twoDt;
   out[o3 + 1] = v[i3 + 1]! + a[i3 + 1]! * twoDt;
   out[o3 + 2] = v[i3 + 2]! + a[i3 + 2]! * twoDt;
