@@ -45,6 +45,8 @@ export class SnapshotInterpolationBuffer {
   private readonly positions: Float64Array;
   /** Orientation as quaternions [x, y, z, w], converted once on `add` so that sampling only slerps. */
   private readonly quaternions: Float64Array;
+  /** ψ, θ, φ as added: returned as they are when no interpolation is needed (past the newest, before the oldest). */
+  private readonly orientations: Float64Array;
   private readonly counts: Uint8Array;
   /** Ring index of the newest state per slot. */
   private readonly heads: Uint8Array;
@@ -57,6 +59,7 @@ export class SnapshotInterpolationBuffer {
     this.times = new Float64Array(n);
     this.positions = new Float64Array(n * 3);
     this.quaternions = new Float64Array(n * 4);
+    this.orientations = new Float64Array(n * 3);
     this.counts = new Uint8Array(this.slots);
     this.heads = new Uint8Array(this.slots);
   }
@@ -85,6 +88,9 @@ export class SnapshotInterpolationBuffer {
     this.positions[i * 3] = positionEcef[0]!;
     this.positions[i * 3 + 1] = positionEcef[1]!;
     this.positions[i * 3 + 2] = positionEcef[2]!;
+    this.orientations[i * 3] = orientation[0]!;
+    this.orientations[i * 3 + 1] = orientation[1]!;
+    this.orientations[i * 3 + 2] = orientation[2]!;
     fromMat3(scratchQuatA, worldToBodyFromEuler(scratchMatrix, orientation[0]!, orientation[1]!, orientation[2]!));
     this.quaternions.set(scratchQuatA, i * 4);
     this.heads[slot] = head;
@@ -106,7 +112,7 @@ export class SnapshotInterpolationBuffer {
     const newest = base + head;
     if (renderSeconds >= this.times[newest]!) {
       this.beyondNewestSeconds = renderSeconds - this.times[newest]!;
-      this.write(newest, newest, 0, outPosition, outOrientation);
+      this.copy(newest, outPosition, outOrientation);
       return InterpolationStatus.BEYOND_NEWEST;
     }
     // Walk back from the newest to the first state at or before the render time.
@@ -121,10 +127,19 @@ export class SnapshotInterpolationBuffer {
       }
       later = earlier;
     }
-    this.write(later, later, 0, outPosition, outOrientation);
+    this.copy(later, outPosition, outOrientation);
     return InterpolationStatus.BEFORE_OLDEST;
   }
 
+  /** One held state as added: no slerp, no conversion back to Euler angles. */
+  private copy(i: number, outPosition: Vec3, outOrientation: Vec3): void {
+    for (let k = 0; k < 3; k++) {
+      outPosition[k] = this.positions[i * 3 + k]!;
+      outOrientation[k] = this.orientations[i * 3 + k]!;
+    }
+  }
+
+  /** The state a fraction t of the way from held state a to held state b. */
   private write(a: number, b: number, t: number, outPosition: Vec3, outOrientation: Vec3): void {
     const p = this.positions;
     for (let k = 0; k < 3; k++) outPosition[k] = p[a * 3 + k]! + (p[b * 3 + k]! - p[a * 3 + k]!) * t;
@@ -133,7 +148,7 @@ export class SnapshotInterpolationBuffer {
       scratchQuatA[k] = q[a * 4 + k]!;
       scratchQuatB[k] = q[b * 4 + k]!;
     }
-    if (a !== b) slerp(scratchQuatA, scratchQuatA, scratchQuatB, t);
+    slerp(scratchQuatA, scratchQuatA, scratchQuatB, t);
     eulerFromWorldToBody(outOrientation, toMat3(scratchMatrix, scratchQuatA));
   }
 }

@@ -50,6 +50,19 @@ describe('snapshot interpolation buffer', () => {
     expect(Array.from(position)).toEqual([1, 2, 3]);
   });
 
+  it('returns the newest and oldest states exactly as added, Euler angles included', () => {
+    const buffer = new SnapshotInterpolationBuffer({ slots: 1, delaySeconds: 0 });
+    // Nose straight up (θ = π/2) and ψ beyond π: a trip through a rotation would give ψ, φ other values.
+    const oldest = [Math.PI + 0.5, Math.PI / 2, 0.2], newest = [0.3, Math.PI / 2, -0.4];
+    buffer.add(0, 1, [1, 2, 3], oldest);
+    buffer.add(0, 2, [4, 5, 6], newest);
+    expect(buffer.sample(0, 3, position, orientation)).toBe(InterpolationStatus.BEYOND_NEWEST);
+    expect(Array.from(position)).toEqual([4, 5, 6]);
+    expect(Array.from(orientation)).toEqual(newest);
+    expect(buffer.sample(0, 0, position, orientation)).toBe(InterpolationStatus.BEFORE_OLDEST);
+    expect(Array.from(orientation)).toEqual(oldest);
+  });
+
   it('keeps the newest states in a ring, ignores out-of-order ones, and clears a slot', () => {
     const buffer = new SnapshotInterpolationBuffer({ slots: 2, depth: 3, delaySeconds: 0 });
     for (let t = 0; t < 5; t++) expect(buffer.add(1, t, [t * 10, 0, 0], [0, 0, 0])).toBe(true);
