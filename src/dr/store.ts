@@ -31,6 +31,8 @@ export const KERNEL_ROTATING_BODY = 2;
 type Vec = ArrayLike<number>;
 
 const scratchSinCos = new Float64Array(2);
+/** sin, cos of ψ/2, θ/2, φ/2 in `resetSlot`. */
+const scratchHalfAngles = new Float64Array(6);
 const oneSlot = new Int32Array(1);
 
 /** Below this many slots the call into WebAssembly costs more than it saves. */
@@ -160,13 +162,15 @@ export function resetSlot(
   r[i9 + 8] = cphi * cth;
   // The same R_wb as a quaternion: R_wb = A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active rotation, so q0 is the
   // conjugate of the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ).
-  const half = scratchSinCos;
-  sinCos(half, 0.5 * psi);
-  const sp = half[0]!, cp = half[1]!;
-  sinCos(half, 0.5 * theta);
-  const st = half[0]!, ct = half[1]!;
-  sinCos(half, 0.5 * phi);
-  const sf = half[0]!, cf = half[1]!;
+  // One sinCos call site in a loop rather than three: V8 inlines it even where resetSlot is itself inlined (three
+  // copies overran the inlining budget of the table's resolve, and each angle passed to the call was boxed).
+  const half = scratchSinCos, halves = scratchHalfAngles;
+  for (let k = 0; k < 3; k++) {
+    sinCos(half, 0.5 * s.orientation0[i3 + k]!);
+    halves[2 * k] = half[0]!;
+    halves[2 * k + 1] = half[1]!;
+  }
+  const sp = halves[0]!, cp = halves[1]!, st = halves[2]!, ct = halves[3]!, sf = halves[4]!, cf = halves[5]!;
   const q = s.attitude0, i4 = 4 * slot;
   q[i4] = -(sf * ct * cp - cf * st * sp);
   q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
