@@ -112,19 +112,25 @@ function extrapolateObjects(entities: RemoteObject[], t: number): void {
 }
 
 const APPLY_ENTITIES = 1000;
+
+/** An RVW Entity State record turning slowly, decoded into again and again by the table benchmarks. */
+function turningRecord(): EntityStateRecord {
+  const r = new EntityStateRecord(0);
+  r.pduType = 1;
+  r.drAlgorithm = 4;
+  r.application = 1;
+  r.linearVelocity.set([10, 2, 0]);
+  r.orientation.set([0.3, -1, -2.5]);
+  r.angularVelocity.set([0, 0.01, 0.05]);
+  return r;
+}
 const PDUS_PER_FRAME = 10 * APPLY_ENTITIES;
 
 /** PDUs per second through `apply` with a render every PDUS_PER_FRAME PDUs, lazy and resolved at every PDU. */
 function applyRates(timing: { minMillis: number; rounds: number }) {
   const measure = (eager: boolean) => {
     const table = new RemoteEntityTable({ capacity: APPLY_ENTITIES });
-    const r = new EntityStateRecord(0);
-    r.pduType = 1;
-    r.drAlgorithm = 4;
-    r.application = 1;
-    r.linearVelocity.set([10, 2, 0]);
-    r.orientation.set([0.3, -1, -2.5]);
-    r.angularVelocity.set([0, 0.01, 0.05]);
+    const r = turningRecord();
     let i = 0, stamp = 0, t = 0;
     // One record decoded into again and again, as on the receive path; each PDU a little off the last one's path.
     const op = () => {
@@ -157,13 +163,7 @@ function applyRates(timing: { minMillis: number; rounds: number }) {
  */
 function renderAfterUpdate(timing: { minMillis: number; rounds: number }) {
   const table = new RemoteEntityTable({ capacity: APPLY_ENTITIES });
-  const r = new EntityStateRecord(0);
-  r.pduType = 1;
-  r.drAlgorithm = 4;
-  r.application = 1;
-  r.linearVelocity.set([10, 2, 0]);
-  r.orientation.set([0.3, -1, -2.5]);
-  r.angularVelocity.set([0, 0.01, 0.05]);
+  const r = turningRecord();
   let frame = 0, t = 0;
   const frameOnce = () => {
     frame++;
