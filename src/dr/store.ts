@@ -20,7 +20,7 @@ import {
   isKnownAlgorithm,
 } from './algorithm.js';
 import type { Float64Arena } from './simd-kernel.js';
-import { sinCos } from '../math/trig.js';
+import { sinCos, sinCosInPlace } from '../math/trig.js';
 import { oneMinusCosOverSq, r2OuterCoefficient, sinc, sinMinusThetaCosOverCube, thetaMinusSinOverCube } from './rotation.js';
 
 /** How a slot is evaluated: quadratic only, + rotating orientation (RPW/RVW), + body-axis position (RPB/RVB). */
@@ -230,12 +230,19 @@ export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: F
     arena.quadratic(pairs, tSeconds, p.byteOffset, v.byteOffset, a.byteOffset, referenceSeconds.byteOffset, outLocation.byteOffset);
     first = 2 * pairs;
   }
-  for (let i = first, j = 3 * first; i < count; i++, j += 3) {
-    const dt = tSeconds - referenceSeconds[i]!;
-    outLocation[j] = p[j]! + (v[j]! + a[j]! * dt) * dt;
-    outLocation[j + 1] = p[j + 1]! + (v[j + 1]! + a[j + 1]! * dt) * dt;
-    outLocation[j + 2] = p[j + 2]! + (v[j + 2]! + a[j + 2]! * dt) * dt;
-  }
+  for (let i = first; i < count; i++) positionAt(s, i, tSeconds, referenceSeconds, outLocation, i);
+}
+
+/**
+ * Position of one slot by the quadratic of `extrapolateLinear` (P0 + V·dt + ½A·dt², dt = tSeconds − reference),
+ * at `outLocation` offset 3·o.
+ */
+export function positionAt(s: DrStore, slot: number, tSeconds: number, referenceSeconds: Float64Array, outLocation: Float64Array, o: number): void {
+  const p = s.location0, v = s.velocityWorld, a = s.halfAccelerationWorld;
+  const j = 3 * slot, o3 = 3 * o, dt = tSeconds - referenceSeconds[slot]!;
+  outLocation[o3] = p[j]! + (v[j]! + a[j]! * dt) * dt;
+  outLocation[o3 + 1] = p[j + 1]! + (v[j + 1]! + a[j + 1]! * dt) * dt;
+  outLocation[o3 + 2] = p[j + 2]! + (v[j + 2]! + a[j + 2]! * dt) * dt;
 }
 
 /**
@@ -259,7 +266,8 @@ export function rotateSlots(
   const q0 = s.attitude0, axis = s.turnAxis, omega = s.omegaMagnitude, half = scratchSinCos;
   for (let k = 0; k < count; k++) {
     const slot = slots[k]!, i3 = 3 * slot, i4 = 4 * slot, o = m < 0 ? 9 * slot : 9 * m;
-    sinCos(half, 0.5 * omega[slot]! * (tSeconds - referenceSeconds[slot]!));
+    half[0] = 0.5 * omega[slot]! * (tSeconds - referenceSeconds[slot]!);
+    sinCosInPlace(half);
     const sh = half[0]!, pw = half[1]!;
     const px = axis[i3]! * sh, py = axis[i3 + 1]! * sh, pz = axis[i3 + 2]! * sh;
     const qx = q0[i4]!, qy = q0[i4 + 1]!, qz = q0[i4 + 2]!, qw = q0[i4 + 3]!;

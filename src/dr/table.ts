@@ -40,6 +40,7 @@ import {
   eulerAt,
   evaluateRotating,
   extrapolateLinear,
+  positionAt,
   resetSlot,
   rotateSlots,
   worldVelocity,
@@ -55,7 +56,7 @@ import {
   type SmoothingOptions,
 } from './smoothing.js';
 import * as quat from '../math/quat.js';
-import { sinCos } from '../math/trig.js';
+import { sinCosInPlace } from '../math/trig.js';
 
 export const TABLE_APPEARED = 1;
 export const TABLE_UPDATED = 2;
@@ -611,6 +612,23 @@ export class RemoteEntityTable {
     }
   }
 
+  /**
+   * The displayed state of one slot at tSeconds, DR plus smoothing: what `render` writes at the slot's offsets of
+   * `displayLocation` and `displayWorldToBody`, written at offset 0 of the outputs instead (the table's display
+   * arrays are left as they are). For a reader of one entity: no pass over all slots and no list upkeep.
+   * @param outLocation - ECEF metres (3).
+   * @param outWorldToBody - R_wb, row-major (9).
+   */
+  renderSlot(slot: number, tSeconds: number, outLocation: Float64Array, outWorldToBody: Float64Array): void {
+    if (this.pendingCount > 0) this.resolve();
+    const s = this.store;
+    positionAt(s, slot, tSeconds, this.reference, outLocation, 0);
+    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, tSeconds, this.reference, outLocation, 0, outWorldToBody, 0, null);
+    this.now[0] = tSeconds;
+    // A fixed orientation is written by smoothSlot, smoothed or not.
+    this.smoothSlot(slot, outLocation, outWorldToBody, 0, false);
+  }
+
   /** True while the slot's displayed state is converging onto a corrected path. */
   isConverging(slot: number): boolean {
     if (this.pendingCount > 0) this.resolve();
@@ -633,10 +651,9 @@ export class RemoteEntityTable {
    * into this.m and the old path's world velocity into this.previousVelocity.
    */
   private displayedAt(slot: number): void {
-    const s = this.store, j = 3 * slot, t = this.now[0]!, dt = t - this.reference[slot]!;
-    this.minusDt[slot] = this.reference[slot]! - t;
-    const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
-    for (let k = 0; k < 3; k++) this.p[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
+    const s = this.store;
+    this.minusDt[slot] = this.reference[slot]! - this.now[0]!;
+    positionAt(s, slot, 0, this.minusDt, this.p, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
     worldVelocity(s, slot, 0, this.m, 0, this.previousVelocity, 0, this.minusDt);
@@ -648,10 +665,8 @@ export class RemoteEntityTable {
     if (this.smoothingMethod === SMOOTH_SNAP || !(this.smoothingSeconds > 0)) return this.stopSmoothing(slot);
     const s = this.store, j = 3 * slot, t = this.now[0]!;
     // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
-    const dt = t - this.reference[slot]!;
     this.minusDt[slot] = this.reference[slot]! - t;
-    const v = s.velocityWorld, a = s.halfAccelerationWorld, p0 = s.location0;
-    for (let k = 0; k < 3; k++) this.p2[k] = p0[j + k]! + (v[j + k]! + a[j + k]! * dt) * dt;
+    positionAt(s, slot, 0, this.minusDt, this.p2, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p2, 0, this.m2, 0, null);
     else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
     let e2 = 0;
@@ -686,37 +701,51 @@ export class RemoteEntityTable {
 
   /**
    * Adds the smoothing offset of one slot at now[0] to the location at offset 3·o and the R_wb at offset 9·o (which hold
-   * the new path). With `display`, the slot's displayed angles are kept in step: restored for a fixed orientation,
-   * else marked for conversion when read.
+   * the new path; for a fixed orientation, which `extrapolate` does not rewrite, R0 is read from the model and the
+   * matrix written whole). With `display`, the slot's displayed angles are kept in step: restored for a fixed
+   * orientation, else marked for conversion when read.
    * @returns false when the slot is no longer smoothing (finished or stopped).
    */
   private smoothSlot(slot: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
-    const o3 = 3 * o, o9 = 9 * o, j = 3 * slot;
-    const fixed = this.store.kernel[slot] === KERNEL_LINEAR;
-    // Fixed orientations are not rewritten by `extrapolate`: restore the new path's.
+    const o3 = 3 * o, o9 = 9 * o, j = 3 * slot, s = this.store;
+    const fixed = s.kernel[slot] === KERNEL_LINEAR;
+    if (this.isSmoothing[slot] === 1) {
+      const time = this.smoothTime;
+      time[SMOOTH_TAU] = this.now[0]! - this.smoothingStart[slot]!;
+      time[SMOOTH_DURATION] = this.smoothingSeconds;
+      positionOffset(this.smoothingMethod, time, this.errorPosition, this.errorVelocity, slot, this.p2, 0);
+      const sFraction = time[SMOOTH_FRACTION]!;
+      if (sFraction < 1) {
+        for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
+        this.turnBy(slot, fixed ? s.r0 : matrices, fixed ? 9 * slot : o9, matrices, o9);
+        if (display) this.displayStale[slot] = 1;
+        return true;
+      }
+      this.isSmoothing[slot] = 0;
+    }
+    // On the new path: a fixed orientation is R0 again.
     if (fixed) {
-      for (let k = 0; k < 9; k++) matrices[o9 + k] = this.store.r0[9 * slot + k]!;
+      for (let k = 0; k < 9; k++) matrices[o9 + k] = s.r0[9 * slot + k]!;
       if (display) {
-        for (let k = 0; k < 3; k++) this.displayValues[o3 + k] = this.store.orientation0[j + k]!;
+        for (let k = 0; k < 3; k++) this.displayValues[o3 + k] = s.orientation0[j + k]!;
         this.displayStale[slot] = 0;
       }
     }
-    if (this.isSmoothing[slot] === 0) return false;
-    const time = this.smoothTime;
-    time[SMOOTH_TAU] = this.now[0]! - this.smoothingStart[slot]!;
-    time[SMOOTH_DURATION] = this.smoothingSeconds;
-    positionOffset(this.smoothingMethod, time, this.errorPosition, this.errorVelocity, slot, this.p2, 0);
-    const sFraction = time[SMOOTH_FRACTION]!;
-    if (sFraction >= 1) {
-      this.isSmoothing[slot] = 0;
-      return false;
-    }
-    for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
-    // Orientation: slerp(E, I, s) · R_new(t), where slerp(E, I, s) = E^(1−s) is E's axis turned by (1 − s) of its
-    // angle: one sine and one cosine per frame (sin(kα/2)/sin(α/2) → k as α → 0).
-    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!, k = 1 - sFraction;
+    return false;
+  }
+
+  /**
+   * Writes slerp(E, I, s) · R (R row-major at `from` offset f9) at `to` offset t9, E the slot's error rotation and
+   * s the fraction in smoothTime: E^(1−s) is E's axis turned by k = 1 − s of its angle, one sine and one cosine
+   * (sin(kα/2)/sin(α/2) → k as α → 0). `to` may be `from` at the same offset: each column is read before it is
+   * written.
+   */
+  private turnBy(slot: number, from: Float64Array, f9: number, to: Float64Array, t9: number): void {
+    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!, k = 1 - this.smoothTime[SMOOTH_FRACTION]!;
     const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
-    const turn = sinCos(this.q2, k * half);
+    const turn = this.q2;
+    turn[0] = k * half;
+    sinCosInPlace(turn);
     const f = half < 1e-8 ? k : turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
     const q = this.q1, m = this.m2;
     q[0] = f * ex;
@@ -724,15 +753,12 @@ export class RemoteEntityTable {
     q[2] = f * ez;
     q[3] = half < 1e-8 ? 1 : turn[1]!;
     quat.toMat3(m, q);
-    // matrices[o9…] = m · matrices[o9…], column by column (each column read before it is written).
     for (let c = 0; c < 3; c++) {
-      const b0 = matrices[o9 + c]!, b1 = matrices[o9 + 3 + c]!, b2 = matrices[o9 + 6 + c]!;
-      matrices[o9 + c] = m[0]! * b0 + m[1]! * b1 + m[2]! * b2;
-      matrices[o9 + 3 + c] = m[3]! * b0 + m[4]! * b1 + m[5]! * b2;
-      matrices[o9 + 6 + c] = m[6]! * b0 + m[7]! * b1 + m[8]! * b2;
+      const b0 = from[f9 + c]!, b1 = from[f9 + 3 + c]!, b2 = from[f9 + 6 + c]!;
+      to[t9 + c] = m[0]! * b0 + m[1]! * b1 + m[2]! * b2;
+      to[t9 + 3 + c] = m[3]! * b0 + m[4]! * b1 + m[5]! * b2;
+      to[t9 + 6 + c] = m[6]! * b0 + m[7]! * b1 + m[8]! * b2;
     }
-    if (display) this.displayStale[slot] = 1;
-    return true;
   }
 
   private release(slot: number, event: number): void {

@@ -30,13 +30,8 @@ export function createDisplay(smoothing: RunSpec['smoothing']): Display {
     },
     read(tSeconds, outLocation, outWorldToBody) {
       if (table.size === 0) return false;
-      table.render(tSeconds);
-      // The displayed R_wb as the table holds it: no Euler angles and back.
-      const p = table.displayLocation, m = table.displayWorldToBody;
-      outLocation[0] = p[0]!;
-      outLocation[1] = p[1]!;
-      outLocation[2] = p[2]!;
-      for (let k = 0; k < 9; k++) outWorldToBody[k] = m[k]!;
+      // The one entity is in slot 0 (capacity 1); its displayed R_wb as the table computes it, no Euler angles.
+      table.renderSlot(0, tSeconds, outLocation, outWorldToBody);
       return true;
     },
   };

@@ -24,6 +24,18 @@ const quadrant = new Float64Array(4);
  * @returns out
  */
 export function sinCos(out: Float64Array, x: number): Float64Array {
+  out[0] = x;
+  return sinCosInPlace(out);
+}
+
+/**
+ * `sinCos` of the angle at io[0] (radians), written over it: [sin, cos] into io[0], io[1]. For hot loops where
+ * V8 may not inline the call: a double computed by the caller and passed as an argument is boxed on the heap, one
+ * stored in the array is not.
+ * @returns io
+ */
+export function sinCosInPlace(io: Float64Array): Float64Array {
+  const x = io[0]!, out = io;
   if (!(Math.abs(x) < REDUCE_BELOW)) {
     out[0] = Math.sin(x);
     out[1] = Math.cos(x);

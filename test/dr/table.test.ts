@@ -353,6 +353,60 @@ describe('RemoteEntityTable: smoothing', () => {
   });
 });
 
+describe('RemoteEntityTable: renderSlot', () => {
+  const small = fc.double({ min: -20, max: 20, noNaN: true });
+  const vec = fc.tuple(small, small, small);
+  const angles = fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -1.5, max: 1.5, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true }));
+  const rates = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }));
+  const pdu = fc.record({
+    entity: fc.integer({ min: 1, max: 3 }),
+    algorithm: fc.integer({ min: 0, max: 12 }),
+    location: vec,
+    velocity: vec,
+    acceleration: vec,
+    rates,
+    orientation: angles,
+    frozen: fc.boolean(),
+    gapSeconds: fc.double({ min: 0, max: 0.4, noNaN: true }),
+    frames: fc.integer({ min: 0, max: 3 }),
+  });
+  const method = fc.constantFrom('snap', 'linear', 'projective', 'convergence' as const);
+  /** The doubles' bit patterns: equal means identical, −0 and NaN included. */
+  const bits = (x: Float64Array) => Array.from(new Uint32Array(Float64Array.from(x).buffer));
+
+  it('writes bit for bit what render writes at the slot, whatever the history, and leaves the display arrays alone', () => {
+    fc.assert(
+      fc.property(method, fc.array(pdu, { minLength: 1, maxLength: 25 }), (smoothingMethod, pdus) => {
+        const options = { capacity: 3, smoothing: { method: smoothingMethod, durationSeconds: 0.3, teleportMeters: 30 } };
+        const rendered = new RemoteEntityTable(options), single = new RemoteEntityTable(options);
+        const location = new Float64Array(3), worldToBody = new Float64Array(9);
+        let t = 0;
+        const r = new EntityStateRecord(0);
+        for (const p of pdus) {
+          t += p.gapSeconds;
+          record({ ...p, location: [6378137 + p.location[0], p.location[1], p.location[2]], appearance: p.frozen ? 1 << 21 : 0, timestamp: stamp(t) }, r);
+          rendered.apply(r, t);
+          single.apply(r, t);
+          for (let f = 0; f < p.frames; f++) {
+            const frame = t + (f * p.gapSeconds) / p.frames;
+            rendered.render(frame);
+            const untouched = single.displayLocation.slice();
+            for (let slot = 0; slot < rendered.highWater; slot++) {
+              if (rendered.active[slot] !== 1) continue;
+              single.renderSlot(slot, frame, location, worldToBody);
+              expect(bits(location)).toEqual(bits(rendered.displayLocation.subarray(3 * slot, 3 * slot + 3)));
+              expect(bits(worldToBody)).toEqual(bits(rendered.displayWorldToBody.subarray(9 * slot, 9 * slot + 9)));
+              expect(single.isConverging(slot)).toBe(rendered.isConverging(slot));
+            }
+            expect(bits(single.displayLocation)).toEqual(bits(untouched));
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('RemoteEntityTable: lazy model resets', () => {
   const T = 0.5;
   const smoothing = { method: 'projective', durationSeconds: T } as const;
