@@ -4,9 +4,11 @@
  * rate → metrics against the truth at the same instants. Time is simulated, so the same spec and seed give
  * the same result to the byte. The loop allocates nothing once the record pool has grown to the largest
  * number of PDUs in flight.
+ *
+ * A sweep repeats a few trajectories and senders under many receiving conditions, so the context keeps the sampled
+ * truth (`truth-table.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
  */
 import { DeadReckoningEmitter } from '../dr/emitter.js';
-import { worldToBodyFromEuler } from '../math/euler.js';
 import { rotationAngleBetween } from '../math/mat3.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
@@ -16,12 +18,10 @@ import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { createDisplay, stampRecord } from './receiver.js';
 import type { RunSpec } from './spec.js';
 import { TraceRecorder, type RunTraces } from './traces.js';
-import {
-  createTruthWithAttitude,
-  type StepSampler,
-  type Trajectory,
-  type TruthWithAttitude,
-} from './trajectories/trajectory.js';
+import { ByteBoundedCache } from './byte-cache.js';
+import { Transmission, senderKey, truthKey } from './transmission.js';
+import { createTruthWithAttitude, type Trajectory } from './trajectories/trajectory.js';
+import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, type RunTruth } from './truth-table.js';
 
 /** One run's outcome. */
 export interface RunResult {
@@ -40,13 +40,24 @@ export class RunContext {
   readonly metrics = new MetricsAccumulator(60 * 600);
   /** Free records for PDUs in flight (records are only reused after delivery). */
   readonly pool: EntityStateRecord[] = [];
-  /** Folder that relative track files are resolved against. */
-  constructor(readonly baseDirectory = process.cwd()) {}
+  /** Sampled trajectories by `truthKey`, shared by the runs that fly them. */
+  readonly truths = new ByteBoundedCache<RunTruth>(256 * 2 ** 20);
+  /** What the owner sent, by `senderKey`, replayed by the runs that differ only on the receiving side. */
+  readonly transmissions = new ByteBoundedCache<Transmission>(64 * 2 ** 20);
+  /**
+   * @param baseDirectory - folder that relative track files are resolved against. Defaults to the working directory.
+   * @param maxTruthSteps - most steps of truth held per table; longer runs read it through a moving window.
+   *   Defaults to DEFAULT_MAX_TABLE_STEPS.
+   */
+  constructor(
+    readonly baseDirectory = process.cwd(),
+    readonly maxTruthSteps = DEFAULT_MAX_TABLE_STEPS,
+  ) {}
 }
 
 /**
- * Runs one experiment.
- * @param spec - a validated run spec (see `planExperiment`).
+ * Runs one experiment, reading the trajectory's truth and the owner's PDUs from the context when an earlier run
+ * with the same settings left them there (the results are the same to the byte either way).
  * @param index - position in the sweep, carried into the result. Defaults to 0.
  * @param settings - the swept values, carried into the result. Defaults to none.
  */
@@ -56,11 +67,17 @@ export async function runExperiment(
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
 ): Promise<RunResult> {
-  const trajectory = await trajectoryFromSpec(spec.trajectory, context.baseDirectory);
-  return simulate(spec, trajectory, context, index, settings);
+  const key = truthKey(spec);
+  let truth = context.truths.get(key);
+  if (truth === undefined) {
+    const trajectory = await trajectoryFromSpec(spec.trajectory, context.baseDirectory);
+    truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
+    context.truths.set(key, truth);
+  }
+  return simulateTruth(spec, truth, context, index, settings, senderKey(spec));
 }
 
-/** The synchronous core of `runExperiment`, for a trajectory already built. */
+/** The synchronous core of `runExperiment`, for a trajectory already built (nothing is shared with other runs). */
 export function simulate(
   spec: RunSpec,
   trajectory: Trajectory,
@@ -68,21 +85,41 @@ export function simulate(
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
 ): RunResult {
-  const duration = spec.durationSeconds ?? trajectory.durationSeconds;
+  const truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
+  return simulateTruth(spec, truth, context, index, settings, null);
+}
+
+/**
+ * One run on sampled truth. With a sender key, the owner's PDUs are replayed from the context when recorded
+ * there, and recorded there when not.
+ */
+function simulateTruth(
+  spec: RunSpec,
+  runTruth: RunTruth,
+  context: RunContext,
+  index: number,
+  settings: Readonly<Record<string, unknown>>,
+  sender: string | null,
+): RunResult {
+  const duration = runTruth.durationSeconds;
   const sampleRate = spec.sampleRateHz;
   const renderRate = spec.renderRateHz ?? sampleRate;
-  const emitter = new DeadReckoningEmitter(emitterOptionsFromSpec(spec.emitter));
+  const recorded = sender === null ? undefined : context.transmissions.get(sender);
+  const transmission = recorded ?? new Transmission();
+  // Only a run that records what it sends needs the owner.
+  const emitter = recorded === undefined ? new DeadReckoningEmitter(emitterOptionsFromSpec(spec.emitter)) : null;
   const link = new SimulatedLink<EntityStateRecord>(networkProfileFromSpec(spec.network), spec.seed);
   const display = createDisplay(spec.smoothing);
   const metrics = context.metrics;
   const pool = context.pool;
   const traces = spec.traces ? new TraceRecorder(duration, renderRate) : undefined;
+  const samples = runTruth.samples, frames = runTruth.frames;
 
-  // Matrices only: the emitter and the metrics compare orientations as R_wb, never as angles.
+  // Matrices only: the emitter compares orientations as R_wb, never as angles.
   const truth = createTruthWithAttitude(true);
-  const renderTruth = createTruthWithAttitude(true);
   const outgoing = new EntityStateRecord(0);
   const shownLocation = new Float64Array(3);
+  const trueLocation = new Float64Array(3);
   const shownWorldToBody = new Float64Array(9);
   const pduBytes = ENTITY_STATE_BYTES; // no articulation records: 144 bytes (IEEE 1278.1 §7.2.2)
 
@@ -91,50 +128,56 @@ export function simulate(
     pool.push(record);
   };
 
-  // Samples at i / sampleRate: by the trajectory's recurrences where it has them (the same instants).
-  const sampleStep: StepSampler =
-    trajectory.stepSampler?.(sampleRate) ?? ((i, out) => sampleTruth(trajectory, i / sampleRate, out as TruthWithAttitude));
-  const sampleCount = Math.floor(duration * sampleRate + 1e-9) + 1;
-  const renderCount = Math.floor(duration * renderRate + 1e-9) + 1;
+  const sampleCount = samples.steps;
+  const renderCount = frames?.steps ?? sampleCount;
   metrics.reset(spec.emitter.positionThreshold, renderCount);
   let nextRender = 0;
+  let nextPdu = 0;
   for (let i = 0; i < sampleCount; i++) {
     const t = i / sampleRate;
     // Render every frame due before this sample (the receiver runs on its own clock). Frames are passed by
     // number: a computed time passed to a function V8 does not inline would be boxed on the heap.
-    while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++, false);
-    sampleStep(i, truth);
-    const reasons = emitter.update(truth, t, outgoing, 0, truth.worldToBody);
-    if (reasons !== 0) {
+    while (nextRender < renderCount && nextRender / renderRate < t) render(nextRender++, -1);
+    if (emitter !== null) {
+      const reasons = emitter.update(samples.read(i, truth), t, outgoing, 0, truth.worldToBody);
+      if (reasons !== 0) transmission.add(i, reasons, outgoing);
+    }
+    for (; nextPdu < transmission.count && transmission.steps[nextPdu] === i; nextPdu++) {
+      const reasons = transmission.reasons[nextPdu]!;
       metrics.addPdu(reasons);
-      const record = pool.pop() ?? new EntityStateRecord(0);
-      copyKinematics(record, outgoing);
+      const record = transmission.read(nextPdu, pool.pop() ?? new EntityStateRecord(0));
       stampRecord(record, t);
       link.send(t, record, pduBytes);
-      traces?.addPdu(t, truth.location, reasons);
+      traces?.addPdu(t, record.location, reasons);
     }
-    if (nextRender < renderCount && nextRender / renderRate === t) render(nextRender++, true);
+    if (nextRender < renderCount && nextRender / renderRate === t) render(nextRender++, i);
   }
-  while (nextRender < renderCount) render(nextRender++, false);
+  while (nextRender < renderCount) render(nextRender++, -1);
+  if (sender !== null && recorded === undefined) context.transmissions.set(sender, transmission);
 
-  function render(frame: number, sameInstantAsSample: boolean): void {
+  /** Reads the receiver at a frame and measures it against truth: the sample at `step`, or the frame's own (−1). */
+  function render(frame: number, step: number): void {
     const t = frame / renderRate;
     link.poll(t, deliver);
     if (!display.read(t, shownLocation, shownWorldToBody)) return; // nothing received yet
-    const state = sameInstantAsSample ? truth : sampleTruth(trajectory, t, renderTruth);
-    const p = state.location;
-    const dx = p[0]! - shownLocation[0]!, dy = p[1]! - shownLocation[1]!, dz = p[2]! - shownLocation[2]!;
+    // Truth is read in place from its table.
+    const table = step >= 0 || frames === null ? samples : frames;
+    const d = table.data, b = table.offset(step >= 0 ? step : frame);
+    const dx = d[b]! - shownLocation[0]!, dy = d[b + 1]! - shownLocation[1]!, dz = d[b + 2]! - shownLocation[2]!;
     const error = Math.sqrt(dx * dx + dy * dy + dz * dz); // not Math.hypot: several times slower in V8
-    const angle = rotationAngleBetween(state.worldToBody, shownWorldToBody);
+    const angle = rotationAngleBetween(d, shownWorldToBody, b + TRUTH_WORLD_TO_BODY);
     metrics.addSample(t, shownLocation, error, angle);
-    traces?.addSample(t, p, shownLocation, error);
+    if (traces !== undefined) {
+      trueLocation.set(d.subarray(b, b + 3));
+      traces.addSample(t, trueLocation, shownLocation, error);
+    }
   }
 
   const result: RunResult = {
     index,
     name: spec.name,
     settings,
-    trajectory: trajectory.name,
+    trajectory: runTruth.trajectoryName,
     metrics: metrics.finish({
       durationSeconds: duration,
       pduBytes,
@@ -148,28 +191,4 @@ export function simulate(
   // Records still in flight when the run ends go back to the pool for the next run.
   link.poll(Infinity, (record) => pool.push(record));
   return traces ? { ...result, traces: traces.finish() } : result;
-}
-
-/**
- * Samples truth with its world-to-body matrix (computed here if the trajectory did not fill it; a step sampler
- * always fills it).
- */
-function sampleTruth(trajectory: Trajectory, t: number, out: TruthWithAttitude): TruthWithAttitude {
-  out.worldToBody[0] = Number.NaN;
-  trajectory.sample(t, out);
-  if (Number.isNaN(out.worldToBody[0]!)) {
-    const o = out.orientation;
-    worldToBodyFromEuler(out.worldToBody, o[0]!, o[1]!, o[2]!);
-  }
-  return out;
-}
-
-function copyKinematics(to: EntityStateRecord, from: EntityStateRecord): void {
-  to.location.set(from.location);
-  to.linearVelocity.set(from.linearVelocity);
-  to.orientation.set(from.orientation);
-  to.linearAcceleration.set(from.linearAcceleration);
-  to.angularVelocity.set(from.angularVelocity);
-  to.drAlgorithm = from.drAlgorithm;
-  to.appearance = from.appearance;
 }

@@ -1,14 +1,16 @@
 /**
  * Runs every run of a plan, on worker threads when there is more than one run and more than one core, in
- * this thread otherwise. Results come back in run order whatever the scheduling, so output files are
- * byte-identical from run to run.
+ * this thread otherwise. Runs that send the same PDUs (same trajectory and emitter) go to one thread one after
+ * another, which records the PDUs once and replays them (see `runner.ts`). Results come back in run order
+ * whatever the scheduling, so output files are byte-identical from run to run.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RunContext, runExperiment, type RunResult } from './runner.js';
-import type { ExperimentPlan } from './sweep.js';
+import type { ExperimentPlan, PlannedRun } from './sweep.js';
+import { senderKey } from './transmission.js';
 import type { WorkerRequest } from './worker.js';
 
 export interface SweepOptions {
@@ -27,22 +29,48 @@ export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {})
   const runs = plan.runs;
   const threads = Math.min(options.parallel ?? plan.spec.parallel ?? availableParallelism(), runs.length);
   const baseDirectory = options.baseDirectory ?? process.cwd();
+  const batches = senderBatches(runs, threads);
   if (threads <= 1) {
     const context = new RunContext(baseDirectory);
-    const results: RunResult[] = [];
-    for (const run of runs) {
+    const results = new Array<RunResult>(runs.length);
+    let done = 0;
+    for (const run of batches.flat()) {
       options.signal?.throwIfAborted();
-      results.push(await runExperiment(run.spec, context, run.index, run.settings));
-      options.onProgress?.(results.length, runs.length);
+      results[run.index] = await runExperiment(run.spec, context, run.index, run.settings);
+      options.onProgress?.(++done, runs.length);
     }
     return results;
   }
-  return runOnWorkers(plan, threads, baseDirectory, options);
+  return runOnWorkers(runs.length, batches, threads, baseDirectory, options);
 }
 
-function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: string, options: SweepOptions): Promise<RunResult[]> {
-  const runs = plan.runs;
-  const results = new Array<RunResult>(runs.length);
+/**
+ * Runs in batches that share a sender, in the plan's order of first appearance. On several threads a batch is
+ * cut to at most a quarter of a thread's share of the runs, so that a sweep over receiving conditions alone still
+ * keeps every thread busy.
+ */
+export function senderBatches(runs: readonly PlannedRun[], threads: number): PlannedRun[][] {
+  const bySender = new Map<string, PlannedRun[]>();
+  for (const run of runs) {
+    const key = senderKey(run.spec);
+    const batch = bySender.get(key);
+    if (batch) batch.push(run);
+    else bySender.set(key, [run]);
+  }
+  const most = threads > 1 ? Math.max(1, Math.ceil(runs.length / (4 * threads))) : runs.length;
+  const batches: PlannedRun[][] = [];
+  for (const batch of bySender.values()) for (let i = 0; i < batch.length; i += most) batches.push(batch.slice(i, i + most));
+  return batches;
+}
+
+function runOnWorkers(
+  total: number,
+  batches: readonly PlannedRun[][],
+  threads: number,
+  baseDirectory: string,
+  options: SweepOptions,
+): Promise<RunResult[]> {
+  const results = new Array<RunResult>(total);
   // Under tsx (tests, `npm run bench`) this module is TypeScript and so is the worker: register tsx's loader
   // inside the worker before importing it (`execArgv: ['--import', 'tsx']` does not reach Node 20 workers).
   const typescript = import.meta.url.endsWith('.ts');
@@ -61,11 +89,14 @@ function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: stri
       for (const w of workers) void w.terminate();
       reject(error);
     };
+    // Runs each worker has been handed and not yet returned.
+    const pending = new Map<Worker, number>();
     const feed = (worker: Worker) => {
       if (options.signal?.aborted) return stopAll(new Error('sweep aborted'));
-      if (next >= runs.length) return worker.postMessage(null);
-      const run = runs[next++]!;
-      worker.postMessage({ index: run.index, spec: run.spec, settings: { ...run.settings } } satisfies WorkerRequest);
+      if (next >= batches.length) return;
+      const batch = batches[next++]!;
+      pending.set(worker, batch.length);
+      worker.postMessage(batch.map((run) => ({ index: run.index, spec: run.spec, settings: { ...run.settings } })) satisfies WorkerRequest);
     };
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(bootstrap, { workerData: { baseDirectory } });
@@ -74,11 +105,15 @@ function runOnWorkers(plan: ExperimentPlan, threads: number, baseDirectory: stri
         if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
         results[message.result.index] = message.result;
         done++;
-        options.onProgress?.(done, runs.length);
-        if (done === runs.length) {
+        options.onProgress?.(done, total);
+        if (done === total) {
           for (const w of workers) w.postMessage(null);
           resolve(results);
-        } else feed(worker);
+        } else {
+          const left = pending.get(worker)! - 1;
+          pending.set(worker, left);
+          if (left === 0) feed(worker);
+        }
       });
       worker.on('error', (error) => stopAll(error));
       feed(worker);

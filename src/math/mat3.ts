@@ -132,9 +132,10 @@ export function orthonormalityError(a: ReadonlyMat3): number {
  * Angle in radians of the rotation a · bᵀ that takes orientation b to orientation a (both rotation matrices
  * of the same kind). Uses atan2 of the half-angle terms, so it stays accurate for tiny angles where
  * acos((trace − 1)/2) loses everything.
+ * @param aOffset - where a starts in its array (e.g. a row of a table). Defaults to 0.
  */
-export function rotationAngleBetween(a: ReadonlyMat3, b: ReadonlyMat3): number {
-  rotationSinCos(scratchSinCos, a, b);
+export function rotationAngleBetween(a: ReadonlyMat3, b: ReadonlyMat3, aOffset = 0): number {
+  rotationSinCos(scratchSinCos, a, b, aOffset);
   return Math.atan2(scratchSinCos[0]!, scratchSinCos[1]!);
 }
 
@@ -143,13 +144,15 @@ const scratchSinCos = new Float64Array(2);
 /**
  * [2·sin, 2·cos] of the angle of the rotation a · bᵀ (see `rotationAngleBetween`, which is their atan2): enough
  * to compare the angle with a threshold θ without trigonometry (angle > θ ⇔ sin·cos θ − cos·sin θ > 0).
+ * @param aOffset - where a starts in its array. Defaults to 0.
  * @returns out
  */
-export function rotationSinCos(out: Float64Array, a: ReadonlyMat3, b: ReadonlyMat3): Float64Array {
+export function rotationSinCos(out: Float64Array, a: ReadonlyMat3, b: ReadonlyMat3, aOffset = 0): Float64Array {
   // Entries of C = a · bᵀ that we need, C[i][j] = row i of a · row j of b: the trace and the antisymmetric
   // part. Written out (eighteen reads, no helper): this runs twice per simulation step, for the emitter's
   // orientation threshold and the displayed orientation error.
-  const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!, a4 = a[4]!, a5 = a[5]!, a6 = a[6]!, a7 = a[7]!, a8 = a[8]!;
+  const o = aOffset;
+  const a0 = a[o]!, a1 = a[o + 1]!, a2 = a[o + 2]!, a3 = a[o + 3]!, a4 = a[o + 4]!, a5 = a[o + 5]!, a6 = a[o + 6]!, a7 = a[o + 7]!, a8 = a[o + 8]!;
   const b0 = b[0]!, b1 = b[1]!, b2 = b[2]!, b3 = b[3]!, b4 = b[4]!, b5 = b[5]!, b6 = b[6]!, b7 = b[7]!, b8 = b[8]!;
   const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
   const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);

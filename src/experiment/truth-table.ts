@@ -1,0 +1,132 @@
+/**
+ * Truth for a run, step by step, sampled into one Float64Array. The runs of a sweep cross thresholds, algorithms,
+ * networks and seeds over a handful of trajectories, so a `RunTruth` is sampled once and read by every run that
+ * shares its trajectory and rates (sampling it anew was a quarter of each simulation step). A table holds at most
+ * `maxSteps` steps: a longer run reads it as a window that moves forward, so memory stays bounded.
+ */
+import { worldToBodyFromEuler } from '../math/euler.js';
+import { createTruthWithAttitude, type StepSampler, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
+
+/** Doubles per step: location, velocity, acceleration, body rates (3 each) and R_wb (9, row-major). */
+const STRIDE = 21;
+/** Where R_wb starts in a step's doubles (the location starts at 0). */
+export const TRUTH_WORLD_TO_BODY = 12;
+/** Steps a table holds by default: 2¹⁸ (73 min at 60 Hz, 44 MB). */
+export const DEFAULT_MAX_TABLE_STEPS = 1 << 18;
+
+/** The true states at steps 0 … steps − 1 of a sampler. */
+export class TruthTable {
+  /** The held steps' doubles: read at `offset(step)` (location) and `offset(step) + TRUTH_WORLD_TO_BODY` (R_wb). */
+  readonly data: Float64Array;
+  /** The first step held, and how many are held from it. */
+  private first = 0;
+  private held = 0;
+  private readonly scratch: TruthWithAttitude;
+
+  /**
+   * @param sampler - the state at a step (called in increasing step order while filling).
+   * @param steps - steps in the run.
+   * @param maxSteps - most steps held at once. Defaults to DEFAULT_MAX_TABLE_STEPS.
+   */
+  constructor(
+    private readonly sampler: StepSampler,
+    readonly steps: number,
+    private readonly maxSteps = DEFAULT_MAX_TABLE_STEPS,
+  ) {
+    this.data = new Float64Array(STRIDE * Math.max(1, Math.min(steps, maxSteps)));
+    this.scratch = createTruthWithAttitude(true);
+  }
+
+  /** Bytes held. */
+  get byteLength(): number {
+    return this.data.byteLength;
+  }
+
+  /** Where the state at `step` (0 ≤ step < steps) starts in `data`, sampling it first if it is not held. */
+  offset(step: number): number {
+    if (step < this.first || step >= this.first + this.held) this.fill(step);
+    return STRIDE * (step - this.first);
+  }
+
+  /** Writes the state at `step` (0 ≤ step < steps) into out (location, velocity, acceleration, body rates, R_wb). */
+  read(step: number, out: TruthWithAttitude): TruthWithAttitude {
+    const d = this.data, b = this.offset(step);
+    const p = out.location, v = out.linearVelocity, a = out.linearAcceleration, w = out.angularVelocity, r = out.worldToBody;
+    p[0] = d[b]!; p[1] = d[b + 1]!; p[2] = d[b + 2]!;
+    v[0] = d[b + 3]!; v[1] = d[b + 4]!; v[2] = d[b + 5]!;
+    a[0] = d[b + 6]!; a[1] = d[b + 7]!; a[2] = d[b + 8]!;
+    w[0] = d[b + 9]!; w[1] = d[b + 10]!; w[2] = d[b + 11]!;
+    for (let k = 0; k < 9; k++) r[k] = d[b + 12 + k]!;
+    return out;
+  }
+
+  /** Samples the window that starts at `step`. */
+  private fill(step: number): void {
+    const d = this.data, s = this.scratch;
+    this.first = step;
+    this.held = Math.min(this.steps - step, this.maxSteps);
+    for (let i = 0; i < this.held; i++) {
+      this.sampler(step + i, s);
+      const b = STRIDE * i;
+      d.set(s.location, b);
+      d.set(s.linearVelocity, b + 3);
+      d.set(s.linearAcceleration, b + 6);
+      d.set(s.angularVelocity, b + 9);
+      d.set(s.worldToBody, b + 12);
+    }
+  }
+}
+
+/** A trajectory sampled for runs at one sample rate and render rate. */
+export interface RunTruth {
+  readonly trajectoryName: string;
+  readonly durationSeconds: number;
+  /** At the sample instants i / sampleRateHz. */
+  readonly samples: TruthTable;
+  /** At the render instants f / renderRateHz; null when they are the sample instants. */
+  readonly frames: TruthTable | null;
+  readonly byteLength: number;
+}
+
+/**
+ * Tables of a trajectory for a run.
+ * @param durationSeconds - simulated time. Defaults to the trajectory's.
+ * @param renderRateHz - frames per second. Defaults to the sample rate.
+ */
+export function sampleRunTruth(
+  trajectory: Trajectory,
+  sampleRateHz: number,
+  durationSeconds = trajectory.durationSeconds,
+  renderRateHz = sampleRateHz,
+  maxSteps = DEFAULT_MAX_TABLE_STEPS,
+): RunTruth {
+  const stepsAt = (rate: number) => Math.floor(durationSeconds * rate + 1e-9) + 1;
+  const samples = new TruthTable(stepSampler(trajectory, sampleRateHz), stepsAt(sampleRateHz), maxSteps);
+  const frames =
+    renderRateHz === sampleRateHz
+      ? null
+      : new TruthTable((f, out) => sampleWithAttitude(trajectory, f / renderRateHz, out as TruthWithAttitude), stepsAt(renderRateHz), maxSteps);
+  return {
+    trajectoryName: trajectory.name,
+    durationSeconds,
+    samples,
+    frames,
+    byteLength: samples.byteLength + (frames?.byteLength ?? 0),
+  };
+}
+
+/** The state at step / rateHz: by the trajectory's recurrences where it has them (the same instants). */
+function stepSampler(trajectory: Trajectory, rateHz: number): StepSampler {
+  return trajectory.stepSampler?.(rateHz) ?? ((step, out) => sampleWithAttitude(trajectory, step / rateHz, out as TruthWithAttitude));
+}
+
+/** Samples truth with its R_wb (computed here when the trajectory did not fill it). */
+function sampleWithAttitude(trajectory: Trajectory, t: number, out: TruthWithAttitude): TruthWithAttitude {
+  out.worldToBody[0] = Number.NaN;
+  trajectory.sample(t, out);
+  if (Number.isNaN(out.worldToBody[0]!)) {
+    const o = out.orientation;
+    worldToBodyFromEuler(out.worldToBody, o[0]!, o[1]!, o[2]!);
+  }
+  return out;
+}
