@@ -181,7 +181,7 @@ export function summarize(values: Float64Array, n: number, scale = 1): ErrorSumm
   // and deoptimised again.
   moments(summaryScratch, values, n);
   const sum = summaryScratch[0]!, sumSq = summaryScratch[1]!, max = summaryScratch[2]!;
-  const p95 = kthSmallest(values, n, Math.max(0, Math.ceil(0.95 * n) - 1), max);
+  const p95 = kthSmallest(values, n, Math.max(0, Math.ceil(0.95 * n) - 1));
   return { mean: (sum / n) * scale, rms: Math.sqrt(sumSq / n) * scale, p95: p95 * scale, max: max * scale };
 }
 
@@ -201,44 +201,59 @@ function moments(out: Float64Array, values: Float64Array, n: number): void {
   out[2] = max;
 }
 
-const BUCKETS = 4096;
+/**
+ * Buckets by the high 16 bits of a double: sign, exponent and the top 4 bits of the mantissa. For values ≥ 0
+ * that order is the order of the values (IEEE 754 bit patterns of non-negative doubles sort as integers), so
+ * bucket b holds [2^e·(1 + m/16), 2^e·(1 + (m+1)/16)): 16 buckets per octave whatever the values' scale. A
+ * series with a few huge outliers still spreads its bulk over many buckets. Negative values (never errors) go
+ * to bucket 0, NaN after +∞.
+ */
+const BUCKETS = 0x8000;
 const bucketCounts = new Int32Array(BUCKETS);
+/** Index of a double's high 32-bit word in a Uint32Array over Float64Array storage (1 on little-endian). */
+const HIGH_WORD = new Uint32Array(Float64Array.of(-0).buffer)[1] === 0x8000_0000 ? 1 : 0;
 
 /**
- * The k-th smallest of values[0..n) (errors: ≥ 0, at most `max`). One counting pass over 4096 buckets of equal
- * width finds the bucket holding rank k; only that bucket's values (a few dozen of 36 000) go to quickselect.
- * Exact: v ↦ floor(v · 4096 / max) is non-decreasing, so the buckets are in value order. Quickselect alone
- * walks the whole array several times, and sawtooth error series make its middle pivot a poor one.
+ * The k-th smallest of values[0..n) (≥ 0). One counting pass over the buckets finds the bucket holding rank k;
+ * only that bucket's values (about a sixteenth of an octave's) go to quickselect. Quickselect alone walks the
+ * whole array several times, and sawtooth error series make its middle pivot a poor one.
  */
-function kthSmallest(values: Float64Array, n: number, k: number, max: number): number {
-  const scale = BUCKETS / max;
-  // A tiny max overflows the scale (and 0 · ∞ is NaN): fall back to plain quickselect.
-  if (!(max > 0 && scale < Infinity) || n < 256) return select(values, n, k);
-  const counts = countBuckets(values, n, scale);
+function kthSmallest(values: Float64Array, n: number, k: number): number {
+  if (n < 256) return select(values, n, k);
+  const words = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
+  const bucket = bucketOfRank(countBuckets(words, n), k);
+  const m = moveBucketToFront(values, words, n, bucket);
+  return select(values, m, k - rankScratch[0]!);
+}
+
+/** [values in the buckets below the one `bucketOfRank` found] */
+const rankScratch = new Int32Array(1);
+
+/** The bucket holding rank k; the count below it goes to rankScratch[0]. (A loop of its own: see `summarize`.) */
+function bucketOfRank(counts: Int32Array, k: number): number {
   let bucket = 0, below = 0;
   while (below + counts[bucket]! <= k) below += counts[bucket++]!;
-  const m = moveBucketToFront(values, n, scale, bucket);
-  return select(values, m, k - below);
+  rankScratch[0] = below;
+  return bucket;
 }
 
-/** Bucket of a value: floor(v · scale) clamped to the buckets (NaN goes last). */
-function bucketOf(v: number, scale: number): number {
-  const b = Math.floor(v * scale);
-  return b < BUCKETS ? (b > 0 ? b : 0) : BUCKETS - 1;
+function bucketOf(highWord: number): number {
+  const b = highWord >>> 16;
+  return b < BUCKETS ? b : 0;
 }
 
-function countBuckets(values: Float64Array, n: number, scale: number): Int32Array {
+function countBuckets(words: Uint32Array, n: number): Int32Array {
   const counts = bucketCounts.fill(0);
-  for (let i = 0; i < n; i++) counts[bucketOf(values[i]!, scale)]!++;
+  for (let i = 0; i < n; i++) counts[bucketOf(words[2 * i + HIGH_WORD]!)]!++;
   return counts;
 }
 
 /** Moves the values of one bucket to the front (the values are the caller's scratch). @returns how many. */
-function moveBucketToFront(values: Float64Array, n: number, scale: number, bucket: number): number {
+function moveBucketToFront(values: Float64Array, words: Uint32Array, n: number, bucket: number): number {
   let m = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    if (bucketOf(v, scale) === bucket) {
+    if (bucketOf(words[2 * i + HIGH_WORD]!) === bucket) {
+      const v = values[i]!;
       values[i] = values[m]!;
       values[m++] = v;
     }
