@@ -1,22 +1,24 @@
 /**
  * Experiment throughput: a sweep of 1,000 runs (quick: 20) of 10 simulated minutes each, sampled and rendered
  * at 60 Hz, across thresholds × algorithms × networks × trajectories × seeds, on worker threads (one per core).
- * Figure: simulated hours per wall-clock second (floor 20 on a 2-core machine), with the same figure for one
- * thread in this process as the baseline the threads are measured against. On a shared machine the wall clock
- * depends on the other processes, so the CPU time per simulation step (sample → emitter → link → render →
- * metrics, all threads, process.cpuUsage) is given too: it moves with the code, not with the load.
+ * Figure: simulated hours per wall-clock second (floor 20 on a 2-core machine). Baselines in the same run, on one
+ * thread in this process: a 200-run sweep of the same shape (one threshold), and the same runs each on a context
+ * of its own, which samples its trajectory and runs its emitter instead of sharing them with the runs that fly
+ * the same trajectory with the same emitter. On a shared machine the wall clock depends on the other processes,
+ * so the CPU time per simulation step (all threads, process.cpuUsage) is given too: it moves with the code, not
+ * with the load. The sweeps run from the build (`dist/`, made by `npm run build` before the benchmarks) as
+ * `reckon experiment` does: loaded from TypeScript sources, each worker thread would first spend ~0.4 s compiling.
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { planExperiment } from '../src/experiment/sweep.js';
-import { runSweep } from '../src/experiment/sweep-runner.js';
 import { round, type BenchSuite } from './harness.js';
 
 const SECONDS_PER_RUN = 600;
 
-function sweepSpec(runs: number) {
+function sweepSpec(runs: number, thresholds = ['0.5 m', '1 m', '2 m', '4 m', '8 m']) {
   const axes = {
-    'emitter.positionThreshold': ['0.5 m', '1 m', '2 m', '4 m', '8 m'],
+    'emitter.positionThreshold': thresholds,
     'emitter.algorithm': ['FPW', 'RPW', 'RVW', 'FVW'],
     network: ['perfect', 'lan', 'wan', 'lossy-wifi', 'satellite'],
     trajectory: [
@@ -41,16 +43,26 @@ function sweepSpec(runs: number) {
   };
 }
 
+const built = (path: string) => import(new URL(`../dist/experiment/${path}`, import.meta.url).href);
+
 const suite: BenchSuite = async ({ quick }) => {
+  const { runSweep } = (await built('sweep-runner.js')) as typeof import('../src/experiment/sweep-runner.js');
+  const { RunContext, runExperiment } = (await built('runner.js')) as typeof import('../src/experiment/runner.js');
   const plan = planExperiment(sweepSpec(quick ? 20 : 1000));
   const threads = availableParallelism();
 
-  // Baseline: the first few runs in this thread.
-  const single = planExperiment({ ...sweepSpec(20), sweep: { trajectory: sweepSpec(20).sweep.trajectory } });
-  await runSweep(single, { parallel: 1 }); // warm up the JIT
+  // Baselines in this thread: a sweep of the same shape with one threshold (quick: the quick sweep), and its
+  // runs each on a fresh context (nothing shared).
+  const single = quick ? plan : planExperiment(sweepSpec(1000, ['1 m']));
+  await runSweep(planExperiment({ ...sweepSpec(20), durationSeconds: 60 }), { parallel: 1 }); // warm up the JIT
+  const simHours = (runs: number) => (runs * SECONDS_PER_RUN) / 3600;
   let start = performance.now();
   await runSweep(single, { parallel: 1 });
-  const oneThread = (single.runs.length * SECONDS_PER_RUN) / 3600 / ((performance.now() - start) / 1000);
+  const oneThread = simHours(single.runs.length) / ((performance.now() - start) / 1000);
+  const unshared = single.runs.filter((_, i) => i % 10 === 0);
+  start = performance.now();
+  for (const run of unshared) await runExperiment(run.spec, new RunContext());
+  const oneThreadUnshared = simHours(unshared.length) / ((performance.now() - start) / 1000);
 
   start = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -70,6 +82,8 @@ const suite: BenchSuite = async ({ quick }) => {
       cpuMicrosecondsPerStep: round((cpu.user + cpu.system) / steps),
       baselineOneThreadSimHoursPerSecond: round(oneThread),
       ratioToOneThread: round(simHoursPerSecond / oneThread),
+      baselineOneThreadUnsharedSimHoursPerSecond: round(oneThreadUnshared),
+      ratioToUnshared: round(simHoursPerSecond / oneThreadUnshared),
       floorSimHoursPerSecond: 20,
     },
   ];
