@@ -741,17 +741,30 @@ export class RemoteEntityTable {
    * written.
    */
   private turnBy(slot: number, from: Float64Array, f9: number, to: Float64Array, t9: number): void {
-    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!, k = 1 - this.smoothTime[SMOOTH_FRACTION]!;
+    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!;
     const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
-    const turn = this.q2;
-    turn[0] = k * half;
-    sinCosInPlace(turn);
-    const f = half < 1e-8 ? k : turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
-    const q = this.q1, m = this.m2;
-    q[0] = f * ex;
-    q[1] = f * ey;
-    q[2] = f * ez;
-    q[3] = half < 1e-8 ? 1 : turn[1]!;
+    if (ex === 0 && ey === 0 && ez === 0) {
+      // E = I exactly (e.g. a fixed orientation the PDU did not change): the product would be R itself, up to
+      // the sign of zero entries (−0 + 0 = +0).
+      if (from !== to) for (let k = 0; k < 9; k++) to[t9 + k] = from[f9 + k]!;
+      return;
+    }
+    const k = 1 - this.smoothTime[SMOOTH_FRACTION]!, q = this.q1, m = this.m2;
+    if (half < 1e-8) {
+      q[0] = k * ex;
+      q[1] = k * ey;
+      q[2] = k * ez;
+      q[3] = 1;
+    } else {
+      const turn = this.q2;
+      turn[0] = k * half;
+      sinCosInPlace(turn);
+      const f = turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
+      q[0] = f * ex;
+      q[1] = f * ey;
+      q[2] = f * ez;
+      q[3] = turn[1]!;
+    }
     quat.toMat3(m, q);
     for (let c = 0; c < 3; c++) {
       const b0 = from[f9 + c]!, b1 = from[f9 + 3 + c]!, b2 = from[f9 + 6 + c]!;
