@@ -5,6 +5,8 @@
  * run; adding a sample allocates nothing.
  */
 
+import { rotationSinCos } from '../math/mat3.js';
+
 /** IPv4 (20) + UDP (8) header bytes around every PDU. */
 export const IPV4_UDP_HEADER_BYTES = 28;
 /** Ethernet II header (14) + frame check sequence (4); preamble and inter-frame gap are not counted. */
@@ -66,6 +68,7 @@ export class MetricsAccumulator {
   readonly reasonCounts = new Float64Array(5);
   pdus = 0;
   private thresholdMeters = 1;
+  private readonly sinCos = new Float64Array(2);
 
   /** @param capacity - render samples expected per run; grows (allocating) if exceeded. */
   constructor(capacity = 1024) {
@@ -95,22 +98,46 @@ export class MetricsAccumulator {
     for (let bit = 0; bit < 5; bit++) if (reasons & (1 << bit)) this.reasonCounts[bit]!++;
   }
 
+  /** Position error of the last frame added, m. */
+  lastPositionErrorMeters = 0;
+
   /**
-   * Adds one render instant.
-   * @param displayed - ECEF metres shown by the receiver.
-   * @param positionErrorMeters - |displayed − truth|, m.
-   * @param orientationErrorRad - rotation angle displayed ↔ truth, rad.
+   * Measures one frame: the displayed position and R_wb against the truth.
+   * Everything comes in as integers and arrays: a double computed here and passed to a function V8 does not
+   * inline would be boxed on the heap, once per frame.
+   * @param frame - frame number; the frame is at frame / renderRateHz seconds.
+   * @param truth - holds the true ECEF location (m) at `locationOffset` and the true R_wb (row-major) at
+   *   `worldToBodyOffset`.
+   * @param shownLocation - ECEF metres displayed by the receiver.
+   * @param shownWorldToBody - R_wb displayed by the receiver.
    */
-  addSample(timeSeconds: number, displayed: Float64Array, positionErrorMeters: number, orientationErrorRad: number): void {
+  addFrame(
+    frame: number,
+    renderRateHz: number,
+    truth: Float64Array,
+    locationOffset: number,
+    worldToBodyOffset: number,
+    shownLocation: Float64Array,
+    shownWorldToBody: Float64Array,
+  ): void {
+    const b = locationOffset;
+    const dx = truth[b]! - shownLocation[0]!, dy = truth[b + 1]! - shownLocation[1]!, dz = truth[b + 2]! - shownLocation[2]!;
+    const error = Math.sqrt(dx * dx + dy * dy + dz * dz); // not Math.hypot: several times slower in V8
+    // rotationAngleBetween with its atan2 here, for the same reason as above.
+    rotationSinCos(this.sinCos, truth, shownWorldToBody, worldToBodyOffset);
+    const angle = Math.atan2(this.sinCos[0]!, this.sinCos[1]!);
+    this.lastPositionErrorMeters = error;
     if (this.count === this.positionErrors.length) this.grow();
-    this.positionErrors[this.count] = positionErrorMeters;
-    this.orientationErrors[this.count] = orientationErrorRad;
+    this.positionErrors[this.count] = error;
+    this.orientationErrors[this.count] = angle;
     this.count++;
-    if (positionErrorMeters > this.thresholdMeters) this.aboveThreshold++;
-    const dt = timeSeconds - this.previousTime;
-    const p = this.previousPosition, v = this.previousVelocity;
+    if (error > this.thresholdMeters) this.aboveThreshold++;
+    // The displayed velocity from frame to frame, and its largest change: the kink a correction shows.
+    const t = frame / renderRateHz;
+    const dt = t - this.previousTime;
+    const p = this.previousPosition, v = this.previousVelocity, shown = shownLocation;
     if (dt > 0) {
-      const vx = (displayed[0]! - p[0]!) / dt, vy = (displayed[1]! - p[1]!) / dt, vz = (displayed[2]! - p[2]!) / dt;
+      const vx = (shown[0]! - p[0]!) / dt, vy = (shown[1]! - p[1]!) / dt, vz = (shown[2]! - p[2]!) / dt;
       if (this.hasVelocity) {
         const jx = vx - v[0]!, jy = vy - v[1]!, jz = vz - v[2]!;
         const jump = Math.sqrt(jx * jx + jy * jy + jz * jz);
@@ -121,10 +148,10 @@ export class MetricsAccumulator {
       v[2] = vz;
       this.hasVelocity = true;
     }
-    p[0] = displayed[0]!;
-    p[1] = displayed[1]!;
-    p[2] = displayed[2]!;
-    this.previousTime = timeSeconds;
+    p[0] = shown[0]!;
+    p[1] = shown[1]!;
+    p[2] = shown[2]!;
+    this.previousTime = t;
   }
 
   /** The run's metrics (allocates the result object only). */

@@ -9,7 +9,6 @@
  * truth (`truth-table.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
  */
 import { DeadReckoningEmitter } from '../dr/emitter.js';
-import { rotationAngleBetween } from '../math/mat3.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { SimulatedLink } from '../transport/simulated-network.js';
@@ -163,13 +162,10 @@ function simulateTruth(
     // Truth is read in place from its table.
     const table = step >= 0 || frames === null ? samples : frames;
     const d = table.data, b = table.offset(step >= 0 ? step : frame);
-    const dx = d[b]! - shownLocation[0]!, dy = d[b + 1]! - shownLocation[1]!, dz = d[b + 2]! - shownLocation[2]!;
-    const error = Math.sqrt(dx * dx + dy * dy + dz * dz); // not Math.hypot: several times slower in V8
-    const angle = rotationAngleBetween(d, shownWorldToBody, b + TRUTH_WORLD_TO_BODY);
-    metrics.addSample(t, shownLocation, error, angle);
+    metrics.addFrame(frame, renderRate, d, b, b + TRUTH_WORLD_TO_BODY, shownLocation, shownWorldToBody);
     if (traces !== undefined) {
       trueLocation.set(d.subarray(b, b + 3));
-      traces.addSample(t, trueLocation, shownLocation, error);
+      traces.addSample(t, trueLocation, shownLocation, metrics.lastPositionErrorMeters);
     }
   }
 
