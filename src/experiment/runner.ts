@@ -161,7 +161,7 @@ function simulateTruth(
     if (!display.read(t, shownLocation, shownWorldToBody)) return; // nothing received yet
     // Truth is read in place from its table.
     const table = step >= 0 || frames === null ? samples : frames;
-    const d = table.data, b = table.offset(step >= 0 ? step : frame);
+    const d = table.pose, b = table.offset(step >= 0 ? step : frame);
     metrics.addFrame(frame, renderRate, d, b, b + TRUTH_WORLD_TO_BODY, shownLocation, shownWorldToBody);
     if (traces !== undefined) {
       trueLocation.set(d.subarray(b, b + 3));

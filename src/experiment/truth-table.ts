@@ -1,5 +1,5 @@
 /**
- * Truth for a run, step by step, sampled into one Float64Array. The runs of a sweep cross thresholds, algorithms,
+ * Truth for a run, step by step, sampled into Float64Arrays. The runs of a sweep cross thresholds, algorithms,
  * networks and seeds over a handful of trajectories, so a `RunTruth` is sampled once and read by every run that
  * shares its trajectory and rates (sampling it anew was a quarter of each simulation step). A table holds at most
  * `maxSteps` steps: a longer run reads it as a window that moves forward, so memory stays bounded.
@@ -7,17 +7,24 @@
 import { worldToBodyFromEuler } from '../math/euler.js';
 import { createTruthWithAttitude, type StepSampler, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
 
-/** Doubles per step: location, velocity, acceleration, body rates (3 each) and R_wb (9, row-major). */
-const STRIDE = 21;
-/** Where R_wb starts in a step's doubles (the location starts at 0). */
-export const TRUTH_WORLD_TO_BODY = 12;
+/** Doubles per step in `pose`: location (3), then R_wb (9, row-major). */
+const POSE = 12;
+/** Where R_wb starts in a step's pose. */
+export const TRUTH_WORLD_TO_BODY = 3;
+/** Doubles per step in `motion`: velocity, acceleration, body rates (3 each). */
+const MOTION = 9;
 /** Steps a table holds by default: 2¹⁸ (73 min at 60 Hz, 44 MB). */
 export const DEFAULT_MAX_TABLE_STEPS = 1 << 18;
 
-/** The true states at steps 0 … steps − 1 of a sampler. */
+/**
+ * The true states at steps 0 … steps − 1 of a sampler. Poses (what the receiver is measured against) and motion
+ * (what only the emitter reads) are kept apart, so that a run that replays its PDUs streams 96 bytes a step
+ * through the cache instead of 168.
+ */
 export class TruthTable {
-  /** The held steps' doubles: read at `offset(step)` (location) and `offset(step) + TRUTH_WORLD_TO_BODY` (R_wb). */
-  readonly data: Float64Array;
+  /** The held steps' locations and R_wb: read at `offset(step)` and `offset(step) + TRUTH_WORLD_TO_BODY`. */
+  readonly pose: Float64Array;
+  private readonly motion: Float64Array;
   /** The first step held, and how many are held from it. */
   private first = 0;
   private held = 0;
@@ -33,46 +40,48 @@ export class TruthTable {
     readonly steps: number,
     private readonly maxSteps = DEFAULT_MAX_TABLE_STEPS,
   ) {
-    this.data = new Float64Array(STRIDE * Math.max(1, Math.min(steps, maxSteps)));
+    const held = Math.max(1, Math.min(steps, maxSteps));
+    this.pose = new Float64Array(POSE * held);
+    this.motion = new Float64Array(MOTION * held);
     this.scratch = createTruthWithAttitude(true);
   }
 
   /** Bytes held. */
   get byteLength(): number {
-    return this.data.byteLength;
+    return this.pose.byteLength + this.motion.byteLength;
   }
 
-  /** Where the state at `step` (0 ≤ step < steps) starts in `data`, sampling it first if it is not held. */
+  /** Where the pose at `step` (0 ≤ step < steps) starts in `pose`, sampling the step first if it is not held. */
   offset(step: number): number {
     if (step < this.first || step >= this.first + this.held) this.fill(step);
-    return STRIDE * (step - this.first);
+    return POSE * (step - this.first);
   }
 
   /** Writes the state at `step` (0 ≤ step < steps) into out (location, velocity, acceleration, body rates, R_wb). */
   read(step: number, out: TruthWithAttitude): TruthWithAttitude {
-    const d = this.data, b = this.offset(step);
+    const b = this.offset(step), pose = this.pose;
+    const m = this.motion, c = MOTION * (step - this.first);
     const p = out.location, v = out.linearVelocity, a = out.linearAcceleration, w = out.angularVelocity, r = out.worldToBody;
-    p[0] = d[b]!; p[1] = d[b + 1]!; p[2] = d[b + 2]!;
-    v[0] = d[b + 3]!; v[1] = d[b + 4]!; v[2] = d[b + 5]!;
-    a[0] = d[b + 6]!; a[1] = d[b + 7]!; a[2] = d[b + 8]!;
-    w[0] = d[b + 9]!; w[1] = d[b + 10]!; w[2] = d[b + 11]!;
-    for (let k = 0; k < 9; k++) r[k] = d[b + 12 + k]!;
+    p[0] = pose[b]!; p[1] = pose[b + 1]!; p[2] = pose[b + 2]!;
+    for (let k = 0; k < 9; k++) r[k] = pose[b + 3 + k]!;
+    v[0] = m[c]!; v[1] = m[c + 1]!; v[2] = m[c + 2]!;
+    a[0] = m[c + 3]!; a[1] = m[c + 4]!; a[2] = m[c + 5]!;
+    w[0] = m[c + 6]!; w[1] = m[c + 7]!; w[2] = m[c + 8]!;
     return out;
   }
 
   /** Samples the window that starts at `step`. */
   private fill(step: number): void {
-    const d = this.data, s = this.scratch;
+    const s = this.scratch;
     this.first = step;
     this.held = Math.min(this.steps - step, this.maxSteps);
     for (let i = 0; i < this.held; i++) {
       this.sampler(step + i, s);
-      const b = STRIDE * i;
-      d.set(s.location, b);
-      d.set(s.linearVelocity, b + 3);
-      d.set(s.linearAcceleration, b + 6);
-      d.set(s.angularVelocity, b + 9);
-      d.set(s.worldToBody, b + 12);
+      this.pose.set(s.location, POSE * i);
+      this.pose.set(s.worldToBody, POSE * i + 3);
+      this.motion.set(s.linearVelocity, MOTION * i);
+      this.motion.set(s.linearAcceleration, MOTION * i + 3);
+      this.motion.set(s.angularVelocity, MOTION * i + 6);
     }
   }
 }
