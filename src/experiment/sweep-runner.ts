@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RunContext, runExperiment, type RunResult } from './runner.js';
 import type { ExperimentPlan, PlannedRun } from './sweep.js';
-import { senderKey } from './transmission.js';
+import { senderKey, truthKey } from './transmission.js';
 import type { WorkerRequest } from './worker.js';
 
 export interface SweepOptions {
@@ -45,21 +45,26 @@ export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {})
 }
 
 /**
- * Runs in batches that share a sender, in the plan's order of first appearance. On several threads a batch is
- * cut to at most a quarter of a thread's share of the runs, so that a sweep over receiving conditions alone still
- * keeps every thread busy.
+ * Runs in batches that share a sender; batches of one trajectory come one after another, so the threads read the
+ * same truth tables at the same time (and share them in the cache). On several threads a batch is cut to at most
+ * a quarter of a thread's share of the runs, so that a sweep over receiving conditions alone still keeps every
+ * thread busy. Otherwise in the plan's order of first appearance.
  */
 export function senderBatches(runs: readonly PlannedRun[], threads: number): PlannedRun[][] {
-  const bySender = new Map<string, PlannedRun[]>();
+  const byTruth = new Map<string, Map<string, PlannedRun[]>>();
   for (const run of runs) {
-    const key = senderKey(run.spec);
-    const batch = bySender.get(key);
+    const truth = truthKey(run.spec), sender = senderKey(run.spec);
+    let senders = byTruth.get(truth);
+    if (!senders) byTruth.set(truth, (senders = new Map()));
+    const batch = senders.get(sender);
     if (batch) batch.push(run);
-    else bySender.set(key, [run]);
+    else senders.set(sender, [run]);
   }
   const most = threads > 1 ? Math.max(1, Math.ceil(runs.length / (4 * threads))) : runs.length;
   const batches: PlannedRun[][] = [];
-  for (const batch of bySender.values()) for (let i = 0; i < batch.length; i += most) batches.push(batch.slice(i, i + most));
+  for (const senders of byTruth.values()) {
+    for (const batch of senders.values()) for (let i = 0; i < batch.length; i += most) batches.push(batch.slice(i, i + most));
+  }
   return batches;
 }
 
