@@ -11,7 +11,6 @@
  * and that PDU, carrying its velocity, brings the regular heartbeat back.
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { rotationSinCos } from '../math/mat3.js';
 import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../math/euler.js';
 import {
   DR_FPW,
@@ -24,7 +23,7 @@ import {
 } from './algorithm.js';
 import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
 import { DeadReckoningModel } from './model.js';
-import { KERNEL_LINEAR, evaluateRotating, extrapolateLinear } from './store.js';
+import { KERNEL_ROTATING_BODY, KERNEL_ROTATING_WORLD, evaluateRotating, rotateSlots } from './store.js';
 import { createTruthState, type TruthState } from './truth-state.js';
 import { PoseRateEstimator } from './pose-rates.js';
 
@@ -81,6 +80,12 @@ const TURN_RATE = 1e-3; // rad/s
 
 const DEG = Math.PI / 180;
 
+/** Indices of DeadReckoningEmitter's `errors` and `limits`. */
+const POSITION_SQ = 0, SKEW_SQ = 1, COS2 = 2;
+const POSITION_M = 0, COS = 1, SIN = 2, COS_SQ = 3;
+/** The one slot of a DeadReckoningModel's store, for `rotateSlots`. */
+const SLOT_0 = new Int32Array(1);
+
 export class DeadReckoningEmitter {
   readonly positionThresholdMeters: number;
   readonly orientationThresholdRad: number;
@@ -96,14 +101,18 @@ export class DeadReckoningEmitter {
   /** Time of the last PDU, seconds (NaN before the first). */
   lastSentSeconds = Number.NaN;
   /** At the last `update`: distance truth ↔ receivers' dead-reckoned position, metres. */
-  positionErrorMeters = 0;
+  get positionErrorMeters(): number {
+    // Computed when read, as is the angle: deciding needs only their comparisons with the thresholds.
+    return Math.sqrt(this.errors[POSITION_SQ]!);
+  }
   /** At the last `update`: rotation angle truth ↔ receivers' dead-reckoned orientation, radians. */
   get orientationErrorRad(): number {
-    // Computed when read: deciding needs only its comparison with the threshold (no atan2 per decision).
-    return Math.atan2(this.errorSinCos[0]!, this.errorSinCos[1]!);
+    return Math.atan2(Math.sqrt(this.errors[SKEW_SQ]!), this.errors[COS2]!);
   }
   /** The position threshold used at the last `update`, metres. */
-  thresholdMeters: number;
+  get thresholdMeters(): number {
+    return this.limits[POSITION_M]!;
+  }
   /** Algorithm of the last PDU. */
   sentAlgorithm = 0;
   /** The last PDU describes an entity that receivers do not move (`isStationaryState`). */
@@ -123,11 +132,13 @@ export class DeadReckoningEmitter {
    */
   private readonly now = new Float64Array(1);
   private readonly minusDt = new Float64Array(1);
-  /** [2·sin, 2·cos] of the orientation error (`rotationSinCos`); [0, 2] after a send. */
-  private readonly errorSinCos = Float64Array.of(0, 2);
-  /** cos and sin of orientationThresholdRad. */
-  private readonly thresholdCos: number;
-  private readonly thresholdSin: number;
+  /**
+   * The errors of the last `update` as the decision reads them (indices POSITION_SQ, SKEW_SQ, COS2): |error|²,
+   * and (2·sin)² and 2·cos of the orientation error angle (`rotationSinCos`); [0, 0, 2] after a send.
+   */
+  private readonly errors = Float64Array.of(0, 0, 2);
+  /** The thresholds as the decision reads them (indices POSITION_M, COS, SIN, COS_SQ): doubles in an array, never boxed. */
+  private readonly limits = new Float64Array(4);
   private readonly predicted = new Float64Array(3);
   private readonly predictedR = new Float64Array(9);
   private readonly trueR = new Float64Array(9);
@@ -143,8 +154,10 @@ export class DeadReckoningEmitter {
     this.orientationThresholdRad = options.orientationThresholdRad ?? 3 * DEG;
     // The comparison in `decide` holds for thresholds in [0, π]; beyond π no rotation exceeds it.
     const threshold = Math.min(Math.max(this.orientationThresholdRad, 0), Math.PI);
-    this.thresholdCos = Math.cos(threshold);
-    this.thresholdSin = Math.sin(threshold);
+    const cos = Math.cos(threshold);
+    this.limits[COS] = cos;
+    this.limits[SIN] = Math.sin(threshold);
+    this.limits[COS_SQ] = cos * cos;
     this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
     const stationary = options.stationaryHeartbeatSeconds === undefined ? HEARTBEAT_STATIONARY_SECONDS : options.stationaryHeartbeatSeconds;
     this.stationaryHeartbeatSeconds = Math.max(this.heartbeatSeconds, stationary ?? 0);
@@ -152,7 +165,7 @@ export class DeadReckoningEmitter {
     this.minIntervalSeconds = options.minIntervalSeconds ?? 0;
     this.algorithm = options.algorithm ?? DR_RVW;
     this.adaptiveThreshold = options.adaptiveThreshold ?? null;
-    this.thresholdMeters = this.positionThresholdMeters;
+    this.limits[POSITION_M] = this.positionThresholdMeters;
   }
 
   /** Makes the next `update` send (reason `change`): call when the marking, type or another field changed. */
@@ -181,27 +194,52 @@ export class DeadReckoningEmitter {
 
   /** The reasons to send at `now` (0: none, or not before minIntervalSeconds). Allocates nothing. */
   private decide(truth: TruthState, appearance: number, trueWorldToBody: Float64Array | null): number {
-    const store = this.model.store;
+    const store = this.model.store, kernel = store.kernel[0]!;
     const dt = this.now[0]! - this.lastSentSeconds;
-    this.minusDt[0] = -dt;
-    extrapolateLinear(store, 1, this.minusDt, 0, this.predicted);
-    if (store.kernel[0] !== KERNEL_LINEAR) evaluateRotating(store, 0, 0, this.minusDt, this.predicted, 0, this.predictedR, 0, null);
-    else this.predictedR.set(store.r0);
-    const p = truth.location, q = this.predicted;
-    const ex = p[0]! - q[0]!, ey = p[1]! - q[1]!, ez = p[2]! - q[2]!;
-    this.positionErrorMeters = Math.sqrt(ex * ex + ey * ey + ez * ez);
+    const p = truth.location;
+    // The sent model at dt, exactly as the store's kernels evaluate it (positionAt's dt is 0 − (−dt) = dt).
+    let ex: number, ey: number, ez: number;
+    let predictedR = store.r0; // slot 0: R0 is read in place for the fixed-orientation kernel
+    if (kernel !== KERNEL_ROTATING_BODY) {
+      const p0 = store.location0, v = store.velocityWorld, a = store.halfAccelerationWorld;
+      ex = p[0]! - (p0[0]! + (v[0]! + a[0]! * dt) * dt);
+      ey = p[1]! - (p0[1]! + (v[1]! + a[1]! * dt) * dt);
+      ez = p[2]! - (p0[2]! + (v[2]! + a[2]! * dt) * dt);
+      if (kernel === KERNEL_ROTATING_WORLD) {
+        this.minusDt[0] = -dt;
+        rotateSlots(store, SLOT_0, 1, 0, this.minusDt, (predictedR = this.predictedR), 0);
+      }
+    } else {
+      this.minusDt[0] = -dt;
+      const q = this.predicted;
+      evaluateRotating(store, 0, 0, this.minusDt, q, 0, (predictedR = this.predictedR), 0, null);
+      ex = p[0]! - q[0]!;
+      ey = p[1]! - q[1]!;
+      ez = p[2]! - q[2]!;
+    }
     const trueR = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation);
-    const sinCos = rotationSinCos(this.errorSinCos, trueR, this.predictedR);
+    // Trace and antisymmetric part of trueR · predictedRᵀ, as `rotationSinCos` writes them out (same operations in
+    // the same order, hence the same doubles), without its square root.
+    const a0 = trueR[0]!, a1 = trueR[1]!, a2 = trueR[2]!, a3 = trueR[3]!, a4 = trueR[4]!, a5 = trueR[5]!, a6 = trueR[6]!, a7 = trueR[7]!, a8 = trueR[8]!;
+    const b0 = predictedR[0]!, b1 = predictedR[1]!, b2 = predictedR[2]!, b3 = predictedR[3]!, b4 = predictedR[4]!;
+    const b5 = predictedR[5]!, b6 = predictedR[6]!, b7 = predictedR[7]!, b8 = predictedR[8]!;
+    const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
+    const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);
+    const sy = a0 * b6 + a1 * b7 + a2 * b8 - (a6 * b0 + a7 * b1 + a8 * b2);
+    const sz = a3 * b0 + a4 * b1 + a5 * b2 - (a0 * b3 + a1 * b4 + a2 * b5);
+    const errors = this.errors;
+    errors[POSITION_SQ] = ex * ex + ey * ey + ez * ez;
+    errors[SKEW_SQ] = sx * sx + sy * sy + sz * sz;
+    errors[COS2] = trace - 1;
     const adaptive = this.adaptiveThreshold;
     if (adaptive !== null) {
       const v = truth.linearVelocity;
       const speed = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!);
-      this.thresholdMeters = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
+      this.limits[POSITION_M] = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
     }
     let reasons = 0;
-    if (this.positionErrorMeters > this.thresholdMeters) reasons |= EMIT_POSITION;
-    // angle > θ ⇔ sin(angle − θ) > 0 for angle, θ in [0, π].
-    if (sinCos[0]! * this.thresholdCos - sinCos[1]! * this.thresholdSin > 0) reasons |= EMIT_ORIENTATION;
+    if (exceedsThreshold(errors, this.limits)) reasons |= EMIT_POSITION;
+    if (exceedsAngle(errors, this.limits)) reasons |= EMIT_ORIENTATION;
     if (dt >= this.currentHeartbeatSeconds) reasons |= EMIT_HEARTBEAT;
     if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
     return dt < this.minIntervalSeconds ? 0 : reasons;
@@ -266,9 +304,9 @@ export class DeadReckoningEmitter {
     this.currentHeartbeatSeconds = this.sentStationary ? this.stationaryHeartbeatSeconds : this.heartbeatSeconds;
     this.changeRequested = false;
     this.lastSentSeconds = tSeconds;
-    this.positionErrorMeters = 0;
-    this.errorSinCos[0] = 0;
-    this.errorSinCos[1] = 2;
+    this.errors[POSITION_SQ] = 0;
+    this.errors[SKEW_SQ] = 0;
+    this.errors[COS2] = 2;
     this.sentCount++;
   }
 
@@ -292,6 +330,39 @@ export class DeadReckoningEmitter {
     if (accelerating) return rotating ? DR_RVW : DR_FVW;
     return rotating ? DR_RPW : DR_FPW;
   }
+}
+
+/**
+ * The position test √(errors[POSITION_SQ]) > limits[POSITION_M], decided as that expression decides it. The square
+ * root is taken only within a relative 1e-12 of the threshold: further away, e² against t² answers the same, since
+ * √ is correctly rounded and monotonic and the few roundings of e² and t² are ~1e-16 relative (t in [1e-100, 1e100],
+ * so that t² is a normal double).
+ */
+function exceedsThreshold(errors: Float64Array, limits: Float64Array): boolean {
+  const e2 = errors[POSITION_SQ]!, t = limits[POSITION_M]!;
+  if (t >= 1e-100 && t <= 1e100) {
+    const t2 = t * t;
+    if (e2 > t2 * (1 + 1e-12)) return true;
+    if (e2 < t2 * (1 - 1e-12)) return false;
+  }
+  return Math.sqrt(e2) > t; // also NaN, 0 and extreme thresholds
+}
+
+/**
+ * The orientation test angle > θ, as sin(angle − θ) > 0 for angle, θ in [0, π]: 2sin·cos θ − 2cos·sin θ > 0 with
+ * 2sin = √(errors[SKEW_SQ]) and 2cos = errors[COS2]. With cos θ > 0 and c = 2cos·sin θ a normal positive double,
+ * the test is √S·cos θ > c, which S·cos²θ against c² answers the same outside a relative 1e-12 band (each side is
+ * within a few roundings, ~1e-16, of its exact value, and rounding √S·cos θ is monotonic). Inside the band, at an
+ * angle above 90° or for θ = 0, the exact form decides.
+ */
+function exceedsAngle(errors: Float64Array, limits: Float64Array): boolean {
+  const s2 = errors[SKEW_SQ]!, c = errors[COS2]! * limits[SIN]!, cos = limits[COS]!;
+  if (c >= 1e-100 && c <= 1e100 && cos > 0) {
+    const x = s2 * limits[COS_SQ]!, y = c * c;
+    if (x > y * (1 + 1e-12)) return true;
+    if (x < y * (1 - 1e-12)) return false;
+  }
+  return Math.sqrt(s2) * cos - c > 0;
 }
 
 /** |(x, y, z)|; Math.hypot is slower and allocates its arguments. */
