@@ -62,7 +62,10 @@ export class DrStore {
   readonly angularVelocity: Float64Array;
   /** |ω|, rad/s. */
   readonly omegaMagnitude: Float64Array;
-  /** R_wb(0) as a unit quaternion x, y, z, w (4 per slot; `math/quat` conventions): what the rotating kernel turns. */
+  /**
+   * R_wb(0) as a unit quaternion x, y, z, w (4 per slot; `math/quat` conventions): what the rotating kernel turns.
+   * Written by `resetSlot` for rotating kernels only (a slot with KERNEL_LINEAR keeps an older value).
+   */
   readonly attitude0: Float64Array;
   /** −ω/|ω| (0 when ω = 0): the axis DR(t) turns about, by |ω|·t (3 per slot). */
   readonly turnAxis: Float64Array;
@@ -160,22 +163,6 @@ export function resetSlot(
   r[i9 + 6] = cphi * sth * cpsi + sphi * spsi;
   r[i9 + 7] = cphi * sth * spsi - sphi * cpsi;
   r[i9 + 8] = cphi * cth;
-  // The same R_wb as a quaternion: R_wb = A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active rotation, so q0 is the
-  // conjugate of the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ).
-  // One sinCos call site in a loop rather than three: V8 inlines it even where resetSlot is itself inlined (three
-  // copies overran the inlining budget of the table's resolve, and each angle passed to the call was boxed).
-  const half = scratchSinCos, halves = scratchHalfAngles;
-  for (let k = 0; k < 3; k++) {
-    sinCos(half, 0.5 * s.orientation0[i3 + k]!);
-    halves[2 * k] = half[0]!;
-    halves[2 * k + 1] = half[1]!;
-  }
-  const sp = halves[0]!, cp = halves[1]!, st = halves[2]!, ct = halves[3]!, sf = halves[4]!, cf = halves[5]!;
-  const q = s.attitude0, i4 = 4 * slot;
-  q[i4] = -(sf * ct * cp - cf * st * sp);
-  q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
-  q[i4 + 2] = -(cf * ct * sp - sf * st * cp);
-  q[i4 + 3] = cf * ct * cp + sf * st * sp;
 
   // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
   // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
@@ -207,13 +194,32 @@ export function resetSlot(
   s.halfAccelerationWorld[i3] = awx;
   s.halfAccelerationWorld[i3 + 1] = awy;
   s.halfAccelerationWorld[i3 + 2] = awz;
-  s.kernel[slot] = frozen
+  const kernel = frozen
     ? KERNEL_LINEAR
     : alg === DR_RPW || alg === DR_RVW
       ? KERNEL_ROTATING_WORLD
       : alg === DR_RPB || alg === DR_RVB
         ? KERNEL_ROTATING_BODY
         : KERNEL_LINEAR;
+  s.kernel[slot] = kernel;
+  if (kernel === KERNEL_LINEAR) return;
+  // The same R_wb as a quaternion, for the rotating kernels only (a fixed orientation never turns, and its reset
+  // would spend a third of its time on these half angles): R_wb = A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active
+  // rotation, so q0 is the conjugate of the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ).
+  // One sinCos call site in a loop rather than three: V8 inlines it even where resetSlot is itself inlined (three
+  // copies overran the inlining budget of the table's resolve, and each angle passed to the call was boxed).
+  const half = scratchSinCos, halves = scratchHalfAngles;
+  for (let k = 0; k < 3; k++) {
+    sinCos(half, 0.5 * s.orientation0[i3 + k]!);
+    halves[2 * k] = half[0]!;
+    halves[2 * k + 1] = half[1]!;
+  }
+  const sp = halves[0]!, cp = halves[1]!, st = halves[2]!, ct = halves[3]!, sf = halves[4]!, cf = halves[5]!;
+  const q = s.attitude0, i4 = 4 * slot;
+  q[i4] = -(sf * ct * cp - cf * st * sp);
+  q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
+  q[i4 + 2] = -(cf * ct * sp - sf * st * cp);
+  q[i4 + 3] = cf * ct * cp + sf * st * sp;
 }
 
 /**
@@ -267,7 +273,11 @@ export function rotateSlots(
   for (let k = 0; k < count; k++) {
     const slot = slots[k]!, i3 = 3 * slot, i4 = 4 * slot, o = m < 0 ? 9 * slot : 9 * m;
     half[0] = 0.5 * omega[slot]! * (tSeconds - referenceSeconds[slot]!);
-    sinCosInPlace(half);
+    // No turn (ω = 0, or t at the reference, as when a PDU is loaded): sinCosInPlace(±0) is [+0, 1] exactly.
+    if (half[0] === 0) {
+      half[0] = 0;
+      half[1] = 1;
+    } else sinCosInPlace(half);
     const sh = half[0]!, pw = half[1]!;
     const px = axis[i3]! * sh, py = axis[i3 + 1]! * sh, pz = axis[i3 + 2]! * sh;
     const qx = q0[i4]!, qy = q0[i4 + 1]!, qz = q0[i4 + 2]!, qw = q0[i4 + 3]!;

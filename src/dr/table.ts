@@ -22,7 +22,7 @@
  */
 import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestamp.js';
 import { BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED, entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
-import { isDeactivated, isKnownAlgorithm } from './algorithm.js';
+import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
 import {
   HEARTBEAT_IEEE_TABLE_25,
@@ -48,7 +48,9 @@ import {
 import { createFloat64Arena } from './simd-kernel.js';
 import {
   SMOOTH_DURATION as SMOOTH_DURATION_IMPORTED,
+  SMOOTH_CONVERGENCE,
   SMOOTH_FRACTION as SMOOTH_FRACTION_IMPORTED,
+  SMOOTH_PROJECTIVE,
   SMOOTH_SNAP,
   SMOOTH_TAU as SMOOTH_TAU_IMPORTED,
   SMOOTHING_METHODS,
@@ -259,6 +261,9 @@ export class RemoteEntityTable {
   readonly smoothingMethod: number;
   readonly smoothingSeconds: number;
   readonly teleportMeters: number;
+  /** Corrections are smoothed (not 'snap', a positive duration); and the method reads ė0 (projective, convergence). */
+  private readonly smoothsCorrections: boolean;
+  private readonly smoothingUsesVelocity: boolean;
   private readonly smoothing: Int32Array;
   private smoothingCount = 0;
   private readonly smoothingStart: Float64Array;
@@ -306,6 +311,8 @@ export class RemoteEntityTable {
     this.smoothingMethod = SMOOTHING_METHODS[options.smoothing?.method ?? 'linear'];
     this.smoothingSeconds = options.smoothing?.durationSeconds ?? 0.5;
     this.teleportMeters = options.smoothing?.teleportMeters ?? 100;
+    this.smoothsCorrections = this.smoothingMethod !== SMOOTH_SNAP && this.smoothingSeconds > 0;
+    this.smoothingUsesVelocity = this.smoothingMethod === SMOOTH_PROJECTIVE || this.smoothingMethod === SMOOTH_CONVERGENCE;
     // P0, V, ½A, reference times and both location outputs in one arena, for the SIMD quadratic kernel.
     const arena = n >= 64 ? createFloat64Arena(16 * n) : null;
     const positions = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
@@ -491,9 +498,10 @@ export class RemoteEntityTable {
   private resolveSlot(slot: number, appeared: boolean): void {
     const s = this.store, s3 = 3 * slot;
     this.now[0] = this.arrivalSeconds[slot]!;
-    const wasFrozen = !appeared && s.frozen[slot] === 1;
-    // The state displayed when the PDU arrived (old model and smoothing), for smoothing.
-    if (!appeared) this.displayedAt(slot);
+    // New entities and frozen ones (before or after the PDU) snap: only a correction needs the state displayed
+    // when the PDU arrived (old model and smoothing), which must be read before the reset.
+    const smooth = this.smoothsCorrections && !appeared && s.frozen[slot] === 0 && !isFrozen(this.appearance[slot]!);
+    if (smooth) this.displayedAt(slot);
     const pending = this.pending, o = PENDING_STRIDE * slot, pdu = this.pdu;
     for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
     this.reference[slot] = pending[o + PENDING_REFERENCE]!;
@@ -503,8 +511,8 @@ export class RemoteEntityTable {
     for (let k = s3; k < s3 + 3; k++) this.orientationValues[k] = this.displayValues[k] = s.orientation0[k]!;
     for (let k = 9 * slot; k < 9 * slot + 9; k++) this.matrixValues[k] = this.displayMatrixValues[k] = s.r0[k]!;
     this.orientationStale[slot] = this.displayStale[slot] = 0;
-    if (appeared || wasFrozen || s.frozen[slot] === 1) this.stopSmoothing(slot);
-    else this.startSmoothing(slot);
+    if (smooth) this.startSmoothing(slot);
+    else this.stopSmoothing(slot);
   }
 
   /** Removes entities silent for longer than their timeout (heartbeat × 2.4). @returns how many. */
@@ -648,7 +656,7 @@ export class RemoteEntityTable {
 
   /**
    * The state displayed for one slot at now[0], before a new PDU replaces its model: position into this.p, R_wb
-   * into this.m and the old path's world velocity into this.previousVelocity.
+   * into this.m and, for the methods that read ė0, the old path's world velocity into this.previousVelocity.
    */
   private displayedAt(slot: number): void {
     const s = this.store;
@@ -656,13 +664,12 @@ export class RemoteEntityTable {
     positionAt(s, slot, 0, this.minusDt, this.p, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
-    worldVelocity(s, slot, 0, this.m, 0, this.previousVelocity, 0, this.minusDt);
+    if (this.smoothingUsesVelocity) worldVelocity(s, slot, 0, this.m, 0, this.previousVelocity, 0, this.minusDt);
     if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, this.p, this.m, 0, false);
   }
 
   /** Starts a correction at now[0] from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
   private startSmoothing(slot: number): void {
-    if (this.smoothingMethod === SMOOTH_SNAP || !(this.smoothingSeconds > 0)) return this.stopSmoothing(slot);
     const s = this.store, j = 3 * slot, t = this.now[0]!;
     // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
     this.minusDt[slot] = this.reference[slot]! - t;
@@ -676,9 +683,11 @@ export class RemoteEntityTable {
       e2 += e * e;
     }
     if (Math.sqrt(e2) > this.teleportMeters) return this.stopSmoothing(slot);
-    // ė0 = displayed − new path velocity (the displayed velocity taken as the old path's).
-    worldVelocity(s, slot, 0, this.m2, 0, this.v, 0, this.minusDt);
-    for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
+    if (this.smoothingUsesVelocity) {
+      // ė0 = displayed − new path velocity (the displayed velocity taken as the old path's).
+      worldVelocity(s, slot, 0, this.m2, 0, this.v, 0, this.minusDt);
+      for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
+    }
     // Error rotation E = R_disp · R_newᵀ as a quaternion.
     quat.fromMat3(this.q1, this.m);
     quat.fromMat3(this.q2, this.m2);

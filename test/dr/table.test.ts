@@ -270,6 +270,31 @@ describe('RemoteEntityTable: extrapolation', () => {
     expectClose(table.worldToBody.subarray(9 * fixed, 9 * fixed + 9), worldToBodyFromEuler(mat3.create(), 0, 0, 0), 0, 'fixed R_wb');
   });
 
+  it('a slot that changes between fixed and rotating algorithms turns from its newest PDU, or not at all when ω = 0', () => {
+    const table = new RemoteEntityTable({ smoothing: { method: 'snap' } });
+    const model = new DeadReckoningModel();
+    const p = new Float64Array(3), o = new Float64Array(3), m = new Float64Array(9);
+    const history = [
+      { algorithm: 3, orientation: [0.3, -0.2, 0.1], rates: [0.2, 0.1, -0.3] },
+      { algorithm: 2, orientation: [1.2, 0.4, -0.5], rates: [0, 0, 0] },
+      { algorithm: 4, orientation: [-2.5, 0.1, 0.7], rates: [-0.1, 0.4, 0.2] },
+      { algorithm: 5, orientation: [0.6, 0.2, 0.3], rates: [0.5, 0, 0] },
+      { algorithm: 3, orientation: [2.8, -1.1, 2.9], rates: [0, 0, 0] },
+    ];
+    history.forEach((pdu, i) => {
+      table.apply(record({ ...pdu, timestamp: stamp(i) }), i);
+      model.reset([6378137, 0, 0], [0, 10, 0], pdu.orientation, [0, 0, 0], pdu.rates, pdu.algorithm);
+      for (const dt of [0, 0.5]) {
+        table.extrapolate(i + dt);
+        model.evaluate(dt, p, o, m);
+        expectClose(table.worldToBody.subarray(0, 9), m, 0, `PDU ${i} at +${dt} s: as the model`);
+        const turned = pdu.rates.some((w) => w !== 0) && dt > 0 && pdu.algorithm !== 2 && pdu.algorithm !== 5;
+        const r0 = worldToBodyFromEuler(mat3.create(), pdu.orientation[0]!, pdu.orientation[1]!, pdu.orientation[2]!);
+        expect(mat3.rotationAngleBetween(table.worldToBody.subarray(0, 9), r0)).toBeCloseTo(turned ? 0.5 * Math.hypot(...pdu.rates) : 0, 7);
+      }
+    });
+  });
+
   it("'timestamp' mode extrapolates from the PDU's absolute timestamp, else from arrival", () => {
     const table = new RemoteEntityTable({ timeReference: 'timestamp', smoothing: { method: 'snap' } });
     const now = 1_700_000_000 + 0.5; // epoch seconds; 1_700_000_000 mod 3600 = 800
@@ -342,6 +367,17 @@ describe('RemoteEntityTable: smoothing', () => {
     table.apply(record({ location: [6378137, 5, 1], appearance: 1 << 21, timestamp: stamp(1) }), 1);
     table.render(1.1);
     expectClose(table.displayLocation.subarray(0, 3), [6378137, 5, 1], 0, 'frozen');
+  });
+
+  it('snaps onto the first PDU after a frozen one', () => {
+    const table = new RemoteEntityTable({ smoothing: { method: 'linear', durationSeconds: T } });
+    table.apply(record({ timestamp: stamp(0) }), 0);
+    table.apply(record({ location: [6378137, 5, 1], appearance: 1 << 21, timestamp: stamp(1) }), 1);
+    table.render(1.5);
+    table.apply(record({ location: [6378137, 20, 3], velocity: [0, 10, 0], timestamp: stamp(2) }), 2);
+    table.render(2.1);
+    expectClose(table.displayLocation.subarray(0, 3), [6378137, 21, 3], 1e-9, 'unfrozen');
+    expect(table.isConverging(0)).toBe(false);
   });
 
   it('snaps for the snap method, for a teleport, and for new entities', () => {
