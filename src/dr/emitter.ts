@@ -23,7 +23,7 @@ import {
 } from './algorithm.js';
 import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
 import { DeadReckoningModel } from './model.js';
-import { KERNEL_ROTATING_BODY, KERNEL_ROTATING_WORLD, evaluateRotating, rotateSlots } from './store.js';
+import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, rotateSlots } from './store.js';
 import { createTruthState, type TruthState } from './truth-state.js';
 import { PoseRateEstimator } from './pose-rates.js';
 
@@ -81,8 +81,9 @@ const TURN_RATE = 1e-3; // rad/s
 const DEG = Math.PI / 180;
 
 /** Indices of DeadReckoningEmitter's `errors` and `limits`. */
-const POSITION_SQ = 0, SKEW_SQ = 1, COS2 = 2;
-const POSITION_M = 0, COS = 1, SIN = 2, COS_SQ = 3;
+const POSITION_SQ = 0, SKEW_SQ = 1, COS2 = 2, LAST_DT = 3;
+const POSITION_M = 0, COS = 1, SIN = 2, COS_SQ = 3, DELTA_MAX = 4;
+const ANCHOR_DT = 0, ANCHOR_ROOM = 1;
 /** The one slot of a DeadReckoningModel's store, for `rotateSlots`. */
 const SLOT_0 = new Int32Array(1);
 
@@ -107,6 +108,7 @@ export class DeadReckoningEmitter {
   }
   /** At the last `update`: rotation angle truth ↔ receivers' dead-reckoned orientation, radians. */
   get orientationErrorRad(): number {
+    if (this.orientationStale) this.writeOrientationErrors(this.lastTrueR, this.predictedRotation());
     return Math.atan2(Math.sqrt(this.errors[SKEW_SQ]!), this.errors[COS2]!);
   }
   /** The position threshold used at the last `update`, metres. */
@@ -134,11 +136,20 @@ export class DeadReckoningEmitter {
   private readonly minusDt = new Float64Array(1);
   /**
    * The errors of the last `update` as the decision reads them (indices POSITION_SQ, SKEW_SQ, COS2): |error|²,
-   * and (2·sin)² and 2·cos of the orientation error angle (`rotationSinCos`); [0, 0, 2] after a send.
+   * and (2·sin)² and 2·cos of the orientation error angle (`rotationSinCos`; [0, 0, 2] after a send), and dt.
    */
-  private readonly errors = Float64Array.of(0, 0, 2);
-  /** The thresholds as the decision reads them (indices POSITION_M, COS, SIN, COS_SQ): doubles in an array, never boxed. */
-  private readonly limits = new Float64Array(4);
+  private readonly errors = Float64Array.of(0, 0, 2, 0);
+  /** The orientation errors are not computed yet (`orientationExceeded` needed no more); the truth is in lastTrueR. */
+  private orientationStale = false;
+  private readonly lastTrueR = new Float64Array(9);
+  /** Where `orientationExceeded` last evaluated the model: dt_j and the room left by ‖A_j − B_j‖_F (−1: none); A_j. */
+  private readonly anchor = Float64Array.of(0, -1);
+  private readonly anchorR = new Float64Array(9);
+  /**
+   * The thresholds as the decision reads them (indices POSITION_M, COS, SIN, COS_SQ, DELTA_MAX): doubles in an
+   * array, never boxed.
+   */
+  private readonly limits = new Float64Array(5);
   private readonly predicted = new Float64Array(3);
   private readonly predictedR = new Float64Array(9);
   private readonly trueR = new Float64Array(9);
@@ -158,6 +169,7 @@ export class DeadReckoningEmitter {
     this.limits[COS] = cos;
     this.limits[SIN] = Math.sin(threshold);
     this.limits[COS_SQ] = cos * cos;
+    this.limits[DELTA_MAX] = maxErrorNormWithin(threshold);
     this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
     const stationary = options.stationaryHeartbeatSeconds === undefined ? HEARTBEAT_STATIONARY_SECONDS : options.stationaryHeartbeatSeconds;
     this.stationaryHeartbeatSeconds = Math.max(this.heartbeatSeconds, stationary ?? 0);
@@ -194,43 +206,26 @@ export class DeadReckoningEmitter {
 
   /** The reasons to send at `now` (0: none, or not before minIntervalSeconds). Allocates nothing. */
   private decide(truth: TruthState, appearance: number, trueWorldToBody: Float64Array | null): number {
-    const store = this.model.store, kernel = store.kernel[0]!;
+    const store = this.model.store, errors = this.errors;
     const dt = this.now[0]! - this.lastSentSeconds;
+    errors[LAST_DT] = dt;
     const p = truth.location;
-    // The sent model at dt, exactly as the store's kernels evaluate it (positionAt's dt is 0 − (−dt) = dt).
+    // The sent model's position at dt, exactly as the store's kernels evaluate it (their dt is 0 − (−dt) = dt).
     let ex: number, ey: number, ez: number;
-    let predictedR = store.r0; // slot 0: R0 is read in place for the fixed-orientation kernel
-    if (kernel !== KERNEL_ROTATING_BODY) {
+    if (store.kernel[0] !== KERNEL_ROTATING_BODY) {
       const p0 = store.location0, v = store.velocityWorld, a = store.halfAccelerationWorld;
       ex = p[0]! - (p0[0]! + (v[0]! + a[0]! * dt) * dt);
       ey = p[1]! - (p0[1]! + (v[1]! + a[1]! * dt) * dt);
       ez = p[2]! - (p0[2]! + (v[2]! + a[2]! * dt) * dt);
-      if (kernel === KERNEL_ROTATING_WORLD) {
-        this.minusDt[0] = -dt;
-        rotateSlots(store, SLOT_0, 1, 0, this.minusDt, (predictedR = this.predictedR), 0);
-      }
     } else {
       this.minusDt[0] = -dt;
       const q = this.predicted;
-      evaluateRotating(store, 0, 0, this.minusDt, q, 0, (predictedR = this.predictedR), 0, null);
+      bodyPosition(store, 0, 0, this.minusDt, q, 0);
       ex = p[0]! - q[0]!;
       ey = p[1]! - q[1]!;
       ez = p[2]! - q[2]!;
     }
-    const trueR = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation);
-    // Trace and antisymmetric part of trueR · predictedRᵀ, as `rotationSinCos` writes them out (same operations in
-    // the same order, hence the same doubles), without its square root.
-    const a0 = trueR[0]!, a1 = trueR[1]!, a2 = trueR[2]!, a3 = trueR[3]!, a4 = trueR[4]!, a5 = trueR[5]!, a6 = trueR[6]!, a7 = trueR[7]!, a8 = trueR[8]!;
-    const b0 = predictedR[0]!, b1 = predictedR[1]!, b2 = predictedR[2]!, b3 = predictedR[3]!, b4 = predictedR[4]!;
-    const b5 = predictedR[5]!, b6 = predictedR[6]!, b7 = predictedR[7]!, b8 = predictedR[8]!;
-    const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
-    const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);
-    const sy = a0 * b6 + a1 * b7 + a2 * b8 - (a6 * b0 + a7 * b1 + a8 * b2);
-    const sz = a3 * b0 + a4 * b1 + a5 * b2 - (a0 * b3 + a1 * b4 + a2 * b5);
-    const errors = this.errors;
     errors[POSITION_SQ] = ex * ex + ey * ey + ez * ez;
-    errors[SKEW_SQ] = sx * sx + sy * sy + sz * sz;
-    errors[COS2] = trace - 1;
     const adaptive = this.adaptiveThreshold;
     if (adaptive !== null) {
       const v = truth.linearVelocity;
@@ -239,10 +234,78 @@ export class DeadReckoningEmitter {
     }
     let reasons = 0;
     if (exceedsThreshold(errors, this.limits)) reasons |= EMIT_POSITION;
-    if (exceedsAngle(errors, this.limits)) reasons |= EMIT_ORIENTATION;
+    if (this.orientationExceeded(trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation))) reasons |= EMIT_ORIENTATION;
     if (dt >= this.currentHeartbeatSeconds) reasons |= EMIT_HEARTBEAT;
     if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
     return dt < this.minIntervalSeconds ? 0 : reasons;
+  }
+
+  /**
+   * Whether the orientation error at errors[LAST_DT] exceeds the threshold, for the true R_wb `trueR`. Decided as
+   * `rotationSinCos` and `exceedsAngle` decide it; but most decisions need not evaluate the sent model's rotation.
+   * Each evaluation anchors a bound: for any matrices, ‖A − B‖_F ≤ ‖A − A_j‖_F + ‖A_j − B_j‖_F + ‖B_j − B‖_F, where
+   * A_j, B_j are truth and model at the anchor and ‖B_j − B‖_F ≤ √2·|ω|·|dt − dt_j| (a turn about a fixed axis).
+   * While the bound stays below `limits[DELTA_MAX]` the angle is provably within the threshold (see the
+   * constructor), and only ‖A − A_j‖_F is computed: nine differences instead of a sine, a cosine, a quaternion
+   * product and the 27 products of the comparison.
+   */
+  private orientationExceeded(trueR: Float64Array): boolean {
+    const store = this.model.store, errors = this.errors, anchor = this.anchor, anchorR = this.anchorR;
+    const dt = errors[LAST_DT]!, dtAnchor = anchor[ANCHOR_DT]!;
+    const omega = store.kernel[0] === KERNEL_LINEAR ? 0 : store.omegaMagnitude[0]!;
+    // The model's turn since the anchor, with room for the roundings of its half angle 0.5·|ω|·dt.
+    const room =
+      anchor[ANCHOR_ROOM]! - omega * (Math.SQRT2 * (1 + 1e-12) * Math.abs(dt - dtAnchor) + 1e-14 * (Math.abs(dt) + Math.abs(dtAnchor)));
+    if (room > 0) {
+      const last = this.lastTrueR;
+      let d2 = 0;
+      for (let k = 0; k < 9; k++) {
+        const x = trueR[k]!, d = x - anchorR[k]!;
+        last[k] = x;
+        d2 += d * d;
+      }
+      // √d2 < room, with a relative 1e-12 to spare for the roundings of d2 (NaN fails, and evaluates below).
+      if (d2 < room * room * (1 - 1e-12)) {
+        this.orientationStale = true;
+        return false;
+      }
+    }
+    const predictedR = this.predictedRotation();
+    this.writeOrientationErrors(trueR, predictedR);
+    let d2 = 0;
+    for (let k = 0; k < 9; k++) {
+      const x = trueR[k]!, d = x - predictedR[k]!;
+      anchorR[k] = x;
+      d2 += d * d;
+    }
+    anchor[ANCHOR_DT] = dt;
+    anchor[ANCHOR_ROOM] = this.limits[DELTA_MAX]! - Math.sqrt(d2) * (1 + 1e-12) - 1e-12;
+    return exceedsAngle(errors, this.limits);
+  }
+
+  /** R_wb of the sent model at errors[LAST_DT] (row-major), as `evaluateRotating` computes it; R0 in place when fixed. */
+  private predictedRotation(): Float64Array {
+    const store = this.model.store;
+    if (store.kernel[0] === KERNEL_LINEAR) return store.r0; // slot 0
+    this.minusDt[0] = -this.errors[LAST_DT]!;
+    rotateSlots(store, SLOT_0, 1, 0, this.minusDt, this.predictedR, 0);
+    return this.predictedR;
+  }
+
+  /**
+   * errors[SKEW_SQ] and errors[COS2] from the trace and antisymmetric part of a · bᵀ, as `rotationSinCos` writes
+   * them out (same operations in the same order, hence the same doubles), without its square root.
+   */
+  private writeOrientationErrors(a: Float64Array, b: Float64Array): void {
+    const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!, a4 = a[4]!, a5 = a[5]!, a6 = a[6]!, a7 = a[7]!, a8 = a[8]!;
+    const b0 = b[0]!, b1 = b[1]!, b2 = b[2]!, b3 = b[3]!, b4 = b[4]!, b5 = b[5]!, b6 = b[6]!, b7 = b[7]!, b8 = b[8]!;
+    const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
+    const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);
+    const sy = a0 * b6 + a1 * b7 + a2 * b8 - (a6 * b0 + a7 * b1 + a8 * b2);
+    const sz = a3 * b0 + a4 * b1 + a5 * b2 - (a0 * b3 + a1 * b4 + a2 * b5);
+    this.errors[SKEW_SQ] = sx * sx + sy * sy + sz * sz;
+    this.errors[COS2] = trace - 1;
+    this.orientationStale = false;
   }
 
   /**
@@ -307,6 +370,8 @@ export class DeadReckoningEmitter {
     this.errors[POSITION_SQ] = 0;
     this.errors[SKEW_SQ] = 0;
     this.errors[COS2] = 2;
+    this.orientationStale = false;
+    this.anchor[ANCHOR_ROOM] = -1;
     this.sentCount++;
   }
 
@@ -363,6 +428,19 @@ function exceedsAngle(errors: Float64Array, limits: Float64Array): boolean {
     if (x < y * (1 - 1e-12)) return false;
   }
   return Math.sqrt(s2) * cos - c > 0;
+}
+
+/**
+ * The largest ‖A − B‖_F (Frobenius; A any matrix, B a rotation) for which `exceedsAngle` is sure to answer no at
+ * threshold θ, less a margin; −1 when there is none (θ = 0, or θ ≥ 90°). With N = (A − B)·Bᵀ, A·Bᵀ = I + N, so
+ * 2sin = |antisymmetric part| ≤ √2‖N‖_F and 2cos = trace − 1 ≥ 2 − √3‖N‖_F; the test 2sin·cos θ > 2cos·sin θ then
+ * fails while ‖N‖_F < 2 sin θ / (√2 cos θ + √3 sin θ) (for small angles 0.94 of the exact 2√2·sin(θ/2)). The margin
+ * (relative 1e-9, absolute 1e-12) covers the roundings of both sides, ~1e-15, and a B orthogonal only to ~1e-16.
+ */
+function maxErrorNormWithin(thresholdRad: number): number {
+  const cos = Math.cos(thresholdRad), sin = Math.sin(thresholdRad);
+  if (!(cos > 0 && sin > 0)) return -1;
+  return ((2 * sin) / (Math.SQRT2 * cos + Math.sqrt(3) * sin)) * (1 - 1e-9) - 1e-12;
 }
 
 /** |(x, y, z)|; Math.hypot is slower and allocates its arguments. */

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { createTruthState } from '../../src/dr/truth-state.js';
-import { deadReckon } from '../../src/dr/model.js';
+import { DeadReckoningModel, deadReckon } from '../../src/dr/model.js';
 import {
   DeadReckoningEmitter,
   EMIT_CHANGE,
@@ -15,7 +16,8 @@ import {
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
 import { PoseRateEstimator } from '../../src/dr/pose-rates.js';
 import * as mat3 from '../../src/math/mat3.js';
-import { worldToBodyFromEuler } from '../../src/math/euler.js';
+import { eulerFromWorldToBody, worldToBodyFromEuler } from '../../src/math/euler.js';
+import { drMatrix } from '../../src/dr/rotation.js';
 import type { TruthState } from '../../src/dr/truth-state.js';
 import { ORIGIN, accelerating, turning } from './trajectories.js';
 import { expectClose } from '../math/close.js';
@@ -254,3 +256,95 @@ describe('heartbeat tables', () => {
     expect(heartbeatSecondsFor(HEARTBEAT_KDIS, kind, domain)).toBe(kdis);
   });
 });
+
+/**
+ * The decision as the plain formulas state it, from the public model: √|e|² > threshold and, with [2sin, 2cos] of
+ * the error rotation from `rotationSinCos`, 2sin·cos θ − 2cos·sin θ > 0. The emitter skips square roots and, for
+ * rotating models, most evaluations of the model's rotation; its decisions must be these to the bit.
+ */
+function referenceDecision(model: DeadReckoningModel, dt: number, location: ArrayLike<number>, trueR: Float64Array, positionM: number, angleRad: number) {
+  const q = new Float64Array(3), r = new Float64Array(9);
+  model.evaluate(dt, q, null, r);
+  const ex = location[0]! - q[0]!, ey = location[1]! - q[1]!, ez = location[2]! - q[2]!;
+  const error = Math.sqrt(ex * ex + ey * ey + ez * ez);
+  const sinCos = mat3.rotationSinCos(new Float64Array(2), trueR, r);
+  const theta = Math.min(Math.max(angleRad, 0), Math.PI);
+  const reasons = (error > positionM ? EMIT_POSITION : 0) | (sinCos[0]! * Math.cos(theta) - sinCos[1]! * Math.sin(theta) > 0 ? EMIT_ORIENTATION : 0);
+  return { reasons, error, angle: Math.atan2(sinCos[0]!, sinCos[1]!) };
+}
+
+describe('DeadReckoningEmitter: decisions to the bit', () => {
+  const component = fc.double({ min: -1, max: 1, noNaN: true });
+  const vec = (scale: number) => fc.tuple(component, component, component).map((v) => v.map((x) => x * scale));
+  // Truth drifts steadily away from the first PDU's model, in position and in orientation, so that the last step
+  // has the largest errors; the thresholds are set at, or within a few ulps of, those errors.
+  const scenario = fc.record({
+    algorithm: fc.integer({ min: 1, max: 9 }),
+    velocity: vec(60),
+    acceleration: vec(3),
+    euler: vec(1.5),
+    rates: vec(0.5),
+    drift: vec(5),
+    axis: vec(1),
+    angle: fc.double({ min: 0, max: 0.3, noNaN: true }),
+    steps: fc.integer({ min: 2, max: 90 }),
+    positionUlps: fc.integer({ min: -3, max: 3 }),
+    angleNudge: fc.constantFrom(-1e-15, -1e-17, 0, 1e-17, 1e-15, 1e-3, -1e-3),
+    byAngles: fc.boolean(),
+    // Or the truth holds a fixed orientation while a rotating model turns away from it.
+    truthTurns: fc.boolean(),
+  });
+
+  it('equal the plain formulas at every step, at and around both thresholds; the readings too', () => {
+    fc.assert(
+      fc.property(scenario, (sc) => {
+        const first = createTruthState();
+        first.location.set(ORIGIN);
+        first.linearVelocity.set(sc.velocity);
+        first.linearAcceleration.set(sc.acceleration);
+        first.orientation.set(sc.euler);
+        first.angularVelocity.set(sc.rates);
+        const options = { algorithm: sc.algorithm, heartbeatSeconds: 1e9, stationaryHeartbeatSeconds: null };
+        const sent = new EntityStateRecord();
+        new DeadReckoningEmitter(options).update(first, 0, sent);
+        const firstModel = modelOf(sent);
+        // The truth path: the first model plus a growing offset and error rotation.
+        const truths = Array.from({ length: sc.steps }, (_, i) => {
+          const t = (i + 1) / 60, f = (i + 1) / sc.steps;
+          const truth = createTruthState(), r = new Float64Array(9);
+          firstModel.evaluate(t, truth.location, null, r);
+          if (!sc.truthTurns) firstModel.evaluate(0, new Float64Array(3), null, r);
+          for (let k = 0; k < 3; k++) truth.location[k] += sc.drift[k]! * f;
+          const e = drMatrix(mat3.create(), sc.axis.map((x) => x * sc.angle * (sc.truthTurns ? f : 1)), 1);
+          const trueR = mat3.multiply(mat3.create(), e, r);
+          eulerFromWorldToBody(truth.orientation, trueR);
+          truth.linearVelocity.set(sc.velocity);
+          truth.angularVelocity.set(sc.rates);
+          return { t, truth, trueR: sc.byAngles ? worldToBodyFromEuler(mat3.create(), truth.orientation[0]!, truth.orientation[1]!, truth.orientation[2]!) : trueR };
+        });
+        const last = truths[truths.length - 1]!;
+        const atEnd = referenceDecision(firstModel, last.t, last.truth.location, last.trueR, 0, 0);
+        const positionM = atEnd.error * (1 + sc.positionUlps * Number.EPSILON);
+        const angleRad = atEnd.angle + sc.angleNudge;
+        const emitter = new DeadReckoningEmitter({ ...options, positionThresholdMeters: positionM, orientationThresholdRad: angleRad });
+        const record = new EntityStateRecord();
+        emitter.update(first, 0, record);
+        let model = modelOf(record);
+        for (const { t, truth, trueR } of truths) {
+          const expected = referenceDecision(model, t - emitter.lastSentSeconds, truth.location, trueR, positionM, angleRad);
+          const reasons = emitter.update(truth, t, record, 0, sc.byAngles ? null : trueR);
+          expect(reasons & (EMIT_POSITION | EMIT_ORIENTATION)).toBe(expected.reasons);
+          if (reasons === 0) {
+            expect(emitter.positionErrorMeters).toBe(expected.error);
+            expect(emitter.orientationErrorRad).toBe(expected.angle);
+          } else model = modelOf(record);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function modelOf(r: EntityStateRecord): DeadReckoningModel {
+  return new DeadReckoningModel().reset(r.location, r.linearVelocity, r.orientation, r.linearAcceleration, r.angularVelocity, r.drAlgorithm, r.appearance);
+}
