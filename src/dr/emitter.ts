@@ -245,8 +245,8 @@ export class DeadReckoningEmitter {
    * `rotationSinCos` and `exceedsAngle` decide it; but most decisions need not evaluate the sent model's rotation.
    * Each evaluation anchors a bound: for any matrices, ‖A − B‖_F ≤ ‖A − A_j‖_F + ‖A_j − B_j‖_F + ‖B_j − B‖_F, where
    * A_j, B_j are truth and model at the anchor and ‖B_j − B‖_F ≤ √2·|ω|·|dt − dt_j| (a turn about a fixed axis).
-   * While the bound stays below `limits[DELTA_MAX]` the angle is provably within the threshold (see the
-   * constructor), and only ‖A − A_j‖_F is computed: nine differences instead of a sine, a cosine, a quaternion
+   * While the bound stays below `limits[DELTA_MAX]` the angle is provably within the threshold
+   * (`maxErrorNormWithin`), and only ‖A − A_j‖_F is computed: nine differences instead of a sine, a cosine, a quaternion
    * product and the 27 products of the comparison.
    */
   private orientationExceeded(trueR: Float64Array): boolean {
