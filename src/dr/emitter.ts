@@ -125,8 +125,9 @@ export class DeadReckoningEmitter {
   private sentAppearance = 0;
   private changeRequested = false;
   private readonly model = new DeadReckoningModel();
-  private readonly candidateP = new DeadReckoningModel();
-  private readonly candidateV = new DeadReckoningModel();
+  /** The FPW and FVW forms of the last PDU, which `algorithm: 'auto'` compares when it next sends (null otherwise). */
+  private readonly candidateP: DeadReckoningModel | null;
+  private readonly candidateV: DeadReckoningModel | null;
   /**
    * Doubles handed between methods through typed arrays rather than arguments, since V8 boxes a computed double
    * passed to a function it does not inline: the time of the current `update`, and −dt, the model's reference
@@ -176,6 +177,9 @@ export class DeadReckoningEmitter {
     this.currentHeartbeatSeconds = this.heartbeatSeconds;
     this.minIntervalSeconds = options.minIntervalSeconds ?? 0;
     this.algorithm = options.algorithm ?? DR_RVW;
+    const auto = this.algorithm === 'auto';
+    this.candidateP = auto ? new DeadReckoningModel() : null;
+    this.candidateV = auto ? new DeadReckoningModel() : null;
     this.adaptiveThreshold = options.adaptiveThreshold ?? null;
     this.limits[POSITION_M] = this.positionThresholdMeters;
   }
@@ -347,7 +351,7 @@ export class DeadReckoningEmitter {
     }
     if (!usesAcceleration(alg)) this.sentA.fill(0);
     this.model.reset(truth.location, this.sentV, this.sentO, this.sentA, this.sentW, alg, appearance);
-    if (this.algorithm === 'auto') {
+    if (this.candidateP !== null && this.candidateV !== null) {
       this.candidateP.reset(truth.location, this.sentV, this.sentO, this.sentA, this.sentW, DR_FPW, 0);
       this.candidateV.reset(truth.location, this.sentV, this.sentO, fround3(this.sentA, a), this.sentW, DR_FVW, 0);
       if (!usesAcceleration(alg)) this.sentA.fill(0);
@@ -387,9 +391,9 @@ export class DeadReckoningEmitter {
     } else {
       // Which form would have predicted the interval that just ended better?
       const dt = this.now[0]! - this.lastSentSeconds, p = truth.location, q = this.predicted;
-      this.candidateP.evaluate(dt, q);
+      this.candidateP!.evaluate(dt, q);
       const errorP = norm(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
-      this.candidateV.evaluate(dt, q);
+      this.candidateV!.evaluate(dt, q);
       accelerating = norm(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!) < errorP;
     }
     if (accelerating) return rotating ? DR_RVW : DR_FVW;

@@ -40,7 +40,7 @@ export class RunContext {
   /** Free records for PDUs in flight (records are only reused after delivery). */
   readonly pool: EntityStateRecord[] = [];
   /** Sampled trajectories by `truthKey`, shared by the runs that fly them. */
-  readonly truths = new ByteBoundedCache<RunTruth>(256 * 2 ** 20);
+  readonly truths = new ByteBoundedCache<RunTruth>(128 * 2 ** 20);
   /** What the owner sent, by `senderKey`, replayed by the runs that differ only on the receiving side. */
   readonly transmissions = new ByteBoundedCache<Transmission>(64 * 2 ** 20);
   /**
