@@ -10,7 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { RunContext, runExperiment, type RunResult } from './runner.js';
 import type { ExperimentPlan, PlannedRun } from './sweep.js';
-import { senderKey, truthKey } from './transmission.js';
+import { senderKey } from './transmission.js';
+import { truthKey } from './truth-table.js';
 import type { WorkerRequest } from './worker.js';
 
 export interface SweepOptions {

@@ -70,8 +70,3 @@ export class Transmission {
 export function senderKey(spec: RunSpec): string {
   return JSON.stringify([spec.trajectory, spec.durationSeconds ?? null, spec.sampleRateHz, spec.emitter]);
 }
-
-/** The settings a run's truth tables depend on, as a string. */
-export function truthKey(spec: RunSpec): string {
-  return JSON.stringify([spec.trajectory, spec.durationSeconds ?? null, spec.sampleRateHz, spec.renderRateHz ?? spec.sampleRateHz]);
-}

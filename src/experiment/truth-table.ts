@@ -5,6 +5,7 @@
  * `maxSteps` steps: a longer run reads it as a window that moves forward, so memory stays bounded.
  */
 import { worldToBodyFromEuler } from '../math/euler.js';
+import type { RunSpec } from './spec.js';
 import { createTruthWithAttitude, type StepSampler, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
 
 /** Doubles per step in `pose`: location (3), then R_wb (9, row-major). */
@@ -122,6 +123,11 @@ export function sampleRunTruth(
     frames,
     byteLength: samples.byteLength + (frames?.byteLength ?? 0),
   };
+}
+
+/** The settings a run's truth tables depend on, as a string. */
+export function truthKey(spec: RunSpec): string {
+  return JSON.stringify([spec.trajectory, spec.durationSeconds ?? null, spec.sampleRateHz, spec.renderRateHz ?? spec.sampleRateHz]);
 }
 
 /** The state at step / rateHz: by the trajectory's recurrences where it has them (the same instants). */

@@ -132,10 +132,9 @@ export function orthonormalityError(a: ReadonlyMat3): number {
  * Angle in radians of the rotation a · bᵀ that takes orientation b to orientation a (both rotation matrices
  * of the same kind). Uses atan2 of the half-angle terms, so it stays accurate for tiny angles where
  * acos((trace − 1)/2) loses everything.
- * @param aOffset - where a starts in its array (e.g. a row of a table). Defaults to 0.
  */
-export function rotationAngleBetween(a: ReadonlyMat3, b: ReadonlyMat3, aOffset = 0): number {
-  rotationSinCos(scratchSinCos, a, b, aOffset);
+export function rotationAngleBetween(a: ReadonlyMat3, b: ReadonlyMat3): number {
+  rotationSinCos(scratchSinCos, a, b);
   return Math.atan2(scratchSinCos[0]!, scratchSinCos[1]!);
 }
 

@@ -4,10 +4,10 @@ import { ByteBoundedCache } from '../../src/experiment/byte-cache.js';
 import { RunContext, runExperiment, simulate } from '../../src/experiment/runner.js';
 import { senderBatches } from '../../src/experiment/sweep-runner.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
-import { senderKey, truthKey } from '../../src/experiment/transmission.js';
+import { senderKey } from '../../src/experiment/transmission.js';
 import { aircraftOrbit } from '../../src/experiment/trajectories/index.js';
 import { createTruthWithAttitude } from '../../src/experiment/trajectories/trajectory.js';
-import { TruthTable, sampleRunTruth } from '../../src/experiment/truth-table.js';
+import { TruthTable, sampleRunTruth, truthKey } from '../../src/experiment/truth-table.js';
 
 describe('TruthTable', () => {
   const orbit = aircraftOrbit({ speed: 120, radius: 3000, orbits: 1, banked: true });
