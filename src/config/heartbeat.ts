@@ -1,6 +1,6 @@
 /**
  * Heartbeat intervals per entity class, as the configuration names them. The figures are the dr module's tables
- * (DIS.md §4: IEEE 1278.1-2012 Table 25, 5 s for every kind, or the KDIS reading, longer for land, surface and
+ * (docs/dis-reference.md §4: IEEE 1278.1-2012 Table 25, 5 s for every kind, or the KDIS reading, longer for land, surface and
  * subsurface platforms, life forms, cultural features and environmentals); the configuration chooses one
  * (`heartbeat.heartbeatTable`) and may override any class (`heartbeat.heartbeatOverrides`).
  */

@@ -1,6 +1,6 @@
 /**
  * The owner side of dead reckoning: decides, for one local entity, when receivers need a new Entity State PDU
- * (IEEE 1278.1 §E.7.5; DIS.md §3.9). The emitter dead-reckons its own last PDU exactly as receivers will — from
+ * (IEEE 1278.1 §E.7.5; docs/dis-reference.md §3.9). The emitter dead-reckons its own last PDU exactly as receivers will — from
  * the float32-rounded velocity, acceleration, angles and rates — and sends when the true state has drifted past a
  * threshold, when the heartbeat is due, or when a non-kinematic field changed. Zero allocation per decision.
  *
@@ -333,7 +333,7 @@ export class DeadReckoningEmitter {
     fround3(this.sentO, o);
     fround3(this.sentW, w);
     if (isBodyAlgorithm(alg)) {
-      // Body models: V_b = R·V; A_b = d/dt(V_b) = R·A − ω × V_b (Towers & Hines; DIS.md §3.4), since dR/dt = −Ω·R.
+      // Body models: V_b = R·V; A_b = d/dt(V_b) = R·A − ω × V_b (Towers & Hines; docs/dis-reference.md §3.4), since dR/dt = −Ω·R.
       const r = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, o);
       const vbx = r[0]! * v[0]! + r[1]! * v[1]! + r[2]! * v[2]!;
       const vby = r[3]! * v[0]! + r[4]! * v[1]! + r[5]! * v[2]!;

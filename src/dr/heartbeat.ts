@@ -1,5 +1,5 @@
 /**
- * Heartbeat intervals of the Entity State PDU by entity kind and platform domain (DIS.md §4). The two public
+ * Heartbeat intervals of the Entity State PDU by entity kind and platform domain (docs/dis-reference.md §4). The two public
  * readings disagree, so both are exported: IEEE 1278.1-2012 Table 25 (5 s for every kind) and KDIS
  * `KSymbolicNames.hpp` (55 s for land, surface and subsurface platforms; 60 s for life forms, cultural features
  * and environmentals). Receivers time an entity out after heartbeat × HBT_TIMEOUT_MPLIER (2.4). An entity

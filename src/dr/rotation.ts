@@ -1,5 +1,5 @@
 /**
- * The closed-form matrices of the rotating and body-axis DR models (IEEE 1278.1 Annex E; DIS.md §3.3), written
+ * The closed-form matrices of the rotating and body-axis DR models (IEEE 1278.1 Annex E; docs/dis-reference.md §3.3), written
  * with θ = |ω|·t so every coefficient is exact to rounding for any |ω|, including 0:
  *
  *   DR(t) = (1 − cos θ)/|ω|² · ωωᵀ + cos θ · I − sin θ/|ω| · Ω          (= exp(−Ω t), a frame rotation)

@@ -1,5 +1,5 @@
 /**
- * Smoothing of dead-reckoning corrections (DIS.md §5): when a new PDU moves an entity's dead-reckoned path, the
+ * Smoothing of dead-reckoning corrections (docs/dis-reference.md §5): when a new PDU moves an entity's dead-reckoned path, the
  * displayed state converges to the new path over `durationSeconds` instead of jumping. Every method is written
  * as an offset added to the new path, so it starts at the previously displayed state (offset e0 at τ = 0) and
  * ends exactly on the new path (offset 0 at τ ≥ duration):

@@ -1,7 +1,7 @@
 /**
  * Struct-of-arrays storage of dead-reckoning models, and the kernels that evaluate them at a total time since
- * each model's reset. Everything that does not depend on t is computed once at reset (STYLE.md: orientation DR is
- * bound by trigonometry): R0 from the Euler angles and as a quaternion, |ω| and the axis, and for the fixed-orientation models the
+ * each model's reset. Everything that does not depend on t is computed once at reset (orientation DR is bound by
+ * trigonometry, as bench/dr.bench.ts dr.extrapolate.rvw shows): R0 from the Euler angles and as a quaternion, |ω| and the axis, and for the fixed-orientation models the
  * world-frame velocity and ½·acceleration, so that every non-rotating model (static, frozen, FPW, FVW, FPB, FVB,
  * and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t².
  * Used by `DeadReckoningModel` (one entity) and `RemoteEntityTable` (many).

@@ -12,7 +12,7 @@ import type { ReadonlyVec3, Vec3 } from './vec3.js';
 const GIMBAL_LOCK_COS_THETA = 1e-8;
 
 /**
- * World-to-body rotation matrix R_wb (row-major) of DIS Euler angles, IEEE 1278.1 §6.2.33 / DIS.md §3.2.
+ * World-to-body rotation matrix R_wb (row-major) of DIS Euler angles, IEEE 1278.1 §6.2.33 / docs/dis-reference.md §3.2.
  * @param psi - ψ, rotation about Z, radians.
  * @param theta - θ, about the new Y′, radians.
  * @param phi - φ, about the new X″, radians.

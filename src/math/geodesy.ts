@@ -1,6 +1,6 @@
 /**
  * WGS-84 geodesy: geodetic ↔ ECEF, local ENU/NED frames, and local heading/pitch/roll ↔ DIS ψθφ
- * (DIS.md §6). Angles in radians unless a name says Degrees; heights in metres above the ellipsoid.
+ * (docs/dis-reference.md §6). Angles in radians unless a name says Degrees; heights in metres above the ellipsoid.
  */
 import * as mat3 from './mat3.js';
 import type { Mat3, ReadonlyMat3 } from './mat3.js';
@@ -153,7 +153,7 @@ const scratchBody = new Float64Array(9);
 
 /**
  * DIS Euler angles [ψ, θ, φ] (radians, relative to ECEF) of a local attitude: R_wb = R_nb(heading, pitch,
- * roll) · R_ned←ecef (DIS.md §6.5).
+ * roll) · R_ned←ecef (docs/dis-reference.md §6.5).
  * @param headingRad - clockwise from true north, radians; pitch positive nose-up; roll positive right wing down.
  */
 export function eulerFromHeadingPitchRoll(

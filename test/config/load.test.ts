@@ -29,7 +29,7 @@ function configError(run: () => unknown): ConfigError {
 }
 
 describe('defaults', () => {
-  it('follow DIS.md: port 3000, 1 m / 3°, 5 s IEEE heartbeats, timeout × 2.4, MTU 1472, 4 MiB buffer; 10 000 entities', () => {
+  it('follow docs/dis-reference.md: port 3000, 1 m / 3°, 5 s IEEE heartbeats, timeout × 2.4, MTU 1472, 4 MiB buffer; 10 000 entities', () => {
     const c = defaultConfig();
     expect(c.network.port).toBe(3000);
     expect(c.network.mtu).toBe(1472);

@@ -25,7 +25,7 @@ function expectSameOrientation(actual: ArrayLike<number>, expectedDeg: readonly 
   if (angle > toleranceDeg) expect.fail(`orientation off by ${angle}° (got ${Array.from(actual, (a) => a / DEG)}°, want ${expectedDeg}°)`);
 }
 
-// open-dis-java DeadReckonerTest (DIS.md §3.6): Δt = 0.5 s; values printed to 2 decimals.
+// open-dis-java DeadReckonerTest (docs/dis-reference.md §3.6): Δt = 0.5 s; values printed to 2 decimals.
 const VECTORS = [
   { alg: 1, c: ESPDU4, p: ESPDU4.p0, o: [15, 20, 25], v: V },
   { alg: 2, c: ESPDU4, p: [-6378122.0, 12.5, 10.0], o: [15, 20, 25], v: V },

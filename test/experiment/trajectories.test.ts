@@ -66,7 +66,7 @@ describe.each(TRAJECTORIES)('%s', (_name, trajectory) => {
 
   it.each(FRACTIONS)('body angular velocity matches the orientation’s derivative at %s of the run', (f) => {
     sampleAround(f * trajectory.durationSeconds);
-    // R(t + h)·R(t − h)ᵀ ≈ I − 2h·skew(ω) for the world-to-body matrix (DIS.md §3.3: DR(t) = exp(−Ωt)).
+    // R(t + h)·R(t − h)ᵀ ≈ I − 2h·skew(ω) for the world-to-body matrix (docs/dis-reference.md §3.3: DR(t) = exp(−Ωt)).
     worldToBodyFromEuler(m0, before.orientation[0]!, before.orientation[1]!, before.orientation[2]!);
     worldToBodyFromEuler(m1, after.orientation[0]!, after.orientation[1]!, after.orientation[2]!);
     const r = (i: number, j: number) => m1[3 * i]! * m0[3 * j]! + m1[3 * i + 1]! * m0[3 * j + 1]! + m1[3 * i + 2]! * m0[3 * j + 2]!;
@@ -123,7 +123,7 @@ describe('trajectory specifics', () => {
     c.sample(c.durationSeconds / 4, s);
     expect(Math.hypot(...s.linearVelocity)).toBeCloseTo(100, 9);
     expect(Math.hypot(...s.linearAcceleration)).toBeCloseTo(100 ** 2 / 1000, 9);
-    // A flat right turn: ω_z = v/R (DIS.md §3.2).
+    // A flat right turn: ω_z = v/R (docs/dis-reference.md §3.2).
     expectClose('angularVelocity', s.angularVelocity, [0, 0, 0.1], 1e-12);
     c.sample(c.durationSeconds, s);
     expectClose('closed', s.location, start, 1e-6);

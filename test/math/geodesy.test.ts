@@ -21,7 +21,7 @@ import { DEG, expectClose } from './close.js';
 const v = () => new Float64Array(3);
 
 describe('WGS-84 geodetic ↔ ECEF', () => {
-  it('reproduces the DIS.md §6.2 check value (dis-tutorial CoordinateSystems.md)', () => {
+  it('reproduces the docs/dis-reference.md §6.2 check value (dis-tutorial CoordinateSystems.md)', () => {
     expectClose(geodeticDegreesToEcef(v(), 36.5973, -121.8731, 5), [-2707135.985, -4353750.737, 3781611.558], 1e-3, 'ecef');
     // The check value is rounded to the millimetre, so the way back is good to ~1e-8° and 1 mm.
     const g = ecefToGeodeticDegrees(v(), -2707135.985, -4353750.737, 3781611.558);
@@ -95,7 +95,7 @@ describe('local frames', () => {
     expectClose(localToEcef(v(), enu, origin, [12, -34, 56]), ecefToLocal(v(), mat3.transpose(mat3.create(), enu), [0, 0, 0], [12, -34, 56]).map((c, i) => c + origin[i]!), 1e-9, 'local → ECEF');
   });
 
-  it('converts heading/pitch/roll to DIS ψθφ: DIS.md §6.5 check vector and its round trip', () => {
+  it('converts heading/pitch/roll to DIS ψθφ: docs/dis-reference.md §6.5 check vector and its round trip', () => {
     const lat = 36.5973 * DEG, lon = -121.8731 * DEG;
     const e = eulerFromHeadingPitchRoll(v(), lat, lon, 20 * DEG, 10 * DEG, 5 * DEG);
     expectClose(e, [0.329531, -1.009364, -2.512434], 1e-6, 'ψθφ');

@@ -135,16 +135,16 @@ export class LocalFrame {
         wb[6 + k] = m[6 + k]!;
       }
     } else {
-      // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (DIS.md §3.2) in the NED frame.
+      // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (docs/dis-reference.md §3.2) in the NED frame.
       const r = this.bodyFromNed;
       r[0] = cp * ch; r[1] = cp * sh; r[2] = -sp;
       r[3] = sr * sp * ch - cr * sh; r[4] = sr * sp * sh + cr * ch; r[5] = sr * cp;
       r[6] = cr * sp * ch + sr * sh; r[7] = cr * sp * sh - sr * ch; r[8] = cr * cp;
-      // R_wb = R_nb · R_ned←ecef (DIS.md §6.5).
+      // R_wb = R_nb · R_ned←ecef (docs/dis-reference.md §6.5).
       mat3.multiply(wb, r, m);
     }
     if (withAttitude.matrixOnly !== true) eulerFromWorldToBody(out.orientation, wb);
-    // Body rates from Euler rates (DIS.md §3.2). They do not depend on the Earth-fixed frame the angles are
+    // Body rates from Euler rates (docs/dis-reference.md §3.2). They do not depend on the Earth-fixed frame the angles are
     // measured in, and the tangent frame is fixed in ECEF, so the local rates give the ECEF body rates.
     const hDot = rates[0]!, pDot = rates[1]!, rDot = rates[2]!;
     const w = out.angularVelocity;
