@@ -81,7 +81,10 @@ export const command: Command = {
         subscriber.frames({ rateHz: 4 }).subscribe({
           next: (frame) => {
             lastFrame = frame;
-            live.update(view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty), view.subscribePlainLines(frame, entities));
+            live.update(
+              live.tty ? view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty, live.size, live.color) : [],
+              view.subscribePlainLines(frame, entities),
+            );
           },
           error: fail,
         }),
