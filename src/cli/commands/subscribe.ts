@@ -33,11 +33,12 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ createSubscriber }, view, { LiveView }, { formatRejections }] = await Promise.all([
+    const [{ createSubscriber }, view, { LiveView }, { formatRejections }, { jsonLine }] = await Promise.all([
       import('../../stream/subscriber.js'),
       import('../terminal/subscribe-view.js'),
       import('../terminal/live-view.js'),
       import('../../transport/transport.js'),
+      import('../terminal/printable.js'),
     ]);
     const subscriber = createSubscriber(config);
     const json = booleanFlag(args.flags, 'json');
@@ -54,7 +55,7 @@ export const command: Command = {
       subscriber.events$.subscribe({
         next(event) {
           events++;
-          if (json) io.stdout.write(JSON.stringify(event) + '\n');
+          if (json) io.stdout.write(jsonLine(event) + '\n');
           entities.apply(event);
           if (count !== undefined && events >= count) stop(`${count} events`);
         },

@@ -51,7 +51,7 @@ export function clipLine(text: string, width: number): string {
 }
 
 function cut(text: string, width: number): string {
-  return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)) + '…';
+  return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)).trimEnd() + '…';
 }
 
 /**

@@ -30,3 +30,14 @@ export function printable(text: string): string {
   UNSAFE.lastIndex = 0;
   return UNSAFE.test(text) ? text.replace(UNSAFE, escape) : text;
 }
+
+/** What `JSON.stringify` leaves raw but a terminal may act on: DEL, C1, and the bidi controls and separators. */
+const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g; // eslint-disable-line no-control-regex
+
+/**
+ * `JSON.stringify(value)` with DEL, the C1 controls and the bidi controls also written as `\uXXXX` (JSON escapes
+ * only C0 itself): the same value for a JSON reader, and harmless when the line lands on a terminal.
+ */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
