@@ -153,7 +153,8 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
     const j = 3 * slot, v = t.models.velocity, o = frame.orientation, key = frame.key[slot]!;
     ecefToGeodetic(geo, frame.location[j]!, frame.location[j + 1]!, frame.location[j + 2]!);
     headingPitchRollFromEuler(hpr, geo[0]!, geo[1]!, o[j]!, o[j + 1]!, o[j + 2]!);
-    const headingDeg = (((hpr[0]! * DEG) % 360) + 360) % 360;
+    // Rounded before wrapping, so 359.7° shows as 0°, not 360°.
+    const headingDeg = ((Math.round(hpr[0]! * DEG) % 360) + 360) % 360;
     const rate = entities.pduRatePerSecond(key);
     forces.push(entities.forceId(key));
     out.push([
@@ -163,7 +164,7 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
       Array.from(frame.entityType.subarray(7 * slot, 7 * slot + 7)).join(':'),
       DR_ALGORITHM_NAMES[frame.algorithm[slot]!] ?? String(frame.algorithm[slot]),
       formatLatLonAlt(geo[0]! * DEG, geo[1]! * DEG, geo[2]!),
-      Number.isFinite(headingDeg) ? `${headingDeg.toFixed(0)}°` : '–',
+      Number.isFinite(headingDeg) ? `${headingDeg}°` : '–',
       `${Math.hypot(v[j]!, v[j + 1]!, v[j + 2]!).toFixed(1)} m/s`,
       Number.isFinite(rate) ? `${rate.toFixed(2)}/s` : '–',
       String(entities.pdus(key)),

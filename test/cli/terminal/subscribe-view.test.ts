@@ -50,6 +50,15 @@ describe('subscribe view', () => {
     expect(subscribePlainLines(frame, entities)[0]).toMatch(/opposing .* heading=135° .* rate=1\.00\/s pdus=2/);
   });
 
+  it.each([
+    [359.7, '0°'],
+    [0.2, '0°'],
+    [270, '270°'],
+  ])('shows heading %f as %s', (headingDeg, shown) => {
+    const { frame, entities } = world([{ marking: 'T', headingDeg }]);
+    expect(subscribePlainLines(frame, entities)[0]).toContain(` heading=${shown} `);
+  });
+
   it('colours the force on a terminal only when colour is wanted', () => {
     const { frame, entities } = world([{ marking: 'RED', forceId: 2 }, { marking: 'BLUE', forceId: 1 }]);
     const coloured = subscribeLiveLines(frame, entities, stats, true, { columns: 200, rows: 40 }, true).join('\n');
