@@ -66,7 +66,10 @@ export const command: Command = {
           signal: io.signal,
           onProgress: json
             ? undefined
-            : (r) => live.update(live.tty ? view.demoLiveLines(r, live.tty, live.size, live.color) : [], view.demoPlainLines(r)),
+            : (r) => {
+                const table = live.tty ? view.demoLiveLines(r, live.tty, live.size, live.color) : [];
+                live.update(table, view.demoPlainLines(r));
+              },
         });
       } finally {
         live.close();

@@ -1,7 +1,8 @@
 /**
  * `reckon subscribe`: receives Entity State PDUs and shows the remote entities live (a table redrawn in place on
- * a terminal, plain lines otherwise), or prints every entity event as one JSON line (`--json`). Stops on Ctrl-C,
- * after `--duration` or after `--count` events, then prints what was received and rejected on stderr.
+ * a terminal, fitted to its size; plain lines otherwise), or prints every entity event as one JSON line (`--json`).
+ * Stops on Ctrl-C, after `--duration` or after `--count` events, then prints what was received and rejected on
+ * stderr.
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
@@ -83,7 +84,9 @@ export const command: Command = {
           next: (frame) => {
             lastFrame = frame;
             live.update(
-              live.tty ? view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty, live.size, live.color) : [],
+              live.tty
+                ? view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty, live.size, live.color)
+                : [],
               view.subscribePlainLines(frame, entities),
             );
           },

@@ -27,7 +27,8 @@ function joinOrBreak(parts: readonly string[], width: number): string[] {
 
 function heading(report: DemoReport): string[] {
   return [
-    `reckon demo — ${report.entities.length} entities over UDP ${report.address}:${report.port}, exercise ${report.exercise}`,
+    `reckon demo — ${report.entities.length} entities over UDP ${report.address}:${report.port}, ` +
+      `exercise ${report.exercise}`,
     `thresholds ${formatMeters(report.positionThresholdMeters)} / ${report.orientationThresholdDeg.toFixed(1)}°`,
   ];
 }
@@ -59,14 +60,17 @@ export function demoLiveLines(
   const t = report.totals;
   const left = Math.max(0, report.durationSeconds - report.elapsedSeconds);
   const top = joinOrBreak(heading(report), size.columns).map((l) => s.bold(l));
+  const r = report.receiver;
   const saved = joinOrBreak(
     [
-      `${s.green(`${t.pdusSaved} PDUs saved`)} (${formatPercent(t.savedFraction)}) against ${BASELINE_RATE_HZ} Hz updates`,
-      `received ${report.receiver.pdus} PDUs in ${report.receiver.datagrams} datagrams, ${report.receiver.rejected} rejected`,
+      `${s.green(`${t.pdusSaved} PDUs saved`)} (${formatPercent(t.savedFraction)}) ` +
+        `against ${BASELINE_RATE_HZ} Hz updates`,
+      `received ${r.pdus} PDUs in ${r.datagrams} datagrams, ${r.rejected} rejected`,
     ],
     size.columns,
   );
-  const clock = s.dim(`${report.elapsedSeconds.toFixed(1)} s elapsed, ${left.toFixed(0)} s to go · Ctrl-C stops early`);
+  const elapsed = report.elapsedSeconds.toFixed(1);
+  const clock = s.dim(`${elapsed} s elapsed, ${left.toFixed(0)} s to go · Ctrl-C stops early`);
   // The blank separators go first when the screen is short, then rows become "… and N more".
   const fixed = top.length + 1 + saved.length + 1;
   const spacious = size.rows >= fixed + 2 + Math.min(rows.length, 3);
@@ -89,7 +93,8 @@ export function demoLiveLines(
 export function demoPlainLines(report: DemoReport): string[] {
   return report.entities.map(
     (e) =>
-      `demo: t=${report.elapsedSeconds.toFixed(1)}s ${e.name} ${e.entityId} ${printable(e.received.marking || e.marking)} DR=${e.algorithm} ` +
+      `demo: t=${report.elapsedSeconds.toFixed(1)}s ${e.name} ${e.entityId} ` +
+      `${printable(e.received.marking || e.marking)} DR=${e.algorithm} ` +
       `pdus=${e.pdusSent} rate=${e.pduRatePerSecond.toFixed(2)}/s last=${e.lastReasons.join('+') || '-'} error=${formatMeters(e.error.nowMeters)}`,
   );
 }

@@ -80,7 +80,8 @@ export class LiveView {
     const screen = terminalSize(this.stream);
     const { columns, rows } = this.size;
     const block = lines.slice(0, rows).map((l) => CLEAR_LINE + clipLine(l, columns));
-    const resized = this.drawnSize !== undefined && (this.drawnSize.columns !== screen.columns || this.drawnSize.rows !== screen.rows);
+    const before = this.drawnSize;
+    const resized = before !== undefined && (before.columns !== screen.columns || before.rows !== screen.rows);
     const start = resized ? CLEAR_SCREEN : this.drawnLines > 0 ? `\x1b[${this.drawnLines}A\r` : HIDE_CURSOR;
     this.stream.write(start + block.join('\n') + '\n' + CLEAR_BELOW);
     this.drawnLines = block.length;

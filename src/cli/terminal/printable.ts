@@ -32,7 +32,8 @@ export function printable(text: string): string {
 }
 
 /** What `JSON.stringify` leaves raw but a terminal may act on: DEL, C1, and the bidi controls and separators. */
-const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g; // eslint-disable-line no-control-regex
+// eslint-disable-next-line no-control-regex
+const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * `JSON.stringify(value)` with DEL, the C1 controls and the bidi controls also written as `\uXXXX` (JSON escapes

@@ -112,7 +112,11 @@ function columns(color: boolean, forces: readonly number[]): FitColumn[] {
   return [
     { title: 'entity' },
     { title: 'marking', minWidth: 7 },
-    { title: 'force', dropRank: 8, style: color ? (text, row) => colored(text, FORCES[forces[row]!]?.sgr ?? '') : undefined },
+    {
+      title: 'force',
+      dropRank: 8,
+      style: color ? (text, row) => colored(text, FORCES[forces[row]!]?.sgr ?? '') : undefined,
+    },
     { title: 'type', dropRank: 1 },
     { title: 'DR', dropRank: 3 },
     { title: 'position (displayed)' },
@@ -205,7 +209,9 @@ export function subscribeLiveLines(
   const x = stats.transport;
   const gone = goneCounts(entities);
   const title = s.bold(`${frame.entityCount} remote entities${gone ? ` · ${gone}` : ''}`);
-  const status = s.dim(`${x.datagramsIn} datagrams, ${x.pdusAccepted} PDUs accepted${formatRejections(x.rejected)} · Ctrl-C to stop`);
+  const status = s.dim(
+    `${x.datagramsIn} datagrams, ${x.pdusAccepted} PDUs accepted${formatRejections(x.rejected)} · Ctrl-C to stop`,
+  );
   // Title, header and status always; then the recent leaves while at least 3 entity rows still fit.
   const recentCount = Math.max(0, Math.min(RECENT_GONE, size.rows - 3 - 3));
   const recent = recentCount > 0 ? entities.recentGone.slice(-recentCount) : [];
@@ -229,12 +235,15 @@ export function subscribeLiveLines(
 export function subscribePlainLines(frame: EntityFrame, entities: EntityList): string[] {
   const { rows: body, more } = rows(frame, entities, MAX_PLAIN_ROWS);
   const lines = body.map(
-    (r) => `subscribe: ${r[0]} ${r[1]} ${r[2]} DR=${r[4]} ${r[5]} heading=${r[6]} ${r[7]} rate=${r[8]} pdus=${r[9]} last=${r[10]}`,
+    (r) =>
+      `subscribe: ${r[0]} ${r[1]} ${r[2]} DR=${r[4]} ${r[5]} heading=${r[6]} ${r[7]} ` +
+      `rate=${r[8]} pdus=${r[9]} last=${r[10]}`,
   );
   const gone = goneCounts(entities);
+  const recent = entities.recentGone.map((g) => goneLine(g, frame.timeSeconds)).join('; ');
   return [
     ...(lines.length > 0 ? lines : ['subscribe: no entities yet']),
     ...(more > 0 ? [`subscribe: … and ${more} more`] : []),
-    ...(gone ? [`subscribe: ${gone}${entities.recentGone.length ? `; last ${entities.recentGone.map((g) => goneLine(g, frame.timeSeconds)).join('; ')}` : ''}`] : []),
+    ...(gone ? [`subscribe: ${gone}${recent ? `; last ${recent}` : ''}`] : []),
   ];
 }
