@@ -38,7 +38,14 @@ function report(n: number, hostile = '\x1b]0;PW\x07\x1b[2J'): DemoReport {
     orientationThresholdDeg: 3,
     stoppedBy: 'running',
     entities: Array.from({ length: n }, (_, i) => entity(i + 1, i === 0 ? hostile : `TANK ${i + 1}`)),
-    totals: { pdusSent: 363, baselinePdus: 2700, pdusSaved: 2337, savedFraction: 0.866, bytesSent: 52272, baselineBytes: 388800 },
+    totals: {
+      pdusSent: 363,
+      baselinePdus: 2700,
+      pdusSaved: 2337,
+      savedFraction: 0.866,
+      bytesSent: 52272,
+      baselineBytes: 388800,
+    },
     receiver: { datagrams: 363, pdus: 363, rejected: 0, entities: n },
   };
 }

@@ -28,7 +28,8 @@ export function record(entity: number, spec: Spec): EntityStateRecord {
   r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
   const lat = spec.latitudeDeg ?? 47.39712, lon = spec.longitudeDeg ?? 8.54803;
   geodeticDegreesToEcef(r.location, lat, lon, 408);
-  eulerFromHeadingPitchRoll(r.orientation, (lat * Math.PI) / 180, (lon * Math.PI) / 180, ((spec.headingDeg ?? 90) * Math.PI) / 180, 0, 0);
+  const rad = Math.PI / 180;
+  eulerFromHeadingPitchRoll(r.orientation, lat * rad, lon * rad, (spec.headingDeg ?? 90) * rad, 0, 0);
   r.drAlgorithm = DR_FPW;
   for (let i = 0; i < spec.marking.length && i < 11; i++) r.markingBytes[i] = spec.marking.charCodeAt(i);
   r.markingCharacterSet = 1;
@@ -37,11 +38,17 @@ export function record(entity: number, spec: Spec): EntityStateRecord {
 
 export function event(type: EntityEventType, r: EntityStateRecord, timeSeconds: number): EntityEvent {
   const state = entityStateRecordToPdu(r);
-  return { type, key: entityKey(r.site, r.application, r.entity), entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
+  const key = entityKey(r.site, r.application, r.entity);
+  return { type, key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
 }
 
 /** A table holding `specs` (entities 1…n), each updated twice one second apart, and the events for them. */
-export function world(specs: readonly Spec[]): { frame: EntityFrame; entities: EntityList; table: RemoteEntityTable; records: EntityStateRecord[] } {
+export function world(specs: readonly Spec[]): {
+  frame: EntityFrame;
+  entities: EntityList;
+  table: RemoteEntityTable;
+  records: EntityStateRecord[];
+} {
   const table = new RemoteEntityTable({ capacity: Math.max(1, specs.length) });
   const entities = new EntityList();
   const records = specs.map((spec, i) => record(i + 1, spec));

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { jsonLine, printable } from '../../../src/cli/terminal/printable.js';
 
 /** Characters a terminal acts on: C0, DEL, C1, and the bidi controls and separators. */
-const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/; // eslint-disable-line no-control-regex
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 describe('printable', () => {
   it.each([
