@@ -19,7 +19,6 @@ const RECENT_GONE = 3;
 interface Seen {
   pdus: number;
   firstSeconds: number;
-  lastSeconds: number;
   forceId: number;
 }
 
@@ -57,12 +56,11 @@ export class EntityList {
     if (event.type === 'appeared' || event.type === 'updated') {
       let entity = this.byKey.get(event.key);
       if (!entity) {
-        entity = { pdus: 0, firstSeconds: event.timeSeconds, lastSeconds: event.timeSeconds, forceId: 0 };
+        entity = { pdus: 0, firstSeconds: event.timeSeconds, forceId: 0 };
         this.byKey.set(event.key, entity);
       }
       if (event.type === 'appeared') this.seen++;
       entity.pdus++;
-      entity.lastSeconds = event.timeSeconds;
       entity.forceId = event.state.forceId;
       return;
     }
@@ -83,10 +81,16 @@ export class EntityList {
     return this.byKey.get(key)?.pdus ?? 0;
   }
 
-  /** PDUs per second between the entity's first and last PDU; NaN before it sent two. */
-  pduRatePerSecond(key: number): number {
+  /**
+   * PDUs per second since the entity's first PDU, that one not counted: an entity sending every P seconds shows
+   * about 1/P, one that falls silent shows a falling rate, and a burst at appearance does not show as hundreds per
+   * second. NaN during the first second.
+   * @param nowSeconds - scheduler time, seconds (the frame's).
+   */
+  pduRatePerSecond(key: number, nowSeconds: number): number {
     const e = this.byKey.get(key);
-    return e && e.pdus > 1 && e.lastSeconds > e.firstSeconds ? (e.pdus - 1) / (e.lastSeconds - e.firstSeconds) : NaN;
+    const seconds = e ? nowSeconds - e.firstSeconds : NaN;
+    return e && seconds >= 1 ? (e.pdus - 1) / seconds : NaN;
   }
 
   /** Force ID of the last PDU (IEEE 1278.1 §6.2.39; 0 other, 1 friendly, 2 opposing, 3 neutral). */
@@ -159,7 +163,7 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
     headingPitchRollFromEuler(hpr, geo[0]!, geo[1]!, o[j]!, o[j + 1]!, o[j + 2]!);
     // Rounded before wrapping, so 359.7° shows as 0°, not 360°.
     const headingDeg = ((Math.round(hpr[0]! * DEG) % 360) + 360) % 360;
-    const rate = entities.pduRatePerSecond(key);
+    const rate = entities.pduRatePerSecond(key, frame.timeSeconds);
     forces.push(entities.forceId(key));
     out.push([
       `${frame.entityId[j]}:${frame.entityId[j + 1]}:${frame.entityId[j + 2]}`,

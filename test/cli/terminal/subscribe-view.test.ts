@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { visibleWidth } from '../../../src/cli/terminal/fit.js';
 import { LiveView } from '../../../src/cli/terminal/live-view.js';
-import { subscribeLiveLines, subscribePlainLines } from '../../../src/cli/terminal/subscribe-view.js';
+import { EntityList, subscribeLiveLines, subscribePlainLines } from '../../../src/cli/terminal/subscribe-view.js';
 import type { SubscriberStats } from '../../../src/stream/subscriber.js';
 import { createTransportStats } from '../../../src/transport/transport.js';
 import { event, world, type Spec } from './entities.js';
@@ -55,9 +55,25 @@ describe('subscribe view', () => {
     );
     const position = '47.39712° N 8.54803° E 408 m';
     expect(lines[2]!.split(/\s{2,}/)).toEqual(
-      ['1:77:1', 'TANK 1', 'opposing', '1:1:225:1:1:3:0', 'FPW', position, '135°', '0.0 m/s', '1.00/s', '2', '0.5 s ago'],
+      ['1:77:1', 'TANK 1', 'opposing', '1:1:225:1:1:3:0', 'FPW', position, '135°', '0.0 m/s', '0.67/s', '2', '0.5 s ago'],
     );
-    expect(subscribePlainLines(frame, entities)[0]).toMatch(/opposing .* heading=135° .* rate=1\.00\/s pdus=2/);
+    expect(subscribePlainLines(frame, entities)[0]).toMatch(/opposing .* heading=135° .* rate=0\.67\/s pdus=2/);
+  });
+
+  it('rates PDUs per second since the first, that one not counted: steady, silent, burst, new', () => {
+    const { records } = world([{ marking: 'A' }]);
+    const list = new EntityList();
+    const r = records[0]!;
+    const key = event('appeared', r, 0).key;
+    list.apply(event('appeared', r, 0));
+    expect(list.pduRatePerSecond(key, 0.5)).toBeNaN(); // too early to say
+    for (let t = 5; t <= 20; t += 5) list.apply(event('updated', r, t)); // a heartbeat every 5 s
+    expect(list.pduRatePerSecond(key, 20.1)).toBeCloseTo(4 / 20.1, 6);
+    expect(list.pduRatePerSecond(key, 60)).toBeCloseTo(4 / 60, 6); // silent since: falling
+    const burst = new EntityList();
+    burst.apply(event('appeared', r, 0));
+    burst.apply(event('updated', r, 0.008));
+    expect(burst.pduRatePerSecond(key, 1)).toBe(1);
   });
 
   it.each([
