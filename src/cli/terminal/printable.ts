@@ -1,9 +1,9 @@
 /**
  * Text that came from the network (a datagram or a capture) made safe to show on a terminal. A marking is 11 bytes
- * chosen by whoever sent the PDU (IEEE 1278.1 §6.2.56, Entity Marking record): raw, `ESC ] 0 ; … BEL` would set
- * the window title, `ESC [ 2 J` clear the screen, and a right-to-left override (U+202E) reorder the rest of the
- * line. Every such string goes through `printable` before it is written to a terminal; NDJSON output keeps the
- * exact text (JSON escapes control characters itself).
+ * chosen by whoever sent the PDU (the Entity Marking of the IEEE 1278.1 Entity State PDU): raw, `ESC ] 0 ; … BEL`
+ * would set the window title, `ESC [ 2 J` clear the screen, and a right-to-left override (U+202E) reorder the rest
+ * of the line. Every such string goes through `printable` before it is written to a terminal; NDJSON output keeps the
+ * exact text, written with `jsonLine` (JSON escapes for every control character, not only C0).
  */
 
 /**

@@ -93,22 +93,30 @@ export class EntityList {
     return e && seconds >= 1 ? (e.pdus - 1) / seconds : NaN;
   }
 
-  /** Force ID of the last PDU (IEEE 1278.1 §6.2.39; 0 other, 1 friendly, 2 opposing, 3 neutral). */
+  /** Force ID of the last PDU (SISO-REF-010 UID 4: 0 other, 1 friendly, 2 opposing, 3 neutral, 4 friendly 2, …). */
   forceId(key: number): number {
     return this.byKey.get(key)?.forceId ?? 0;
   }
 }
 
-/** Force names (IEEE 1278.1 Force ID, SISO-REF-010 enumeration 6) and their colours (SGR codes). */
-const FORCES: Readonly<Record<number, { name: string; sgr: string }>> = {
-  0: { name: 'other', sgr: '' },
-  1: { name: 'friendly', sgr: '34' },
-  2: { name: 'opposing', sgr: '31' },
-  3: { name: 'neutral', sgr: '32' },
-};
+/**
+ * Force ID of the Entity State PDU (SISO-REF-010 UID 4): 0 other, then friendly, opposing, neutral in turn
+ * (1–3, then 4–6 as "friendly 2" …), each side with its colour (SGR code: blue, red, green).
+ */
+const SIDES = [
+  { name: 'friendly', sgr: '34' },
+  { name: 'opposing', sgr: '31' },
+  { name: 'neutral', sgr: '32' },
+] as const;
 
 function forceName(forceId: number): string {
-  return FORCES[forceId]?.name ?? `force ${forceId}`;
+  if (forceId === 0) return 'other';
+  const group = Math.floor((forceId - 1) / 3) + 1;
+  return `${SIDES[(forceId - 1) % 3]!.name}${group > 1 ? ` ${group}` : ''}`;
+}
+
+function forceSgr(forceId: number): string {
+  return forceId === 0 ? '' : SIDES[(forceId - 1) % 3]!.sgr;
 }
 
 /** Columns of the live table; `dropRank` says which go first on a narrow screen. */
@@ -119,7 +127,7 @@ function columns(color: boolean, forces: readonly number[]): FitColumn[] {
     {
       title: 'force',
       dropRank: 8,
-      style: color ? (text, row) => colored(text, FORCES[forces[row]!]?.sgr ?? '') : undefined,
+      style: color ? (text, row) => colored(text, forceSgr(forces[row]!)) : undefined,
     },
     { title: 'type', dropRank: 1 },
     { title: 'DR', dropRank: 3 },

@@ -85,6 +85,17 @@ describe('subscribe view', () => {
     expect(subscribePlainLines(frame, entities)[0]).toContain(` heading=${shown} `);
   });
 
+  it.each([
+    [0, 'other'],
+    [1, 'friendly'],
+    [3, 'neutral'],
+    [5, 'opposing 2'],
+    [12, 'neutral 4'],
+  ])('names force ID %i %s', (forceId, name) => {
+    const { frame, entities } = world([{ marking: 'X', forceId }]);
+    expect(subscribePlainLines(frame, entities)[0]).toMatch(new RegExp(`^subscribe: 1:77:1 X ${name} DR=`));
+  });
+
   it('colours the force on a terminal only when colour is wanted', () => {
     const { frame, entities } = world([{ marking: 'RED', forceId: 2 }, { marking: 'BLUE', forceId: 1 }]);
     const coloured = subscribeLiveLines(frame, entities, stats, true, { columns: 200, rows: 40 }, true).join('\n');
