@@ -47,7 +47,7 @@ export class EntityList {
   /** The last few leaves and timeouts, newest last. */
   readonly recentGone: GoneEntity[] = [];
 
-  /** Entities that appeared at least once. */
+  /** Entities seen: appearances, so that the count stays right once gone entities are forgotten. */
   get size(): number {
     return this.seen;
   }
