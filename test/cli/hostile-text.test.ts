@@ -4,10 +4,10 @@
 // written into a capture for `reckon decode`. The shown text has visible escapes; the NDJSON keeps the exact text.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
@@ -67,6 +67,7 @@ async function sendAll(port: number): Promise<void> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-hostile-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('hostile markings through the real binary', () => {
   it('subscribe (plain lines, no terminal) shows them escaped', async () => {
