@@ -7,13 +7,15 @@ import { PDU_TYPE_NAMES } from '../pdu/constants.js';
 import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
 import type { CaptureSummary } from './capture-summary.js';
 import type { Capture } from './reader.js';
+import { formatLatLonAlt } from '../cli/terminal/format.js';
+import { printable } from '../cli/terminal/printable.js';
 
-/** Renders a capture summary as aligned text. */
+/** Renders a capture summary as aligned text; text from the capture (markings) is made `printable`. */
 export function renderCaptureSummary(path: string, capture: Capture, summary: CaptureSummary): string {
   const { totals, entities } = summary;
   const span = summary.lastTimeSeconds - summary.firstTimeSeconds;
   const lines = [
-    `${path}: ${capture.format}, ${totals.frames} frames` +
+    `${printable(path)}: ${capture.format}, ${totals.frames} frames` +
       (Number.isFinite(span) ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}` : '') +
       (capture.truncated ? ' (file ends mid-frame)' : ''),
     '',
@@ -28,20 +30,18 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
       const speed = Math.hypot(e.linearVelocity[0]!, e.linearVelocity[1]!, e.linearVelocity[2]!);
       return [
         e.id,
-        e.marking || '-',
+        printable(e.marking) || '-',
         e.entityType || '-',
         `v${e.protocolVersion}`,
         String(e.pdus),
         e.pdus > 1 && seconds > 0 ? ((e.pdus - 1) / seconds).toFixed(2) : '-',
         `${e.drAlgorithm} ${DR_ALGORITHM_NAMES[e.drAlgorithm] ?? '?'}`,
-        lla[0]!.toFixed(6),
-        lla[1]!.toFixed(6),
-        lla[2]!.toFixed(1),
+        formatLatLonAlt(lla[0]!, lla[1]!, lla[2]!),
         speed.toFixed(1),
       ];
     });
     lines.push(
-      ...table(['entity', 'marking', 'type', 'DIS', 'PDUs', 'rate/s', 'DR', 'lat°', 'lon°', 'alt m', 'speed m/s'], rows, 4),
+      ...table(['entity', 'marking', 'type', 'DIS', 'PDUs', 'rate/s', 'DR', 'position', 'speed m/s'], rows, 4, [7]),
       '',
     );
     lines.push(`Positions are the last reported (WGS-84); rate is PDUs per second between the first and last.`, '');
@@ -64,10 +64,13 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
   return lines.join('\n') + '\n';
 }
 
-/** Left-aligns text columns, right-aligns the columns from `firstNumeric` on. */
-function table(header: string[], rows: string[][], firstNumeric: number): string[] {
+/** Left-aligns text columns, right-aligns the columns from `firstNumeric` on except those in `left`. */
+function table(header: string[], rows: string[][], firstNumeric: number, left: readonly number[] = []): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i >= firstNumeric ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i >= firstNumeric && !left.includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)];
 }

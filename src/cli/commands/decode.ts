@@ -64,6 +64,7 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   const { disCapturePdus, emptyTotals } = await import('../../pcap/dis-capture.js');
   const { entityStateRecordToPdu } = await import('../../pdu/entity-state-json.js');
   const { codecStatusMessage, codecStatusName } = await import('../../pdu/status.js');
+  const { jsonLine } = await import('../terminal/printable.js');
   const totals = emptyTotals();
   let lines: string[] = [];
   for (const event of disCapturePdus(capture, totals, options)) {
@@ -76,7 +77,7 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
     } else {
       line = { ...head, pduType: event.pduType, length: event.length };
     }
-    lines.push(JSON.stringify(line));
+    lines.push(jsonLine(line));
     if (lines.length >= 1000) {
       io.stdout.write(lines.join('\n') + '\n');
       lines = [];

@@ -64,14 +64,19 @@ export const command: Command = {
           algorithm,
           frameRateHz: 20,
           signal: io.signal,
-          onProgress: json ? undefined : (r) => live.update(view.demoLiveLines(r, live.tty), view.demoPlainLines(r)),
+          onProgress: json
+            ? undefined
+            : (r) => {
+                const table = live.tty ? view.demoLiveLines(r, live.tty, live.size, live.color) : [];
+                live.update(table, view.demoPlainLines(r));
+              },
         });
       } finally {
         live.close();
       }
     })();
     if (json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
-    else io.stdout.write(view.demoSummaryLines(report, live.tty).join('\n') + '\n');
+    else io.stdout.write(view.demoSummaryLines(report, live.tty, live.color).join('\n') + '\n');
     return EXIT_OK;
   },
 };

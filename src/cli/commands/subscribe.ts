@@ -1,7 +1,8 @@
 /**
  * `reckon subscribe`: receives Entity State PDUs and shows the remote entities live (a table redrawn in place on
- * a terminal, plain lines otherwise), or prints every entity event as one JSON line (`--json`). Stops on Ctrl-C,
- * after `--duration` or after `--count` events, then prints what was received and rejected on stderr.
+ * a terminal, fitted to its size; plain lines otherwise), or prints every entity event as one JSON line (`--json`).
+ * Stops on Ctrl-C, after `--duration` or after `--count` events, then prints what was received and rejected on
+ * stderr.
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
@@ -33,11 +34,12 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ createSubscriber }, view, { LiveView }, { formatRejections }] = await Promise.all([
+    const [{ createSubscriber }, view, { LiveView }, { formatRejections }, { jsonLine }] = await Promise.all([
       import('../../stream/subscriber.js'),
       import('../terminal/subscribe-view.js'),
       import('../terminal/live-view.js'),
       import('../../transport/transport.js'),
+      import('../terminal/printable.js'),
     ]);
     const subscriber = createSubscriber(config);
     const json = booleanFlag(args.flags, 'json');
@@ -54,7 +56,7 @@ export const command: Command = {
       subscriber.events$.subscribe({
         next(event) {
           events++;
-          if (json) io.stdout.write(JSON.stringify(event) + '\n');
+          if (json) io.stdout.write(jsonLine(event) + '\n');
           entities.apply(event);
           if (count !== undefined && events >= count) stop(`${count} events`);
         },
@@ -81,7 +83,12 @@ export const command: Command = {
         subscriber.frames({ rateHz: 4 }).subscribe({
           next: (frame) => {
             lastFrame = frame;
-            live.update(view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty), view.subscribePlainLines(frame, entities));
+            live.update(
+              live.tty
+                ? view.subscribeLiveLines(frame, entities, subscriber.stats, live.tty, live.size, live.color)
+                : [],
+              view.subscribePlainLines(frame, entities),
+            );
           },
           error: fail,
         }),

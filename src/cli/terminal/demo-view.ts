@@ -1,34 +1,53 @@
 /** What `reckon demo` shows: the live table, the plain progress lines, and the closing summary. */
 import { BASELINE_RATE_HZ, type DemoReport } from './demo-session.js';
+import { formatFittedTable, visibleWidth, type FitColumn } from './fit.js';
 import { formatByteRate, formatMeters, formatPercent, formatTable } from './format.js';
-import { styles } from './live-view.js';
+import { styles, type TerminalSize } from './live-view.js';
+import { printable } from './printable.js';
 
-const LIVE_COLUMNS = [
+/** Columns of the live table; `dropRank` says which go first on a narrow screen. */
+const LIVE_COLUMNS: readonly FitColumn[] = [
   { title: 'entity' },
-  { title: 'marking' },
-  { title: 'DR' },
-  { title: 'PDUs', align: 'right' },
-  { title: 'rate', align: 'right' },
-  { title: 'last sent because' },
+  { title: 'marking', minWidth: 7 },
+  { title: 'DR', dropRank: 2 },
+  { title: 'PDUs', align: 'right', dropRank: 5 },
+  { title: 'rate', align: 'right', dropRank: 3 },
+  { title: 'last sent because', minWidth: 9 },
   { title: 'error now', align: 'right' },
-  { title: 'max', align: 'right' },
-  { title: 'bandwidth', align: 'right' },
-  { title: `vs ${BASELINE_RATE_HZ} Hz`, align: 'right' },
-] as const;
+  { title: 'max', align: 'right', dropRank: 4 },
+  { title: 'bandwidth', align: 'right', dropRank: 1 },
+  { title: `vs ${BASELINE_RATE_HZ} Hz`, align: 'right', dropRank: 6 },
+];
 
-function heading(report: DemoReport): string {
-  return (
-    `reckon demo — ${report.entities.length} entities over UDP ${report.address}:${report.port}, exercise ${report.exercise}, ` +
-    `thresholds ${formatMeters(report.positionThresholdMeters)} / ${report.orientationThresholdDeg.toFixed(1)}°`
-  );
+/** The parts of a status line, joined with ` · ` on one line where they fit, else one line each. */
+function joinOrBreak(parts: readonly string[], width: number): string[] {
+  const one = parts.join(' · ');
+  return visibleWidth(one) <= width ? [one] : [...parts];
 }
 
-/** The live table (redrawn in place on a terminal). */
-export function demoLiveLines(report: DemoReport, tty: boolean): string[] {
-  const s = styles(tty);
+function heading(report: DemoReport): string[] {
+  return [
+    `reckon demo — ${report.entities.length} entities over UDP ${report.address}:${report.port}, ` +
+      `exercise ${report.exercise}`,
+    `thresholds ${formatMeters(report.positionThresholdMeters)} / ${report.orientationThresholdDeg.toFixed(1)}°`,
+  ];
+}
+
+/**
+ * The live table (redrawn in place on a terminal), fitted to `size`: columns dropped or shortened by priority, the
+ * entities beyond the height counted as "… and N more".
+ * @param color - colour the savings. Defaults to `tty`.
+ */
+export function demoLiveLines(
+  report: DemoReport,
+  tty: boolean,
+  size: TerminalSize = { columns: Number.POSITIVE_INFINITY, rows: Number.POSITIVE_INFINITY },
+  color = tty,
+): string[] {
+  const s = styles(tty, color);
   const rows = report.entities.map((e) => [
     e.entityId,
-    e.received.marking || e.marking,
+    printable(e.received.marking || e.marking),
     e.received.algorithm !== '–' ? e.received.algorithm : e.algorithm,
     String(e.pdusSent),
     `${e.pduRatePerSecond.toFixed(2)}/s`,
@@ -38,18 +57,35 @@ export function demoLiveLines(report: DemoReport, tty: boolean): string[] {
     formatByteRate(e.bytesPerSecond),
     formatPercent(e.baselineBytesPerSecond > 0 ? e.bytesPerSecond / e.baselineBytesPerSecond : NaN),
   ]);
-  const [header, ...body] = formatTable(LIVE_COLUMNS, rows);
   const t = report.totals;
   const left = Math.max(0, report.durationSeconds - report.elapsedSeconds);
+  const top = joinOrBreak(heading(report), size.columns).map((l) => s.bold(l));
+  const r = report.receiver;
+  const saved = joinOrBreak(
+    [
+      `${s.green(`${t.pdusSaved} PDUs saved`)} (${formatPercent(t.savedFraction)}) ` +
+        `against ${BASELINE_RATE_HZ} Hz updates`,
+      `received ${r.pdus} PDUs in ${r.datagrams} datagrams, ${r.rejected} rejected`,
+    ],
+    size.columns,
+  );
+  const elapsed = report.elapsedSeconds.toFixed(1);
+  const clock = s.dim(`${elapsed} s elapsed, ${left.toFixed(0)} s to go · Ctrl-C stops early`);
+  // The blank separators go first when the screen is short, then rows become "… and N more".
+  const fixed = top.length + 1 + saved.length + 1;
+  const spacious = size.rows >= fixed + 2 + Math.min(rows.length, 3);
+  const room = Math.max(1, size.rows - fixed - (spacious ? 2 : 0));
+  const shown = rows.length <= room ? rows.length : Math.max(0, room - 1);
+  const [header, ...body] = formatFittedTable(LIVE_COLUMNS, rows.slice(0, shown), size.columns);
   return [
-    s.bold(heading(report)),
-    '',
+    ...top,
+    ...(spacious ? [''] : []),
     s.bold(header!),
     ...body,
-    '',
-    `${s.green(`${t.pdusSaved} PDUs saved`)} (${formatPercent(t.savedFraction)}) against ${BASELINE_RATE_HZ} Hz updates · ` +
-      `received ${report.receiver.pdus} PDUs in ${report.receiver.datagrams} datagrams, ${report.receiver.rejected} rejected`,
-    s.dim(`${report.elapsedSeconds.toFixed(1)} s elapsed, ${left.toFixed(0)} s to go · Ctrl-C stops early`),
+    ...(shown < rows.length ? [s.dim(`… and ${rows.length - shown} more`)] : []),
+    ...(spacious ? [''] : []),
+    ...saved,
+    clock,
   ];
 }
 
@@ -57,17 +93,18 @@ export function demoLiveLines(report: DemoReport, tty: boolean): string[] {
 export function demoPlainLines(report: DemoReport): string[] {
   return report.entities.map(
     (e) =>
-      `demo: t=${report.elapsedSeconds.toFixed(1)}s ${e.name} ${e.entityId} ${e.received.marking || e.marking} DR=${e.algorithm} ` +
+      `demo: t=${report.elapsedSeconds.toFixed(1)}s ${e.name} ${e.entityId} ` +
+      `${printable(e.received.marking || e.marking)} DR=${e.algorithm} ` +
       `pdus=${e.pdusSent} rate=${e.pduRatePerSecond.toFixed(2)}/s last=${e.lastReasons.join('+') || '-'} error=${formatMeters(e.error.nowMeters)}`,
   );
 }
 
 /** The closing summary. */
-export function demoSummaryLines(report: DemoReport, tty: boolean): string[] {
-  const s = styles(tty);
+export function demoSummaryLines(report: DemoReport, tty: boolean, color = tty): string[] {
+  const s = styles(tty, color);
   const rows = report.entities.map((e) => [
     `${e.name} ${e.entityId}`,
-    e.marking,
+    printable(e.marking),
     `${e.pdusSent} / ${e.baselinePdus}`,
     formatPercent(e.savedFraction),
     formatByteRate(e.bytesPerSecond),

@@ -35,8 +35,12 @@ export function formatPercent(fraction: number): string {
   return Number.isFinite(fraction) ? `${(100 * fraction).toFixed(1)} %` : '–';
 }
 
-/** Geodetic position in degrees and metres: `36.59731° N 121.87310° W 12 m`. */
+/**
+ * Geodetic position in degrees and metres: `36.59731° N 121.87310° W 12 m` (five decimals: ~1 m). The one position
+ * format of the CLI (`subscribe`, `decode`). `–` when a value is not finite.
+ */
 export function formatLatLonAlt(latitudeDeg: number, longitudeDeg: number, heightM: number): string {
+  if (!Number.isFinite(latitudeDeg) || !Number.isFinite(longitudeDeg) || !Number.isFinite(heightM)) return '–';
   const lat = `${Math.abs(latitudeDeg).toFixed(5)}° ${latitudeDeg >= 0 ? 'N' : 'S'}`;
   const lon = `${Math.abs(longitudeDeg).toFixed(5)}° ${longitudeDeg >= 0 ? 'E' : 'W'}`;
   return `${lat} ${lon} ${heightM.toFixed(0)} m`;

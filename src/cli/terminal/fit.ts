@@ -1,0 +1,95 @@
+/**
+ * Fitting text to a terminal of a given size: a table that drops and shortens columns to fit the width, and
+ * lines cut to the width. Widths count UTF-16 code units outside ANSI escape sequences: every text shown in a live
+ * view is ASCII or Latin-1 (network text passes through `printable` first), one terminal cell per code unit.
+ */
+import type { Column } from './format.js';
+
+export interface FitColumn extends Column {
+  /** Dropped when the table is too wide, lowest first. Defaults to never dropped. */
+  readonly dropRank?: number;
+  /** Cut down (with `…`) to as few as this many characters when dropping is not enough. Defaults to never cut. */
+  readonly minWidth?: number;
+  /** Styles a cell after padding (e.g. a colour), so the padding stays right. Defaults to none. */
+  readonly style?: (padded: string, row: number) => string;
+}
+
+// Our own styling only: SGR and cursor sequences (network text never contains ESC once printable).
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+// eslint-disable-next-line no-control-regex
+const ANSI_AT = /\x1b\[[0-9;?]*[A-Za-z]/y;
+
+/** Terminal cells `text` takes, not counting ANSI escape sequences. */
+export function visibleWidth(text: string): number {
+  return text.replace(ANSI, '').length;
+}
+
+/** `text` cut to `width` cells, ending in `…` when cut; styles that were cut off are reset. */
+export function clipLine(text: string, width: number): string {
+  if (visibleWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let cells = 0;
+  let styled = false;
+  for (let i = 0; i < text.length && cells < width - 1; ) {
+    if (text[i] === '\x1b') {
+      ANSI_AT.lastIndex = i;
+      const m = ANSI_AT.exec(text);
+      if (m) {
+        out += m[0];
+        styled = true;
+        i += m[0].length;
+        continue;
+      }
+    }
+    out += text[i];
+    cells++;
+    i++;
+  }
+  return out + '…' + (styled ? '\x1b[0m' : '');
+}
+
+function cut(text: string, width: number): string {
+  return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)).trimEnd() + '…';
+}
+
+/**
+ * Lays rows out under their titles like `formatTable`, in at most `maxWidth` cells: drops columns by `dropRank`
+ * (lowest first), then shortens the columns that have a `minWidth`. A line may still be wider when the columns
+ * that must stay do not fit; the live view cuts those.
+ * @returns the header line, then one line per row.
+ */
+export function formatFittedTable(
+  columns: readonly FitColumn[],
+  rows: readonly (readonly string[])[],
+  maxWidth: number,
+): string[] {
+  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const kept = columns.map(() => true);
+  const total = () => widths.reduce((sum, w, i) => (kept[i] ? sum + w + 2 : sum), -2);
+  const droppable = columns
+    .map((c, i) => ({ rank: c.dropRank, i }))
+    .filter((c): c is { rank: number; i: number } => c.rank !== undefined)
+    .sort((a, b) => a.rank - b.rank);
+  for (const { i } of droppable) {
+    if (total() <= maxWidth) break;
+    kept[i] = false;
+  }
+  for (let i = 0; i < columns.length && total() > maxWidth; i++) {
+    const min = columns[i]!.minWidth;
+    if (!kept[i] || min === undefined) continue;
+    widths[i] = Math.max(min, Math.min(widths[i]!, widths[i]! - (total() - maxWidth)));
+  }
+  const line = (cells: readonly string[], row: number) => {
+    const parts: string[] = [];
+    columns.forEach((c, i) => {
+      if (!kept[i]) return;
+      const text = cut(cells[i] ?? '', widths[i]!);
+      const padded = c.align === 'right' ? text.padStart(widths[i]!) : text.padEnd(widths[i]!);
+      parts.push(row >= 0 && c.style ? c.style(padded, row) : padded);
+    });
+    return parts.join('  ').trimEnd();
+  };
+  return [line(columns.map((c) => c.title), -1), ...rows.map((r, row) => line(r, row))];
+}
