@@ -139,7 +139,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "accept-protocol-versions",
     "env": "RECKON_DIS_ACCEPT_PROTOCOL_VERSIONS",
     "kind": "numberList",
-    "description": "Protocol versions accepted on receipt.",
+    "description": "Protocol versions accepted on receipt: 1–7, the DIS versions up to 7 = IEEE 1278.1-2012.",
     "example": [
       6,
       7

@@ -88,3 +88,17 @@ export function quantity(dimension: Dimension) {
     })
     .describe(`A ${dimension}: a number in ${si}, or a string with a unit, e.g. ${example}.`);
 }
+
+/**
+ * A quantity that must be more than 0 (thresholds, rates, durations). The one definition of that rule, shared by
+ * the configuration and the experiment spec, so every entry point accepts and rejects the same values.
+ */
+export function positiveQuantity(dimension: Dimension) {
+  // No example here: the config and spec loaders append the setting's own.
+  return quantity(dimension).refine((v) => v > 0, { message: 'must be positive' });
+}
+
+/** A quantity that must be 0 or more (a delay or blend time, where 0 means none). */
+export function nonNegativeQuantity(dimension: Dimension) {
+  return quantity(dimension).refine((v) => v >= 0, { message: 'must be 0 or more' });
+}

@@ -4,7 +4,7 @@
  * an optional `sweep` that crosses any settings by their dotted paths. Quantities accept units (`"2.5 m"`).
  */
 import { z } from 'zod';
-import { quantity } from '../config/units.js';
+import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from '../transport/simulated-network.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
@@ -21,8 +21,7 @@ const common = {
   origin: setting(OriginSchema.optional(), 'Start of the local frame. Defaults to Monterey Bay.', { latitudeDeg: 47.4, longitudeDeg: 8.5 }),
   headingRad: setting(quantity('angle').optional(), 'Initial heading, clockwise from north.', '90 deg'),
 };
-const positive = (dimension: Parameters<typeof quantity>[0]) =>
-  quantity(dimension).refine((v) => v > 0, { message: 'must be positive' });
+const positive = positiveQuantity;
 
 const CircleSchema = z.strictObject({
   type: z.literal('circle'),
@@ -162,7 +161,7 @@ export const SmoothingSpecSchema = z.strictObject({
     'How the receiver moves onto a new dead-reckoned path after an update: snap (none), linear blend, projective velocity blending, or a critically damped convergence.',
     'projective',
   ),
-  time: setting(quantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
+  time: setting(nonNegativeQuantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
   teleportDistance: setting(positive('length').default(100), 'Snap instead of blending when the correction is larger.', '100 m'),
 });
 
