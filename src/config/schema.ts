@@ -10,6 +10,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/smoothing.js';
+import { anyCaseEnum } from './any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
 
 /** Human example of a valid value, shown in error messages and the JSON Schema. */
@@ -125,7 +126,7 @@ export type HeartbeatClass = (typeof HEARTBEAT_CLASSES)[number];
 
 export const HeartbeatConfigSchema = z.strictObject({
   heartbeatTable: setting(
-    z.enum(['ieee', 'kdis']).default('ieee'),
+    anyCaseEnum(['ieee', 'kdis']).default('ieee'),
     `Default heartbeats: "ieee" = IEEE 1278.1-2012 Table 25 (${HEARTBEAT_IEEE_TABLE_25.defaultSeconds} s for every kind); "kdis" = KDIS (${HEARTBEAT_KDIS.platformByDomain[1]} s land/surface/subsurface platforms, ${HEARTBEAT_KDIS.byKind[3]} s life forms, cultural features, environmentals).`,
     'ieee',
   ),
@@ -150,7 +151,7 @@ export const HeartbeatConfigSchema = z.strictObject({
 
 export const ReceiverConfigSchema = z.strictObject({
   smoothing: setting(
-    z.enum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default('projective'),
+    anyCaseEnum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default('projective'),
     'How a remote entity moves from its old to its new dead-reckoned track after an update: "snap" jumps; "linear" blends the position straight; "projective" blends the velocity too (projective velocity blending, no kink at either end); "convergence" closes the error like a critically damped spring.',
     'projective',
   ),
@@ -162,13 +163,13 @@ export const ReceiverConfigSchema = z.strictObject({
     10000,
   ),
   latencyCompensation: setting(
-    z.enum(['arrival', 'timestamp']).default('arrival'),
+    anyCaseEnum(['arrival', 'timestamp']).default('arrival'),
     'Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).',
     'arrival',
   ),
   renderRate: setting(positiveQuantity('frequency').default(30), 'Frames per second of extrapolated entity states.', '30 Hz'),
   display: setting(
-    z.enum(['extrapolate', 'interpolate']).default('extrapolate'),
+    anyCaseEnum(['extrapolate', 'interpolate']).default('extrapolate'),
     'What frames show: "extrapolate" dead-reckons every entity to the present (smoothing corrections); "interpolate" shows entities interpolationDelay in the past, between the states received on either side, and dead-reckons only beyond the newest one.',
     'interpolate',
   ),

@@ -38,12 +38,12 @@ export const command: Command = {
       for (const [name, preset] of Object.entries(PRESETS)) io.stdout.write(`${name.padEnd(width)}  ${preset.summary}\n`);
       return EXIT_OK;
     }
-    const presetName = stringFlag(args.flags, 'preset');
+    const presetName = stringFlag(args.flags, 'preset')?.toLowerCase(); // preset names are lower case
     const file = args.positionals[0];
     if ((presetName === undefined) === (file === undefined)) {
       throw new UsageError([{ path: '<spec.json>', message: 'give a spec file or --preset NAME (one of them; see --list)' }]);
     }
-    const preset = presetName === undefined ? undefined : PRESETS[presetName];
+    const preset = presetName === undefined || !Object.hasOwn(PRESETS, presetName) ? undefined : PRESETS[presetName];
     if (presetName !== undefined && !preset) {
       throw new UsageError([{ path: '--preset', message: `unknown preset "${presetName}"; presets: ${Object.keys(PRESETS).join(', ')}` }]);
     }

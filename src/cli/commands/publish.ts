@@ -37,7 +37,7 @@ export const command: Command = {
   async run(args, io) {
     const { configOrProblems, durationFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
-    const names = (args.flags.entity as string[] | undefined) ?? [];
+    const names = ((args.flags.entity as string[] | undefined) ?? []).map((name) => name.toLowerCase()); // Tank, SHIP
     const tracks = (args.flags.track as string[] | undefined) ?? [];
     for (const name of names) {
       if (!SIMULATED.includes(name)) problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}"` });
