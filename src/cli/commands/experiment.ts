@@ -5,6 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type CommandIo, type FlagValues } from '../command.js';
+import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'experiment',
@@ -143,7 +144,7 @@ async function runTablePreset(
   await mkdir(out, { recursive: true });
   const json = JSON.stringify({ name, options, rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
-  const html = renderHtmlReport(name, `${rows.length} conditions.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
+  const html = renderHtmlReport(name, `${formatCount(rows.length, 'condition')}.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
   await Promise.all([
     writeFile(path.join(out, 'results.json'), json),
     writeFile(path.join(out, 'results.csv'), csv),

@@ -7,6 +7,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { formatCount } from '../terminal/format.js';
 
 const LOOPBACK = '127.0.0.1';
 
@@ -112,9 +113,9 @@ export const command: Command = {
     if (json) io.stdout.write(JSON.stringify(summary) + '\n');
     else {
       io.stdout.write(
-        `\n${s.frame} frames, ${s.hitches} hitches (longest ${summary.longestStallMs} ms), ` +
+        `\n${formatCount(s.frame, 'frame')}, ${formatCount(s.hitches, 'hitch', 'hitches')} (longest ${summary.longestStallMs} ms), ` +
           `checksums ${s.checksumsAgreed}/${s.checksumsCompared} agree, ` +
-          `${s.packetsSent} packets sent (${dropped} dropped on purpose), ${s.packetsReceived} received, largest ${s.largestPacketBytes} bytes\n`,
+          `${formatCount(s.packetsSent, 'packet')} sent (${dropped} dropped on purpose), ${s.packetsReceived} received, largest ${formatCount(s.largestPacketBytes, 'byte')}\n`,
       );
     }
     if (s.seedMismatch) io.stderr.write('reckon lockstep: the peer runs with another --seed; give both the same one\n');

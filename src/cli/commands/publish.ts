@@ -7,6 +7,7 @@ import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
+import { formatCount } from '../terminal/format.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
 
@@ -108,7 +109,7 @@ export const command: Command = {
       io.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
       if (io.signal.aborted) resolve('interrupted');
     });
-    const progress = setInterval(() => io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${publisher.sent.pdus} PDUs sent\n`), 5000);
+    const progress = setInterval(() => io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`), 5000);
     const reason = await finished;
     subscription?.unsubscribe();
     clearInterval(progress);
@@ -125,7 +126,7 @@ export const command: Command = {
       [
         `publish: stopped (${reason}${failure ? `: ${failure.message}` : ''}) after ${seconds.toFixed(1)} s; DR ${typeof algorithm === 'number' ? DR_ALGORITHM_NAMES[algorithm] : 'auto'}`,
         ...lines,
-        `  sent ${publisher.sent.pdus} PDUs (${publisher.sent.bytes} bytes, leave notices included) in ${publisher.stats.datagramsOut} datagrams${publisher.stats.sendErrors > 0 ? `, ${publisher.stats.sendErrors} sends failed` : ''}`,
+        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, 'datagram')}${publisher.stats.sendErrors > 0 ? `, ${formatCount(publisher.stats.sendErrors, 'send')} failed` : ''}`,
       ].join('\n') + '\n',
     );
     return failure ? EXIT_FAILURE : EXIT_OK;

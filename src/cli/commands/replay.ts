@@ -6,6 +6,7 @@
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
+import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'replay',
@@ -85,13 +86,13 @@ export const command: Command = {
     const options = udpOptionsFromConfig(config.network, 'send');
     const transport = await UdpTransport.open({ ...options, ...(to ? { destination: to } : {}) });
     const destination = to ?? options.destination!;
-    io.stderr.write(`replay: ${datagrams.length} datagrams from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`);
+    io.stderr.write(`replay: ${formatCount(datagrams.length, 'datagram')} from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`);
 
     let sent = 0;
     let loops = 0;
     let failure: Error | undefined;
     transport.onClose((error) => (failure ??= error));
-    const progress = setInterval(() => io.stderr.write(`replay: ${sent} datagrams sent, pass ${loops + 1}\n`), 5000);
+    const progress = setInterval(() => io.stderr.write(`replay: ${formatCount(sent, 'datagram')} sent, pass ${loops + 1}\n`), 5000);
     const startedMs = performance.now();
     const loop = booleanFlag(args.flags, 'loop');
     let sinceYield = 0;
@@ -116,8 +117,8 @@ export const command: Command = {
     const seconds = (performance.now() - startedMs) / 1000;
     const s = transport.stats;
     io.stderr.write(
-      `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${sent} datagrams (${s.bytesOut} bytes) in ${seconds.toFixed(2)} s, ${loops} pass${loops === 1 ? '' : 'es'}` +
-        `${s.sendErrors > 0 ? `, ${s.sendErrors} sends failed` : ''}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
+      `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${formatCount(sent, 'datagram')} (${formatCount(s.bytesOut, 'byte')}) in ${seconds.toFixed(2)} s, ${formatCount(loops, 'pass', 'passes')}` +
+        `${s.sendErrors > 0 ? `, ${formatCount(s.sendErrors, 'send')} failed` : ''}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
     );
     return failure || (s.sendErrors > 0 && s.sendErrors >= sent) ? EXIT_FAILURE : EXIT_OK;
   },

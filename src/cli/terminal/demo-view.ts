@@ -1,6 +1,6 @@
 /** What `reckon demo` shows: the live table, the plain progress lines, and the closing summary. */
 import { BASELINE_RATE_HZ, type DemoReport } from './demo-session.js';
-import { formatByteRate, formatMeters, formatPercent, formatTable } from './format.js';
+import { formatByteRate, formatMeters, formatPercent, formatTable, formatCount } from './format.js';
 import { styles } from './live-view.js';
 
 const LIVE_COLUMNS = [
@@ -18,7 +18,7 @@ const LIVE_COLUMNS = [
 
 function heading(report: DemoReport): string {
   return (
-    `reckon demo — ${report.entities.length} entities over UDP ${report.address}:${report.port}, exercise ${report.exercise}, ` +
+    `reckon demo — ${formatCount(report.entities.length, 'entity', 'entities')} over UDP ${report.address}:${report.port}, exercise ${report.exercise}, ` +
     `thresholds ${formatMeters(report.positionThresholdMeters)} / ${report.orientationThresholdDeg.toFixed(1)}°`
   );
 }
@@ -47,8 +47,8 @@ export function demoLiveLines(report: DemoReport, tty: boolean): string[] {
     s.bold(header!),
     ...body,
     '',
-    `${s.green(`${t.pdusSaved} PDUs saved`)} (${formatPercent(t.savedFraction)}) against ${BASELINE_RATE_HZ} Hz updates · ` +
-      `received ${report.receiver.pdus} PDUs in ${report.receiver.datagrams} datagrams, ${report.receiver.rejected} rejected`,
+    `${s.green(`${formatCount(t.pdusSaved, 'PDU')} saved`)} (${formatPercent(t.savedFraction)}) against ${BASELINE_RATE_HZ} Hz updates · ` +
+      `received ${formatCount(report.receiver.pdus, 'PDU')} in ${formatCount(report.receiver.datagrams, 'datagram')}, ${report.receiver.rejected} rejected`,
     s.dim(`${report.elapsedSeconds.toFixed(1)} s elapsed, ${left.toFixed(0)} s to go · Ctrl-C stops early`),
   ];
 }
@@ -106,12 +106,12 @@ export function demoSummaryLines(report: DemoReport, tty: boolean): string[] {
     '',
     s.green(
       `PDUs saved: ${t.pdusSaved} of ${t.baselinePdus} (${formatPercent(t.savedFraction)}) — ${t.pdusSent} sent instead of ${BASELINE_RATE_HZ} Hz updates; ` +
-        `${t.bytesSent} bytes instead of ${t.baselineBytes}.`,
+        `${formatCount(t.bytesSent, 'byte')} instead of ${t.baselineBytes}.`,
     ),
     `Displayed error is the subscriber's smoothed, dead-reckoned position against the truth, sampled at the render rate; ` +
       `threshold ${formatMeters(report.positionThresholdMeters)}.`,
-    `Subscriber: ${seen} of ${report.entities.length} entities seen, ${removed} removed by their leave notices; ` +
-      `${report.receiver.pdus} PDUs in ${report.receiver.datagrams} datagrams, ${report.receiver.rejected} rejected.`,
+    `Subscriber: ${seen} of ${formatCount(report.entities.length, 'entity', 'entities')} seen, ${removed} removed by their leave notices; ` +
+      `${formatCount(report.receiver.pdus, 'PDU')} in ${formatCount(report.receiver.datagrams, 'datagram')}, ${report.receiver.rejected} rejected.`,
     '',
   ];
 }

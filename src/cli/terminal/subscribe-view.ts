@@ -5,7 +5,7 @@ import type { EntityEvent } from '../../stream/entity-events.js';
 import { markingAt, type EntityFrame } from '../../stream/frame.js';
 import type { SubscriberStats } from '../../stream/subscriber.js';
 import { formatRejections } from '../../transport/transport.js';
-import { formatLatLonAlt, formatTable } from './format.js';
+import { formatLatLonAlt, formatTable, formatCount } from './format.js';
 import { styles } from './live-view.js';
 
 /** Rows shown at most; the rest are counted. */
@@ -77,7 +77,7 @@ export function subscribeLiveLines(frame: EntityFrame, entities: EntityList, sta
     s.bold(header!),
     ...lines,
     ...(more > 0 ? [s.dim(`… and ${more} more`)] : []),
-    s.dim(`${x.datagramsIn} datagrams, ${x.pdusAccepted} PDUs accepted${formatRejections(x.rejected)}, ${x.timeouts} timed out · Ctrl-C to stop`),
+    s.dim(`${formatCount(x.datagramsIn, 'datagram')}, ${formatCount(x.pdusAccepted, 'PDU')} accepted${formatRejections(x.rejected)}, ${x.timeouts} timed out · Ctrl-C to stop`),
   ];
 }
 
