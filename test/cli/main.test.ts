@@ -73,16 +73,35 @@ async function cli(argv: string[]) {
 }
 
 describe('runCli', () => {
-  it.each([
-    [['--help'], 0],
-    [['help'], 0],
-    [[], 2],
-  ])('%j prints the command list and exits %i', async (argv, code) => {
+  it.each([[['--help']], [['-h']], [['help']]])('%j prints the command list on stdout and exits 0', async (argv) => {
     const r = await cli(argv);
-    expect(r.code).toBe(code);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
     expect(r.out).toMatch(/Commands:\n {2}demo/);
     expect(r.out).toMatch(/ record .*pcap/);
     expect(r.out).toMatch(/Exit codes: 0 success, 1 runtime failure, 2 bad usage or config/);
+  });
+
+  it('`reckon` alone is a usage error: the command list on stderr, exit 2', async () => {
+    const r = await cli([]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^reckon: a command is needed\n/);
+    expect(r.err).toMatch(/Commands:\n {2}demo/);
+  });
+
+  it.each(['decode', 'replay'])('%s without its file names what is missing', async (name) => {
+    const r = await cli([name]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`  missing capture file: reckon ${name} <capture.pcap|capture.pcapng>\n`);
+    expect(r.err).not.toContain('<arguments>');
+  });
+
+  it('reports an unknown short flag as typed', async () => {
+    const r = await cli(['decode', 'x.pcap', '-p', '3000']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('  -p: unknown flag');
+    expect(r.err).not.toContain('--p:');
   });
 
   it('prints the version', async () => {

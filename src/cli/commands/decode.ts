@@ -21,7 +21,7 @@ export const command: Command = {
       description: 'Only UDP datagrams from or to this port, all decoded as DIS. Defaults to any port (DIS-looking datagrams).',
     },
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 1, max: 1, missing: 'capture file' },
   examples: [
     'reckon decode exercise.pcap',
     'reckon decode exercise.pcapng --port 3000 --json > pdus.ndjson',

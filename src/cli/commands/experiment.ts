@@ -142,7 +142,8 @@ async function runTablePreset(
   const { formatCell } = await import('../../experiment/table.js');
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   await mkdir(out, { recursive: true });
-  const json = JSON.stringify({ name, options, rows }, null, 2) + '\n';
+  // `runs`, as in every other preset's results.json: one entry per condition.
+  const json = JSON.stringify({ name, options, runs: rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
   const html = renderHtmlReport(name, `${formatCount(rows.length, 'condition')}.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
   await Promise.all([

@@ -28,7 +28,7 @@ export const command: Command = {
     'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise. Defaults to all.' },
     ...configFlags(['network']),
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 1, max: 1, missing: 'capture file' },
   examples: [
     'reckon replay exercise.pcap --to 127.0.0.1:3000',
     'reckon replay exercise.pcap --to 127.0.0.1:3000 --speed 10 --loop',
