@@ -97,6 +97,24 @@ describe('runCli', () => {
     expect(r.err).not.toContain('<arguments>');
   });
 
+  it.each(['publish', 'demo'])('%s takes --rate with a unit and checks its range', async (name) => {
+    // A bad threshold stops the command before it runs; the rate is judged on its own.
+    const good = await cli([name, '--rate', '60 Hz', '--position-threshold', '-1 m']);
+    expect(good.code).toBe(2);
+    expect(good.err).not.toContain('--rate');
+    const bad = await cli([name, '--rate', '2 kHz']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--rate: must be more than 0 and at most 1000 Hz, got "2 kHz"');
+    const wrong = await cli([name, '--rate', '3 m']);
+    expect(wrong.err).toContain('--rate: "3 m" is not a frequency');
+  });
+
+  it('replay checks --port-filter as a UDP port', async () => {
+    const r = await cli(['replay', 'x.pcap', '--port-filter', '70000']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--port-filter: expected a UDP port 1–65535, e.g. 3000; got "70000"');
+  });
+
   it('reports an unknown short flag as typed', async () => {
     const r = await cli(['decode', 'x.pcap', '-p', '3000']);
     expect(r.code).toBe(2);

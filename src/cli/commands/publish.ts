@@ -24,7 +24,7 @@ export const command: Command = {
       description: 'A recorded track as the truth: .csv (time, lat, lon[, alt, heading]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
     },
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.' },
-    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity. Defaults to 30.' },
+    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
     algorithm: { type: 'string', value: 'ALG', description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.' },
     json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
@@ -36,7 +36,7 @@ export const command: Command = {
     'reckon publish --entity tank --json | head',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const names = ((args.flags.entity as string[] | undefined) ?? []).map((name) => name.toLowerCase()); // Tank, SHIP
     const tracks = (args.flags.track as string[] | undefined) ?? [];
@@ -44,9 +44,7 @@ export const command: Command = {
       if (!SIMULATED.includes(name)) problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}"` });
     }
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
-    const rateText = stringFlag(args.flags, 'rate');
-    const rateHz = rateText === undefined ? 30 : Number(rateText);
-    if (!(rateHz > 0 && rateHz <= 1000)) problems.push({ path: '--rate', message: `expected samples per second from 1 to 1000, got "${rateText}"` });
+    const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
     const config = configOrProblems(args.flags, problems);
 
