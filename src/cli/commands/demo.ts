@@ -21,7 +21,7 @@ export const command: Command = {
     },
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
     json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
-    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver']),
+    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], { port: 'a free port', 'latency-compensation': 'timestamp' }),
   },
   examples: [
     'reckon demo',
