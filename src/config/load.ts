@@ -93,10 +93,11 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
 }
 
 /**
- * `RECKON_…` variables that are not settings but are still known: the config file, and the switch of the test
- * suite that turns skipped system-program tests into failures (test/support/system-binary.ts).
+ * `RECKON_…` variables that are not settings but are still known: the config file, the switch of the test suite
+ * that turns skipped system-program tests into failures (test/support/system-binary.ts), and the role of a
+ * benchmark's child process (bench/udp.bench.ts).
  */
-export const OTHER_RECKON_VARIABLES: readonly string[] = ['RECKON_CONFIG', 'RECKON_REQUIRE_SYSTEM_BINARIES'];
+export const OTHER_RECKON_VARIABLES: readonly string[] = ['RECKON_CONFIG', 'RECKON_REQUIRE_SYSTEM_BINARIES', 'RECKON_BENCH_ROLE'];
 
 function envLayer(env: Readonly<Record<string, string | undefined>>, issues: ConfigIssue[]): Layer {
   const layer = emptyLayer();
