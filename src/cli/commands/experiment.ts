@@ -125,11 +125,15 @@ async function runTablePreset(
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
   const options: { seed?: number; durationSeconds?: number } = {};
   const problems = [];
+  const { readQuantity } = await import('../../config/units.js');
   for (const assignment of sets) {
     const [key, value] = assignment.split('=', 2) as [string, string | undefined];
     const n = Number(value);
-    if ((key === 'seed' || key === 'durationSeconds') && value !== undefined && Number.isFinite(n)) options[key] = n;
-    else problems.push({ path: `--set ${key}`, message: `this preset takes only seed=N and durationSeconds=N, e.g. --set durationSeconds=60` });
+    // A duration takes units like every other time setting: durationSeconds="2 min".
+    const duration = key === 'durationSeconds' && value !== undefined ? readQuantity(value, 'time') : undefined;
+    if (key === 'seed' && value !== undefined && Number.isInteger(n)) options.seed = n;
+    else if (duration?.ok && duration.value > 0) options.durationSeconds = duration.value;
+    else problems.push({ path: `--set ${key}`, message: `this preset takes only seed=N and durationSeconds=T, e.g. --set durationSeconds="1 min"` });
   }
   if (problems.length > 0) throw new UsageError(problems);
   io.stderr.write(`running ${name} …\n`);
