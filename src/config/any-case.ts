@@ -10,7 +10,10 @@ const SPECIAL = /[.*+?^${}()|[\]\\/-]/g;
 /** `fpw` → `[fF][pP][wW]`: a pattern for one name in any case, without the `i` flag JSON Schema lacks. */
 function anyCasePattern(name: string): string {
   return [...name]
-    .map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(SPECIAL, '\\$&')))
+    .map((c) => {
+      const cased = c.toLowerCase() !== c.toUpperCase();
+      return cased ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c.replace(SPECIAL, '\\$&');
+    })
     .join('');
 }
 

@@ -71,7 +71,12 @@ export function integerFlag(flags: FlagValues, name: string, problems: UsageProb
  * outside (0, maxHz].
  * @returns hertz, or undefined when the flag is absent or invalid.
  */
-export function frequencyFlag(flags: FlagValues, name: string, problems: UsageProblem[], maxHz = Infinity): number | undefined {
+export function frequencyFlag(
+  flags: FlagValues,
+  name: string,
+  problems: UsageProblem[],
+  maxHz = Infinity,
+): number | undefined {
   const text = flags[name];
   if (typeof text !== 'string') return undefined;
   const result = readQuantity(text, 'frequency');

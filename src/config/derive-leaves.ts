@@ -57,7 +57,8 @@ export function deriveConfigLeaves(): ConfigLeaf[] {
       };
       const defaultValue = defaults[section]![key];
       const text = defaultText(defaultValue, leaf.example);
-      leaves.push(defaultValue === undefined ? leaf : { ...leaf, defaultValue, ...(text === undefined ? {} : { defaultText: text }) });
+      if (defaultValue === undefined) leaves.push(leaf);
+      else leaves.push({ ...leaf, defaultValue, ...(text === undefined ? {} : { defaultText: text }) });
     }
   }
   return leaves;

@@ -24,10 +24,13 @@ const PLACEHOLDER: Record<ConfigLeaf['kind'], string> = {
 
 function flagSpec(leaf: ConfigLeaf, defaultText = leaf.defaultText): FlagSpec {
   // As the flag takes it: lists comma-separated.
-  const example = typeof leaf.example === 'string' ? leaf.example : Array.isArray(leaf.example) ? leaf.example.join(',') : JSON.stringify(leaf.example);
+  const { example: raw } = leaf;
+  const example = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.join(',') : JSON.stringify(raw);
   const defaultHint = defaultText === undefined ? '' : ` Default: ${defaultText}.`;
   const exampleHint = example === defaultText ? '' : ` E.g. ${example}.`;
-  const hint = leaf.kind !== 'boolean' ? `${defaultHint}${exampleHint}` : leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : ' Off by default.';
+  const booleanHint =
+    leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : ' Off by default.';
+  const hint = leaf.kind === 'boolean' ? booleanHint : `${defaultHint}${exampleHint}`;
   const description = `${leaf.description}${hint} [${leaf.env}]`;
   if (leaf.kind === 'boolean') return { type: 'boolean', description };
   const list = leaf.kind === 'list' || leaf.kind === 'numberList';
@@ -40,7 +43,10 @@ function flagSpec(leaf: ConfigLeaf, defaultText = leaf.defaultText): FlagSpec {
  * @param sections - which parts of the config the command uses. Defaults to every section.
  * @param defaults - defaults to show instead, by flag name, where the command applies its own (e.g. a free port).
  */
-export function configFlags(sections?: readonly ConfigSection[], defaults: Readonly<Record<string, string>> = {}): Record<string, FlagSpec> {
+export function configFlags(
+  sections?: readonly ConfigSection[],
+  defaults: Readonly<Record<string, string>> = {},
+): Record<string, FlagSpec> {
   const specs: Record<string, FlagSpec> = {
     config: { type: 'string', value: 'FILE', description: `JSON configuration file (schemas/config.schema.json). ${CONFIG_PRECEDENCE} [RECKON_CONFIG]` },
   };

@@ -97,7 +97,11 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
  * that turns skipped system-program tests into failures (test/support/system-binary.ts), and the role of a
  * benchmark's child process (bench/udp.bench.ts).
  */
-export const OTHER_RECKON_VARIABLES: readonly string[] = ['RECKON_CONFIG', 'RECKON_REQUIRE_SYSTEM_BINARIES', 'RECKON_BENCH_ROLE'];
+export const OTHER_RECKON_VARIABLES: readonly string[] = [
+  'RECKON_CONFIG',
+  'RECKON_REQUIRE_SYSTEM_BINARIES',
+  'RECKON_BENCH_ROLE',
+];
 
 function envLayer(env: Readonly<Record<string, string | undefined>>, issues: ConfigIssue[]): Layer {
   const layer = emptyLayer();
@@ -113,7 +117,9 @@ function envLayer(env: Readonly<Record<string, string | undefined>>, issues: Con
     issues.push({
       path: name,
       source: 'environment',
-      message: `unknown environment variable${suggestion ? ` (did you mean ${suggestion}?)` : ''}; settings are RECKON_<SECTION>_<SETTING> such as RECKON_NETWORK_PORT (see schemas/config.schema.json), or unset it`,
+      message:
+        `unknown environment variable${suggestion ? ` (did you mean ${suggestion}?)` : ''}; settings are ` +
+        'RECKON_<SECTION>_<SETTING> such as RECKON_NETWORK_PORT (see schemas/config.schema.json), or unset it',
     });
   }
   return layer;

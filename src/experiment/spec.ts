@@ -124,11 +124,11 @@ export type TrajectorySpec = z.output<typeof TrajectorySpecSchema>;
 /** DR algorithms by name (IEEE 1278.1 Annex E) or number. */
 export const ALGORITHM_NUMBERS = { static: 1, FPW: 2, RPW: 3, RVW: 4, FVW: 5, FPB: 6, RPB: 7, RVB: 8, FVB: 9 } as const;
 type AlgorithmName = keyof typeof ALGORITHM_NUMBERS | 'auto';
-const ALGORITHM_ERROR = `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}, any case), "auto" or a number 1–9`;
+const ALGORITHM_ERROR =
+  `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}, any case), "auto" or a number 1–9`;
+const ALGORITHM_NAMES = ['auto', ...Object.keys(ALGORITHM_NUMBERS)] as [AlgorithmName, ...AlgorithmName[]];
 const AlgorithmSchema = z
-  .union([anyCaseEnum(['auto', ...Object.keys(ALGORITHM_NUMBERS)] as [AlgorithmName, ...AlgorithmName[]], ALGORITHM_ERROR), z.number().int().min(1).max(9)], {
-    error: ALGORITHM_ERROR,
-  })
+  .union([anyCaseEnum(ALGORITHM_NAMES, ALGORITHM_ERROR), z.number().int().min(1).max(9)], { error: ALGORITHM_ERROR })
   .transform((a): number | 'auto' => (typeof a === 'number' || a === 'auto' ? a : ALGORITHM_NUMBERS[a]));
 
 export const EmitterSpecSchema = z.strictObject({

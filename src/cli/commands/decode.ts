@@ -35,7 +35,8 @@ export const command: Command = {
     const portText = stringFlag(args.flags, portName);
     const port = portText === undefined ? undefined : Number(portText);
     if (port !== undefined && !(/^\d+$/.test(portText!.trim()) && port >= 1 && port <= 65535)) {
-      throw new UsageError([{ path: `--${portName}`, message: `expected a UDP port 1–65535, e.g. 3000; got "${portText}"` }]);
+      const message = `expected a UDP port 1–65535, e.g. 3000; got "${portText}"`;
+      throw new UsageError([{ path: `--${portName}`, message }]);
     }
     const { readFile } = await import('node:fs/promises');
     let bytes: Uint8Array;

@@ -133,7 +133,10 @@ async function runTablePreset(
     const duration = key === 'durationSeconds' && value !== undefined ? readQuantity(value, 'time') : undefined;
     if (key === 'seed' && value !== undefined && Number.isInteger(n)) options.seed = n;
     else if (duration?.ok && duration.value > 0) options.durationSeconds = duration.value;
-    else problems.push({ path: `--set ${key}`, message: `this preset takes only seed=N and durationSeconds=T, e.g. --set durationSeconds="1 min"` });
+    else {
+      const message = 'this preset takes only seed=N and durationSeconds=T, e.g. --set durationSeconds="1 min"';
+      problems.push({ path: `--set ${key}`, message });
+    }
   }
   if (problems.length > 0) throw new UsageError(problems);
   io.stderr.write(`running ${name} …\n`);

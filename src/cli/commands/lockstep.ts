@@ -35,7 +35,9 @@ export const command: Command = {
     const drop = parseNumber(args.flags, 'drop', 0, problems, (n) => n >= 0 && n <= 100, 'a percentage 0–100');
     const { durationFlag } = await import('../../config/cli.js');
     const duration = args.flags.duration === undefined ? 10 : durationFlag(args.flags, 'duration', problems);
-    if (duration !== undefined && duration > 86_400) problems.push({ path: '--duration', message: `at most a day (86400 s), got "${stringFlag(args.flags, 'duration')}"` });
+    if (duration !== undefined && duration > 86_400) {
+      problems.push({ path: '--duration', message: `at most a day (86400 s), got "${stringFlag(args.flags, 'duration')}"` });
+    }
     const seed = parseNumber(args.flags, 'seed', 1, problems, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer 0–4294967295');
     if (peer && port === peer.port) problems.push({ path: '--port', message: `is the same as the peer's port ${port}; give each peer its own` });
     if (problems.length > 0) throw new UsageError(problems);
