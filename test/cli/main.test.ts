@@ -142,7 +142,7 @@ describe('runCli', () => {
   it('reports an unknown short flag as typed', async () => {
     const r = await cli(['decode', 'x.pcap', '-p', '3000']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('  -p: unknown flag');
+    expect(r.err).toContain('  -p: unknown flag (did you mean --port-filter or --port?)');
     expect(r.err).not.toContain('--p:');
   });
 
