@@ -1,3 +1,4 @@
+import { closestName } from '../config/suggest.js';
 import type { FlagSpec, FlagValues, ParsedArgs, UsageProblem } from './command.js';
 
 /** Flags every command accepts. */
@@ -48,8 +49,12 @@ export function parseArgs(
       negated = true;
     }
     if (!spec) {
-      const closest = closestFlag(name, Object.keys(all));
-      problems.push({ path: `--${name}`, message: `unknown flag${closest ? ` (did you mean --${closest}?)` : ''}` });
+      // An unknown `-p` is reported as typed, not as `--p`, with the long flags it may stand for.
+      const short = !token.startsWith('--');
+      const closest = short ? undefined : closestName(name, Object.keys(all));
+      const starting = short ? Object.keys(all).filter((n) => n.startsWith(name)).slice(0, 4) : [];
+      const guess = closest ? `--${closest}` : starting.map((n) => `--${n}`).join(' or ');
+      problems.push({ path: short ? token : `--${name}`, message: `unknown flag${guess ? ` (did you mean ${guess}?)` : ''}` });
       // `--sped 2`: the value belongs to the misspelt flag, not to the positionals (unless it looks like a boolean).
       const next = argv[i + 1];
       if (inline === undefined && next !== undefined && !next.startsWith('-') && all[closest ?? '']?.type !== 'boolean') i++;
@@ -81,33 +86,6 @@ export function parseArgs(
     }
   }
   return { args: { positionals, flags }, problems };
-}
-
-function closestFlag(name: string, known: string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = editDistance(name, candidate);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** Reads a string flag, or undefined. */

@@ -41,8 +41,11 @@ export interface Command {
   /** e.g. `reckon decode <capture.pcap> [--json]` */
   readonly usage: string;
   readonly flags: Readonly<Record<string, FlagSpec>>;
-  /** Inclusive bounds on positional arguments. */
-  readonly positionals?: { readonly min: number; readonly max: number };
+  /**
+   * Inclusive bounds on positional arguments; `missing` names a required one for the error when none is given
+   * (`missing capture file: reckon decode <capture.pcap>`).
+   */
+  readonly positionals?: { readonly min: number; readonly max: number; readonly missing?: string };
   readonly examples: readonly string[];
   run(args: ParsedArgs, io: CommandIo): Promise<number>;
 }

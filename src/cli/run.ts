@@ -66,9 +66,15 @@ function mainHelp(): string {
 /** Runs the CLI with the given arguments (without `node` and the script path) and returns the exit code. */
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  // Asked-for help is output (stdout, exit 0); `reckon` alone is a usage error (stderr, exit 2), so a script that
+  // forgot the command fails visibly instead of piping the help text onwards.
+  if (name === undefined) {
+    io.stderr.write(`reckon: a command is needed\n\n${mainHelp()}`);
+    return EXIT_USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.stdout.write(mainHelp());
-    return name === undefined ? EXIT_USAGE : EXIT_OK;
+    return EXIT_OK;
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
@@ -88,7 +94,10 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     return EXIT_OK;
   }
   const bounds = command.positionals ?? { min: 0, max: 0 };
-  if (args.positionals.length < bounds.min) {
+  if (args.positionals.length === 0 && bounds.min > 0 && bounds.missing) {
+    // `missing capture file: reckon decode <capture.pcap>`
+    problems.push({ path: `missing ${bounds.missing}`, message: command.usage.replace(/ \[.*$/, '') });
+  } else if (args.positionals.length < bounds.min) {
     problems.push({ path: '<arguments>', message: `expected at least ${bounds.min}, got ${args.positionals.length}` });
   } else if (args.positionals.length > bounds.max) {
     problems.push({

@@ -65,3 +65,33 @@ export function integerFlag(flags: FlagValues, name: string, problems: UsageProb
   problems.push({ path: `--${name}`, message: `expected a whole number ≥ ${min}, got "${text}"` });
   return undefined;
 }
+
+/**
+ * Reads a rate flag such as `"30 Hz"`, `"2 kHz"` or `30` (per second); a problem is added when it is not one or is
+ * outside (0, maxHz].
+ * @returns hertz, or undefined when the flag is absent or invalid.
+ */
+export function frequencyFlag(
+  flags: FlagValues,
+  name: string,
+  problems: UsageProblem[],
+  maxHz = Infinity,
+): number | undefined {
+  const text = flags[name];
+  if (typeof text !== 'string') return undefined;
+  const result = readQuantity(text, 'frequency');
+  if (result.ok && result.value > 0 && result.value <= maxHz) return result.value;
+  const range = Number.isFinite(maxHz) ? `more than 0 and at most ${maxHz} Hz` : 'more than 0';
+  problems.push({ path: `--${name}`, message: result.ok ? `must be ${range}, got "${text}"` : result.message });
+  return undefined;
+}
+
+/** Reads a UDP port flag (1–65535); a problem is added when it is not one. */
+export function portFlag(flags: FlagValues, name: string, problems: UsageProblem[]): number | undefined {
+  const text = flags[name];
+  if (typeof text !== 'string') return undefined;
+  const port = Number(text);
+  if (/^\d+$/.test(text.trim()) && port >= 1 && port <= 65535) return port;
+  problems.push({ path: `--${name}`, message: `expected a UDP port 1–65535, e.g. 3000; got "${text}"` });
+  return undefined;
+}

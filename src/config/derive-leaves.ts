@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import type { ConfigLeaf, LeafKind } from './leaves.js';
 import { ConfigSchema, type ConfigSection } from './schema.js';
+import { DIMENSIONS, readQuantity, type Dimension } from './units.js';
 
 type AnySchema = z.ZodType & { def: { type: string; innerType?: AnySchema; element?: AnySchema } };
 
@@ -55,10 +56,28 @@ export function deriveConfigLeaves(): ConfigLeaf[] {
         example: (meta.examples as unknown[] | undefined)?.[0],
       };
       const defaultValue = defaults[section]![key];
-      leaves.push(defaultValue === undefined ? leaf : { ...leaf, defaultValue });
+      const text = defaultText(defaultValue, leaf.example);
+      if (defaultValue === undefined) leaves.push(leaf);
+      else leaves.push({ ...leaf, defaultValue, ...(text === undefined ? {} : { defaultText: text }) });
     }
   }
   return leaves;
+}
+
+/**
+ * The default as `--help` shows it: a quantity in the unit of the setting's example (`3 deg`, not 0.0524 rad), a
+ * list as the comma-separated text a flag takes; none for objects and booleans (their help says on or off).
+ */
+function defaultText(value: unknown, example: unknown): string | undefined {
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'number') return undefined;
+  const unit = typeof example === 'string' ? /^[-+]?[\d.]+(?:e[-+]?\d+)?\s*(\S.*)$/i.exec(example)?.[1] : undefined;
+  for (const dimension of Object.keys(DIMENSIONS) as Dimension[]) {
+    const one = unit === undefined ? undefined : readQuantity(`1 ${unit}`, dimension);
+    if (one?.ok) return `${Number((value / one.value).toPrecision(4))} ${unit}`;
+  }
+  return String(value);
 }
 
 /** The TypeScript source of `leaf-table.ts` for these leaves. */

@@ -22,9 +22,15 @@ const PLACEHOLDER: Record<ConfigLeaf['kind'], string> = {
   object: 'JSON',
 };
 
-function flagSpec(leaf: ConfigLeaf): FlagSpec {
-  const example = typeof leaf.example === 'string' ? leaf.example : JSON.stringify(leaf.example);
-  const hint = leaf.kind !== 'boolean' ? ` E.g. ${example}.` : leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : '';
+function flagSpec(leaf: ConfigLeaf, defaultText = leaf.defaultText): FlagSpec {
+  // As the flag takes it: lists comma-separated.
+  const { example: raw } = leaf;
+  const example = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.join(',') : JSON.stringify(raw);
+  const defaultHint = defaultText === undefined ? '' : ` Default: ${defaultText}.`;
+  const exampleHint = example === defaultText ? '' : ` E.g. ${example}.`;
+  const booleanHint =
+    leaf.defaultValue === true ? ` On by default; --no-${leaf.flag} turns it off.` : ' Off by default.';
+  const hint = leaf.kind === 'boolean' ? booleanHint : `${defaultHint}${exampleHint}`;
   const description = `${leaf.description}${hint} [${leaf.env}]`;
   if (leaf.kind === 'boolean') return { type: 'boolean', description };
   const list = leaf.kind === 'list' || leaf.kind === 'numberList';
@@ -33,15 +39,19 @@ function flagSpec(leaf: ConfigLeaf): FlagSpec {
 
 /**
  * Flag specs for the settings of the given sections, plus `--config FILE`. Settings that hold objects (such as
- * per-class heartbeat overrides) are file or environment (JSON) only.
+ * per-class heartbeat overrides) are file or environment (JSON) only. Help shows each setting's schema default.
  * @param sections - which parts of the config the command uses. Defaults to every section.
+ * @param defaults - defaults to show instead, by flag name, where the command applies its own (e.g. a free port).
  */
-export function configFlags(sections?: readonly ConfigSection[]): Record<string, FlagSpec> {
+export function configFlags(
+  sections?: readonly ConfigSection[],
+  defaults: Readonly<Record<string, string>> = {},
+): Record<string, FlagSpec> {
   const specs: Record<string, FlagSpec> = {
     config: { type: 'string', value: 'FILE', description: `JSON configuration file (schemas/config.schema.json). ${CONFIG_PRECEDENCE} [RECKON_CONFIG]` },
   };
   for (const leaf of CONFIG_LEAVES) {
-    if ((sections === undefined || sections.includes(leaf.section)) && leaf.kind !== 'object') specs[leaf.flag] = flagSpec(leaf);
+    if ((sections === undefined || sections.includes(leaf.section)) && leaf.kind !== 'object') specs[leaf.flag] = flagSpec(leaf, defaults[leaf.flag] ?? leaf.defaultText);
   }
   return specs;
 }

@@ -22,7 +22,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "UDP port. DIS uses 3000.",
     "example": 3000,
-    "defaultValue": 3000
+    "defaultValue": 3000,
+    "defaultText": "3000"
   },
   {
     "section": "network",
@@ -43,7 +44,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Multicast time-to-live (hops); 1 keeps traffic on the local network.",
     "example": 1,
-    "defaultValue": 1
+    "defaultValue": 1,
+    "defaultText": "1"
   },
   {
     "section": "network",
@@ -97,7 +99,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Most UDP payload bytes per datagram when bundling PDUs; 1472 fits a 1500-byte Ethernet MTU.",
     "example": 1472,
-    "defaultValue": 1472
+    "defaultValue": 1472,
+    "defaultText": "1472"
   },
   {
     "section": "network",
@@ -108,7 +111,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Socket receive buffer in bytes (0 = OS default). 4 MiB keeps loss low at high rates; Linux caps it at net.core.rmem_max.",
     "example": 4194304,
-    "defaultValue": 4194304
+    "defaultValue": 4194304,
+    "defaultText": "4194304"
   },
   {
     "section": "dis",
@@ -119,7 +123,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Exercise ID sent, and the only one accepted.",
     "example": 1,
-    "defaultValue": 1
+    "defaultValue": 1,
+    "defaultText": "1"
   },
   {
     "section": "dis",
@@ -130,7 +135,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Protocol version sent (7 = IEEE 1278.1-2012, 6 = 1278.1A-1998).",
     "example": 7,
-    "defaultValue": 7
+    "defaultValue": 7,
+    "defaultText": "7"
   },
   {
     "section": "dis",
@@ -139,7 +145,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "accept-protocol-versions",
     "env": "RECKON_DIS_ACCEPT_PROTOCOL_VERSIONS",
     "kind": "numberList",
-    "description": "Protocol versions accepted on receipt.",
+    "description": "Protocol versions accepted on receipt: 1–7, the DIS versions up to 7 = IEEE 1278.1-2012.",
     "example": [
       6,
       7
@@ -148,7 +154,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
       5,
       6,
       7
-    ]
+    ],
+    "defaultText": "5,6,7"
   },
   {
     "section": "dis",
@@ -159,7 +166,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Site id of this application's entities.",
     "example": 1,
-    "defaultValue": 1
+    "defaultValue": 1,
+    "defaultText": "1"
   },
   {
     "section": "dis",
@@ -170,7 +178,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Application id of this application's entities.",
     "example": 3001,
-    "defaultValue": 1
+    "defaultValue": 1,
+    "defaultText": "1"
   },
   {
     "section": "filter",
@@ -184,7 +193,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
       "10.0.0.5",
       "10.0.0.6"
     ],
-    "defaultValue": []
+    "defaultValue": [],
+    "defaultText": "none"
   },
   {
     "section": "filter",
@@ -198,7 +208,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
       "1:3001",
       "2"
     ],
-    "defaultValue": []
+    "defaultValue": [],
+    "defaultText": "none"
   },
   {
     "section": "emitter",
@@ -209,7 +220,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).",
     "example": "1 m",
-    "defaultValue": 1
+    "defaultValue": 1,
+    "defaultText": "1 m"
   },
   {
     "section": "emitter",
@@ -220,7 +232,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).",
     "example": "3 deg",
-    "defaultValue": 0.05235987755982988
+    "defaultValue": 0.05235987755982988,
+    "defaultText": "3 deg"
   },
   {
     "section": "emitter",
@@ -242,7 +255,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).",
     "example": "100 ms",
-    "defaultValue": 0.1
+    "defaultValue": 0.1,
+    "defaultText": "100 ms"
   },
   {
     "section": "emitter",
@@ -253,7 +267,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "With adaptiveThresholds: the smallest position threshold (reached at low speed).",
     "example": "10 cm",
-    "defaultValue": 0.1
+    "defaultValue": 0.1,
+    "defaultText": "10 cm"
   },
   {
     "section": "emitter",
@@ -264,7 +279,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "With adaptiveThresholds: the largest position threshold (reached at high speed).",
     "example": "10 m",
-    "defaultValue": 10
+    "defaultValue": 10,
+    "defaultText": "10 m"
   },
   {
     "section": "heartbeat",
@@ -275,7 +291,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Default heartbeats: \"ieee\" = IEEE 1278.1-2012 Table 25 (5 s for every kind); \"kdis\" = KDIS (55 s land/surface/subsurface platforms, 60 s life forms, cultural features, environmentals).",
     "example": "ieee",
-    "defaultValue": "ieee"
+    "defaultValue": "ieee",
+    "defaultText": "ieee"
   },
   {
     "section": "heartbeat",
@@ -299,7 +316,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Heartbeat of an entity that does not move (HBT_STATIONARY): one whose last update has the static algorithm, or zero velocity, acceleration and rates where its algorithm uses them. Receivers time such an entity out after this × timeoutMultiplier. Never shorter than the regular heartbeat; 0 turns it off (the regular heartbeat applies at rest too).",
     "example": "60 s",
-    "defaultValue": 60
+    "defaultValue": 60,
+    "defaultText": "60 s"
   },
   {
     "section": "heartbeat",
@@ -310,7 +328,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER).",
     "example": 2.4,
-    "defaultValue": 2.4
+    "defaultValue": 2.4,
+    "defaultText": "2.4"
   },
   {
     "section": "receiver",
@@ -321,7 +340,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "How a remote entity moves from its old to its new dead-reckoned track after an update: \"snap\" jumps; \"linear\" blends the position straight; \"projective\" blends the velocity too (projective velocity blending, no kink at either end); \"convergence\" closes the error like a critically damped spring.",
     "example": "projective",
-    "defaultValue": "projective"
+    "defaultValue": "projective",
+    "defaultText": "projective"
   },
   {
     "section": "receiver",
@@ -332,7 +352,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Duration of the blend after an update.",
     "example": "500 ms",
-    "defaultValue": 0.5
+    "defaultValue": 0.5,
+    "defaultText": "500 ms"
   },
   {
     "section": "receiver",
@@ -343,7 +364,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Snap instead of smoothing when the correction is larger.",
     "example": "100 m",
-    "defaultValue": 100
+    "defaultValue": 100,
+    "defaultText": "100 m"
   },
   {
     "section": "receiver",
@@ -354,7 +376,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "number",
     "description": "Most remote entities tracked; PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display \"interpolate\"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).",
     "example": 10000,
-    "defaultValue": 10000
+    "defaultValue": 10000,
+    "defaultText": "10000"
   },
   {
     "section": "receiver",
@@ -365,7 +388,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).",
     "example": "arrival",
-    "defaultValue": "arrival"
+    "defaultValue": "arrival",
+    "defaultText": "arrival"
   },
   {
     "section": "receiver",
@@ -376,7 +400,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "Frames per second of extrapolated entity states.",
     "example": "30 Hz",
-    "defaultValue": 30
+    "defaultValue": 30,
+    "defaultText": "30 Hz"
   },
   {
     "section": "receiver",
@@ -387,7 +412,8 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "What frames show: \"extrapolate\" dead-reckons every entity to the present (smoothing corrections); \"interpolate\" shows entities interpolationDelay in the past, between the states received on either side, and dead-reckons only beyond the newest one.",
     "example": "interpolate",
-    "defaultValue": "extrapolate"
+    "defaultValue": "extrapolate",
+    "defaultText": "extrapolate"
   },
   {
     "section": "receiver",
@@ -398,6 +424,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "kind": "string",
     "description": "With display \"interpolate\": how far in the past entities are shown (a playout delay). Longer than the update interval, motion is interpolated; shorter, it is partly dead-reckoned.",
     "example": "100 ms",
-    "defaultValue": 0.1
+    "defaultValue": 0.1,
+    "defaultText": "100 ms"
   }
 ];

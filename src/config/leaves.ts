@@ -26,6 +26,8 @@ export interface ConfigLeaf {
   readonly example: unknown;
   /** The value when nothing sets it (absent for optional settings). */
   readonly defaultValue?: unknown;
+  /** The default as help shows it, in the unit of the example: `3 deg`, `100 ms`, `5,6,7`. */
+  readonly defaultText?: string;
 }
 
 /** The leaf a dotted path (`network.port`, or deeper such as `filter.allowSources.1`) belongs to. */

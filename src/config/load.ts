@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { CONFIG_LEAVES, leafOfPath, leafValueFromText } from './leaves.js';
 import { ConfigSchema, type Config } from './schema.js';
+import { closestName } from './suggest.js';
 
 /** One configuration problem. */
 export interface ConfigIssue {
@@ -91,13 +92,49 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
   return layer;
 }
 
-function envLayer(env: Readonly<Record<string, string | undefined>>): Layer {
+/**
+ * `RECKON_…` variables that are not settings but are still known: the config file, the switch of the test suite
+ * that turns skipped system-program tests into failures (test/support/system-binary.ts), and the role of a
+ * benchmark's child process (bench/udp.bench.ts).
+ */
+export const OTHER_RECKON_VARIABLES: readonly string[] = [
+  'RECKON_CONFIG',
+  'RECKON_REQUIRE_SYSTEM_BINARIES',
+  'RECKON_BENCH_ROLE',
+];
+
+function envLayer(env: Readonly<Record<string, string | undefined>>, issues: ConfigIssue[]): Layer {
   const layer = emptyLayer();
   for (const leaf of CONFIG_LEAVES) {
     const text = env[leaf.env];
     if (text !== undefined && text !== '') setLeaf(layer, leaf.section, leaf.key, leafValueFromText(leaf, text), leaf.env);
   }
+  // A misspelt variable would otherwise be ignored without a word, and the setting silently keep its default.
+  const known = new Set([...CONFIG_LEAVES.map((l) => l.env), ...OTHER_RECKON_VARIABLES]);
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('RECKON_') || known.has(name) || env[name] === undefined) continue;
+    const suggestion = suggestVariable(name, known);
+    issues.push({
+      path: name,
+      source: 'environment',
+      message:
+        `unknown environment variable${suggestion ? ` (did you mean ${suggestion}?)` : ''}; settings are ` +
+        'RECKON_<SECTION>_<SETTING> such as RECKON_NETWORK_PORT (see schemas/config.schema.json), or unset it',
+    });
+  }
   return layer;
+}
+
+/** A close spelling, or the variable of a setting whose name was given without (or with the wrong) section. */
+function suggestVariable(name: string, known: ReadonlySet<string>): string | undefined {
+  const close = closestName(name, known, Math.max(2, Math.floor(name.length / 8)));
+  if (close) return close;
+  const setting = name.slice('RECKON_'.length);
+  const bySetting = CONFIG_LEAVES.filter((l) => {
+    const key = l.env.slice(`RECKON_${l.section}_`.length); // sections are single words: RECKON_EMITTER_…
+    return setting === key || setting.endsWith(`_${key}`);
+  });
+  return bySetting.length === 1 ? bySetting[0]!.env : undefined;
 }
 
 function flagLayer(flags: NonNullable<ConfigSources['flags']>): Layer {
@@ -138,7 +175,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   const merged = merge([
     file ? fileLayer(file, issues) : emptyLayer(),
-    envLayer(sources.env ?? {}),
+    envLayer(sources.env ?? {}, issues),
     flagLayer(sources.flags ?? {}),
     overrides,
   ]);

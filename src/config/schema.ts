@@ -10,7 +10,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/smoothing.js';
-import { quantity } from './units.js';
+import { anyCaseEnum } from './any-case.js';
+import { nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
 
 /** Human example of a valid value, shown in error messages and the JSON Schema. */
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
@@ -58,8 +59,8 @@ export const DisConfigSchema = z.strictObject({
   exercise: setting(z.number().int().min(1).max(255).default(1), 'Exercise ID sent, and the only one accepted.', 1),
   protocolVersion: setting(z.number().int().min(1).max(7).default(7), 'Protocol version sent (7 = IEEE 1278.1-2012, 6 = 1278.1A-1998).', 7),
   acceptProtocolVersions: setting(
-    z.array(z.number().int().min(0).max(255)).min(1).default([5, 6, 7]),
-    'Protocol versions accepted on receipt.',
+    z.array(z.number().int().min(1).max(7)).min(1).default([5, 6, 7]),
+    'Protocol versions accepted on receipt: 1–7, the DIS versions up to 7 = IEEE 1278.1-2012.',
     [6, 7],
   ),
   site: setting(z.number().int().min(1).max(0xfffe).default(1), "Site id of this application's entities.", 1),
@@ -80,9 +81,9 @@ export const FilterConfigSchema = z.strictObject({
 });
 
 export const EmitterConfigSchema = z.strictObject({
-  positionThreshold: setting(quantity('length').default(1), 'Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).', '1 m'),
+  positionThreshold: setting(positiveQuantity('length').default(1), 'Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).', '1 m'),
   orientationThreshold: setting(
-    quantity('angle').default((3 * Math.PI) / 180),
+    positiveQuantity('angle').default((3 * Math.PI) / 180),
     'Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).',
     '3 deg',
   ),
@@ -92,12 +93,12 @@ export const EmitterConfigSchema = z.strictObject({
     false,
   ),
   adaptiveTravelTime: setting(
-    quantity('time').default(0.1),
+    positiveQuantity('time').default(0.1),
     'With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).',
     '100 ms',
   ),
-  minPositionThreshold: setting(quantity('length').default(0.1), 'With adaptiveThresholds: the smallest position threshold (reached at low speed).', '10 cm'),
-  maxPositionThreshold: setting(quantity('length').default(10), 'With adaptiveThresholds: the largest position threshold (reached at high speed).', '10 m'),
+  minPositionThreshold: setting(positiveQuantity('length').default(0.1), 'With adaptiveThresholds: the smallest position threshold (reached at low speed).', '10 cm'),
+  maxPositionThreshold: setting(positiveQuantity('length').default(10), 'With adaptiveThresholds: the largest position threshold (reached at high speed).', '10 m'),
 }).refine((e) => e.minPositionThreshold <= e.maxPositionThreshold, {
   path: ['maxPositionThreshold'],
   message: 'must not be below minPositionThreshold',
@@ -125,12 +126,12 @@ export type HeartbeatClass = (typeof HEARTBEAT_CLASSES)[number];
 
 export const HeartbeatConfigSchema = z.strictObject({
   heartbeatTable: setting(
-    z.enum(['ieee', 'kdis']).default('ieee'),
+    anyCaseEnum(['ieee', 'kdis']).default('ieee'),
     `Default heartbeats: "ieee" = IEEE 1278.1-2012 Table 25 (${HEARTBEAT_IEEE_TABLE_25.defaultSeconds} s for every kind); "kdis" = KDIS (${HEARTBEAT_KDIS.platformByDomain[1]} s land/surface/subsurface platforms, ${HEARTBEAT_KDIS.byKind[3]} s life forms, cultural features, environmentals).`,
     'ieee',
   ),
   heartbeatOverrides: setting(
-    z.partialRecord(z.enum(HEARTBEAT_CLASSES), quantity('time')).default({}),
+    z.partialRecord(z.enum(HEARTBEAT_CLASSES), positiveQuantity('time')).default({}),
     'Heartbeat per entity class, overriding the table.',
     { platformLand: '55 s' },
   ),
@@ -150,30 +151,30 @@ export const HeartbeatConfigSchema = z.strictObject({
 
 export const ReceiverConfigSchema = z.strictObject({
   smoothing: setting(
-    z.enum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default('projective'),
+    anyCaseEnum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default('projective'),
     'How a remote entity moves from its old to its new dead-reckoned track after an update: "snap" jumps; "linear" blends the position straight; "projective" blends the velocity too (projective velocity blending, no kink at either end); "convergence" closes the error like a critically damped spring.',
     'projective',
   ),
-  smoothingTime: setting(quantity('time').default(0.5), 'Duration of the blend after an update.', '500 ms'),
-  teleportDistance: setting(quantity('length').default(100), 'Snap instead of smoothing when the correction is larger.', '100 m'),
+  smoothingTime: setting(nonNegativeQuantity('time').default(0.5), 'Duration of the blend after an update.', '500 ms'),
+  teleportDistance: setting(positiveQuantity('length').default(100), 'Snap instead of smoothing when the correction is larger.', '100 m'),
   maxEntities: setting(
     z.number().int().min(1).default(10_000),
     'Most remote entities tracked; PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display "interpolate"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).',
     10000,
   ),
   latencyCompensation: setting(
-    z.enum(['arrival', 'timestamp']).default('arrival'),
+    anyCaseEnum(['arrival', 'timestamp']).default('arrival'),
     'Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).',
     'arrival',
   ),
-  renderRate: setting(quantity('frequency').default(30), 'Frames per second of extrapolated entity states.', '30 Hz'),
+  renderRate: setting(positiveQuantity('frequency').default(30), 'Frames per second of extrapolated entity states.', '30 Hz'),
   display: setting(
-    z.enum(['extrapolate', 'interpolate']).default('extrapolate'),
+    anyCaseEnum(['extrapolate', 'interpolate']).default('extrapolate'),
     'What frames show: "extrapolate" dead-reckons every entity to the present (smoothing corrections); "interpolate" shows entities interpolationDelay in the past, between the states received on either side, and dead-reckons only beyond the newest one.',
     'interpolate',
   ),
   interpolationDelay: setting(
-    quantity('time').default(0.1),
+    nonNegativeQuantity('time').default(0.1),
     'With display "interpolate": how far in the past entities are shown (a playout delay). Longer than the update interval, motion is interpolated; shorter, it is partly dead-reckoned.',
     '100 ms',
   ),

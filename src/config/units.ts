@@ -8,14 +8,14 @@ import { z } from 'zod';
 
 /** The physical dimensions configuration uses, each with its SI unit and a valid example. */
 export const DIMENSIONS = {
-  length: { si: 'm', example: '"1 m"' },
-  angle: { si: 'rad', example: '"3 deg"' },
-  time: { si: 's', example: '"5 s"' },
-  frequency: { si: 'Hz', example: '"15 Hz"' },
-  speed: { si: 'm/s', example: '"10 m/s"' },
-  acceleration: { si: 'm/s^2', example: '"2 m/s^2"' },
-  angularRate: { si: 'rad/s', example: '"10 deg/s"' },
-  dataRate: { si: 'b/s', example: '"1 Mb/s"' },
+  length: { si: 'm', example: '"1 m"', noun: 'a length' },
+  angle: { si: 'rad', example: '"3 deg"', noun: 'an angle' },
+  time: { si: 's', example: '"5 s"', noun: 'a duration' },
+  frequency: { si: 'Hz', example: '"15 Hz"', noun: 'a frequency' },
+  speed: { si: 'm/s', example: '"10 m/s"', noun: 'a speed' },
+  acceleration: { si: 'm/s^2', example: '"2 m/s^2"', noun: 'an acceleration' },
+  angularRate: { si: 'rad/s', example: '"10 deg/s"', noun: 'an angular rate' },
+  dataRate: { si: 'b/s', example: '"1 Mb/s"', noun: 'a data rate' },
 } as const;
 
 export type Dimension = keyof typeof DIMENSIONS;
@@ -50,7 +50,7 @@ export type QuantityResult = { ok: true; value: number } | { ok: false; message:
  * @param input - a finite number (taken as SI) or a string such as `"3 deg"`; a bare numeric string is SI too.
  */
 export function readQuantity(input: unknown, dimension: Dimension): QuantityResult {
-  const { si, example } = DIMENSIONS[dimension];
+  const { si, example, noun } = DIMENSIONS[dimension];
   if (typeof input === 'number') {
     return Number.isFinite(input) ? { ok: true, value: input } : { ok: false, message: `must be finite, e.g. ${example}` };
   }
@@ -66,7 +66,7 @@ export function readQuantity(input: unknown, dimension: Dimension): QuantityResu
     return { ok: false, message: `"${input}" is not a quantity with a known unit, e.g. ${example}` };
   }
   if (unit.value === null || !unit.equalBase(mathjs().unit(si))) {
-    return { ok: false, message: `"${input}" is not a ${dimension} (expected units like ${si}), e.g. ${example}` };
+    return { ok: false, message: `"${input}" is not ${noun} (expected units like ${si}), e.g. ${example}` };
   }
   const value = unit.toNumber(si);
   return Number.isFinite(value) ? { ok: true, value } : { ok: false, message: `must be finite, e.g. ${example}` };
@@ -77,7 +77,7 @@ export function readQuantity(input: unknown, dimension: Dimension): QuantityResu
  * The JSON Schema shows both accepted forms.
  */
 export function quantity(dimension: Dimension) {
-  const { si, example } = DIMENSIONS[dimension];
+  const { si, example, noun } = DIMENSIONS[dimension];
   return z
     .union([z.number(), z.string()])
     .transform((input, ctx) => {
@@ -86,5 +86,19 @@ export function quantity(dimension: Dimension) {
       ctx.addIssue({ code: 'custom', message: result.message });
       return z.NEVER;
     })
-    .describe(`A ${dimension}: a number in ${si}, or a string with a unit, e.g. ${example}.`);
+    .describe(`${noun[0]!.toUpperCase()}${noun.slice(1)}: a number in ${si}, or a string with a unit, e.g. ${example}.`);
+}
+
+/**
+ * A quantity that must be more than 0 (thresholds, rates, durations). The one definition of that rule, shared by
+ * the configuration and the experiment spec, so every entry point accepts and rejects the same values.
+ */
+export function positiveQuantity(dimension: Dimension) {
+  // No example here: the config and spec loaders append the setting's own.
+  return quantity(dimension).refine((v) => v > 0, { message: 'must be positive' });
+}
+
+/** A quantity that must be 0 or more (a delay or blend time, where 0 means none). */
+export function nonNegativeQuantity(dimension: Dimension) {
+  return quantity(dimension).refine((v) => v >= 0, { message: 'must be 0 or more' });
 }

@@ -45,6 +45,9 @@ export function createProgress(total: number, stream: NodeJS.WritableStream & { 
   };
 }
 
-function formatSeconds(seconds: number): string {
-  return seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+/** `12.3 s`, `6 min 5 s`; whole seconds are rounded before splitting, so 419.6 s is `7 min 0 s`, not `6 min 60 s`. */
+export function formatSeconds(seconds: number): string {
+  if (seconds < 59.95) return `${seconds.toFixed(1)} s`; // 59.96 would print as "60.0 s"
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
 }

@@ -4,7 +4,8 @@
  * an optional `sweep` that crosses any settings by their dotted paths. Quantities accept units (`"2.5 m"`).
  */
 import { z } from 'zod';
-import { quantity } from '../config/units.js';
+import { anyCaseEnum } from '../config/any-case.js';
+import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from '../transport/simulated-network.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
@@ -21,8 +22,7 @@ const common = {
   origin: setting(OriginSchema.optional(), 'Start of the local frame. Defaults to Monterey Bay.', { latitudeDeg: 47.4, longitudeDeg: 8.5 }),
   headingRad: setting(quantity('angle').optional(), 'Initial heading, clockwise from north.', '90 deg'),
 };
-const positive = (dimension: Parameters<typeof quantity>[0]) =>
-  quantity(dimension).refine((v) => v > 0, { message: 'must be positive' });
+const positive = positiveQuantity;
 
 const CircleSchema = z.strictObject({
   type: z.literal('circle'),
@@ -30,7 +30,7 @@ const CircleSchema = z.strictObject({
   speed: setting(positive('speed').default(100), 'Ground speed.', '100 m/s'),
   radius: setting(positive('length').default(1000), 'Radius.', '1 km'),
   orbits: setting(z.number().positive().default(1), 'Number of orbits; sets the duration.', 10),
-  direction: z.enum(['right', 'left']).optional(),
+  direction: anyCaseEnum(['right', 'left']).optional(),
   climbRate: setting(quantity('speed').optional(), 'Vertical speed, positive up.', '5 m/s'),
   altitudeM: z.number().optional(),
   banked: setting(z.boolean().optional(), 'Roll into the turn as a coordinated aircraft.', true),
@@ -123,10 +123,12 @@ export type TrajectorySpec = z.output<typeof TrajectorySpecSchema>;
 
 /** DR algorithms by name (IEEE 1278.1 Annex E) or number. */
 export const ALGORITHM_NUMBERS = { static: 1, FPW: 2, RPW: 3, RVW: 4, FVW: 5, FPB: 6, RPB: 7, RVB: 8, FVB: 9 } as const;
+type AlgorithmName = keyof typeof ALGORITHM_NUMBERS | 'auto';
+const ALGORITHM_ERROR =
+  `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}, any case), "auto" or a number 1–9`;
+const ALGORITHM_NAMES = ['auto', ...Object.keys(ALGORITHM_NUMBERS)] as [AlgorithmName, ...AlgorithmName[]];
 const AlgorithmSchema = z
-  .union([z.enum([...(Object.keys(ALGORITHM_NUMBERS) as Array<keyof typeof ALGORITHM_NUMBERS>), 'auto']), z.number().int().min(1).max(9)], {
-    error: `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}), "auto" or a number 1–9`,
-  })
+  .union([anyCaseEnum(ALGORITHM_NAMES, ALGORITHM_ERROR), z.number().int().min(1).max(9)], { error: ALGORITHM_ERROR })
   .transform((a): number | 'auto' => (typeof a === 'number' || a === 'auto' ? a : ALGORITHM_NUMBERS[a]));
 
 export const EmitterSpecSchema = z.strictObject({
@@ -138,12 +140,12 @@ export const EmitterSpecSchema = z.strictObject({
 });
 
 const NetworkProfileSchema = z.strictObject({
-  profile: setting(z.enum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]).optional(), 'Named profile the other fields override.', 'wan'),
+  profile: setting(anyCaseEnum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]).optional(), 'Named profile the other fields override.', 'wan'),
   latencyMs: z.number().min(0).optional(),
   jitterMs: z.number().min(0).optional(),
-  jitter: z.enum(['uniform', 'normal', 'exponential', 'pareto']).optional(),
+  jitter: anyCaseEnum(['uniform', 'normal', 'exponential', 'pareto']).optional(),
   lossPercent: z.number().min(0).lt(100).optional(),
-  loss: z.enum(['independent', 'gilbert-elliott']).optional(),
+  loss: anyCaseEnum(['independent', 'gilbert-elliott']).optional(),
   meanBurstLength: z.number().min(1).optional(),
   duplicatePercent: z.number().min(0).max(100).optional(),
   reorderPercent: z.number().min(0).max(100).optional(),
@@ -152,17 +154,17 @@ const NetworkProfileSchema = z.strictObject({
   bufferBytes: z.number().positive().optional(),
 });
 export const NetworkSpecSchema = z.union(
-  [z.enum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]), NetworkProfileSchema],
+  [anyCaseEnum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]), NetworkProfileSchema],
   { error: `expected a profile name (${Object.keys(NETWORK_PROFILES).join(', ')}) or an object of profile fields` },
 );
 
 export const SmoothingSpecSchema = z.strictObject({
   method: setting(
-    z.enum(['snap', 'linear', 'projective', 'convergence']).default('linear'),
+    anyCaseEnum(['snap', 'linear', 'projective', 'convergence']).default('linear'),
     'How the receiver moves onto a new dead-reckoned path after an update: snap (none), linear blend, projective velocity blending, or a critically damped convergence.',
     'projective',
   ),
-  time: setting(quantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
+  time: setting(nonNegativeQuantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
   teleportDistance: setting(positive('length').default(100), 'Snap instead of blending when the correction is larger.', '100 m'),
 });
 

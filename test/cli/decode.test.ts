@@ -30,7 +30,7 @@ describe('reckon decode', () => {
   });
 
   it('summarises the v5 capture with its three entities', () => {
-    const { code, stdout } = reckon(DIS5, '--port', '3000');
+    const { code, stdout } = reckon(DIS5, '--port-filter', '3000');
     expect(code).toBe(0);
     for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m]) expect(stdout).toMatch(line);
     expect(stdout).toMatch(/Rejected: 0/);
@@ -57,16 +57,17 @@ describe('reckon decode', () => {
     for (const o of others) expect(Object.keys(o).sort()).toEqual(['frame', 'length', 'pduType', 'time']);
   });
 
-  it('finds nothing on a port the capture does not use, and says so', () => {
-    const { code, stdout } = reckon(DIS5, '--port', '3001');
+  it.each(['--port-filter', '--port'])('finds nothing on a port the capture does not use, and says so (%s)', (flag) => {
+    const { code, stdout } = reckon(DIS5, flag, '3001');
     expect(code).toBe(0);
     expect(stdout).toMatch(/No Entity State PDUs\./);
     expect(stdout).toMatch(/DIS 0, other 88/);
   });
 
   it.each([
-    { name: 'no capture', args: [], problem: /<arguments>: expected at least 1/ },
-    { name: 'a bad port', args: [DIS5, '--port', '70000'], problem: /--port: expected a UDP port 1–65535, got "70000"/ },
+    { name: 'no capture', args: [], problem: /missing capture file: reckon decode <capture\.pcap\|capture\.pcapng>/ },
+    { name: 'a bad port', args: [DIS5, '--port-filter', '70000'], problem: /--port-filter: expected a UDP port 1–65535, e\.g\. 3000; got "70000"/ },
+    { name: 'a bad port (old name)', args: [DIS5, '--port', '3000x'], problem: /--port: expected a UDP port 1–65535, e\.g\. 3000; got "3000x"/ },
     { name: 'an unknown flag', args: [DIS5, '--jsno'], problem: /--jsno: unknown flag \(did you mean --json\?\)/ },
     { name: 'a missing file', args: ['no/such/capture.pcap'], problem: /cannot read "no\/such\/capture.pcap": no such file/ },
     { name: 'a file that is not a capture', args: ['package.json'], problem: /not a pcap or pcapng file/ },

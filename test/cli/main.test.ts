@@ -73,16 +73,77 @@ async function cli(argv: string[]) {
 }
 
 describe('runCli', () => {
-  it.each([
-    [['--help'], 0],
-    [['help'], 0],
-    [[], 2],
-  ])('%j prints the command list and exits %i', async (argv, code) => {
+  it.each([[['--help']], [['-h']], [['help']]])('%j prints the command list on stdout and exits 0', async (argv) => {
     const r = await cli(argv);
-    expect(r.code).toBe(code);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
     expect(r.out).toMatch(/Commands:\n {2}demo/);
     expect(r.out).toMatch(/ record .*pcap/);
     expect(r.out).toMatch(/Exit codes: 0 success, 1 runtime failure, 2 bad usage or config/);
+  });
+
+  it('`reckon` alone is a usage error: the command list on stderr, exit 2', async () => {
+    const r = await cli([]);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^reckon: a command is needed\n/);
+    expect(r.err).toMatch(/Commands:\n {2}demo/);
+  });
+
+  it.each(['decode', 'replay'])('%s without its file names what is missing', async (name) => {
+    const r = await cli([name]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`  missing capture file: reckon ${name} <capture.pcap|capture.pcapng>\n`);
+    expect(r.err).not.toContain('<arguments>');
+  });
+
+  it.each(['publish', 'demo'])('%s takes --rate with a unit and checks its range', async (name) => {
+    // A bad threshold stops the command before it runs; the rate is judged on its own.
+    const good = await cli([name, '--rate', '60 Hz', '--position-threshold', '-1 m']);
+    expect(good.code).toBe(2);
+    expect(good.err).not.toContain('--rate');
+    const bad = await cli([name, '--rate', '2 kHz']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--rate: must be more than 0 and at most 1000 Hz, got "2 kHz"');
+    const wrong = await cli([name, '--rate', '3 m']);
+    expect(wrong.err).toContain('--rate: "3 m" is not a frequency');
+  });
+
+  it('replay checks --port-filter as a UDP port', async () => {
+    const r = await cli(['replay', 'x.pcap', '--port-filter', '70000']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--port-filter: expected a UDP port 1–65535, e.g. 3000; got "70000"');
+  });
+
+  it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])('%s --help shows the default of every setting flag', async (name) => {
+    const { CONFIG_LEAVES } = await import('../../src/config/leaves.js');
+    const { out } = await cli([name, '--help']);
+    const lines = out.split('\n');
+    let checked = 0;
+    for (const leaf of CONFIG_LEAVES) {
+      const line = lines.find((l) => l.trimStart().startsWith(`--${leaf.flag} `));
+      if (!line || leaf.defaultValue === undefined) continue;
+      checked++;
+      if (leaf.kind === 'boolean') expect(line).toMatch(leaf.defaultValue ? /On by default/ : /Off by default/);
+      else expect(line).toMatch(/ Default: [^ ].*\./);
+    }
+    expect(checked).toBeGreaterThanOrEqual(7); // replay has the network section only
+  });
+
+  it('shows defaults in the unit of the example, and the ones a command applies itself', async () => {
+    const demo = (await cli(['demo', '--help'])).out;
+    expect(demo).toMatch(/--orientation-threshold VALUE .* Default: 3 deg\./);
+    expect(demo).toMatch(/--interpolation-delay VALUE .* Default: 100 ms\./);
+    expect(demo).toMatch(/--accept-protocol-versions LIST .* Default: 5,6,7\. E\.g\. 6,7\./);
+    expect(demo).toMatch(/--port N .* Default: a free port\./); // the demo picks one unless told
+    expect((await cli(['subscribe', '--help'])).out).toMatch(/--port N .* Default: 3000\./);
+  });
+
+  it('reports an unknown short flag as typed', async () => {
+    const r = await cli(['decode', 'x.pcap', '-p', '3000']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('  -p: unknown flag (did you mean --port-filter or --port?)');
+    expect(r.err).not.toContain('--p:');
   });
 
   it('prints the version', async () => {

@@ -46,7 +46,7 @@ describe('defaults', () => {
 
 describe('precedence: flags > environment > file > defaults', () => {
   const path = file('layers.json', { network: { port: 4000, mtu: 1400, ttl: 4 }, emitter: { positionThreshold: '50 cm' } });
-  const env = { RECKON_NETWORK_PORT: '5000', RECKON_NETWORK_MTU: '1200', RECKON_UNRELATED: 'x' };
+  const env = { RECKON_NETWORK_PORT: '5000', RECKON_NETWORK_MTU: '1200', UNRELATED: 'x' };
   const flags = { port: '6000' };
 
   it.each([

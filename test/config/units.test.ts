@@ -24,6 +24,9 @@ describe('readQuantity', () => {
 
   it.each([
     ['3 deg', 'length', /not a length/],
+    ['3 m', 'angle', /is not an angle \(expected units like rad\)/],
+    ['3 m', 'acceleration', /is not an acceleration /],
+    ['3 m', 'angularRate', /is not an angular rate /],
     ['fast', 'speed', /not a quantity/],
     [Number.NaN, 'time', /finite/],
     [true, 'time', /expected a number/],

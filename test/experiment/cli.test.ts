@@ -80,11 +80,11 @@ describe('reckon experiment', () => {
 });
 
 describe('reckon experiment --preset lockstep-vs-tcp', () => {
-  it('prints the comparison as JSON rows and writes a report with the table', async () => {
+  it('prints the comparison as JSON runs (as every preset does) and writes a report with the table', async () => {
     const out = join(dir, 'lockstep');
-    const { code, stdout } = await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'durationSeconds=10', '--json', '--out', out);
+    const { code, stdout } = await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'durationSeconds=10 s', '--json', '--out', out);
     expect(code).toBe(0);
-    const { rows } = JSON.parse(stdout) as { rows: Array<Record<string, unknown>> };
+    const { runs: rows } = JSON.parse(stdout) as { runs: Array<Record<string, unknown>> };
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(new Set(rows.map((r) => r.transport))).toEqual(new Set(['tcp', 'udp-redundant']));
     for (const key of ['latencyMs', 'lossPercent', 'playoutDelayMs', 'hitchesPerMinute', 'longestStallMs', 'bytesPerSecond', 'largestPacketBytes']) {
@@ -92,5 +92,7 @@ describe('reckon experiment --preset lockstep-vs-tcp', () => {
     }
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<td>udp-redundant</td>');
     expect((await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'emitter.algorithm=FPW')).code).toBe(2);
+    expect((await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'durationSeconds=-1 s')).code).toBe(2);
+    expect((await cli('experiment', '--preset', 'lockstep-vs-tcp', '--set', 'seed=1.5')).code).toBe(2);
   });
 });

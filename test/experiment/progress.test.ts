@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../src/experiment/progress.js';
+import { createProgress, formatSeconds } from '../../src/experiment/progress.js';
 
 function capture(tty: boolean) {
   const stream = Object.assign(new PassThrough(), { isTTY: tty });
@@ -38,5 +38,20 @@ describe('createProgress', () => {
       '\r\x1b[2K[########......................] 1/4 runs · 1.0 s · 3.0 s left' +
         '\r\x1b[2K[##############################] 4/4 runs · 4.0 s\n',
     );
+  });
+});
+
+describe('formatSeconds', () => {
+  it.each([
+    [0, '0.0 s'],
+    [12.34, '12.3 s'],
+    [59.94, '59.9 s'],
+    [59.96, '1 min 0 s'], // not "60.0 s"
+    [60, '1 min 0 s'],
+    [419.6, '7 min 0 s'], // not "6 min 60 s"
+    [3599.7, '60 min 0 s'],
+    [365, '6 min 5 s'],
+  ])('%f s → %s', (seconds, text) => {
+    expect(formatSeconds(seconds)).toBe(text);
   });
 });

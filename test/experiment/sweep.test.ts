@@ -49,7 +49,7 @@ describe('planExperiment', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         { path: 'sampleRateHz', message: 'must be positive; e.g. "60 Hz"' },
-        { path: 'emitter.heartbeat', message: '"5 m" is not a time (expected units like s), e.g. "5 s"' },
+        { path: 'emitter.heartbeat', message: '"5 m" is not a duration (expected units like s), e.g. "5 s"' },
         { path: 'trajectory.type', message: expect.stringMatching(/'circle' \| 'aircraft-orbit'/) },
         { path: '<spec>', message: 'unknown field "extra"' },
       ]),

@@ -40,13 +40,29 @@ describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json
     ]);
     for (const peer of [a, b]) {
       expect(peer.code, peer.stderr).toBe(0);
-      const summary = JSON.parse(peer.stdout.trim().split('\n').at(-1)!);
+      expect(peer.stderr).toMatch(/^lockstep: player [01] on 127\.0\.0\.1:/); // progress on stderr …
+      expect(peer.stderr).toMatch(/\nt \d+\.\d s {2}frame \d+/);
+      expect(peer.stdout.trim().split('\n')).toHaveLength(1); // … and only the summary on stdout
+      const summary = JSON.parse(peer.stdout);
       expect(summary.agreed).toBe(true);
       expect(summary.checksumsCompared).toBeGreaterThanOrEqual(2);
       expect(summary.checksumsAgreed).toBe(summary.checksumsCompared);
       expect(summary.frames).toBeGreaterThan(60);
     }
     expect(JSON.parse(b.stdout.trim().split('\n').at(-1)!).packetsDropped).toBeGreaterThan(10);
+  });
+
+  it('takes --duration with a unit, and prints the text summary alone on stdout', async () => {
+    const [portA, portB] = await freePorts();
+    const [a, b] = await Promise.all([
+      runPeer(['--port', String(portA), '--peer', `127.0.0.1:${portB}`, '--duration', '1.5 s']),
+      runPeer(['--port', String(portB), '--peer', `127.0.0.1:${portA}`, '--duration', '1500 ms']),
+    ]);
+    for (const peer of [a, b]) {
+      expect(peer.code, peer.stderr).toBe(0);
+      expect(peer.stdout).toMatch(/^\d+ frames, \d+ (hitch|hitches) \(longest \d+ ms\), checksums (\d+)\/\2 agree, .* bytes\n$/);
+      expect(peer.stderr).toMatch(/^lockstep: player [01] .*, 1\.5 s\n/);
+    }
   });
 
   it('lists every usage problem and exits 2', async () => {

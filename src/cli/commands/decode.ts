@@ -1,5 +1,5 @@
 /**
- * `reckon decode <capture> [--json] [--port N]`: every DIS PDU of a pcap/pcapng capture, as a per-entity summary
+ * `reckon decode <capture> [--json] [--port-filter N]`: every DIS PDU of a pcap/pcapng capture, as a per-entity summary
  * or as NDJSON. NDJSON lines, one per PDU in capture order:
  *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>}                       an Entity State PDU
  *   {"frame": n, "time": epochSeconds, "pduType": t, "length": bytes}                any other PDU type (incl. 67)
@@ -12,27 +12,31 @@ import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js
 export const command: Command = {
   name: 'decode',
   summary: 'Decode every DIS PDU in a pcap/pcapng capture: a per-entity summary, or NDJSON with --json.',
-  usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port N]',
+  usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port-filter N]',
   flags: {
     json: { type: 'boolean', description: 'One JSON object per PDU (NDJSON) instead of the summary.' },
-    port: {
+    'port-filter': {
       type: 'string',
       value: 'N',
       description: 'Only UDP datagrams from or to this port, all decoded as DIS. Defaults to any port (DIS-looking datagrams).',
     },
+    // The name replay uses for the same thing is the main one; the old name still works.
+    port: { type: 'string', value: 'N', description: 'Same as --port-filter.' },
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 1, max: 1, missing: 'capture file' },
   examples: [
     'reckon decode exercise.pcap',
-    'reckon decode exercise.pcapng --port 3000 --json > pdus.ndjson',
+    'reckon decode exercise.pcapng --port-filter 3000 --json > pdus.ndjson',
     "reckon decode exercise.pcap --json | jq -c 'select(.pdu) | .pdu.location'",
   ],
   async run(args, io) {
     const path = args.positionals[0]!;
-    const portText = stringFlag(args.flags, 'port');
+    const portName = args.flags['port-filter'] !== undefined ? 'port-filter' : 'port';
+    const portText = stringFlag(args.flags, portName);
     const port = portText === undefined ? undefined : Number(portText);
-    if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) {
-      throw new UsageError([{ path: '--port', message: `expected a UDP port 1–65535, got "${portText}"` }]);
+    if (port !== undefined && !(/^\d+$/.test(portText!.trim()) && port >= 1 && port <= 65535)) {
+      const message = `expected a UDP port 1–65535, e.g. 3000; got "${portText}"`;
+      throw new UsageError([{ path: `--${portName}`, message }]);
     }
     const { readFile } = await import('node:fs/promises');
     let bytes: Uint8Array;

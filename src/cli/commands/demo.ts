@@ -19,9 +19,9 @@ export const command: Command = {
       value: 'ALG',
       description: `DR algorithm the entities send: auto (static at rest, F/R × P/V chosen by the motion), 1–9 or a name (${ALGORITHM_FLAG_NAMES.join(', ')}). Defaults to auto.`,
     },
-    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter. Defaults to 30.' },
+    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
     json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
-    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver']),
+    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], { port: 'a free port', 'latency-compensation': 'timestamp' }),
   },
   examples: [
     'reckon demo',
@@ -31,13 +31,11 @@ export const command: Command = {
     'reckon demo --port 3000   # a fixed port instead of a free one (e.g. to capture it with Wireshark)',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
-    const rateText = stringFlag(args.flags, 'rate');
-    const rateHz = rateText === undefined ? 30 : Number(rateText);
-    if (!(rateHz > 0 && rateHz <= 1000)) problems.push({ path: '--rate', message: `expected samples per second from 1 to 1000, got "${rateText}"` });
+    const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
     // A free ephemeral port unless one was asked for, so the demo runs beside anything on port 3000.

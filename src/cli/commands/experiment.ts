@@ -5,6 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type CommandIo, type FlagValues } from '../command.js';
+import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'experiment',
@@ -38,12 +39,12 @@ export const command: Command = {
       for (const [name, preset] of Object.entries(PRESETS)) io.stdout.write(`${name.padEnd(width)}  ${preset.summary}\n`);
       return EXIT_OK;
     }
-    const presetName = stringFlag(args.flags, 'preset');
+    const presetName = stringFlag(args.flags, 'preset')?.toLowerCase(); // preset names are lower case
     const file = args.positionals[0];
     if ((presetName === undefined) === (file === undefined)) {
       throw new UsageError([{ path: '<spec.json>', message: 'give a spec file or --preset NAME (one of them; see --list)' }]);
     }
-    const preset = presetName === undefined ? undefined : PRESETS[presetName];
+    const preset = presetName === undefined || !Object.hasOwn(PRESETS, presetName) ? undefined : PRESETS[presetName];
     if (presetName !== undefined && !preset) {
       throw new UsageError([{ path: '--preset', message: `unknown preset "${presetName}"; presets: ${Object.keys(PRESETS).join(', ')}` }]);
     }
@@ -124,11 +125,18 @@ async function runTablePreset(
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
   const options: { seed?: number; durationSeconds?: number } = {};
   const problems = [];
+  const { readQuantity } = await import('../../config/units.js');
   for (const assignment of sets) {
     const [key, value] = assignment.split('=', 2) as [string, string | undefined];
     const n = Number(value);
-    if ((key === 'seed' || key === 'durationSeconds') && value !== undefined && Number.isFinite(n)) options[key] = n;
-    else problems.push({ path: `--set ${key}`, message: `this preset takes only seed=N and durationSeconds=N, e.g. --set durationSeconds=60` });
+    // A duration takes units like every other time setting: durationSeconds="2 min".
+    const duration = key === 'durationSeconds' && value !== undefined ? readQuantity(value, 'time') : undefined;
+    if (key === 'seed' && value !== undefined && Number.isInteger(n)) options.seed = n;
+    else if (duration?.ok && duration.value > 0) options.durationSeconds = duration.value;
+    else {
+      const message = 'this preset takes only seed=N and durationSeconds=T, e.g. --set durationSeconds="1 min"';
+      problems.push({ path: `--set ${key}`, message });
+    }
   }
   if (problems.length > 0) throw new UsageError(problems);
   io.stderr.write(`running ${name} …\n`);
@@ -141,9 +149,10 @@ async function runTablePreset(
   const { formatCell } = await import('../../experiment/table.js');
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   await mkdir(out, { recursive: true });
-  const json = JSON.stringify({ name, options, rows }, null, 2) + '\n';
+  // `runs`, as in every other preset's results.json: one entry per condition.
+  const json = JSON.stringify({ name, options, runs: rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
-  const html = renderHtmlReport(name, `${rows.length} conditions.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
+  const html = renderHtmlReport(name, `${formatCount(rows.length, 'condition')}.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
   await Promise.all([
     writeFile(path.join(out, 'results.json'), json),
     writeFile(path.join(out, 'results.csv'), csv),

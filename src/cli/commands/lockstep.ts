@@ -1,5 +1,5 @@
 /**
- * `reckon lockstep --peer HOST:PORT [--port N] [--drop PERCENT] [--duration S] [--seed N] [--json]`: one peer of a
+ * `reckon lockstep --peer HOST:PORT [--port N] [--drop PERCENT] [--duration T] [--seed N] [--json]`: one peer of a
  * two-player deterministic lockstep session over UDP on 127.0.0.1. Inputs come from a seeded bot (there is no
  * keyboard); every packet carries all un-acknowledged inputs, so dropped packets cost nothing but bytes. Checksums
  * of the simulation are exchanged every half second; the run ends by itself after --duration with a summary, and
@@ -7,20 +7,21 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { formatCount } from '../terminal/format.js';
 
 const LOOPBACK = '127.0.0.1';
 
 export const command: Command = {
   name: 'lockstep',
   summary: 'Run one peer of a deterministic lockstep session over UDP on 127.0.0.1, with redundant inputs and checksum checks.',
-  usage: 'reckon lockstep --peer HOST:PORT [--port N] [--drop PERCENT] [--duration S] [--seed N] [--json]',
+  usage: 'reckon lockstep --peer HOST:PORT [--port N] [--drop PERCENT] [--duration T] [--seed N] [--json]',
   flags: {
     peer: { type: 'string', value: 'HOST:PORT', description: 'The other peer (host 127.0.0.1 or localhost).' },
     port: { type: 'string', value: 'N', description: 'Local UDP port on 127.0.0.1. Defaults to 0 (any free port, printed).' },
     drop: { type: 'string', value: 'PERCENT', description: 'Drop this share of outgoing packets on purpose. Defaults to 0.' },
-    duration: { type: 'string', value: 'S', description: 'Run this many seconds, then print the summary. Defaults to 10.' },
+    duration: { type: 'string', value: 'T', description: 'Run this long, then print the summary, e.g. "10 s", "2 min" or 10 (seconds). Defaults to 10 s.' },
     seed: { type: 'string', value: 'N', description: 'Seed of the world and the bot input; both peers must use the same. Defaults to 1.' },
-    json: { type: 'boolean', description: 'Print the summary as one JSON object (progress goes to stderr).' },
+    json: { type: 'boolean', description: 'Print the summary as one JSON object (progress always goes to stderr).' },
   },
   examples: [
     'reckon lockstep --port 4001 --peer 127.0.0.1:4002',
@@ -32,7 +33,11 @@ export const command: Command = {
     const peer = parsePeer(stringFlag(args.flags, 'peer'), problems);
     const port = parseNumber(args.flags, 'port', 0, problems, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a UDP port 0–65535');
     const drop = parseNumber(args.flags, 'drop', 0, problems, (n) => n >= 0 && n <= 100, 'a percentage 0–100');
-    const duration = parseNumber(args.flags, 'duration', 10, problems, (n) => n > 0 && n <= 86_400, 'seconds, more than 0');
+    const { durationFlag } = await import('../../config/cli.js');
+    const duration = args.flags.duration === undefined ? 10 : durationFlag(args.flags, 'duration', problems);
+    if (duration !== undefined && duration > 86_400) {
+      problems.push({ path: '--duration', message: `at most a day (86400 s), got "${stringFlag(args.flags, 'duration')}"` });
+    }
     const seed = parseNumber(args.flags, 'seed', 1, problems, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer 0–4294967295');
     if (peer && port === peer.port) problems.push({ path: '--port', message: `is the same as the peer's port ${port}; give each peer its own` });
     if (problems.length > 0) throw new UsageError(problems);
@@ -41,7 +46,7 @@ export const command: Command = {
     const { LockstepPeer } = await import('../../lockstep/peer.js');
     const { createRandom } = await import('../../math/random.js');
     const json = booleanFlag(args.flags, 'json');
-    const progress = json ? io.stderr : io.stdout;
+    const progress = io.stderr; // progress and status on stderr; stdout holds only the summary, text or JSON
 
     const socket = createSocket('udp4');
     const bound = await new Promise<Error | undefined>((resolve) => {
@@ -112,9 +117,9 @@ export const command: Command = {
     if (json) io.stdout.write(JSON.stringify(summary) + '\n');
     else {
       io.stdout.write(
-        `\n${s.frame} frames, ${s.hitches} hitches (longest ${summary.longestStallMs} ms), ` +
+        `${formatCount(s.frame, 'frame')}, ${formatCount(s.hitches, 'hitch', 'hitches')} (longest ${summary.longestStallMs} ms), ` +
           `checksums ${s.checksumsAgreed}/${s.checksumsCompared} agree, ` +
-          `${s.packetsSent} packets sent (${dropped} dropped on purpose), ${s.packetsReceived} received, largest ${s.largestPacketBytes} bytes\n`,
+          `${formatCount(s.packetsSent, 'packet')} sent (${dropped} dropped on purpose), ${s.packetsReceived} received, largest ${formatCount(s.largestPacketBytes, 'byte')}\n`,
       );
     }
     if (s.seedMismatch) io.stderr.write('reckon lockstep: the peer runs with another --seed; give both the same one\n');

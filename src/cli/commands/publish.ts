@@ -7,6 +7,7 @@ import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
+import { formatCount } from '../terminal/format.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
 
@@ -23,7 +24,7 @@ export const command: Command = {
       description: 'A recorded track as the truth: .csv (time, lat, lon[, alt, heading]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
     },
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.' },
-    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity. Defaults to 30.' },
+    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
     algorithm: { type: 'string', value: 'ALG', description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.' },
     json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
@@ -35,17 +36,15 @@ export const command: Command = {
     'reckon publish --entity tank --json | head',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
-    const names = (args.flags.entity as string[] | undefined) ?? [];
+    const names = ((args.flags.entity as string[] | undefined) ?? []).map((name) => name.toLowerCase()); // Tank, SHIP
     const tracks = (args.flags.track as string[] | undefined) ?? [];
     for (const name of names) {
       if (!SIMULATED.includes(name)) problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}"` });
     }
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
-    const rateText = stringFlag(args.flags, 'rate');
-    const rateHz = rateText === undefined ? 30 : Number(rateText);
-    if (!(rateHz > 0 && rateHz <= 1000)) problems.push({ path: '--rate', message: `expected samples per second from 1 to 1000, got "${rateText}"` });
+    const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
     const config = configOrProblems(args.flags, problems);
 
@@ -108,7 +107,7 @@ export const command: Command = {
       io.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
       if (io.signal.aborted) resolve('interrupted');
     });
-    const progress = setInterval(() => io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${publisher.sent.pdus} PDUs sent\n`), 5000);
+    const progress = setInterval(() => io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`), 5000);
     const reason = await finished;
     subscription?.unsubscribe();
     clearInterval(progress);
@@ -125,7 +124,7 @@ export const command: Command = {
       [
         `publish: stopped (${reason}${failure ? `: ${failure.message}` : ''}) after ${seconds.toFixed(1)} s; DR ${typeof algorithm === 'number' ? DR_ALGORITHM_NAMES[algorithm] : 'auto'}`,
         ...lines,
-        `  sent ${publisher.sent.pdus} PDUs (${publisher.sent.bytes} bytes, leave notices included) in ${publisher.stats.datagramsOut} datagrams${publisher.stats.sendErrors > 0 ? `, ${publisher.stats.sendErrors} sends failed` : ''}`,
+        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, 'datagram')}${publisher.stats.sendErrors > 0 ? `, ${formatCount(publisher.stats.sendErrors, 'send')} failed` : ''}`,
       ].join('\n') + '\n',
     );
     return failure ? EXIT_FAILURE : EXIT_OK;

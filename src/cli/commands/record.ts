@@ -7,6 +7,7 @@
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags, NETWORK_SECTIONS } from '../../config/flags.js';
+import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'record',
@@ -87,14 +88,14 @@ export const command: Command = {
       );
       datagrams++;
       bytes += datagram.length;
-      if (count !== undefined && datagrams >= count) stop(`${count} datagrams recorded`);
+      if (count !== undefined && datagrams >= count) stop(`${formatCount(count, 'datagram')} recorded`);
     });
     transport.onClose((error) => error && stop(`socket failed: ${error.message}`));
     const onAbort = () => stop('interrupted');
     io.signal.addEventListener('abort', onAbort, { once: true });
     const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
     // Progress every 5 s, on stderr so that stdout stays clean.
-    const progress = setInterval(() => io.stderr.write(`record: ${datagrams} datagrams, ${bytes} bytes so far\n`), 5000);
+    const progress = setInterval(() => io.stderr.write(`record: ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} so far\n`), 5000);
     io.stderr.write(`record: listening on ${transport.local.address} port ${transport.local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}; Ctrl-C to stop\n`);
 
     const reason = await Promise.race([stopped, fileError.then((e) => `cannot write ${out}: ${e.message}`)]);
@@ -110,8 +111,8 @@ export const command: Command = {
     io.stderr.write(
       [
         `record: stopped (${reason}) after ${seconds.toFixed(1)} s`,
-        `  recorded  ${datagrams} datagrams, ${bytes} bytes of DIS → ${out}`,
-        `  received  ${s.datagramsIn} datagrams, ${s.pdusAccepted} PDUs accepted${formatRejections(s.rejected)}`,
+        `  recorded  ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} of DIS → ${out}`,
+        `  received  ${formatCount(s.datagramsIn, 'datagram')}, ${formatCount(s.pdusAccepted, 'PDU')} accepted${formatRejections(s.rejected)}`,
         ...(notIpv4 > 0 ? [`  note      ${notIpv4} IPv6 datagrams written with source 0.0.0.0 (pcap frames are IPv4)`] : []),
       ].join('\n') + '\n',
     );

@@ -6,6 +6,7 @@
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
+import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'replay',
@@ -27,14 +28,14 @@ export const command: Command = {
     'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise. Defaults to all.' },
     ...configFlags(['network']),
   },
-  positionals: { min: 1, max: 1 },
+  positionals: { min: 1, max: 1, missing: 'capture file' },
   examples: [
     'reckon replay exercise.pcap --to 127.0.0.1:3000',
     'reckon replay exercise.pcap --to 127.0.0.1:3000 --speed 10 --loop',
     'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
   ],
   async run(args, io) {
-    const { configOrProblems, integerFlag } = await import('../../config/cli.js');
+    const { configOrProblems, integerFlag, portFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
@@ -42,7 +43,7 @@ export const command: Command = {
     if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
       problems.push({ path: '--speed', message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"` });
     }
-    const portFilter = integerFlag(args.flags, 'port-filter', problems);
+    const portFilter = portFlag(args.flags, 'port-filter', problems);
     const exercise = integerFlag(args.flags, 'only-exercise', problems);
     const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
     const config = configOrProblems(args.flags, problems);
@@ -85,13 +86,13 @@ export const command: Command = {
     const options = udpOptionsFromConfig(config.network, 'send');
     const transport = await UdpTransport.open({ ...options, ...(to ? { destination: to } : {}) });
     const destination = to ?? options.destination!;
-    io.stderr.write(`replay: ${datagrams.length} datagrams from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`);
+    io.stderr.write(`replay: ${formatCount(datagrams.length, 'datagram')} from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`);
 
     let sent = 0;
     let loops = 0;
     let failure: Error | undefined;
     transport.onClose((error) => (failure ??= error));
-    const progress = setInterval(() => io.stderr.write(`replay: ${sent} datagrams sent, pass ${loops + 1}\n`), 5000);
+    const progress = setInterval(() => io.stderr.write(`replay: ${formatCount(sent, 'datagram')} sent, pass ${loops + 1}\n`), 5000);
     const startedMs = performance.now();
     const loop = booleanFlag(args.flags, 'loop');
     let sinceYield = 0;
@@ -116,8 +117,8 @@ export const command: Command = {
     const seconds = (performance.now() - startedMs) / 1000;
     const s = transport.stats;
     io.stderr.write(
-      `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${sent} datagrams (${s.bytesOut} bytes) in ${seconds.toFixed(2)} s, ${loops} pass${loops === 1 ? '' : 'es'}` +
-        `${s.sendErrors > 0 ? `, ${s.sendErrors} sends failed` : ''}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
+      `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${formatCount(sent, 'datagram')} (${formatCount(s.bytesOut, 'byte')}) in ${seconds.toFixed(2)} s, ${formatCount(loops, 'pass', 'passes')}` +
+        `${s.sendErrors > 0 ? `, ${formatCount(s.sendErrors, 'send')} failed` : ''}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
     );
     return failure || (s.sendErrors > 0 && s.sendErrors >= sent) ? EXIT_FAILURE : EXIT_OK;
   },

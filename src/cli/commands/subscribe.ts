@@ -7,6 +7,7 @@
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
+import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'subscribe',
@@ -112,7 +113,7 @@ export const command: Command = {
       [
         `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  entities  ${entities.size} seen, ${events} events`,
-        `  received  ${s.transport.datagramsIn} datagrams, ${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}` +
+        `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatRejections(s.transport.rejected)}` +
           (decodeErrors.length > 0 ? `; undecodable ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}` : ''),
       ].join('\n') + '\n',
     );

@@ -1,7 +1,7 @@
 /** What `reckon demo` shows: the live table, the plain progress lines, and the closing summary. */
 import { BASELINE_RATE_HZ, type DemoReport } from './demo-session.js';
 import { formatFittedTable, visibleWidth, type FitColumn } from './fit.js';
-import { formatByteRate, formatMeters, formatPercent, formatTable } from './format.js';
+import { formatByteRate, formatCount, formatMeters, formatPercent, formatTable } from './format.js';
 import { styles, type TerminalSize } from './live-view.js';
 import { printable } from './printable.js';
 
@@ -27,7 +27,7 @@ function joinOrBreak(parts: readonly string[], width: number): string[] {
 
 function heading(report: DemoReport): string[] {
   return [
-    `reckon demo — ${report.entities.length} entities over UDP ${report.address}:${report.port}, ` +
+    `reckon demo — ${formatCount(report.entities.length, 'entity', 'entities')} over UDP ${report.address}:${report.port}, ` +
       `exercise ${report.exercise}`,
     `thresholds ${formatMeters(report.positionThresholdMeters)} / ${report.orientationThresholdDeg.toFixed(1)}°`,
   ];
@@ -63,9 +63,9 @@ export function demoLiveLines(
   const r = report.receiver;
   const saved = joinOrBreak(
     [
-      `${s.green(`${t.pdusSaved} PDUs saved`)} (${formatPercent(t.savedFraction)}) ` +
+      `${s.green(`${formatCount(t.pdusSaved, 'PDU')} saved`)} (${formatPercent(t.savedFraction)}) ` +
         `against ${BASELINE_RATE_HZ} Hz updates`,
-      `received ${r.pdus} PDUs in ${r.datagrams} datagrams, ${r.rejected} rejected`,
+      `received ${formatCount(r.pdus, 'PDU')} in ${formatCount(r.datagrams, 'datagram')}, ${r.rejected} rejected`,
     ],
     size.columns,
   );
@@ -143,12 +143,12 @@ export function demoSummaryLines(report: DemoReport, tty: boolean, color = tty):
     '',
     s.green(
       `PDUs saved: ${t.pdusSaved} of ${t.baselinePdus} (${formatPercent(t.savedFraction)}) — ${t.pdusSent} sent instead of ${BASELINE_RATE_HZ} Hz updates; ` +
-        `${t.bytesSent} bytes instead of ${t.baselineBytes}.`,
+        `${formatCount(t.bytesSent, 'byte')} instead of ${t.baselineBytes}.`,
     ),
     `Displayed error is the subscriber's smoothed, dead-reckoned position against the truth, sampled at the render rate; ` +
       `threshold ${formatMeters(report.positionThresholdMeters)}.`,
-    `Subscriber: ${seen} of ${report.entities.length} entities seen, ${removed} removed by their leave notices; ` +
-      `${report.receiver.pdus} PDUs in ${report.receiver.datagrams} datagrams, ${report.receiver.rejected} rejected.`,
+    `Subscriber: ${seen} of ${formatCount(report.entities.length, 'entity', 'entities')} seen, ${removed} removed by their leave notices; ` +
+      `${formatCount(report.receiver.pdus, 'PDU')} in ${formatCount(report.receiver.datagrams, 'datagram')}, ${report.receiver.rejected} rejected.`,
     '',
   ];
 }

@@ -17,11 +17,22 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   return [line(columns.map((c) => c.title)), ...rows.map(line)];
 }
 
+/** `1 datagram`, `3 datagrams`, `1 hitch`, `2 hitches` (pass the plural when it is not the noun + s). */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/** `x.toFixed(digits)`, but never `-0` or `-0.00`: a value that rounds to zero prints without a sign. */
+export function toFixedUnsigned(value: number, digits: number): string {
+  const text = value.toFixed(digits);
+  return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text;
+}
+
 /** `0.42 m`, `12.3 m`, `1.25 km`. */
 export function formatMeters(meters: number): string {
   if (!Number.isFinite(meters)) return '–';
-  if (Math.abs(meters) >= 1000) return `${(meters / 1000).toFixed(2)} km`;
-  return `${meters.toFixed(meters < 10 ? 2 : 1)} m`;
+  if (Math.abs(meters) >= 1000) return `${toFixedUnsigned(meters / 1000, 2)} km`;
+  return `${toFixedUnsigned(meters, Math.abs(meters) < 10 ? 2 : 1)} m`;
 }
 
 /** `512 B/s`, `2.2 kB/s`. */
@@ -43,5 +54,5 @@ export function formatLatLonAlt(latitudeDeg: number, longitudeDeg: number, heigh
   if (!Number.isFinite(latitudeDeg) || !Number.isFinite(longitudeDeg) || !Number.isFinite(heightM)) return '–';
   const lat = `${Math.abs(latitudeDeg).toFixed(5)}° ${latitudeDeg >= 0 ? 'N' : 'S'}`;
   const lon = `${Math.abs(longitudeDeg).toFixed(5)}° ${longitudeDeg >= 0 ? 'E' : 'W'}`;
-  return `${lat} ${lon} ${heightM.toFixed(0)} m`;
+  return `${lat} ${lon} ${toFixedUnsigned(heightM, 0)} m`;
 }

@@ -6,7 +6,7 @@ import { markingAt, type EntityFrame } from '../../stream/frame.js';
 import type { SubscriberStats } from '../../stream/subscriber.js';
 import { formatRejections } from '../../transport/transport.js';
 import { formatFittedTable, type FitColumn } from './fit.js';
-import { formatLatLonAlt } from './format.js';
+import { formatCount, formatLatLonAlt } from './format.js';
 import type { TerminalSize } from './live-view.js';
 import { styles } from './live-view.js';
 import { printable } from './printable.js';
@@ -222,7 +222,7 @@ export function subscribeLiveLines(
   const gone = goneCounts(entities);
   const title = s.bold(`${frame.entityCount} remote entities${gone ? ` · ${gone}` : ''}`);
   const status = s.dim(
-    `${x.datagramsIn} datagrams, ${x.pdusAccepted} PDUs accepted${formatRejections(x.rejected)} · Ctrl-C to stop`,
+    `${formatCount(x.datagramsIn, 'datagram')}, ${formatCount(x.pdusAccepted, 'PDU')} accepted${formatRejections(x.rejected)} · Ctrl-C to stop`,
   );
   // Title, header and status always; then the recent leaves while at least 3 entity rows still fit.
   const recentCount = Math.max(0, Math.min(RECENT_GONE, size.rows - 3 - 3));
