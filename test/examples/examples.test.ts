@@ -77,4 +77,17 @@ describe.concurrent('examples', () => {
     }
     expect(run.output()).toMatch(line);
   });
+
+  it('subscribe-table.ts on a port in use says so in one line and exits 1', async () => {
+    const holder = createSocket('udp4');
+    await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', resolve));
+    try {
+      const run = example('subscribe-table.ts', ['2', String(holder.address().port)]);
+      expect(await run.exited, run.output()).toBe(1);
+      expect(run.output()).toMatch(/^subscribe-table: binding UDP 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.*--reuse-address/);
+      expect(run.output().trim().split('\n')).toHaveLength(1); // no stack trace, no table
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+  });
 });
