@@ -58,7 +58,7 @@ function mainHelp(): string {
     '',
     'Run `reckon <command> --help` for the options and examples of one command.',
     '',
-    'Exit codes: 0 success, 1 runtime failure, 2 bad usage or config, 130/143 interrupted (SIGINT/SIGTERM).',
+    'Exit codes: 0 success, 1 runtime failure, 2 bad usage or config.',
     'A failure is reported in one line; set RECKON_DEBUG=1 to see where it came from (the stack trace) as well.',
   ];
   return lines.join('\n') + '\n';
