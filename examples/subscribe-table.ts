@@ -54,5 +54,7 @@ interval(1000)
       });
       console.log(['entity       marking     DR     lat      lon       height', ...rows].join('\n'));
     },
-    complete: () => failure === undefined && console.log(`done: ${subscriber.stats.transport.pdusAccepted} PDUs received`),
+    complete: () => {
+      if (failure === undefined) console.log(`done: ${subscriber.stats.transport.pdusAccepted} PDUs received`);
+    },
   });

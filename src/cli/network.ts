@@ -31,7 +31,7 @@ export function everySendFailed(stats: SendCounts): boolean {
   return stats.sendErrors > 0 && stats.sendErrors >= stats.datagramsOut;
 }
 
-/** `, N sends failed (CODE: what to do)` for a summary line, or "" when none failed. */
+/** `, N sends failed: CODE: what to do` (or `, every send failed (N): …`) for a summary line; "" when none failed. */
 export function sendFailureSummary(stats: SendCounts): string {
   if (stats.sendErrors === 0) return '';
   const what = everySendFailed(stats) ? `every send failed (${stats.sendErrors})` : `${stats.sendErrors} sends failed`;

@@ -95,7 +95,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "reuse-address",
     "env": "RECKON_NETWORK_REUSE_ADDRESS",
     "kind": "boolean",
-    "description": "Share the receiving port with other programs that share it too (SO_REUSEADDR), e.g. record and subscribe on one port. Each gets every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the one started last). Always on with `multicast`.",
+    "description": "Share the receiving port with other programs that share it too (SO_REUSEADDR), e.g. record and subscribe on one port. Each gets every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the one that bound it last). Always on with `multicast`.",
     "example": false,
     "defaultValue": false
   },

@@ -53,7 +53,7 @@ export const NetworkConfigSchema = z.strictObject({
   ),
   reuseAddress: setting(
     z.boolean().default(false),
-    'Share the receiving port with other programs that share it too (SO_REUSEADDR), e.g. record and subscribe on one port. Each gets every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the one started last). Always on with `multicast`.',
+    'Share the receiving port with other programs that share it too (SO_REUSEADDR), e.g. record and subscribe on one port. Each gets every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the one that bound it last). Always on with `multicast`.',
     false,
   ),
   mtu: setting(

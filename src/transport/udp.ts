@@ -97,7 +97,7 @@ const SEND_HINTS: Record<string, string> = {
   EACCES: 'sending to a broadcast address needs --broadcast (network.broadcast)',
   ENETUNREACH: 'no route to this network; check --address, or that an interface on it is up',
   EHOSTUNREACH: 'no route to this host; check --address, or that an interface on its network is up',
-  EMSGSIZE: 'the datagram is larger than the network takes; lower --mtu',
+  EMSGSIZE: 'the datagram is larger than the network takes (publish bundles PDUs up to --mtu bytes)',
   EINVAL: 'this destination is invalid for the socket (an IPv4 address with --ipv6?)',
   EADDRNOTAVAIL: 'this destination cannot be sent to from this host (0.0.0.0 or a wrong interface?)',
   ERR_SOCKET_BAD_PORT: 'port 0 is not a destination; give the receiver\'s port with --port',
@@ -236,7 +236,7 @@ export class UdpTransport implements DatagramTransport {
 
   send(datagram: Uint8Array, length = datagram.length): void {
     if (this.destinationAddress === undefined || this.closing) {
-      this.sendFailed(new Error(this.closing ? 'the transport is closed' : 'no destination: this transport only receives'));
+      this.sendFailed(this.closing ? 'the transport is closed' : 'no destination: this transport only receives');
       return;
     }
     this.stats.datagramsOut++;
@@ -251,9 +251,10 @@ export class UdpTransport implements DatagramTransport {
     }
   }
 
+  /** Counts a failed send; the first one is explained (`error` a string is the explanation itself). */
   private sendFailed(error: unknown): void {
     this.stats.sendErrors++;
-    this.stats.sendFailure ??= explainSendError(error);
+    if (this.stats.sendFailure === undefined) this.stats.sendFailure = typeof error === 'string' ? error : explainSendError(error);
   }
 
   onDatagram(receiver: DatagramReceiver | undefined): void {
