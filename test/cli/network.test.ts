@@ -86,6 +86,24 @@ describe('addresses', () => {
     }
   });
 
+  it('publish --ipv6 sends to ::1 and says so (skipped without IPv6)', async (context) => {
+    let rx: Awaited<ReturnType<typeof receiver>>;
+    try {
+      rx = await receiver('udp6', '::1');
+    } catch (error) {
+      context.skip(`IPv6 loopback unavailable: ${(error as Error).message}`);
+      return;
+    }
+    try {
+      const run = reckon(['publish', '--ipv6', '--port', String(rx!.port), '--duration', '1']);
+      expect(await exitOf(run, 'publish to exit'), run.stderr()).toBe(0);
+      await rx!.until(2); // the first PDU and the leave notice
+      expect(run.stderr()).toContain(`→ [::1]:${rx!.port}, exercise 1`);
+    } finally {
+      await rx!.close();
+    }
+  });
+
   it('--address takes a host name, as --to does: subscribe and publish on localhost', async () => {
     const subscribe = reckon(['subscribe', '--address', 'localhost', '--port', '0', '--json', '--count', '1', '--duration', '20']);
     const [, port] = await subscribe.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);

@@ -3,6 +3,7 @@
  * FILE`) taken as the truth, each run through the dead-reckoning emitter, and Entity State PDUs sent over UDP only
  * when receivers need one. Progress on stderr; a summary (or NDJSON of every PDU with `--json`) at the end.
  */
+import { isIPv6 } from 'node:net';
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
@@ -89,7 +90,10 @@ export const command: Command = {
         }),
       ),
     );
-    const destination = `${config.network.address ?? config.network.multicast ?? '127.0.0.1'}:${config.network.port}`;
+    // Where the publisher's socket sends: also the broadcast or IPv6 loopback defaults.
+    const { udpOptionsFromConfig } = await import('../../transport/udp.js');
+    const to = udpOptionsFromConfig(config.network, 'send').destination!;
+    const destination = `${isIPv6(to.address) ? `[${to.address}]` : to.address}:${to.port}`;
     io.stderr.write(`publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`);
 
     let failure: Error | undefined;
