@@ -62,7 +62,7 @@ describe.concurrent('examples', () => {
   ])('%s shows what a publisher sends', async (name, args, line) => {
     const port = await freePort();
     const run = example(name, args(port));
-    if (name === 'subscribe-table.ts') expect(await within(run.port, 15_000, 'the example to listen')).toBe(String(port));
+    if (name === 'subscribe-table.ts') expect(await within(run.port, 30_000, 'the example to listen')).toBe(String(port));
     const publisher = await createPublisher({ network: { port } });
     // A short heartbeat, so that an example that binds a little later still sees the tank within 0.2 s.
     publisher.define({ entity: 1, marking: 'TANK 1', emitter: { heartbeatSeconds: 0.2 } });
