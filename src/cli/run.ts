@@ -125,12 +125,18 @@ export function debugEnabled(env: Readonly<Record<string, string | undefined>> =
  * A failure as the CLI reports it: one line, `prefix: message` — plus a hint for errors that are the program's own
  * fault (TypeError and the like) — and the stack trace only with `RECKON_DEBUG=1`. No input shows a stack otherwise.
  */
-export function describeFailure(prefix: string, error: unknown, env: Readonly<Record<string, string | undefined>> = process.env): string {
+export function describeFailure(
+  prefix: string,
+  error: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
   const text = error instanceof Error ? error.message : String(error);
   const message = text.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') || 'unknown error';
   // These come from a mistake in the program, not in the input or the environment.
   const internal = error instanceof TypeError || error instanceof ReferenceError || error instanceof SyntaxError;
-  const hint = internal ? ` (${error.name}: an internal error; run again with RECKON_DEBUG=1 and report the output)` : '';
+  const hint = internal
+    ? ` (${error.name}: an internal error; run again with RECKON_DEBUG=1 and report the output)`
+    : '';
   const stack = debugEnabled(env) && error instanceof Error && error.stack ? `${error.stack}\n` : '';
   return `${prefix}: ${message}${hint}\n${stack}`;
 }

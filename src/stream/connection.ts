@@ -236,7 +236,8 @@ export class Connection implements EntitySubscriber {
     if (!this.table) return;
     this.view?.onTableEvent(kind, slot, this.table);
     if (this.eventListeners.size === 0) return;
-    const event = entityEvent(kind, key, entityStateRecordToPdu(this.eventState(kind, slot)), this.scheduler.now() / 1000);
+    const state = entityStateRecordToPdu(this.eventState(kind, slot));
+    const event = entityEvent(kind, key, state, this.scheduler.now() / 1000);
     for (const listener of this.eventListeners) listener(event);
   };
 
@@ -250,6 +251,7 @@ export class Connection implements EntitySubscriber {
     if (pdu === null) return entityStateFromSlot(this.slotRecord, table, slot);
     if (pdu.pduType === PduType.ENTITY_STATE) return pdu;
     // The table takes in an update before its event; a leave notice never enters it, so it is merged here.
-    return kind === TABLE_REMOVED ? completeUpdateFromSlot(pdu, table, slot) : entityStateFromSlot(this.slotRecord, table, slot);
+    if (kind === TABLE_REMOVED) return completeUpdateFromSlot(pdu, table, slot);
+    return entityStateFromSlot(this.slotRecord, table, slot);
   }
 }

@@ -52,7 +52,11 @@ export function entityStateFromSlot(out: EntityStateRecord, table: RemoteEntityT
  * table never takes in.
  * @returns update, now a type-1 record.
  */
-export function completeUpdateFromSlot(update: EntityStateRecord, table: RemoteEntityTable, slot: number): EntityStateRecord {
+export function completeUpdateFromSlot(
+  update: EntityStateRecord,
+  table: RemoteEntityTable,
+  slot: number,
+): EntityStateRecord {
   const s3 = 3 * slot, m = table.models;
   update.pduType = PduType.ENTITY_STATE;
   update.length = ENTITY_STATE_BYTES + VARIABLE_PARAMETER_BYTES * update.variableParameterCount;

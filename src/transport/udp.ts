@@ -70,7 +70,8 @@ export function udpOptionsFromConfig(network: NetworkConfig, role: UdpRole): Udp
   const group = network.multicast ? { multicastGroup: network.multicast } : {};
   if (role === 'receive') {
     const share = network.reuseAddress ? { reuseAddress: true } : {};
-    return { ...common, ...group, ...share, bindPort: network.port, ...(network.address ? { bindAddress: network.address } : {}) };
+    const bind = network.address ? { bindAddress: network.address } : {};
+    return { ...common, ...group, ...share, bindPort: network.port, ...bind };
   }
   const destination = { address: destinationAddress, port: network.port };
   if (role === 'send') return { ...common, destination };
@@ -254,7 +255,8 @@ export class UdpTransport implements DatagramTransport {
   /** Counts a failed send; the first one is explained (`error` a string is the explanation itself). */
   private sendFailed(error: unknown): void {
     this.stats.sendErrors++;
-    if (this.stats.sendFailure === undefined) this.stats.sendFailure = typeof error === 'string' ? error : explainSendError(error);
+    if (this.stats.sendFailure !== undefined) return;
+    this.stats.sendFailure = typeof error === 'string' ? error : explainSendError(error);
   }
 
   onDatagram(receiver: DatagramReceiver | undefined): void {
