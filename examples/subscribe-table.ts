@@ -4,7 +4,7 @@
  *
  *   npx tsx examples/subscribe-table.ts [seconds=30] [port=3000]
  */
-import { interval, takeUntil, timer } from 'rxjs';
+import { Subject, interval, race, takeUntil, timer } from 'rxjs';
 import { DR_ALGORITHM_NAMES, createSubscriber, ecefToGeodeticDegrees, type EntityEvent } from '../src/index.js';
 
 const seconds = Number(process.argv[2] ?? 30);
@@ -12,17 +12,32 @@ const port = Number(process.argv[3] ?? 3000);
 
 const subscriber = createSubscriber({ network: { address: '127.0.0.1', port } });
 const latest = new Map<number, { event: EntityEvent; pdus: number }>();
-const stop$ = timer(seconds * 1000);
+const failed$ = new Subject<void>();
+const stop$ = race(timer(seconds * 1000), failed$);
 
-subscriber.listening$.pipe(takeUntil(stop$)).subscribe(({ port }) => console.log(`listening on 127.0.0.1:${port}`));
-subscriber.diagnostics$.pipe(takeUntil(stop$)).subscribe((d) => console.log(`rejected from ${d.source.address}: ${d.reason}`));
-subscriber.events$.pipe(takeUntil(stop$)).subscribe((event) => {
-  if (event.type === 'appeared' || event.type === 'updated') {
-    latest.set(event.key, { event, pdus: (latest.get(event.key)?.pdus ?? 0) + 1 });
-  } else {
-    latest.delete(event.key);
-    console.log(`${event.marking} ${event.type}`);
-  }
+// The streams fail together when the socket cannot be bound (the port is taken) or breaks: say why once, stop,
+// and exit 1 — an error left unhandled would end the program with a stack trace instead.
+let failure: unknown;
+const fail = (error: unknown): void => {
+  if (failure !== undefined) return;
+  failure = error;
+  console.error(`subscribe-table: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+  failed$.next();
+};
+
+subscriber.listening$.pipe(takeUntil(stop$)).subscribe({ next: ({ port }) => console.log(`listening on 127.0.0.1:${port}`), error: fail });
+subscriber.diagnostics$.pipe(takeUntil(stop$)).subscribe({ next: (d) => console.log(`rejected from ${d.source.address}: ${d.reason}`), error: fail });
+subscriber.events$.pipe(takeUntil(stop$)).subscribe({
+  next(event) {
+    if (event.type === 'appeared' || event.type === 'updated') {
+      latest.set(event.key, { event, pdus: (latest.get(event.key)?.pdus ?? 0) + 1 });
+    } else {
+      latest.delete(event.key);
+      console.log(`${event.marking} ${event.type}`);
+    }
+  },
+  error: fail,
 });
 
 const geo = new Float64Array(3);
@@ -39,5 +54,7 @@ interval(1000)
       });
       console.log(['entity       marking     DR     lat      lon       height', ...rows].join('\n'));
     },
-    complete: () => console.log(`done: ${subscriber.stats.transport.pdusAccepted} PDUs received`),
+    complete: () => {
+      if (failure === undefined) console.log(`done: ${subscriber.stats.transport.pdusAccepted} PDUs received`);
+    },
   });

@@ -1,6 +1,16 @@
 #!/usr/bin/env node
 // The `reckon` binary: wires process signals and streams to runCli; everything else lives in run.ts.
-import { runCli } from './run.js';
+import { describeFailure, runCli } from './run.js';
+
+// Anything that escapes a command (a throw in a callback or timer, a rejection nobody awaited) ends the run with
+// one line and exit 1, like a failure the command reports itself; RECKON_DEBUG=1 adds the stack trace.
+const name = process.argv[2];
+const onUnexpected = (error: unknown): void => {
+  process.stderr.write(describeFailure(name && !name.startsWith('-') ? `reckon ${name}` : 'reckon', error));
+  process.exit(1);
+};
+process.on('uncaughtException', onUnexpected);
+process.on('unhandledRejection', onUnexpected);
 
 const controller = new AbortController();
 let interrupts = 0;

@@ -59,6 +59,7 @@ function mainHelp(): string {
     'Run `reckon <command> --help` for the options and examples of one command.',
     '',
     'Exit codes: 0 success, 1 runtime failure, 2 bad usage or config.',
+    'A failure is reported in one line; set RECKON_DEBUG=1 to see where it came from (the stack trace) as well.',
   ];
   return lines.join('\n') + '\n';
 }
@@ -87,6 +88,15 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     io.stderr.write(`reckon: unknown command "${name}"\n\n${mainHelp()}`);
     return EXIT_USAGE;
   }
+  try {
+    return await runCommand(entry, rest, io);
+  } catch (error) {
+    io.stderr.write(describeFailure(`reckon ${name}`, error));
+    return EXIT_FAILURE;
+  }
+}
+
+async function runCommand(entry: CommandEntry, rest: readonly string[], io: CommandIo): Promise<number> {
   const { command } = await entry.load();
   const { args, problems } = parseArgs(rest, command.flags);
   if (args.flags.help === true) {
@@ -110,9 +120,34 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) return reportUsage(io, command, error.problems);
-    io.stderr.write(`reckon ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT_FAILURE;
+    throw error;
   }
+}
+
+/** Whether failures come with their stack trace: `RECKON_DEBUG=1` (or any value but "" and "0"). */
+export function debugEnabled(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const value = env.RECKON_DEBUG;
+  return value !== undefined && value !== '' && value !== '0';
+}
+
+/**
+ * A failure as the CLI reports it: one line, `prefix: message` — plus a hint for errors that are the program's own
+ * fault (TypeError and the like) — and the stack trace only with `RECKON_DEBUG=1`. No input shows a stack otherwise.
+ */
+export function describeFailure(
+  prefix: string,
+  error: unknown,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const message = text.replace(/:\s*\n\s*/g, ': ').replace(/\s*\n\s*/g, '; ') || 'unknown error';
+  // These come from a mistake in the program, not in the input or the environment.
+  const internal = error instanceof TypeError || error instanceof ReferenceError || error instanceof SyntaxError;
+  const hint = internal
+    ? ` (${error.name}: an internal error; run again with RECKON_DEBUG=1 and report the output)`
+    : '';
+  const stack = debugEnabled(env) && error instanceof Error && error.stack ? `${error.stack}\n` : '';
+  return `${prefix}: ${message}${hint}\n${stack}`;
 }
 
 function reportUsage(io: CommandIo, command: Command, problems: UsageError['problems']): number {

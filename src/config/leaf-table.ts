@@ -10,7 +10,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "address",
     "env": "RECKON_NETWORK_ADDRESS",
     "kind": "string",
-    "description": "Address to bind when receiving (default: all interfaces) or to send to (default: 127.0.0.1, the multicast group when `multicast` is set, 255.255.255.255 with `broadcast`).",
+    "description": "Address or host name (resolved once, IPv4 first unless `ipv6`) to bind when receiving (default: all interfaces) or to send to (default: 127.0.0.1, the multicast group when `multicast` is set, 255.255.255.255 with `broadcast`). An IPv6 address implies `ipv6`.",
     "example": "127.0.0.1"
   },
   {
@@ -86,7 +86,18 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "ipv6",
     "env": "RECKON_NETWORK_IPV6",
     "kind": "boolean",
-    "description": "Use IPv6 (udp6) instead of IPv4.",
+    "description": "Use IPv6 (udp6) instead of IPv4. Implied by an IPv6 address, group or destination; needed to prefer the IPv6 address of a host name.",
+    "example": false,
+    "defaultValue": false
+  },
+  {
+    "section": "network",
+    "key": "reuseAddress",
+    "path": "network.reuseAddress",
+    "flag": "reuse-address",
+    "env": "RECKON_NETWORK_REUSE_ADDRESS",
+    "kind": "boolean",
+    "description": "Share the receiving port with other programs that share it too (SO_REUSEADDR), e.g. record and subscribe on one port. Each gets every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the one that bound it last). Always on with `multicast`.",
     "example": false,
     "defaultValue": false
   },

@@ -19,6 +19,11 @@ function setting<T extends z.ZodType>(schema: T, description: string, example: u
 }
 
 const ip = z.string().refine((s) => isIP(s) !== 0, 'must be an IPv4 or IPv6 address');
+// A host name (RFC 1123 §2.1 labels; RFC 3696 §2: the last label is not all digits, so "10.0.0.256" is no name).
+const hostName = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*(?!\d+$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.?$/i;
+const host = z
+  .string()
+  .refine((s) => isIP(s) !== 0 || hostName.test(s), 'must be an IPv4 or IPv6 address or a host name such as localhost');
 const multicastGroup = z
   .string()
   .refine((s) => (isIP(s) === 4 ? Number(s.split('.')[0]) >> 4 === 14 : isIP(s) === 6 && /^ff/i.test(s)), {
@@ -32,8 +37,8 @@ const siteApplication = z
 
 export const NetworkConfigSchema = z.strictObject({
   address: setting(
-    ip.optional(),
-    'Address to bind when receiving (default: all interfaces) or to send to (default: 127.0.0.1, the multicast group when `multicast` is set, 255.255.255.255 with `broadcast`).',
+    host.optional(),
+    'Address or host name (resolved once, IPv4 first unless `ipv6`) to bind when receiving (default: all interfaces) or to send to (default: 127.0.0.1, the multicast group when `multicast` is set, 255.255.255.255 with `broadcast`). An IPv6 address implies `ipv6`.',
     '127.0.0.1',
   ),
   port: setting(z.number().int().min(0).max(65535).default(3000), 'UDP port. DIS uses 3000.', 3000),
@@ -42,7 +47,16 @@ export const NetworkConfigSchema = z.strictObject({
   multicastLoopback: setting(z.boolean().default(true), 'Deliver multicast sent by this host to its own receivers.', true),
   broadcast: setting(z.boolean().default(false), 'Allow sending to broadcast addresses (classic DIS deployments).', false),
   interface: setting(ip.optional(), 'Local interface address for multicast (default: chosen by the OS).', '192.168.1.10'),
-  ipv6: setting(z.boolean().default(false), 'Use IPv6 (udp6) instead of IPv4.', false),
+  ipv6: setting(
+    z.boolean().default(false),
+    'Use IPv6 (udp6) instead of IPv4. Implied by an IPv6 address, group or destination; needed to prefer the IPv6 address of a host name.',
+    false,
+  ),
+  reuseAddress: setting(
+    z.boolean().default(false),
+    'Share the receiving port with other programs that share it too (SO_REUSEADDR), e.g. record and subscribe on one port. Each gets every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the one that bound it last). Always on with `multicast`.',
+    false,
+  ),
   mtu: setting(
     z.number().int().min(144).max(65507).default(1472),
     'Most UDP payload bytes per datagram when bundling PDUs; 1472 fits a 1500-byte Ethernet MTU.',

@@ -6,7 +6,7 @@
  */
 import { Observable, asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_APPEARED, TABLE_UPDATED } from '../dr/table.js';
+import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/table.js';
 import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
 import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
@@ -22,7 +22,7 @@ import {
 } from '../transport/transport.js';
 import { openUdpTransport } from '../transport/udp.js';
 import { entityEvent, type EntityEvent } from './entity-events.js';
-import { entityStateFromSlot } from './entity-state-from-slot.js';
+import { completeUpdateFromSlot, entityStateFromSlot } from './entity-state-from-slot.js';
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
 import { InterpolatedView } from './interpolated-view.js';
 import { tableOptionsFromConfig } from './settings.js';
@@ -55,7 +55,7 @@ export class Connection implements EntitySubscriber {
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
   private readonly rejectedBefore = new Float64Array(REJECT_REASON_LIST.length);
-  /** The full Entity State PDU being applied (its record is the event's state), else null. */
+  /** The PDU being applied (the state of the events it causes), else null. */
   private applying: EntityStateRecord | null = null;
   private source: DatagramSource = { address: '', port: 0, family: '' };
   /** Size of the datagram being handled, for diagnostics (consumers see the receiver's buffer, not the datagram). */
@@ -218,7 +218,7 @@ export class Connection implements EntitySubscriber {
       if (this.diagnosticListeners.size > 0) this.diagnose('decode', codecStatusMessage(status), this.datagramBytes);
       return;
     }
-    this.applying = this.record.pduType === PduType.ENTITY_STATE ? this.record : null;
+    this.applying = this.record;
     const result = table.apply(this.record, this.scheduler.now() / 1000);
     this.applying = null;
     this.stats.transport.entities = table.size;
@@ -236,9 +236,22 @@ export class Connection implements EntitySubscriber {
     if (!this.table) return;
     this.view?.onTableEvent(kind, slot, this.table);
     if (this.eventListeners.size === 0) return;
-    const fromPdu = (kind === TABLE_APPEARED || kind === TABLE_UPDATED) && this.applying !== null;
-    const record = fromPdu ? this.applying! : entityStateFromSlot(this.slotRecord, this.table, slot);
-    const event = entityEvent(kind, key, entityStateRecordToPdu(record), this.scheduler.now() / 1000);
+    const state = entityStateRecordToPdu(this.eventState(kind, slot));
+    const event = entityEvent(kind, key, state, this.scheduler.now() / 1000);
     for (const listener of this.eventListeners) listener(event);
   };
+
+  /**
+   * The state an event carries: the PDU that caused it — a full Entity State PDU as received (for `removed`, the
+   * leave notice itself, whose appearance says Deactivated), an Entity State Update merged into the entity's last
+   * full PDU — else (a timeout, a removal by the application) the last state the table holds.
+   */
+  private eventState(kind: number, slot: number): EntityStateRecord {
+    const pdu = this.applying, table = this.table!;
+    if (pdu === null) return entityStateFromSlot(this.slotRecord, table, slot);
+    if (pdu.pduType === PduType.ENTITY_STATE) return pdu;
+    // The table takes in an update before its event; a leave notice never enters it, so it is merged here.
+    if (kind === TABLE_REMOVED) return completeUpdateFromSlot(pdu, table, slot);
+    return entityStateFromSlot(this.slotRecord, table, slot);
+  }
 }

@@ -19,8 +19,9 @@ export interface EntityEvent {
   /** Scheduler time of the event, seconds. */
   readonly timeSeconds: number;
   /**
-   * The entity's state: the PDU just received for `appeared` and `updated` (an Entity State Update merged into the
-   * last full PDU), the last one received for `timedOut` and `removed`.
+   * The entity's state: the PDU just received for `appeared`, `updated` and a `removed` caused by a leave notice
+   * (whose appearance then says Deactivated); an Entity State Update is merged into the last full PDU. For
+   * `timedOut`, and a removal the application asked for, the last state received.
    */
   readonly state: EntityStatePdu;
 }

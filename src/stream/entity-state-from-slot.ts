@@ -4,7 +4,7 @@
  */
 import type { RemoteEntityTable } from '../dr/table.js';
 import { ENTITY_STATE_BYTES, PduType } from '../pdu/constants.js';
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { VARIABLE_PARAMETER_BYTES, type EntityStateRecord } from '../pdu/entity-state-record.js';
 
 /**
  * Fills `out` from the table's slot: identity, type, marking, appearance, capabilities, and the DR model as last
@@ -42,4 +42,33 @@ export function entityStateFromSlot(out: EntityStateRecord, table: RemoteEntityT
   out.capabilities = table.capabilities[slot]!;
   out.variableParameterCount = 0;
   return out;
+}
+
+/**
+ * Completes a decoded Entity State Update PDU (type 67) in place into the full Entity State PDU it stands for: the
+ * update carries identity, location, velocity, orientation, appearance and variable parameters; entity type, force,
+ * DR algorithm, acceleration and rates, marking and capabilities are those of the entity's last full PDU, taken from
+ * the table's slot (IEEE 1278.1-2012, Entity State Update PDU). For a leave notice sent as an update, which the
+ * table never takes in.
+ * @returns update, now a type-1 record.
+ */
+export function completeUpdateFromSlot(
+  update: EntityStateRecord,
+  table: RemoteEntityTable,
+  slot: number,
+): EntityStateRecord {
+  const s3 = 3 * slot, m = table.models;
+  update.pduType = PduType.ENTITY_STATE;
+  update.length = ENTITY_STATE_BYTES + VARIABLE_PARAMETER_BYTES * update.variableParameterCount;
+  update.forceId = table.forceId[slot]!;
+  for (let k = 0; k < 7; k++) update.entityType[k] = table.entityType[7 * slot + k]!;
+  for (let k = 0; k < 3; k++) {
+    update.linearAcceleration[k] = m.acceleration[s3 + k]!;
+    update.angularVelocity[k] = m.angularVelocity[s3 + k]!;
+  }
+  update.drAlgorithm = m.algorithm[slot]!;
+  update.markingCharacterSet = table.markingCharacterSet[slot]!;
+  for (let k = 0; k < 11; k++) update.markingBytes[k] = table.marking[11 * slot + k]!;
+  update.capabilities = table.capabilities[slot]!;
+  return update;
 }

@@ -33,7 +33,10 @@ export interface PublisherOptions {
 export interface Publisher {
   /** The validated configuration in use. */
   readonly config: Config;
-  /** Traffic counters of the transport (datagrams and bytes out, send errors), updated in place. */
+  /**
+   * Traffic counters of the transport (datagrams and bytes out, send errors and why the first failed), updated in
+   * place.
+   */
   readonly stats: TransportStats;
   /** PDUs sent so far, and their bytes (PDU bytes only, without UDP/IP headers). */
   readonly sent: { pdus: number; bytes: number };

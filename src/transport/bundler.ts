@@ -10,7 +10,7 @@ export const DEFAULT_MTU = 1472;
 
 export class PduBundler {
   /** The datagram being filled; PDUs claimed with `claim` are written here. */
-  buffer: Buffer;
+  buffer: Uint8Array;
   private used = 0;
   private pdus = 0;
   private readonly transport: Pick<DatagramTransport, 'send'>;

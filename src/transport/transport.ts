@@ -21,7 +21,8 @@ export interface DatagramTransport {
   /** Counters, updated in place (read them at any time; never replaced). */
   readonly stats: TransportStats;
   /**
-   * Sends one datagram to the transport's destination. Never throws: failures are counted in `stats.sendErrors`.
+   * Sends one datagram to the transport's destination. Never throws: failures are counted in `stats.sendErrors`
+   * (the first one explained in `stats.sendFailure`).
    * UDP sends complete asynchronously, so the bytes must stay unchanged after the call: pass a prebuilt buffer, or
    * a fresh one per datagram (as `PduBundler` does).
    * @param length - bytes of `datagram` to send, from its start. Defaults to all of it.
@@ -62,6 +63,11 @@ export interface TransportStats {
   bytesOut: number;
   /** Sends the operating system refused (e.g. EMSGSIZE, ENETUNREACH); the transport keeps going. */
   sendErrors: number;
+  /**
+   * Why the first refused send failed, as `CODE: what to do` (e.g. "EACCES: sending to a broadcast address needs
+   * --broadcast (network.broadcast)"); undefined while every send succeeded.
+   */
+  sendFailure: string | undefined;
   /** PDUs that passed every filter and reached the consumer. */
   pdusAccepted: number;
   readonly rejected: RejectCounts;
@@ -82,6 +88,7 @@ export function createTransportStats(): TransportStats {
     datagramsOut: 0,
     bytesOut: 0,
     sendErrors: 0,
+    sendFailure: undefined,
     pdusAccepted: 0,
     rejected,
     consumerErrors: 0,

@@ -12,9 +12,12 @@ import { createTransportStats, type DatagramReceiver, type DatagramTransport, ty
 export const DIS_PORT = 3000;
 
 export interface UdpTransportOptions {
-  /** Use udp6. Defaults to false (udp4), or true when an address given is IPv6. */
+  /**
+   * Use udp6. Defaults to false (udp4); an IPv6 address given (bind address, destination, group), or a host name
+   * that resolves only to IPv6, turns it on whatever this says, since a udp4 socket cannot reach one.
+   */
   readonly ipv6?: boolean;
-  /** Local address to bind. Defaults to all interfaces (`0.0.0.0` / `::`). */
+  /** Local address (or host name, resolved once at open) to bind. Defaults to all interfaces (`0.0.0.0` / `::`). */
   readonly bindAddress?: string;
   /** Local port to bind; 0 picks a free one. Defaults to 0. */
   readonly bindPort?: number;
@@ -32,7 +35,11 @@ export interface UdpTransportOptions {
   readonly broadcast?: boolean;
   /** Requested receive buffer in bytes (the OS may cap it: Linux at net.core.rmem_max). Defaults to 4 MiB. */
   readonly receiveBufferSize?: number;
-  /** Share the port with other sockets (several receivers of one multicast/broadcast port). Defaults to true when joining a group. */
+  /**
+   * Share the port with other sockets that also ask to (SO_REUSEADDR): several receivers on one port. Each gets
+   * every multicast and broadcast datagram; a unicast datagram reaches only one of them (on Linux the socket bound
+   * last). Defaults to true when joining a group, else false.
+   */
   readonly reuseAddress?: boolean;
   /** Counters to update. Defaults to new ones. */
   readonly stats?: TransportStats;
@@ -62,26 +69,72 @@ export function udpOptionsFromConfig(network: NetworkConfig, role: UdpRole): Udp
   };
   const group = network.multicast ? { multicastGroup: network.multicast } : {};
   if (role === 'receive') {
-    return { ...common, ...group, bindPort: network.port, ...(network.address ? { bindAddress: network.address } : {}) };
+    const share = network.reuseAddress ? { reuseAddress: true } : {};
+    const bind = network.address ? { bindAddress: network.address } : {};
+    return { ...common, ...group, ...share, bindPort: network.port, ...bind };
   }
   const destination = { address: destinationAddress, port: network.port };
   if (role === 'send') return { ...common, destination };
   return { ...common, ...group, bindPort: network.port, destination, reuseAddress: true };
 }
 
+/** What to do about a failed bind, join or lookup, by error code. */
 const HINTS: Record<string, string> = {
-  EADDRINUSE: 'another program is using this port; stop it, pick another --port, or share it with reuseAddress',
+  EADDRINUSE:
+    'another program is using this port; stop it, pick another --port, or let both share it with --reuse-address ' +
+    '(network.reuseAddress) in each of them: both then get every multicast and broadcast datagram, but a unicast ' +
+    'datagram reaches only one of them (on Linux the one bound last)',
   EACCES: 'permission denied; ports below 1024 need privileges',
   EADDRNOTAVAIL: 'this address does not belong to this host; use one of its own addresses or leave --address out',
   EAFNOSUPPORT: 'address family not supported here (IPv6 disabled?)',
   ENODEV: 'no interface can join this multicast group; set --interface or add a multicast route',
   EINVAL: 'invalid address or option for this socket family',
+  ENOTFOUND: 'no such host; check the name, or give an IP address',
+  EAI_AGAIN: 'the name server did not answer; give an IP address, or try again',
 };
 
-function explain(action: string, error: unknown): Error {
+/** Why a send failed, by error code: what `sendFailure` says after the code. */
+const SEND_HINTS: Record<string, string> = {
+  EACCES: 'sending to a broadcast address needs --broadcast (network.broadcast)',
+  ENETUNREACH: 'no route to this network; check --address, or that an interface on it is up',
+  EHOSTUNREACH: 'no route to this host; check --address, or that an interface on its network is up',
+  EMSGSIZE: 'the datagram is larger than the network takes (publish bundles PDUs up to --mtu bytes)',
+  EINVAL: 'this destination is invalid for the socket (an IPv4 address with --ipv6?)',
+  EADDRNOTAVAIL: 'this destination cannot be sent to from this host (0.0.0.0 or a wrong interface?)',
+  ERR_SOCKET_BAD_PORT: 'port 0 is not a destination; give the receiver\'s port with --port',
+};
+
+const SHARED_PORT_IN_USE =
+  'the program holding this port does not share it; start that one with --reuse-address too, or pick another --port';
+
+function explain(action: string, error: unknown, hintOverride?: string): Error {
   const code = (error as NodeJS.ErrnoException).code ?? '';
-  const hint = HINTS[code];
+  const hint = hintOverride ?? HINTS[code];
   return new Error(`${action} failed: ${(error as Error).message}${hint ? ` — ${hint}` : ''}`, { cause: error });
+}
+
+/** `CODE: what to do` for a refused send, e.g. "EACCES: sending to a broadcast address needs --broadcast …". */
+export function explainSendError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const hint = code === undefined ? undefined : SEND_HINTS[code];
+  const message = error instanceof Error ? error.message : String(error);
+  return code === undefined ? message : `${code}: ${hint ?? message}`;
+}
+
+/**
+ * The address of a host name (an IP address is returned as is): its first IPv4 address unless `ipv6`, else the
+ * first IPv6 one; a name with addresses of the other family only gets one of those.
+ */
+async function resolveHost(host: string, ipv6: boolean): Promise<string> {
+  if (isIP(host)) return host;
+  try {
+    const addresses = await lookup(host, { all: true });
+    const wanted = addresses.find((a) => a.family === (ipv6 ? 6 : 4)) ?? addresses[0];
+    if (!wanted) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return wanted.address;
+  } catch (error) {
+    throw explain(`looking up "${host}"`, error);
+  }
 }
 
 export class UdpTransport implements DatagramTransport {
@@ -102,7 +155,7 @@ export class UdpTransport implements DatagramTransport {
   private drained: (() => void) | undefined;
   // One callback for every send, so a send allocates no closure.
   private readonly onSent = (error: Error | null): void => {
-    if (error) this.stats.sendErrors++;
+    if (error) this.sendFailed(error);
     if (--this.sendsInFlight === 0) this.drained?.();
   };
 
@@ -132,25 +185,28 @@ export class UdpTransport implements DatagramTransport {
    * @throws Error naming what failed (bind, join, name lookup) and what to do about it; the socket is closed.
    */
   static async open(options: UdpTransportOptions = {}): Promise<UdpTransport> {
+    const given = [options.bindAddress, options.destination?.address, options.multicastGroup];
+    const wantsIpv6 = options.ipv6 === true || given.some((a) => a !== undefined && isIP(a) === 6);
     let destination: { address: string; port: number } | undefined;
     if (options.destination) {
       const { address, port } = options.destination;
-      const family = options.ipv6 ? 6 : isIP(address) || 4;
-      try {
-        destination = { address: isIP(address) ? address : (await lookup(address, { family })).address, port };
-      } catch (error) {
-        throw explain(`looking up "${address}"`, error);
+      if (!(Number.isInteger(port) && port >= 1 && port <= 65535)) {
+        throw new RangeError(`cannot send to port ${port}: a sender needs the receiver's port, 1 to 65535`);
       }
+      destination = { address: await resolveHost(address, wantsIpv6), port };
     }
-    const ipv6 =
-      options.ipv6 ??
-      [options.bindAddress, destination?.address, options.multicastGroup].some((a) => a !== undefined && isIP(a) === 6);
+    const bindHost = options.bindAddress === undefined ? undefined : await resolveHost(options.bindAddress, wantsIpv6);
+    const ipv6 = wantsIpv6 || [bindHost, destination?.address].some((a) => a !== undefined && isIP(a) === 6);
     const group = options.multicastGroup;
     const socket = createSocket({ type: ipv6 ? 'udp6' : 'udp4', reuseAddr: options.reuseAddress ?? group !== undefined });
-    const bindAddress = options.bindAddress ?? (ipv6 ? '::' : '0.0.0.0');
+    const bindAddress = bindHost ?? (ipv6 ? '::' : '0.0.0.0');
     const bindPort = options.bindPort ?? 0;
     await new Promise<void>((resolve, reject) => {
-      const onError = (error: Error) => reject(explain(`binding UDP ${bindAddress} port ${bindPort}`, error));
+      const onError = (error: Error) => {
+        // This socket asked to share the port, so the one holding it did not.
+        const shared = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' && options.reuseAddress === true;
+        reject(explain(`binding UDP ${bindAddress} port ${bindPort}`, error, shared ? SHARED_PORT_IN_USE : undefined));
+      };
       socket.once('error', onError);
       socket.bind(bindPort, bindAddress, () => {
         socket.off('error', onError);
@@ -181,13 +237,26 @@ export class UdpTransport implements DatagramTransport {
 
   send(datagram: Uint8Array, length = datagram.length): void {
     if (this.destinationAddress === undefined || this.closing) {
-      this.stats.sendErrors++;
+      this.sendFailed(this.closing ? 'the transport is closed' : 'no destination: this transport only receives');
       return;
     }
     this.stats.datagramsOut++;
     this.stats.bytesOut += length;
     this.sendsInFlight++;
-    this.socket.send(datagram, 0, length, this.destinationPort, this.destinationAddress, this.onSent);
+    try {
+      this.socket.send(datagram, 0, length, this.destinationPort, this.destinationAddress, this.onSent);
+    } catch (error) {
+      // dgram throws for what it checks itself (port, length); the contract is to count, never to throw.
+      this.sendsInFlight--;
+      this.sendFailed(error);
+    }
+  }
+
+  /** Counts a failed send; the first one is explained (`error` a string is the explanation itself). */
+  private sendFailed(error: unknown): void {
+    this.stats.sendErrors++;
+    if (this.stats.sendFailure !== undefined) return;
+    this.stats.sendFailure = typeof error === 'string' ? error : explainSendError(error);
   }
 
   onDatagram(receiver: DatagramReceiver | undefined): void {

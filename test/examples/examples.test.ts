@@ -62,7 +62,7 @@ describe.concurrent('examples', () => {
   ])('%s shows what a publisher sends', async (name, args, line) => {
     const port = await freePort();
     const run = example(name, args(port));
-    if (name === 'subscribe-table.ts') expect(await within(run.port, 15_000, 'the example to listen')).toBe(String(port));
+    if (name === 'subscribe-table.ts') expect(await within(run.port, 30_000, 'the example to listen')).toBe(String(port));
     const publisher = await createPublisher({ network: { port } });
     // A short heartbeat, so that an example that binds a little later still sees the tank within 0.2 s.
     publisher.define({ entity: 1, marking: 'TANK 1', emitter: { heartbeatSeconds: 0.2 } });
@@ -76,5 +76,18 @@ describe.concurrent('examples', () => {
       await publisher.close();
     }
     expect(run.output()).toMatch(line);
+  });
+
+  it('subscribe-table.ts on a port in use says so in one line and exits 1', async () => {
+    const holder = createSocket('udp4');
+    await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', resolve));
+    try {
+      const run = example('subscribe-table.ts', ['2', String(holder.address().port)]);
+      expect(await run.exited, run.output()).toBe(1);
+      expect(run.output()).toMatch(/^subscribe-table: binding UDP 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.*--reuse-address/);
+      expect(run.output().trim().split('\n')).toHaveLength(1); // no stack trace, no table
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 });

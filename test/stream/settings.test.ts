@@ -83,6 +83,7 @@ const CHANGED: Readonly<Record<string, unknown>> = {
   'network.broadcast': true,
   'network.interface': '127.0.0.1',
   'network.ipv6': true,
+  'network.reuseAddress': true,
   'network.mtu': 1400,
   'network.receiveBufferSize': 1 << 20,
   'dis.exercise': 2,

@@ -8,6 +8,7 @@ import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
 import { markingAt } from '../../src/stream/frame.js';
 import { FakeTransport } from './fake-transport.js';
@@ -15,7 +16,7 @@ import { FakeTransport } from './fake-transport.js';
 const LOCATION = [-2_700_000, -4_300_000, 3_800_000];
 
 /** An Entity State PDU of entity 1:2:3 moving at 10 m/s along ECEF x (FPW), stamped at tSeconds. */
-function pdu(tSeconds: number, options: { entity?: number; appearance?: number; exercise?: number } = {}): Uint8Array {
+function pdu(tSeconds: number, options: { entity?: number; appearance?: number; exercise?: number; x?: number } = {}): Uint8Array {
   const r = new EntityStateRecord(0);
   r.exerciseId = options.exercise ?? 1;
   r.site = 1;
@@ -23,6 +24,7 @@ function pdu(tSeconds: number, options: { entity?: number; appearance?: number; 
   r.entity = options.entity ?? 3;
   r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
   r.location.set(LOCATION);
+  r.location[0] += options.x ?? 0;
   r.linearVelocity.set([10, 0, 0]);
   r.drAlgorithm = DR_FPW;
   r.appearance = options.appearance ?? 0;
@@ -30,6 +32,27 @@ function pdu(tSeconds: number, options: { entity?: number; appearance?: number; 
   setMarkingText(r, 'TANK 1');
   const bytes = new Uint8Array(144);
   expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  return bytes;
+}
+
+/**
+ * An Entity State Update PDU (PDU type 67, 72 bytes; IEEE 1278.1-2012, Entity State Update PDU) of entity 1:2:3, laid out here byte by
+ * byte: header, entity id, padding, parameter count, velocity, location, orientation, appearance.
+ */
+function updatePdu(tSeconds: number, x: number, appearance: number): Uint8Array {
+  const bytes = new Uint8Array(72);
+  const v = new DataView(bytes.buffer);
+  bytes.set([7, 1, 67, 1]);
+  v.setUint32(4, timestampFromSeconds(tSeconds, false));
+  v.setUint16(8, 72);
+  v.setUint16(12, 1);
+  v.setUint16(14, 2);
+  v.setUint16(16, 3);
+  v.setFloat32(20, 10);
+  v.setFloat64(32, LOCATION[0]! + x);
+  v.setFloat64(40, LOCATION[1]!);
+  v.setFloat64(48, LOCATION[2]!);
+  v.setUint32(68, appearance);
   return bytes;
 }
 
@@ -77,6 +100,40 @@ describe('createSubscriber in virtual time', () => {
       cold('-a 99ms b', { a: 0, b: 0.1 }).subscribe((t) => transport.deliver(pdu(t, t > 0 ? { appearance: APPEARANCE_DEACTIVATED } : {})));
       expectObservable(subscriber.events$.pipe(map((e) => e.type)), '^ 1s !').toBe('-a 99ms b', { a: 'appeared', b: 'removed' });
     });
+  });
+
+  it('a removal by leave notice carries the notice itself: its appearance (Deactivated), time and position', () => {
+    const transport = new FakeTransport();
+    const subscriber = createSubscriber({}, { transport });
+    const events: EntityEvent[] = [];
+    const subscription = subscriber.events$.subscribe((e) => events.push(e));
+    transport.deliver(pdu(0));
+    transport.deliver(pdu(0.5, { appearance: APPEARANCE_DEACTIVATED, x: 5 }));
+    subscription.unsubscribe();
+    expect(events.map((e) => e.type)).toEqual(['appeared', 'removed']);
+    const removed = events[1]!.state;
+    expect(removed.appearance & APPEARANCE_DEACTIVATED).toBe(APPEARANCE_DEACTIVATED);
+    expect(removed.location[0]).toBe(LOCATION[0]! + 5);
+    expect(removed.timestamp.raw).toBe(timestampFromSeconds(0.5, false));
+    expect(removed.marking.text).toBe('TANK 1');
+  });
+
+  it('a leave notice sent as an Entity State Update is merged into the last full PDU', () => {
+    const transport = new FakeTransport();
+    const subscriber = createSubscriber({}, { transport });
+    const events: EntityEvent[] = [];
+    const subscription = subscriber.events$.subscribe((e) => events.push(e));
+    transport.deliver(pdu(0));
+    transport.deliver(updatePdu(0.5, 7, APPEARANCE_DEACTIVATED));
+    subscription.unsubscribe();
+    expect(events.map((e) => e.type)).toEqual(['appeared', 'removed']);
+    const removed = events[1]!.state;
+    expect(removed.appearance & APPEARANCE_DEACTIVATED).toBe(APPEARANCE_DEACTIVATED);
+    expect(removed.location[0]).toBe(LOCATION[0]! + 7);
+    // What the update does not carry comes from the full PDU before it.
+    expect(removed.marking.text).toBe('TANK 1');
+    expect(removed.entityType).toMatchObject({ kind: 1, domain: 1, country: 225 });
+    expect(removed.deadReckoning.algorithm).toBe(DR_FPW);
   });
 
   it('reports every dropped datagram on diagnostics$ (opt-in) and never errors', () => {

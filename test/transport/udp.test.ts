@@ -185,6 +185,89 @@ describe('UdpTransport on loopback', () => {
   });
 });
 
+describe('UdpTransport: addresses, failed sends and shared ports', () => {
+  it('refuses destination port 0: a sender needs the receiver\'s port', async () => {
+    await expect(UdpTransport.open({ destination: { address: '127.0.0.1', port: 0 } })).rejects.toThrow(
+      /cannot send to port 0: a sender needs the receiver's port/,
+    );
+  });
+
+  it('never throws from send, and explains the first refused send: broadcast without --broadcast', async () => {
+    // 255.255.255.255 without SO_BROADCAST: the kernel refuses the send (EACCES), nothing leaves the host.
+    const tx = await UdpTransport.open({ bindAddress: '127.0.0.1', destination: { address: '255.255.255.255', port: 9 } });
+    open.push(tx);
+    tx.send(makePdu());
+    tx.send(makePdu());
+    await tx.close(); // waits for both sends to complete
+    expect(tx.stats).toMatchObject({ datagramsOut: 2, sendErrors: 2 });
+    expect(tx.stats.sendFailure).toBe('EACCES: sending to a broadcast address needs --broadcast (network.broadcast)');
+  });
+
+  it('resolves host names: binds and sends to "localhost"', async () => {
+    const rx = await listener({}, { bindAddress: 'localhost' });
+    expect(rx.transport.local).toMatchObject({ address: '127.0.0.1', family: 'IPv4' });
+    const tx = await UdpTransport.open({ destination: { address: 'localhost', port: rx.transport.local.port } });
+    open.push(tx);
+    tx.send(makePdu({ entity: 4 }));
+    await rx.until(() => rx.entities.length === 1, 'a datagram sent to localhost');
+    expect(rx.entities).toEqual([4]);
+  });
+
+  it('an IPv6 destination implies udp6 even when ipv6 is false, as the config default says (skipped without IPv6)', async (context) => {
+    let rx: Awaited<ReturnType<typeof listener>>;
+    try {
+      rx = await listener({}, { bindAddress: '::1' });
+    } catch (error) {
+      context.skip(`IPv6 loopback unavailable: ${(error as Error).message}`);
+      return;
+    }
+    const network = { ...defaultConfig().network, port: rx!.transport.local.port };
+    const tx = await UdpTransport.open({ ...udpOptionsFromConfig(network, 'send'), destination: { address: '::1', port: network.port } });
+    open.push(tx);
+    tx.send(makePdu({ entity: 6 }));
+    await rx!.until(() => rx!.entities.length === 1, 'an IPv6 datagram');
+    expect(tx.stats.sendErrors).toBe(0);
+  });
+
+  it('shares a port with reuseAddress: broadcast reaches both receivers, a unicast datagram only one', async () => {
+    // Bound to the loopback broadcast address, so that nothing from outside this host can reach them.
+    const first = await listener({}, { bindAddress: '127.255.255.255', reuseAddress: true });
+    const port = first.transport.local.port;
+    const second = await listener({}, { bindAddress: '127.255.255.255', bindPort: port, reuseAddress: true });
+    const broadcast = await UdpTransport.open({ bindAddress: '127.0.0.1', broadcast: true, destination: { address: '127.255.255.255', port } });
+    open.push(broadcast);
+    for (let entity = 1; entity <= 3; entity++) broadcast.send(makePdu({ entity }));
+    await first.until(() => first.entities.length === 3, 'the broadcasts at the first receiver');
+    await second.until(() => second.entities.length === 3, 'the broadcasts at the second receiver');
+    expect([first.entities, second.entities]).toEqual([[1, 2, 3], [1, 2, 3]]);
+
+    const a = await listener({}, { reuseAddress: true });
+    const b = await listener({}, { bindPort: a.transport.local.port, reuseAddress: true });
+    const unicast = await UdpTransport.open({ destination: { address: '127.0.0.1', port: a.transport.local.port } });
+    open.push(unicast);
+    for (let entity = 1; entity <= 5; entity++) unicast.send(makePdu({ entity }));
+    const all = () => a.entities.length + b.entities.length === 5;
+    const waits = [a.until(all, 'the unicast datagrams'), b.until(all, 'the unicast datagrams')];
+    for (const wait of waits) wait.catch(() => {}); // the receiver that gets nothing times out: that is expected
+    await Promise.any(waits);
+    // Each datagram arrived once, at one of the two (on Linux all at the one bound last), as the hint says.
+    expect([...a.entities, ...b.entities].sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(Math.min(a.entities.length, b.entities.length)).toBe(0);
+  });
+
+  it('names --reuse-address when the port is taken, and says when the holder does not share it', async () => {
+    const holder = await UdpTransport.open({ bindAddress: '127.0.0.1' });
+    open.push(holder);
+    const port = holder.local.port;
+    await expect(UdpTransport.open({ bindAddress: '127.0.0.1', bindPort: port })).rejects.toThrow(
+      /EADDRINUSE.*--reuse-address \(network\.reuseAddress\) in each of them: .*a unicast datagram reaches only one of them/,
+    );
+    await expect(UdpTransport.open({ bindAddress: '127.0.0.1', bindPort: port, reuseAddress: true })).rejects.toThrow(
+      /EADDRINUSE.*the program holding this port does not share it; start that one with --reuse-address too/,
+    );
+  });
+});
+
 describe('udp options from the configuration', () => {
   it.each([
     ['receive, defaults', {}, 'receive', { bindPort: 3000 }],
@@ -194,6 +277,8 @@ describe('udp options from the configuration', () => {
     ['receive, multicast', { multicast: '239.1.2.3', port: 3001 }, 'receive', { multicastGroup: '239.1.2.3', bindPort: 3001 }],
     ['both', { address: '10.0.0.255' }, 'both', { bindPort: 3000, reuseAddress: true, destination: { address: '10.0.0.255', port: 3000 } }],
     ['send, IPv6', { ipv6: true }, 'send', { ipv6: true, destination: { address: '::1', port: 3000 } }],
+    ['receive, shared port', { reuseAddress: true, port: 3001 }, 'receive', { reuseAddress: true, bindPort: 3001 }],
+    ['send, host name', { address: 'localhost' }, 'send', { destination: { address: 'localhost', port: 3000 } }],
   ] as const)('%s', (_name, network, role, expected) => {
     const options = udpOptionsFromConfig({ ...defaultConfig().network, ...network }, role);
     expect(options).toMatchObject(expected);

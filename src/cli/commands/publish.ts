@@ -3,9 +3,11 @@
  * FILE`) taken as the truth, each run through the dead-reckoning emitter, and Entity State PDUs sent over UDP only
  * when receivers need one. Progress on stderr; a summary (or NDJSON of every PDU with `--json`) at the end.
  */
+import { isIPv6 } from 'node:net';
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
+import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
 
@@ -47,6 +49,8 @@ export const command: Command = {
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
     const config = configOrProblems(args.flags, problems);
+    const portProblem = config && destinationPortProblem(config.network.port);
+    if (portProblem) problems.push(portProblem);
 
     const [{ demoActors }, { loadTrack }] = await Promise.all([import('../terminal/scenario.js'), import('../../experiment/trajectories/loaders.js')]);
     const cast = demoActors().filter((a) => (names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name)));
@@ -85,16 +89,27 @@ export const command: Command = {
         }),
       ),
     );
-    const destination = `${config.network.address ?? config.network.multicast ?? '127.0.0.1'}:${config.network.port}`;
+    // Where the publisher's socket sends: also the broadcast or IPv6 loopback defaults.
+    const { udpOptionsFromConfig } = await import('../../transport/udp.js');
+    const to = udpOptionsFromConfig(config.network, 'send').destination!;
+    const destination = `${isIPv6(to.address) ? `[${to.address}]` : to.address}:${to.port}`;
     io.stderr.write(`publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`);
 
     let failure: Error | undefined;
+    // The first refused send is reported at once (a long run must not look healthy); the summary counts them all.
+    let sendFailureShown = false;
+    const showSendFailure = (): void => {
+      if (sendFailureShown || publisher.stats.sendFailure === undefined) return;
+      sendFailureShown = true;
+      io.stderr.write(`publish: sends fail: ${publisher.stats.sendFailure}\n`);
+    };
     let subscription: { unsubscribe(): void } | undefined;
     const finished = new Promise<string>((resolve) => {
       subscription = truth$.pipe(deadReckonEmit({ config, entities }), publisher.transmit()).subscribe({
         next(pdu) {
           const c = counts[pdu.entity - 1]!;
           c.pdus++;
+          showSendFailure();
           for (const reason of emitReasonNames(pdu.reasons)) c.reasons.set(reason, (c.reasons.get(reason) ?? 0) + 1);
           if (json) io.stdout.write(JSON.stringify({ entity: cast[pdu.entity - 1]!.name, reasons: emitReasonNames(pdu.reasons), timeSeconds: pdu.timeSeconds, state: entityStateRecordToPdu(pdu.record) }) + '\n');
         },
@@ -107,7 +122,10 @@ export const command: Command = {
       io.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
       if (io.signal.aborted) resolve('interrupted');
     });
-    const progress = setInterval(() => io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`), 5000);
+    const progress = setInterval(() => {
+      showSendFailure();
+      io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`);
+    }, 5000);
     const reason = await finished;
     subscription?.unsubscribe();
     clearInterval(progress);
@@ -124,9 +142,9 @@ export const command: Command = {
       [
         `publish: stopped (${reason}${failure ? `: ${failure.message}` : ''}) after ${seconds.toFixed(1)} s; DR ${typeof algorithm === 'number' ? DR_ALGORITHM_NAMES[algorithm] : 'auto'}`,
         ...lines,
-        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, 'datagram')}${publisher.stats.sendErrors > 0 ? `, ${formatCount(publisher.stats.sendErrors, 'send')} failed` : ''}`,
+        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, 'datagram')}${sendFailureSummary(publisher.stats)}`,
       ].join('\n') + '\n',
     );
-    return failure ? EXIT_FAILURE : EXIT_OK;
+    return failure || everySendFailed(publisher.stats) ? EXIT_FAILURE : EXIT_OK;
   },
 };

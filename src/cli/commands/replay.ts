@@ -7,6 +7,7 @@ import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../../config/flags.js';
 import { formatCount } from '../terminal/format.js';
+import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 
 export const command: Command = {
   name: 'replay',
@@ -47,6 +48,8 @@ export const command: Command = {
     const exercise = integerFlag(args.flags, 'only-exercise', problems);
     const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
     const config = configOrProblems(args.flags, problems);
+    const portProblem = config && !to && destinationPortProblem(config.network.port);
+    if (portProblem) problems.push(portProblem);
     const { readFile } = await import('node:fs/promises');
     let bytes: Uint8Array | undefined;
     try {
@@ -92,7 +95,14 @@ export const command: Command = {
     let loops = 0;
     let failure: Error | undefined;
     transport.onClose((error) => (failure ??= error));
-    const progress = setInterval(() => io.stderr.write(`replay: ${formatCount(sent, 'datagram')} sent, pass ${loops + 1}\n`), 5000);
+    let sendFailureShown = false;
+    const progress = setInterval(() => {
+      if (!sendFailureShown && transport.stats.sendFailure !== undefined) {
+        sendFailureShown = true;
+        io.stderr.write(`replay: sends fail: ${transport.stats.sendFailure}\n`);
+      }
+      io.stderr.write(`replay: ${formatCount(sent, 'datagram')} sent, pass ${loops + 1}\n`);
+    }, 5000);
     const startedMs = performance.now();
     const loop = booleanFlag(args.flags, 'loop');
     let sinceYield = 0;
@@ -118,9 +128,9 @@ export const command: Command = {
     const s = transport.stats;
     io.stderr.write(
       `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${formatCount(sent, 'datagram')} (${formatCount(s.bytesOut, 'byte')}) in ${seconds.toFixed(2)} s, ${formatCount(loops, 'pass', 'passes')}` +
-        `${s.sendErrors > 0 ? `, ${formatCount(s.sendErrors, 'send')} failed` : ''}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
+        `${sendFailureSummary(s)}${failure ? `; socket failed: ${failure.message}` : ''}\n`,
     );
-    return failure || (s.sendErrors > 0 && s.sendErrors >= sent) ? EXIT_FAILURE : EXIT_OK;
+    return failure || everySendFailed(s) ? EXIT_FAILURE : EXIT_OK;
   },
 };
 

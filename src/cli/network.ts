@@ -1,0 +1,39 @@
+/**
+ * Checks and wording shared by the commands that send (publish, replay), so that the same mistake gets the same
+ * message and the same exit code from each of them.
+ */
+import type { UsageProblem } from './command.js';
+
+/**
+ * The problem with sending to `port`, if any: 0 means "any free port" to a receiver (subscribe, record), but a
+ * datagram cannot be sent to port 0.
+ * @param path - where the port came from, e.g. `network.port`.
+ */
+export function destinationPortProblem(port: number, path = 'network.port'): UsageProblem | undefined {
+  if (port !== 0) return undefined;
+  return {
+    path,
+    message:
+      '0 means "any free port" to a receiver, but a sender needs the port its receivers listen on; ' +
+      'give it with --port, e.g. --port 3000 (the port `reckon subscribe --port 0` prints)',
+  };
+}
+
+/** Counters of the sends of a transport (a subset of `TransportStats`). */
+export interface SendCounts {
+  readonly datagramsOut: number;
+  readonly sendErrors: number;
+  readonly sendFailure: string | undefined;
+}
+
+/** True when sends were tried and none of them succeeded: the command then exits 1. */
+export function everySendFailed(stats: SendCounts): boolean {
+  return stats.sendErrors > 0 && stats.sendErrors >= stats.datagramsOut;
+}
+
+/** `, N sends failed: CODE: what to do` (or `, every send failed (N): …`) for a summary line; "" when none failed. */
+export function sendFailureSummary(stats: SendCounts): string {
+  if (stats.sendErrors === 0) return '';
+  const what = everySendFailed(stats) ? `every send failed (${stats.sendErrors})` : `${stats.sendErrors} ${stats.sendErrors === 1 ? 'send' : 'sends'} failed`;
+  return `, ${what}${stats.sendFailure ? `: ${stats.sendFailure}` : ''}`;
+}
