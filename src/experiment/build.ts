@@ -40,7 +40,8 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
       let track = loadedTracks.get(key);
       if (!track) {
         // Loaded lazily: the loaders pull in the pcap reader and the codec.
-        track = import('./trajectories/loaders.js').then((m) => m.loadTrack(path, spec));
+        const { maxGap, ...options } = spec;
+        track = import('./trajectories/loaders.js').then((m) => m.loadTrack(path, { ...options, ...(maxGap === undefined ? {} : { maxGapSeconds: maxGap }) }));
         loadedTracks.set(key, track);
       }
       return track;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from '../transport/simulated-network.js';
+import { TRACK_KINDS } from './trajectories/track-checks.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
   return schema.meta({ description, examples: [example] });
@@ -100,10 +101,25 @@ const RecordedSchema = z.strictObject({
   type: z.literal('recorded'),
   file: setting(z.string().min(1), 'Track file: .csv, .gpx, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.', 'tracks/ship.csv'),
   columns: z
-    .strictObject({ time: z.string(), latitude: z.string(), longitude: z.string(), height: z.string(), heading: z.string() })
+    .strictObject({ time: z.string(), latitude: z.string(), longitude: z.string(), height: z.string(), heading: z.string(), id: z.string() })
     .partial()
     .optional(),
-  entity: setting(z.string().regex(/^\d+:\d+:\d+$/).optional(), 'DIS captures: the entity to follow.', '1:3001:54'),
+  entity: setting(
+    z.string().regex(/^\d+:\d+:\d+$/, { message: 'expected "site:application:entity", e.g. "1:3001:54"' }).optional(),
+    'DIS captures: the entity to follow ("site:application:entity"); needed when the capture holds several.',
+    '1:3001:54',
+  ),
+  kind: setting(
+    z.enum(TRACK_KINDS).optional(),
+    'What the track records, for its plausible speed (ground 100 m/s, surface 40, subsurface 25, air 700, space 12000, munition 2000). Defaults to air, or the DIS entity type’s domain.',
+    'ground',
+  ),
+  segment: setting(
+    z.number().int().min(1).optional(),
+    'The recording to use when the file holds several (split at an id column or at long pauses); sweep over trajectory.segment to run each.',
+    2,
+  ),
+  maxGap: setting(positive('time').optional(), 'A pause between fixes longer than this starts a new recording. Defaults to 10 × the median interval between fixes.', '10 min'),
   smoothingWindow: z.number().int().min(1).optional(),
   banked: z.boolean().optional(),
 });

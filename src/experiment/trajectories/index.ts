@@ -24,11 +24,27 @@ export {
 } from './vehicles.js';
 export { CubicSpline, recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
 export {
+  describeCaptureEntity,
+  formatEntityType,
   loadTrack,
+  loadTracks,
   parseAdsbTrack,
   parseCsvTrack,
   parseDisCaptureTrack,
   parseGpxTrack,
+  readDisCaptureTrack,
+  type CaptureEntity,
   type CsvColumns,
   type LoadTrackOptions,
+  type RecordedTrack,
 } from './loaders.js';
+export {
+  MAX_SPEED_MPS,
+  TRACK_KINDS,
+  TrackError,
+  checkFixes,
+  describeSegment,
+  splitSegments,
+  type TrackKind,
+  type TrackSegment,
+} from './track-checks.js';

@@ -18,6 +18,10 @@ export interface TrackPoint {
   readonly heightM?: number;
   /** True heading, degrees clockwise from north, when the source records one (a ship's gyro compass). */
   readonly headingDeg?: number;
+  /** Where the fix came from in its file (a CSV line, a capture's frame), for messages. */
+  readonly row?: number;
+  /** The recording the fix belongs to, from an id column (`drive`, `segment`, `track`, …). */
+  readonly group?: string;
 }
 
 export interface RecordedTrackOptions {
