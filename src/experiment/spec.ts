@@ -75,6 +75,17 @@ const MissileSchema = z.strictObject({
   durationSeconds: positive('time').optional(),
 });
 
+const ZeroGParabolaSchema = z.strictObject({
+  type: z.literal('zero-g-parabolas'),
+  ...common,
+  speed: setting(positive('speed').optional(), 'Speed in level flight and at the ends of each parabola. Defaults to 160 m/s.', '160 m/s'),
+  flightPathAngle: setting(positive('angle').optional(), 'Entry (nose up) and exit (nose down) angle of each parabola. Defaults to 45°.', '45 deg'),
+  pullAcceleration: setting(positive('acceleration').optional(), 'Centripetal acceleration of the pull-up and pull-out. Defaults to 0.8 g.', '7.85 m/s^2'),
+  levelSeconds: quantity('time').optional(),
+  parabolas: z.number().int().min(1).optional(),
+  altitudeM: z.number().optional(),
+});
+
 const StraightLineSchema = z.strictObject({
   type: z.literal('straight-line'),
   ...common,
@@ -122,6 +133,11 @@ const RecordedSchema = z.strictObject({
   maxGap: setting(positive('time').optional(), 'A pause between fixes longer than this starts a new recording. Defaults to 10 × the median interval between fixes.', '10 min'),
   smoothingWindow: z.number().int().min(1).optional(),
   banked: z.boolean().optional(),
+  attitudeSmoothing: setting(
+    quantity('time').refine((v) => v >= 0, { message: 'must not be negative' }).optional(),
+    'Average the attitude derived from the track (heading from course, pitch from climb, roll from turn rate) over this time. Defaults to 5 s for ADS-B, 0 otherwise.',
+    '5 s',
+  ),
 });
 
 export const TrajectorySpecSchema = z.discriminatedUnion('type', [
@@ -130,6 +146,7 @@ export const TrajectorySpecSchema = z.discriminatedUnion('type', [
   EllipseSchema,
   FigureEightSchema,
   MissileSchema,
+  ZeroGParabolaSchema,
   StraightLineSchema,
   TankSchema,
   ShipSchema,

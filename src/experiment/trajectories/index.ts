@@ -6,12 +6,14 @@ export {
   ellipse,
   figureEight,
   missile,
+  zeroGParabolas,
   type AircraftOrbitOptions,
   type CircleOptions,
   type EllipseOptions,
   type FigureEightOptions,
   type MissileOptions,
   type ParametricOptions,
+  type ZeroGParabolaOptions,
 } from './parametric.js';
 export { pathTrajectory, stopAndGoKnots, SpeedSchedule, type PathOptions, type PathSegment, type SpeedKnot } from './path.js';
 export {

@@ -322,8 +322,8 @@ export interface RecordedTrack {
 }
 
 /**
- * Reads a recorded track file: `.csv`, `.gpx`, `.json` / `.json.gz` (ADS-B; smoothed over 5 fixes and banked
- * unless the options say otherwise), `.pcap` / `.pcapng` (DIS). Gzip is detected from the bytes, whatever the
+ * Reads a recorded track file: `.csv`, `.gpx`, `.json` / `.json.gz` (ADS-B; smoothed over 5 fixes, banked and
+ * its attitude averaged over 5 s unless the options say otherwise), `.pcap` / `.pcapng` (DIS). Gzip is detected from the bytes, whatever the
  * name. The fixes are checked (`checkFixes`) and split into recordings (`splitSegments`); `options.segment`
  * picks one or all.
  * @throws TrackError listing every problem (rows, segments or entities to choose from).
@@ -391,8 +391,9 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
     chosen = [segment];
   }
   const base = options.name ?? (captured?.marking ? printable(captured.marking) : path.split(/[\\/]/).pop()!.replace(/\.(csv|gpx|json|pcapng|pcap)(\.gz)?$/i, ''));
-  // ADS-B positions and 25 ft altitude steps are coarse, and what they track flies: smooth and bank by default.
-  const adsb = lower.endsWith('.json') ? { smoothingWindow: 5, banked: true } : {};
+  // ADS-B positions and 25 ft altitude steps are coarse, and what they track flies: smooth and bank by default,
+  // and average the derived attitude over 5 s (docs/recorded-tracks.md, "Attitude from a track").
+  const adsb = lower.endsWith('.json') ? { smoothingWindow: 5, banked: true, attitudeSmoothingSeconds: 5 } : {};
   return chosen.map((segment) => ({
     trajectory: recordedTrajectory(segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, { ...adsb, ...options }),
     segment,
