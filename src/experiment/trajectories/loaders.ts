@@ -104,7 +104,7 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
     const i = wanted !== undefined ? header.indexOf(wanted) : lowerHeader.findIndex((h) => CSV_DEFAULTS[key].includes(h));
     if (i < 0 && (required || wanted !== undefined)) {
       problems.push(
-        `no ${key} column${wanted ? ` "${wanted}"` : ` (tried ${CSV_DEFAULTS[key].join(', ')})`}; columns are: ${header.join(', ')}` +
+        `no ${key} column${wanted ? ` "${wanted}"` : ` (tried ${CSV_DEFAULTS[key].join(', ')})`}; columns are: ${header.map(printable).join(', ')}` +
           ` (name yours with columns.${key})`,
       );
     }
@@ -128,17 +128,22 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
     if (latCell === '' || lonCell === '') continue; // no fix in this row
     const timeSeconds = parseTime(cells[ti]);
     const latitudeDeg = number(latCell), longitudeDeg = number(lonCell);
-    if (!Number.isFinite(timeSeconds)) problems.push(`row ${row}: time "${cells[ti] ?? ''}" is neither ISO 8601 nor seconds`);
-    if (!Number.isFinite(latitudeDeg)) problems.push(`row ${row}: latitude "${latCell}" is not a number`);
-    if (!Number.isFinite(longitudeDeg)) problems.push(`row ${row}: longitude "${lonCell}" is not a number`);
+    if (!Number.isFinite(timeSeconds)) {
+      problems.push(`row ${row}: time ${shown(cells[ti] ?? '')} is neither ISO 8601 nor seconds`);
+    }
+    if (!Number.isFinite(latitudeDeg)) problems.push(`row ${row}: latitude ${shown(latCell)} is not a number`);
+    if (!Number.isFinite(longitudeDeg)) problems.push(`row ${row}: longitude ${shown(lonCell)} is not a number`);
     const heightCell = h >= 0 ? (cells[h] ?? '') : '';
     const height = heightCell === '' ? 0 : number(heightCell);
-    if (!Number.isFinite(height)) problems.push(`row ${row}: height "${heightCell}" is not a number`);
+    if (!Number.isFinite(height)) problems.push(`row ${row}: height ${shown(heightCell)} is not a number`);
     const headingCell = hdg >= 0 ? (cells[hdg] ?? '') : '';
     const heading = headingCell === '' ? undefined : number(headingCell);
-    if (heading !== undefined && !Number.isFinite(heading)) problems.push(`row ${row}: heading "${headingCell}" is not a number`);
+    if (heading !== undefined && !Number.isFinite(heading)) {
+      problems.push(`row ${row}: heading ${shown(headingCell)} is not a number`);
+    }
     const group = id >= 0 ? cells[id] : undefined;
-    points.push({ timeSeconds, latitudeDeg, longitudeDeg, heightM: height, headingDeg: heading, row, ...(group === undefined ? {} : { group }) });
+    const fix = { timeSeconds, latitudeDeg, longitudeDeg, heightM: height, headingDeg: heading, row };
+    points.push(group === undefined ? fix : { ...fix, group });
   }
   if (problems.length > 0) throw new TrackError(file, capProblems(problems));
   // A heading column with gaps (often the first row) is only usable where present: fill from the next fix.
@@ -221,6 +226,11 @@ export function describeCaptureEntity(e: CaptureEntity): string {
   );
 }
 
+/** A file's text for a message: quoted, printable ASCII only (no terminal escapes), at most 40 characters. */
+function shown(text: string): string {
+  return text.length > 40 ? `"${printable(text.slice(0, 39))}…"` : `"${printable(text)}"`;
+}
+
 /** Printable ASCII only: text from a capture is never sent raw to a terminal. */
 function printable(text: string): string {
   return text.replace(/[^ -~]/g, '?');
@@ -232,9 +242,14 @@ function printable(text: string): string {
  * @param entity - "site:application:entity"; needed when the capture holds more than one entity.
  * @throws TrackError listing the entities when `entity` is missing (and there are several) or not there.
  */
-export function readDisCaptureTrack(bytes: Uint8Array, entity?: string, file = 'capture'): { points: TrackPoint[]; entity: CaptureEntity } {
+export function readDisCaptureTrack(
+  bytes: Uint8Array,
+  entity?: string,
+  file = 'capture',
+): { points: TrackPoint[]; entity: CaptureEntity } {
   const record = new EntityStateRecord();
-  const tracks = new Map<string, { fixes: Array<{ t: number; x: number; y: number; z: number; frame: number }>; summary: CaptureEntity }>();
+  type Fix = { t: number; x: number; y: number; z: number; frame: number };
+  const tracks = new Map<string, { fixes: Fix[]; summary: CaptureEntity }>();
   let frameNumber = 0;
   for (const frame of readCapture(bytes).frames) {
     frameNumber++;
@@ -244,7 +259,8 @@ export function readDisCaptureTrack(bytes: Uint8Array, entity?: string, file = '
     let track = tracks.get(id);
     const full = record.pduType === 1; // an Entity State Update carries no type, force or marking
     if (!track) {
-      track = { fixes: [], summary: { id, marking: '', entityType: entityTypeOf(record), forceId: 0, pdus: 0, firstSeconds: frame.timeSeconds, lastSeconds: frame.timeSeconds } };
+      const t = frame.timeSeconds;
+      track = { fixes: [], summary: { id, marking: '', entityType: entityTypeOf(record), forceId: 0, pdus: 0, firstSeconds: t, lastSeconds: t } };
       tracks.set(id, track);
     }
     const s = track.summary;
@@ -254,19 +270,25 @@ export function readDisCaptureTrack(bytes: Uint8Array, entity?: string, file = '
       pdus: s.pdus + 1,
       lastSeconds: frame.timeSeconds,
     };
-    track.fixes.push({ t: frame.timeSeconds, x: record.location[0]!, y: record.location[1]!, z: record.location[2]!, frame: frameNumber });
+    const location = record.location;
+    track.fixes.push({ t: frame.timeSeconds, x: location[0]!, y: location[1]!, z: location[2]!, frame: frameNumber });
   }
   const list = () => [...tracks.values()].map((t) => `  ${describeCaptureEntity(t.summary)}`);
   if (tracks.size === 0) throw new TrackError(file, ['no Entity State PDUs in the capture']);
   let chosen = entity;
   if (chosen === undefined) {
     if (tracks.size > 1) {
-      throw new TrackError(file, [`the capture holds ${tracks.size} entities; choose one with entity "site:application:entity" (--entity):\n${list().join('\n')}`]);
+      throw new TrackError(file, [
+        `the capture holds ${tracks.size} entities; choose one with entity: "site:application:entity" ` +
+          `(reckon publish --entity S:A:E):\n${list().join('\n')}`,
+      ]);
     }
     chosen = tracks.keys().next().value!;
   }
   const track = tracks.get(chosen);
-  if (!track) throw new TrackError(file, [`no Entity State PDUs of entity ${chosen} in the capture; entities:\n${list().join('\n')}`]);
+  if (!track) {
+    throw new TrackError(file, [`no Entity State PDUs of entity ${chosen} in the capture; entities:\n${list().join('\n')}`]);
+  }
   const geo = new Float64Array(3);
   const points = track.fixes.map((f) => {
     ecefToGeodeticDegrees(geo, f.x, f.y, f.z);
@@ -378,8 +400,8 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
     if (segments.length > 1) {
       throw new TrackError(path, [
         `the file holds ${segments.length} recordings (split at an id column or at pauses over ` +
-          `${formatSeconds(maxGapSeconds ?? defaultMaxGapSeconds([points]))}); choose one with segment N ` +
-          `(--segment N, or all):\n${list()}`,
+          `${formatSeconds(maxGapSeconds ?? defaultMaxGapSeconds([points]))}); choose one with segment: N ` +
+          `(reckon publish --segment N|all; in a spec, sweep over trajectory.segment to run each):\n${list()}`,
       ]);
     }
     chosen = usable;
