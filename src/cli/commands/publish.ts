@@ -12,6 +12,7 @@ const SIMULATED = ['tank', 'ship', 'aircraft'];
 /** The track kinds of `trajectories/track-checks.ts` (kept here: a command module's top level stays light). */
 const TRACK_KIND_NAMES = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
 const CAPTURED_ENTITY = /^\d+:\d+:\d+$/;
+const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
 
 export const command: Command = {
   name: 'publish',
@@ -69,8 +70,11 @@ export const command: Command = {
         problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}" (an entity of a DIS capture is site:application:entity)` });
       }
     }
-    if (capturedEntities.length > 0 && tracks.length === 0) {
-      problems.push({ path: '--entity', message: `${capturedEntities.join(', ')} picks an entity of a DIS capture: give the capture with --track FILE` });
+    if (capturedEntities.length > 0 && !tracks.some(isCapture)) {
+      problems.push({
+        path: '--entity',
+        message: `${capturedEntities.join(', ')} picks an entity of a DIS capture: give the capture with --track FILE.pcap`,
+      });
     }
     const segmentText = stringFlag(args.flags, 'segment');
     const segment = segmentText === undefined || segmentText === 'all' ? segmentText : Number(segmentText);
@@ -98,8 +102,7 @@ export const command: Command = {
     );
     const found: string[] = [];
     for (const path of tracks) {
-      const isCapture = /\.pcap(ng)?(\.gz)?$/i.test(path);
-      const entities = isCapture && capturedEntities.length > 0 ? capturedEntities : [undefined];
+      const entities = isCapture(path) && capturedEntities.length > 0 ? capturedEntities : [undefined];
       for (const entity of entities) {
         try {
           const loaded = await loadTracks(path, {

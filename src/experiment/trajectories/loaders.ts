@@ -345,8 +345,8 @@ export interface RecordedTrack {
 
 /**
  * Reads a recorded track file: `.csv`, `.gpx`, `.json` / `.json.gz` (ADS-B; smoothed over 5 fixes, banked and
- * its attitude averaged over 5 s unless the options say otherwise), `.pcap` / `.pcapng` (DIS). Gzip is detected from the bytes, whatever the
- * name. The fixes are checked (`checkFixes`) and split into recordings (`splitSegments`); `options.segment`
+ * its attitude averaged over 5 s unless the options say otherwise), `.pcap` / `.pcapng` (DIS). Gzip is detected
+ * from the bytes, whatever the name. The fixes are checked (`checkFixes`) and split into recordings (`splitSegments`); `options.segment`
  * picks one or all.
  * @throws TrackError listing every problem (rows, segments or entities to choose from).
  */
@@ -386,8 +386,9 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   const kind = options.kind ?? defaultKind;
   // Entity State PDUs come when dead reckoning needs them, so their intervals vary widely: a capture's entity is
   // gone only after a receiver would have timed it out (default heartbeat × HBT_TIMEOUT_MPLIER = 12 s).
-  const maxGapSeconds = options.maxGapSeconds ?? (captured ? HEARTBEAT_IEEE_TABLE_25.defaultSeconds * HEARTBEAT_TIMEOUT_MULTIPLIER : undefined);
-  const segments = splitSegments(points, maxGapSeconds === undefined ? {} : { maxGapSeconds });
+  const captureTimeoutSeconds = HEARTBEAT_IEEE_TABLE_25.defaultSeconds * HEARTBEAT_TIMEOUT_MULTIPLIER;
+  const maxGapSeconds = options.maxGapSeconds ?? (captured ? captureTimeoutSeconds : defaultMaxGapSeconds(groupsOf(points)));
+  const segments = splitSegments(points, { maxGapSeconds });
   const problems = segments.flatMap((s) => checkFixes(s.points, kind, { sameTimeAllowed: captured !== undefined }));
   if (problems.length > 0) throw new TrackError(path, capProblems(problems));
   const usable = segments.filter((s) => s.points.length >= 2);
@@ -400,7 +401,7 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
     if (segments.length > 1) {
       throw new TrackError(path, [
         `the file holds ${segments.length} recordings (split at an id column or at pauses over ` +
-          `${formatSeconds(maxGapSeconds ?? defaultMaxGapSeconds([points]))}); choose one with segment: N ` +
+          `${formatSeconds(maxGapSeconds)}); choose one with segment: N ` +
           `(reckon publish --segment N|all; in a spec, sweep over trajectory.segment to run each):\n${list()}`,
       ]);
     }
@@ -412,17 +413,38 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
     }
     chosen = [segment];
   }
-  const base = options.name ?? (captured?.marking ? printable(captured.marking) : path.split(/[\\/]/).pop()!.replace(/\.(csv|gpx|json|pcapng|pcap)(\.gz)?$/i, ''));
+  const fileName = path.split(/[\\/]/).pop()!.replace(/\.(csv|gpx|json|pcapng|pcap)(\.gz)?$/i, '');
+  const base = options.name ?? (captured?.marking ? printable(captured.marking) : fileName);
   // ADS-B positions and 25 ft altitude steps are coarse, and what they track flies: smooth and bank by default,
   // and average the derived attitude over 5 s (docs/recorded-tracks.md, "Attitude from a track").
   const adsb = lower.endsWith('.json') ? { smoothingWindow: 5, banked: true, attitudeSmoothingSeconds: 5 } : {};
   return chosen.map((segment) => ({
-    trajectory: recordedTrajectory(segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, { ...adsb, ...options }),
+    trajectory: trajectoryOf(path, segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, { ...adsb, ...options }),
     segment,
     segmentCount: segments.length,
     kind,
     ...(captured ? { captured } : {}),
   }));
+}
+
+/** `recordedTrajectory`, its refusals (fixes all at one time) as a TrackError. */
+function trajectoryOf(path: string, name: string, points: readonly TrackPoint[], options: RecordedTrackOptions): Trajectory {
+  try {
+    return recordedTrajectory(name, points, options);
+  } catch (error) {
+    throw new TrackError(path, [(error as Error).message]);
+  }
+}
+
+/** The fixes of each recording of an id column (one group when there is none). */
+function groupsOf(points: readonly TrackPoint[]): TrackPoint[][] {
+  const groups = new Map<string | undefined, TrackPoint[]>();
+  for (const p of points) {
+    const group = groups.get(p.group);
+    if (group) group.push(p);
+    else groups.set(p.group, [p]);
+  }
+  return [...groups.values()];
 }
 
 /**

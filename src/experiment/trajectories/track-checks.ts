@@ -188,6 +188,7 @@ export function formatTime(seconds: number): string {
 
 /** A duration for people: 42.0 s, 12 min 5 s, 3 h 2 min, 27 d 4 h. */
 export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'any time';
   if (seconds < 60) return `${Number(seconds.toFixed(1))} s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
