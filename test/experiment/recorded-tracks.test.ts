@@ -215,6 +215,9 @@ describe('track checks', () => {
     // 0.005° of latitude ≈ 556 m in 1 s: fine in the air, not on the ground.
     const points = [0, 1, 2, 1.5].map((t, i) => ({ timeSeconds: t, latitudeDeg: 47 + 0.005 * Math.min(i, 1), longitudeDeg: 8, row: i + 2 }));
     expect(checkFixes(points.slice(0, 3), 'air')).toEqual([]);
+    // 5 m in 10 ms is receiver noise, not 500 m/s.
+    const close = [0, 0.01].map((t, i) => ({ timeSeconds: t, latitudeDeg: 47 + 0.000045 * i, longitudeDeg: 8 }));
+    expect(checkFixes(close, 'ground')).toEqual([]);
     const problems = checkFixes(points, 'ground');
     expect(problems[0]).toMatch(/^row 3: 556 m\/s from row 2 \(556 m in 1 s\) is faster than a ground track can move \(100 m\/s/);
     expect(problems[1]).toMatch(/^row 5: time goes back 0.5 s from row 4/);

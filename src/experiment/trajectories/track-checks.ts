@@ -24,6 +24,13 @@ export const MAX_SPEED_MPS: Readonly<Record<TrackKind, number>> = {
   munition: 2_000,
 };
 
+/**
+ * Metres of receiver noise allowed between two fixes before their distance counts against the speed limit:
+ * fixes a few milliseconds apart (a capture's PDUs, a 10 Hz GPS) would otherwise turn a metre of noise into an
+ * impossible speed.
+ */
+export const POSITION_NOISE_M = 10;
+
 /** SISO-REF-010 platform domain of each kind (entity kind 1), or the munition kind (2). */
 export const KIND_ENTITY_TYPE: Readonly<Record<TrackKind, { kind: number; domain: number }>> = {
   ground: { kind: 1, domain: 1 },
@@ -103,7 +110,7 @@ export function checkFixes(points: readonly TrackPoint[], kind: TrackKind, optio
         problems.push(`${here}: time goes back ${formatSeconds(-dt)} from ${where(previous, previousIndex)} (sort the rows by time)`);
       } else if (dt === 0) {
         if (distance > 0.01 && !options.sameTimeAllowed) problems.push(`${here}: same time as ${where(previous, previousIndex)} at another position`);
-      } else if (distance / dt > limit) {
+      } else if ((distance - POSITION_NOISE_M) / dt > limit) {
         problems.push(
           `${here}: ${formatSpeed(distance / dt)} from ${where(previous, previousIndex)} (${distance.toFixed(0)} m in ` +
             `${formatSeconds(dt)}) is faster than a ${kind} track can move (${limit} m/s; set the kind if it is wrong)`,
