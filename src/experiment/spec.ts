@@ -81,8 +81,12 @@ const ZeroGParabolaSchema = z.strictObject({
   speed: setting(positive('speed').optional(), 'Speed in level flight and at the ends of each parabola. Defaults to 160 m/s.', '160 m/s'),
   flightPathAngle: setting(positive('angle').optional(), 'Entry (nose up) and exit (nose down) angle of each parabola. Defaults to 45°.', '45 deg'),
   pullAcceleration: setting(positive('acceleration').optional(), 'Centripetal acceleration of the pull-up and pull-out. Defaults to 0.8 g.', '7.85 m/s^2'),
-  levelSeconds: quantity('time').optional(),
-  parabolas: z.number().int().min(1).optional(),
+  levelSeconds: setting(
+    quantity('time').refine((v) => v >= 0, { message: 'must not be negative' }).optional(),
+    'Level flight before each pull-up and after the last pull-out. Defaults to 10 s.',
+    '10 s',
+  ),
+  parabolas: setting(z.number().int().min(1).optional(), 'Number of parabolas. Defaults to 3.', 15),
   altitudeM: z.number().optional(),
 });
 

@@ -168,12 +168,18 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
 
 /**
  * Heading, pitch and roll splines of the velocity-aligned attitude of `splines` (NED position), averaged over
- * `seconds`: the attitude is taken on a uniform grid at half the median fix spacing, heading unwrapped, each angle
- * averaged over the window, and joined by natural cubic splines.
+ * `seconds`: the attitude is taken on a uniform grid at half the median fix spacing (at least seconds / 50),
+ * heading unwrapped, each angle averaged over the window, and joined by natural cubic splines.
  */
-function smoothedAttitude(splines: readonly CubicSpline[], times: Float64Array, banked: boolean, seconds: number): CubicSpline[] {
+function smoothedAttitude(
+  splines: readonly CubicSpline[],
+  times: Float64Array,
+  banked: boolean,
+  seconds: number,
+): CubicSpline[] {
+  // Half the fix spacing, but no finer than a fiftieth of the window: long, dense tracks stay small.
   const fixes = uniformGrid(times);
-  const step = fixes.length > 1 ? fixes[1]! / 2 : 1;
+  const step = Math.max(fixes.length > 1 ? fixes[1]! / 2 : 1, seconds / 50);
   const end = times[times.length - 1]!;
   const count = Math.max(2, Math.round(end / step) + 1);
   const grid = Float64Array.from({ length: count }, (_, i) => (i * end) / (count - 1));
