@@ -153,6 +153,7 @@ export {
   ellipse,
   figureEight,
   missile,
+  zeroGParabolas,
   pathTrajectory,
   shipTurningCircles,
   stopAndGoKnots,

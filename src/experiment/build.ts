@@ -5,7 +5,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { EmitterOptions } from '../dr/emitter.js';
 import { NETWORK_PROFILES, type NetworkProfile } from '../transport/simulated-network.js';
-import { aircraftOrbit, circle, ellipse, figureEight, missile } from './trajectories/parametric.js';
+import { aircraftOrbit, circle, ellipse, figureEight, missile, zeroGParabolas } from './trajectories/parametric.js';
 import type { Trajectory } from './trajectories/trajectory.js';
 import { shipTurningCircles, straightLine, tankRoadCourse } from './trajectories/vehicles.js';
 import type { RunSpec, TrajectorySpec } from './spec.js';
@@ -28,6 +28,10 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
       return figureEight(spec);
     case 'missile':
       return missile(spec);
+    case 'zero-g-parabolas': {
+      const { flightPathAngle, ...options } = spec;
+      return zeroGParabolas({ ...options, ...(flightPathAngle === undefined ? {} : { flightPathAngleRad: flightPathAngle }) });
+    }
     case 'straight-line':
       return straightLine(spec);
     case 'tank-road-course':
@@ -40,7 +44,12 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
       let track = loadedTracks.get(key);
       if (!track) {
         // Loaded lazily: the loaders pull in the pcap reader and the codec.
-        track = import('./trajectories/loaders.js').then((m) => m.loadTrack(path, spec));
+        const { maxGap, attitudeSmoothing, ...options } = spec;
+        const renamed = {
+          ...(maxGap === undefined ? {} : { maxGapSeconds: maxGap }),
+          ...(attitudeSmoothing === undefined ? {} : { attitudeSmoothingSeconds: attitudeSmoothing }),
+        };
+        track = import('./trajectories/loaders.js').then((m) => m.loadTrack(path, { ...options, ...renamed }));
         loadedTracks.set(key, track);
       }
       return track;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { anyCaseEnum } from '../config/any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from '../transport/simulated-network.js';
+import { TRACK_KINDS } from './trajectories/track-checks.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
   return schema.meta({ description, examples: [example] });
@@ -74,6 +75,21 @@ const MissileSchema = z.strictObject({
   durationSeconds: positive('time').optional(),
 });
 
+const ZeroGParabolaSchema = z.strictObject({
+  type: z.literal('zero-g-parabolas'),
+  ...common,
+  speed: setting(positive('speed').optional(), 'Speed in level flight and at the ends of each parabola. Defaults to 160 m/s.', '160 m/s'),
+  flightPathAngle: setting(positive('angle').optional(), 'Entry (nose up) and exit (nose down) angle of each parabola. Defaults to 45°.', '45 deg'),
+  pullAcceleration: setting(positive('acceleration').optional(), 'Centripetal acceleration of the pull-up and pull-out. Defaults to 0.8 g.', '7.85 m/s^2'),
+  levelSeconds: setting(
+    quantity('time').refine((v) => v >= 0, { message: 'must not be negative' }).optional(),
+    'Level flight before each pull-up and after the last pull-out. Defaults to 10 s.',
+    '10 s',
+  ),
+  parabolas: setting(z.number().int().min(1).optional(), 'Number of parabolas. Defaults to 3.', 15),
+  altitudeM: z.number().optional(),
+});
+
 const StraightLineSchema = z.strictObject({
   type: z.literal('straight-line'),
   ...common,
@@ -100,12 +116,32 @@ const RecordedSchema = z.strictObject({
   type: z.literal('recorded'),
   file: setting(z.string().min(1), 'Track file: .csv, .gpx, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.', 'tracks/ship.csv'),
   columns: z
-    .strictObject({ time: z.string(), latitude: z.string(), longitude: z.string(), height: z.string(), heading: z.string() })
+    .strictObject({ time: z.string(), latitude: z.string(), longitude: z.string(), height: z.string(), heading: z.string(), id: z.string() })
     .partial()
     .optional(),
-  entity: setting(z.string().regex(/^\d+:\d+:\d+$/).optional(), 'DIS captures: the entity to follow.', '1:3001:54'),
+  entity: setting(
+    z.string().regex(/^\d+:\d+:\d+$/, { message: 'expected "site:application:entity", e.g. "1:3001:54"' }).optional(),
+    'DIS captures: the entity to follow ("site:application:entity"); needed when the capture holds several.',
+    '1:3001:54',
+  ),
+  kind: setting(
+    z.enum(TRACK_KINDS).optional(),
+    'What the track records, for its plausible speed (ground 100 m/s, surface 40, subsurface 25, air 700, space 12000, munition 2000). Defaults to air, or the DIS entity type’s domain.',
+    'ground',
+  ),
+  segment: setting(
+    z.number().int().min(1).optional(),
+    'The recording to use when the file holds several (split at an id column or at long pauses); sweep over trajectory.segment to run each.',
+    2,
+  ),
+  maxGap: setting(positive('time').optional(), 'A pause between fixes longer than this starts a new recording. Defaults to 10 × the median interval between fixes.', '10 min'),
   smoothingWindow: z.number().int().min(1).optional(),
   banked: z.boolean().optional(),
+  attitudeSmoothing: setting(
+    quantity('time').refine((v) => v >= 0, { message: 'must not be negative' }).optional(),
+    'Average the attitude derived from the track (heading from course, pitch from climb, roll from turn rate) over this time. Defaults to 5 s for ADS-B, 0 otherwise.',
+    '5 s',
+  ),
 });
 
 export const TrajectorySpecSchema = z.discriminatedUnion('type', [
@@ -114,6 +150,7 @@ export const TrajectorySpecSchema = z.discriminatedUnion('type', [
   EllipseSchema,
   FigureEightSchema,
   MissileSchema,
+  ZeroGParabolaSchema,
   StraightLineSchema,
   TankSchema,
   ShipSchema,

@@ -8,9 +8,12 @@ import {
   ellipse,
   figureEight,
   missile,
+  recordedTrajectory,
   shipTurningCircles,
   straightLine,
   tankRoadCourse,
+  zeroGParabolas,
+  type TrackPoint,
   type Trajectory,
 } from '../../src/experiment/trajectories/index.js';
 import { DEFAULT_ORIGIN } from '../../src/experiment/trajectories/trajectory.js';
@@ -35,7 +38,21 @@ const TRAJECTORIES: ReadonlyArray<[string, Trajectory]> = [
   ['straight line with speed changes', straightLine({ headingRad: 2 })],
   ['tank road course', tankRoadCourse({ origin: { latitudeDeg: 59.7, longitudeDeg: 24.7 } })],
   ['ship turning circles', shipTurningCircles()],
+  ['zero-g parabolas', zeroGParabolas({ headingRad: 0.7 })],
+  ['recorded parabolas, attitude averaged over 5 s', recordedTrajectory('fixes', fixesOf(zeroGParabolas({ parabolas: 1 }), 1), { banked: true, attitudeSmoothingSeconds: 5 })],
 ];
+
+/** Fixes of `trajectory` every `stepSeconds`, as a recorder would log them. */
+function fixesOf(trajectory: Trajectory, stepSeconds: number): TrackPoint[] {
+  const s = createTruthState(), geo = new Float64Array(3);
+  const points: TrackPoint[] = [];
+  for (let t = 0; t <= trajectory.durationSeconds; t += stepSeconds) {
+    trajectory.sample(t, s);
+    ecefToGeodeticDegrees(geo, s.location[0]!, s.location[1]!, s.location[2]!);
+    points.push({ timeSeconds: t, latitudeDeg: geo[0]!, longitudeDeg: geo[1]!, heightM: geo[2]! });
+  }
+  return points;
+}
 
 const H = 1e-3;
 const FRACTIONS = [0.0123, 0.1371, 0.2649, 0.3917, 0.5183, 0.6427, 0.7719, 0.9031];
@@ -170,6 +187,44 @@ describe('trajectory specifics', () => {
     // Flat tangent frame: "launch height" is in the plane, which sits above the ellipsoid by distance²/2R.
     expect(Math.abs(geo[2]!)).toBeLessThan(1000);
     expect(localAttitude(s)[1]).toBeLessThan(-0.6);
+  });
+});
+
+describe('zero-g parabolas', () => {
+  const speed = 150, gamma = Math.PI / 4, pull = 8, level = 10;
+  const flight = zeroGParabolas({ speed, flightPathAngleRad: gamma, pullAcceleration: pull, levelSeconds: level, parabolas: 2 });
+  const arc = gamma / (pull / speed), ballistic = (2 * speed * Math.sin(gamma)) / 9.80665;
+  const s = createTruthState();
+  const hpr = new Float64Array(3);
+  // Pitch in the origin's tangent frame (the flight is at the default origin).
+  const pitchAt = (t: number) => {
+    flight.sample(t, s);
+    const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180, lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
+    return headingPitchRollFromEuler(hpr, lat, lon, s.orientation[0]!, s.orientation[1]!, s.orientation[2]!)[1]!;
+  };
+
+  it('pulls up to the entry angle, falls free to the same angle nose down, and pulls out level', () => {
+    expect(flight.durationSeconds).toBeCloseTo(2 * (level + 2 * arc + ballistic) + level, 9);
+    expect(pitchAt(level / 2)).toBeCloseTo(0, 9);
+    expect(pitchAt(level + arc)).toBeCloseTo(gamma, 6);
+    expect(pitchAt(level + arc + ballistic / 2)).toBeCloseTo(0, 6);
+    expect(pitchAt(level + arc + ballistic)).toBeCloseTo(-gamma, 6);
+    expect(pitchAt(level + 2 * arc + ballistic + level / 2)).toBeCloseTo(0, 9);
+  });
+
+  it('is weightless on the parabola: the acceleration is gravity alone, and the speed drops to v·cos γ at the top', () => {
+    for (const f of [0.1, 0.5, 0.9]) {
+      flight.sample(level + arc + f * ballistic, s);
+      expect(Math.hypot(...s.linearAcceleration)).toBeCloseTo(9.80665, 9);
+    }
+    flight.sample(level + arc + ballistic / 2, s);
+    expect(Math.hypot(...s.linearVelocity)).toBeCloseTo(speed * Math.cos(gamma), 6);
+    // Back at the start height after each parabola (within the tangent plane's drop over the distance flown).
+    flight.sample(0, s);
+    const start = ecefToGeodeticDegrees(new Float64Array(3), s.location[0]!, s.location[1]!, s.location[2]!)[2]!;
+    flight.sample(level + 2 * arc + ballistic + level, s);
+    const end = ecefToGeodeticDegrees(new Float64Array(3), s.location[0]!, s.location[1]!, s.location[2]!)[2]!;
+    expect(Math.abs(end - start)).toBeLessThan(20);
   });
 });
 

@@ -4,7 +4,7 @@
  * Everything heavy (zod schema, simulation, Vega) is imported inside `run`.
  */
 import { booleanFlag, stringFlag } from '../args.js';
-import { EXIT_OK, UsageError, type Command, type CommandIo, type FlagValues } from '../command.js';
+import { EXIT_OK, UsageError, type Command, type CommandIo, type FlagValues, type UsageProblem } from '../command.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -98,12 +98,14 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   }
   if (problems.length > 0) throw new UsageError(problems);
   const parallel = parallelFlag(flags);
+  const baseDirectory = file ? path.dirname(path.resolve(file)) : process.cwd();
+  await checkRecordedTracks(plan.runs.map((r) => r.spec.trajectory), baseDirectory);
 
   const name = plan.spec.name;
   const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
   const results = await runSweep(plan, {
     parallel,
-    baseDirectory: file ? path.dirname(path.resolve(file)) : process.cwd(),
+    baseDirectory,
     onProgress: (done) => progress.update(done),
     signal: io.signal,
   });
@@ -114,6 +116,38 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   else io.stdout.write(toTextTable(results));
   io.stderr.write(`wrote ${written.join(', ')}\n`);
   return EXIT_OK;
+}
+
+/**
+ * Reads every recorded track the runs fly before any run starts, so that a missing file or a bad one (rows out
+ * of range, several recordings or entities to choose from) is a usage problem listed in full, not a failed run.
+ */
+async function checkRecordedTracks(trajectories: ReadonlyArray<{ type: string }>, baseDirectory: string): Promise<void> {
+  const [{ trajectoryFromSpec }, { TrackError }] = await Promise.all([
+    import('../../experiment/build.js'),
+    import('../../experiment/trajectories/track-checks.js'),
+  ]);
+  const problems: UsageProblem[] = [];
+  const seen = new Set<string>();
+  for (const trajectory of trajectories) {
+    if (trajectory.type !== 'recorded') continue;
+    const key = JSON.stringify(trajectory);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      await trajectoryFromSpec(trajectory as Parameters<typeof trajectoryFromSpec>[0], baseDirectory);
+    } catch (error) {
+      const file = (trajectory as { file?: string }).file;
+      if (error instanceof TrackError) {
+        for (const problem of error.problems) problems.push({ path: 'trajectory.file', message: `${file}: ${problem}` });
+      } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        problems.push({ path: 'trajectory.file', message: `${file}: no such file (relative paths start at the spec file's folder)` });
+      } else {
+        throw error;
+      }
+    }
+  }
+  if (problems.length > 0) throw new UsageError(problems);
 }
 
 async function runTablePreset(

@@ -12,18 +12,40 @@ import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
+/** The track kinds of `trajectories/track-checks.ts` (kept here: a command module's top level stays light). */
+const TRACK_KIND_NAMES = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
+const CAPTURED_ENTITY = /^\d+:\d+:\d+$/;
+const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
 
 export const command: Command = {
   name: 'publish',
   summary: 'Publish simulated or recorded entities as Entity State PDUs, sent only when needed',
-  usage: 'reckon publish [--entity tank|ship|aircraft]… [--track FILE]… [--duration T] [--address A] [--port P] [--exercise N] …',
+  usage: 'reckon publish [--entity tank|ship|aircraft|S:A:E]… [--track FILE]… [--segment N|all] [--duration T] [--address A] [--port P] [--exercise N] …',
   flags: {
-    entity: { type: 'string', value: 'NAME', multiple: true, description: `A simulated entity: ${SIMULATED.join(', ')}. Defaults to a tank when no --track is given.` },
+    entity: {
+      type: 'string',
+      value: 'NAME|S:A:E',
+      multiple: true,
+      description:
+        `A simulated entity: ${SIMULATED.join(', ')}. Defaults to a tank when no --track is given. With a DIS capture as --track, ` +
+        'site:application:entity picks the captured entity to publish (needed when the capture holds several).',
+    },
     track: {
       type: 'string',
       value: 'FILE',
       multiple: true,
-      description: 'A recorded track as the truth: .csv (time, lat, lon[, alt, heading]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
+      description: 'A recorded track as the truth: .csv (time, lat, lon[, alt, heading, drive id]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
+    },
+    segment: {
+      type: 'string',
+      value: 'N|all',
+      description: 'Tracks that hold several recordings (an id column, or pauses longer than --max-gap): publish recording N, or all of them as entities of their own. Needed when there are several.',
+    },
+    'max-gap': { type: 'string', value: 'T', description: 'A pause between fixes longer than this starts a new recording, e.g. "10 min". Defaults to 10 × the median interval.' },
+    kind: {
+      type: 'string',
+      value: 'KIND',
+      description: `What the tracks record: ${TRACK_KIND_NAMES.join(', ')}; sets the plausible speed the fixes are checked against and the entity type's domain. Defaults to air (DIS: the captured type).`,
     },
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.' },
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
@@ -36,15 +58,36 @@ export const command: Command = {
     'reckon publish --track test/fixtures/tracks/ship_signalk_aava_ownship_1hz_derived.csv --duration "2 min"',
     'reckon publish --entity ship --multicast 239.1.2.3 --exercise 2 --position-threshold "0.5 m"',
     'reckon publish --entity tank --json | head',
+    'reckon publish --track capture.pcap --entity 1:3001:54',
+    'reckon publish --track drives.csv --kind ground --segment all',
   ],
   async run(args, io) {
     const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
-    const names = ((args.flags.entity as string[] | undefined) ?? []).map((name) => name.toLowerCase()); // Tank, SHIP
+    const entityFlags = (args.flags.entity as string[] | undefined) ?? [];
+    const names = entityFlags.filter((e) => !CAPTURED_ENTITY.test(e)).map((name) => name.toLowerCase()); // Tank, SHIP
+    const capturedEntities = entityFlags.filter((e) => CAPTURED_ENTITY.test(e));
     const tracks = (args.flags.track as string[] | undefined) ?? [];
     for (const name of names) {
-      if (!SIMULATED.includes(name)) problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}"` });
+      if (!SIMULATED.includes(name)) {
+        problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}" (an entity of a DIS capture is site:application:entity)` });
+      }
     }
+    if (capturedEntities.length > 0 && !tracks.some(isCapture)) {
+      problems.push({
+        path: '--entity',
+        message: `${capturedEntities.join(', ')} picks an entity of a DIS capture: give the capture with --track FILE.pcap`,
+      });
+    }
+    const segmentText = stringFlag(args.flags, 'segment');
+    const segment = segmentText === undefined || segmentText === 'all' ? segmentText : Number(segmentText);
+    if (typeof segment === 'number' && !(Number.isInteger(segment) && segment >= 1)) {
+      problems.push({ path: '--segment', message: `expected a recording number from 1, or all; got "${segmentText}"` });
+    }
+    const maxGapSeconds = durationFlag(args.flags, 'max-gap', problems);
+    const kindText = stringFlag(args.flags, 'kind');
+    const kind = TRACK_KIND_NAMES.find((k) => k === kindText?.toLowerCase());
+    if (kindText !== undefined && kind === undefined) problems.push({ path: '--kind', message: `expected one of ${TRACK_KIND_NAMES.join(', ')}; got "${kindText}"` });
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
@@ -52,16 +95,46 @@ export const command: Command = {
     const portProblem = config && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);
 
-    const [{ demoActors }, { loadTrack }] = await Promise.all([import('../terminal/scenario.js'), import('../../experiment/trajectories/loaders.js')]);
-    const cast = demoActors().filter((a) => (names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name)));
+    const [{ demoActors }, { loadTracks }, { TrackError, KIND_ENTITY_TYPE, describeSegment }] = await Promise.all([
+      import('../terminal/scenario.js'),
+      import('../../experiment/trajectories/loaders.js'),
+      import('../../experiment/trajectories/track-checks.js'),
+    ]);
+    const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = demoActors().filter((a) =>
+      names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name),
+    );
+    const found: string[] = [];
     for (const path of tracks) {
-      try {
-        const trajectory = await loadTrack(path);
-        const marking = trajectory.name.replace(/[^ -~]/g, '').slice(0, 11).toUpperCase();
-        cast.push({ name: trajectory.name, marking, entityType: { kind: 1, domain: 0, country: 0, category: 0, subcategory: 0, specific: 0, extra: 0 }, trajectory, startSeconds: 0 });
-      } catch (error) {
-        const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-        problems.push({ path: '--track', message: `cannot load "${path}": ${reason}` });
+      const entities = isCapture(path) && capturedEntities.length > 0 ? capturedEntities : [undefined];
+      for (const entity of entities) {
+        try {
+          const loaded = await loadTracks(path, {
+            ...(entity === undefined ? {} : { entity }),
+            ...(typeof segment === 'number' || segment === 'all' ? { segment } : {}),
+            ...(kind === undefined ? {} : { kind }),
+            ...(maxGapSeconds === undefined ? {} : { maxGapSeconds }),
+          });
+          if (loaded[0]!.segmentCount > 1) {
+            found.push(`publish: ${path} holds ${loaded[0]!.segmentCount} recordings; publishing ${loaded.map((l) => `#${l.segment.index}`).join(', ')}`);
+            for (const l of loaded) found.push(`  ${describeSegment(l.segment)}`);
+          }
+          for (const { trajectory, captured, kind: trackKind, segment: seg } of loaded) {
+            // A capture's entity keeps what it was captured as; other tracks get a platform of their kind's domain.
+            const suffix = loaded.length > 1 || loaded[0]!.segmentCount > 1 ? ` ${seg.index}` : '';
+            const marking = captured?.marking
+              ? captured.marking
+              : (trajectory.name.replace(/ #\d+$/, '').replace(/[^ -~]/g, '').toUpperCase().slice(0, 11 - suffix.length) + suffix);
+            const entityType = captured?.entityType ?? { ...KIND_ENTITY_TYPE[trackKind], country: 0, category: 0, subcategory: 0, specific: 0, extra: 0 };
+            cast.push({ name: trajectory.name, marking, entityType, trajectory, startSeconds: 0, ...(captured ? { forceId: captured.forceId } : {}) });
+          }
+        } catch (error) {
+          if (error instanceof TrackError) {
+            for (const problem of error.problems) problems.push({ path: '--track', message: `${path}: ${problem}` });
+          } else {
+            const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+            problems.push({ path: '--track', message: `cannot load "${path}": ${reason}` });
+          }
+        }
       }
     }
     if (problems.length > 0 || !config) throw new UsageError(problems);
@@ -77,7 +150,14 @@ export const command: Command = {
     const publisher = await createPublisher(config);
     const json = booleanFlag(args.flags, 'json');
     const counts = cast.map(() => ({ pdus: 0, reasons: new Map<string, number>() }));
-    const entities = cast.map((actor, i) => ({ entity: i + 1, marking: actor.marking, entityType: actor.entityType, algorithm }));
+    for (const line of found) io.stderr.write(`${line}\n`);
+    const entities = cast.map((actor, i) => ({
+      entity: i + 1,
+      marking: actor.marking,
+      entityType: actor.entityType,
+      ...(actor.forceId === undefined ? {} : { forceId: actor.forceId }),
+      algorithm,
+    }));
     const startedMs = Date.now();
     const truth$ = merge(
       ...cast.map((actor, i) =>

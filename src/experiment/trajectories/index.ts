@@ -6,12 +6,14 @@ export {
   ellipse,
   figureEight,
   missile,
+  zeroGParabolas,
   type AircraftOrbitOptions,
   type CircleOptions,
   type EllipseOptions,
   type FigureEightOptions,
   type MissileOptions,
   type ParametricOptions,
+  type ZeroGParabolaOptions,
 } from './parametric.js';
 export { pathTrajectory, stopAndGoKnots, SpeedSchedule, type PathOptions, type PathSegment, type SpeedKnot } from './path.js';
 export {
@@ -24,11 +26,27 @@ export {
 } from './vehicles.js';
 export { CubicSpline, recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
 export {
+  describeCaptureEntity,
+  formatEntityType,
   loadTrack,
+  loadTracks,
   parseAdsbTrack,
   parseCsvTrack,
   parseDisCaptureTrack,
   parseGpxTrack,
+  readDisCaptureTrack,
+  type CaptureEntity,
   type CsvColumns,
   type LoadTrackOptions,
+  type RecordedTrack,
 } from './loaders.js';
+export {
+  MAX_SPEED_MPS,
+  TRACK_KINDS,
+  TrackError,
+  checkFixes,
+  describeSegment,
+  splitSegments,
+  type TrackKind,
+  type TrackSegment,
+} from './track-checks.js';

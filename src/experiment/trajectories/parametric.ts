@@ -286,3 +286,96 @@ export function missile(options: MissileOptions = {}): Trajectory {
     a[2] = STANDARD_GRAVITY;
   }, heading, elevation);
 }
+
+export interface ZeroGParabolaOptions extends ParametricOptions {
+  /** Heading of the whole flight, radians clockwise from north. Defaults to 0. */
+  readonly headingRad?: number;
+  /** Speed in level flight and at the ends of each parabola, m/s. Defaults to 160. */
+  readonly speed?: number;
+  /** Flight-path angle at which the parabola starts (nose up) and ends (nose down), radians. Defaults to 45°. */
+  readonly flightPathAngleRad?: number;
+  /** Centripetal acceleration of the pull-up and pull-out, m/s² (0.8 g: about 1.8 g felt). Defaults to 7.85. */
+  readonly pullAcceleration?: number;
+  /** Level flight before each pull-up and after the last pull-out, s. Defaults to 10. */
+  readonly levelSeconds?: number;
+  /** Number of parabolas. Defaults to 3. */
+  readonly parabolas?: number;
+}
+
+/**
+ * Parabolic ("zero-g") flight as flown for weightlessness: level flight, a pull-up at constant speed on a
+ * vertical arc to the entry angle, a ballistic parabola under gravity alone (about 23 s of 0 g at the defaults)
+ * down to the same angle nose down, a pull-out arc back to level, repeated. Pitch follows the flight path, so it
+ * sweeps from +45° to −45° through each parabola while the speed drops to speed·cos 45° at the top.
+ */
+export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
+  const speed = options.speed ?? 160;
+  const gamma = options.flightPathAngleRad ?? Math.PI / 4;
+  const pull = options.pullAcceleration ?? 0.8 * STANDARD_GRAVITY;
+  const level = options.levelSeconds ?? 10;
+  const count = options.parabolas ?? 3;
+  const heading = options.headingRad ?? 0;
+  const cosH = Math.cos(heading), sinH = Math.sin(heading);
+  const omega = pull / speed; // flight-path rate on the arcs, rad/s
+  const arc = gamma / omega;
+  const ballistic = (2 * speed * Math.sin(gamma)) / STANDARD_GRAVITY;
+  const cycle = level + arc + ballistic + arc;
+  // Along-track distance and height gained over one cycle: level, arc up, parabola, arc down (symmetric).
+  const arcAlong = (speed / omega) * Math.sin(gamma), arcUp = (speed / omega) * (1 - Math.cos(gamma));
+  const ballisticAlong = speed * Math.cos(gamma) * ballistic;
+  const cycleAlong = speed * level + 2 * arcAlong + ballisticAlong;
+  const out = new Float64Array(9); // along, up; their rates; accelerations; jerks (along, up) at 6–7
+  /** Along-track and up motion at t into one cycle (starting level at along = up = 0). */
+  const inCycle = (t: number): void => {
+    let along = 0;
+    if (t < level) {
+      out[0] = speed * t; out[1] = 0; out[2] = speed; out[3] = 0; out[4] = out[5] = out[6] = out[7] = 0;
+      return;
+    }
+    along = speed * level;
+    t -= level;
+    if (t < arc) return arcAt(along, 0, 0, t);
+    along += arcAlong;
+    t -= arc;
+    if (t < ballistic) {
+      const vx = speed * Math.cos(gamma), vu = speed * Math.sin(gamma);
+      out[0] = along + vx * t;
+      out[1] = arcUp + vu * t - 0.5 * STANDARD_GRAVITY * t * t;
+      out[2] = vx;
+      out[3] = vu - STANDARD_GRAVITY * t;
+      out[4] = 0;
+      out[5] = -STANDARD_GRAVITY;
+      out[6] = out[7] = 0;
+      return;
+    }
+    along += ballisticAlong;
+    arcAt(along, arcUp, -gamma, Math.min(t - ballistic, arc));
+  };
+  /** A pull-up arc from flight-path angle γ0 at (along, up), τ seconds in. */
+  const arcAt = (along: number, up: number, gamma0: number, tau: number): void => {
+    const g = gamma0 + omega * tau, r = speed / omega;
+    const c = Math.cos(g), s = Math.sin(g);
+    out[0] = along + r * (s - Math.sin(gamma0));
+    out[1] = up + r * (Math.cos(gamma0) - c);
+    out[2] = speed * c;
+    out[3] = speed * s;
+    out[4] = -speed * omega * s;
+    out[5] = speed * omega * c;
+    out[6] = -speed * omega * omega * c;
+    out[7] = -speed * omega * omega * s;
+  };
+  const duration = count * cycle + level;
+  return parametric('zero-g-parabolas', duration, { altitudeM: 6000, ...options }, { initialRad: 0, rateRadPerSecond: 0 }, (t, _s, _c, p, v, a, j) => {
+    const k = Math.min(Math.floor(t / cycle), count);
+    inCycle(k === count ? Math.min(t - k * cycle, level) : t - k * cycle);
+    if (k === count && t - k * cycle > level) {
+      // Past the end: straight and level on.
+      out[0] += speed * (t - k * cycle - level);
+    }
+    const along = out[0]! + k * cycleAlong;
+    p[0] = along * cosH; p[1] = along * sinH; p[2] = -out[1]!;
+    v[0] = out[2]! * cosH; v[1] = out[2]! * sinH; v[2] = -out[3]!;
+    a[0] = out[4]! * cosH; a[1] = out[4]! * sinH; a[2] = -out[5]!;
+    j[0] = out[6]! * cosH; j[1] = out[6]! * sinH; j[2] = -out[7]!;
+  }, heading);
+}

@@ -18,6 +18,10 @@ export interface TrackPoint {
   readonly heightM?: number;
   /** True heading, degrees clockwise from north, when the source records one (a ship's gyro compass). */
   readonly headingDeg?: number;
+  /** Where the fix came from in its file (a CSV line, a capture's frame), for messages. */
+  readonly row?: number;
+  /** The recording the fix belongs to, from an id column (`drive`, `segment`, `track`, …). */
+  readonly group?: string;
 }
 
 export interface RecordedTrackOptions {
@@ -29,6 +33,15 @@ export interface RecordedTrackOptions {
    * linearly onto a uniform grid at their median spacing. Defaults to 1 (the spline goes through every fix).
    */
   readonly smoothingWindow?: number;
+  /**
+   * Seconds over which the attitude derived from the track is averaged (a centred moving average, so without
+   * lag). Heading from the course, pitch from the climb and above all roll from the turn rate are first, second
+   * and third derivatives of the fixes: receiver noise, which a position spline passes through, becomes attitude
+   * wobble of several degrees a second that the vehicle never flew (see docs/recorded-tracks.md). With it, angles
+   * are taken on a grid at half the fixes' median spacing, averaged, and joined by cubic splines whose derivatives
+   * are the rates. Defaults to 0 (attitude follows the position spline exactly).
+   */
+  readonly attitudeSmoothingSeconds?: number;
 }
 
 /** A natural cubic spline y(t) through (t_i, y_i), evaluated with its first three derivatives. */
@@ -118,6 +131,8 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
   const scratch = new Float64Array(12); // [y, y′, y″, y‴] per axis
   const jerk = new Float64Array(3);
   const banked = options.banked ?? false;
+  const attitudeSeconds = options.attitudeSmoothingSeconds ?? 0;
+  const attitude = attitudeSeconds > 0 ? smoothedAttitude(splines, times, banked, attitudeSeconds) : undefined;
   return {
     name,
     durationSeconds: times[n - 1]!,
@@ -129,7 +144,16 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
         motion.acceleration[k] = scratch[4 * k + 2]!;
         jerk[k] = scratch[4 * k + 3]!;
       }
-      alignAttitudeWithVelocity(motion, jerk, banked);
+      if (attitude) {
+        for (let k = 0; k < 3; k++) {
+          attitude[k]!.evaluate(scratch, 0, timeSeconds);
+          motion.attitude[k] = scratch[0]!;
+          motion.attitudeRates[k] = scratch[1]!;
+        }
+        motion.attitudeCosSinValid = false;
+      } else {
+        alignAttitudeWithVelocity(motion, jerk, banked);
+      }
       if (headings) {
         headings.evaluate(scratch, 0, timeSeconds);
         motion.attitude[0] = scratch[0]!;
@@ -140,6 +164,51 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
       return frame.toTruth(out, motion);
     },
   };
+}
+
+/**
+ * Heading, pitch and roll splines of the velocity-aligned attitude of `splines` (NED position), averaged over
+ * `seconds`: the attitude is taken on a uniform grid at half the median fix spacing (at least seconds / 50),
+ * heading unwrapped, each angle averaged over the window, and joined by natural cubic splines.
+ */
+function smoothedAttitude(
+  splines: readonly CubicSpline[],
+  times: Float64Array,
+  banked: boolean,
+  seconds: number,
+): CubicSpline[] {
+  // Half the fix spacing, but no finer than a fiftieth of the window: long, dense tracks stay small.
+  const fixes = uniformGrid(times);
+  const step = Math.max(fixes.length > 1 ? fixes[1]! / 2 : 1, seconds / 50);
+  const end = times[times.length - 1]!;
+  const count = Math.max(2, Math.round(end / step) + 1);
+  const grid = Float64Array.from({ length: count }, (_, i) => (i * end) / (count - 1));
+  const angles = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
+  const motion = createLocalMotion();
+  const scratch = new Float64Array(4);
+  const jerk = new Float64Array(3);
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
+      splines[k]!.evaluate(scratch, 0, grid[i]!);
+      motion.position[k] = scratch[0]!;
+      motion.velocity[k] = scratch[1]!;
+      motion.acceleration[k] = scratch[2]!;
+      jerk[k] = scratch[3]!;
+    }
+    // At rest the heading is the previous one, not north.
+    alignAttitudeWithVelocity(motion, jerk, banked, i > 0 ? angles[0]![i - 1]! : 0);
+    const cs = motion.attitudeCosSin;
+    for (let k = 0; k < 3; k++) {
+      angles[k]![i] = motion.attitudeCosSinValid ? Math.atan2(cs[2 * k + 1]!, cs[2 * k]!) : motion.attitude[k]!;
+    }
+    // Heading without 2π jumps, so that it averages and turns through north smoothly.
+    if (i > 0) {
+      const previous = angles[0]![i - 1]!;
+      angles[0]![i] = previous + Math.atan2(Math.sin(angles[0]![i]! - previous), Math.cos(angles[0]![i]! - previous));
+    }
+  }
+  const window = 2 * Math.round(seconds / (2 * step)) + 1;
+  return angles.map((values) => new CubicSpline(grid, movingAverage(values, window)));
 }
 
 /** Times from 0 to the last one at the median spacing of `times` (the last one included). */

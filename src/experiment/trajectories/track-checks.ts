@@ -1,0 +1,207 @@
+/**
+ * Checks on recorded fixes before they become a trajectory, and the split of a file into its recordings. A track
+ * file is user input: coordinates out of range, times that go backwards and jumps no vehicle of its kind could
+ * make are listed with their row numbers rather than published as a trajectory at hundreds of km/s. The speed
+ * limits are documented in docs/recorded-tracks.md.
+ */
+import { geodeticDegreesToEcef } from '../../math/geodesy.js';
+import type { TrackPoint } from './recorded.js';
+
+/** What a track records, as the entity kinds and domains of IEEE 1278.1 (SISO-REF-010 Kind 1 domains, Kind 2). */
+export const TRACK_KINDS = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
+export type TrackKind = (typeof TRACK_KINDS)[number];
+
+/**
+ * Fastest plausible speed between two fixes, m/s, by kind: well above the fastest vehicle of the kind, so that
+ * receiver noise between close fixes does not trip it, and far below a position typed in the wrong column.
+ */
+export const MAX_SPEED_MPS: Readonly<Record<TrackKind, number>> = {
+  ground: 100,
+  surface: 40,
+  subsurface: 25,
+  air: 700,
+  space: 12_000,
+  munition: 2_000,
+};
+
+/**
+ * Metres of receiver noise allowed between two fixes before their distance counts against the speed limit:
+ * fixes a few milliseconds apart (a capture's PDUs, a 10 Hz GPS) would otherwise turn a metre of noise into an
+ * impossible speed.
+ */
+export const POSITION_NOISE_M = 10;
+
+/** SISO-REF-010 platform domain of each kind (entity kind 1), or the munition kind (2). */
+export const KIND_ENTITY_TYPE: Readonly<Record<TrackKind, { kind: number; domain: number }>> = {
+  ground: { kind: 1, domain: 1 },
+  air: { kind: 1, domain: 2 },
+  surface: { kind: 1, domain: 3 },
+  subsurface: { kind: 1, domain: 4 },
+  space: { kind: 1, domain: 5 },
+  munition: { kind: 2, domain: 0 },
+};
+
+/** Most problems listed one by one; the rest are counted ("and N more"). */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** A track file that cannot be used as it is: every problem found, each naming its row. */
+export class TrackError extends RangeError {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${file}: ${problems.join('; ')}`);
+    this.name = 'TrackError';
+  }
+}
+
+/** The first MAX_LISTED_PROBLEMS of `problems`, and a last line counting the others. */
+export function capProblems(problems: readonly string[]): string[] {
+  if (problems.length <= MAX_LISTED_PROBLEMS) return [...problems];
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), `and ${problems.length - MAX_LISTED_PROBLEMS} more`];
+}
+
+function where(p: TrackPoint, index: number): string {
+  return p.row !== undefined ? `row ${p.row}` : `fix ${index + 1}`;
+}
+
+/** Options of `checkFixes`. */
+export interface CheckOptions {
+  /**
+   * Fixes at the same time but another position are fine (the trajectory keeps the first): a capture's frame
+   * times can be coarser than its PDU rate. Defaults to false (a problem: which of the two is right?).
+   */
+  readonly sameTimeAllowed?: boolean;
+}
+
+/**
+ * The problems of one recording's fixes (in file order): latitude outside ±90°, longitude outside ±180°, a
+ * height that is not a number, a time that does not increase, and a speed between consecutive fixes above
+ * MAX_SPEED_MPS of `kind`. Empty when the fixes are fine.
+ */
+export function checkFixes(points: readonly TrackPoint[], kind: TrackKind, options: CheckOptions = {}): string[] {
+  const problems: string[] = [];
+  const limit = MAX_SPEED_MPS[kind];
+  const a = new Float64Array(3), b = new Float64Array(3);
+  let previous: TrackPoint | undefined;
+  let previousIndex = -1;
+  points.forEach((p, i) => {
+    const here = where(p, i);
+    let valid = true;
+    if (!(Math.abs(p.latitudeDeg) <= 90)) {
+      problems.push(`${here}: latitude ${p.latitudeDeg}° is outside −90…90°`);
+      valid = false;
+    }
+    if (!(Math.abs(p.longitudeDeg) <= 180)) {
+      problems.push(`${here}: longitude ${p.longitudeDeg}° is outside −180…180°`);
+      valid = false;
+    }
+    if (p.heightM !== undefined && !Number.isFinite(p.heightM)) {
+      problems.push(`${here}: height is not a number`);
+      valid = false;
+    }
+    if (!valid) return;
+    if (previous !== undefined) {
+      const dt = p.timeSeconds - previous.timeSeconds;
+      geodeticDegreesToEcef(a, previous.latitudeDeg, previous.longitudeDeg, previous.heightM ?? 0);
+      geodeticDegreesToEcef(b, p.latitudeDeg, p.longitudeDeg, p.heightM ?? 0);
+      const distance = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
+      if (dt < 0) {
+        problems.push(`${here}: time goes back ${formatSeconds(-dt)} from ${where(previous, previousIndex)} (sort the rows by time)`);
+      } else if (dt === 0) {
+        if (distance > 0.01 && !options.sameTimeAllowed) problems.push(`${here}: same time as ${where(previous, previousIndex)} at another position`);
+      } else if ((distance - POSITION_NOISE_M) / dt > limit) {
+        problems.push(
+          `${here}: ${formatSpeed(distance / dt)} from ${where(previous, previousIndex)} (${distance.toFixed(0)} m in ` +
+            `${formatSeconds(dt)}) is faster than a ${kind} track can move (${limit} m/s; set the kind if it is wrong)`,
+        );
+      }
+    }
+    previous = p;
+    previousIndex = i;
+  });
+  return problems;
+}
+
+/** One recording found in a track file. */
+export interface TrackSegment {
+  /** 1-based, in file order. */
+  readonly index: number;
+  /** The id column's value, when the file has one. */
+  readonly id?: string;
+  readonly points: readonly TrackPoint[];
+}
+
+export interface SplitOptions {
+  /**
+   * A pause between fixes longer than this starts a new segment, seconds. Defaults to 10 × the median interval
+   * between fixes (at least 1 s).
+   */
+  readonly maxGapSeconds?: number;
+}
+
+/**
+ * Splits fixes into recordings: by the id column (`TrackPoint.group`, each value one recording, in order of first
+ * appearance), then wherever consecutive fixes are further apart in time than the gap limit. A file of several
+ * drives would otherwise be one track interpolated across days.
+ */
+export function splitSegments(points: readonly TrackPoint[], options: SplitOptions = {}): TrackSegment[] {
+  const groups = new Map<string | undefined, TrackPoint[]>();
+  for (const p of points) {
+    let group = groups.get(p.group);
+    if (!group) groups.set(p.group, (group = []));
+    group.push(p);
+  }
+  const maxGap = options.maxGapSeconds ?? defaultMaxGapSeconds([...groups.values()]);
+  const segments: TrackSegment[] = [];
+  for (const [id, group] of groups) {
+    let start = 0;
+    for (let i = 1; i <= group.length; i++) {
+      if (i === group.length || group[i]!.timeSeconds - group[i - 1]!.timeSeconds > maxGap) {
+        segments.push({ index: segments.length + 1, ...(id === undefined ? {} : { id }), points: group.slice(start, i) });
+        start = i;
+      }
+    }
+  }
+  return segments;
+}
+
+/** 10 × the median positive interval between consecutive fixes of the groups, at least 1 s. */
+export function defaultMaxGapSeconds(groups: ReadonlyArray<readonly TrackPoint[]>): number {
+  const steps: number[] = [];
+  for (const g of groups) for (let i = 1; i < g.length; i++) {
+    const dt = g[i]!.timeSeconds - g[i - 1]!.timeSeconds;
+    if (dt > 0) steps.push(dt);
+  }
+  if (steps.length === 0) return Infinity;
+  steps.sort((x, y) => x - y);
+  return Math.max(1, 10 * steps[steps.length >> 1]!);
+}
+
+/** One line per segment: number, id, start, duration, fixes and rows, for reports and error messages. */
+export function describeSegment(segment: TrackSegment): string {
+  const first = segment.points[0]!, last = segment.points[segment.points.length - 1]!;
+  const rows = first.row !== undefined ? `, rows ${first.row}–${last.row}` : '';
+  return (
+    `segment ${segment.index}${segment.id !== undefined ? ` (id ${segment.id})` : ''}: starts ${formatTime(first.timeSeconds)}, ` +
+    `${formatSeconds(last.timeSeconds - first.timeSeconds)}, ${segment.points.length} ${segment.points.length === 1 ? 'fix' : 'fixes'}${rows}`
+  );
+}
+
+/** Seconds since 1970 as ISO 8601 UTC when they look like a date (after 1990), else as seconds. */
+export function formatTime(seconds: number): string {
+  return seconds > 631_152_000 && seconds < 4_102_444_800 ? new Date(seconds * 1000).toISOString() : `${seconds} s`;
+}
+
+/** A duration for people: 42.0 s, 12 min 5 s, 3 h 2 min, 27 d 4 h. */
+export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'any time';
+  if (seconds < 60) return `${Number(seconds.toFixed(1))} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+  return `${Math.floor(seconds / 86_400)} d ${Math.round((seconds % 86_400) / 3600)} h`;
+}
+
+function formatSpeed(mps: number): string {
+  return mps >= 10_000 ? `${(mps / 1000).toFixed(0)} km/s` : `${mps.toFixed(0)} m/s`;
+}

@@ -1,0 +1,69 @@
+// `reckon publish --track` and `reckon experiment` with recorded tracks that need a choice or are wrong: every
+// problem listed with its row, exit 2; what a capture's entity was is what gets published.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reckon, within } from './binary.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'reckon-cli-tracks-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const file = (name: string, text: string) => {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+};
+const KDIS = 'test/fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap';
+// A port nothing listens on: the PDUs go to loopback and are dropped.
+const PORT = ['--port', '39871'];
+
+async function exitOf(args: string[]) {
+  const run = reckon(args);
+  const code = await within(run.exited, 15_000, `${args[0]} to exit`, run.child);
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+describe('recorded tracks on the command line', () => {
+  const bad = file('bad.csv', 'time,lat,lon\n0,91,200\n1,95,300\n2,100,400\n');
+
+  it('publish refuses a track out of range, naming each row, with exit 2', async () => {
+    const { code, stderr } = await exitOf(['publish', '--track', bad, ...PORT]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('row 2: latitude 91° is outside −90…90°');
+    expect(stderr).toContain('row 4: longitude 400° is outside −180…180°');
+  });
+
+  it('experiment refuses it too, before any run', async () => {
+    const { code, stderr } = await exitOf(['experiment', '--preset', 'circle', '--set', `trajectory={"type":"recorded","file":"${bad}"}`, '--out', join(scratch, 'out')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/trajectory\.file: .*bad\.csv: row 3: latitude 95° is outside/);
+  });
+
+  it('publish lists the entities of a capture and wants --entity', async () => {
+    const { code, stderr } = await exitOf(['publish', '--track', KDIS, ...PORT]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/1:3001:18 "CISARW 1" type 1:2:222:20:2:0:0 force 2, \d+ PDUs over/);
+  });
+
+  it('publish keeps the captured marking, entity type and force', async () => {
+    const { code, stdout } = await exitOf(['publish', '--track', KDIS, '--entity', '1:3001:18', '--duration', '0.2 s', '--json', ...PORT]);
+    expect(code).toBe(0);
+    const first = JSON.parse(stdout.split('\n')[0]!) as { state: { marking: { text?: string } | string; forceId: number; entityType: Record<string, number> } };
+    expect(JSON.stringify(first.state.marking)).toContain('CISARW 1');
+    expect(first.state.forceId).toBe(2);
+    expect(first.state.entityType).toEqual({ kind: 1, domain: 2, country: 222, category: 20, subcategory: 2, specific: 0, extra: 0 });
+  });
+
+  it('publish reports the recordings of a file and publishes each with --segment all', async () => {
+    const rows = (start: number) => Array.from({ length: 60 }, (_, i) => `${start + i},47.${String(1000 + i)},8.5`);
+    const drives = file('drives.csv', 'time,lat,lon\n' + [...rows(1_700_000_000), ...rows(1_700_090_000)].join('\n') + '\n');
+    const refused = await exitOf(['publish', '--track', drives, ...PORT]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/holds 2 recordings[\s\S]*segment 2: starts 2023-11-15T23:13:20.000Z, 59 s, 60 fixes, rows 62–121/);
+    const all = await exitOf(['publish', '--track', drives, '--segment', 'all', '--kind', 'ground', '--duration', '0.2 s', '--json', ...PORT]);
+    expect(all.code).toBe(0);
+    const entities = new Set(all.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { entity: string }).entity));
+    expect([...entities]).toEqual(['drives #1', 'drives #2']);
+    expect(all.stderr).toMatch(/drives\.csv holds 2 recordings; publishing #1, #2/);
+  });
+});
