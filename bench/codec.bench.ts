@@ -125,7 +125,9 @@ const suite: BenchSuite = async ({ quick }) => {
     {
       name: 'codec.decode-validate.reckon',
       opsPerSec: round(rate.decodeValidate),
-      heapBytesPerOp: round(heapBytesPerOp(() => consume(decodeEntityStateInto(record, datagram) || validateEntityState(record)), heapOps)),
+      heapBytesPerOp: round(
+        heapBytesPerOp(() => consume(decodeEntityStateInto(record, datagram) || validateEntityState(record)), heapOps),
+      ),
       ratioVsOpenDis: round(rate.decodeValidate / rate.decodeOpenDis),
     },
     {

@@ -93,7 +93,8 @@ export interface RemoteEntityTableOptions {
   maxTimestampSkewSeconds?: number;
   /**
    * Drop PDUs whose timestamp equals (duplicate) or precedes (out of order) the last one — by no more than the
-   * entity's timeout: one older still comes from a restarted sender and is applied (`stats.restarts`). Defaults to true.
+   * entity's timeout: one older still comes from a restarted sender and is applied (`stats.restarts`).
+   * Defaults to true.
    */
   orderByTimestamp?: boolean;
   /** Heartbeat per kind/domain. Defaults to IEEE 1278.1-2012 Table 25 (5 s). */
@@ -391,7 +392,8 @@ export class RemoteEntityTable {
       // Older by more than the entity's timeout is no reordering (a datagram that late finds its entity gone): the
       // sender restarted and its clock with it. Taken as the entity's new timeline, counted in `stats.restarts`.
       if (delta < 0) {
-        if (-delta * SECONDS_PER_TIMESTAMP_UNIT <= this.timeoutSeconds[slot]!) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
+        const backSeconds = -delta * SECONDS_PER_TIMESTAMP_UNIT;
+        if (backSeconds <= this.timeoutSeconds[slot]!) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
         this.stats.restarts++;
       }
     }

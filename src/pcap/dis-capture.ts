@@ -33,7 +33,7 @@ export interface DisPduEvent {
    * order, as a subscriber's (decode, then `validateEntityState`).
    */
   readonly status: CodecStatus;
-  /** For an Entity State (1) or Entity State Update (67) PDU decoded and valid: the record, reused for the next event. */
+  /** For an Entity State (1) or Update (67) PDU decoded and valid: the record, reused for the next event. */
   readonly record: EntityStateRecord | undefined;
   /**
    * For an Entity State or Update PDU that decoded but failed validation: the record exactly as on the wire (NaN

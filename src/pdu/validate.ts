@@ -31,8 +31,12 @@ const MAX_SPEED_SQUARED = MAX_SPEED_METERS_PER_SECOND * MAX_SPEED_METERS_PER_SEC
  */
 export function validateEntityState(record: EntityStateRecord): CodecStatus {
   const site = record.site, application = record.application, entity = record.entity;
-  if (site === ENTITY_ID_NONE || application === ENTITY_ID_NONE || entity === ENTITY_ID_NONE) return CodecStatus.ENTITY_ID_NONE;
-  if (site === ENTITY_ID_ALL || application === ENTITY_ID_ALL || entity === ENTITY_ID_ALL) return CodecStatus.ENTITY_ID_ALL;
+  if (site === ENTITY_ID_NONE || application === ENTITY_ID_NONE || entity === ENTITY_ID_NONE) {
+    return CodecStatus.ENTITY_ID_NONE;
+  }
+  if (site === ENTITY_ID_ALL || application === ENTITY_ID_ALL || entity === ENTITY_ID_ALL) {
+    return CodecStatus.ENTITY_ID_ALL;
+  }
   // `!(|x| <= bound)` is true for NaN too: one comparison per value on the accepting path, the cause sorted out after.
   const l = record.location;
   if (!(Math.abs(l[0]!) <= MAX_LOCATION && Math.abs(l[1]!) <= MAX_LOCATION && Math.abs(l[2]!) <= MAX_LOCATION)) {

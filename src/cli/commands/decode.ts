@@ -73,7 +73,8 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
     const head = { frame: event.frame, time: event.timeSeconds };
     let text: string;
     if (event.status !== 0) {
-      const error = { code: codecStatusName(event.status), message: codecStatusMessage(event.status), offset: event.offset };
+      const code = codecStatusName(event.status);
+      const error = { code, message: codecStatusMessage(event.status), offset: event.offset };
       text = event.rejectedRecord
         ? JSON.stringify({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
         : JSON.stringify({ ...head, error });
