@@ -32,7 +32,10 @@ afterEach(async () => {
 
 /** `reckon publish` of a tank (1:1:1) and an aircraft (1:1:2) to 127.0.0.1:`port`, killed after the test if still running. */
 function publish(port: number): Running {
-  const run = reckon(['publish', '--entity', 'tank', '--entity', 'aircraft', '--address', '127.0.0.1', '--port', String(port), '--config', CONFIG, '--duration', '120']);
+  const run = reckon([
+    'publish', '--entity', 'tank', '--entity', 'aircraft',
+    '--address', '127.0.0.1', '--port', String(port), '--config', CONFIG, '--duration', '120',
+  ]);
   cleanup.push(() => {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
     return within(run.exited, 10_000, 'publish to exit');
@@ -129,7 +132,8 @@ describe('publisher faults', () => {
     await kill(first);
     await until('both entities to time out', () => count(events, 'timedOut') === 2);
     const second = publish(port);
-    await until('both entities to reappear and update', () => count(events, 'appeared') === 4 && events.slice(-4).every((e) => e.type === 'updated'));
+    const back = () => count(events, 'appeared') === 4 && events.slice(-4).every((e) => e.type === 'updated');
+    await until('both entities to reappear and update', back);
     await kill(second);
     for (const entity of [1, 2]) expect(count(events, 'appeared', entity)).toBe(2);
     expect(subscriber.table!.size).toBe(2);

@@ -112,7 +112,13 @@ describe('validateEntityState', () => {
     const record = new EntityStateRecord(0);
     fc.assert(
       fc.property(
-        vec(coordinate), vec(speedComponent), vec(float32), fc.integer({ min: 0, max: 9 }), vec(float32), vec(float32), fc.double({ min: 0, max: 3600, noNaN: true }),
+        vec(coordinate),
+        vec(speedComponent),
+        vec(float32),
+        fc.integer({ min: 0, max: 9 }),
+        vec(float32),
+        vec(float32),
+        fc.double({ min: 0, max: 3600, noNaN: true }),
         (location, velocity, orientation, algorithm, acceleration, angularVelocity, dtSeconds) => {
           record.site = record.application = record.entity = 1;
           record.location.set(location);
@@ -122,7 +128,8 @@ describe('validateEntityState', () => {
           record.linearAcceleration.set(acceleration);
           record.angularVelocity.set(angularVelocity);
           if (validateEntityState(record) !== CodecStatus.OK) return false;
-          const result = deadReckon({ location, linearVelocity: velocity, orientation, deadReckoning: { algorithm, linearAcceleration: acceleration, angularVelocity } }, dtSeconds);
+          const deadReckoning = { algorithm, linearAcceleration: acceleration, angularVelocity };
+          const result = deadReckon({ location, linearVelocity: velocity, orientation, deadReckoning }, dtSeconds);
           return [...result.location, ...result.orientation].every(Number.isFinite);
         },
       ),

@@ -66,7 +66,10 @@ describe('values no entity can have', () => {
     const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1]! } }, { transport, expireIntervalSeconds: 3600 });
     const events: EntityEvent[] = [];
     const diagnostics: Diagnostic[] = [];
-    const subscriptions = [subscriber.events$.subscribe((e) => events.push(e)), subscriber.diagnostics$.subscribe((d) => diagnostics.push(d))];
+    const subscriptions = [
+      subscriber.events$.subscribe((e) => events.push(e)),
+      subscriber.diagnostics$.subscribe((d) => diagnostics.push(d)),
+    ];
     try {
       transport.deliver(gaz[0]!);
       expect(events.map((e) => e.type)).toEqual(['appeared']);
@@ -110,10 +113,12 @@ describe('values no entity can have', () => {
     });
 
     it('--json: each rejected PDU as an error with its code and the PDU as on the wire; the summary counts them', () => {
-      const run = (...args: string[]) => spawnSync(process.execPath, ['dist/cli/main.js', 'decode', file, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, ['dist/cli/main.js', 'decode', file, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
       const json = run('--json');
       expect(json.status).toBe(0);
-      const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { error?: { code: string }; pdu?: { location: unknown[]; entityId: unknown } });
+      type Line = { error?: { code: string }; pdu?: { location: unknown[]; entityId: unknown } };
+      const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
       expect(lines).toHaveLength(datagrams.length);
       expect(lines.map((l) => l.error?.code ?? 'OK')).toEqual(['OK', ...CASES.map(([code]) => code), 'OK']);
       expect(lines[3]!.pdu!.location[0]).toBe('NaN'); // LOCATION_NOT_FINITE: named, not null
