@@ -25,7 +25,7 @@ export const CodecStatus = {
   ENTITY_ID_ALL: 8,
   /** A location coordinate is NaN or ±Infinity. */
   LOCATION_NOT_FINITE: 9,
-  /** A location coordinate is beyond ±1e9 m (25 times the geostationary orbit's radius). */
+  /** A location coordinate is beyond ±1e9 m (24 times the geostationary orbit's radius). */
   LOCATION_OUT_OF_RANGE: 10,
   /** A linear velocity component is NaN or ±Infinity. */
   VELOCITY_NOT_FINITE: 11,

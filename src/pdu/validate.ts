@@ -10,7 +10,7 @@ import * as status from './status.js';
 const { CodecStatus } = status;
 type CodecStatus = status.CodecStatus;
 
-/** Largest |coordinate| of an ECEF location, metres: 25 × the geostationary orbit's radius (4.2e7 m). */
+/** Largest |coordinate| of an ECEF location, metres: 24 × the geostationary orbit's radius (4.2e7 m). */
 export const MAX_LOCATION_METERS = 1e9;
 /** Largest linear speed, m/s: nine times Earth's escape velocity (1.12e4 m/s); no DIS entity moves faster. */
 export const MAX_SPEED_METERS_PER_SECOND = 1e5;
