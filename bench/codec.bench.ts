@@ -14,6 +14,7 @@ import { decodeEntityStateInto } from '../src/pdu/entity-state-codec.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { decodeEntityState, entityStateRecordFromPdu } from '../src/pdu/entity-state-json.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
+import { validateEntityState } from '../src/pdu/validate.js';
 import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const fixture = ENTITY_STATE_FIXTURES[1]!;
@@ -70,6 +71,9 @@ const suite: BenchSuite = async ({ quick }) => {
   if (![encodeOpenDis(), reusedBytes, ours].every((bytes) => datagram.equals(bytes))) {
     throw new Error('codec bench: the encoders disagree with the fixture bytes');
   }
+  if (decodeEntityStateInto(record, datagram) !== 0 || validateEntityState(record) !== 0) {
+    throw new Error('codec bench: the fixture must decode and validate, or decode-validate measures a rejection');
+  }
 
   const batches = {
     decodeOpenDis: () => {
@@ -77,6 +81,10 @@ const suite: BenchSuite = async ({ quick }) => {
     },
     decode: () => {
       for (let i = 0; i < BATCH; i++) consume(decodeEntityStateInto(record, datagram));
+    },
+    // What a receiver runs per PDU: decode, then the plausibility checks (docs/pdu-validation.md).
+    decodeValidate: () => {
+      for (let i = 0; i < BATCH; i++) consume(decodeEntityStateInto(record, datagram) || validateEntityState(record));
     },
     decodeSeparate: () => {
       for (let i = 0; i < BATCH; i++) consume(decodeEntityStateInto(record, separate[i & 1023]!));
@@ -113,6 +121,14 @@ const suite: BenchSuite = async ({ quick }) => {
       opsPerSec: round(rate.decode),
       heapBytesPerOp: round(heapBytesPerOp(() => consume(decodeEntityStateInto(record, datagram)), heapOps)),
       ratioVsOpenDis: round(rate.decode / rate.decodeOpenDis),
+    },
+    {
+      name: 'codec.decode-validate.reckon',
+      opsPerSec: round(rate.decodeValidate),
+      heapBytesPerOp: round(
+        heapBytesPerOp(() => consume(decodeEntityStateInto(record, datagram) || validateEntityState(record)), heapOps),
+      ),
+      ratioVsOpenDis: round(rate.decodeValidate / rate.decodeOpenDis),
     },
     {
       name: 'codec.decode.reckon.separate-buffers',

@@ -37,9 +37,16 @@ export {
   CODEC_STATUS_MESSAGES,
   codecStatusName,
   codecStatusMessage,
+  isValidationStatus,
   PduDecodeError,
   type CodecStatusName,
 } from './pdu/status.js';
+export {
+  validateEntityState,
+  MAX_LOCATION_METERS,
+  MAX_SPEED_METERS_PER_SECOND,
+  MAX_DR_ALGORITHM,
+} from './pdu/validate.js';
 export {
   timestampFromSeconds,
   timestampFromEpochMillis,

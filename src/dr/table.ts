@@ -91,7 +91,11 @@ export interface RemoteEntityTableOptions {
   timeReference?: 'arrival' | 'timestamp';
   /** Timestamps further than this from the arrival time are not trusted, seconds (TIMESTAMP_AHEAD/BEHIND). Defaults to 5. */
   maxTimestampSkewSeconds?: number;
-  /** Drop PDUs whose timestamp equals (duplicate) or precedes (out of order) the last one. Defaults to true. */
+  /**
+   * Drop PDUs whose timestamp equals (duplicate) or precedes (out of order) the last one — by no more than the
+   * entity's timeout: one older still comes from a restarted sender and is applied (`stats.restarts`).
+   * Defaults to true.
+   */
   orderByTimestamp?: boolean;
   /** Heartbeat per kind/domain. Defaults to IEEE 1278.1-2012 Table 25 (5 s). */
   heartbeatTable?: HeartbeatTable;
@@ -138,6 +142,8 @@ export class RemoteEntityTable {
     timedOut: 0,
     duplicates: 0,
     outOfOrder: 0,
+    /** PDUs older than their entity's last by more than its timeout: its sender restarted; applied (see `apply`). */
+    restarts: 0,
     unknownUpdates: 0,
     full: 0,
     notEntityState: 0,
@@ -383,7 +389,13 @@ export class RemoteEntityTable {
       // Units since the last PDU, wrap-aware over the hour: 0 = duplicate, negative (over half an hour back) = older.
       const delta = timestampUnitsDelta(this.timestampRaw[slot]!, raw);
       if (delta === 0) return (this.stats.duplicates++, APPLY_DUPLICATE);
-      if (delta < 0) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
+      // Older by more than the entity's timeout is no reordering (a datagram that late finds its entity gone): the
+      // sender restarted and its clock with it. Taken as the entity's new timeline, counted in `stats.restarts`.
+      if (delta < 0) {
+        const backSeconds = -delta * SECONDS_PER_TIMESTAMP_UNIT;
+        if (backSeconds <= this.timeoutSeconds[slot]!) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
+        this.stats.restarts++;
+      }
     }
     if (isDeactivated(record.appearance)) {
       if (slot < 0) return APPLY_IGNORED;

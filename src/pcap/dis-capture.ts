@@ -6,7 +6,8 @@ import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { pduLengthAt } from '../pdu/header.js';
-import { CodecStatus, codecStatusName } from '../pdu/status.js';
+import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/status.js';
+import { validateEntityState } from '../pdu/validate.js';
 import { udpFromFrame, type SkipReason } from './packet.js';
 import type { Capture } from './reader.js';
 
@@ -27,10 +28,18 @@ export interface DisPduEvent {
   readonly pduType: number;
   /** The Length field; -1 when the header was cut short. */
   readonly length: number;
-  /** OK, or why this PDU (and for a bad header, the rest of the datagram) was rejected. */
+  /**
+   * OK, or why this PDU (and for a bad header, the rest of the datagram) was rejected: the same codes, in the same
+   * order, as a subscriber's (decode, then `validateEntityState`).
+   */
   readonly status: CodecStatus;
-  /** For an Entity State (1) or Entity State Update (67) PDU decoded OK: the record, reused for the next event. */
+  /** For an Entity State (1) or Update (67) PDU decoded and valid: the record, reused for the next event. */
   readonly record: EntityStateRecord | undefined;
+  /**
+   * For an Entity State or Update PDU that decoded but failed validation: the record exactly as on the wire (NaN
+   * and all), for diagnostics; reused for the next event. Undefined otherwise.
+   */
+  readonly rejectedRecord?: EntityStateRecord | undefined;
 }
 
 export interface DisCaptureTotals {
@@ -89,12 +98,16 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
       totals.pdusByType[pduType] = (totals.pdusByType[pduType] ?? 0) + 1;
       let status: CodecStatus = CodecStatus.OK;
       let decoded: EntityStateRecord | undefined;
+      let rejectedRecord: EntityStateRecord | undefined;
       if (pduType === PduType.ENTITY_STATE || pduType === PduType.ENTITY_STATE_UPDATE) {
         status = decodeEntityStateOrUpdateInto(record, payload, offset, offset + length);
+        // As a subscriber does (src/stream/connection.ts): what decodes is then checked for values no entity has.
+        if (status === CodecStatus.OK) status = validateEntityState(record);
         if (status === CodecStatus.OK) decoded = record;
         else totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
+        if (isValidationStatus(status)) rejectedRecord = record;
       }
-      yield { ...event, length, status, record: decoded };
+      yield { ...event, length, status, record: decoded, rejectedRecord };
       offset += length;
     }
   }

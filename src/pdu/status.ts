@@ -1,6 +1,9 @@
 /**
  * Codec status codes. Decoders never throw on wire data: they return one of these, and a socket handler counts
  * it (`rejected[code]++`). Each code has a name (stable, printed in JSON) and a human message (for the CLI).
+ * Codes 1–6 come from the codec (the bytes cannot be read as an Entity State PDU); codes 7 and up from
+ * `validateEntityState` (the PDU reads, but its values cannot describe an entity: docs/pdu-validation.md).
+ * Codes never change meaning; new ones are appended.
  */
 
 export const CodecStatus = {
@@ -16,6 +19,26 @@ export const CodecStatus = {
   TOO_MANY_PARAMETERS: 5,
   /** Encoding: the destination buffer has no room for the PDU. */
   BUFFER_TOO_SMALL: 6,
+  /** Site, application or entity number 0: NO_SITE / NO_APPLIC / NO_ENTITY (IEEE 1278.1 Entity Identifier record). */
+  ENTITY_ID_NONE: 7,
+  /** Site, application or entity number 65535: ALL_SITES / ALL_APPLIC / ALL_ENTITIES, an address, not an entity. */
+  ENTITY_ID_ALL: 8,
+  /** A location coordinate is NaN or ±Infinity. */
+  LOCATION_NOT_FINITE: 9,
+  /** A location coordinate is beyond ±1e9 m (24 times the geostationary orbit's radius). */
+  LOCATION_OUT_OF_RANGE: 10,
+  /** A linear velocity component is NaN or ±Infinity. */
+  VELOCITY_NOT_FINITE: 11,
+  /** Linear speed above 1e5 m/s (nine times Earth's escape velocity). */
+  VELOCITY_OUT_OF_RANGE: 12,
+  /** An orientation angle is NaN or ±Infinity. */
+  ORIENTATION_NOT_FINITE: 13,
+  /** DR algorithm outside 0–9 (SISO-REF-010 UID 44: 0 Other, 1 Static, 2–9 the DRM models). */
+  DR_ALGORITHM_INVALID: 14,
+  /** A DR linear acceleration component is NaN or ±Infinity. */
+  ACCELERATION_NOT_FINITE: 15,
+  /** A DR angular velocity component is NaN or ±Infinity. */
+  ANGULAR_VELOCITY_NOT_FINITE: 16,
 } as const;
 export type CodecStatus = (typeof CodecStatus)[keyof typeof CodecStatus];
 
@@ -33,7 +56,25 @@ export const CODEC_STATUS_MESSAGES: Readonly<Record<CodecStatusName, string>> = 
   NOT_ENTITY_STATE: 'not an Entity State PDU (type 1) or Entity State Update PDU (type 67)',
   TOO_MANY_PARAMETERS: 'too many variable parameter records for the destination record (raise its capacity)',
   BUFFER_TOO_SMALL: 'the destination buffer is too small for the encoded PDU',
+  ENTITY_ID_NONE: 'site, application or entity number is 0 (NO_SITE / NO_APPLIC / NO_ENTITY): not an entity',
+  ENTITY_ID_ALL: 'site, application or entity number is 65535 (ALL_SITES / ALL_APPLIC / ALL_ENTITIES): not an entity',
+  LOCATION_NOT_FINITE: 'a location coordinate is NaN or infinite',
+  LOCATION_OUT_OF_RANGE: 'a location coordinate is beyond ±1e9 m from the centre of the Earth',
+  VELOCITY_NOT_FINITE: 'a linear velocity component is NaN or infinite',
+  VELOCITY_OUT_OF_RANGE: 'linear speed above 1e5 m/s',
+  ORIENTATION_NOT_FINITE: 'an orientation angle is NaN or infinite',
+  DR_ALGORITHM_INVALID: 'dead-reckoning algorithm outside 0–9',
+  ACCELERATION_NOT_FINITE: 'a dead-reckoning linear acceleration component is NaN or infinite',
+  ANGULAR_VELOCITY_NOT_FINITE: 'a dead-reckoning angular velocity component is NaN or infinite',
 };
+
+/**
+ * Whether a status comes from `validateEntityState` (the PDU decoded, but its values cannot describe an entity)
+ * rather than from the codec (the bytes do not read as an Entity State PDU).
+ */
+export function isValidationStatus(code: number): boolean {
+  return code >= CodecStatus.ENTITY_ID_NONE && code <= CodecStatus.ANGULAR_VELOCITY_NOT_FINITE;
+}
 
 /** The name of a status code, or `UNKNOWN_<n>` for a number that is not one. */
 export function codecStatusName(code: number): string {

@@ -12,6 +12,7 @@ import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
 import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { CODEC_STATUS_NAMES, CodecStatus, codecStatusMessage, type CodecStatusName } from '../pdu/status.js';
+import { validateEntityState } from '../pdu/validate.js';
 import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
 import {
   REJECT_REASONS,
@@ -212,7 +213,9 @@ export class Connection implements EntitySubscriber {
   private readonly consume = (bytes: Uint8Array, offset: number, length: number): void => {
     const table = this.table;
     if (!table) return;
-    const status = decodeEntityStateOrUpdateInto(this.record, bytes, offset, offset + length);
+    let status = decodeEntityStateOrUpdateInto(this.record, bytes, offset, offset + length);
+    // Values no entity can have (NaN, absurd coordinates, reserved ids) never reach the table: docs/pdu-validation.md.
+    if (status === CodecStatus.OK) status = validateEntityState(this.record);
     if (status !== CodecStatus.OK) {
       this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
       if (this.diagnosticListeners.size > 0) this.diagnose('decode', codecStatusMessage(status), this.datagramBytes);

@@ -45,7 +45,10 @@ export interface SubscriberOptions {
 export interface SubscriberStats {
   /** Datagrams, bytes, PDUs accepted, rejections by reason, entities held, timeouts. */
   readonly transport: TransportStats;
-  /** Entity State PDUs that passed the filters but failed to decode, by codec status name. */
+  /**
+   * Entity State PDUs that passed the filters but were rejected, by codec status name: bytes that do not decode
+   * (TRUNCATED, BAD_LENGTH, …) or values no entity can have (LOCATION_NOT_FINITE, ENTITY_ID_NONE, …).
+   */
   readonly decodeErrors: Record<CodecStatusName, number>;
 }
 

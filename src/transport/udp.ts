@@ -178,6 +178,11 @@ export class UdpTransport implements DatagramTransport {
       this.receiver?.(datagram, source);
     });
     socket.on('error', (error) => void this.end(explain('UDP socket', error)));
+    // Closed by anything but `close()` (code holding the socket, a runtime shutting it): a failure, not a silent stop.
+    socket.on('close', () => {
+      if (this.closing) return;
+      void this.end(new Error('UDP socket closed while in use: nothing more can be received or sent on it'));
+    });
   }
 
   /**

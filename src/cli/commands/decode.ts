@@ -4,7 +4,10 @@
  *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>}                       an Entity State PDU
  *   {"frame": n, "time": epochSeconds, "pduType": t, "length": bytes}                any other PDU type (incl. 67)
  *   {"frame": n, "time": epochSeconds, "error": {"code", "message", "offset"}}       a rejected PDU or header
- * `offset` is where the PDU starts in the UDP payload.
+ *   {"frame": n, "time": epochSeconds, "error": {…}, "pdu": <EntityStatePdu>}        a PDU that decodes but holds
+ *                                             values no entity has (NaN, reserved ids, …): the PDU as on the wire,
+ *                                             non-finite numbers written as "NaN", "Infinity", "-Infinity"
+ * `offset` is where the PDU starts in the UDP payload. The codes are a subscriber's (docs/pdu-validation.md).
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js';
@@ -73,15 +76,19 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   let lines: string[] = [];
   for (const event of disCapturePdus(capture, totals, options)) {
     const head = { frame: event.frame, time: event.timeSeconds };
-    let line: object;
+    let text: string;
     if (event.status !== 0) {
-      line = { ...head, error: { code: codecStatusName(event.status), message: codecStatusMessage(event.status), offset: event.offset } };
+      const code = codecStatusName(event.status);
+      const error = { code, message: codecStatusMessage(event.status), offset: event.offset };
+      text = event.rejectedRecord
+        ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
+        : jsonLine({ ...head, error });
     } else if (event.record && event.pduType === 1) {
-      line = { ...head, pdu: entityStateRecordToPdu(event.record) };
+      text = jsonLine({ ...head, pdu: entityStateRecordToPdu(event.record) });
     } else {
-      line = { ...head, pduType: event.pduType, length: event.length };
+      text = jsonLine({ ...head, pduType: event.pduType, length: event.length });
     }
-    lines.push(jsonLine(line));
+    lines.push(text);
     if (lines.length >= 1000) {
       io.stdout.write(lines.join('\n') + '\n');
       lines = [];
@@ -89,6 +96,11 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   }
   if (lines.length > 0) io.stdout.write(lines.join('\n') + '\n');
   if (capture.truncated) io.stderr.write('reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n');
+}
+
+/** JSON has no NaN or Infinity (`JSON.stringify` writes null): name them, so a rejected PDU shows what it held. */
+function nonFiniteAsText(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
 }
 
 async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {

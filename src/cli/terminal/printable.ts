@@ -38,7 +38,8 @@ const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066
 /**
  * `JSON.stringify(value)` with DEL, the C1 controls and the bidi controls also written as `\uXXXX` (JSON escapes
  * only C0 itself): the same value for a JSON reader, and harmless when the line lands on a terminal.
+ * @param replacer - passed to `JSON.stringify`, e.g. to name non-finite numbers.
  */
-export function jsonLine(value: unknown): string {
-  return JSON.stringify(value).replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function jsonLine(value: unknown, replacer?: (key: string, value: unknown) => unknown): string {
+  return JSON.stringify(value, replacer).replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
