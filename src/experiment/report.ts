@@ -3,8 +3,9 @@
  * Vega-Lite, rendered to SVG server-side and inlined (the page needs no network and no script). Vega is loaded
  * only here, and only when a report is written.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeOutputFile } from '../cli/output-file.js';
 import type { RunResult } from './runner.js';
 import { formatCell, resultTable, runLabel, toCsv } from './table.js';
 
@@ -23,7 +24,8 @@ export function resultsJson(name: string, spec: unknown, results: readonly RunRe
 }
 
 /**
- * Writes results.csv, results.json and report.html into `outDirectory` (created if missing).
+ * Writes results.csv, results.json and report.html into `outDirectory` (created if missing). Each file is written
+ * beside its target and renamed over it when complete, so an earlier result is replaced only by a whole new one.
  * @returns the paths written.
  */
 export async function writeExperimentOutputs(
@@ -36,9 +38,9 @@ export async function writeExperimentOutputs(
   const files = [join(outDirectory, 'results.csv'), join(outDirectory, 'results.json'), join(outDirectory, 'report.html')];
   const sections = await experimentSections(results);
   await Promise.all([
-    writeFile(files[0]!, toCsv(results)),
-    writeFile(files[1]!, resultsJson(name, spec, results)),
-    writeFile(files[2]!, renderHtmlReport(name, describeExperiment(results), sections)),
+    writeOutputFile(files[0]!, toCsv(results)),
+    writeOutputFile(files[1]!, resultsJson(name, spec, results)),
+    writeOutputFile(files[2]!, renderHtmlReport(name, describeExperiment(results), sections)),
   ]);
   return files;
 }

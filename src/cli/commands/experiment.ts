@@ -20,7 +20,12 @@ export const command: Command = {
       multiple: true,
       description: 'Override a spec field by its dotted path, e.g. emitter.positionThreshold="2.5 m".',
     },
-    out: { type: 'string', value: 'DIR', description: 'Folder for results.csv, results.json and report.html. Defaults to experiment-results/<name>.' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'Folder for results.csv, results.json and report.html (created if missing; each file is replaced only once its new version is complete). Defaults to experiment-results/<name>.',
+    },
     json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
     parallel: { type: 'string', value: 'N', description: 'Worker threads. Defaults to the number of cores.' },
   },
@@ -99,6 +104,8 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const parallel = parallelFlag(flags);
 
   const name = plan.spec.name;
+  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
+  await outputFolder(out);
   const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
   const results = await runSweep(plan, {
     parallel,
@@ -107,12 +114,22 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
     signal: io.signal,
   });
   progress.finish();
-  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   const written = await writeExperimentOutputs(out, name, withSets, results);
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results));
   else io.stdout.write(toTextTable(results));
   io.stderr.write(`wrote ${written.join(', ')}\n`);
   return EXIT_OK;
+}
+
+/** Checks (and creates) the results folder before anything runs: a bad --out is reported at once. */
+async function outputFolder(out: string): Promise<void> {
+  const { prepareOutputFolder, OutputPathError } = await import('../output-file.js');
+  try {
+    await prepareOutputFolder(out);
+  } catch (error) {
+    if (error instanceof OutputPathError) throw new UsageError([{ path: '--out', message: error.message }]);
+    throw error;
+  }
 }
 
 async function runTablePreset(
@@ -131,23 +148,23 @@ async function runTablePreset(
     else problems.push({ path: `--set ${key}`, message: `this preset takes only seed=N and durationSeconds=N, e.g. --set durationSeconds=60` });
   }
   if (problems.length > 0) throw new UsageError(problems);
+  const path = await import('node:path');
+  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
+  await outputFolder(out);
   io.stderr.write(`running ${name} …\n`);
   const rows = await table(options);
   const header = Object.keys(rows[0] ?? {});
   const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  const path = await import('node:path');
+  const { writeOutputFile } = await import('../output-file.js');
   const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
   const { formatCell } = await import('../../experiment/table.js');
-  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
-  await mkdir(out, { recursive: true });
   const json = JSON.stringify({ name, options, rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
   const html = renderHtmlReport(name, `${rows.length} conditions.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
   await Promise.all([
-    writeFile(path.join(out, 'results.json'), json),
-    writeFile(path.join(out, 'results.csv'), csv),
-    writeFile(path.join(out, 'report.html'), html),
+    writeOutputFile(path.join(out, 'results.json'), json),
+    writeOutputFile(path.join(out, 'results.csv'), csv),
+    writeOutputFile(path.join(out, 'report.html'), html),
   ]);
   if (booleanFlag(flags, 'json')) io.stdout.write(json);
   else {
