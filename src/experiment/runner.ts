@@ -22,6 +22,30 @@ import { Transmission, senderKey } from './transmission.js';
 import { createTruthWithAttitude, type Trajectory } from './trajectories/trajectory.js';
 import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, truthKey, type RunTruth } from './truth-table.js';
 
+/**
+ * Most sample steps, and most render frames, in one run: 2²² (19.4 h at 60 Hz). A run keeps two doubles of error
+ * per frame for its percentiles (64 MB at the limit) and up to 141 bytes per PDU sent, in every worker thread.
+ */
+export const MAX_RUN_STEPS = 2 ** 22;
+
+/**
+ * Why a run of `durationSeconds` is too large to simulate, or undefined when it fits: the steps at its sample and
+ * render rates against MAX_RUN_STEPS.
+ */
+export function runSizeProblem(spec: RunSpec, durationSeconds: number): string | undefined {
+  for (const [field, rateHz] of [['sampleRateHz', spec.sampleRateHz], ['renderRateHz', spec.renderRateHz]] as const) {
+    if (rateHz === undefined) continue;
+    const steps = Math.floor(durationSeconds * rateHz + 1e-9) + 1;
+    if (!(steps > MAX_RUN_STEPS)) continue;
+    const hours = MAX_RUN_STEPS / rateHz / 3600;
+    return (
+      `${durationSeconds.toPrecision(4)} s of simulated time at ${rateHz} Hz (${field}) is ${steps.toPrecision(4)} steps; ` +
+      `a run holds at most ${MAX_RUN_STEPS} (${hours.toPrecision(3)} h at ${rateHz} Hz): shorten it or lower the rate`
+    );
+  }
+  return undefined;
+}
+
 /** One run's outcome. */
 export interface RunResult {
   readonly index: number;
@@ -70,6 +94,7 @@ export async function runExperiment(
   let truth = context.truths.get(key);
   if (truth === undefined) {
     const trajectory = await trajectoryFromSpec(spec.trajectory, context.baseDirectory);
+    checkRunSize(spec, trajectory);
     truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
     context.truths.set(key, truth);
   }
@@ -84,8 +109,15 @@ export function simulate(
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
 ): RunResult {
+  checkRunSize(spec, trajectory);
   const truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
   return simulateTruth(spec, truth, context, index, settings, null);
+}
+
+/** @throws RangeError when the run is larger than MAX_RUN_STEPS (before anything is allocated). */
+function checkRunSize(spec: RunSpec, trajectory: Trajectory): void {
+  const problem = runSizeProblem(spec, spec.durationSeconds ?? trajectory.durationSeconds);
+  if (problem !== undefined) throw new RangeError(`run too large: ${problem}`);
 }
 
 /**

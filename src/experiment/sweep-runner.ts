@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { RunContext, runExperiment, type RunResult } from './runner.js';
-import type { ExperimentPlan, PlannedRun } from './sweep.js';
+import { trajectoryFromSpec } from './build.js';
+import { RunContext, runExperiment, runSizeProblem, type RunResult } from './runner.js';
+import type { ExperimentPlan, PlannedRun, SpecProblem } from './sweep.js';
 import { senderKey } from './transmission.js';
 import { truthKey } from './truth-table.js';
 import type { WorkerRequest } from './worker.js';
@@ -43,6 +44,41 @@ export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {})
     return results;
   }
   return runOnWorkers(runs.length, batches, threads, baseDirectory, options);
+}
+
+/**
+ * The runs of a plan too large to simulate (see MAX_RUN_STEPS), found before any runs: one problem per trajectory
+ * and rate, at the path that sets the duration. A trajectory that cannot be built is left for its run to report.
+ * @param baseDirectory - folder that relative track files are resolved against. Defaults to the working directory.
+ */
+export async function runSizeProblems(plan: ExperimentPlan, baseDirectory = process.cwd()): Promise<SpecProblem[]> {
+  const problems: SpecProblem[] = [];
+  const seen = new Set<string>();
+  for (const run of plan.runs) {
+    const key = truthKey(run.spec);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const spec = run.spec;
+    let durationSeconds = spec.durationSeconds;
+    if (durationSeconds === undefined) {
+      try {
+        durationSeconds = (await trajectoryFromSpec(spec.trajectory, baseDirectory)).durationSeconds;
+      } catch {
+        continue;
+      }
+    }
+    const problem = runSizeProblem(spec, durationSeconds);
+    if (problem === undefined) continue;
+    const path =
+      spec.durationSeconds !== undefined
+        ? 'durationSeconds'
+        : spec.trajectory.type === 'circle' || spec.trajectory.type === 'aircraft-orbit'
+          ? 'trajectory.orbits'
+          : 'trajectory';
+    const swept = Object.entries(run.settings).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+    problems.push({ path, message: problem + (swept.length > 0 ? ` (in the run with ${swept.join(', ')})` : '') });
+  }
+  return problems;
 }
 
 /**

@@ -82,7 +82,7 @@ function parallelFlag(flags: FlagValues): number | undefined {
 }
 
 async function runSpec(input: unknown, file: string | undefined, flags: FlagValues, io: CommandIo): Promise<number> {
-  const [{ applySets, planExperiment, SpecError }, { runSweep }, { createProgress }, { writeExperimentOutputs, resultsJson }, { toTextTable }, path] =
+  const [{ applySets, planExperiment, SpecError }, { runSweep, runSizeProblems }, { createProgress }, { writeExperimentOutputs, resultsJson }, { toTextTable }, path] =
     await Promise.all([
       import('../../experiment/sweep.js'),
       import('../../experiment/sweep-runner.js'),
@@ -102,6 +102,10 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   }
   if (problems.length > 0) throw new UsageError(problems);
   const parallel = parallelFlag(flags);
+  const baseDirectory = file ? path.dirname(path.resolve(file)) : process.cwd();
+  // Sizes and the results folder are checked before anything runs: a long sweep must not fail at its end.
+  const sizeProblems = await runSizeProblems(plan, baseDirectory);
+  if (sizeProblems.length > 0) throw new UsageError(sizeProblems);
 
   const name = plan.spec.name;
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
@@ -109,7 +113,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
   const results = await runSweep(plan, {
     parallel,
-    baseDirectory: file ? path.dirname(path.resolve(file)) : process.cwd(),
+    baseDirectory,
     onProgress: (done) => progress.update(done),
     signal: io.signal,
   });
