@@ -89,6 +89,7 @@ export async function runExperiment(
   context = new RunContext(),
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
+  signal?: AbortSignal,
 ): Promise<RunResult> {
   const key = truthKey(spec);
   let truth = context.truths.get(key);
@@ -98,7 +99,31 @@ export async function runExperiment(
     truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
     context.truths.set(key, truth);
   }
-  return simulateTruth(spec, truth, context, index, settings, senderKey(spec));
+  const steps = simulateTruth(spec, truth, context, index, settings, senderKey(spec));
+  if (signal === undefined) return finish(steps);
+  // The run gives the event loop a turn every STEPS_PER_TURN steps, so that a signal handler can abort it.
+  for (;;) {
+    if (signal.aborted) throw new RunAbortedError();
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** A run stopped by its abort signal before it finished. */
+export class RunAbortedError extends Error {
+  constructor() {
+    super('run aborted');
+    this.name = 'RunAbortedError';
+  }
+}
+
+/** Runs a simulation to its end without pausing. */
+function finish(steps: Generator<void, RunResult>): RunResult {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
 }
 
 /** The synchronous core of `runExperiment`, for a trajectory already built (nothing is shared with other runs). */
@@ -111,7 +136,7 @@ export function simulate(
 ): RunResult {
   checkRunSize(spec, trajectory);
   const truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
-  return simulateTruth(spec, truth, context, index, settings, null);
+  return finish(simulateTruth(spec, truth, context, index, settings, null));
 }
 
 /** @throws RangeError when the run is larger than MAX_RUN_STEPS (before anything is allocated). */
@@ -120,18 +145,22 @@ function checkRunSize(spec: RunSpec, trajectory: Trajectory): void {
   if (problem !== undefined) throw new RangeError(`run too large: ${problem}`);
 }
 
+/** Sample steps between the pauses of a run that can be aborted (a few tens of milliseconds). */
+const STEPS_PER_TURN = 8192;
+
 /**
- * One run on sampled truth. With a sender key, the owner's PDUs are replayed from the context when recorded
- * there, and recorded there when not.
+ * One run on sampled truth, pausing (yielding) every STEPS_PER_TURN steps so that a caller can abort it between
+ * them; the result is the generator's return value. With a sender key, the owner's PDUs are replayed from the
+ * context when recorded there, and recorded there when not.
  */
-function simulateTruth(
+function* simulateTruth(
   spec: RunSpec,
   runTruth: RunTruth,
   context: RunContext,
   index: number,
   settings: Readonly<Record<string, unknown>>,
   sender: string | null,
-): RunResult {
+): Generator<void, RunResult> {
   const duration = runTruth.durationSeconds;
   const sampleRate = spec.sampleRateHz;
   const renderRate = spec.renderRateHz ?? sampleRate;
@@ -165,6 +194,7 @@ function simulateTruth(
   let nextRender = 0;
   let nextPdu = 0;
   for (let i = 0; i < sampleCount; i++) {
+    if (i % STEPS_PER_TURN === STEPS_PER_TURN - 1) yield;
     const t = i / sampleRate;
     // Render every frame due before this sample (the receiver runs on its own clock). Frames are passed by
     // number: a computed time passed to a function V8 does not inline would be boxed on the heap.

@@ -24,7 +24,7 @@ export const command: Command = {
       type: 'string',
       value: 'DIR',
       description:
-        'Folder for results.csv, results.json and report.html (created if missing; each file is replaced only once its new version is complete). Defaults to experiment-results/<name>.',
+        'Folder for results.csv, results.json and report.html (created if missing; each file is replaced only once its new version is complete). Defaults to experiment-results/<name>. Ctrl-C or SIGTERM stops a sweep within a second and writes the runs already finished, marked partial (exit 130 / 143).',
     },
     json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
     parallel: { type: 'string', value: 'N', description: 'Worker threads. Defaults to the number of cores.' },
@@ -82,7 +82,7 @@ function parallelFlag(flags: FlagValues): number | undefined {
 }
 
 async function runSpec(input: unknown, file: string | undefined, flags: FlagValues, io: CommandIo): Promise<number> {
-  const [{ applySets, planExperiment, SpecError }, { runSweep, runSizeProblems }, { createProgress }, { writeExperimentOutputs, resultsJson }, { toTextTable }, path] =
+  const [{ applySets, planExperiment, SpecError }, { runSweep, runSizeProblems, SweepAbortedError }, { createProgress }, { writeExperimentOutputs, resultsJson, partialNote }, { toTextTable }, path] =
     await Promise.all([
       import('../../experiment/sweep.js'),
       import('../../experiment/sweep-runner.js'),
@@ -111,18 +111,31 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   await outputFolder(out);
   const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
-  const results = await runSweep(plan, {
-    parallel,
-    baseDirectory,
-    onProgress: (done) => progress.update(done),
-    signal: io.signal,
-  });
+  let results;
+  let partial: import('../../experiment/report.js').PartialResults | undefined;
+  try {
+    results = await runSweep(plan, { parallel, baseDirectory, onProgress: (done) => progress.update(done), signal: io.signal });
+  } catch (error) {
+    if (!(error instanceof SweepAbortedError)) throw error;
+    results = [...error.finished];
+    partial = { runsPlanned: error.planned, reason: `interrupted by ${String(error.reason ?? 'a signal')}` };
+  }
   progress.finish();
-  const written = await writeExperimentOutputs(out, name, withSets, results);
-  if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results));
+  if (partial && results.length === 0) {
+    io.stderr.write(`experiment: ${partialNote(results, partial)}; nothing written\n`);
+    return signalExitCode(io.signal);
+  }
+  const written = await writeExperimentOutputs(out, name, withSets, results, partial);
+  if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
   else io.stdout.write(toTextTable(results));
-  io.stderr.write(`wrote ${written.join(', ')}\n`);
-  return EXIT_OK;
+  io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
+  // A signal while the results were being written still says the command was interrupted.
+  return partial || io.signal.aborted ? signalExitCode(io.signal) : EXIT_OK;
+}
+
+/** 128 + the signal number of the abort's reason: 130 for SIGINT, 143 for SIGTERM. */
+function signalExitCode(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? 143 : 130;
 }
 
 /** Checks (and creates) the results folder before anything runs: a bad --out is reported at once. */
