@@ -123,7 +123,6 @@ export const command: Command = {
   },
 };
 
-/** `host:port`, `[v6]:port`; adds a problem and returns undefined when malformed. */
 /** A whole-number flag in min…max; otherwise a problem naming the valid range. Undefined when absent or invalid. */
 function integerInRange(
   flags: FlagValues,
@@ -141,6 +140,7 @@ function integerInRange(
   return undefined;
 }
 
+/** `host:port`, `[v6]:port`; adds a problem and returns undefined when malformed. */
 function parseHostPort(text: string | undefined, problems: UsageProblem[]): { address: string; port: number } | undefined {
   if (text === undefined) return undefined;
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
