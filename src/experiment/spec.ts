@@ -209,7 +209,7 @@ export const ExperimentSpecSchema = RunSpecSchema.extend({
     'Settings to cross: dotted path → list of values; every combination is one run.',
     { 'emitter.positionThreshold': ['0.5 m', '1 m', '2 m'], 'emitter.algorithm': ['FPW', 'RVW'], network: ['lan', 'wan'] },
   ),
-  parallel: setting(z.number().int().min(1).optional(), 'Worker threads; defaults to the number of cores.', 2),
+  parallel: setting(z.number().int().min(1).max(256).optional(), 'Worker threads (at most 256); defaults to the number of cores.', 2),
 });
 
 export type RunSpec = z.output<typeof RunSpecSchema>;

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { MAX_RUN_STEPS, runExperiment } from '../../src/experiment/runner.js';
-import { planExperiment } from '../../src/experiment/sweep.js';
+import { MAX_SWEEP_RUNS, planExperiment } from '../../src/experiment/sweep.js';
 
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough(), stderr = new PassThrough();
@@ -38,6 +38,17 @@ describe('limits are usage errors with the limit in the message', () => {
     );
     expect(code).toBe(2);
     expect(stderr).toMatch(/durationSeconds: 3\.600e\+5 s of simulated time at 60 Hz \(renderRateHz\)/);
+  });
+
+  it('a sweep of more than MAX_SWEEP_RUNS runs, and --parallel past 256, are refused before planning them', async () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+    const sweep = JSON.stringify({ seed: values(400), 'emitter.heartbeat': values(300) });
+    const big = await cli('experiment', '--preset', 'circle', '--set', `sweep=${sweep}`, '--out', '/nonexistent/x');
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain(`sweep: crosses 400 (seed) × 300 (emitter.heartbeat) = 120000 runs; at most ${MAX_SWEEP_RUNS}`);
+    const threads = await cli('experiment', '--preset', 'circle', '--parallel', '100000', '--out', '/nonexistent/x');
+    expect(threads.code).toBe(2);
+    expect(threads.stderr).toContain('--parallel: expected a whole number of worker threads from 1 to 256');
   });
 
   it('runExperiment refuses a run past the limit before allocating it', async () => {

@@ -27,7 +27,7 @@ export const command: Command = {
         'Folder for results.csv, results.json and report.html (created if missing; each file is replaced only once its new version is complete). Defaults to experiment-results/<name>. Ctrl-C or SIGTERM stops a sweep within a second and writes the runs already finished, marked partial (exit 130 / 143).',
     },
     json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
-    parallel: { type: 'string', value: 'N', description: 'Worker threads. Defaults to the number of cores.' },
+    parallel: { type: 'string', value: 'N', description: 'Worker threads, 1–256. Defaults to the number of cores.' },
   },
   examples: [
     'reckon experiment --list',
@@ -77,7 +77,9 @@ function parallelFlag(flags: FlagValues): number | undefined {
   const text = stringFlag(flags, 'parallel');
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ path: '--parallel', message: `expected a whole number ≥ 1, e.g. 2; got "${text}"` }]);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    throw new UsageError([{ path: '--parallel', message: `expected a whole number of worker threads from 1 to 256, e.g. 2; got "${text}"` }]);
+  }
   return n;
 }
 
