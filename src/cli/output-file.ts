@@ -42,7 +42,9 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     (s) => (s.isDirectory() ? 'folder' : 'file'),
     () => 'none',
   );
-  if (kind === 'folder') throw new OutputPathError(`"${path}" is a folder; give a file name, e.g. ${join(path, 'out.pcap')}`);
+  if (kind === 'folder') {
+    throw new OutputPathError(`"${path}" is a folder; give a file name, e.g. ${join(path, 'out.pcap')}`);
+  }
   await checkWritableFolder(folder, path);
   const temporaryPath = join(folder, `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   let handle: FileHandle;
@@ -100,7 +102,9 @@ export async function prepareOutputFolder(path: string): Promise<void> {
     (s) => (s.isDirectory() ? 'folder' : 'file'),
     () => 'none',
   );
-  if (kind === 'file') throw new OutputPathError(`"${path}" is a file, not a folder; give a folder for the results (it is created if missing)`);
+  if (kind === 'file') {
+    throw new OutputPathError(`"${path}" is a file, not a folder; give a folder for the results (it is created if missing)`);
+  }
   if (kind === 'none') {
     try {
       await mkdir(path, { recursive: true });
@@ -119,7 +123,12 @@ async function checkWritableFolder(folder: string, given: string): Promise<void>
   } catch (error) {
     if (error instanceof OutputPathError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? `the folder "${folder}" does not exist` : code === 'EACCES' ? `no permission to write in "${folder}"` : reason(error);
+    const why =
+      code === 'ENOENT'
+        ? `the folder "${folder}" does not exist`
+        : code === 'EACCES'
+          ? `no permission to write in "${folder}"`
+          : reason(error);
     throw new OutputPathError(`cannot write "${given}": ${why}`);
   }
 }

@@ -29,9 +29,16 @@ export interface PartialResults {
  * The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). A stopped
  * sweep's file says so in `partial` ({ runsPlanned, runsFinished, reason }).
  */
-export function resultsJson(name: string, spec: unknown, results: readonly RunResult[], partial?: PartialResults): string {
+export function resultsJson(
+  name: string,
+  spec: unknown,
+  results: readonly RunResult[],
+  partial?: PartialResults,
+): string {
   const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({ index, settings, trajectory, metrics }));
-  const marker = partial && { partial: { runsPlanned: partial.runsPlanned, runsFinished: results.length, reason: partial.reason } };
+  const marker = partial && {
+    partial: { runsPlanned: partial.runsPlanned, runsFinished: results.length, reason: partial.reason },
+  };
   return JSON.stringify({ name, ...marker, spec, runs }, null, 2) + '\n';
 }
 

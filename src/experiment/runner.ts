@@ -39,7 +39,8 @@ export function runSizeProblem(spec: RunSpec, durationSeconds: number): string |
     if (!(steps > MAX_RUN_STEPS)) continue;
     const hours = MAX_RUN_STEPS / rateHz / 3600;
     return (
-      `${durationSeconds.toPrecision(4)} s of simulated time at ${rateHz} Hz (${field}) is ${steps.toPrecision(4)} steps; ` +
+      `${durationSeconds.toPrecision(4)} s of simulated time at ${rateHz} Hz (${field}) ` +
+      `is ${steps.toPrecision(4)} steps; ` +
       `a run holds at most ${MAX_RUN_STEPS} (${hours.toPrecision(3)} h at ${rateHz} Hz): shorten it or lower the rate`
     );
   }

@@ -60,8 +60,8 @@ export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {})
         options.onProgress?.(++done, runs.length);
       }
     } catch (error) {
-      if (error instanceof RunAbortedError) throw new SweepAbortedError(finishedRuns(results), runs.length, signal?.reason);
-      throw error;
+      if (!(error instanceof RunAbortedError)) throw error;
+      throw new SweepAbortedError(finishedRuns(results), runs.length, signal?.reason);
     }
     return results;
   }

@@ -113,7 +113,8 @@ export function planExperiment(input: unknown): ExperimentPlan {
   const total = axes.reduce((n, [, values]) => n * values.length, 1);
   if (total > MAX_SWEEP_RUNS) {
     const sizes = axes.map(([path, values]) => `${values.length} (${path})`).join(' × ');
-    throw new SpecError([{ path: 'sweep', message: `crosses ${sizes} = ${total} runs; at most ${MAX_SWEEP_RUNS}: sweep fewer values` }]);
+    const message = `crosses ${sizes} = ${total} runs; at most ${MAX_SWEEP_RUNS}: sweep fewer values`;
+    throw new SpecError([{ path: 'sweep', message }]);
   }
   for (let index = 0; index < total; index++) {
     let runInput: unknown = base;

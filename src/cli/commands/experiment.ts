@@ -78,7 +78,8 @@ function parallelFlag(flags: FlagValues): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 256) {
-    throw new UsageError([{ path: '--parallel', message: `expected a whole number of worker threads from 1 to 256, e.g. 2; got "${text}"` }]);
+    const message = `expected a whole number of worker threads from 1 to 256, e.g. 2; got "${text}"`;
+    throw new UsageError([{ path: '--parallel', message }]);
   }
   return n;
 }
@@ -116,7 +117,8 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   let results;
   let partial: import('../../experiment/report.js').PartialResults | undefined;
   try {
-    results = await runSweep(plan, { parallel, baseDirectory, onProgress: (done) => progress.update(done), signal: io.signal });
+    const onProgress = (done: number) => progress.update(done);
+    results = await runSweep(plan, { parallel, baseDirectory, onProgress, signal: io.signal });
   } catch (error) {
     if (!(error instanceof SweepAbortedError)) throw error;
     results = [...error.finished];

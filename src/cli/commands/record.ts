@@ -122,7 +122,8 @@ export const command: Command = {
       // A recording cut short by a write error does not replace the file at --out; what it holds is kept apart.
       await new Promise<void>((resolve) => file.destroy().once('close', () => resolve()));
       io.stderr.write(
-        `record: ${reason}; "${out}" was left as it was; the ${datagrams} datagrams recorded before the failure are in "${target.temporaryPath}"\n`,
+        `record: ${reason}; "${out}" was left as it was; ` +
+          `the ${datagrams} datagrams recorded before the failure are in "${target.temporaryPath}"\n`,
       );
       return EXIT_FAILURE;
     }
