@@ -84,6 +84,8 @@ export class RunContext {
  * with the same settings left them there (the results are the same to the byte either way).
  * @param index - position in the sweep, carried into the result. Defaults to 0.
  * @param settings - the swept values, carried into the result. Defaults to none.
+ * @param signal - aborts the run between two stretches of STEPS_PER_TURN steps (the run then gives the event loop a
+ *   turn after each); it rejects with a RunAbortedError. Without it the run goes through without pausing.
  */
 export async function runExperiment(
   spec: RunSpec,
@@ -127,7 +129,10 @@ function finish(steps: Generator<void, RunResult>): RunResult {
   }
 }
 
-/** The synchronous core of `runExperiment`, for a trajectory already built (nothing is shared with other runs). */
+/**
+ * The synchronous core of `runExperiment`, for a trajectory already built (nothing is shared with other runs); it
+ * cannot be aborted (use `runExperiment` with a signal for that).
+ */
 export function simulate(
   spec: RunSpec,
   trajectory: Trajectory,
