@@ -204,8 +204,8 @@ export {
   type RunSpecInput,
 } from './experiment/spec.js';
 export { planExperiment, applySets, setPath, SpecError, type ExperimentPlan, type PlannedRun, type SpecProblem } from './experiment/sweep.js';
-export { runExperiment, simulate, RunContext, type RunResult } from './experiment/runner.js';
-export { runSweep, type SweepOptions } from './experiment/sweep-runner.js';
+export { runExperiment, simulate, RunContext, RunAbortedError, MAX_RUN_STEPS, type RunResult } from './experiment/runner.js';
+export { runSweep, SweepAbortedError, type SweepOptions } from './experiment/sweep-runner.js';
 export { MetricsAccumulator, IPV4_UDP_HEADER_BYTES, ETHERNET_FRAMING_BYTES, type RunMetrics, type ErrorSummary } from './experiment/metrics.js';
 export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
 export { toCsv, toTextTable } from './experiment/table.js';
