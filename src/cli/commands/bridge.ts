@@ -11,6 +11,9 @@ import type { CotOutputTarget } from '../../cot/output.js';
 /** Environment variables read for the TLS settings when their flags are absent. */
 const TLS_ENV = { 'cot-cert': 'RECKON_COT_CERT', 'cot-key': 'RECKON_COT_KEY', 'cot-ca': 'RECKON_COT_CA' } as const;
 const PASSPHRASE_ENV = 'RECKON_COT_KEY_PASSPHRASE';
+/** Exit codes after a stop by signal: 128 + the signal's number, as shells report it. */
+const EXIT_SIGINT = 130;
+const EXIT_SIGTERM = 143;
 
 export const command: Command = {
   name: 'bridge',
@@ -143,6 +146,7 @@ export const command: Command = {
       ),
     ];
     io.stderr.write(lines.join('\n') + '\n');
+    if (reason === 'interrupted') return io.signal.reason === 'SIGTERM' ? EXIT_SIGTERM : EXIT_SIGINT;
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
   },
 };
