@@ -239,7 +239,8 @@ describe('cotEvents (frames → events, virtual time)', () => {
       expect(Number(p.track.course) < 0.1 || Number(p.track.course) > 359.9).toBe(true);
       // The point is where the tank is by now: 10 m/s north since the last PDU (arrival at ms ≡ 50 mod 5000).
       const sinceMs = e.atMs - (Math.floor((e.atMs - 50) / 5000) * 5000 + 50);
-      const expected = ecefToGeodeticDegrees(new Float64Array(3), ...(ORIGIN.map((c, k) => c + (NORTH_10[k]! * sinceMs) / 1000) as [number, number, number]));
+      const at = (k: number) => ORIGIN[k]! + (NORTH_10[k]! * sinceMs) / 1000;
+      const expected = ecefToGeodeticDegrees(new Float64Array(3), at(0), at(1), at(2));
       expect(Number(p.point.lat)).toBeCloseTo(expected[0]!, 6);
       expect(Number(p.point.lon)).toBeCloseTo(expected[1]!, 6);
       expect(Number(p.point.hae)).toBeCloseTo(expected[2]!, 1);

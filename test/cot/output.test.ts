@@ -215,7 +215,7 @@ describe('TLS output', () => {
       const server = createTlsServer(
         { cert: pem('server.pem'), key: pem('server.key'), ca: pem('ca.pem'), requestCert: true, rejectUnauthorized: true },
         (socket) => {
-          peer = socket.getPeerCertificate().subject?.CN ?? '';
+          peer = String(socket.getPeerCertificate().subject?.CN ?? '');
           socket.on('data', (chunk) => {
             text += chunk.toString('utf8');
             if (splitEvents(text).length >= 2) {
