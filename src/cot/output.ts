@@ -140,11 +140,23 @@ export async function openCotOutput(target: CotOutputTarget, options: CotOutputO
 }
 
 async function openUdp(target: CotOutputTarget, stats: CotOutputStats, options: CotOutputOptions): Promise<CotOutput> {
-  const { address, family } = await lookup(target.host);
+  let resolved: { address: string; family: number };
+  try {
+    resolved = await lookup(target.host);
+  } catch (error) {
+    throw new Error(`${target.text}: cannot resolve ${target.host} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const { address, family } = resolved;
+  // Report each distinct failure once, not once per event.
+  let lastError = '';
+  const report = (message: string): void => {
+    if (message !== lastError) options.onStatus?.(`${target.text}: ${message}`);
+    lastError = message;
+  };
   const socket: UdpSocket = createSocket({ type: family === 6 ? 'udp6' : 'udp4' });
   socket.on('error', (error) => {
     stats.errors++;
-    options.onStatus?.(`${target.text}: ${error.message}`);
+    report(error.message);
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
@@ -175,7 +187,7 @@ async function openUdp(target: CotOutputTarget, stats: CotOutputStats, options: 
         stats.errors++;
         stats.events--;
         stats.bytes -= bytes.length;
-        options.onStatus?.(`${target.text}: ${error.message}`);
+        report(error.message);
       });
       stats.events++;
       stats.bytes += bytes.length;

@@ -94,6 +94,13 @@ describe('reckon bridge', () => {
     expect(err).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  it('exits 1 with the output named when an output cannot be opened', async () => {
+    // Not a local interface: the socket set-up fails before anything is sent to the group.
+    const run = reckon(['bridge', '--port', '0', '--cot', 'udp://239.2.3.1:6969?interface=192.0.2.77']);
+    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(1);
+    expect(run.stderr()).toMatch(/bridge: cannot open an output: udp:\/\/239\.2\.3\.1:6969\?interface=192\.0\.2\.77: .*EADDRNOTAVAIL/);
+  });
+
   it('needs an output', async () => {
     const run = reckon(['bridge', '--port', '0']);
     expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);

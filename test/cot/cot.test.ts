@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { encodeCotEvent, parseCotEvent, type CotEventFields } from '../../src/cot/event.js';
 import { affiliationForForce, cotTypeFor, cotUid, courseAndSpeed, stripControlCharacters } from '../../src/cot/mapping.js';
 import { cotEvents, type CotEvent } from '../../src/cot/operator.js';
-import { DR_FPW } from '../../src/dr/algorithm.js';
-import { ecefToGeodeticDegrees, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { DR_FPW, DR_RVB } from '../../src/dr/algorithm.js';
+import { ecefToGeodeticDegrees, eulerFromHeadingPitchRoll, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
@@ -45,6 +45,8 @@ interface Pdu {
   readonly velocity?: readonly number[];
   readonly algorithm?: number;
   readonly appearance?: number;
+  readonly orientation?: readonly number[];
+  readonly angularVelocity?: readonly number[];
   readonly tSeconds: number;
 }
 
@@ -62,6 +64,8 @@ function pdu(p: Pdu): Uint8Array {
   r.markingBytes.set(marking.subarray(0, 11));
   r.location.set(ORIGIN);
   r.linearVelocity.set(p.velocity ?? [0, 0, 0]);
+  r.orientation.set(p.orientation ?? [0, 0, 0]);
+  r.angularVelocity.set(p.angularVelocity ?? [0, 0, 0]);
   r.drAlgorithm = p.algorithm ?? DR_FPW;
   r.appearance = p.appearance ?? 0;
   r.timestampRaw = timestampFromSeconds(p.tSeconds, false);
@@ -248,6 +252,21 @@ describe('cotEvents (frames → events, virtual time)', () => {
       expect(Date.parse(p.event.stale) - Date.parse(p.event.time)).toBe(12_000 - sinceMs);
       expect(p.event.time).toBe(p.event.start);
       expect(Date.parse(p.event.time)).toBe(e.atMs);
+    }
+  });
+
+  it('body-frame velocity (RVB): 8 m/s forward on heading 60°, turning right at 0.1 rad/s: course 60° + 0.1 rad/s × t', () => {
+    const lat = (LAT * Math.PI) / 180, lon = (LON * Math.PI) / 180;
+    const orientation = [...eulerFromHeadingPitchRoll(new Float64Array(3), lat, lon, Math.PI / 3, 0, 0)];
+    // Level, so the body z axis points down and a positive yaw rate turns the heading clockwise.
+    const events = eventsOf([[50, pdu({ tSeconds: 0, velocity: [8, 0, 0], orientation, angularVelocity: [0, 0, 0.1], algorithm: DR_RVB })]], 2500);
+    expect(events).toHaveLength(3);
+    for (const e of events) {
+      const p = parseCotEvent(e.xml)!;
+      const turnedDeg = (0.1 * (e.atMs - 50)) / 1000 * (180 / Math.PI);
+      expect(Number(p.track.course)).toBeCloseTo(60 + turnedDeg, 0);
+      expect(Math.abs(Number(p.track.course) - (60 + turnedDeg))).toBeLessThan(0.15);
+      expect(Number(p.track.speed)).toBeCloseTo(8, 2);
     }
   });
 
