@@ -169,6 +169,9 @@ async function openUdp(target: CotOutputTarget, stats: CotOutputStats, options: 
     if (target.multicast) {
       socket.setMulticastTTL(target.ttl);
       if (target.interface !== undefined) socket.setMulticastInterface(target.interface);
+    } else if (family === 4) {
+      // The user named the address: a subnet broadcast (TAK devices on one LAN) is as intended as a unicast one.
+      socket.setBroadcast(true);
     }
   } catch (error) {
     socket.close();
