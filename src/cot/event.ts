@@ -43,7 +43,11 @@ export const COT_UNKNOWN_ERROR = '9999999.0';
 const ATTRIBUTE_PREFIX = '@_';
 
 /** The builder: reused (it holds only options). */
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: ATTRIBUTE_PREFIX, suppressEmptyNode: true });
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: ATTRIBUTE_PREFIX,
+  suppressEmptyNode: true,
+});
 
 /** ISO 8601 UTC with milliseconds, as CoT times are written. */
 export function cotTime(epochSeconds: number): string {
@@ -123,7 +127,9 @@ export function parseCotEvent(xml: string): ParsedCotEvent | undefined {
   const attributes = (node: unknown): Record<string, string> => {
     const out: Record<string, string> = {};
     if (!node || typeof node !== 'object') return out;
-    for (const [k, v] of Object.entries(node)) if (k.startsWith(ATTRIBUTE_PREFIX)) out[k.slice(ATTRIBUTE_PREFIX.length)] = String(v);
+    for (const [k, v] of Object.entries(node)) {
+      if (k.startsWith(ATTRIBUTE_PREFIX)) out[k.slice(ATTRIBUTE_PREFIX.length)] = String(v);
+    }
     return out;
   };
   const detail = (event.detail ?? {}) as Record<string, unknown>;

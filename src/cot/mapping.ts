@@ -26,9 +26,12 @@ export function affiliationForForce(forceId: number): CotAffiliation {
  */
 export function cotDimensionFor(kind: number, domain: number): string {
   if (kind === 2) return 'A-W';
-  const dimension = domain === 1 ? 'G' : domain === 2 ? 'A' : domain === 3 ? 'S' : domain === 4 ? 'U' : domain === 5 ? 'P' : 'X';
+  const dimension = DIMENSIONS[domain] ?? 'X';
   return kind === 1 && dimension === 'G' ? 'G-E-V' : dimension;
 }
+
+/** Battle dimension by DIS domain: 1 Land, 2 Air, 3 Surface, 4 Subsurface, 5 Space. */
+const DIMENSIONS: Readonly<Record<number, string>> = { 1: 'G', 2: 'A', 3: 'S', 4: 'U', 5: 'P' };
 
 /** The CoT `type` of a DIS entity: `a-<affiliation>-<dimension>`, e.g. `a-f-G-E-V`, `a-h-A`, `a-n-S`. */
 export function cotTypeFor(forceId: number, kind: number, domain: number): string {
@@ -55,8 +58,16 @@ export function stripControlCharacters(text: string): string {
   return text.replace(UNWANTED, '').trim();
 }
 
-// Lone surrogates: a high one not followed by a low one, or a low one not preceded by a high one.
-const UNWANTED = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+// C0, DEL and C1 controls, bidi formatting characters and the non-characters U+FFFE/U+FFFF; then lone
+// surrogates: a high one not followed by a low one, or a low one not preceded by a high one.
+const UNWANTED = new RegExp(
+  [
+    '[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\ufffe\\uffff]',
+    '[\\ud800-\\udbff](?![\\udc00-\\udfff])',
+    '(?<![\\ud800-\\udbff])[\\udc00-\\udfff]',
+  ].join('|'),
+  'g',
+);
 
 /** Scratch for `courseAndSpeed` (one ENU frame): the mapping runs per event, never concurrently. */
 const enu = new Float64Array(9);
@@ -67,7 +78,14 @@ const enu = new Float64Array(9);
  * has course 0.
  * @param out - receives [courseDeg, speedMps].
  */
-export function courseAndSpeed(out: Float64Array, latitudeRad: number, longitudeRad: number, vx: number, vy: number, vz: number): Float64Array {
+export function courseAndSpeed(
+  out: Float64Array,
+  latitudeRad: number,
+  longitudeRad: number,
+  vx: number,
+  vy: number,
+  vz: number,
+): Float64Array {
   ecefToEnuMatrix(enu, latitudeRad, longitudeRad);
   const east = enu[0]! * vx + enu[1]! * vy + enu[2]! * vz;
   const north = enu[3]! * vx + enu[4]! * vy + enu[5]! * vz;

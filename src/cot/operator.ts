@@ -56,9 +56,12 @@ interface Track {
 export function cotEventsOptionProblems(options: CotEventsOptions): string[] {
   const problems: string[] = [];
   const rate = options.rateHz;
-  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) problems.push(`rateHz must be a positive number, got ${rate}`);
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) {
+    problems.push(`rateHz must be a positive number, got ${rate}`);
+  }
   const prefix = options.uidPrefix;
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 64 || prefix !== stripControlCharacters(prefix) || /\s/.test(prefix))) {
+  const printable = prefix !== undefined && prefix === stripControlCharacters(prefix) && !/\s/.test(prefix);
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 64 || !printable)) {
     problems.push(`uidPrefix must be 1–64 printable characters without spaces, got ${JSON.stringify(prefix)}`);
   }
   return problems;
@@ -77,7 +80,9 @@ export function cotEventsOptionProblems(options: CotEventsOptions): string[] {
  * ## Example
  * ```ts
  * const subscriber = createSubscriber({ network: { port: 3000 } });
- * subscriber.frames({ rateHz: 10 }).pipe(cotEvents({ rateHz: 1 })).subscribe((e) => socket.send(e.xml, 6969, '127.0.0.1'));
+ * subscriber.frames({ rateHz: 10 })
+ *   .pipe(cotEvents({ rateHz: 1 }))
+ *   .subscribe((e) => socket.send(e.xml, 6969, '127.0.0.1'));
  * ```
  */
 export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<EntityFrame, CotEvent> {
@@ -104,7 +109,9 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         const id = frame.entityId;
         const type = frame.entityType;
         let marking = '';
-        for (let i = 11 * slot, end = i + 11; i < end && frame.marking[i] !== 0; i++) marking += String.fromCharCode(frame.marking[i]!);
+        for (let i = 11 * slot, end = i + 11; i < end && frame.marking[i] !== 0; i++) {
+          marking += String.fromCharCode(frame.marking[i]!);
+        }
         const callsign = stripControlCharacters(marking) || `DIS ${id[l]}:${id[l + 1]}:${id[l + 2]}`;
         // Honest staleness: when the receiver drops the entity unless another PDU arrives (never before now).
         const stale = Math.max(t, table.arrivalSeconds[slot]! + table.timeoutSeconds[slot]!);
@@ -124,7 +131,7 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
           dis: {
             exercise: track.exercise,
             id: `${id[l]}:${id[l + 1]}:${id[l + 2]}`,
-            entityType: `${type[e]}:${type[e + 1]}:${type[e + 2]}:${type[e + 3]}:${type[e + 4]}:${type[e + 5]}:${type[e + 6]}`,
+            entityType: type.subarray(e, e + 7).join(':'),
             force: track.force,
           },
         };
@@ -143,21 +150,24 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         for (let slot = 0; slot < frame.slotCount; slot++) {
           if (frame.active[slot] !== 1) continue;
           const key = frame.key[slot]!;
-          const kind = frame.entityType[7 * slot]!, domain = frame.entityType[7 * slot + 1]!, force = table.forceId[slot]!;
+          const kind = frame.entityType[7 * slot]!, domain = frame.entityType[7 * slot + 1]!;
+          const force = table.forceId[slot]!;
           let track = byKey.get(key);
           let reason: CotEventReason | undefined;
           if (track === undefined) {
             const l = 3 * slot;
             const exercise = table.exerciseId[slot]!;
             const uid = cotUid(prefix, exercise, frame.entityId[l]!, frame.entityId[l + 1]!, frame.entityId[l + 2]!);
-            track = { key, uid, exercise, kind, domain, force, dueSeconds: t, seen, x: 0, y: 0, z: 0, last: undefined as unknown as CotEventFields };
+            // `last` is set by the 'appeared' event emitted below.
+            const last = undefined as unknown as CotEventFields;
+            track = { key, uid, exercise, kind, domain, force, dueSeconds: t, seen, x: 0, y: 0, z: 0, last };
             byKey.set(key, track);
             tracks.push(track);
             reason = 'appeared';
           } else if (track.kind !== kind || track.domain !== domain || track.force !== force) {
-            if (cotDimensionFor(kind, domain) !== cotDimensionFor(track.kind, track.domain) || affiliationForForce(force) !== affiliationForForce(track.force)) {
-              reason = 'typeChanged';
-            }
+            const dimensionChanged = cotDimensionFor(kind, domain) !== cotDimensionFor(track.kind, track.domain);
+            const affiliationChanged = affiliationForForce(force) !== affiliationForForce(track.force);
+            if (dimensionChanged || affiliationChanged) reason = 'typeChanged';
             track.kind = kind;
             track.domain = domain;
             track.force = force;

@@ -56,14 +56,17 @@ export function parseCotUrl(text: string): { ok: true; target: CotOutputTarget }
   }
   const protocol = url.protocol.replace(/:$/, '');
   if (protocol !== 'udp' && protocol !== 'tcp' && protocol !== 'tls') {
-    return { ok: false, message: `unsupported scheme "${protocol}:" in ${JSON.stringify(text)}: use udp, tcp or tls (${example})` };
+    const message = `unsupported scheme "${protocol}:" in ${JSON.stringify(text)}: use udp, tcp or tls (${example})`;
+    return { ok: false, message };
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (host === '') return { ok: false, message: `no host in ${JSON.stringify(text)} (${example})` };
   if (url.port === '') return { ok: false, message: `no port in ${JSON.stringify(text)} (${example})` };
   const port = Number(url.port);
   if (!(port >= 1 && port <= 65535)) return { ok: false, message: `port must be 1–65535 in ${JSON.stringify(text)}` };
-  if (url.pathname !== '' && url.pathname !== '/') return { ok: false, message: `unexpected path "${url.pathname}" in ${JSON.stringify(text)}` };
+  if (url.pathname !== '' && url.pathname !== '/') {
+    return { ok: false, message: `unexpected path "${url.pathname}" in ${JSON.stringify(text)}` };
+  }
   if (url.username !== '' || url.password !== '' || url.hash !== '') {
     return { ok: false, message: `no user, password or #fragment expected in ${JSON.stringify(text)}` };
   }
@@ -71,18 +74,25 @@ export function parseCotUrl(text: string): { ok: true; target: CotOutputTarget }
   let ttl = 1;
   let iface: string | undefined;
   for (const [name, value] of url.searchParams) {
-    if (protocol !== 'udp' || !multicast) return { ok: false, message: `"?${name}=" applies to UDP multicast only, in ${JSON.stringify(text)}` };
+    if (protocol !== 'udp' || !multicast) {
+      return { ok: false, message: `"?${name}=" applies to UDP multicast only, in ${JSON.stringify(text)}` };
+    }
     if (name === 'ttl') {
       ttl = Number(value);
-      if (!/^\d+$/.test(value) || ttl < 1 || ttl > 255) return { ok: false, message: `ttl must be a whole number 1–255, got "${value}"` };
+      if (!/^\d+$/.test(value) || ttl < 1 || ttl > 255) {
+        return { ok: false, message: `ttl must be a whole number 1–255, got "${value}"` };
+      }
     } else if (name === 'interface') {
       if (isIP(value) === 0) return { ok: false, message: `interface must be a local IP address, got "${value}"` };
       iface = value;
     } else {
-      return { ok: false, message: `unknown option "?${name}=" in ${JSON.stringify(text)}: ttl and interface are known` };
+      const message = `unknown option "?${name}=" in ${JSON.stringify(text)}: ttl and interface are known`;
+      return { ok: false, message };
     }
   }
-  if (multicast && protocol !== 'udp') return { ok: false, message: `a multicast group needs udp://, got ${JSON.stringify(text)}` };
+  if (multicast && protocol !== 'udp') {
+    return { ok: false, message: `a multicast group needs udp://, got ${JSON.stringify(text)}` };
+  }
   return { ok: true, target: { protocol, host, port, multicast, ttl, interface: iface, text } };
 }
 
@@ -144,7 +154,8 @@ async function openUdp(target: CotOutputTarget, stats: CotOutputStats, options: 
   try {
     resolved = await lookup(target.host);
   } catch (error) {
-    throw new Error(`${target.text}: cannot resolve ${target.host} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new Error(`${target.text}: cannot resolve ${target.host} (${code})`);
   }
   const { address, family } = resolved;
   // Report each distinct failure once, not once per event.
@@ -244,7 +255,9 @@ function openStream(target: CotOutputTarget, stats: CotOutputStats, options: Cot
     s.on('data', () => {}); // a TAK Server may talk back (pings); nothing to do with it
     s.on('error', (error) => {
       // Report each distinct failure once while retrying, not every second.
-      if (error.message !== lastError) options.onStatus?.(`${target.text}: ${error.message}${closed ? '' : '; retrying'}`);
+      if (error.message !== lastError) {
+        options.onStatus?.(`${target.text}: ${error.message}${closed ? '' : '; retrying'}`);
+      }
       lastError = error.message;
       stats.errors++;
     });

@@ -18,25 +18,58 @@ const EXIT_SIGTERM = 143;
 export const command: Command = {
   name: 'bridge',
   summary: 'Forward remote entities, dead-reckoned, to TAK as Cursor on Target events',
-  usage: 'reckon bridge --cot URL [--cot URL …] [--cot-rate R] [--cot-uid-prefix P] [--duration T] [--address A] [--port P] [--exercise N] [--multicast GROUP] …',
+  usage:
+    'reckon bridge --cot URL [--cot URL …] [--cot-rate R] [--cot-uid-prefix P] [--duration T] ' +
+    '[--address A] [--port P] [--exercise N] [--multicast GROUP] …',
   flags: {
     cot: {
       type: 'string',
       value: 'URL',
       multiple: true,
       description:
-        'Send CoT events to udp://HOST:PORT (unicast, or multicast such as TAK\'s mesh udp://239.2.3.1:6969; ?ttl=N (default 1) and ?interface=ADDR for multicast), tcp://HOST:PORT (a TAK Server input, e.g. port 8087) or tls://HOST:PORT (e.g. 8089, see --cot-cert). May be given more than once.',
+        "Send CoT events to udp://HOST:PORT (unicast, or multicast such as TAK's mesh udp://239.2.3.1:6969; " +
+        '?ttl=N (default 1) and ?interface=ADDR for multicast), tcp://HOST:PORT (a TAK Server input, e.g. port 8087) ' +
+        'or tls://HOST:PORT (e.g. 8089, see --cot-cert). May be given more than once.',
     },
-    'cot-rate': { type: 'string', value: 'R', description: 'CoT events per entity per second while nothing changes, e.g. "1 Hz" or "0.2 Hz". Appearing, changing type and leaving are sent at once. Defaults to 1 Hz.' },
-    'cot-uid-prefix': { type: 'string', value: 'P', description: 'First part of every CoT uid: P.EXERCISE.SITE.APPLICATION.ENTITY. Defaults to DIS.' },
-    'cot-cert': { type: 'string', value: 'FILE', description: `Client certificate (PEM) for tls:// outputs. [${TLS_ENV['cot-cert']}]` },
-    'cot-key': { type: 'string', value: 'FILE', description: `Private key (PEM) of --cot-cert; its passphrase, if any, from ${PASSPHRASE_ENV}. [${TLS_ENV['cot-key']}]` },
-    'cot-ca': { type: 'string', value: 'FILE', description: `CA certificate(s) (PEM) the TAK Server's certificate must chain to. Defaults to the system's roots. [${TLS_ENV['cot-ca']}]` },
-    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.' },
+    'cot-rate': {
+      type: 'string',
+      value: 'R',
+      description:
+        'CoT events per entity per second while nothing changes, e.g. "1 Hz" or "0.2 Hz". Appearing, changing ' +
+        'type and leaving are sent at once. Defaults to 1 Hz.',
+    },
+    'cot-uid-prefix': {
+      type: 'string',
+      value: 'P',
+      description: 'First part of every CoT uid: P.EXERCISE.SITE.APPLICATION.ENTITY. Defaults to DIS.',
+    },
+    'cot-cert': {
+      type: 'string',
+      value: 'FILE',
+      description: `Client certificate (PEM) for tls:// outputs. [${TLS_ENV['cot-cert']}]`,
+    },
+    'cot-key': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        `Private key (PEM) of --cot-cert; its passphrase, if any, from ${PASSPHRASE_ENV}. ` + `[${TLS_ENV['cot-key']}]`,
+    },
+    'cot-ca': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "CA certificate(s) (PEM) the TAK Server's certificate must chain to. Defaults to the system's roots. " +
+        `[${TLS_ENV['cot-ca']}]`,
+    },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
+    },
     ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
   },
   examples: [
-    'reckon bridge --cot udp://239.2.3.1:6969                        # TAK\'s multicast mesh: ATAK, WinTAK, iTAK on the LAN',
+    "reckon bridge --cot udp://239.2.3.1:6969   # TAK's multicast mesh: ATAK, WinTAK, iTAK on the LAN",
     'reckon bridge --port 3000 --exercise 2 --cot tcp://takserver:8087 --cot udp://239.2.3.1:6969',
     'reckon bridge --cot tls://takserver:8089 --cot-cert client.pem --cot-key client.key --cot-ca takserver-ca.pem',
     'reckon bridge --multicast 239.1.2.3 --cot udp://10.0.0.5:4242 --cot-rate "0.5 Hz"',
@@ -58,15 +91,17 @@ export const command: Command = {
       if (parsed.ok) targets.push(parsed.target);
       else problems.push({ path: '--cot', message: parsed.message });
     }
-    if (urls.length === 0) problems.push({ path: '--cot', message: 'no output given: add at least one, e.g. --cot udp://239.2.3.1:6969' });
+    if (urls.length === 0) {
+      problems.push({ path: '--cot', message: 'no output given: add at least one, e.g. --cot udp://239.2.3.1:6969' });
+    }
 
     let rateHz: number | undefined;
     const rateText = args.flags['cot-rate'];
     if (typeof rateText === 'string') {
       const rate = readQuantity(rateText, 'frequency');
       if (!rate.ok) problems.push({ path: '--cot-rate', message: rate.message });
-      else if (!(rate.value > 0 && rate.value <= 100)) problems.push({ path: '--cot-rate', message: `must be above 0 and at most 100 Hz, got "${rateText}"` });
-      else rateHz = rate.value;
+      else if (rate.value > 0 && rate.value <= 100) rateHz = rate.value;
+      else problems.push({ path: '--cot-rate', message: `must be above 0 and at most 100 Hz, got "${rateText}"` });
     }
     const prefixText = args.flags['cot-uid-prefix'];
     const uidPrefix = typeof prefixText === 'string' ? prefixText : undefined;
@@ -84,7 +119,8 @@ export const command: Command = {
     const status = (message: string): void => void io.stderr.write(`bridge: ${message}\n`);
     let outputs: Awaited<ReturnType<typeof openCotOutput>>[];
     try {
-      outputs = await Promise.all(targets.map((target) => openCotOutput(target, { ...(tls ? { tls } : {}), onStatus: status })));
+      const options = { ...(tls ? { tls } : {}), onStatus: status };
+      outputs = await Promise.all(targets.map((target) => openCotOutput(target, options)));
     } catch (error) {
       status(`cannot open an output: ${error instanceof Error ? error.message : String(error)}`);
       return EXIT_FAILURE;
@@ -101,16 +137,17 @@ export const command: Command = {
     const frameRateHz = Math.max(10, rateHz ?? 1);
     const subscriptions = [
       subscriber.listening$.subscribe({
-        next: (local) =>
-          status(
-            `listening on ${local.address} port ${local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}, exercise ${config.dis.exercise}; ` +
-              `CoT to ${targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ')}; Ctrl-C to stop`,
-          ),
+        next: (local) => {
+          const group = config.network.multicast ? ` (group ${config.network.multicast})` : '';
+          const to = targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ');
+          const from = `${local.address} port ${local.port}${group}, exercise ${config.dis.exercise}`;
+          status(`listening on ${from}; CoT to ${to}; Ctrl-C to stop`);
+        },
         error: fail,
       }),
       subscriber
         .frames({ rateHz: frameRateHz })
-        .pipe(cotEvents({ ...(rateHz !== undefined ? { rateHz } : {}), ...(uidPrefix !== undefined ? { uidPrefix } : {}) }))
+        .pipe(cotEvents({ ...(rateHz !== undefined ? { rateHz } : {}), ...(uidPrefix ? { uidPrefix } : {}) }))
         .subscribe({
           next(event) {
             byReason[event.reason]++;
@@ -124,7 +161,10 @@ export const command: Command = {
     const onAbort = () => stop('interrupted');
     io.signal.addEventListener('abort', onAbort, { once: true });
     if (io.signal.aborted) onAbort();
-    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+    const timer =
+      durationSeconds === undefined
+        ? undefined
+        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
 
     const reason = await stopped;
     clearTimeout(timer);
@@ -135,8 +175,10 @@ export const command: Command = {
     const seconds = (Date.now() - startedMs) / 1000;
     const lines = [
       `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
-      `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}`,
-      `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
+      `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ` +
+        `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}`,
+      `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ` +
+        `${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
       ...outputs.map(
         (o) =>
           `  ${o.target.text}  ${o.stats.events} events, ${o.stats.bytes} bytes` +
@@ -166,13 +208,18 @@ async function readTlsFiles(
     const source = typeof fromFlag === 'string' ? `--${flag}` : `--${flag} (from ${TLS_ENV[flag]})`;
     try {
       const pem = await readFile(path);
-      if (!pem.includes('-----BEGIN ')) problems.push({ path: source, message: `${JSON.stringify(path)} is not a PEM file (a TAK .p12 converts with \`openssl pkcs12 -in FILE.p12 -out FILE.pem\`)` });
-      else out[flag === 'cot-cert' ? 'cert' : flag === 'cot-key' ? 'key' : 'ca'] = pem;
+      if (!pem.includes('-----BEGIN ')) {
+        const hint = 'a TAK .p12 converts with `openssl pkcs12 -in FILE.p12 -out FILE.pem -nodes`';
+        problems.push({ path: source, message: `${JSON.stringify(path)} is not a PEM file (${hint})` });
+      } else out[flag === 'cot-cert' ? 'cert' : flag === 'cot-key' ? 'key' : 'ca'] = pem;
     } catch (error) {
-      problems.push({ path: source, message: `cannot read ${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      problems.push({ path: source, message: `cannot read ${JSON.stringify(path)}: ${code}` });
     }
   }
-  if (problems.length === before && (out.cert === undefined) !== (out.key === undefined)) problems.push({ path: '--cot-cert', message: '--cot-cert and --cot-key go together' });
+  if (problems.length === before && (out.cert === undefined) !== (out.key === undefined)) {
+    problems.push({ path: '--cot-cert', message: '--cot-cert and --cot-key go together' });
+  }
   const passphrase = process.env[PASSPHRASE_ENV];
   if (passphrase !== undefined && passphrase !== '') out.passphrase = passphrase;
   return out;
