@@ -96,7 +96,8 @@ function replayBandwidth(path: string): Bandwidth {
       cotBytes += Buffer.byteLength(e.xml);
       cotCount++;
     });
-    for (const d of datagrams) cold(`${d.atMs + 1}ms a`).subscribe(() => transport.receiver?.(d.payload, { address: '127.0.0.1', port: 3000, family: 'IPv4' }));
+    const source = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
+    for (const d of datagrams) cold(`${d.atMs + 1}ms a`).subscribe(() => transport.receiver?.(d.payload, source));
     cold(`${endMs}ms a`).subscribe(() => (sub.unsubscribe(), cot.unsubscribe()));
   });
   return { seconds: endMs / 1000, entitySeconds, disBytes, cotBytes, cotEvents: cotCount };
@@ -145,7 +146,12 @@ const suite: BenchSuite = async ({ quick }) => {
   }, 100, { minMillis });
   consume(length);
   const heap = heapBytesPerOp((i) => consume(encodeCotEvent({ ...fields, timeSeconds: fields.timeSeconds + i }).length), 20_000);
-  results.push({ name: 'cot.encode.xml', eventsPerSec: round(xmlRate), heapBytesPerEvent: round(heap), bytesPerEvent: encodeCotEvent(fields).length });
+  results.push({
+    name: 'cot.encode.xml',
+    eventsPerSec: round(xmlRate),
+    heapBytesPerEvent: round(heap),
+    bytesPerEvent: encodeCotEvent(fields).length,
+  });
 
   for (const [name, path] of [
     ['vrforces-dis7', '../test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap'],

@@ -83,7 +83,8 @@ describe('reckon bridge', () => {
   });
 
   it('lists every usage problem and exits 2', async () => {
-    const run = reckon(['bridge', '--cot', 'http://x:1', '--cot', 'udp://host', '--cot-rate', 'fast', '--cot-uid-prefix', 'a b', '--port', 'x']);
+    const outputs = ['--cot', 'http://x:1', '--cot', 'udp://host'];
+    const run = reckon(['bridge', ...outputs, '--cot-rate', 'fast', '--cot-uid-prefix', 'a b', '--port', 'x']);
     expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
     const err = run.stderr();
     expect(err).toMatch(/--cot: unsupported scheme "http:"/);
@@ -108,7 +109,8 @@ describe('reckon bridge', () => {
   });
 
   it('reports unreadable TLS files as usage problems', async () => {
-    const run = reckon(['bridge', '--cot', 'tls://127.0.0.1:8089', '--cot-cert', '/nonexistent/client.pem'], { RECKON_COT_KEY: '/nonexistent/client.key' });
+    const env = { RECKON_COT_KEY: '/nonexistent/client.key' };
+    const run = reckon(['bridge', '--cot', 'tls://127.0.0.1:8089', '--cot-cert', '/nonexistent/client.pem'], env);
     expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
     expect(run.stderr()).toMatch(/--cot-cert: cannot read "\/nonexistent\/client.pem": ENOENT/);
     expect(run.stderr()).toMatch(/--cot-key \(from RECKON_COT_KEY\): cannot read/);

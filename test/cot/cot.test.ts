@@ -90,7 +90,7 @@ function eventsOf(
     const subscriber = createSubscriber({ receiver: { smoothing: 'snap' }, ...options.config }, { transport });
     const sub = subscriber
       .frames({ rateHz: 10 })
-      .pipe(cotEvents({ ...(options.rateHz ? { rateHz: options.rateHz } : {}), ...(options.uidPrefix ? { uidPrefix: options.uidPrefix } : {}) }))
+      .pipe(cotEvents({ rateHz: options.rateHz ?? 1, uidPrefix: options.uidPrefix ?? 'DIS' }))
       .subscribe((e) => events.push({ ...e, atMs: scheduler.now() }));
     for (const [atMs, bytes] of deliveries) cold(`${atMs}ms a`).subscribe(() => transport.deliver(bytes));
     cold(`${untilMs}ms a`).subscribe(() => sub.unsubscribe());
@@ -100,7 +100,8 @@ function eventsOf(
 
 describe('mapping', () => {
   it('affiliation from the force: Friendly/Opposing/Neutral 1–10 in threes; Other and unknown values are unknown', () => {
-    const names = ['Other', ...Array.from({ length: 10 }, (_, i) => [`Friendly ${i + 1}`, `Opposing ${i + 1}`, `Neutral ${i + 1}`]).flat()];
+    const triples = Array.from({ length: 10 }, (_, i) => [`Friendly ${i + 1}`, `Opposing ${i + 1}`, `Neutral ${i + 1}`]);
+    const names = ['Other', ...triples.flat()];
     for (let force = 0; force <= 255; force++) {
       const name = names[force] ?? 'none';
       const expected = name.startsWith('Friendly') ? 'f' : name.startsWith('Opposing') ? 'h' : name.startsWith('Neutral') ? 'n' : 'u';
@@ -259,7 +260,8 @@ describe('cotEvents (frames → events, virtual time)', () => {
     const lat = (LAT * Math.PI) / 180, lon = (LON * Math.PI) / 180;
     const orientation = [...eulerFromHeadingPitchRoll(new Float64Array(3), lat, lon, Math.PI / 3, 0, 0)];
     // Level, so the body z axis points down and a positive yaw rate turns the heading clockwise.
-    const events = eventsOf([[50, pdu({ tSeconds: 0, velocity: [8, 0, 0], orientation, angularVelocity: [0, 0, 0.1], algorithm: DR_RVB })]], 2500);
+    const turning = pdu({ tSeconds: 0, velocity: [8, 0, 0], orientation, angularVelocity: [0, 0, 0.1], algorithm: DR_RVB });
+    const events = eventsOf([[50, turning]], 2500);
     expect(events).toHaveLength(3);
     for (const e of events) {
       const p = parseCotEvent(e.xml)!;
@@ -333,7 +335,8 @@ describe('cotEvents (frames → events, virtual time)', () => {
   });
 
   it('a real capture (VR-Forces, DIS 7): uids stable across every PDU of each entity, one appearance each', () => {
-    const capture = readCapture(readFileSync(new URL('../fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap', import.meta.url)));
+    const file = new URL('../fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap', import.meta.url);
+    const capture = readCapture(readFileSync(file));
     const t0 = capture.frames[0]!.timeSeconds;
     const deliveries: Array<readonly [number, Uint8Array]> = [];
     for (const frame of capture.frames) {

@@ -46,7 +46,15 @@ describe('parseCotUrl', () => {
   it("recognises TAK's multicast mesh, unicast UDP, TCP and TLS", () => {
     expect(parseCotUrl('udp://239.2.3.1:6969')).toEqual({
       ok: true,
-      target: { protocol: 'udp', host: '239.2.3.1', port: 6969, multicast: true, ttl: 1, interface: undefined, text: 'udp://239.2.3.1:6969' },
+      target: {
+        protocol: 'udp',
+        host: '239.2.3.1',
+        port: 6969,
+        multicast: true,
+        ttl: 1,
+        interface: undefined,
+        text: 'udp://239.2.3.1:6969',
+      },
     });
     expect(target('udp://239.2.3.1:6969?ttl=4&interface=192.168.1.10')).toMatchObject({ multicast: true, ttl: 4, interface: '192.168.1.10' });
     expect(target('udp://[ff02::1]:6969')).toMatchObject({ host: 'ff02::1', multicast: true });
@@ -193,13 +201,15 @@ describe('TLS output', () => {
       const r = spawnSync(openssl.path!, args, { cwd: dir, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
     };
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=reckon test CA');
+    const ca = ['-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=reckon test CA'];
+    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', ...ca);
     for (const name of ['server', 'client']) {
       run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
       const ext = join(dir, `${name}.ext`);
       const extText = name === 'server' ? 'subjectAltName=IP:127.0.0.1\n' : 'extendedKeyUsage=clientAuth\n';
       spawnSync('sh', ['-c', `printf '%s' "$1" > "$2"`, 'sh', extText, ext]);
-      run('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', ext);
+      const signed = ['-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`];
+      run('x509', '-req', '-in', `${name}.csr`, ...signed, '-days', '2', '-extfile', ext);
     }
   }
 
@@ -243,7 +253,8 @@ describe('TLS output', () => {
   it.skipIf(openssl.path === undefined)('refuses a server whose certificate does not chain to the given CA', async () => {
     // The server certificate is signed by the test CA; the client trusts only another CA.
     const pem = (name: string) => readFileSync(join(dir, name));
-    const r = spawnSync(openssl.path!, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem', '-days', '2', '-subj', '/CN=other CA'], { cwd: dir });
+    const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem'];
+    const r = spawnSync(openssl.path!, [...args, '-days', '2', '-subj', '/CN=other CA'], { cwd: dir });
     expect(r.status).toBe(0);
     const server = createTlsServer({ cert: pem('server.pem'), key: pem('server.key') }, (socket) => socket.destroy());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
