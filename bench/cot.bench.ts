@@ -20,7 +20,7 @@ import { RemoteEntityTable } from '../src/dr/table.js';
 import { createFrame, renderFrame, type EntityFrame } from '../src/stream/frame.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
 import { createTransportStats, type DatagramReceiver, type DatagramTransport } from '../src/transport/transport.js';
-import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
+import { consume, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const N = 1000;
 
@@ -145,11 +145,9 @@ const suite: BenchSuite = async ({ quick }) => {
     for (let i = 0; i < 100; i++) length += encodeCotEvent({ ...fields, timeSeconds: fields.timeSeconds + i }).length;
   }, 100, { minMillis });
   consume(length);
-  const heap = heapBytesPerOp((i) => consume(encodeCotEvent({ ...fields, timeSeconds: fields.timeSeconds + i }).length), 20_000);
   results.push({
     name: 'cot.encode.xml',
     eventsPerSec: round(xmlRate),
-    heapBytesPerEvent: round(heap),
     bytesPerEvent: encodeCotEvent(fields).length,
   });
 
