@@ -1,10 +1,11 @@
 /**
  * One CoT event as fields, and its XML document built with fast-xml-parser's `XMLBuilder` (which escapes `<`, `>`,
- * `&`, `"` and `'` in attribute values and text). Text from the network goes through `stripControlCharacters`
- * first (see mapping.ts), so every character that reaches the builder is an XML 1.0 character.
+ * `&`, `"` and `'` in attribute values and text). Every text field goes through `stripControlCharacters` (see
+ * mapping.ts) first, so every character that reaches the builder is an XML 1.0 character, whoever filled the fields.
  * The element layout follows the CoT event schema (version 2.0) as TAK clients read it; see docs/cot.md.
  */
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import { stripControlCharacters as clean } from './mapping.js';
 
 /** The content of one CoT event. Times are Unix epoch seconds (UTC). */
 export interface CotEventFields {
@@ -20,7 +21,7 @@ export interface CotEventFields {
   readonly longitudeDeg: number;
   /** Height above the WGS-84 ellipsoid, metres. */
   readonly haeM: number;
-  /** Control characters already removed. */
+  /** Shown by TAK; control characters are removed when the event is encoded. */
   readonly callsign: string;
   /** Course over ground, degrees true. */
   readonly courseDeg: number;
@@ -72,9 +73,9 @@ export function encodeCotEvent(fields: CotEventFields): string {
     '?xml': { [`${a}version`]: '1.0', [`${a}encoding`]: 'UTF-8', [`${a}standalone`]: 'yes' },
     event: {
       [`${a}version`]: '2.0',
-      [`${a}uid`]: fields.uid,
-      [`${a}type`]: fields.type,
-      [`${a}how`]: fields.how,
+      [`${a}uid`]: clean(fields.uid),
+      [`${a}type`]: clean(fields.type),
+      [`${a}how`]: clean(fields.how),
       [`${a}time`]: cotTime(fields.timeSeconds),
       [`${a}start`]: cotTime(fields.startSeconds),
       [`${a}stale`]: cotTime(fields.staleSeconds),
@@ -86,12 +87,12 @@ export function encodeCotEvent(fields: CotEventFields): string {
         [`${a}le`]: COT_UNKNOWN_ERROR,
       },
       detail: {
-        contact: { [`${a}callsign`]: fields.callsign },
+        contact: { [`${a}callsign`]: clean(fields.callsign) },
         track: { [`${a}course`]: fixed(course, 1), [`${a}speed`]: fixed(fields.speedMps, 2) },
         __dis: {
           [`${a}exercise`]: String(fields.dis.exercise),
-          [`${a}id`]: fields.dis.id,
-          [`${a}entityType`]: fields.dis.entityType,
+          [`${a}id`]: clean(fields.dis.id),
+          [`${a}entityType`]: clean(fields.dis.entityType),
           [`${a}force`]: String(fields.dis.force),
         },
       },

@@ -213,13 +213,15 @@ describe('CoT events', () => {
       '</detail></event>',
     ];
     for (const text of hostile) {
+      // Raw text in every text field: the encoder removes what XML cannot hold, the builder escapes the rest.
       const callsign = stripControlCharacters(text);
-      const xml = encodeCotEvent({ ...fields, callsign });
+      const xml = encodeCotEvent({ ...fields, callsign: text, dis: { ...fields.dis, id: text } });
       expect(XMLValidator.validate(xml), text).toBe(true);
       expect(xml).not.toMatch(NOT_XML_CHAR);
       expect(xml.match(/<event /g)).toHaveLength(1);
       const parsed = parseCotEvent(xml)!;
       expect(parsed.contact.callsign).toBe(callsign);
+      expect(parsed.dis.id).toBe(callsign);
       expect(parsed.event.uid).toBe(fields.uid);
     }
   });
