@@ -360,3 +360,23 @@ export { type LocalEntity, type EmittedPdu } from './stream/local-entities.js';
 export { type EntityEvent, type EntityEventType } from './stream/entity-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
 export { type StreamConfig } from './stream/settings.js';
+
+// cot — remote entities as Cursor on Target events for TAK
+export {
+  cotEvents,
+  encodeCotEvent,
+  parseCotEvent,
+  parseCotUrl,
+  openCotOutput,
+  cotTypeFor,
+  cotUid,
+  stripControlCharacters,
+  TAK_MESH_URL,
+  type CotEvent,
+  type CotEventFields,
+  type CotEventReason,
+  type CotEventsOptions,
+  type CotOutput,
+  type CotOutputTarget,
+  type CotTlsOptions,
+} from './cot/index.js';
