@@ -12,8 +12,6 @@ import type { CotOutputTarget } from '../../cot/output.js';
 const TLS_ENV = { 'cot-cert': 'RECKON_COT_CERT', 'cot-key': 'RECKON_COT_KEY', 'cot-ca': 'RECKON_COT_CA' } as const;
 const PASSPHRASE_ENV = 'RECKON_COT_KEY_PASSPHRASE';
 /** Exit codes after a stop by signal: 128 + the signal's number, as shells report it. */
-const EXIT_SIGINT = 130;
-const EXIT_SIGTERM = 143;
 
 export const command: Command = {
   name: 'bridge',
@@ -188,7 +186,8 @@ export const command: Command = {
       ),
     ];
     io.stderr.write(lines.join('\n') + '\n');
-    if (reason === 'interrupted') return io.signal.reason === 'SIGTERM' ? EXIT_SIGTERM : EXIT_SIGINT;
+    // Like subscribe and record, the bridge runs until it is stopped: Ctrl-C or SIGTERM is its normal end (exit 0).
+    // Only a command stopped short of what it was asked for (experiment) exits 130 / 143.
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
   },
 };
