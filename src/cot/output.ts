@@ -112,9 +112,9 @@ export interface CotOutputStats {
 
 /** TLS client settings (PEM text). */
 export interface CotTlsOptions {
-  readonly cert?: string | Buffer;
-  readonly key?: string | Buffer;
-  readonly ca?: string | Buffer;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly ca?: string;
   readonly passphrase?: string;
   /** Defaults to true: the server's certificate must chain to `ca` (or the system's roots). */
   readonly rejectUnauthorized?: boolean;

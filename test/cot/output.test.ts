@@ -218,7 +218,7 @@ describe('TLS output', () => {
   });
 
   it.skipIf(openssl.path === undefined)('sends over TLS with a client certificate the server verifies', async () => {
-    const pem = (name: string) => readFileSync(join(dir, name));
+    const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
     let text = '';
     let peer = '';
     const got = new Promise<void>((resolve) => {
@@ -252,7 +252,7 @@ describe('TLS output', () => {
 
   it.skipIf(openssl.path === undefined)('refuses a server whose certificate does not chain to the given CA', async () => {
     // The server certificate is signed by the test CA; the client trusts only another CA.
-    const pem = (name: string) => readFileSync(join(dir, name));
+    const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
     const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem'];
     const r = spawnSync(openssl.path!, [...args, '-days', '2', '-subj', '/CN=other CA'], { cwd: dir });
     expect(r.status).toBe(0);

@@ -196,9 +196,9 @@ export const command: Command = {
 async function readTlsFiles(
   flags: FlagValues,
   problems: UsageProblem[],
-): Promise<{ cert?: Buffer; key?: Buffer; ca?: Buffer; passphrase?: string }> {
+): Promise<{ cert?: string; key?: string; ca?: string; passphrase?: string }> {
   const { readFile } = await import('node:fs/promises');
-  const out: { cert?: Buffer; key?: Buffer; ca?: Buffer; passphrase?: string } = {};
+  const out: { cert?: string; key?: string; ca?: string; passphrase?: string } = {};
   const before = problems.length;
   for (const flag of ['cot-cert', 'cot-key', 'cot-ca'] as const) {
     const fromFlag = flags[flag];
@@ -206,7 +206,7 @@ async function readTlsFiles(
     if (path === undefined || path === '') continue;
     const source = typeof fromFlag === 'string' ? `--${flag}` : `--${flag} (from ${TLS_ENV[flag]})`;
     try {
-      const pem = await readFile(path);
+      const pem = await readFile(path, 'utf8');
       if (!pem.includes('-----BEGIN ')) {
         const hint = 'a TAK .p12 converts with `openssl pkcs12 -in FILE.p12 -out FILE.pem -nodes`';
         problems.push({ path: source, message: `${JSON.stringify(path)} is not a PEM file (${hint})` });

@@ -36,7 +36,7 @@ export const command: Command = {
     'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
   ],
   async run(args, io) {
-    const { configOrProblems } = await import('../../config/cli.js');
+    const { configOrProblems, portFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
@@ -44,7 +44,7 @@ export const command: Command = {
     if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
       problems.push({ path: '--speed', message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"` });
     }
-    const portFilter = integerInRange(args.flags, 'port-filter', 1, 65535, 'a UDP port', problems);
+    const portFilter = portFlag(args.flags, 'port-filter', problems);
     const exercise = integerInRange(args.flags, 'only-exercise', 1, 255, 'an exercise ID', problems);
     const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
     const config = configOrProblems(args.flags, problems);
