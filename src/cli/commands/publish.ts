@@ -25,7 +25,14 @@ export const command: Command = {
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.' },
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity. Defaults to 30.' },
     algorithm: { type: 'string', value: 'ALG', description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.' },
-    json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
+    json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state). With --entities: the status lines and the summary as JSON lines instead.' },
+    entities: {
+      type: 'string',
+      value: 'N',
+      description: 'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram.',
+    },
+    'max-rate': { type: 'string', value: 'PDUS', description: 'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.' },
+    seed: { type: 'string', value: 'N', description: 'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.' },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
   },
   examples: [
@@ -33,8 +40,10 @@ export const command: Command = {
     'reckon publish --track test/fixtures/tracks/ship_signalk_aava_ownship_1hz_derived.csv --duration "2 min"',
     'reckon publish --entity ship --multicast 239.1.2.3 --exercise 2 --position-threshold "0.5 m"',
     'reckon publish --entity tank --json | head',
+    'reckon publish --entities 100000 --port 3000 --duration "10 min"',
   ],
   async run(args, io) {
+    if (args.flags.entities !== undefined) return (await import('../load-generator.js')).runLoadGenerator(args, io);
     const { configOrProblems, durationFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const names = (args.flags.entity as string[] | undefined) ?? [];
