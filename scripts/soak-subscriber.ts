@@ -23,6 +23,8 @@ let rssMax = rssStart;
 let rssWhenAllHeld: number | undefined;
 let heldMinAfterRamp = Number.POSITIVE_INFINITY;
 let port = 0;
+/** Set at the snapshot, just before the publisher is stopped: its leave notices must not count as entities lost. */
+let stopping = false;
 
 const sample = setInterval(() => {
   const rss = process.memoryUsage().rss;
@@ -31,7 +33,7 @@ const sample = setInterval(() => {
     rssWhenAllHeld = rss;
     delay.reset(); // the delay measured from here on is the steady state's, not the ramp's
   }
-  if (rssWhenAllHeld !== undefined) heldMinAfterRamp = Math.min(heldMinAfterRamp, stats.entities);
+  if (rssWhenAllHeld !== undefined && !stopping) heldMinAfterRamp = Math.min(heldMinAfterRamp, stats.entities);
 }, 1000);
 
 /** Datagrams the kernel dropped on our socket (the `drops` column of /proc/net/udp), or null where unknown. */
@@ -57,6 +59,7 @@ const subscription = subscriber.listening$.subscribe((local) => {
 
 process.on('message', (request: Request) => {
   if (request.type === 'snapshot') {
+    stopping = true;
     process.send!({ type: 'snapshot', entitiesHeld: stats.entities, pdusReceived: pdusReceived() });
     return;
   }

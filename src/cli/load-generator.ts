@@ -11,6 +11,9 @@ import { algorithmFlag } from './terminal/algorithm-flag.js';
 /** Ticks per second with `--entities` unless `--rate` says otherwise. */
 export const LOAD_DEFAULT_RATE_HZ = 10;
 
+/** Longest slice of a tick, ms: every entity is evaluated once per tick, a slice of them every SLICE_MS. */
+const SLICE_MS = 10;
+
 /**
  * Runs the load generator for `reckon publish --entities N`.
  * @returns the exit code: 0 done, 1 runtime failure, 130/143 after SIGINT/SIGTERM; usage problems throw.
@@ -104,6 +107,11 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   };
 
   const endMs = durationSeconds === undefined ? Number.POSITIVE_INFINITY : startMs + durationSeconds * 1000;
+  // A tick is spread over slices of at most SLICE_MS: each slice evaluates the entities due by then, so the
+  // datagrams leave evenly instead of in one burst per tick (a burst of thousands overflows a receiver's buffer).
+  const sliceMs = Math.min(periodMs, SLICE_MS);
+  let due = 0;
+  let evaluated = 0;
   let reason = await new Promise<string>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     let nextMs = startMs;
@@ -112,51 +120,56 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       resolve('interrupted');
     };
     io.signal.addEventListener('abort', onAbort, { once: true });
-    const tick = (): void => {
+    const slice = (): void => {
       const nowMs = performance.now();
       if (failure) return finish('failed');
       if (nowMs >= endMs) return finish(`${durationSeconds} s elapsed`);
-      tokens = Math.min(tokens + ((nowMs - lastTickMs) / 1000) * maxRate, Math.max(maxRate, 1));
+      const elapsedMs = nowMs - lastTickMs;
       lastTickMs = nowMs;
-      const sent = generator.tick((nowMs - startMs) / 1000, bundler, Math.floor(tokens));
-      if (Number.isFinite(tokens)) tokens -= sent;
-      bundler.flush();
-      ticks++;
-      if (nowMs - lastStatus.ms >= statusEveryMs) status(nowMs);
-      // Ticks keep to the wall clock; one that ran past the next is late, and the loop goes on from now rather
-      // than catching up with a burst.
-      nextMs += periodMs;
-      const after = performance.now();
-      if (after > nextMs) {
-        lateTicks++;
-        nextMs = after;
+      tokens = Math.min(tokens + (elapsedMs / 1000) * maxRate, Math.max(maxRate, 1));
+      due += (entities * elapsedMs) / periodMs;
+      // More than a whole tick behind: the loop goes on from now rather than catching up with a burst.
+      if (due > entities) {
+        lateTicks += Math.floor(due / entities);
+        due = entities;
       }
-      timer = setTimeout(tick, Math.max(0, nextMs - after));
+      const before = stats.pdus;
+      const done = generator.tick((nowMs - startMs) / 1000, bundler, Math.floor(due), Math.floor(tokens));
+      if (Number.isFinite(tokens)) tokens -= stats.pdus - before;
+      due -= done;
+      evaluated += done;
+      ticks = evaluated / entities;
+      bundler.flush();
+      if (nowMs - lastStatus.ms >= statusEveryMs) status(nowMs);
+      nextMs += sliceMs;
+      const after = performance.now();
+      if (after > nextMs) nextMs = after;
+      timer = setTimeout(slice, Math.max(0, nextMs - after));
     };
     const finish = (why: string): void => {
       io.signal.removeEventListener('abort', onAbort);
       resolve(why);
     };
     if (io.signal.aborted) onAbort();
-    else tick();
+    else slice();
   });
   const stoppedMs = performance.now();
   if (tty) io.stderr.write('\n');
 
-  // Leave notices, a tick's worth of entities at a time (all of them within about a second), under the same cap.
+  // Leave notices, a slice at a time (all of them within about a second), under the same cap.
   if (!failure) {
-    const perTick = Math.max(1, Math.ceil(entities / rateHz));
+    const perSlice = Math.max(1, Math.ceil((entities * sliceMs) / 1000));
     for (;;) {
       const nowMs = performance.now();
       tokens = Math.min(tokens + ((nowMs - lastTickMs) / 1000) * maxRate, Math.max(maxRate, 1));
       lastTickMs = nowMs;
-      const budget = Math.min(perTick, Math.max(1, Math.floor(tokens)));
+      const budget = Math.min(perSlice, Math.max(1, Math.floor(tokens)));
       const before = stats.leaveNotices;
       const done = generator.leave((nowMs - startMs) / 1000, bundler, budget);
       if (Number.isFinite(tokens)) tokens -= stats.leaveNotices - before;
       bundler.flush();
       if (done || failure) break;
-      await new Promise((resolve) => setTimeout(resolve, periodMs));
+      await new Promise((resolve) => setTimeout(resolve, sliceMs));
     }
   }
   await transport.close();
@@ -173,7 +186,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     entities,
     joined: stats.joined,
     seconds: round(seconds),
-    ticks,
+    ticks: round(ticks),
     ticksPerSecond: round(ticks / Math.max(seconds, 1e-9)),
     lateTicks,
     decisions: stats.decisions,
@@ -196,7 +209,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       `publish: stopped (${reason}) after ${seconds.toFixed(1)} s; ${stats.joined} of ${entities} entities joined; DR ${algorithm === 'auto' ? 'auto' : algorithm}`,
       `  ${stats.pdus} PDUs (${EMIT_REASON_NAMES.map((name) => `${name} ${reasons[name]}`).join(', ')}; ${stats.leaveNotices} leave notices) in ${transport.stats.datagramsOut} datagrams, ${formatBytes(stats.bytes)}`,
       `  ${formatRate(summary.pdusPerSecond)} PDUs/s, ${formatBytes(summary.bytesPerSecond)}/s; ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)} decisions (${saved.toFixed(1)} % saved)`,
-      `  ${ticks} ticks (${summary.ticksPerSecond} per second of ${rateHz}, ${lateTicks} late), ${summary.cpuSeconds} s CPU${stats.deferred > 0 ? `, ${stats.deferred} evaluations deferred by --max-rate` : ''}${transport.stats.sendErrors > 0 ? `, ${transport.stats.sendErrors} sends failed` : ''}`,
+      `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz}; ${lateTicks} ticks skipped while behind), ${summary.cpuSeconds} s CPU${stats.deferred > 0 ? `, ${stats.deferred} evaluations deferred by --max-rate` : ''}${transport.stats.sendErrors > 0 ? `, ${transport.stats.sendErrors} sends failed` : ''}`,
     ].join('\n') + '\n',
   );
   if (failure) return EXIT_FAILURE;

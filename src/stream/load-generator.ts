@@ -92,8 +92,8 @@ export interface LoadGeneratorStats {
 }
 
 /**
- * Simulated entities for load: call `tick(t, sink)` at the tick rate, then `leave(t, sink)` until it returns
- * true. Allocates nothing per tick.
+ * Simulated entities for load: call `tick(t, sink)` at the tick rate (or `tick(t, sink, slice)` more often, each
+ * entity once per tick), then `leave(t, sink)` until it returns true. Allocates nothing per tick.
  */
 export class LoadGenerator {
   readonly count: number;
@@ -124,7 +124,7 @@ export class LoadGenerator {
   private readonly record = new EntityStateRecord(0);
   private readonly site: number;
   private readonly application: number;
-  /** Next entity to evaluate: a tick cut short by its budget resumes here. */
+  /** Next entity to evaluate: the next slice, or a tick cut short by its budget, resumes here. */
   private cursor = 0;
   private leaveCursor = 0;
 
@@ -192,34 +192,37 @@ export class LoadGenerator {
   }
 
   /**
-   * One tick at tSeconds (seconds since the start): every joined entity's truth, its emitter's decision, and the
-   * PDUs it needs written to `sink`. Stops early once `budget` PDUs are written; the entities not evaluated
-   * then come first next tick (counted in `stats.deferred`).
-   * @returns PDUs written.
+   * Evaluates the next `count` entities (round robin from where the last call stopped) at tSeconds (seconds since
+   * the start): each joined entity's truth, its emitter's decision, and the PDU it needs written to `sink`. A
+   * whole tick is `count` = `this.count`; a caller that spreads a tick over smaller slices sends its datagrams
+   * evenly instead of in one burst. Stops early once `budget` PDUs are written: the entities not evaluated then
+   * come first in the next call (counted in `stats.deferred`).
+   * @returns entities evaluated (those not yet joined included).
    */
-  tick(tSeconds: number, sink: PduSink, budget = Number.POSITIVE_INFINITY): number {
-    const n = this.count, start = this.cursor;
-    let written = 0;
-    for (let k = 0; k < n; k++) {
-      const i = start + k < n ? start + k : start + k - n;
+  tick(tSeconds: number, sink: PduSink, count = this.count, budget = Number.POSITIVE_INFINITY): number {
+    const n = this.count;
+    const todo = Math.min(Math.max(0, Math.floor(count)), n);
+    let written = 0, i = this.cursor, k = 0;
+    for (; k < todo; k++) {
       if (written >= budget) {
-        this.cursor = i;
-        this.stats.deferred += n - k;
-        return written;
+        this.stats.deferred += todo - k;
+        break;
       }
-      if (tSeconds < this.joinSeconds[i]!) continue;
-      const truth = this.sampleTruth(i, tSeconds);
-      const emitter = this.emitters[i]!;
+      const entity = i;
+      i = i + 1 < n ? i + 1 : 0;
+      if (tSeconds < this.joinSeconds[entity]!) continue;
+      const truth = this.sampleTruth(entity, tSeconds);
+      const emitter = this.emitters[entity]!;
       const first = emitter.sentCount === 0;
       const reasons = emitter.update(truth, tSeconds, this.record, 0, truth.worldToBody);
       this.stats.decisions++;
       if (reasons === 0) continue;
       if (first) this.stats.joined++;
-      this.write(i, tSeconds, reasons, sink);
+      this.write(entity, tSeconds, reasons, sink);
       written++;
     }
-    this.cursor = start;
-    return written;
+    this.cursor = i;
+    return k;
   }
 
   /**
