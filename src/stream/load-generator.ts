@@ -211,7 +211,7 @@ export class LoadGenerator {
       const entity = i;
       i = i + 1 < n ? i + 1 : 0;
       if (tSeconds < this.joinSeconds[entity]!) continue;
-      const truth = this.sampleTruth(entity, tSeconds);
+      const truth = this.truthAt(entity, tSeconds);
       const emitter = this.emitters[entity]!;
       const first = emitter.sentCount === 0;
       const reasons = emitter.update(truth, tSeconds, this.record, 0, truth.worldToBody);
@@ -236,7 +236,7 @@ export class LoadGenerator {
       const i = this.leaveCursor++;
       const emitter = this.emitters[i]!;
       if (emitter.sentCount === 0) continue;
-      const truth = this.sampleTruth(i, tSeconds);
+      const truth = this.truthAt(i, tSeconds);
       const reasons = emitter.update(truth, tSeconds, this.record, APPEARANCE_DEACTIVATED, truth.worldToBody);
       if (reasons === 0) continue; // only under a rate cap (minIntervalSeconds), which the generator never sets
       this.write(i, tSeconds, reasons, sink);
@@ -246,8 +246,11 @@ export class LoadGenerator {
     return this.leaveCursor >= this.count;
   }
 
-  /** Entity i's truth at tSeconds: its shape at its own time, moved rigidly. */
-  private sampleTruth(i: number, tSeconds: number): TruthWithAttitude {
+  /**
+   * Entity i's truth at tSeconds (seconds since the start): its shape at its own time, moved rigidly. Written into
+   * one object the generator reuses: valid until the next call. Allocates nothing.
+   */
+  truthAt(i: number, tSeconds: number): TruthWithAttitude {
     const shape = this.shapeOf[i]!, duration = this.shapeDurations[shape]!;
     let tau = tSeconds - this.joinSeconds[i]! + this.phaseSeconds[i]!;
     if (tau >= duration) tau %= duration;
