@@ -19,6 +19,7 @@ const stats = subscriber.stats.transport;
 const delay = monitorEventLoopDelay({ resolution: 10 });
 const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
 const rssStart = process.memoryUsage().rss;
+const cpuStart = process.cpuUsage();
 let rssMax = rssStart;
 let rssWhenAllHeld: number | undefined;
 let heldMinAfterRamp = Number.POSITIVE_INFINITY;
@@ -77,6 +78,7 @@ process.on('message', (request: Request) => {
     clearInterval(sample);
     delay.disable();
     const rssEnd = process.memoryUsage().rss;
+    const cpu = process.cpuUsage(cpuStart);
     process.send!(
       {
         type: 'final',
@@ -88,6 +90,8 @@ process.on('message', (request: Request) => {
         timeouts: stats.timeouts,
         entitiesHeldMinAfterRamp: Number.isFinite(heldMinAfterRamp) ? heldMinAfterRamp : null,
         rssMB: { start: mb(rssStart), allHeld: rssWhenAllHeld === undefined ? null : mb(rssWhenAllHeld), end: mb(rssEnd), max: mb(Math.max(rssMax, rssEnd)) },
+        cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
+        cpuMicrosecondsPerPdu: Math.round((100 * (cpu.user + cpu.system)) / Math.max(1, pdusReceived())) / 100,
         eventLoopDelayMs: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
       },
       () => {

@@ -82,7 +82,7 @@ function next(type: string, ms: number): Promise<Message> {
 }
 
 try {
-  const { port } = (await next('listening', 30_000)) as { port: number };
+  const { port } = (await next('listening', 30_000)) as unknown as { port: number };
   const flags = ['--entities', String(entities), '--address', '127.0.0.1', '--port', String(port), '--json'];
   if (values.rate !== undefined) flags.push('--rate', values.rate);
   if (values['max-rate'] !== undefined) flags.push('--max-rate', values['max-rate']);
@@ -103,14 +103,14 @@ try {
   const early = await Promise.race([new Promise<boolean>((resolve) => setTimeout(() => resolve(false), seconds * 1000)), exited.then(() => true)]);
   if (early) throw new Error('the publisher exited before the time was up');
   subscriber.send({ type: 'snapshot' });
-  const snapshot = (await next('snapshot', 10_000)) as { entitiesHeld: number };
+  const snapshot = (await next('snapshot', 10_000)) as unknown as { entitiesHeld: number };
   publisher.kill('SIGINT');
   const code = await exited;
   if (code !== 130) throw new Error(`the publisher exited with ${code}`);
   const summary = stdout.trim().split('\n').map((l) => JSON.parse(l) as Message).find((m) => m.type === 'summary') as Record<string, number>;
   subscriber.send({ type: 'finish', expectedPdus: summary.pdus });
   finished = true;
-  const final = (await next('final', 30_000)) as Record<string, unknown> & { pdusReceived: number; datagramsReceived: number };
+  const final = (await next('final', 30_000)) as unknown as Record<string, unknown> & { pdusReceived: number; datagramsReceived: number };
   const lost = summary.pdus! - final.pdusReceived;
   const result = {
     entities,
@@ -133,10 +133,12 @@ try {
     timeouts: final.timeouts,
     subscriberRssMB: final.rssMB,
     eventLoopDelayMs: final.eventLoopDelayMs,
+    subscriberCpu: { seconds: final.cpuSeconds, microsecondsPerPdu: final.cpuMicrosecondsPerPdu },
     publisher: {
       ticksPerSecond: summary.ticksPerSecond,
-      lateTicks: summary.lateTicks,
+      ticksSkipped: summary.ticksSkipped,
       cpuSeconds: summary.cpuSeconds,
+      cpuMicrosecondsPerDecision: summary.cpuMicrosecondsPerDecision,
       sendErrors: summary.sendErrors,
       deferred: summary.deferred,
     },

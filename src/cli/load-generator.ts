@@ -80,7 +80,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const startMs = performance.now();
   const cpuStart = process.cpuUsage();
   let ticks = 0;
-  let lateTicks = 0;
+  /** Ticks given up while more than a whole tick behind (the loop goes on from now instead of catching up). */
+  let ticksSkipped = 0;
   // Token bucket for --max-rate: refilled by elapsed time, holding at most one second's worth.
   let tokens = Number.isFinite(maxRate) ? maxRate / rateHz : Number.POSITIVE_INFINITY;
   let lastTickMs = startMs;
@@ -130,7 +131,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       due += (entities * elapsedMs) / periodMs;
       // More than a whole tick behind: the loop goes on from now rather than catching up with a burst.
       if (due > entities) {
-        lateTicks += Math.floor(due / entities);
+        ticksSkipped += (due - entities) / entities;
         due = entities;
       }
       const before = stats.pdus;
@@ -188,7 +189,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     seconds: round(seconds),
     ticks: round(ticks),
     ticksPerSecond: round(ticks / Math.max(seconds, 1e-9)),
-    lateTicks,
+    ticksSkipped: round(ticksSkipped),
     decisions: stats.decisions,
     pdus: stats.pdus,
     reasons,
@@ -201,6 +202,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     sendErrors: transport.stats.sendErrors,
     deferred: stats.deferred,
     cpuSeconds: round((cpu.user + cpu.system) / 1e6),
+    // CPU per emitter decision (truth, decision, encoding and sending included): what sizes a machine for N × rate.
+    cpuMicrosecondsPerDecision: round((cpu.user + cpu.system) / Math.max(1, stats.decisions)),
   };
   if (json) io.stdout.write(JSON.stringify(summary) + '\n');
   const saved = decisionsPerEntitySecond > 0 ? 100 * (1 - pdusPerEntitySecond / decisionsPerEntitySecond) : 0;
@@ -209,7 +212,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       `publish: stopped (${reason}) after ${seconds.toFixed(1)} s; ${stats.joined} of ${entities} entities joined; DR ${algorithm === 'auto' ? 'auto' : algorithm}`,
       `  ${stats.pdus} PDUs (${EMIT_REASON_NAMES.map((name) => `${name} ${reasons[name]}`).join(', ')}; ${stats.leaveNotices} leave notices) in ${transport.stats.datagramsOut} datagrams, ${formatBytes(stats.bytes)}`,
       `  ${formatRate(summary.pdusPerSecond)} PDUs/s, ${formatBytes(summary.bytesPerSecond)}/s; ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)} decisions (${saved.toFixed(1)} % saved)`,
-      `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz}; ${lateTicks} ticks skipped while behind), ${summary.cpuSeconds} s CPU${stats.deferred > 0 ? `, ${stats.deferred} evaluations deferred by --max-rate` : ''}${transport.stats.sendErrors > 0 ? `, ${transport.stats.sendErrors} sends failed` : ''}`,
+      `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz}; ${summary.ticksSkipped} ticks skipped while behind), ${summary.cpuSeconds} s CPU${stats.deferred > 0 ? `, ${stats.deferred} evaluations deferred by --max-rate` : ''}${transport.stats.sendErrors > 0 ? `, ${transport.stats.sendErrors} sends failed` : ''}`,
     ].join('\n') + '\n',
   );
   if (failure) return EXIT_FAILURE;
