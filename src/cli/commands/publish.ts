@@ -25,11 +25,11 @@ export const command: Command = {
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.' },
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity. Defaults to 30.' },
     algorithm: { type: 'string', value: 'ALG', description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.' },
-    json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state). With --entities: the status lines and the summary as JSON lines instead.' },
+    json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
     entities: {
       type: 'string',
       value: 'N',
-      description: 'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram.',
+      description: 'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
     },
     'max-rate': { type: 'string', value: 'PDUS', description: 'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.' },
     seed: { type: 'string', value: 'N', description: 'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.' },
