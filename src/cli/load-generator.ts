@@ -127,7 +127,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       if (nowMs >= endMs) return finish(`${durationSeconds} s elapsed`);
       const elapsedMs = nowMs - lastTickMs;
       lastTickMs = nowMs;
-      tokens = Math.min(tokens + (elapsedMs / 1000) * maxRate, Math.max(maxRate, 1));
+      if (Number.isFinite(maxRate)) tokens = Math.min(tokens + (elapsedMs / 1000) * maxRate, maxRate);
       due += (entities * elapsedMs) / periodMs;
       // More than a whole tick behind: the loop goes on from now rather than catching up with a burst.
       if (due > entities) {
@@ -162,7 +162,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     const perSlice = Math.max(1, Math.ceil((entities * sliceMs) / 1000));
     for (;;) {
       const nowMs = performance.now();
-      tokens = Math.min(tokens + ((nowMs - lastTickMs) / 1000) * maxRate, Math.max(maxRate, 1));
+      if (Number.isFinite(maxRate)) tokens = Math.min(tokens + ((nowMs - lastTickMs) / 1000) * maxRate, maxRate);
       lastTickMs = nowMs;
       const budget = Math.min(perSlice, Math.max(1, Math.floor(tokens)));
       const before = stats.leaveNotices;

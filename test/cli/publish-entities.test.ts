@@ -59,6 +59,16 @@ describe('reckon publish --entities', () => {
     }
   }, 60_000);
 
+  it('keeps to --max-rate: entities past the budget wait for the next slice', async () => {
+    const run = reckon(['publish', '--entities', '100', '--max-rate', '10', '--address', '127.0.0.1', '--port', '9', '--duration', '3 s', '--json']);
+    expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
+    const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
+    // The bucket fills at 10 PDUs per second of wall clock from one tick's worth (1 PDU): a bound, not a timing.
+    expect(summary.pdus! - summary.leaveNotices!).toBeLessThanOrEqual(10 * summary.seconds! + 2);
+    expect(summary.pdus! - summary.leaveNotices!).toBeGreaterThan(0);
+    expect(summary.deferred).toBeGreaterThan(0);
+  });
+
   it.each([['0'], ['100001'], ['abc'], ['-5'], ['1.5']])('refuses --entities %s with exit 2', async (value) => {
     const run = reckon(['publish', '--entities', value, '--port', '9']);
     expect(await within(run.exited, 10_000, 'publish to exit', run.child)).toBe(2);
