@@ -25,26 +25,38 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const entitiesText = stringFlag(args.flags, 'entities') ?? '';
   const entities = /^\s*\d+\s*$/.test(entitiesText) ? Number(entitiesText) : Number.NaN;
   if (!(entities >= 1 && entities <= MAX_LOAD_ENTITIES)) {
-    problems.push({ path: '--entities', message: `expected a whole number from 1 to ${MAX_LOAD_ENTITIES}, got "${entitiesText}"` });
+    const message = `expected a whole number from 1 to ${MAX_LOAD_ENTITIES}, got "${entitiesText}"`;
+    problems.push({ path: '--entities', message });
   }
   for (const other of ['entity', 'track']) {
-    if (args.flags[other] !== undefined) problems.push({ path: `--${other}`, message: 'cannot be combined with --entities; leave one of them out' });
+    if (args.flags[other] === undefined) continue;
+    problems.push({ path: `--${other}`, message: 'cannot be combined with --entities; leave one of them out' });
   }
   const durationSeconds = durationFlag(args.flags, 'duration', problems);
   const rateText = stringFlag(args.flags, 'rate');
   const rateHz = rateText === undefined ? LOAD_DEFAULT_RATE_HZ : Number(rateText);
-  if (!(rateHz >= 1 && rateHz <= 1000)) problems.push({ path: '--rate', message: `expected ticks per second from 1 to 1000, got "${rateText}"` });
+  if (!(rateHz >= 1 && rateHz <= 1000)) {
+    problems.push({ path: '--rate', message: `expected ticks per second from 1 to 1000, got "${rateText}"` });
+  }
   const maxRateText = stringFlag(args.flags, 'max-rate');
   const maxRate = maxRateText === undefined ? Number.POSITIVE_INFINITY : Number(maxRateText);
-  if (!(maxRate >= 1)) problems.push({ path: '--max-rate', message: `expected PDUs per second, at least 1, got "${maxRateText}"` });
+  if (!(maxRate >= 1)) {
+    problems.push({ path: '--max-rate', message: `expected PDUs per second, at least 1, got "${maxRateText}"` });
+  }
   const seedText = stringFlag(args.flags, 'seed');
   const seed = seedText === undefined ? 1 : Number(seedText);
-  if (!Number.isSafeInteger(seed)) problems.push({ path: '--seed', message: `expected a whole number, got "${seedText}"` });
+  if (!Number.isSafeInteger(seed)) {
+    problems.push({ path: '--seed', message: `expected a whole number, got "${seedText}"` });
+  }
   const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
   const config = configOrProblems(args.flags, problems);
   if (config && entities >= 1 && entities <= MAX_LOAD_ENTITIES) {
     const last = config.dis.application + Math.ceil(entities / 0xfffe) - 1;
-    if (last > 0xfffe) problems.push({ path: '--application', message: `${entities} entities need application ids up to ${last} (one per 65534 entities); use an application id of at most ${0xfffe - (last - config.dis.application)}` });
+    if (last > 0xfffe) {
+      const highest = 0xfffe - (last - config.dis.application);
+      const message = `${entities} entities need application ids up to ${last} (one per 65534); use at most ${highest}`;
+      problems.push({ path: '--application', message });
+    }
   }
   if (problems.length > 0 || !config) throw new UsageError(problems);
   const json = booleanFlag(args.flags, 'json');
@@ -68,10 +80,13 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const bundler = new PduBundler(transport, config.network.mtu);
   const destination = `${config.network.address ?? config.network.multicast ?? '127.0.0.1'}:${config.network.port}`;
   const applications = Math.ceil(entities / 0xfffe);
+  const lastApplication = applications > 1 ? `–${config.dis.application + applications - 1}` : '';
+  const ids = `${config.dis.site}:${config.dis.application}${lastApplication}:1…`;
+  const readySeconds = ((performance.now() - preparedMs) / 1000).toFixed(1);
   io.stderr.write(
-    `publish: ${entities} entities (50 % tanks, 20 % ships, 30 % aircraft; ids ${config.dis.site}:${config.dis.application}` +
-      `${applications > 1 ? `–${config.dis.application + applications - 1}` : ''}:1…) ready in ${((performance.now() - preparedMs) / 1000).toFixed(1)} s` +
-      ` → ${destination}, exercise ${config.dis.exercise}, ${rateHz} ticks/s, joining over ${generator.rampSeconds} s` +
+    `publish: ${entities} entities (50 % tanks, 20 % ships, 30 % aircraft; ids ${ids}) ready in ${readySeconds} s` +
+      ` → ${destination}, exercise ${config.dis.exercise}, ${rateHz} ticks/s,` +
+      ` joining over ${generator.rampSeconds} s` +
       `${Number.isFinite(maxRate) ? `, at most ${maxRate} PDUs/s` : ''}; Ctrl-C to stop\n`,
   );
 
@@ -101,9 +116,24 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     lastStatus = { ms: nowMs, pdus: stats.pdus, bytes: stats.bytes, ticks };
     const elapsed = (nowMs - startMs) / 1000;
     if (json) {
-      io.stdout.write(JSON.stringify({ type: 'status', seconds: round(elapsed), entities, joined: stats.joined, pdus: stats.pdus, pdusPerSecond: Math.round(pdusPerSecond), bytesPerSecond: Math.round(bytesPerSecond), ticksPerSecond: round(ticksPerSecond), deferred: stats.deferred }) + '\n');
+      const line = {
+        type: 'status',
+        seconds: round(elapsed),
+        entities,
+        joined: stats.joined,
+        pdus: stats.pdus,
+        pdusPerSecond: Math.round(pdusPerSecond),
+        bytesPerSecond: Math.round(bytesPerSecond),
+        ticksPerSecond: round(ticksPerSecond),
+        deferred: stats.deferred,
+      };
+      io.stdout.write(JSON.stringify(line) + '\n');
     }
-    const line = `publish: ${elapsed.toFixed(0)} s · ${stats.joined}/${entities} entities · ${formatRate(pdusPerSecond)} PDUs/s · ${formatBytes(bytesPerSecond)}/s · ${ticksPerSecond.toFixed(1)} ticks/s${stats.deferred > 0 ? ` · ${stats.deferred} deferred by --max-rate` : ''}`;
+    const line =
+      `publish: ${elapsed.toFixed(0)} s · ${stats.joined}/${entities} entities` +
+      ` · ${formatRate(pdusPerSecond)} PDUs/s` +
+      ` · ${formatBytes(bytesPerSecond)}/s · ${ticksPerSecond.toFixed(1)} ticks/s` +
+      `${stats.deferred > 0 ? ` · ${stats.deferred} deferred by --max-rate` : ''}`;
     io.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
   };
 
@@ -207,12 +237,22 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   };
   if (json) io.stdout.write(JSON.stringify(summary) + '\n');
   const saved = decisionsPerEntitySecond > 0 ? 100 * (1 - pdusPerEntitySecond / decisionsPerEntitySecond) : 0;
+  const why = EMIT_REASON_NAMES.map((name) => `${name} ${reasons[name]}`).join(', ');
+  const extras =
+    (stats.deferred > 0 ? `, ${stats.deferred} evaluations deferred by --max-rate` : '') +
+    (transport.stats.sendErrors > 0 ? `, ${transport.stats.sendErrors} sends failed` : '');
   io.stderr.write(
     [
-      `publish: stopped (${reason}) after ${seconds.toFixed(1)} s; ${stats.joined} of ${entities} entities joined; DR ${algorithm === 'auto' ? 'auto' : algorithm}`,
-      `  ${stats.pdus} PDUs (${EMIT_REASON_NAMES.map((name) => `${name} ${reasons[name]}`).join(', ')}; ${stats.leaveNotices} leave notices) in ${transport.stats.datagramsOut} datagrams, ${formatBytes(stats.bytes)}`,
-      `  ${formatRate(summary.pdusPerSecond)} PDUs/s, ${formatBytes(summary.bytesPerSecond)}/s; ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)} decisions (${saved.toFixed(1)} % saved)`,
-      `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz}; ${summary.ticksSkipped} ticks skipped while behind), ${summary.cpuSeconds} s CPU${stats.deferred > 0 ? `, ${stats.deferred} evaluations deferred by --max-rate` : ''}${transport.stats.sendErrors > 0 ? `, ${transport.stats.sendErrors} sends failed` : ''}`,
+      `publish: stopped (${reason}) after ${seconds.toFixed(1)} s; ${stats.joined} of ${entities} entities joined;` +
+        ` DR ${algorithm === 'auto' ? 'auto' : algorithm}`,
+      `  ${stats.pdus} PDUs (${why}; ${stats.leaveNotices} leave notices)` +
+        ` in ${transport.stats.datagramsOut} datagrams,` +
+        ` ${formatBytes(stats.bytes)}`,
+      `  ${formatRate(summary.pdusPerSecond)} PDUs/s, ${formatBytes(summary.bytesPerSecond)}/s;` +
+        ` ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)}` +
+        ` decisions (${saved.toFixed(1)} % saved)`,
+      `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz};` +
+        ` ${summary.ticksSkipped} ticks skipped while behind), ${summary.cpuSeconds} s CPU${extras}`,
     ].join('\n') + '\n',
   );
   if (failure) return EXIT_FAILURE;

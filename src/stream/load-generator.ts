@@ -140,7 +140,9 @@ export class LoadGenerator {
     }
     const applications = Math.ceil(n / ENTITIES_PER_APPLICATION);
     if (config.dis.application + applications - 1 > 0xfffe) {
-      throw new RangeError(`${n} entities need application ids ${config.dis.application}–${config.dis.application + applications - 1}; the last must be at most 65534`);
+      const last = config.dis.application + applications - 1;
+      const ids = `${config.dis.application}–${last}`;
+      throw new RangeError(`${n} entities need application ids ${ids}; the last must be at most 65534`);
     }
     this.count = n;
     this.site = config.dis.site;
@@ -149,12 +151,19 @@ export class LoadGenerator {
     const origin = DEFAULT_ORIGIN;
     // Three shapes per kind, in LOAD_KINDS order: shape index = 3 · kind + variant.
     for (const speed of [8, 10, 12]) this.shapes.push(tankRoadCourse({ origin, speed }));
-    for (const [speed, radius] of [[5, 200], [7, 250], [9, 400]] as const) this.shapes.push(shipTurningCircles({ origin, speed, radius }));
-    for (const [speed, radius] of [[100, 2000], [120, 3000], [150, 5000]] as const) this.shapes.push(aircraftOrbit({ origin, speed, radius }));
+    for (const [speed, radius] of [[5, 200], [7, 250], [9, 400]] as const) {
+      this.shapes.push(shipTurningCircles({ origin, speed, radius }));
+    }
+    for (const [speed, radius] of [[100, 2000], [120, 3000], [150, 5000]] as const) {
+      this.shapes.push(aircraftOrbit({ origin, speed, radius }));
+    }
     this.shapeDurations = Float64Array.from(this.shapes, (s) => s.durationSeconds);
 
     const algorithm = options.algorithm ?? 'auto';
-    const emitterOptions = LOAD_KINDS.map((k) => ({ ...emitterOptionsFromConfig(config, k.entityType[0], k.entityType[1]), algorithm }));
+    const emitterOptions = LOAD_KINDS.map((k) => ({
+      ...emitterOptionsFromConfig(config, k.entityType[0], k.entityType[1]),
+      algorithm,
+    }));
     this.rampSeconds = options.rampSeconds ?? Math.min(...emitterOptions.map((o) => o.heartbeatSeconds ?? 5));
     const area = options.areaMeters ?? 40_000;
     const frame = new LocalFrame(origin);
@@ -174,7 +183,9 @@ export class LoadGenerator {
       this.numberInKind[i] = ++perKind[kind]!;
       this.joinSeconds[i] = (i / n) * this.rampSeconds;
       this.phaseSeconds[i] = random.uniform(0, this.shapeDurations[shape]!);
-      writeRigidMotion(this.motion, 12 * i, frame, random.uniform(0, 2 * Math.PI), random.uniform(-area / 2, area / 2), random.uniform(-area / 2, area / 2));
+      const heading = random.uniform(0, 2 * Math.PI);
+      const north = random.uniform(-area / 2, area / 2), east = random.uniform(-area / 2, area / 2);
+      writeRigidMotion(this.motion, 12 * i, frame, heading, north, east);
       this.emitters[i] = new DeadReckoningEmitter(emitterOptions[kind]!);
     }
     const r = this.record;
@@ -188,7 +199,11 @@ export class LoadGenerator {
 
   /** Site, application and entity number of entity i (0-based): ids are unique across the generator. */
   entityId(i: number): { site: number; application: number; entity: number } {
-    return { site: this.site, application: this.application + Math.floor(i / ENTITIES_PER_APPLICATION), entity: (i % ENTITIES_PER_APPLICATION) + 1 };
+    return {
+      site: this.site,
+      application: this.application + Math.floor(i / ENTITIES_PER_APPLICATION),
+      entity: (i % ENTITIES_PER_APPLICATION) + 1,
+    };
   }
 
   /**
@@ -298,7 +313,9 @@ export class LoadGenerator {
     r.timestampRaw = timestampFromSeconds(tSeconds, false);
     const at = sink.claim(ENTITY_STATE_BYTES);
     const written = encodeEntityStateInto(r, sink.buffer, at);
-    if (written < 0) throw new RangeError(`cannot encode the PDU of entity ${r.entity}: ${codecStatusMessage(-written)}`);
+    if (written < 0) {
+      throw new RangeError(`cannot encode the PDU of entity ${r.entity}: ${codecStatusMessage(-written)}`);
+    }
     const s = this.stats;
     s.pdus++;
     s.bytes += written;
@@ -310,7 +327,14 @@ export class LoadGenerator {
  * Writes G (a turn by headingRad about the local down axis, in ECEF: Mᵀ·Rz·M with M = ecefToNed) and
  * c = o − G·o + Mᵀ·(north, east, 0), so that p' = G·p + c turns a course about the origin o and moves it.
  */
-function writeRigidMotion(out: Float64Array, at: number, frame: LocalFrame, headingRad: number, northM: number, eastM: number): void {
+function writeRigidMotion(
+  out: Float64Array,
+  at: number,
+  frame: LocalFrame,
+  headingRad: number,
+  northM: number,
+  eastM: number,
+): void {
   const m = frame.ecefToNed, o = frame.originEcef;
   const c = Math.cos(headingRad), s = Math.sin(headingRad);
   // Rz in NED: a heading turn maps (n, e, d) to (c·n − s·e, s·n + c·e, d).
