@@ -89,7 +89,12 @@ process.on('message', (request: Request) => {
         kernelDrops: kernelDrops(),
         timeouts: stats.timeouts,
         entitiesHeldMinAfterRamp: Number.isFinite(heldMinAfterRamp) ? heldMinAfterRamp : null,
-        rssMB: { start: mb(rssStart), allHeld: rssWhenAllHeld === undefined ? null : mb(rssWhenAllHeld), end: mb(rssEnd), max: mb(Math.max(rssMax, rssEnd)) },
+        rssMB: {
+          start: mb(rssStart),
+          allHeld: rssWhenAllHeld === undefined ? null : mb(rssWhenAllHeld),
+          end: mb(rssEnd),
+          max: mb(Math.max(rssMax, rssEnd)),
+        },
         cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
         cpuMicrosecondsPerPdu: Math.round((100 * (cpu.user + cpu.system)) / Math.max(1, pdusReceived())) / 100,
         eventLoopDelayMs: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },

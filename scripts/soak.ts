@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const usage = 'usage: npm run soak -- [--entities N] [--minutes M | --seconds S] [--rate HZ] [--max-rate PDUS] [--receive-buffer BYTES]';
+const usage =
+  'usage: npm run soak -- [--entities N] [--minutes M | --seconds S] [--rate HZ] [--max-rate PDUS]' +
+  ' [--receive-buffer BYTES]';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`soak: ${message}\n${code === 2 ? `${usage}\n` : ''}`);
@@ -33,11 +35,15 @@ try {
   fail((error as Error).message);
 }
 const entities = Number(values.entities);
-if (!Number.isInteger(entities) || entities < 1) fail(`--entities: expected a whole number of at least 1, got "${values.entities}"`);
+if (!Number.isInteger(entities) || entities < 1) {
+  fail(`--entities: expected a whole number of at least 1, got "${values.entities}"`);
+}
 const seconds = values.seconds !== undefined ? Number(values.seconds) : Number(values.minutes ?? 10) * 60;
 if (!(seconds > 0)) fail(`--minutes/--seconds: expected a positive number, got "${values.seconds ?? values.minutes}"`);
 const receiveBufferSize = Number(values['receive-buffer']);
-if (!Number.isInteger(receiveBufferSize) || receiveBufferSize < 0) fail(`--receive-buffer: expected bytes, got "${values['receive-buffer']}"`);
+if (!Number.isInteger(receiveBufferSize) || receiveBufferSize < 0) {
+  fail(`--receive-buffer: expected bytes, got "${values['receive-buffer']}"`);
+}
 
 const readProc = (path: string): string | null => {
   try {
@@ -49,7 +55,8 @@ const readProc = (path: string): string | null => {
 const loadStart = loadavg()[0]!;
 
 // The subscriber first: it binds port 0 and tells us which port it got.
-const subscriber = fork(fileURLToPath(new URL('./soak-subscriber.ts', import.meta.url)), [String(entities), String(receiveBufferSize)], {
+const subscriberScript = fileURLToPath(new URL('./soak-subscriber.ts', import.meta.url));
+const subscriber = fork(subscriberScript, [String(entities), String(receiveBufferSize)], {
   cwd: ROOT,
   execArgv: ['--import', 'tsx'],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -86,10 +93,15 @@ try {
   const flags = ['--entities', String(entities), '--address', '127.0.0.1', '--port', String(port), '--json'];
   if (values.rate !== undefined) flags.push('--rate', values.rate);
   if (values['max-rate'] !== undefined) flags.push('--max-rate', values['max-rate']);
-  const publisher = spawn(process.execPath, [`${ROOT}/dist/cli/main.js`, 'publish', ...flags], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const publisher = spawn(process.execPath, [`${ROOT}/dist/cli/main.js`, 'publish', ...flags], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   publisher.stdout.on('data', (chunk) => (stdout += String(chunk)));
-  const exited = new Promise<number>((resolve) => publisher.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1))));
+  const exited = new Promise<number>((resolve) => {
+    publisher.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1)));
+  });
   const ready = new Promise<void>((resolve) => {
     let err = '';
     publisher.stderr.on('data', (chunk) => {
@@ -100,17 +112,20 @@ try {
   });
   const started = await Promise.race([ready.then(() => true), exited.then(() => false)]);
   if (!started) throw new Error('the publisher exited before it started');
-  const early = await Promise.race([new Promise<boolean>((resolve) => setTimeout(() => resolve(false), seconds * 1000)), exited.then(() => true)]);
+  const timeUp = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), seconds * 1000));
+  const early = await Promise.race([timeUp, exited.then(() => true)]);
   if (early) throw new Error('the publisher exited before the time was up');
   subscriber.send({ type: 'snapshot' });
   const snapshot = (await next('snapshot', 10_000)) as unknown as { entitiesHeld: number };
   publisher.kill('SIGINT');
   const code = await exited;
   if (code !== 130) throw new Error(`the publisher exited with ${code}`);
-  const summary = stdout.trim().split('\n').map((l) => JSON.parse(l) as Message).find((m) => m.type === 'summary') as Record<string, number>;
+  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Message);
+  const summary = lines.find((m) => m.type === 'summary') as Record<string, number>;
   subscriber.send({ type: 'finish', expectedPdus: summary.pdus });
   finished = true;
-  const final = (await next('final', 30_000)) as unknown as Record<string, unknown> & { pdusReceived: number; datagramsReceived: number };
+  type Final = Record<string, unknown> & { pdusReceived: number; datagramsReceived: number };
+  const final = (await next('final', 30_000)) as unknown as Final;
   const lost = summary.pdus! - final.pdusReceived;
   const result = {
     entities,
