@@ -4,7 +4,7 @@
  * state. Trades a fixed delay for motion that never jumps back after a correction, as game clients do. The
  * states live in a `SnapshotInterpolationBuffer` indexed by the table's slots; nothing allocates per PDU or frame.
  */
-import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED, type RemoteEntityTable } from '../dr/table.js';
+import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED, type RemoteEntityTable } from '../dr/remote-entity-table.js';
 import { InterpolationStatus, SnapshotInterpolationBuffer } from '../lockstep/interpolation.js';
 
 /** States held per entity: enough for a delay spanning several PDUs of a fast sender. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFloat64Arena } from '../../src/dr/simd-kernel.js';
 import { DrStore, extrapolateLinear } from '../../src/dr/store.js';
-import { RemoteEntityTable } from '../../src/dr/table.js';
+import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 
 /** The quadratic P0 + (V + ½A·dt)·dt written out, as the reference the kernel must match to the bit. */
 function referenceQuadratic(p: Float64Array, v: Float64Array, a: Float64Array, t0: Float64Array, t: number, count: number): Float64Array {

@@ -56,7 +56,7 @@ import {
   SMOOTHING_METHODS,
   positionOffset,
   type SmoothingOptions,
-} from './smoothing.js';
+} from './position-smoothing.js';
 import * as quat from '../math/quat.js';
 import { sinCosInPlace } from '../math/trig.js';
 

@@ -14,7 +14,7 @@ import {
   TABLE_REMOVED,
   TABLE_TIMED_OUT,
   TABLE_UPDATED,
-} from '../../src/dr/table.js';
+} from '../../src/dr/remote-entity-table.js';
 import { EntityIndex } from '../../src/dr/entity-index.js';
 import { DeadReckoningModel } from '../../src/dr/model.js';
 import { HEARTBEAT_KDIS, isStationaryState } from '../../src/dr/heartbeat.js';
