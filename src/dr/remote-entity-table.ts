@@ -373,6 +373,30 @@ export class RemoteEntityTable {
   }
 
   /**
+   * The state the slot's last PDU carried, without loading pending PDUs into their models (so it costs no model
+   * reset and suits an `onEvent` listener, called once per PDU): location ECEF metres at out[o…o+2], ψθφ radians
+   * at out[o+3…o+5] (as sent, which is what the models start from) and, at out[o+6], the time the model is valid at,
+   * seconds (as `referenceSeconds` once resolved). A released slot still holds its entity's last PDU.
+   */
+  receivedStateInto(slot: number, out: Float64Array, o = 0): void {
+    if (this.pendingState[slot] !== PENDING_NONE) {
+      const pending = this.pending, p = PENDING_STRIDE * slot;
+      for (let k = 0; k < 3; k++) {
+        out[o + k] = pending[p + k]!;
+        out[o + 3 + k] = pending[p + 6 + k]!;
+      }
+      out[o + 6] = pending[p + PENDING_REFERENCE]!;
+    } else {
+      const s = this.store, s3 = 3 * slot;
+      for (let k = 0; k < 3; k++) {
+        out[o + k] = s.location0[s3 + k]!;
+        out[o + 3 + k] = s.orientation0[s3 + k]!;
+      }
+      out[o + 6] = this.reference[slot]!;
+    }
+  }
+
+  /**
    * Applies a decoded Entity State (type 1) or Entity State Update (type 67) PDU: checks its order, copies its
    * fields into the slot and fires the event. The model reset and the smoothing start wait for the next read of the
    * slot's state (see the module comment), so a burst of PDUs costs one copy each.

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EntityStateRecord, entityKey } from '../../src/pdu/entity-state-record.js';
 import {
   APPLY_APPEARED,
@@ -495,6 +495,35 @@ describe('RemoteEntityTable: lazy model resets', () => {
     table.apply(record({ ...p3, algorithm: 2, location: [6378137, 13, 0] }), 1.2);
     table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 1.3);
     expect(seen.slice(-6)).toEqual([TABLE_UPDATED, 13, 1.2, TABLE_REMOVED, 13, 1.2]);
+  });
+
+  it('receivedStateInto reads the last PDU without loading it: what the models hold once loaded', () => {
+    const out = new Float64Array(8);
+    const inEvents: number[] = [];
+    const table: RemoteEntityTable = new RemoteEntityTable({
+      smoothing,
+      timeReference: 'timestamp',
+      onEvent: (kind, slot) => (table.receivedStateInto(slot, out, 1), inEvents.push(kind, ...out.subarray(1, 8))),
+    });
+    const resolve = vi.spyOn(table, 'resolve');
+    // Arrival 3600 s + 1.1 s: the timestamp (1 s past the hour) is trusted and is the time the model is valid at.
+    table.apply(record({ ...p2, orientation: [0.4, 0.1, -0.2] }), 3601.1);
+    table.receivedStateInto(0, out);
+    expect(resolve).not.toHaveBeenCalled();
+    const pending = [...out.subarray(0, 7)];
+    expect(pending.slice(0, 6)).toEqual([6378137, 9, 1, 0.4, 0.1, -0.2]);
+    expect(pending[6]).toBeCloseTo(3601, 6);
+    expect(inEvents).toEqual([TABLE_APPEARED, ...pending]);
+    table.render(3601.2);
+    table.receivedStateInto(0, out);
+    const s = table.models;
+    expect([...out.subarray(0, 7)]).toEqual([...s.location0.subarray(0, 3), ...s.orientation0.subarray(0, 3), table.referenceSeconds[0]]);
+    expect([...out.subarray(0, 7)]).toEqual(pending);
+    // A removal event still reads the entity's last PDU.
+    table.apply(record({ ...p3, algorithm: 2 }), 3601.3);
+    table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 3601.3);
+    expect(inEvents.slice(-8, -6)).toEqual([TABLE_REMOVED, 6378137]);
+    expect(inEvents.slice(-6, -1)).toEqual([12, 2, 0.5, 0.1, 0]);
   });
 
   it('a slot released with a PDU pending and taken by another entity snaps to that entity', () => {
