@@ -57,8 +57,7 @@ import {
   positionOffset,
   type SmoothingOptions,
 } from './position-smoothing.js';
-import * as quat from '../math/quat.js';
-import { sinCosInPlace } from '../math/trig.js';
+import { startRotationError, turnByError } from './orientation-smoothing.js';
 
 export const TABLE_APPEARED = 1;
 export const TABLE_UPDATED = 2;
@@ -298,8 +297,6 @@ export class RemoteEntityTable {
   private readonly p2 = new Float64Array(3);
   private readonly m2 = new Float64Array(9);
   private readonly previousVelocity = new Float64Array(3);
-  private readonly q1 = new Float64Array(4);
-  private readonly q2 = new Float64Array(4);
   /** One pending PDU's five vectors, and views of each. */
   private readonly pdu = new Float64Array(15);
   private readonly pduVectors = [0, 3, 6, 9, 12].map((k) => this.pdu.subarray(k, k + 3));
@@ -724,13 +721,7 @@ export class RemoteEntityTable {
       worldVelocity(s, slot, 0, this.m2, 0, this.v, 0, this.minusDt);
       for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
     }
-    // Error rotation E = R_disp · R_newᵀ as a quaternion.
-    quat.fromMat3(this.q1, this.m);
-    quat.fromMat3(this.q2, this.m2);
-    const e = quat.multiply(this.q1, this.q1, quat.conjugate(this.q2, this.q2));
-    const sign = e[3]! < 0 ? -1 : 1; // q and −q are the same rotation: take the shorter way
-    for (let k = 0; k < 4; k++) this.errorRotation[4 * slot + k] = sign * e[k]!;
-    this.errorHalfAngle[slot] = Math.atan2(Math.sqrt(e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!), sign * e[3]!);
+    startRotationError(this.errorRotation, this.errorHalfAngle, slot, this.m, this.m2);
     this.smoothingStart[slot] = t;
     this.isSmoothing[slot] = 1;
     if (this.listed[slot] === 0) {
@@ -762,7 +753,8 @@ export class RemoteEntityTable {
       const sFraction = time[SMOOTH_FRACTION]!;
       if (sFraction < 1) {
         for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
-        this.turnBy(slot, fixed ? s.r0 : matrices, fixed ? 9 * slot : o9, matrices, o9);
+        const from = fixed ? s.r0 : matrices, f9 = fixed ? 9 * slot : o9;
+        turnByError(this.errorRotation, this.errorHalfAngle, slot, time, from, f9, matrices, o9);
         if (display) this.displayStale[slot] = 1;
         return true;
       }
@@ -777,46 +769,6 @@ export class RemoteEntityTable {
       }
     }
     return false;
-  }
-
-  /**
-   * Writes slerp(E, I, s) · R (R row-major at `from` offset f9) at `to` offset t9, E the slot's error rotation and
-   * s the fraction in smoothTime: E^(1−s) is E's axis turned by k = 1 − s of its angle, one sine and one cosine
-   * (sin(kα/2)/sin(α/2) → k as α → 0). `to` may be `from` at the same offset: each column is read before it is
-   * written.
-   */
-  private turnBy(slot: number, from: Float64Array, f9: number, to: Float64Array, t9: number): void {
-    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!;
-    const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
-    if (ex === 0 && ey === 0 && ez === 0) {
-      // E = I exactly (e.g. a fixed orientation the PDU did not change): the product would be R itself, up to
-      // the sign of zero entries (−0 + 0 = +0).
-      if (from !== to) for (let k = 0; k < 9; k++) to[t9 + k] = from[f9 + k]!;
-      return;
-    }
-    const k = 1 - this.smoothTime[SMOOTH_FRACTION]!, q = this.q1, m = this.m2;
-    if (half < 1e-8) {
-      q[0] = k * ex;
-      q[1] = k * ey;
-      q[2] = k * ez;
-      q[3] = 1;
-    } else {
-      const turn = this.q2;
-      turn[0] = k * half;
-      sinCosInPlace(turn);
-      const f = turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
-      q[0] = f * ex;
-      q[1] = f * ey;
-      q[2] = f * ez;
-      q[3] = turn[1]!;
-    }
-    quat.toMat3(m, q);
-    for (let c = 0; c < 3; c++) {
-      const b0 = from[f9 + c]!, b1 = from[f9 + 3 + c]!, b2 = from[f9 + 6 + c]!;
-      to[t9 + c] = m[0]! * b0 + m[1]! * b1 + m[2]! * b2;
-      to[t9 + 3 + c] = m[3]! * b0 + m[4]! * b1 + m[5]! * b2;
-      to[t9 + 6 + c] = m[6]! * b0 + m[7]! * b1 + m[8]! * b2;
-    }
   }
 
   private release(slot: number, event: number): void {
