@@ -96,7 +96,8 @@ const suite: BenchSuite = async ({ quick }) => {
     }, N, { minMillis });
     const heap = heapBytesPerOp(op, 20 * N);
     frames.unsubscribe();
-    results.push({ name: 'stream.receive.interpolate.reckon', opsPerSec: round(rate), heapBytesPerOp: round(heap), entities: N });
+    const name = 'stream.receive.interpolate.reckon';
+    results.push({ name, opsPerSec: round(rate), heapBytesPerOp: round(heap), entities: N });
   }
 
   // The baseline: decode to an object, keep the latest per id string, emit it.

@@ -87,7 +87,7 @@ export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSecon
   frame.entityId = table.entityId;
   frame.entityType = table.entityType;
   frame.marking = table.marking;
-  frame.algorithm = table.models.algorithm;
+  frame.algorithm = table.store.algorithm;
   frame.table = table;
   return frame;
 }

@@ -48,12 +48,12 @@ describe('WebAssembly SIMD quadratic kernel', () => {
 
   it('is what a large table runs on, with its arrays in the arena', () => {
     const table = new RemoteEntityTable({ capacity: 1000 });
-    const arena = table.models.arena;
+    const arena = table.store.arena;
     expect(arena).not.toBeNull();
-    for (const array of [table.location, table.displayLocation, table.referenceSeconds, table.models.location0, table.models.halfAccelerationWorld]) {
+    for (const array of [table.location, table.displayLocation, table.referenceSeconds, table.store.location0, table.store.halfAccelerationWorld]) {
       expect(array.buffer).toBe(arena!.buffer);
     }
     // Small tables (one entity per experiment run) keep plain arrays: a call into WebAssembly costs more there.
-    expect(new RemoteEntityTable({ capacity: 1 }).models.arena).toBeNull();
+    expect(new RemoteEntityTable({ capacity: 1 }).store.arena).toBeNull();
   });
 });

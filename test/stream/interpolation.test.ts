@@ -140,9 +140,10 @@ describe("receiver.display 'interpolate'", () => {
     expect(beyond.at(-1)!.psi).toBeCloseTo(0.1 + 0.5 * (1.1 - 0.05), 3); // it really turns
   });
 
-  it('records each PDU as it arrives without loading it into the models: the lazy table resolves once per frame', () => {
+  it('records each PDU as it arrives without loading it into the models: the table resolves once per frame', () => {
     const view = new InterpolatedView(2, 0.1);
-    const table: RemoteEntityTable = new RemoteEntityTable({ capacity: 2, onEvent: (kind, slot) => view.onTableEvent(kind, slot, table) });
+    const onEvent = (kind: number, slot: number) => view.onTableEvent(kind, slot, table);
+    const table: RemoteEntityTable = new RemoteEntityTable({ capacity: 2, onEvent });
     const resolve = vi.spyOn(table, 'resolve');
     const record = new EntityStateRecord();
     // Five PDUs 50 ms apart, x 0…4 m and ψ 0…0.4 rad, arriving at their timestamps.
