@@ -322,7 +322,7 @@ export {
   APPLY_IGNORED,
   type RemoteEntityTableOptions,
   type TableEventListener,
-} from './dr/table.js';
+} from './dr/remote-entity-table.js';
 export {
   SMOOTH_SNAP,
   SMOOTH_LINEAR,
@@ -331,7 +331,7 @@ export {
   SMOOTHING_METHODS,
   type SmoothingOptions,
   type SmoothingMethodName,
-} from './dr/smoothing.js';
+} from './dr/position-smoothing.js';
 
 // stream — rxjs publish/subscribe over UDP (or any DatagramTransport)
 export {

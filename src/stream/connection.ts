@@ -6,7 +6,7 @@
  */
 import { Observable, asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/table.js';
+import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/remote-entity-table.js';
 import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
 import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';

@@ -6,7 +6,7 @@
  */
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import type { RemoteEntityTable } from '../dr/table.js';
+import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
 import { Connection } from './connection.js';
