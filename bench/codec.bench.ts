@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { ENTITY_STATE_FIXTURES } from '../test/fixtures/pdu/entity-state.js';
-import { decodeEntityStateInto } from '../src/pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { decodeEntityState, entityStateRecordFromPdu } from '../src/pdu/entity-state-json.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';

@@ -14,7 +14,7 @@ import { fork } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import { RemoteEntityTable } from '../src/dr/table.js';
-import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { PduReceiver } from '../src/transport/pdu-receiver.js';

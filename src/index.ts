@@ -61,7 +61,7 @@ export {
   SECONDS_PER_TIMESTAMP_UNIT,
 } from './pdu/timestamp.js';
 export { pduLengthAt, pduTypeAt, pduProtocolVersionAt, forEachPdu, type PduVisitor } from './pdu/header.js';
-export { decodeEntityStateInto, decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './pdu/entity-state-codec.js';
+export { decodeEntityStateInto, decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './pdu/entity-state-decoder.js';
 export {
   encodeEntityStateInto,
   encodedEntityStateLength,

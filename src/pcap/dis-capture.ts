@@ -3,7 +3,7 @@
  * Malformed frames and PDUs are counted and reported, never fatal.
  */
 import { HeaderOffset, PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { pduLengthAt } from '../pdu/header.js';
 import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/status.js';

@@ -4,7 +4,7 @@
  */
 import { ENTITY_STATE_BYTES, EntityStateOffset as ES, HeaderOffset as H, PARAMETER_RECORD_BYTES } from './constants.js';
 import { bytesToHex, hexInto } from './bytes.js';
-import { decodeEntityStateInto } from './entity-state-codec.js';
+import { decodeEntityStateInto } from './entity-state-decoder.js';
 import { encodeEntityStateInto } from './entity-state-encoder.js';
 import { EntityStateRecord, latin1UpToZero } from './entity-state-record.js';
 import { EntityStatePduSchema, type EntityStatePdu, type EntityType, type Vec3Tuple } from './schema.js';

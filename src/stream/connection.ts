@@ -8,7 +8,7 @@ import { Observable, asyncScheduler, type SchedulerAction, type SchedulerLike, t
 import type { Config } from '../config/schema.js';
 import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/table.js';
 import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { CODEC_STATUS_NAMES, CodecStatus, codecStatusMessage, type CodecStatusName } from '../pdu/status.js';

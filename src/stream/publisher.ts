@@ -7,7 +7,7 @@ import type { Config } from '../config/schema.js';
 import type { TruthState } from '../dr/truth-state.js';
 import { APPEARANCE_DEACTIVATED, isDeactivated } from '../dr/algorithm.js';
 import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../pdu/entity-state-decoder.js';
 import { MAX_ENTITY_STATE_BYTES, encodeEntityStateInto, encodedEntityStateLength } from '../pdu/entity-state-encoder.js';
 import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { advanceTimestamp, isAbsoluteTimestamp, isNewerTimestamp, timestampFromSeconds } from '../pdu/timestamp.js';

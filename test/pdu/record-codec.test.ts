@@ -4,7 +4,7 @@ import {
   decodeEntityStateInto,
   decodeEntityStateOrUpdateInto,
   decodeEntityStateUpdateInto,
-} from '../../src/pdu/entity-state-codec.js';
+} from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateEncoder, encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { entityStateRecordFromPdu, entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
 import { EntityStateRecord, markingText, setMarkingText } from '../../src/pdu/entity-state-record.js';
