@@ -9,7 +9,7 @@ import type { Config } from '../config/schema.js';
 import type { RemoteEntityTable } from '../dr/table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
-import { Connection } from './connection.js';
+import { Connection } from './subscriber-receiver.js';
 import type { EntityEvent } from './entity-events.js';
 import type { EntityFrame } from './frame.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
