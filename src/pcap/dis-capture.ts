@@ -101,7 +101,7 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
       let rejectedRecord: EntityStateRecord | undefined;
       if (pduType === PduType.ENTITY_STATE || pduType === PduType.ENTITY_STATE_UPDATE) {
         status = decodeEntityStateOrUpdateInto(record, payload, offset, offset + length);
-        // As a subscriber does (src/stream/connection.ts): what decodes is then checked for values no entity has.
+        // As a subscriber does (src/stream/subscriber-receiver.ts): what decodes is then checked for values no entity has.
         if (status === CodecStatus.OK) status = validateEntityState(record);
         if (status === CodecStatus.OK) decoded = record;
         else totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;

@@ -8,7 +8,7 @@ import * as recordLayout from './entity-state-record.js';
 import type { EntityStateRecord } from './entity-state-record.js';
 import { CodecStatus as Status, codecStatusMessage } from './status.js';
 
-// Module-level copies of the imported constants, as in entity-state-codec.ts: TurboFan folds them into the code.
+// Module-level copies of the imported constants, as in entity-state-decoder.ts: TurboFan folds them into the code.
 const { ENTITY_STATE_BYTES, ENTITY_STATE_UPDATE_BYTES, MAX_PROTOCOL_VERSION, MIN_PROTOCOL_VERSION, PARAMETER_RECORD_BYTES } = constants;
 const { EntityStateOffset: ES, EntityStateUpdateOffset: ESU, HeaderOffset: H, PduType } = constants;
 const { BYTE_FIELDS_DR_OTHER: DR_OTHER, BYTE_FIELDS_MARKING: MARKING, BYTE_FIELDS_PARAMETERS: PARAMETERS, MAX_VARIABLE_PARAMETERS } = recordLayout;

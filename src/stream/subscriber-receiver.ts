@@ -1,6 +1,6 @@
 /**
- * The one connection behind an `EntitySubscriber`: socket, PDU receiver, remote-entity table and the listeners of
- * its streams, reference-counted by their subscriptions (the first connects, the last disconnects). The hot path
+ * The receive side behind `createSubscriber`: socket, PDU receiver, remote-entity table and the listeners of its
+ * streams, reference-counted by their subscriptions (the first connects, the last disconnects). The hot path
  * — datagram → split, filter, decode → table update — allocates nothing unless someone listens to events or
  * diagnostics.
  */
@@ -27,14 +27,14 @@ import { completeUpdateFromSlot, entityStateFromSlot } from './entity-state-from
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
 import { InterpolatedView } from './interpolated-view.js';
 import { tableOptionsFromConfig } from './settings.js';
-import type { Diagnostic, DiagnosticReason, EntitySubscriber, SubscriberOptions, SubscriberStats } from './subscriber.js';
+import type { Diagnostic, DiagnosticReason, EntitySubscriber, SubscriberOptions, SubscriberStats } from './subscriber-types.js';
 
 type Listener<T> = (value: T) => void;
 
 const REJECT_REASON_LIST = Object.keys(REJECT_REASONS) as RejectReason[];
 
-/** One shared connection: socket, receiver, table; reference-counted by the Observables' subscriptions. */
-export class Connection implements EntitySubscriber {
+/** A subscriber's receive side: socket, receiver, table; reference-counted by the Observables' subscriptions. */
+export class SubscriberReceiver implements EntitySubscriber {
   readonly events$: Observable<EntityEvent>;
   readonly diagnostics$: Observable<Diagnostic>;
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
@@ -95,10 +95,10 @@ export class Connection implements EntitySubscriber {
       const frame = createFrame();
       const teardown = this.acquire(subscriber);
       const action = this.scheduler.schedule(
-        function (this: SchedulerAction<Connection>, connection?: Connection) {
-          const table = connection!.table;
-          if (table) subscriber.next(renderFrame(frame, table, connection!.scheduler.now() / 1000, connection!.view));
-          this.schedule(connection, periodMs);
+        function (this: SchedulerAction<SubscriberReceiver>, receiver?: SubscriberReceiver) {
+          const table = receiver!.table;
+          if (table) subscriber.next(renderFrame(frame, table, receiver!.scheduler.now() / 1000, receiver!.view));
+          this.schedule(receiver, periodMs);
         },
         periodMs,
         this,
@@ -141,9 +141,9 @@ export class Connection implements EntitySubscriber {
     this.view = r.display === 'interpolate' ? new InterpolatedView(table.capacity, r.interpolationDelay) : undefined;
     const periodMs = (this.options.expireIntervalSeconds ?? 1) * 1000;
     this.expiry = this.scheduler.schedule(
-      function (this: SchedulerAction<Connection>, connection?: Connection) {
-        connection!.expire();
-        this.schedule(connection, periodMs);
+      function (this: SchedulerAction<SubscriberReceiver>, receiver?: SubscriberReceiver) {
+        receiver!.expire();
+        this.schedule(receiver, periodMs);
       },
       periodMs,
       this,
