@@ -13,13 +13,12 @@ import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { CODEC_STATUS_NAMES, CodecStatus, codecStatusMessage, type CodecStatusName } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
-import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
+import { PduReceiver, receiveFilterFromConfig, type RejectionSink } from '../transport/pdu-receiver.js';
 import {
   REJECT_REASONS,
   createTransportStats,
   type DatagramSource,
   type DatagramTransport,
-  type RejectReason,
 } from '../transport/transport.js';
 import { openUdpTransport } from '../transport/udp.js';
 import { entityEvent, type EntityEvent } from './entity-events.js';
@@ -27,11 +26,15 @@ import { completeUpdateFromSlot, entityStateFromSlot } from './entity-state-from
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
 import { InterpolatedView } from './interpolated-view.js';
 import { tableOptionsFromConfig } from './settings.js';
-import type { Diagnostic, DiagnosticReason, EntitySubscriber, SubscriberOptions, SubscriberStats } from './subscriber-types.js';
+import type {
+  Diagnostic,
+  DiagnosticReason,
+  EntitySubscriber,
+  SubscriberOptions,
+  SubscriberStats,
+} from './subscriber-types.js';
 
 type Listener<T> = (value: T) => void;
-
-const REJECT_REASON_LIST = Object.keys(REJECT_REASONS) as RejectReason[];
 
 /** A subscriber's receive side: socket, receiver, table; reference-counted by the Observables' subscriptions. */
 export class SubscriberReceiver implements EntitySubscriber {
@@ -55,12 +58,8 @@ export class SubscriberReceiver implements EntitySubscriber {
   private readonly record = new EntityStateRecord();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
-  private readonly rejectedBefore = new Float64Array(REJECT_REASON_LIST.length);
   /** The PDU being applied (the state of the events it causes), else null. */
   private applying: EntityStateRecord | null = null;
-  private source: DatagramSource = { address: '', port: 0, family: '' };
-  /** Size of the datagram being handled, for diagnostics (consumers see the receiver's buffer, not the datagram). */
-  private datagramBytes = 0;
 
   constructor(
     readonly config: Config,
@@ -70,7 +69,15 @@ export class SubscriberReceiver implements EntitySubscriber {
     const decodeErrors = {} as Record<CodecStatusName, number>;
     for (const name of CODEC_STATUS_NAMES) decodeErrors[name] = 0;
     this.stats = { transport: options.transport?.stats ?? createTransportStats(), decodeErrors };
-    this.receiver = new PduReceiver(this.consume, { ...receiveFilterFromConfig(config), pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE] }, this.stats.transport);
+    this.receiver = new PduReceiver(
+      this.consume,
+      {
+        ...receiveFilterFromConfig(config),
+        pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE],
+        rejectionSink: this.rejections,
+      },
+      this.stats.transport,
+    );
     this.events$ = this.stream(this.eventListeners);
     this.diagnostics$ = this.stream(this.diagnosticListeners);
     this.listening$ = new Observable((subscriber) => {
@@ -162,7 +169,7 @@ export class SubscriberReceiver implements EntitySubscriber {
 
   private attach(transport: DatagramTransport): void {
     this.transport = transport;
-    transport.onDatagram(this.receive);
+    transport.onDatagram(this.receiver.receive);
     transport.onClose((error) => {
       if (error && this.transport === transport) this.fail(error);
     });
@@ -196,21 +203,21 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.stats.transport.entities = table.size;
   }
 
-  private readonly receive = (datagram: Uint8Array, source: DatagramSource): void => {
-    this.source = source;
-    this.datagramBytes = datagram.length;
-    if (this.diagnosticListeners.size === 0) return this.receiver.receive(datagram, source);
-    // Which counters moved tells why this datagram (or a PDU in it) was dropped.
-    const rejected = this.stats.transport.rejected;
-    for (let i = 0; i < REJECT_REASON_LIST.length; i++) this.rejectedBefore[i] = rejected[REJECT_REASON_LIST[i]!];
-    this.receiver.receive(datagram, source);
-    for (let i = 0; i < REJECT_REASON_LIST.length; i++) {
-      const reason = REJECT_REASON_LIST[i]!;
-      if (rejected[reason] !== this.rejectedBefore[i]) this.diagnose(reason, REJECT_REASONS[reason], datagram.length);
-    }
+  /** The receiver's rejections, as diagnostics for whoever listens. */
+  private readonly rejections: RejectionSink = {
+    onRejected: (reason, offset, datagramBytes, source) => {
+      if (this.diagnosticListeners.size === 0) return;
+      this.diagnose(reason, REJECT_REASONS[reason], source, datagramBytes, offset);
+    },
   };
 
-  private readonly consume = (bytes: Uint8Array, offset: number, length: number): void => {
+  private readonly consume = (
+    bytes: Uint8Array,
+    offset: number,
+    length: number,
+    source: DatagramSource,
+    datagramBytes: number,
+  ): void => {
     const table = this.table;
     if (!table) return;
     let status = decodeEntityStateOrUpdateInto(this.record, bytes, offset, offset + length);
@@ -218,7 +225,9 @@ export class SubscriberReceiver implements EntitySubscriber {
     if (status === CodecStatus.OK) status = validateEntityState(this.record);
     if (status !== CodecStatus.OK) {
       this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
-      if (this.diagnosticListeners.size > 0) this.diagnose('decode', codecStatusMessage(status), this.datagramBytes);
+      if (this.diagnosticListeners.size > 0) {
+        this.diagnose('decode', codecStatusMessage(status), source, datagramBytes, offset);
+      }
       return;
     }
     this.applying = this.record;
@@ -226,12 +235,24 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.applying = null;
     this.stats.transport.entities = table.size;
     if (this.diagnosticListeners.size === 0) return;
-    if (result === APPLY_TABLE_FULL) this.diagnose('tableFull', `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`, this.datagramBytes);
-    else if (result === APPLY_UNKNOWN_UPDATE) this.diagnose('unknownUpdate', 'an Entity State Update PDU for an entity never seen in a full Entity State PDU', this.datagramBytes);
+    if (result === APPLY_TABLE_FULL) {
+      const message = `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`;
+      this.diagnose('tableFull', message, source, datagramBytes, offset);
+    } else if (result === APPLY_UNKNOWN_UPDATE) {
+      const message = 'an Entity State Update PDU for an entity never seen in a full Entity State PDU';
+      this.diagnose('unknownUpdate', message, source, datagramBytes, offset);
+    }
   };
 
-  private diagnose(reason: DiagnosticReason, message: string, bytes: number): void {
-    const diagnostic: Diagnostic = { reason, message, source: this.source, bytes, timeSeconds: this.scheduler.now() / 1000 };
+  private diagnose(
+    reason: DiagnosticReason,
+    message: string,
+    source: DatagramSource,
+    bytes: number,
+    offset: number,
+  ): void {
+    const timeSeconds = this.scheduler.now() / 1000;
+    const diagnostic: Diagnostic = { reason, message, source, bytes, offset, timeSeconds };
     for (const listener of this.diagnosticListeners) listener(diagnostic);
   }
 

@@ -21,6 +21,8 @@ export interface Diagnostic {
   readonly source: DatagramSource;
   /** Bytes of the datagram. */
   readonly bytes: number;
+  /** Where the dropped PDU starts in the datagram (0 for a datagram dropped whole: `sourceNotAllowed`). */
+  readonly offset: number;
   /** Scheduler time, seconds. */
   readonly timeSeconds: number;
 }

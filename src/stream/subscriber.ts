@@ -11,7 +11,13 @@ import { resolveConfig, type StreamConfig } from './settings.js';
 import { SubscriberReceiver } from './subscriber-receiver.js';
 import type { EntitySubscriber, SubscriberOptions } from './subscriber-types.js';
 
-export type { Diagnostic, DiagnosticReason, EntitySubscriber, SubscriberOptions, SubscriberStats } from './subscriber-types.js';
+export type {
+  Diagnostic,
+  DiagnosticReason,
+  EntitySubscriber,
+  SubscriberOptions,
+  SubscriberStats,
+} from './subscriber-types.js';
 
 /**
  * A subscriber to the Entity State PDUs of one port (or multicast group) and exercise. Nothing is bound until one

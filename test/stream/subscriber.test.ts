@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
+import { CodecStatus, codecStatusMessage } from '../../src/pdu/status.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
@@ -163,6 +164,38 @@ describe('createSubscriber in virtual time', () => {
     b.unsubscribe();
     expect(transport.listening).toBe(false);
     expect(subscriber.table).toBeUndefined();
+  });
+
+  it('reports each dropped PDU of a bundle on diagnostics$, with where it starts in the datagram', () => {
+    const transport = new FakeTransport();
+    const subscriber = createSubscriber({ receiver: { maxEntities: 1 } }, { transport });
+    const diagnostics: Diagnostic[] = [];
+    const events: string[] = [];
+    const a = subscriber.diagnostics$.subscribe((d) => diagnostics.push(d));
+    const b = subscriber.events$.subscribe((e) => events.push(e.type));
+    const undecodable = pdu(0, { entity: 5 });
+    undecodable[19] = 1; // one variable parameter record, which a 144-byte Length leaves no room for
+    const bundle = new Uint8Array([
+      ...pdu(0, { exercise: 9 }),
+      ...pdu(0, { entity: 1 }),
+      ...pdu(0, { exercise: 8 }),
+      ...undecodable,
+      ...pdu(0, { entity: 2 }), // beyond maxEntities
+      0, 0, 0, // not a header
+    ]);
+    transport.deliver(bundle);
+    expect(events).toEqual(['appeared']);
+    expect(diagnostics.map((d) => [d.reason, d.offset, d.bytes])).toEqual([
+      ['wrongExercise', 0, 723],
+      ['wrongExercise', 288, 723],
+      ['decode', 432, 723],
+      ['tableFull', 576, 723],
+      ['truncated', 720, 723],
+    ]);
+    expect(diagnostics[2]!.message).toBe(codecStatusMessage(CodecStatus.BAD_LENGTH));
+    expect(subscriber.stats.transport.rejected.wrongExercise).toBe(2);
+    a.unsubscribe();
+    b.unsubscribe();
   });
 
   it('shares one connection between streams and detaches only when the last one leaves', () => {

@@ -36,13 +36,14 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ createWriteStream, writeFileSync }, { openUdpTransport }, { PduReceiver, receiveFilterFromConfig, looksLikeDis, filterRejections }, { formatRejections }, pcap] =
+    const [{ createWriteStream, writeFileSync }, { openUdpTransport }, { PduReceiver, receiveFilterFromConfig, filterRejections }, { formatRejections }, pcap, { looksLikeDis }] =
       await Promise.all([
         import('node:fs'),
         import('../../transport/udp.js'),
         import('../../transport/pdu-receiver.js'),
         import('../../transport/transport.js'),
         import('../../pcap/writer.js'),
+        import('../../pdu/header.js'),
       ]);
     try {
       writeFileSync(out!, pcap.pcapFileHeader()); // fails now, before binding, if the file cannot be written
