@@ -52,7 +52,7 @@ function buildDatagrams(perDatagram: number): Buffer[] {
   const datagrams: Buffer[] = [];
   for (let e = 0; e < ENTITIES; e += perDatagram) {
     const datagram = Buffer.alloc(PDU_BYTES * perDatagram);
-    for (let k = 0; k < perDatagram; k++) encodeEntityStateInto(fillRecord(record, e + k, 2 * (e + k)), datagram, k * PDU_BYTES);
+    for (let k = 0; k < perDatagram; k++) encodeEntityStateInto(datagram, fillRecord(record, e + k, 2 * (e + k)), k * PDU_BYTES);
     datagrams.push(datagram);
   }
   return datagrams;

@@ -56,7 +56,7 @@ export function encodeEntityState(pdu: EntityStatePdu): Uint8Array {
   }
   const record = entityStateRecordFromPdu(new EntityStateRecord(pdu.variableParameters.length), pdu);
   const out = new Uint8Array(ENTITY_STATE_BYTES + PARAMETER_RECORD_BYTES * pdu.variableParameters.length);
-  encodeEntityStateInto(record, out, 0);
+  encodeEntityStateInto(out, record, 0);
   return out;
 }
 

@@ -117,7 +117,7 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
     if (closing) return;
     const length = encodedEntityStateLength(record);
     const at = bundler.claim(length);
-    const written = encodeEntityStateInto(record, bundler.buffer, at);
+    const written = encodeEntityStateInto(bundler.buffer, record, at);
     if (written < 0) throw new RangeError(`cannot encode the PDU of entity ${record.entity}: ${codecStatusMessage(-written)}`);
     sent.pdus++;
     sent.bytes += written;
@@ -172,7 +172,7 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
         const scratch = new Uint8Array(MAX_ENTITY_STATE_BYTES);
         for (const record of lastSent.values()) {
           // A copy through the codec, so the caller's record is left as it was.
-          encodeEntityStateInto(record, scratch, 0);
+          encodeEntityStateInto(scratch, record, 0);
           decodeEntityStateInto(notice, scratch);
           notice.appearance = (notice.appearance | APPEARANCE_DEACTIVATED) >>> 0;
           const raw = timestampFromSeconds(t, isAbsoluteTimestamp(record.timestampRaw));

@@ -37,7 +37,7 @@ function pdu(tSeconds: number, s: State): Uint8Array {
   r.drAlgorithm = s.algorithm;
   r.timestampRaw = timestampFromSeconds(tSeconds, false);
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 

@@ -32,7 +32,7 @@ function pdu(tSeconds: number, options: { entity?: number; appearance?: number; 
   r.timestampRaw = timestampFromSeconds(tSeconds, false);
   setMarkingText(r, 'TANK 1');
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 
