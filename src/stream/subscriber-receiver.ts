@@ -1,10 +1,22 @@
 /**
- * The receive side behind `createSubscriber`: socket, PDU receiver, remote-entity table and the listeners of its
- * streams, reference-counted by their subscriptions (the first connects, the last disconnects). The hot path
- * — datagram → split, filter, decode → table update — allocates nothing unless someone listens to events or
- * diagnostics.
+ * The receive side behind `createSubscriber`: socket, PDU receiver and remote-entity table, shared by its streams
+ * with rxjs `share` (the first subscription connects, the last one leaving disconnects; a socket failure errors
+ * them all). The hot path — datagram → split, filter, decode → table update — allocates nothing unless someone
+ * listens to events or diagnostics.
  */
-import { Observable, asyncScheduler, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
+import {
+  EMPTY,
+  Observable,
+  Subject,
+  asyncScheduler,
+  defer,
+  merge,
+  of,
+  share,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscriber,
+} from 'rxjs';
 import type { Config } from '../config/schema.js';
 import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/table.js';
 import { PduType } from '../pdu/constants.js';
@@ -34,9 +46,7 @@ import type {
   SubscriberStats,
 } from './subscriber-types.js';
 
-type Listener<T> = (value: T) => void;
-
-/** A subscriber's receive side: socket, receiver, table; reference-counted by the Observables' subscriptions. */
+/** A subscriber's receive side: socket, receiver, table; connected while any of its Observables is subscribed. */
 export class SubscriberReceiver implements EntitySubscriber {
   readonly events$: Observable<EntityEvent>;
   readonly diagnostics$: Observable<Diagnostic>;
@@ -46,15 +56,18 @@ export class SubscriberReceiver implements EntitySubscriber {
   /** With `receiver.display` 'interpolate', the received states behind the frames, else undefined. */
   private view: InterpolatedView | undefined;
   private transport: DatagramTransport | undefined;
-  private refs = 0;
+  /**
+   * Connects on its first subscription and disconnects when its last one leaves; errors with a socket failure.
+   * Every stream includes it: this is the reference count.
+   */
+  private readonly connection$: Observable<never>;
   /** Bumped on every connect and disconnect, so a socket that finishes opening late knows it is unwanted. */
   private generation = 0;
   private expiry: { unsubscribe(): void } | undefined;
   private readonly scheduler: SchedulerLike;
-  private readonly eventListeners = new Set<Listener<EntityEvent>>();
-  private readonly diagnosticListeners = new Set<Listener<Diagnostic>>();
-  private readonly errorListeners = new Set<Listener<unknown>>();
-  private readonly listeningListeners = new Set<Listener<{ address: string; port: number }>>();
+  private readonly events = new Subject<EntityEvent>();
+  private readonly diagnostics = new Subject<Diagnostic>();
+  private readonly listening = new Subject<{ readonly address: string; readonly port: number }>();
   private readonly record = new EntityStateRecord();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
@@ -78,14 +91,16 @@ export class SubscriberReceiver implements EntitySubscriber {
       },
       this.stats.transport,
     );
-    this.events$ = this.stream(this.eventListeners);
-    this.diagnostics$ = this.stream(this.diagnosticListeners);
-    this.listening$ = new Observable((subscriber) => {
-      const bound = this.transport !== undefined; // otherwise `attach` announces it
-      const subscription = this.stream(this.listeningListeners).subscribe(subscriber);
-      const local = this.local;
-      if (bound && local) subscriber.next(local);
-      return subscription;
+    this.connection$ = new Observable<never>((subscriber) => {
+      this.connect(subscriber);
+      return () => this.disconnect();
+    }).pipe(share());
+    // The subject first: a connection that binds at once announces itself to it.
+    this.events$ = merge(this.events, this.connection$);
+    this.diagnostics$ = merge(this.diagnostics, this.connection$);
+    this.listening$ = defer(() => {
+      const local = this.transport === undefined ? undefined : this.local; // else `attach` announces it
+      return merge(this.listening, this.connection$, local ? of(local) : EMPTY);
     });
   }
 
@@ -100,7 +115,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     const periodMs = 1000 / rateHz;
     return new Observable<EntityFrame>((subscriber) => {
       const frame = createFrame();
-      const teardown = this.acquire(subscriber);
+      const connection = this.connection$.subscribe({ error: (error: unknown) => subscriber.error(error) });
       const action = this.scheduler.schedule(
         function (this: SchedulerAction<SubscriberReceiver>, receiver?: SubscriberReceiver) {
           const table = receiver!.table;
@@ -112,35 +127,13 @@ export class SubscriberReceiver implements EntitySubscriber {
       );
       return () => {
         action.unsubscribe();
-        teardown();
+        connection.unsubscribe();
       };
     });
   }
 
-  private stream<T>(listeners: Set<Listener<T>>): Observable<T> {
-    return new Observable<T>((subscriber) => {
-      const listener: Listener<T> = (value) => subscriber.next(value);
-      listeners.add(listener);
-      const teardown = this.acquire(subscriber);
-      return () => {
-        listeners.delete(listener);
-        teardown();
-      };
-    });
-  }
-
-  /** Counts one subscription in: the first one connects. @returns its teardown. */
-  private acquire(subscriber: Subscriber<unknown>): () => void {
-    const onError: Listener<unknown> = (error) => subscriber.error(error);
-    this.errorListeners.add(onError);
-    if (this.refs++ === 0) this.connect();
-    return () => {
-      this.errorListeners.delete(onError);
-      if (--this.refs === 0) this.disconnect();
-    };
-  }
-
-  private connect(): void {
+  /** Builds the table and binds (or attaches to the given transport); a failure is reported to `connection`. */
+  private connect(connection: Subscriber<never>): void {
     const generation = ++this.generation;
     const table = new RemoteEntityTable({ ...tableOptionsFromConfig(this.config), onEvent: this.onTableEvent });
     this.table = table;
@@ -155,26 +148,26 @@ export class SubscriberReceiver implements EntitySubscriber {
       periodMs,
       this,
     );
-    if (this.options.transport) return this.attach(this.options.transport);
+    if (this.options.transport) return this.attach(this.options.transport, connection);
     openUdpTransport(this.config.network, 'receive', this.stats.transport).then(
       (transport) => {
         if (generation !== this.generation) void transport.close();
-        else this.attach(transport);
+        else this.attach(transport, connection);
       },
       (error: unknown) => {
-        if (generation === this.generation) this.fail(error);
+        if (generation === this.generation) connection.error(error);
       },
     );
   }
 
-  private attach(transport: DatagramTransport): void {
+  private attach(transport: DatagramTransport, connection: Subscriber<never>): void {
     this.transport = transport;
     transport.onDatagram(this.receiver.receive);
     transport.onClose((error) => {
-      if (error && this.transport === transport) this.fail(error);
+      if (error && this.transport === transport) connection.error(error);
     });
     const local = this.local;
-    if (local) for (const listener of [...this.listeningListeners]) listener(local);
+    if (local) this.listening.next(local);
   }
 
   private disconnect(): void {
@@ -191,10 +184,6 @@ export class SubscriberReceiver implements EntitySubscriber {
     if (transport !== this.options.transport) void transport.close();
   }
 
-  private fail(error: unknown): void {
-    for (const listener of [...this.errorListeners]) listener(error);
-  }
-
   private expire(): void {
     const table = this.table;
     if (!table) return;
@@ -206,7 +195,7 @@ export class SubscriberReceiver implements EntitySubscriber {
   /** The receiver's rejections, as diagnostics for whoever listens. */
   private readonly rejections: RejectionSink = {
     onRejected: (reason, offset, datagramBytes, source) => {
-      if (this.diagnosticListeners.size === 0) return;
+      if (!this.diagnostics.observed) return;
       this.diagnose(reason, REJECT_REASONS[reason], source, datagramBytes, offset);
     },
   };
@@ -225,7 +214,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     if (status === CodecStatus.OK) status = validateEntityState(this.record);
     if (status !== CodecStatus.OK) {
       this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
-      if (this.diagnosticListeners.size > 0) {
+      if (this.diagnostics.observed) {
         this.diagnose('decode', codecStatusMessage(status), source, datagramBytes, offset);
       }
       return;
@@ -234,7 +223,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     const result = table.apply(this.record, this.scheduler.now() / 1000);
     this.applying = null;
     this.stats.transport.entities = table.size;
-    if (this.diagnosticListeners.size === 0) return;
+    if (!this.diagnostics.observed) return;
     if (result === APPLY_TABLE_FULL) {
       const message = `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`;
       this.diagnose('tableFull', message, source, datagramBytes, offset);
@@ -253,16 +242,16 @@ export class SubscriberReceiver implements EntitySubscriber {
   ): void {
     const timeSeconds = this.scheduler.now() / 1000;
     const diagnostic: Diagnostic = { reason, message, source, bytes, offset, timeSeconds };
-    for (const listener of this.diagnosticListeners) listener(diagnostic);
+    this.diagnostics.next(diagnostic);
   }
 
   private readonly onTableEvent = (kind: number, slot: number, key: number): void => {
     if (!this.table) return;
     this.view?.onTableEvent(kind, slot, this.table);
-    if (this.eventListeners.size === 0) return;
+    if (!this.events.observed) return;
     const state = entityStateRecordToPdu(this.eventState(kind, slot));
     const event = entityEvent(kind, key, state, this.scheduler.now() / 1000);
-    for (const listener of this.eventListeners) listener(event);
+    this.events.next(event);
   };
 
   /**

@@ -198,6 +198,37 @@ describe('createSubscriber in virtual time', () => {
     b.unsubscribe();
   });
 
+  it('a transport failure errors every stream once and releases it; the next subscription attaches again', () => {
+    class FailingTransport extends FakeTransport {
+      fail: (error?: Error) => void = () => {};
+      override onClose(listener: (error?: Error) => void): void {
+        this.fail = listener;
+      }
+    }
+    const transport = new FailingTransport();
+    const subscriber = createSubscriber({}, { transport });
+    const errors: string[] = [];
+    const onError = (name: string) => (e: unknown) => errors.push(`${name}: ${(e as Error).message}`);
+    subscriber.events$.subscribe({ error: onError('events') });
+    subscriber.diagnostics$.subscribe({ error: onError('diagnostics') });
+    subscriber.frames({ rateHz: 1 }).subscribe({ error: onError('frames') });
+    subscriber.listening$.subscribe({ error: onError('listening') });
+    const first = subscriber.table;
+    expect(transport.listening).toBe(true);
+    transport.fail(new Error('network down'));
+    expect(errors.sort()).toEqual(['diagnostics', 'events', 'frames', 'listening'].map((n) => `${n}: network down`));
+    expect(transport.listening).toBe(false);
+    expect(subscriber.table).toBeUndefined();
+    const events: string[] = [];
+    const again = subscriber.events$.subscribe((e) => events.push(e.type));
+    expect(transport.listening).toBe(true);
+    expect(subscriber.table !== undefined && subscriber.table !== first).toBe(true); // a new table
+    transport.deliver(pdu(0));
+    expect(events).toEqual(['appeared']);
+    again.unsubscribe();
+    expect(transport.listening).toBe(false);
+  });
+
   it('shares one connection between streams and detaches only when the last one leaves', () => {
     const transport = new FakeTransport();
     const subscriber = createSubscriber({}, { transport });
