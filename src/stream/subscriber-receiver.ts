@@ -4,19 +4,7 @@
  * them all). The hot path — datagram → split, filter, decode → table update — allocates nothing unless someone
  * listens to events or diagnostics.
  */
-import {
-  EMPTY,
-  Observable,
-  Subject,
-  asyncScheduler,
-  defer,
-  merge,
-  of,
-  share,
-  type SchedulerAction,
-  type SchedulerLike,
-  type Subscriber,
-} from 'rxjs';
+import { Observable, asyncScheduler, share, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { Config } from '../config/schema.js';
 import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/table.js';
 import { PduType } from '../pdu/constants.js';
@@ -46,6 +34,42 @@ import type {
   SubscriberStats,
 } from './subscriber-types.js';
 
+/**
+ * The subscribers of one stream, each also holding the shared connection. Values go straight to them: an rxjs
+ * `Subject` would do the same, but its `next` allocates a closure per value (rxjs 7.8), and events and diagnostics
+ * are emitted per PDU (bench `stream.receive+events.reckon`: 1630 → 1870 heap bytes per PDU with a Subject).
+ */
+class Fanout<T> {
+  // Replaced, never changed in place, so a subscriber leaving during `next` does not disturb the loop.
+  private subscribers: readonly Subscriber<T>[] = [];
+
+  constructor(private readonly connection$: Observable<never>) {}
+
+  get observed(): boolean {
+    return this.subscribers.length > 0;
+  }
+
+  next(value: T): void {
+    const subscribers = this.subscribers;
+    for (let i = 0; i < subscribers.length; i++) subscribers[i]!.next(value);
+  }
+
+  /**
+   * The stream: its subscriber is listed before the connection is joined (a connection made at once can then
+   * announce itself), and a connection failure is its error.
+   */
+  observable(): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      this.subscribers = [...this.subscribers, subscriber];
+      const connection = this.connection$.subscribe({ error: (error: unknown) => subscriber.error(error) });
+      return () => {
+        this.subscribers = this.subscribers.filter((s) => s !== subscriber);
+        connection.unsubscribe();
+      };
+    });
+  }
+}
+
 /** A subscriber's receive side: socket, receiver, table; connected while any of its Observables is subscribed. */
 export class SubscriberReceiver implements EntitySubscriber {
   readonly events$: Observable<EntityEvent>;
@@ -65,9 +89,9 @@ export class SubscriberReceiver implements EntitySubscriber {
   private generation = 0;
   private expiry: { unsubscribe(): void } | undefined;
   private readonly scheduler: SchedulerLike;
-  private readonly events = new Subject<EntityEvent>();
-  private readonly diagnostics = new Subject<Diagnostic>();
-  private readonly listening = new Subject<{ readonly address: string; readonly port: number }>();
+  private readonly events: Fanout<EntityEvent>;
+  private readonly diagnostics: Fanout<Diagnostic>;
+  private readonly listening: Fanout<{ readonly address: string; readonly port: number }>;
   private readonly record = new EntityStateRecord();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
@@ -95,12 +119,17 @@ export class SubscriberReceiver implements EntitySubscriber {
       this.connect(subscriber);
       return () => this.disconnect();
     }).pipe(share());
-    // The subject first: a connection that binds at once announces itself to it.
-    this.events$ = merge(this.events, this.connection$);
-    this.diagnostics$ = merge(this.diagnostics, this.connection$);
-    this.listening$ = defer(() => {
-      const local = this.transport === undefined ? undefined : this.local; // else `attach` announces it
-      return merge(this.listening, this.connection$, local ? of(local) : EMPTY);
+    this.events = new Fanout(this.connection$);
+    this.diagnostics = new Fanout(this.connection$);
+    this.listening = new Fanout(this.connection$);
+    this.events$ = this.events.observable();
+    this.diagnostics$ = this.diagnostics.observable();
+    this.listening$ = new Observable((subscriber) => {
+      const bound = this.transport !== undefined; // otherwise `attach` announces it
+      const subscription = this.listening.observable().subscribe(subscriber);
+      const local = this.local;
+      if (bound && local) subscriber.next(local);
+      return subscription;
     });
   }
 
