@@ -32,7 +32,7 @@ function datagrams(): { buffers: Buffer[]; views: DataView[] } {
     r.angularVelocity.set([0, 0, 0.1]);
     setMarkingText(r, `E${i}`);
     const b = Buffer.alloc(144);
-    encodeEntityStateInto(r, b);
+    encodeEntityStateInto(b, r);
     buffers.push(b);
   }
   return { buffers, views: buffers.map((b) => new DataView(b.buffer, b.byteOffset, b.length)) };

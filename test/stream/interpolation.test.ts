@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { DR_FPW, DR_RVW } from '../../src/dr/algorithm.js';
 import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 import { InterpolationStatus } from '../../src/lockstep/interpolation.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
@@ -38,7 +38,7 @@ function pdu(tSeconds: number, s: State): Uint8Array {
   r.drAlgorithm = s.algorithm;
   r.timestampRaw = timestampFromSeconds(tSeconds, false);
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 
