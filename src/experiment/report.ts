@@ -1,20 +1,48 @@
 /**
- * Experiment outputs: `results.csv`, `results.json` and a self-contained `report.html` whose plots are drawn by
- * Vega-Lite, rendered to SVG server-side and inlined (the page needs no network and no script). Vega is loaded
- * only here, and only when a report is written.
+ * Experiment outputs: `results.csv`, `results.json` and a self-contained `report.html` whose charts are Vega-Lite
+ * specs (`report-charts.ts`) rendered to SVG server-side and inlined: the page needs no network and no script,
+ * and its tooltips are SVG titles. Vega is loaded only here, and only when a report is written.
+ *
+ * The report answers a threshold tuner's questions in order: which setting gives an accepted error at the lowest
+ * rate (error against rate, the cheapest run per error level), why PDUs are sent (reasons per run), what the error
+ * looks like over time (dead reckoning against what the network and smoothing add) and on the track.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { definitionList, escapeHtml, formatNumber, htmlTable, renderHtmlPage, type ColumnGroup, type ReportSection } from '../report/html.js';
+import { renderVegaLite } from '../report/vega.js';
+import {
+  errorRateSpec,
+  errorTimeSpec,
+  groupedBarsSpec,
+  paretoFront,
+  pickEvenly,
+  reasonsSpec,
+  runEncoding,
+  sameTrajectory,
+  trackSpec,
+  type RunEncoding,
+} from './report-charts.js';
 import type { RunResult } from './runner.js';
-import { formatCell, resultTable, runLabel, toCsv } from './table.js';
+import { ALGORITHM_NUMBERS } from './spec.js';
+import type { ExperimentPlan } from './sweep.js';
+import { resultTable, toCsv } from './table.js';
 
-/** A titled figure or table of the HTML report. */
-export interface ReportSection {
-  readonly title: string;
-  /** Inline SVG markup, or an HTML table from `htmlTable`. */
-  readonly html: string;
-  readonly caption?: string;
+export { htmlTable, renderVegaLite, paretoFront, type ReportSection };
+
+/** What a report knows beyond the results. */
+export interface ReportOptions {
+  /** The validated plan, for the settings panel and each run's threshold. */
+  readonly plan?: ExperimentPlan;
+  /** The experiment stopped before every run finished: the report says so at the top. */
+  readonly partial?: boolean;
 }
+
+/** Runs whose traces are drawn: at most this many error panels and track panels. */
+const ERROR_PANELS = 6;
+const TRACK_PANELS = 4;
+/** Above this many runs the table lists the Pareto front and the cheapest runs only; results.csv has them all. */
+const MAX_TABLE_ROWS = 300;
 
 /** The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). */
 export function resultsJson(name: string, spec: unknown, results: readonly RunResult[]): string {
@@ -31,16 +59,37 @@ export async function writeExperimentOutputs(
   name: string,
   spec: unknown,
   results: readonly RunResult[],
+  options: ReportOptions = {},
 ): Promise<string[]> {
   await mkdir(outDirectory, { recursive: true });
   const files = [join(outDirectory, 'results.csv'), join(outDirectory, 'results.json'), join(outDirectory, 'report.html')];
-  const sections = await experimentSections(results);
+  const html = await experimentReportHtml(name, results, options);
   await Promise.all([
     writeFile(files[0]!, toCsv(results)),
     writeFile(files[1]!, resultsJson(name, spec, results)),
-    writeFile(files[2]!, renderHtmlReport(name, describeExperiment(results), sections)),
+    writeFile(files[2]!, html),
   ]);
   return files;
+}
+
+/** The whole report page for a set of results. */
+export async function experimentReportHtml(name: string, results: readonly RunResult[], options: ReportOptions = {}): Promise<string> {
+  const planned = options.plan?.runs.length;
+  const banner = options.partial
+    ? `Partial results: the experiment stopped after ${results.length}${planned ? ` of ${planned}` : ''} runs; the charts show the runs that finished.`
+    : undefined;
+  return renderHtmlPage({
+    title: name,
+    kind: 'experiment',
+    summary: describeExperiment(results),
+    sections: await experimentSections(results, options),
+    ...(banner ? { banner } : {}),
+  });
+}
+
+/** The page shell, kept for table-only reports. */
+export function renderHtmlReport(title: string, summary: string, sections: readonly ReportSection[], banner?: string): string {
+  return renderHtmlPage({ title, kind: 'experiment', summary, sections, ...(banner ? { banner } : {}) });
 }
 
 function describeExperiment(results: readonly RunResult[]): string {
@@ -49,162 +98,199 @@ function describeExperiment(results: readonly RunResult[]): string {
   return `${results.length} run${results.length === 1 ? '' : 's'}, ${(seconds / 3600).toPrecision(3)} simulated hours. Wire bytes: PDU + ${ethernet}. Reduction is against a fixed-rate sender at ${results[0]?.metrics.baselineRateHz ?? 15} Hz.`;
 }
 
-/** The standard figures: error against PDU rate with its Pareto front, error over time, the track with PDU markers, the table. */
-export async function experimentSections(results: readonly RunResult[]): Promise<ReportSection[]> {
+/** The report's sections, in reading order. */
+export async function experimentSections(results: readonly RunResult[], options: ReportOptions = {}): Promise<ReportSection[]> {
   const sections: ReportSection[] = [];
-  const points = results.map((r) => ({ label: runLabel(r), rate: r.metrics.pdusPerSecond, rms: r.metrics.positionError.rms, p95: r.metrics.positionError.p95 }));
-  const front = paretoFront(points.map((p) => [p.rate, p.rms] as const)).map((i) => points[i]!);
+  if (options.plan) sections.push({ title: 'Settings', html: definitionList(settingsPanel(options.plan)) });
+  if (results.length === 0) {
+    sections.push({ title: 'Results', html: '<p>No run finished.</p>' });
+    return sections;
+  }
+  const enc = runEncoding(results);
+  const thresholdOf = (r: RunResult) => options.plan?.runs.find((p) => p.index === r.index)?.spec.emitter.positionThreshold;
+  const front = sameTrajectory(results);
   sections.push({
     title: 'Position error against PDU rate',
-    caption: 'Each point is a run; the line joins the Pareto-optimal runs (no other run has both a lower rate and a lower RMS error).',
-    html: await renderVegaLite({
-      width: 640,
-      height: 360,
-      layer: [
-        {
-          data: { values: front },
-          mark: { type: 'line', color: '#888', strokeDash: [4, 3], point: false },
-          encoding: { x: { field: 'rate', type: 'quantitative' }, y: { field: 'rms', type: 'quantitative' } },
-        },
-        {
-          data: { values: points },
-          mark: { type: 'point', filled: true, size: 70 },
-          encoding: {
-            x: { field: 'rate', type: 'quantitative', title: 'PDUs per second', scale: { zero: false, padding: 12 } },
-            y: { field: 'rms', type: 'quantitative', title: 'RMS displayed position error (m)', scale: { zero: true } },
-            color: { field: 'label', type: 'nominal', title: 'run', legend: results.length <= 24 ? {} : null },
-          },
-        },
-      ],
-    }),
+    caption:
+      'Each point is a run; lines join the runs of one ' +
+      `${enc.colourKey === null ? 'series' : enc.colourKey.split('.').pop()} in sweep order` +
+      (front ? '; the dashed grey steps are the Pareto front (no other run has both a lower rate and a lower RMS error)' : '; no Pareto front: the runs fly different trajectories') +
+      '. Hover a point for its numbers.',
+    html: await renderVegaLite(errorRateSpec(results, enc)),
   });
-  const traced = results.filter((r) => r.traces && r.traces.time.length > 0).slice(0, 6);
-  if (traced.length > 0) {
+  const cheapest = cheapestRuns(results, enc);
+  if (cheapest.rows.length > 0) {
     sections.push({
-      title: 'Displayed position error, first minute',
-      caption: `Every rendered frame${results.length > traced.length ? ` of the first ${traced.length} runs` : ''}.`,
-      html: await renderVegaLite({
-        width: 640,
-        height: 300,
-        data: { values: traced.flatMap((r) => r.traces!.errorTime.map((t, i) => ({ t, error: r.traces!.positionError[i], label: runLabel(r) }))) },
-        mark: { type: 'line', strokeWidth: 1.2 },
-        encoding: {
-          x: { field: 't', type: 'quantitative', title: 'time (s)' },
-          y: { field: 'error', type: 'quantitative', title: 'position error (m)' },
-          color: { field: 'label', type: 'nominal', title: 'run', legend: {} },
-        },
-      }),
+      title: 'Cheapest run for an accepted error',
+      caption: 'For each 95th-percentile position error you might accept, the run that stays within it at the lowest PDU rate.',
+      html: htmlTable(cheapest.header, cheapest.rows),
     });
-    const r = traced[0]!;
-    sections.push({ title: `Track and PDUs sent — ${runLabel(r)}`, html: await renderTrack(r), caption: 'True track, displayed track and the position of every PDU sent (colour: why), metres from the start.' });
   }
-  const { header, rows } = resultTable(results);
-  sections.push({ title: 'Results', html: htmlTable(header, rows) });
+  sections.push({
+    title: 'Why PDUs are sent',
+    caption: `PDUs per second by the reason the owner sent them (a PDU sent for two reasons counts in both). ${reasonShares(results)}`,
+    html: await renderVegaLite(reasonsSpec(results, enc)),
+  });
+  const others = enc.sweptKeys.filter((k) => k !== 'emitter.algorithm' && k !== 'emitter.positionThreshold');
+  if (others.length > 0 && results.length <= 60) {
+    sections.push({
+      title: 'Display quality by setting',
+      caption: 'RMS position error, the largest change of displayed velocity between frames (the kink a correction shows; smoothing lowers it) and the PDU rate.',
+      html: await renderVegaLite(groupedBarsSpec(results, enc)),
+    });
+  }
+  const traced = results.filter((r) => r.traces && r.traces.errorTime.length > 0);
+  if (traced.length > 0) {
+    const chosen = pickEvenly(traced, ERROR_PANELS);
+    const latency = chosen.some((r) => r.traces!.deadReckoningError.some((e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]!) > 1e-6));
+    sections.push({
+      title: 'Displayed position error over time',
+      caption:
+        `Every rendered frame of a 15 s window${traced.length > chosen.length ? `, for ${chosen.length} of ${traced.length} runs spread over the sweep` : ''}; the red dashed line is the position threshold.` +
+        (latency ? ' Black dashes: the error of the model last sent, without network or smoothing (what the threshold bounds); the gap to the coloured line is latency, loss and smoothing.' : ''),
+      html: await renderVegaLite(errorTimeSpec(chosen.map((result) => ({ result, thresholdMeters: thresholdOf(result) })), enc)),
+    });
+    const tracks = pickEvenly(traced, TRACK_PANELS);
+    sections.push({
+      title: 'Tracks and PDUs sent',
+      caption:
+        'True track (grey), displayed track (blue; its offset from the true track drawn enlarged where the error would be too small to see) and a dot where each PDU was sent, coloured by why. Metres east/north of the start.',
+      html: await renderVegaLite(trackSpec(tracks, enc)),
+    });
+  }
+  sections.push(resultsSection(results, enc));
   return sections;
 }
 
-async function renderTrack(result: RunResult): Promise<string> {
-  const t = result.traces!;
-  const track = t.time.flatMap((_, i) => [
-    { east: t.trueEast[i], north: t.trueNorth[i], i, series: 'true' },
-    { east: t.shownEast[i], north: t.shownNorth[i], i, series: 'displayed' },
-  ]);
-  const reasons = ['first', 'position', 'orientation', 'heartbeat', 'change'];
-  const pdus = t.pduTime.map((time, i) => ({ east: t.pduEast[i], north: t.pduNorth[i], time, why: reasons.filter((_, b) => t.pduReasons[i]! & (1 << b)).join('+') }));
-  // Equal metres per pixel on both axes, so circles look round.
-  const all = [...track, ...pdus];
-  const span = (key: 'east' | 'north') => {
-    const values = all.map((p) => p[key]!);
-    return [Math.min(...values), Math.max(...values)] as const;
-  };
-  const [e0, e1] = span('east'), [n0, n1] = span('north');
-  const size = Math.max(e1 - e0, n1 - n0, 1) * 1.05;
-  const ec = (e0 + e1) / 2, nc = (n0 + n1) / 2;
-  const axis = (c: number, title: string) => ({ type: 'quantitative', title, scale: { domain: [c - size / 2, c + size / 2], nice: false } });
-  return renderVegaLite({
-    width: 520,
-    height: 520,
-    layer: [
-      {
-        data: { values: track },
-        mark: { type: 'line', strokeWidth: 1, opacity: 0.8 },
-        encoding: {
-          x: { field: 'east', ...axis(ec, 'east (m)') },
-          y: { field: 'north', ...axis(nc, 'north (m)') },
-          order: { field: 'i' },
-          detail: { field: 'series' },
-          stroke: { field: 'series', type: 'nominal', title: 'track', scale: { domain: ['true', 'displayed'], range: ['#9aa0a6', '#1f77b4'] } },
-        },
-      },
-      {
-        data: { values: pdus },
-        mark: { type: 'point', filled: true, size: 22, opacity: 0.9 },
-        encoding: {
-          x: { field: 'east', type: 'quantitative' },
-          y: { field: 'north', type: 'quantitative' },
-          color: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { range: ['#d62728', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#111111'] } },
-        },
-      },
-    ],
-  });
+/** One sentence: the share of all PDUs sent for each reason, largest first. */
+export function reasonShares(results: readonly RunResult[]): string {
+  const totals = new Map<string, number>();
+  for (const r of results) for (const [k, n] of Object.entries(r.metrics.pdusByReason)) totals.set(k, (totals.get(k) ?? 0) + n);
+  const all = [...totals.values()].reduce((a, b) => a + b, 0);
+  if (all === 0) return '';
+  const parts = [...totals].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${Math.round((100 * n) / all)} %`);
+  return `Over all runs: ${parts.join(', ')}.`;
 }
 
-/** Indices of the points not dominated by any other (lower or equal x and y, one strictly), sorted by x. */
-export function paretoFront(points: ReadonlyArray<readonly [number, number]>): number[] {
-  const order = points.map((_, i) => i).sort((a, b) => points[a]![0] - points[b]![0] || points[a]![1] - points[b]![1]);
-  const front: number[] = [];
-  let bestY = Infinity;
-  for (const i of order) {
-    if (points[i]![1] < bestY) {
-      front.push(i);
-      bestY = points[i]![1];
+/** The settings panel: what every run shares, and what the sweep varies. */
+export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
+  const s = plan.spec;
+  const swept = Object.entries(s.sweep);
+  const sweptValue = (path: string) => swept.find(([k]) => k === path || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
+  const show = (path: string, value: string): [string, string] => {
+    const sw = sweptValue(path);
+    return [path, sw ? `swept: ${sw[1].map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}` : value];
+  };
+  const e = s.emitter;
+  const algorithmName = Object.entries(ALGORITHM_NUMBERS).find(([, n]) => n === e.algorithm)?.[0];
+  const algorithm = algorithmName ? `${algorithmName} (${e.algorithm})` : String(e.algorithm);
+  const trajectory = Object.entries(s.trajectory)
+    .filter(([k]) => k !== 'type')
+    .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+  const network = typeof s.network === 'string' ? s.network : Object.entries(s.network).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  const runs = plan.runs.length;
+  const duration = plan.runs[0]?.spec.durationSeconds;
+  return [
+    ['runs', `${runs}${swept.length ? ` (${swept.map(([k, v]) => `${v.length} ${k}`).join(' × ')})` : ''}`],
+    show('trajectory', `${s.trajectory.type}${trajectory ? ` (${trajectory})` : ''}`),
+    ['duration', duration === undefined ? 'the trajectory’s own' : `${duration} s`],
+    show('emitter.algorithm', algorithm),
+    show('emitter.positionThreshold', `${e.positionThreshold} m`),
+    show('emitter.orientationThreshold', `${((e.orientationThreshold * 180) / Math.PI).toPrecision(3)}°`),
+    show('emitter.heartbeat', `${e.heartbeat} s`),
+    show('emitter.maxRateHz', e.maxRateHz === undefined ? 'none' : `${e.maxRateHz} Hz`),
+    show('network', network),
+    show('smoothing', `${s.smoothing.method}, ${s.smoothing.time} s, snap beyond ${s.smoothing.teleportDistance} m`),
+    show('sampleRateHz', `${s.sampleRateHz} Hz`),
+    show('renderRateHz', `${s.renderRateHz ?? s.sampleRateHz} Hz`),
+    show('seed', String(s.seed)),
+    ['baseline', `fixed-rate sender at ${s.metrics.baselineRateHz} Hz`],
+  ];
+}
+
+/** Error levels on a 1-2-5 ladder across the runs' p95 errors, each with the lowest-rate run that meets it. */
+function cheapestRuns(results: readonly RunResult[], enc: RunEncoding): { header: string[]; rows: Array<Array<string | number>> } {
+  const p95s = results.map((r) => r.metrics.positionError.p95).filter((v) => v > 0);
+  const header = ['accepted p95 error (m)', 'run', 'PDUs/s', 'bytes/s', 'p95 error (m)', 'RMS error (m)', 'time above threshold (%)'];
+  if (results.length < 2 || p95s.length === 0) return { header, rows: [] };
+  const lo = Math.min(...p95s), hi = Math.max(...p95s);
+  const levels: number[] = [];
+  for (let decade = 10 ** Math.floor(Math.log10(lo)); decade <= hi * 10 && levels.length < 40; decade *= 10) {
+    for (const m of [1, 2, 5]) {
+      const level = Number((m * decade).toPrecision(3));
+      if (level >= lo && level < hi * 2) levels.push(level);
     }
   }
-  return front;
+  const rows: Array<Array<string | number>> = [];
+  let previous: RunResult | undefined;
+  for (const level of levels.slice(0, 10)) {
+    const within = results.filter((r) => r.metrics.positionError.p95 <= level);
+    if (within.length === 0) continue;
+    const best = within.reduce((a, b) => (b.metrics.pdusPerSecond < a.metrics.pdusPerSecond ? b : a));
+    if (best === previous) continue;
+    previous = best;
+    const m = best.metrics;
+    rows.push([`≤ ${level}`, enc.label(best), m.pdusPerSecond, m.bytesPerSecond, m.positionError.p95, m.positionError.rms, 100 * m.shareAboveThreshold]);
+  }
+  return { header, rows };
 }
 
-/** Renders a Vega-Lite spec to SVG markup (server-side, no canvas). */
-export async function renderVegaLite(spec: Record<string, unknown>): Promise<string> {
-  const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const full = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { font: 'system-ui, sans-serif', legend: { labelLimit: 420 } }, background: 'white', ...spec };
-  const compiled = vegaLite.compile(full as Parameters<typeof vegaLite.compile>[0]).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  const svg = await view.toSVG();
-  view.finalize();
-  return svg;
+/** Display names and groups of the results columns (results.csv keeps the snake_case names). */
+const COLUMN_GROUPS: ReadonlyArray<{ title: string; columns: ReadonlyArray<readonly [string, string]> }> = [
+  { title: 'run', columns: [['trajectory', 'trajectory'], ['duration_s', 'duration (s)']] },
+  {
+    title: 'PDUs sent, by reason',
+    columns: [['pdus', 'total'], ['pdus_first', 'first'], ['pdus_position', 'position'], ['pdus_orientation', 'orientation'], ['pdus_heartbeat', 'heartbeat'], ['pdus_change', 'change']],
+  },
+  {
+    title: 'rate',
+    columns: [['pdus_per_s', 'PDUs/s'], ['pdus_per_orbit', 'PDUs/orbit'], ['bytes_per_s', 'bytes/s'], ['reduction_vs_baseline_pct', 'vs baseline (%)']],
+  },
+  { title: 'position error (m)', columns: [['pos_err_rms_m', 'RMS'], ['pos_err_p95_m', 'p95'], ['pos_err_max_m', 'max']] },
+  { title: 'orientation error (°)', columns: [['ori_err_rms_deg', 'RMS'], ['ori_err_p95_deg', 'p95'], ['ori_err_max_deg', 'max']] },
+  { title: 'display', columns: [['above_threshold_pct', '> threshold (%)'], ['max_velocity_jump_mps', 'velocity jump (m/s)'], ['lost', 'PDUs lost']] },
+];
+
+function resultsSection(results: readonly RunResult[], enc: RunEncoding): ReportSection {
+  const table = resultTable(results);
+  const at = (h: string) => table.header.indexOf(h);
+  let rows = table.rows;
+  // Columns with one value for every run say nothing per run: they go to the caption.
+  const constant = ['trajectory', 'duration_s', 'pdus_first', 'pdus_change', 'lost', 'pdus_per_orbit'].filter(
+    (h) => at(h) >= 0 && new Set(rows.map((row) => row[at(h)])).size === 1,
+  );
+  const constantText = constant.map((h) => `${h} ${formatNumber(rows[0]![at(h)] ?? null) || 'none'}`).join(', ');
+  let caption =
+    'Every run; results.csv and results.json hold every column (means too) at full precision.' +
+    (constant.length ? ` The same for every run: ${constantText}.` : '');
+  if (rows.length > MAX_TABLE_ROWS) {
+    const front = new Set(paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms] as const)));
+    rows = rows.filter((_, i) => front.has(i)).slice(0, MAX_TABLE_ROWS);
+    caption = `The ${rows.length} Pareto-optimal runs (lowest RMS error for their rate) of ${results.length}; results.csv has every run.`;
+    if (constant.length) caption += ` The same for every run: ${constantText}.`;
+  }
+  const swept = enc.sweptKeys;
+  const groups: ColumnGroup[] = [{ title: '', columns: 1 }];
+  const header = ['#'];
+  const picks: number[] = [at('run')];
+  if (swept.length > 0) {
+    groups.push({ title: 'swept settings', columns: swept.length });
+    for (const k of swept) {
+      header.push(k.split('.').pop()!);
+      picks.push(at(k));
+    }
+  }
+  for (const group of COLUMN_GROUPS) {
+    const present = group.columns.filter(([h]) => at(h) >= 0 && !constant.includes(h));
+    if (present.length === 0) continue;
+    groups.push({ title: group.title, columns: present.length });
+    for (const [h, shown] of present) {
+      header.push(shown);
+      picks.push(at(h));
+    }
+  }
+  return { title: 'Results', caption, html: htmlTable(header, rows.map((row) => picks.map((i) => row[i] ?? null)), groups) };
 }
 
-/** An HTML table; numbers right-aligned to 3 significant digits. */
-export function htmlTable(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<number | string | null>>): string {
-  const head = header.map((h) => `<th>${escapeHtml(h.replace(/_/g, ' '))}</th>`).join('');
-  const body = rows
-    .map((row) => `<tr>${row.map((v) => `<td${typeof v === 'number' ? ' class="n"' : ''}>${escapeHtml(formatCell(v))}</td>`).join('')}</tr>`)
-    .join('\n');
-  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
-}
-
-/** The whole page: title, summary line, sections. No scripts, no external resources. */
-export function renderHtmlReport(title: string, summary: string, sections: readonly ReportSection[]): string {
-  const body = sections
-    .map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${s.caption ? `<p class="caption">${escapeHtml(s.caption)}</p>` : ''}\n${s.html}</section>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} — reckon experiment</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
-h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-.summary, .caption { color: #555; } svg { max-width: 100%; height: auto; }
-.scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 12px; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; white-space: nowrap; } th { text-align: left; background: #f4f4f4; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-</style></head>
-<body><h1>${escapeHtml(title)}</h1><p class="summary">${escapeHtml(summary)}</p>
-${body}
-</body></html>
-`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-}
+export { escapeHtml };

@@ -12,7 +12,7 @@ import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js
 export const command: Command = {
   name: 'decode',
   summary: 'Decode every DIS PDU in a pcap/pcapng capture: a per-entity summary, or NDJSON with --json.',
-  usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port N]',
+  usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port N] [--report FILE.html]',
   flags: {
     json: { type: 'boolean', description: 'One JSON object per PDU (NDJSON) instead of the summary.' },
     port: {
@@ -20,10 +20,18 @@ export const command: Command = {
       value: 'N',
       description: 'Only UDP datagrams from or to this port, all decoded as DIS. Defaults to any port (DIS-looking datagrams).',
     },
+    report: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'Also write a self-contained HTML report: entity tracks, PDUs per second by type, entities, rejected PDUs. ' +
+        'Defaults to none; an existing file is replaced only once the report is complete.',
+    },
   },
   positionals: { min: 1, max: 1 },
   examples: [
     'reckon decode exercise.pcap',
+    'reckon decode exercise.pcap --report exercise.html',
     'reckon decode exercise.pcapng --port 3000 --json > pdus.ndjson',
     "reckon decode exercise.pcap --json | jq -c 'select(.pdu) | .pdu.location'",
   ],
@@ -51,8 +59,13 @@ export const command: Command = {
       throw error;
     }
     const options = port === undefined ? {} : { port };
+    const report = stringFlag(args.flags, 'report');
+    if (report !== undefined && report.trim() === '') {
+      throw new UsageError([{ path: '--report', message: 'expected the path of the HTML file to write, e.g. --report capture.html' }]);
+    }
     if (booleanFlag(args.flags, 'json')) await writeNdjson(capture, options, io);
     else await writeSummary(path, capture, options, io);
+    if (report !== undefined) await writeReport(report, path, capture, options, io);
     return EXIT_OK;
   },
 };
@@ -84,6 +97,26 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   }
   if (lines.length > 0) io.stdout.write(lines.join('\n') + '\n');
   if (capture.truncated) io.stderr.write('reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n');
+}
+
+/** Writes the HTML report next to its final name and renames it: a failed run leaves an older file intact. */
+async function writeReport(file: string, capturePath: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {
+  const [{ captureReportHtml }, { writeFile, rename, rm }, nodePath] = await Promise.all([
+    import('../../report/capture-report.js'),
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
+  const html = await captureReportHtml(nodePath.basename(capturePath), capture, options);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, html);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError([{ path: '--report', message: `cannot write "${file}": ${code ?? (error as Error).message}; give a path in a writable folder` }]);
+  }
+  io.stderr.write(`wrote ${file}\n`);
 }
 
 async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {

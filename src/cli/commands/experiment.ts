@@ -108,7 +108,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   });
   progress.finish();
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
-  const written = await writeExperimentOutputs(out, name, withSets, results);
+  const written = await writeExperimentOutputs(out, name, withSets, results, { plan });
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results));
   else io.stdout.write(toTextTable(results));
   io.stderr.write(`wrote ${written.join(', ')}\n`);
