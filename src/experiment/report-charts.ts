@@ -183,6 +183,9 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
     p95: r.metrics.positionError.p95,
     max: r.metrics.positionError.max,
     bytes: r.metrics.bytesPerSecond,
+    tip:
+      `${enc.label(r)}: ${fmt(r.metrics.pdusPerSecond)} PDUs/s, ${fmt(r.metrics.bytesPerSecond)} bytes/s; position error RMS ` +
+      `${fmt(r.metrics.positionError.rms)} m, p95 ${fmt(r.metrics.positionError.p95)} m, max ${fmt(r.metrics.positionError.max)} m`,
   }));
   const x = { field: 'rate', type: 'quantitative', title: 'PDU rate (PDUs/s)', scale: scaleFor(points.map((p) => p.rate)), axis: { format: NUMBER } };
   const y = { field: 'rms', type: 'quantitative', title: 'RMS displayed position error (m)', scale: scaleFor(points.map((p) => p.rms)), axis: { format: NUMBER } };
@@ -203,12 +206,13 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
   }
   const shape = shapeChannel(enc);
   layer.push({
-    mark: { type: 'point', filled: true, size: 90, opacity: 1, stroke: 'white', strokeWidth: 0.8 },
+    mark: { type: 'point', filled: true, size: 90, opacity: 1, stroke: 'white', strokeWidth: 0.8, aria: true },
     encoding: {
       x,
       y,
       color: colourChannel(enc),
       ...(shape ? { shape } : {}),
+      description: { field: 'tip' },
       tooltip: [
         { field: 'label', title: 'run' },
         { field: 'rate', title: 'PDUs/s', format: NUMBER },
@@ -221,7 +225,7 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
   });
   if (results.length <= 40 && enc.pointDomain.length > 0) {
     layer.push({
-      mark: { type: 'text', align: 'left', dx: 7, dy: -6, fontSize: 10, color: '#444' },
+      mark: { type: 'text', align: 'left', dx: 7, dy: -6, fontSize: 10, color: '#444', aria: false },
       encoding: { x, y, text: { field: 'point' } },
     });
   }
@@ -254,7 +258,7 @@ export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Re
     width: 640,
     height: { step: 18 },
     data: { values: rows },
-    mark: { type: 'bar' },
+    mark: { type: 'bar', aria: true },
     encoding: {
       y: {
         field: 'label',
@@ -272,10 +276,10 @@ export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Re
   };
 }
 
-const WINDOW_SECONDS = 15;
+const WINDOW_SECONDS = 10;
 
 /**
- * The window of the error-over-time panels: the 15 s (starting on a whole 5 s, after the first 5 s) in which the
+ * The window of the error-over-time panels: the 10 s (starting on a whole 5 s, after the first 5 s) in which the
  * displayed error of the runs varies most, so the panels show corrections rather than a quiet straight; the whole
  * trace when it is shorter.
  */
@@ -321,7 +325,7 @@ export function errorTimeSpec(
     const layer: Record<string, unknown>[] = [
       {
         data: { values },
-        mark: { type: 'line', strokeWidth: 1.1, interpolate: 'linear' },
+        mark: { type: 'line', strokeWidth: 1.1, interpolate: 'linear', aria: false },
         encoding: {
           x: { field: 't', type: 'quantitative', title: 'time (s)', scale: { domain: [t0, t1], nice: false } },
           y: { field: 'error', type: 'quantitative', title: 'position error (m)', axis: { format: NUMBER } },
@@ -370,7 +374,7 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding): Reco
         series: shownLabel,
       },
     ]);
-    const pduIdx = pickEvenly(t.pduTime.map((_, i) => i), 400);
+    const pduIdx = pickEvenly(t.pduTime.map((_, i) => i), 300);
     const pdus = pduIdx.map((i) => ({ e: round(t.pduEast[i]!, 2), n: round(t.pduNorth[i]!, 2), why: REASONS[lowestBit(t.pduReasons[i]!)] ?? 'change' }));
     const all = [...track, ...pdus];
     const range = (key: 'e' | 'n') => [Math.min(...all.map((p) => p[key])), Math.max(...all.map((p) => p[key]))] as const;
@@ -386,26 +390,23 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding): Reco
       layer: [
         {
           data: { values: pdus },
-          mark: { type: 'point', shape: 'circle', filled: true, size: 16, opacity: 0.85 },
+          mark: { type: 'square', size: 10, opacity: 0.85, aria: false },
           encoding: { x, y, color: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { domain: [...REASONS], range: REASONS.map((q) => REASON_COLOURS[q]) } } },
         },
-        {
-          data: { values: track },
-          mark: { type: 'line', interpolate: 'linear' },
+        ...(['true', shownLabel] as const).map((series, i) => ({
+          data: { values: track.filter((p) => p.series === series) },
+          mark: { type: 'line', interpolate: 'linear', strokeWidth: i === 0 ? 3.5 : 1.1, aria: false },
           encoding: {
             x,
             y,
             order: { field: 'order' },
-            detail: { field: 'series' },
-            stroke: { field: 'series', type: 'nominal', title: 'track', scale: { domain: ['true', shownLabel], range: ['#b8b8b8', '#1f3a93'] }, legend: { orient: 'top' } },
-            strokeWidth: { field: 'series', type: 'nominal', scale: { domain: ['true', shownLabel], range: [3.5, 1.1] }, legend: null },
+            stroke: { datum: series, title: 'track', scale: { domain: ['true', shownLabel], range: ['#b8b8b8', '#1f3a93'] }, legend: { orient: 'top' } },
           },
-        },
+        })),
       ],
-      resolve: { scale: { color: 'independent', stroke: 'independent' } },
     };
   });
-  return { concat: panels, columns: 2, spacing: 30, resolve: { scale: { stroke: 'independent', strokeWidth: 'independent' } } };
+  return { concat: panels, columns: 2, spacing: 30, resolve: { scale: { stroke: 'independent' } } };
 }
 
 /**
@@ -427,7 +428,7 @@ export function groupedBarsSpec(results: readonly RunResult[], enc: RunEncoding)
   const panel = (field: string, title: string) => ({
     width: { step: groupKey === undefined ? 28 : Math.max(8, Math.min(22, Math.floor(120 / Math.max(1, enc.colourDomain.length)))) },
     height: 200,
-    mark: { type: 'bar' },
+    mark: { type: 'bar', aria: true },
     encoding: {
       x: { field: 'group', type: 'nominal', title: groupKey === undefined ? null : shortKey(groupKey), sort: groups, axis: { labelAngle: -30 } },
       ...(groupKey === undefined ? {} : { xOffset: { field: 'series', type: 'nominal', sort: enc.colourDomain } }),
@@ -455,7 +456,7 @@ export function lockstepSpec(rows: ReadonlyArray<Record<string, unknown>>): Reco
   const panel = (field: string, title: string) => ({
     width: 300,
     height: { step: 16 },
-    mark: { type: 'bar' },
+    mark: { type: 'bar', aria: true },
     encoding: {
       y: { field: 'condition', type: 'nominal', title: null, sort: conditions, axis: { labelLimit: 300 } },
       yOffset: { field: 'transport', type: 'nominal', sort: ['tcp', 'udp-redundant'] },
@@ -465,6 +466,11 @@ export function lockstepSpec(rows: ReadonlyArray<Record<string, unknown>>): Reco
     },
   });
   return { data: { values }, hconcat: [panel('hitches', 'hitches per minute'), panel('stall', 'longest stall (ms)')], spacing: 24 };
+}
+
+/** Three significant digits, as the tables show them. */
+function fmt(v: number): string {
+  return Number.isInteger(v) || Math.abs(v) >= 1000 ? String(Math.round(v)) : String(Number(v.toPrecision(3)));
 }
 
 function lowestBit(bits: number): number {

@@ -146,7 +146,7 @@ export async function experimentSections(results: readonly RunResult[], options:
     sections.push({
       title: 'Displayed position error over time',
       caption:
-        `Every rendered frame of a 15 s window${traced.length > chosen.length ? `, for ${chosen.length} of ${traced.length} runs spread over the sweep` : ''}; the red dashed line is the position threshold.` +
+        `Every rendered frame of the 10 s window in which the error varies most${traced.length > chosen.length ? `, for ${chosen.length} of ${traced.length} runs spread over the sweep` : ''}; the red dashed line is the position threshold.` +
         (latency ? ' Black dashes: the error of the model last sent, without network or smoothing (what the threshold bounds); the gap to the coloured line is latency, loss and smoothing.' : ''),
       html: await renderVegaLite(errorTimeSpec(chosen.map((result) => ({ result, thresholdMeters: thresholdOf(result) })), enc)),
     });
@@ -267,7 +267,7 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
   if (rows.length > MAX_TABLE_ROWS) {
     const front = new Set(paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms] as const)));
     rows = rows.filter((_, i) => front.has(i)).slice(0, MAX_TABLE_ROWS);
-    caption = `The ${rows.length} Pareto-optimal runs (lowest RMS error for their rate) of ${results.length}; results.csv has every run.`;
+    caption = `The Pareto-optimal runs (lowest RMS error for their rate; ${rows.length} of ${results.length}); results.csv has every run.`;
     if (constant.length) caption += ` The same for every run: ${constantText}.`;
   }
   const swept = enc.sweptKeys;
