@@ -166,7 +166,8 @@ function scaleFor(values: readonly number[]): Record<string, unknown> {
   return { type: 'linear', zero: true, nice: true, domainMax: hi > 0 ? undefined : 1 };
 }
 
-const NUMBER = ',.3~g';
+/** Three significant digits, thousands separated, never an exponent. */
+const NUMBER = ',.3~r';
 
 /**
  * Error against PDU rate: a curve per colour value through its runs (in sweep order, i.e. by threshold), each
@@ -390,12 +391,12 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding): Reco
       layer: [
         {
           data: { values: pdus },
-          mark: { type: 'square', size: 10, opacity: 0.85, aria: false },
+          mark: { type: 'point', shape: 'circle', filled: false, size: 36, strokeWidth: 1, opacity: 0.9, aria: false },
           encoding: { x, y, color: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { domain: [...REASONS], range: REASONS.map((q) => REASON_COLOURS[q]) } } },
         },
         ...(['true', shownLabel] as const).map((series, i) => ({
           data: { values: track.filter((p) => p.series === series) },
-          mark: { type: 'line', interpolate: 'linear', strokeWidth: i === 0 ? 3.5 : 1.1, aria: false },
+          mark: { type: 'line', interpolate: 'linear', strokeWidth: i === 0 ? 3 : 1.1, aria: false },
           encoding: {
             x,
             y,
@@ -426,7 +427,7 @@ export function groupedBarsSpec(results: readonly RunResult[], enc: RunEncoding)
   }));
   const groups = [...new Set(rows.map((r) => r.group))];
   const panel = (field: string, title: string) => ({
-    width: { step: groupKey === undefined ? 28 : Math.max(8, Math.min(22, Math.floor(120 / Math.max(1, enc.colourDomain.length)))) },
+    width: groupKey === undefined ? { step: 28 } : 300,
     height: 200,
     mark: { type: 'bar', aria: true },
     encoding: {

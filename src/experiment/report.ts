@@ -109,15 +109,24 @@ export async function experimentSections(results: readonly RunResult[], options:
   const enc = runEncoding(results);
   const thresholdOf = (r: RunResult) => options.plan?.runs.find((p) => p.index === r.index)?.spec.emitter.positionThreshold;
   const front = sameTrajectory(results);
-  sections.push({
-    title: 'Position error against PDU rate',
-    caption:
-      'Each point is a run; lines join the runs of one ' +
-      `${enc.colourKey === null ? 'series' : enc.colourKey.split('.').pop()} in sweep order` +
-      (front ? '; the dashed grey steps are the Pareto front (no other run has both a lower rate and a lower RMS error)' : '; no Pareto front: the runs fly different trajectories') +
-      '. Hover a point for its numbers.',
-    html: await renderVegaLite(errorRateSpec(results, enc)),
-  });
+  const rates = results.map((r) => r.metrics.pdusPerSecond);
+  const sameRate = results.length > 1 && Math.max(...rates) - Math.min(...rates) <= 1e-3 * Math.max(...rates);
+  if (sameRate) {
+    sections.push({
+      title: 'Position error against PDU rate',
+      html: `<p>Every run sent the same PDUs (${formatNumber(rates[0]!)} PDUs/s): the sweep changes only the receiving side. The error of each run is under “Display quality by setting” and in the table.</p>`,
+    });
+  } else {
+    sections.push({
+      title: 'Position error against PDU rate',
+      caption:
+        'Each point is a run; lines join the runs of one ' +
+        `${enc.colourKey === null ? 'series' : enc.colourKey.split('.').pop()} in sweep order` +
+        (front ? '; the dashed grey steps are the Pareto front (no other run has both a lower rate and a lower RMS error)' : '; no Pareto front: the runs fly different trajectories') +
+        '. Hover a point for its numbers.',
+      html: await renderVegaLite(errorRateSpec(results, enc)),
+    });
+  }
   const cheapest = cheapestRuns(results, enc);
   if (cheapest.rows.length > 0) {
     sections.push({
@@ -132,7 +141,7 @@ export async function experimentSections(results: readonly RunResult[], options:
     html: await renderVegaLite(reasonsSpec(results, enc)),
   });
   const others = enc.sweptKeys.filter((k) => k !== 'emitter.algorithm' && k !== 'emitter.positionThreshold');
-  if (others.length > 0 && results.length <= 60) {
+  if ((others.length > 0 || sameRate) && results.length <= 60) {
     sections.push({
       title: 'Display quality by setting',
       caption: 'RMS position error, the largest change of displayed velocity between frames (the kink a correction shows; smoothing lowers it) and the PDU rate.',

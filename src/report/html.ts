@@ -79,7 +79,7 @@ h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.1rem; margin:
 .summary, .caption { color: #555; margin-top: 0.2rem; } svg { max-width: 100%; height: auto; }
 .banner { background: #fff4d6; border: 1px solid #e0b84c; padding: 0.5rem 0.8rem; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 12px; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 7px; white-space: nowrap; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; white-space: nowrap; } thead th { white-space: normal; vertical-align: bottom; }
 th { text-align: left; background: #f4f4f4; font-weight: 600; } tr.groups th { background: #e8ecf2; text-align: center; border-left: 2px solid #fff; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; } tbody tr:hover { background: #f6f9ff; }
 dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 2px 1.2rem; margin: 0.5rem 0; }
