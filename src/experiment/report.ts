@@ -15,6 +15,7 @@ import {
   errorRateSpec,
   errorTimeSpec,
   groupedBarsSpec,
+  lockstepSpec,
   paretoFront,
   pickEvenly,
   reasonsSpec,
@@ -85,6 +86,44 @@ export async function experimentReportHtml(name: string, results: readonly RunRe
     sections: await experimentSections(results, options),
     ...(banner ? { banner } : {}),
   });
+}
+
+/**
+ * The sections of a preset that returns rows instead of runs: a chart where the rows are the lockstep comparison,
+ * then the table.
+ */
+export async function tablePresetSections(rows: ReadonlyArray<Record<string, unknown>>): Promise<ReportSection[]> {
+  const header = Object.keys(rows[0] ?? {});
+  const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
+  const sections: ReportSection[] = [];
+  if (rows.length > 0 && ['transport', 'hitchesPerMinute', 'longestStallMs'].every((h) => header.includes(h))) {
+    sections.push({
+      title: 'Hitches and stalls by transport',
+      caption:
+        'Hitches per minute (a frame not there when due) and the longest stall, for each latency (one way), loss and playout delay. ' +
+        'TCP delivers in order only, so one lost segment holds back every input after it until its retransmission.',
+      html: await renderVegaLite(lockstepSpec(rows)),
+    });
+  }
+  const units: Record<string, string> = {
+    latencyMs: 'one-way latency (ms)',
+    lossPercent: 'loss (%)',
+    playoutDelayMs: 'playout delay (ms)',
+    hitchesPerMinute: 'hitches per minute',
+    longestStallMs: 'longest stall (ms)',
+    bytesPerSecond: 'bytes/s (with IP and transport headers)',
+    largestPacketBytes: 'largest payload (bytes)',
+  };
+  sections.push({
+    title: 'Results',
+    caption: header.includes('largestPacketBytes')
+      ? 'Largest payload: the input bytes in one datagram or segment, headers excluded. TCP sends one 1-byte input per ' +
+        'segment (Nagle off; the stream keeps the order, so no frame number is needed) plus 40 header bytes; the redundant ' +
+        'UDP packet carries its sequence numbers and every unacknowledged input, so it grows with loss.'
+      : undefined,
+    html: htmlTable(header.map((h) => units[h] ?? h), cells),
+  });
+  return sections;
 }
 
 /** The page shell, kept for table-only reports. */

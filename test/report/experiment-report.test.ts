@@ -12,7 +12,8 @@ import {
   reasonsSpec,
   runEncoding,
 } from '../../src/experiment/report-charts.js';
-import { experimentReportHtml, reasonShares, renderVegaLite, settingsPanel } from '../../src/experiment/report.js';
+import { experimentReportHtml, reasonShares, renderVegaLite, settingsPanel, tablePresetSections } from '../../src/experiment/report.js';
+import { runLockstepComparison } from '../../src/lockstep/comparison.js';
 import { runExperiment } from '../../src/experiment/runner.js';
 import { PRESETS } from '../../src/experiment/presets.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
@@ -160,4 +161,16 @@ describe('report page', () => {
     expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
     expect(html).toContain('Pareto-optimal runs');
   }, 60_000);
+});
+
+describe('lockstep-vs-tcp report', () => {
+  it('charts hitches and stalls by transport and explains the 1-byte TCP payload', async () => {
+    const rows = runLockstepComparison({ durationSeconds: 10 });
+    const sections = await tablePresetSections(rows as unknown as Array<Record<string, unknown>>);
+    expect(sections.map((s) => s.title)).toEqual(['Hitches and stalls by transport', 'Results']);
+    expect(sections[0]!.html).toMatch(/^<svg/);
+    expect(sections[0]!.html).toContain('hitches per minute');
+    expect(sections[1]!.html).toContain('<th>largest payload (bytes)</th>');
+    expect(sections[1]!.caption).toContain('TCP sends one 1-byte input per segment');
+  });
 });

@@ -137,13 +137,13 @@ async function runTablePreset(
   const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
   const { mkdir, writeFile } = await import('node:fs/promises');
   const path = await import('node:path');
-  const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
+  const { renderHtmlReport, tablePresetSections } = await import('../../experiment/report.js');
   const { formatCell } = await import('../../experiment/table.js');
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   await mkdir(out, { recursive: true });
   const json = JSON.stringify({ name, options, rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
-  const html = renderHtmlReport(name, `${rows.length} conditions.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
+  const html = renderHtmlReport(name, `${rows.length} conditions.`, await tablePresetSections(rows));
   await Promise.all([
     writeFile(path.join(out, 'results.json'), json),
     writeFile(path.join(out, 'results.csv'), csv),
