@@ -337,7 +337,7 @@ export function errorTimeSpec(
             scale: { domain: ['displayed', 'dead reckoning only'], range: [enc.colourRange[enc.colourDomain.indexOf(enc.series(r))] ?? '#4e79a7', '#222'] },
             legend: { orient: 'top' },
           },
-          strokeDash: { field: 'kind', type: 'nominal', scale: { domain: ['displayed', 'dead reckoning only'], range: [[1, 0], [3, 2]] }, legend: null },
+          strokeDash: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['displayed', 'dead reckoning only'], range: [[1, 0], [3, 2]] }, legend: { orient: 'top' } },
         },
       },
     ];

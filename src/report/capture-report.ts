@@ -212,7 +212,9 @@ function trackSpec(data: CaptureReportData, ids: readonly string[], label: (id: 
 
 function rateSpec(data: CaptureReportData): Record<string, unknown> {
   const types = [...new Set(data.bins.flatMap((b) => Object.keys(b)))].sort((a, b) => (a === 'rejected' ? 1 : b === 'rejected' ? -1 : a.localeCompare(b)));
-  const values = data.bins.flatMap((bin, i) => types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })));
+  // A step line holds each bin's value to the next point: the last bin gets a closing point at its end.
+  const closed = [...data.bins, data.bins[data.bins.length - 1]!];
+  const values = closed.flatMap((bin, i) => types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })));
   const colours = entityColours(types.length).map((c, i) => (types[i] === 'rejected' ? '#111111' : c));
   return {
     width: 860,
