@@ -163,7 +163,7 @@ function scaleFor(values: readonly number[]): Record<string, unknown> {
   const positive = values.filter((v) => v > 0);
   const lo = Math.min(...positive), hi = Math.max(...positive);
   if (positive.length === values.length && positive.length > 1 && hi / lo >= 10) return { type: 'log', nice: true };
-  return { type: 'linear', zero: true, nice: true, domainMax: hi > 0 ? undefined : 1 };
+  return hi > 0 ? { type: 'linear', zero: true, nice: true } : { type: 'linear', domain: [0, 1] };
 }
 
 /** Three significant digits, thousands separated, never an exponent. */

@@ -9,7 +9,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { definitionList, escapeHtml, formatNumber, htmlTable, renderHtmlPage, type ColumnGroup, type ReportSection } from '../report/html.js';
+import { definitionList, formatNumber, htmlTable, renderHtmlPage, type ColumnGroup, type ReportSection } from '../report/html.js';
 import { renderVegaLite } from '../report/vega.js';
 import {
   errorRateSpec,
@@ -341,4 +341,3 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
   return { title: 'Results', caption, html: htmlTable(header, rows.map((row) => picks.map((i) => row[i] ?? null)), groups) };
 }
 
-export { escapeHtml };
