@@ -4,9 +4,10 @@
  * else by the sweep's first axis, shape by the other swept settings (usually the threshold), and a fixed colour
  * per reason a PDU was sent.
  */
+// Not spec.ts: the library's index loads this module, and the spec's schema would load zod and mathjs with it.
+import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { EMIT_REASON_NAMES } from '../dr/emitter.js';
 import type { RunResult } from './runner.js';
-import { ALGORITHM_NUMBERS } from './spec.js';
 import { displayValue } from './table.js';
 
 /** Why PDUs are sent, in EMIT_* bit order, and their colours (the same in every report). */
@@ -20,7 +21,7 @@ export const REASON_COLOURS: Readonly<Record<string, string>> = {
 };
 
 /** DR algorithms in the standard's order (IEEE 1278.1 Annex E), then `auto`, each with its own colour. */
-export const ALGORITHM_ORDER: readonly string[] = [...Object.keys(ALGORITHM_NUMBERS), 'auto'];
+export const ALGORITHM_ORDER: readonly string[] = [...DR_ALGORITHM_NAMES.slice(1), 'auto'];
 export const ALGORITHM_COLOURS: Readonly<Record<string, string>> = {
   static: '#9c755f',
   FPW: '#4e79a7',
@@ -75,9 +76,7 @@ export interface RunEncoding {
 
 /** Algorithm numbers as their names, so `4` and `"RVW"` share a colour. */
 function settingText(key: string, value: unknown): string {
-  if (key === 'emitter.algorithm' && typeof value === 'number') {
-    return Object.entries(ALGORITHM_NUMBERS).find(([, n]) => n === value)?.[0] ?? String(value);
-  }
+  if (key === 'emitter.algorithm' && typeof value === 'number') return DR_ALGORITHM_NAMES[value] ?? String(value);
   return value === undefined ? '' : displayValue(value);
 }
 
@@ -353,11 +352,14 @@ export function errorTimeSpec(
   return { concat: panels, columns: 2, spacing: 24, resolve: { scale: { color: 'independent', strokeDash: 'independent' } } };
 }
 
-/** Track panels: PDU markers (thin, under), the true track and the displayed track, error exaggerated to show. */
-export function trackSpec(results: readonly RunResult[], enc: RunEncoding): Record<string, unknown> {
+/**
+ * Track panels: PDU markers (thin, under), the true track and the displayed track, error exaggerated to show.
+ * @param detail - share of the usual points and markers per panel (less when there are many panels).
+ */
+export function trackSpec(results: readonly RunResult[], enc: RunEncoding, detail = 1): Record<string, unknown> {
   const panels = results.map((r) => {
     const t = r.traces!;
-    const stride = Math.max(1, Math.ceil(t.time.length / 700));
+    const stride = Math.max(1, Math.ceil(t.time.length / (700 * detail)));
     const idx = t.time.map((_, i) => i).filter((i) => i % stride === 0 || i === t.time.length - 1);
     const spanOf = (a: number[]) => Math.max(...a) - Math.min(...a);
     const span = Math.max(spanOf(t.trueEast), spanOf(t.trueNorth), 1);
@@ -375,7 +377,7 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding): Reco
         series: shownLabel,
       },
     ]);
-    const pduIdx = pickEvenly(t.pduTime.map((_, i) => i), 300);
+    const pduIdx = pickEvenly(t.pduTime.map((_, i) => i), Math.round(300 * detail));
     const pdus = pduIdx.map((i) => ({ e: round(t.pduEast[i]!, 2), n: round(t.pduNorth[i]!, 2), why: REASONS[lowestBit(t.pduReasons[i]!)] ?? 'change' }));
     const all = [...track, ...pdus];
     const range = (key: 'e' | 'n') => [Math.min(...all.map((p) => p[key])), Math.max(...all.map((p) => p[key]))] as const;

@@ -10,6 +10,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { definitionList, formatNumber, htmlTable, renderHtmlPage, type ColumnGroup, type ReportSection } from '../report/html.js';
+import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { renderVegaLite } from '../report/vega.js';
 import {
   errorRateSpec,
@@ -25,7 +26,6 @@ import {
   type RunEncoding,
 } from './report-charts.js';
 import type { RunResult } from './runner.js';
-import { ALGORITHM_NUMBERS } from './spec.js';
 import type { ExperimentPlan } from './sweep.js';
 import { resultTable, toCsv } from './table.js';
 
@@ -42,6 +42,8 @@ export interface ReportOptions {
 /** Runs whose traces are drawn: at most this many error panels and track panels. */
 const ERROR_PANELS = 6;
 const TRACK_PANELS = 4;
+/** Track panels when the sweep varies the trajectory: one per trajectory, up to this many. */
+const TRAJECTORY_PANELS = 8;
 /** Above this many runs the table lists the Pareto front and the cheapest runs only; results.csv has them all. */
 const MAX_TABLE_ROWS = 300;
 
@@ -198,12 +200,17 @@ export async function experimentSections(results: readonly RunResult[], options:
         (latency ? ' Black dashes: the error of the model last sent, without network or smoothing (what the threshold bounds); the gap to the coloured line is latency, loss and smoothing.' : ''),
       html: await renderVegaLite(errorTimeSpec(chosen.map((result) => ({ result, thresholdMeters: thresholdOf(result) })), enc)),
     });
-    const tracks = pickEvenly(traced, TRACK_PANELS);
+    const trajectories = [...new Set(traced.map((r) => r.trajectory))];
+    const tracks =
+      trajectories.length > 1
+        ? pickEvenly(trajectories, TRAJECTORY_PANELS).map((name) => traced.find((r) => r.trajectory === name)!)
+        : pickEvenly(traced, TRACK_PANELS);
     sections.push({
       title: 'Tracks and PDUs sent',
       caption:
+        (trajectories.length > 1 ? 'One run per trajectory. ' : '') +
         'True track (grey), displayed track (blue; its offset from the true track drawn enlarged where the error would be too small to see) and a dot where each PDU was sent, coloured by why. Metres east/north of the start.',
-      html: await renderVegaLite(trackSpec(tracks, enc)),
+      html: await renderVegaLite(trackSpec(tracks, enc, tracks.length > TRACK_PANELS ? 0.5 : 1)),
     });
   }
   sections.push(resultsSection(results, enc));
@@ -230,8 +237,7 @@ export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
     return [path, sw ? `swept: ${sw[1].map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}` : value];
   };
   const e = s.emitter;
-  const algorithmName = Object.entries(ALGORITHM_NUMBERS).find(([, n]) => n === e.algorithm)?.[0];
-  const algorithm = algorithmName ? `${algorithmName} (${e.algorithm})` : String(e.algorithm);
+  const algorithm = typeof e.algorithm === 'number' ? `${DR_ALGORITHM_NAMES[e.algorithm] ?? '?'} (${e.algorithm})` : e.algorithm;
   const trajectory = Object.entries(s.trajectory)
     .filter(([k]) => k !== 'type')
     .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)

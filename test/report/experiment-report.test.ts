@@ -161,6 +161,21 @@ describe('report page', () => {
     expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
     expect(html).toContain('Pareto-optimal runs');
   }, 60_000);
+
+  it('stays under 1 MB for a 1,000-run sweep over eight trajectories, with a track panel for each', async () => {
+    const trajectories = ['circle', 'aircraft-orbit', 'ellipse', 'figure-8', 'missile', 'straight-line', 'tank-road-course', 'ship-turning-circles'];
+    const plan = planExperiment({
+      sweep: { trajectory: trajectories.map((type) => ({ type })), 'emitter.positionThreshold': Array.from({ length: 125 }, (_, i) => `${(i + 1) / 25} m`) },
+      traces: true,
+    });
+    let n = 0;
+    const html = await experimentReportHtml('vehicles', fakeResults(plan, true, () => trajectories[Math.floor(n++ / 125)]!), { plan });
+    expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
+    expect(html).toContain('One run per trajectory.');
+    expect(html).toContain('no Pareto front: the runs fly different trajectories');
+    const tracks = html.slice(html.indexOf('<h2>Tracks and PDUs sent</h2>'));
+    for (const type of trajectories) expect(tracks).toContain(`trajectory=${type} · positionThreshold=0.04 m`);
+  }, 60_000);
 });
 
 describe('lockstep-vs-tcp report', () => {
