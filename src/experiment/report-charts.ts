@@ -224,10 +224,15 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
     },
   });
   if (results.length <= 40 && enc.pointDomain.length > 0) {
-    layer.push({
-      mark: { type: 'text', align: 'left', dx: 7, dy: -6, fontSize: 10, color: '#444', aria: false },
-      encoding: { x, y, text: { field: 'point' } },
-    });
+    // Neighbouring points of a curve get their labels on opposite sides (above right, below right), so the
+    // labels of close thresholds do not print over each other.
+    for (const [parity, dy] of [[0, -7], [1, 12]] as const) {
+      layer.push({
+        data: { values: points.filter((p) => enc.pointDomain.indexOf(p.point) % 2 === parity) },
+        mark: { type: 'text', align: 'left', dx: 7, dy, fontSize: 10, color: '#444', aria: false },
+        encoding: { x, y, text: { field: 'point' } },
+      });
+    }
   }
   return { width: 720, height: 400, data: { values: points }, layer, resolve: { scale: { color: 'shared' } } };
 }
@@ -384,8 +389,8 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding, detai
     const [e0, e1] = range('e'), [n0, n1] = range('n');
     const size = Math.max(e1 - e0, n1 - n0, 1) * 1.06;
     const ec = (e0 + e1) / 2, nc = (n0 + n1) / 2;
-    const x = { field: 'e', type: 'quantitative', title: 'east (m)', scale: { domain: [ec - size / 2, ec + size / 2], nice: false }, axis: { format: ',.4~g' } };
-    const y = { field: 'n', type: 'quantitative', title: 'north (m)', scale: { domain: [nc - size / 2, nc + size / 2], nice: false }, axis: { format: ',.4~g' } };
+    const x = { field: 'e', type: 'quantitative', title: 'east (m)', scale: { domain: [ec - size / 2, ec + size / 2], nice: false }, axis: { format: ',.4~r' } };
+    const y = { field: 'n', type: 'quantitative', title: 'north (m)', scale: { domain: [nc - size / 2, nc + size / 2], nice: false }, axis: { format: ',.4~r' } };
     return {
       title: { text: enc.label(r), subtitle: `${t.pduTime.length}${t.pduTime.length >= 2000 ? '+' : ''} PDUs; ${pdus.length < t.pduTime.length ? `${pdus.length} shown` : 'all shown'}` },
       width: 360,

@@ -27,7 +27,7 @@ import {
 } from './report-charts.js';
 import type { RunResult } from './runner.js';
 import type { ExperimentPlan } from './sweep.js';
-import { resultTable, toCsv } from './table.js';
+import { displayValue, resultTable, toCsv } from './table.js';
 
 export { htmlTable, renderVegaLite, paretoFront, type ReportSection };
 
@@ -234,7 +234,7 @@ export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
   const sweptValue = (path: string) => swept.find(([k]) => k === path || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
   const show = (path: string, value: string): [string, string] => {
     const sw = sweptValue(path);
-    return [path, sw ? `swept: ${sw[1].map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}` : value];
+    return [path, sw ? `swept: ${sw[1].map(displayValue).join(', ')}` : value];
   };
   const e = s.emitter;
   const algorithm = typeof e.algorithm === 'number' ? `${DR_ALGORITHM_NAMES[e.algorithm] ?? '?'} (${e.algorithm})` : e.algorithm;
@@ -336,7 +336,8 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
     }
   }
   for (const group of COLUMN_GROUPS) {
-    const present = group.columns.filter(([h]) => at(h) >= 0 && !constant.includes(h));
+    // A swept trajectory is already among the swept settings (under the same name).
+    const present = group.columns.filter(([h]) => at(h) >= 0 && !constant.includes(h) && !(h === 'trajectory' && swept.includes(h)));
     if (present.length === 0) continue;
     groups.push({ title: group.title, columns: present.length });
     for (const [h, shown] of present) {

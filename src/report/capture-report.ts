@@ -192,8 +192,8 @@ function trackSpec(data: CaptureReportData, ids: readonly string[], label: (id: 
   // Equal metres per pixel on both axes.
   const size = Math.max(e1 - e0, n1 - n0, 10) * 1.08;
   const ec = (e0 + e1) / 2, nc = (n0 + n1) / 2;
-  const x = { field: 'e', type: 'quantitative', title: 'east (m)', scale: { domain: [ec - size / 2, ec + size / 2], nice: false }, axis: { format: ',.4~g' } };
-  const y = { field: 'n', type: 'quantitative', title: 'north (m)', scale: { domain: [nc - size / 2, nc + size / 2], nice: false }, axis: { format: ',.4~g' } };
+  const x = { field: 'e', type: 'quantitative', title: 'east (m)', scale: { domain: [ec - size / 2, ec + size / 2], nice: false }, axis: { format: ',.4~r' } };
+  const y = { field: 'n', type: 'quantitative', title: 'north (m)', scale: { domain: [nc - size / 2, nc + size / 2], nice: false }, axis: { format: ',.4~r' } };
   const domain = ids.map(label);
   const colour = { field: 'entity', type: 'nominal', title: 'entity', scale: { domain, range: entityColours(domain.length) }, legend: { labelLimit: 260 } };
   return {
@@ -222,7 +222,7 @@ function rateSpec(data: CaptureReportData): Record<string, unknown> {
     data: { values },
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.4 },
     encoding: {
-      x: { field: 't', type: 'quantitative', title: 'time since the first frame (s)', axis: { format: ',.4~g' } },
+      x: { field: 't', type: 'quantitative', title: 'time since the first frame (s)', axis: { format: ',.4~r' } },
       y: { field: 'rate', type: 'quantitative', title: 'PDUs per second', axis: { format: ',.3~g' } },
       color: { field: 'type', type: 'nominal', title: 'PDU type', scale: { domain: types, range: colours }, legend: { orient: 'top' } },
     },

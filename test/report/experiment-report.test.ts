@@ -136,6 +136,16 @@ describe('report page', () => {
     });
   });
 
+  it('shows a swept trajectory by name in the settings and once in the table', async () => {
+    const plan = planExperiment((PRESETS.vehicles as { spec: unknown }).spec);
+    expect(Object.fromEntries(settingsPanel(plan)).trajectory).toBe(
+      'swept: circle, aircraft-orbit (orbits=1), ellipse, figure-8, missile, straight-line, tank-road-course, ship-turning-circles',
+    );
+    const html = await experimentReportHtml('vehicles', fakeResults(plan, false), { plan });
+    const header = html.slice(html.indexOf('<h2>Results</h2>')).match(/<tr><th>#<\/th>.*?<\/tr>/)![0];
+    expect(header.match(/<th>trajectory<\/th>/g)).toHaveLength(1);
+  });
+
   it('says when the results are partial', async () => {
     const plan = thresholdsPlan();
     const html = await experimentReportHtml('thresholds', fakeResults(plan, false).slice(0, 4), { plan, partial: true });
