@@ -314,15 +314,25 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
   const constant = ['trajectory', 'duration_s', 'pdus_first', 'pdus_change', 'lost', 'pdus_per_orbit'].filter(
     (h) => at(h) >= 0 && new Set(rows.map((row) => row[at(h)])).size === 1,
   );
-  const constantText = constant.map((h) => `${h} ${formatNumber(rows[0]![at(h)] ?? null) || 'none'}`).join(', ');
+  const constantNames: Record<string, string> = {
+    trajectory: 'trajectory',
+    duration_s: 'duration (s)',
+    pdus_first: 'first PDUs',
+    pdus_change: 'PDUs for a change',
+    lost: 'PDUs lost',
+  };
+  const constantText = constant
+    .filter((h) => h in constantNames)
+    .map((h) => `${constantNames[h]} ${formatNumber(rows[0]![at(h)] ?? null)}`)
+    .join(', ');
   let caption =
     'Every run; results.csv and results.json hold every column (means too) at full precision.' +
-    (constant.length ? ` The same for every run: ${constantText}.` : '');
+    (constantText ? ` The same for every run: ${constantText}.` : '');
   if (rows.length > MAX_TABLE_ROWS) {
     const front = new Set(paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms] as const)));
     rows = rows.filter((_, i) => front.has(i)).slice(0, MAX_TABLE_ROWS);
     caption = `The Pareto-optimal runs (lowest RMS error for their rate; ${rows.length} of ${results.length}); results.csv has every run.`;
-    if (constant.length) caption += ` The same for every run: ${constantText}.`;
+    if (constantText) caption += ` The same for every run: ${constantText}.`;
   }
   const swept = enc.sweptKeys;
   const groups: ColumnGroup[] = [{ title: '', columns: 1 }];
