@@ -19,7 +19,11 @@ if (chromium.path === undefined) {
   process.exit(1);
 }
 
-const reckon = (...args: string[]) => execFileSync(process.execPath, [join(root, 'dist/cli/main.js'), ...args], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const reckon = (...args: string[]) =>
+  execFileSync(process.execPath, [join(root, 'dist/cli/main.js'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 reckon('experiment', '--preset', 'thresholds', '--out', join(work, 'thresholds'));
 const capture = join(work, 'capture.html');
 reckon('decode', 'test/fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap', '--report', capture);
@@ -36,16 +40,31 @@ try {
       'section',
       // No named functions inside: tsx would wrap them in a helper the page does not have.
       (sections, [a, b]) => {
-        const boxes = sections.map((s) => ({ title: s.querySelector('h2')?.textContent, box: s.getBoundingClientRect() }));
-        return { top: a === '' ? 0 : boxes.find((s) => s.title === a)!.box.top, bottom: boxes.find((s) => s.title === b)!.box.bottom };
+        const boxes = sections.map((s) => ({
+          title: s.querySelector('h2')?.textContent,
+          box: s.getBoundingClientRect(),
+        }));
+        return {
+          top: a === '' ? 0 : boxes.find((s) => s.title === a)!.box.top,
+          bottom: boxes.find((s) => s.title === b)!.box.bottom,
+        };
       },
       [first, last] as const,
     );
     const path = join(out, png);
-    await page.screenshot({ path, fullPage: true, clip: { x: 0, y: Math.max(0, box.top - 12), width: 1280, height: box.bottom - box.top + 24 } });
+    await page.screenshot({
+      path,
+      fullPage: true,
+      clip: { x: 0, y: Math.max(0, box.top - 12), width: 1280, height: box.bottom - box.top + 24 },
+    });
     console.log(`wrote ${path} (${Math.round(statSync(path).size / 1024)} KB)`);
   };
-  await shoot(join(work, 'thresholds', 'report.html'), 'experiment-report.png', 'Position error against PDU rate', 'Why PDUs are sent');
+  await shoot(
+    join(work, 'thresholds', 'report.html'),
+    'experiment-report.png',
+    'Position error against PDU rate',
+    'Why PDUs are sent',
+  );
   await shoot(capture, 'capture-report.png', '', 'Entities');
 } finally {
   await browser.close();

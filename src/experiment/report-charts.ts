@@ -35,13 +35,53 @@ export const ALGORITHM_COLOURS: Readonly<Record<string, string>> = {
   auto: '#333333',
 };
 
-const TABLEAU10 = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+const TABLEAU10 = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 const TABLEAU20 = [
-  '#4e79a7', '#a0cbe8', '#f28e2b', '#ffbe7d', '#59a14f', '#8cd17d', '#b6992d', '#f1ce63', '#499894', '#86bcb6',
-  '#e15759', '#ff9d9a', '#79706e', '#bab0ac', '#d37295', '#fabfd2', '#b07aa1', '#d4a6c8', '#9d7660', '#d7b5a6',
+  '#4e79a7',
+  '#a0cbe8',
+  '#f28e2b',
+  '#ffbe7d',
+  '#59a14f',
+  '#8cd17d',
+  '#b6992d',
+  '#f1ce63',
+  '#499894',
+  '#86bcb6',
+  '#e15759',
+  '#ff9d9a',
+  '#79706e',
+  '#bab0ac',
+  '#d37295',
+  '#fabfd2',
+  '#b07aa1',
+  '#d4a6c8',
+  '#9d7660',
+  '#d7b5a6',
 ];
 /** Shapes Vega draws, most distinguishable first. */
-export const SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross', 'triangle-down', 'triangle-right', 'triangle-left', 'wedge', 'arrow'];
+export const SHAPES = [
+  'circle',
+  'square',
+  'triangle-up',
+  'diamond',
+  'cross',
+  'triangle-down',
+  'triangle-right',
+  'triangle-left',
+  'wedge',
+  'arrow',
+];
 
 /** Above this many colour values the legend is left out (the labels and tooltips name each run). */
 export const MAX_LEGEND_ENTRIES = 60;
@@ -50,7 +90,10 @@ export const MAX_LEGEND_ENTRIES = 60;
 export function categoricalColours(n: number): string[] {
   if (n <= 10) return TABLEAU10.slice(0, n);
   if (n <= 20) return TABLEAU20.slice(0, n);
-  return Array.from({ length: n }, (_, i) => `hsl(${((i * 137.508) % 360).toFixed(2)},${i % 2 ? 55 : 70}%,${i % 3 === 2 ? 62 : 42}%)`);
+  return Array.from(
+    { length: n },
+    (_, i) => `hsl(${((i * 137.508) % 360).toFixed(2)},${i % 2 ? 55 : 70}%,${i % 3 === 2 ? 62 : 42}%)`,
+  );
 }
 
 /** How runs are told apart in the charts. */
@@ -96,12 +139,18 @@ export function runEncoding(results: readonly RunResult[]): RunEncoding {
       ? settingText(otherKeys[0]!, r.settings[otherKeys[0]!])
       : otherKeys.map((k) => `${shortKey(k)}=${settingText(k, r.settings[k])}`).join(' · ');
   const label = (r: RunResult) =>
-    sweptKeys.length === 0 ? r.name : sweptKeys.map((k) => `${shortKey(k)}=${settingText(k, r.settings[k])}`).join(' · ');
-  const shortLabel = (r: RunResult) => (sweptKeys.length === 0 ? r.name : sweptKeys.map((k) => settingText(k, r.settings[k])).join(' · '));
+    sweptKeys.length === 0
+      ? r.name
+      : sweptKeys.map((k) => `${shortKey(k)}=${settingText(k, r.settings[k])}`).join(' · ');
+  const shortLabel = (r: RunResult) =>
+    sweptKeys.length === 0 ? r.name : sweptKeys.map((k) => settingText(k, r.settings[k])).join(' · ');
   const seen = [...new Set(results.map(series))];
   let colourDomain: string[], colourRange: string[];
   if (colourKey === 'emitter.algorithm') {
-    colourDomain = [...ALGORITHM_ORDER.filter((a) => seen.includes(a)), ...seen.filter((a) => !ALGORITHM_ORDER.includes(a))];
+    colourDomain = [
+      ...ALGORITHM_ORDER.filter((a) => seen.includes(a)),
+      ...seen.filter((a) => !ALGORITHM_ORDER.includes(a)),
+    ];
     const spare = categoricalColours(colourDomain.length);
     colourRange = colourDomain.map((a, i) => ALGORITHM_COLOURS[a] ?? spare[i]!);
   } else {
@@ -109,9 +158,23 @@ export function runEncoding(results: readonly RunResult[]): RunEncoding {
     colourRange = categoricalColours(seen.length);
   }
   const pointDomain = otherKeys.length === 0 ? [] : [...new Set(results.map(point))];
-  const shapeRange = pointDomain.length > 0 && pointDomain.length <= SHAPES.length ? SHAPES.slice(0, pointDomain.length) : null;
-  const rank = (r: RunResult) => colourDomain.indexOf(series(r)) * (pointDomain.length + 1) + pointDomain.indexOf(point(r)) + 1;
-  return { sweptKeys, colourKey, colourDomain, colourRange, pointDomain, shapeRange, series, point, label, shortLabel, rank };
+  const shapeRange =
+    pointDomain.length > 0 && pointDomain.length <= SHAPES.length ? SHAPES.slice(0, pointDomain.length) : null;
+  const rank = (r: RunResult) =>
+    colourDomain.indexOf(series(r)) * (pointDomain.length + 1) + pointDomain.indexOf(point(r)) + 1;
+  return {
+    sweptKeys,
+    colourKey,
+    colourDomain,
+    colourRange,
+    pointDomain,
+    shapeRange,
+    series,
+    point,
+    label,
+    shortLabel,
+    rank,
+  };
 }
 
 /** The Vega-Lite colour channel of an encoding (legend unless there are more than MAX_LEGEND_ENTRIES values). */
@@ -129,7 +192,12 @@ export function colourChannel(enc: RunEncoding): Record<string, unknown> {
 function shapeChannel(enc: RunEncoding): Record<string, unknown> | undefined {
   if (!enc.shapeRange) return undefined;
   const others = enc.sweptKeys.filter((k) => k !== enc.colourKey);
-  return { field: 'point', type: 'nominal', title: others.length === 1 ? shortKey(others[0]!) : 'settings', scale: { domain: enc.pointDomain, range: enc.shapeRange } };
+  return {
+    field: 'point',
+    type: 'nominal',
+    title: others.length === 1 ? shortKey(others[0]!) : 'settings',
+    scale: { domain: enc.pointDomain, range: enc.shapeRange },
+  };
 }
 
 /** Evenly spaced picks (first and last included) of at most n items. */
@@ -160,7 +228,8 @@ export function sameTrajectory(results: readonly RunResult[]): boolean {
 /** A quantitative scale for positive values: logarithmic when they span a decade or more, else linear from 0. */
 function scaleFor(values: readonly number[]): Record<string, unknown> {
   const positive = values.filter((v) => v > 0);
-  const lo = Math.min(...positive), hi = Math.max(...positive);
+  const lo = Math.min(...positive),
+    hi = Math.max(...positive);
   if (positive.length === values.length && positive.length > 1 && hi / lo >= 10) return { type: 'log', nice: true };
   return hi > 0 ? { type: 'linear', zero: true, nice: true } : { type: 'linear', domain: [0, 1] };
 }
@@ -184,17 +253,40 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
     max: r.metrics.positionError.max,
     bytes: r.metrics.bytesPerSecond,
     tip:
-      `${enc.label(r)}: ${fmt(r.metrics.pdusPerSecond)} PDUs/s, ${fmt(r.metrics.bytesPerSecond)} bytes/s; position error RMS ` +
-      `${fmt(r.metrics.positionError.rms)} m, p95 ${fmt(r.metrics.positionError.p95)} m, max ${fmt(r.metrics.positionError.max)} m`,
+      `${enc.label(r)}: ${fmt(r.metrics.pdusPerSecond)} PDUs/s, ${fmt(r.metrics.bytesPerSecond)} bytes/s; ` +
+      `position error RMS ${fmt(r.metrics.positionError.rms)} m, p95 ${fmt(r.metrics.positionError.p95)} m, ` +
+      `max ${fmt(r.metrics.positionError.max)} m`,
   }));
-  const x = { field: 'rate', type: 'quantitative', title: 'PDU rate (PDUs/s)', scale: scaleFor(points.map((p) => p.rate)), axis: { format: NUMBER } };
-  const y = { field: 'rms', type: 'quantitative', title: 'RMS displayed position error (m)', scale: scaleFor(points.map((p) => p.rms)), axis: { format: NUMBER } };
+  const x = {
+    field: 'rate',
+    type: 'quantitative',
+    title: 'PDU rate (PDUs/s)',
+    scale: scaleFor(points.map((p) => p.rate)),
+    axis: { format: NUMBER },
+  };
+  const y = {
+    field: 'rms',
+    type: 'quantitative',
+    title: 'RMS displayed position error (m)',
+    scale: scaleFor(points.map((p) => p.rms)),
+    axis: { format: NUMBER },
+  };
   const layer: Record<string, unknown>[] = [];
   if (results.length > 1 && sameTrajectory(results)) {
-    const front = paretoFront(points.map((p) => [p.rate, p.rms] as const)).map((i) => ({ ...points[i]!, front: 'Pareto front' }));
+    const front = paretoFront(points.map((p) => [p.rate, p.rms] as const)).map((i) => ({
+      ...points[i]!,
+      front: 'Pareto front',
+    }));
     layer.push({
       data: { values: front },
-      mark: { type: 'line', color: '#999', strokeDash: [5, 4], strokeWidth: 4, opacity: 0.45, interpolate: 'step-after' },
+      mark: {
+        type: 'line',
+        color: '#999',
+        strokeDash: [5, 4],
+        strokeWidth: 4,
+        opacity: 0.45,
+        interpolate: 'step-after',
+      },
       encoding: { x, y, order: { field: 'rate' } },
     });
   }
@@ -226,7 +318,10 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
   if (results.length <= 40 && enc.pointDomain.length > 0) {
     // Neighbouring points of a curve get their labels on opposite sides (above right, below right), so the
     // labels of close thresholds do not print over each other.
-    for (const [parity, dy] of [[0, -7], [1, 12]] as const) {
+    for (const [parity, dy] of [
+      [0, -7],
+      [1, 12],
+    ] as const) {
       layer.push({
         data: { values: points.filter((p) => enc.pointDomain.indexOf(p.point) % 2 === parity) },
         mark: { type: 'text', align: 'left', dx: 7, dy, fontSize: 10, color: '#444', aria: false },
@@ -245,7 +340,12 @@ export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Re
     for (const r of results) {
       for (const reason of REASONS) {
         const n = r.metrics.pdusByReason[reason as keyof RunResult['metrics']['pdusByReason']];
-        rows.push({ label: enc.shortLabel(r), order: enc.rank(r) * 1e6 + r.index, reason, rate: n / r.metrics.durationSeconds });
+        rows.push({
+          label: enc.shortLabel(r),
+          order: enc.rank(r) * 1e6 + r.index,
+          reason,
+          rate: n / r.metrics.durationSeconds,
+        });
       }
     }
   } else {
@@ -253,7 +353,8 @@ export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Re
       const group = results.filter((r) => enc.series(r) === series);
       for (const reason of REASONS) {
         const key = reason as keyof RunResult['metrics']['pdusByReason'];
-        const mean = group.reduce((s, r) => s + r.metrics.pdusByReason[key] / r.metrics.durationSeconds, 0) / group.length;
+        const mean =
+          group.reduce((s, r) => s + r.metrics.pdusByReason[key] / r.metrics.durationSeconds, 0) / group.length;
         rows.push({ label: `${series} (mean of ${group.length})`, order, reason, rate: mean });
       }
     });
@@ -272,10 +373,26 @@ export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Re
         sort: { field: 'order' },
         axis: { labelLimit: 360 },
       },
-      x: { field: 'rate', type: 'quantitative', title: 'PDUs per second, by reason', stack: 'zero', axis: { format: NUMBER } },
-      color: { field: 'reason', type: 'nominal', title: 'sent for', scale: { domain: [...REASONS], range: REASONS.map((r) => REASON_COLOURS[r]) }, legend: { orient: bars > 12 ? 'right' : 'top' } },
+      x: {
+        field: 'rate',
+        type: 'quantitative',
+        title: 'PDUs per second, by reason',
+        stack: 'zero',
+        axis: { format: NUMBER },
+      },
+      color: {
+        field: 'reason',
+        type: 'nominal',
+        title: 'sent for',
+        scale: { domain: [...REASONS], range: REASONS.map((r) => REASON_COLOURS[r]) },
+        legend: { orient: bars > 12 ? 'right' : 'top' },
+      },
       order: { field: 'reasonOrder' },
-      tooltip: [{ field: 'label', title: 'run' }, { field: 'reason', title: 'sent for' }, { field: 'rate', title: 'PDUs/s', format: NUMBER }],
+      tooltip: [
+        { field: 'label', title: 'run' },
+        { field: 'reason', title: 'sent for' },
+        { field: 'rate', title: 'PDUs/s', format: NUMBER },
+      ],
     },
     transform: [{ calculate: `indexof(${JSON.stringify([...REASONS])}, datum.reason)`, as: 'reasonOrder' }],
   };
@@ -291,12 +408,14 @@ const WINDOW_SECONDS = 10;
 export function errorWindow(results: readonly RunResult[]): readonly [number, number] {
   const last = Math.min(...results.map((r) => r.traces!.errorTime[r.traces!.errorTime.length - 1] ?? 0));
   if (!(last > WINDOW_SECONDS + 5)) return [0, Math.max(last, 1e-3)];
-  let best = 5, bestScore = -1;
+  let best = 5,
+    bestScore = -1;
   for (let start = 5; start + WINDOW_SECONDS <= last; start += 5) {
     let score = 0;
     for (const r of results) {
       const t = r.traces!;
-      let lo = Infinity, hi = -Infinity;
+      let lo = Infinity,
+        hi = -Infinity;
       for (let i = 0; i < t.errorTime.length; i++) {
         const time = t.errorTime[i]!;
         if (time < start || time > start + WINDOW_SECONDS) continue;
@@ -319,13 +438,16 @@ export function errorTimeSpec(
   const panels = runs.map(({ result: r, thresholdMeters }) => {
     const t = r.traces!;
     const values: Array<{ t: number; error: number; kind: string }> = [];
-    const hasLatency = t.deadReckoningError.some((e, i) => Number.isFinite(e) && Math.abs(e - t.positionError[i]!) > 1e-6);
+    const hasLatency = t.deadReckoningError.some(
+      (e, i) => Number.isFinite(e) && Math.abs(e - t.positionError[i]!) > 1e-6,
+    );
     for (let i = 0; i < t.errorTime.length; i++) {
       const time = t.errorTime[i]!;
       if (time < t0 || time > t1) continue;
       values.push({ t: round(time, 4), error: round(t.positionError[i]!, 4), kind: 'displayed' });
       const dr = t.deadReckoningError[i];
-      if (hasLatency && dr !== undefined && Number.isFinite(dr)) values.push({ t: round(time, 4), error: round(dr, 4), kind: 'dead reckoning only' });
+      if (hasLatency && dr !== undefined && Number.isFinite(dr))
+        values.push({ t: round(time, 4), error: round(dr, 4), kind: 'dead reckoning only' });
     }
     const layer: Record<string, unknown>[] = [
       {
@@ -338,10 +460,25 @@ export function errorTimeSpec(
             field: 'kind',
             type: 'nominal',
             title: null,
-            scale: { domain: ['displayed', 'dead reckoning only'], range: [enc.colourRange[enc.colourDomain.indexOf(enc.series(r))] ?? '#4e79a7', '#222'] },
+            scale: {
+              domain: ['displayed', 'dead reckoning only'],
+              range: [enc.colourRange[enc.colourDomain.indexOf(enc.series(r))] ?? '#4e79a7', '#222'],
+            },
             legend: { orient: 'top' },
           },
-          strokeDash: { field: 'kind', type: 'nominal', title: null, scale: { domain: ['displayed', 'dead reckoning only'], range: [[1, 0], [3, 2]] }, legend: { orient: 'top' } },
+          strokeDash: {
+            field: 'kind',
+            type: 'nominal',
+            title: null,
+            scale: {
+              domain: ['displayed', 'dead reckoning only'],
+              range: [
+                [1, 0],
+                [3, 2],
+              ],
+            },
+            legend: { orient: 'top' },
+          },
         },
       },
     ];
@@ -354,7 +491,12 @@ export function errorTimeSpec(
     }
     return { title: enc.label(r), width: 340, height: 150, layer };
   });
-  return { concat: panels, columns: 2, spacing: 24, resolve: { scale: { color: 'independent', strokeDash: 'independent' } } };
+  return {
+    concat: panels,
+    columns: 2,
+    spacing: 24,
+    resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
+  };
 }
 
 /**
@@ -382,24 +524,60 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding, detai
         series: shownLabel,
       },
     ]);
-    const pduIdx = pickEvenly(t.pduTime.map((_, i) => i), Math.round(300 * detail));
-    const pdus = pduIdx.map((i) => ({ e: round(t.pduEast[i]!, 2), n: round(t.pduNorth[i]!, 2), why: REASONS[lowestBit(t.pduReasons[i]!)] ?? 'change' }));
+    const pduIdx = pickEvenly(
+      t.pduTime.map((_, i) => i),
+      Math.round(300 * detail),
+    );
+    const pdus = pduIdx.map((i) => ({
+      e: round(t.pduEast[i]!, 2),
+      n: round(t.pduNorth[i]!, 2),
+      why: REASONS[lowestBit(t.pduReasons[i]!)] ?? 'change',
+    }));
     const all = [...track, ...pdus];
-    const range = (key: 'e' | 'n') => [Math.min(...all.map((p) => p[key])), Math.max(...all.map((p) => p[key]))] as const;
-    const [e0, e1] = range('e'), [n0, n1] = range('n');
+    const range = (key: 'e' | 'n') =>
+      [Math.min(...all.map((p) => p[key])), Math.max(...all.map((p) => p[key]))] as const;
+    const [e0, e1] = range('e'),
+      [n0, n1] = range('n');
     const size = Math.max(e1 - e0, n1 - n0, 1) * 1.06;
-    const ec = (e0 + e1) / 2, nc = (n0 + n1) / 2;
-    const x = { field: 'e', type: 'quantitative', title: 'east (m)', scale: { domain: [ec - size / 2, ec + size / 2], nice: false }, axis: { format: ',.4~r' } };
-    const y = { field: 'n', type: 'quantitative', title: 'north (m)', scale: { domain: [nc - size / 2, nc + size / 2], nice: false }, axis: { format: ',.4~r' } };
+    const ec = (e0 + e1) / 2,
+      nc = (n0 + n1) / 2;
+    const x = {
+      field: 'e',
+      type: 'quantitative',
+      title: 'east (m)',
+      scale: { domain: [ec - size / 2, ec + size / 2], nice: false },
+      axis: { format: ',.4~r' },
+    };
+    const y = {
+      field: 'n',
+      type: 'quantitative',
+      title: 'north (m)',
+      scale: { domain: [nc - size / 2, nc + size / 2], nice: false },
+      axis: { format: ',.4~r' },
+    };
     return {
-      title: { text: enc.label(r), subtitle: `${t.pduTime.length}${t.pduTime.length >= 2000 ? '+' : ''} PDUs; ${pdus.length < t.pduTime.length ? `${pdus.length} shown` : 'all shown'}` },
+      title: {
+        text: enc.label(r),
+        subtitle:
+          `${t.pduTime.length}${t.pduTime.length >= 2000 ? '+' : ''} PDUs; ` +
+          (pdus.length < t.pduTime.length ? `${pdus.length} shown` : 'all shown'),
+      },
       width: 360,
       height: 360,
       layer: [
         {
           data: { values: pdus },
           mark: { type: 'point', shape: 'circle', filled: false, size: 36, strokeWidth: 1, opacity: 0.9, aria: false },
-          encoding: { x, y, color: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { domain: [...REASONS], range: REASONS.map((q) => REASON_COLOURS[q]) } } },
+          encoding: {
+            x,
+            y,
+            color: {
+              field: 'why',
+              type: 'nominal',
+              title: 'PDU sent for',
+              scale: { domain: [...REASONS], range: REASONS.map((q) => REASON_COLOURS[q]) },
+            },
+          },
         },
         ...(['true', shownLabel] as const).map((series, i) => ({
           data: { values: track.filter((p) => p.series === series) },
@@ -408,7 +586,12 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding, detai
             x,
             y,
             order: { field: 'order' },
-            stroke: { datum: series, title: 'track', scale: { domain: ['true', shownLabel], range: ['#b8b8b8', '#1f3a93'] }, legend: { orient: 'top' } },
+            stroke: {
+              datum: series,
+              title: 'track',
+              scale: { domain: ['true', shownLabel], range: ['#b8b8b8', '#1f3a93'] },
+              legend: { orient: 'top' },
+            },
           },
         })),
       ],
@@ -438,16 +621,29 @@ export function groupedBarsSpec(results: readonly RunResult[], enc: RunEncoding)
     height: 200,
     mark: { type: 'bar', aria: true },
     encoding: {
-      x: { field: 'group', type: 'nominal', title: groupKey === undefined ? null : shortKey(groupKey), sort: groups, axis: { labelAngle: -30 } },
+      x: {
+        field: 'group',
+        type: 'nominal',
+        title: groupKey === undefined ? null : shortKey(groupKey),
+        sort: groups,
+        axis: { labelAngle: -30 },
+      },
       ...(groupKey === undefined ? {} : { xOffset: { field: 'series', type: 'nominal', sort: enc.colourDomain } }),
       y: { field, type: 'quantitative', title, axis: { format: NUMBER } },
       color: colourChannel(enc),
-      tooltip: [{ field: 'label', title: 'run' }, { field, title, format: NUMBER }],
+      tooltip: [
+        { field: 'label', title: 'run' },
+        { field, title, format: NUMBER },
+      ],
     },
   });
   return {
     data: { values: rows },
-    hconcat: [panel('rms', 'RMS position error (m)'), panel('jump', 'max velocity jump (m/s)'), panel('rate', 'PDUs/s')],
+    hconcat: [
+      panel('rms', 'RMS position error (m)'),
+      panel('jump', 'max velocity jump (m/s)'),
+      panel('rate', 'PDUs/s'),
+    ],
     spacing: 28,
   };
 }
@@ -469,11 +665,20 @@ export function lockstepSpec(rows: ReadonlyArray<Record<string, unknown>>): Reco
       y: { field: 'condition', type: 'nominal', title: null, sort: conditions, axis: { labelLimit: 300 } },
       yOffset: { field: 'transport', type: 'nominal', sort: ['tcp', 'udp-redundant'] },
       x: { field, type: 'quantitative', title, axis: { format: NUMBER } },
-      color: { field: 'transport', type: 'nominal', scale: { domain: ['tcp', 'udp-redundant'], range: ['#e15759', '#4e79a7'] }, legend: { orient: 'top' } },
+      color: {
+        field: 'transport',
+        type: 'nominal',
+        scale: { domain: ['tcp', 'udp-redundant'], range: ['#e15759', '#4e79a7'] },
+        legend: { orient: 'top' },
+      },
       tooltip: [{ field: 'condition' }, { field: 'transport' }, { field, title, format: NUMBER }],
     },
   });
-  return { data: { values }, hconcat: [panel('hitches', 'hitches per minute'), panel('stall', 'longest stall (ms)')], spacing: 24 };
+  return {
+    data: { values },
+    hconcat: [panel('hitches', 'hitches per minute'), panel('stall', 'longest stall (ms)')],
+    spacing: 24,
+  };
 }
 
 /** Three significant digits, as the tables show them. */

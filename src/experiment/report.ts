@@ -9,7 +9,14 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { definitionList, formatNumber, htmlTable, renderHtmlPage, type ColumnGroup, type ReportSection } from '../report/html.js';
+import {
+  definitionList,
+  formatNumber,
+  htmlTable,
+  renderHtmlPage,
+  type ColumnGroup,
+  type ReportSection,
+} from '../report/html.js';
 import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { renderVegaLite } from '../report/vega.js';
 import {
@@ -49,7 +56,12 @@ const MAX_TABLE_ROWS = 300;
 
 /** The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). */
 export function resultsJson(name: string, spec: unknown, results: readonly RunResult[]): string {
-  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({ index, settings, trajectory, metrics }));
+  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({
+    index,
+    settings,
+    trajectory,
+    metrics,
+  }));
   return JSON.stringify({ name, spec, runs }, null, 2) + '\n';
 }
 
@@ -65,7 +77,11 @@ export async function writeExperimentOutputs(
   options: ReportOptions = {},
 ): Promise<string[]> {
   await mkdir(outDirectory, { recursive: true });
-  const files = [join(outDirectory, 'results.csv'), join(outDirectory, 'results.json'), join(outDirectory, 'report.html')];
+  const files = [
+    join(outDirectory, 'results.csv'),
+    join(outDirectory, 'results.json'),
+    join(outDirectory, 'report.html'),
+  ];
   const html = await experimentReportHtml(name, results, options);
   await Promise.all([
     writeFile(files[0]!, toCsv(results)),
@@ -76,10 +92,15 @@ export async function writeExperimentOutputs(
 }
 
 /** The whole report page for a set of results. */
-export async function experimentReportHtml(name: string, results: readonly RunResult[], options: ReportOptions = {}): Promise<string> {
+export async function experimentReportHtml(
+  name: string,
+  results: readonly RunResult[],
+  options: ReportOptions = {},
+): Promise<string> {
   const planned = options.plan?.runs.length;
   const banner = options.partial
-    ? `Partial results: the experiment stopped after ${results.length}${planned ? ` of ${planned}` : ''} runs; the charts show the runs that finished.`
+    ? `Partial results: the experiment stopped after ${results.length}${planned ? ` of ${planned}` : ''} runs; ` +
+      'the charts show the runs that finished.'
     : undefined;
   return renderHtmlPage({
     title: name,
@@ -102,7 +123,8 @@ export async function tablePresetSections(rows: ReadonlyArray<Record<string, unk
     sections.push({
       title: 'Hitches and stalls by transport',
       caption:
-        'Hitches per minute (a frame not there when due) and the longest stall, for each latency (one way), loss and playout delay. ' +
+        'Hitches per minute (a frame not there when due) and the longest stall, for each latency (one way), loss ' +
+        'and playout delay. ' +
         'TCP delivers in order only, so one lost segment holds back every input after it until its retransmission.',
       html: await renderVegaLite(lockstepSpec(rows)),
     });
@@ -119,28 +141,42 @@ export async function tablePresetSections(rows: ReadonlyArray<Record<string, unk
   sections.push({
     title: 'Results',
     caption: header.includes('largestPacketBytes')
-      ? 'Largest payload: the input bytes in one datagram or segment, headers excluded. TCP sends one 1-byte input per ' +
-        'segment (Nagle off; the stream keeps the order, so no frame number is needed) plus 40 header bytes; the redundant ' +
+      ? 'Largest payload: the input bytes in one datagram or segment, headers excluded. TCP sends one 1-byte ' +
+        'input per segment (Nagle off; the stream keeps the order, so no frame number is needed) plus 40 header ' +
+        'bytes; the redundant ' +
         'UDP packet carries its sequence numbers and every unacknowledged input, so it grows with loss.'
       : undefined,
-    html: htmlTable(header.map((h) => units[h] ?? h), cells),
+    html: htmlTable(
+      header.map((h) => units[h] ?? h),
+      cells,
+    ),
   });
   return sections;
 }
 
 /** The page shell, kept for table-only reports. */
-export function renderHtmlReport(title: string, summary: string, sections: readonly ReportSection[], banner?: string): string {
+export function renderHtmlReport(
+  title: string,
+  summary: string,
+  sections: readonly ReportSection[],
+  banner?: string,
+): string {
   return renderHtmlPage({ title, kind: 'experiment', summary, sections, ...(banner ? { banner } : {}) });
 }
 
 function describeExperiment(results: readonly RunResult[]): string {
   const seconds = results.reduce((s, r) => s + r.metrics.durationSeconds, 0);
-  const ethernet = results[0]?.metrics.wireIncludesEthernet ? 'including Ethernet framing (18 bytes)' : 'IPv4 + UDP headers (28 bytes), Ethernet framing not included';
+  const ethernet = results[0]?.metrics.wireIncludesEthernet
+    ? 'including Ethernet framing (18 bytes)'
+    : 'IPv4 + UDP headers (28 bytes), Ethernet framing not included';
   return `${results.length} run${results.length === 1 ? '' : 's'}, ${(seconds / 3600).toPrecision(3)} simulated hours. Wire bytes: PDU + ${ethernet}. Reduction is against a fixed-rate sender at ${results[0]?.metrics.baselineRateHz ?? 15} Hz.`;
 }
 
 /** The report's sections, in reading order. */
-export async function experimentSections(results: readonly RunResult[], options: ReportOptions = {}): Promise<ReportSection[]> {
+export async function experimentSections(
+  results: readonly RunResult[],
+  options: ReportOptions = {},
+): Promise<ReportSection[]> {
   const sections: ReportSection[] = [];
   if (options.plan) sections.push({ title: 'Settings', html: definitionList(settingsPanel(options.plan)) });
   if (results.length === 0) {
@@ -148,14 +184,17 @@ export async function experimentSections(results: readonly RunResult[], options:
     return sections;
   }
   const enc = runEncoding(results);
-  const thresholdOf = (r: RunResult) => options.plan?.runs.find((p) => p.index === r.index)?.spec.emitter.positionThreshold;
+  const thresholdOf = (r: RunResult) =>
+    options.plan?.runs.find((p) => p.index === r.index)?.spec.emitter.positionThreshold;
   const front = sameTrajectory(results);
   const rates = results.map((r) => r.metrics.pdusPerSecond);
   const sameRate = results.length > 1 && Math.max(...rates) - Math.min(...rates) <= 1e-3 * Math.max(...rates);
   if (sameRate) {
     sections.push({
       title: 'Position error against PDU rate',
-      html: `<p>Every run sent the same PDUs (${formatNumber(rates[0]!)} PDUs/s): the sweep changes only the receiving side. The error of each run is under “Display quality by setting” and in the table.</p>`,
+      html:
+        `<p>Every run sent the same PDUs (${formatNumber(rates[0]!)} PDUs/s): the sweep changes only the receiving ` +
+        'side. The error of each run is under “Display quality by setting” and in the table.</p>',
     });
   } else {
     sections.push({
@@ -163,7 +202,9 @@ export async function experimentSections(results: readonly RunResult[], options:
       caption:
         'Each point is a run; lines join the runs of one ' +
         `${enc.colourKey === null ? 'series' : enc.colourKey.split('.').pop()} in sweep order` +
-        (front ? '; the dashed grey steps are the Pareto front (no other run has both a lower rate and a lower RMS error)' : '; no Pareto front: the runs fly different trajectories') +
+        (front
+          ? '; the dashed grey steps are the Pareto front (no other run has both a lower rate and a lower RMS error)'
+          : '; no Pareto front: the runs fly different trajectories') +
         '. Hover a point for its numbers.',
       html: await renderVegaLite(errorRateSpec(results, enc)),
     });
@@ -172,33 +213,53 @@ export async function experimentSections(results: readonly RunResult[], options:
   if (cheapest.rows.length > 0) {
     sections.push({
       title: 'Cheapest run for an accepted error',
-      caption: 'For each 95th-percentile position error you might accept, the run that stays within it at the lowest PDU rate.',
+      caption:
+        'For each 95th-percentile position error you might accept, the run that stays within it at the lowest ' +
+        'PDU rate.',
       html: htmlTable(cheapest.header, cheapest.rows),
     });
   }
   sections.push({
     title: 'Why PDUs are sent',
-    caption: `PDUs per second by the reason the owner sent them (a PDU sent for two reasons counts in both). ${reasonShares(results)}`,
+    caption:
+      'PDUs per second by the reason the owner sent them (a PDU sent for two reasons counts in both). ' +
+      reasonShares(results),
     html: await renderVegaLite(reasonsSpec(results, enc)),
   });
   const others = enc.sweptKeys.filter((k) => k !== 'emitter.algorithm' && k !== 'emitter.positionThreshold');
   if ((others.length > 0 || sameRate) && results.length <= 60) {
     sections.push({
       title: 'Display quality by setting',
-      caption: 'RMS position error, the largest change of displayed velocity between frames (the kink a correction shows; smoothing lowers it) and the PDU rate.',
+      caption:
+        'RMS position error, the largest change of displayed velocity between frames (the kink a correction ' +
+        'shows; smoothing lowers it) and the PDU rate.',
       html: await renderVegaLite(groupedBarsSpec(results, enc)),
     });
   }
   const traced = results.filter((r) => r.traces && r.traces.errorTime.length > 0);
   if (traced.length > 0) {
     const chosen = pickEvenly(traced, ERROR_PANELS);
-    const latency = chosen.some((r) => r.traces!.deadReckoningError.some((e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]!) > 1e-6));
+    const latency = chosen.some((r) =>
+      r.traces!.deadReckoningError.some(
+        (e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]!) > 1e-6,
+      ),
+    );
     sections.push({
       title: 'Displayed position error over time',
       caption:
-        `Every rendered frame of the 10 s window in which the error varies most${traced.length > chosen.length ? `, for ${chosen.length} of ${traced.length} runs spread over the sweep` : ''}; the red dashed line is the position threshold.` +
-        (latency ? ' Black dashes: the error of the model last sent, without network or smoothing (what the threshold bounds); the gap to the coloured line is latency, loss and smoothing.' : ''),
-      html: await renderVegaLite(errorTimeSpec(chosen.map((result) => ({ result, thresholdMeters: thresholdOf(result) })), enc)),
+        'Every rendered frame of the 10 s window in which the error varies most' +
+        (traced.length > chosen.length ? `, for ${chosen.length} of ${traced.length} runs spread over the sweep` : '') +
+        '; the red dashed line is the position threshold.' +
+        (latency
+          ? ' Black dashes: the error of the model last sent, without network or smoothing (what the threshold ' +
+            'bounds); the gap to the coloured line is latency, loss and smoothing.'
+          : ''),
+      html: await renderVegaLite(
+        errorTimeSpec(
+          chosen.map((result) => ({ result, thresholdMeters: thresholdOf(result) })),
+          enc,
+        ),
+      ),
     });
     const trajectories = [...new Set(traced.map((r) => r.trajectory))];
     const tracks =
@@ -209,7 +270,9 @@ export async function experimentSections(results: readonly RunResult[], options:
       title: 'Tracks and PDUs sent',
       caption:
         (trajectories.length > 1 ? 'One run per trajectory. ' : '') +
-        'True track (grey), displayed track (blue; its offset from the true track drawn enlarged where the error would be too small to see) and a dot where each PDU was sent, coloured by why. Metres east/north of the start.',
+        'True track (grey), displayed track (blue; its offset from the true track drawn enlarged where the error ' +
+        'would be too small to see) and a ring where each PDU was sent, coloured by why. Metres east/north of ' +
+        'the start.',
       html: await renderVegaLite(trackSpec(tracks, enc, tracks.length > TRACK_PANELS ? 0.5 : 1)),
     });
   }
@@ -220,10 +283,14 @@ export async function experimentSections(results: readonly RunResult[], options:
 /** One sentence: the share of all PDUs sent for each reason, largest first. */
 export function reasonShares(results: readonly RunResult[]): string {
   const totals = new Map<string, number>();
-  for (const r of results) for (const [k, n] of Object.entries(r.metrics.pdusByReason)) totals.set(k, (totals.get(k) ?? 0) + n);
+  for (const r of results)
+    for (const [k, n] of Object.entries(r.metrics.pdusByReason)) totals.set(k, (totals.get(k) ?? 0) + n);
   const all = [...totals.values()].reduce((a, b) => a + b, 0);
   if (all === 0) return '';
-  const parts = [...totals].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${Math.round((100 * n) / all)} %`);
+  const parts = [...totals]
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${Math.round((100 * n) / all)} %`);
   return `Over all runs: ${parts.join(', ')}.`;
 }
 
@@ -231,18 +298,25 @@ export function reasonShares(results: readonly RunResult[]): string {
 export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
   const s = plan.spec;
   const swept = Object.entries(s.sweep);
-  const sweptValue = (path: string) => swept.find(([k]) => k === path || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
+  const sweptValue = (path: string) =>
+    swept.find(([k]) => k === path || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
   const show = (path: string, value: string): [string, string] => {
     const sw = sweptValue(path);
     return [path, sw ? `swept: ${sw[1].map(displayValue).join(', ')}` : value];
   };
   const e = s.emitter;
-  const algorithm = typeof e.algorithm === 'number' ? `${DR_ALGORITHM_NAMES[e.algorithm] ?? '?'} (${e.algorithm})` : e.algorithm;
+  const algorithm =
+    typeof e.algorithm === 'number' ? `${DR_ALGORITHM_NAMES[e.algorithm] ?? '?'} (${e.algorithm})` : e.algorithm;
   const trajectory = Object.entries(s.trajectory)
     .filter(([k]) => k !== 'type')
     .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
     .join(', ');
-  const network = typeof s.network === 'string' ? s.network : Object.entries(s.network).map(([k, v]) => `${k}=${String(v)}`).join(', ');
+  const network =
+    typeof s.network === 'string'
+      ? s.network
+      : Object.entries(s.network)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(', ');
   const runs = plan.runs.length;
   const duration = plan.runs[0]?.spec.durationSeconds;
   return [
@@ -264,11 +338,23 @@ export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
 }
 
 /** Error levels on a 1-2-5 ladder across the runs' p95 errors, each with the lowest-rate run that meets it. */
-function cheapestRuns(results: readonly RunResult[], enc: RunEncoding): { header: string[]; rows: Array<Array<string | number>> } {
+function cheapestRuns(
+  results: readonly RunResult[],
+  enc: RunEncoding,
+): { header: string[]; rows: Array<Array<string | number>> } {
   const p95s = results.map((r) => r.metrics.positionError.p95).filter((v) => v > 0);
-  const header = ['accepted p95 error (m)', 'run', 'PDUs/s', 'bytes/s', 'p95 error (m)', 'RMS error (m)', 'time above threshold (%)'];
+  const header = [
+    'accepted p95 error (m)',
+    'run',
+    'PDUs/s',
+    'bytes/s',
+    'p95 error (m)',
+    'RMS error (m)',
+    'time above threshold (%)',
+  ];
   if (results.length < 2 || p95s.length === 0) return { header, rows: [] };
-  const lo = Math.min(...p95s), hi = Math.max(...p95s);
+  const lo = Math.min(...p95s),
+    hi = Math.max(...p95s);
   const levels: number[] = [];
   for (let decade = 10 ** Math.floor(Math.log10(lo)); decade <= hi * 10 && levels.length < 40; decade *= 10) {
     for (const m of [1, 2, 5]) {
@@ -285,25 +371,72 @@ function cheapestRuns(results: readonly RunResult[], enc: RunEncoding): { header
     if (best === previous) continue;
     previous = best;
     const m = best.metrics;
-    rows.push([`≤ ${level}`, enc.label(best), m.pdusPerSecond, m.bytesPerSecond, m.positionError.p95, m.positionError.rms, 100 * m.shareAboveThreshold]);
+    rows.push([
+      `≤ ${level}`,
+      enc.label(best),
+      m.pdusPerSecond,
+      m.bytesPerSecond,
+      m.positionError.p95,
+      m.positionError.rms,
+      100 * m.shareAboveThreshold,
+    ]);
   }
   return { header, rows };
 }
 
 /** Display names and groups of the results columns (results.csv keeps the snake_case names). */
 const COLUMN_GROUPS: ReadonlyArray<{ title: string; columns: ReadonlyArray<readonly [string, string]> }> = [
-  { title: 'run', columns: [['trajectory', 'trajectory'], ['duration_s', 'duration (s)']] },
+  {
+    title: 'run',
+    columns: [
+      ['trajectory', 'trajectory'],
+      ['duration_s', 'duration (s)'],
+    ],
+  },
   {
     title: 'PDUs sent, by reason',
-    columns: [['pdus', 'total'], ['pdus_first', 'first'], ['pdus_position', 'position'], ['pdus_orientation', 'orientation'], ['pdus_heartbeat', 'heartbeat'], ['pdus_change', 'change']],
+    columns: [
+      ['pdus', 'total'],
+      ['pdus_first', 'first'],
+      ['pdus_position', 'position'],
+      ['pdus_orientation', 'orientation'],
+      ['pdus_heartbeat', 'heartbeat'],
+      ['pdus_change', 'change'],
+    ],
   },
   {
     title: 'rate',
-    columns: [['pdus_per_s', 'PDUs/s'], ['pdus_per_orbit', 'PDUs/orbit'], ['bytes_per_s', 'bytes/s'], ['reduction_vs_baseline_pct', 'vs baseline (%)']],
+    columns: [
+      ['pdus_per_s', 'PDUs/s'],
+      ['pdus_per_orbit', 'PDUs/orbit'],
+      ['bytes_per_s', 'bytes/s'],
+      ['reduction_vs_baseline_pct', 'vs baseline (%)'],
+    ],
   },
-  { title: 'position error (m)', columns: [['pos_err_rms_m', 'RMS'], ['pos_err_p95_m', 'p95'], ['pos_err_max_m', 'max']] },
-  { title: 'orientation error (°)', columns: [['ori_err_rms_deg', 'RMS'], ['ori_err_p95_deg', 'p95'], ['ori_err_max_deg', 'max']] },
-  { title: 'display', columns: [['above_threshold_pct', '> threshold (%)'], ['max_velocity_jump_mps', 'velocity jump (m/s)'], ['lost', 'PDUs lost']] },
+  {
+    title: 'position error (m)',
+    columns: [
+      ['pos_err_rms_m', 'RMS'],
+      ['pos_err_p95_m', 'p95'],
+      ['pos_err_max_m', 'max'],
+    ],
+  },
+  {
+    title: 'orientation error (°)',
+    columns: [
+      ['ori_err_rms_deg', 'RMS'],
+      ['ori_err_p95_deg', 'p95'],
+      ['ori_err_max_deg', 'max'],
+    ],
+  },
+  {
+    title: 'display',
+    columns: [
+      ['above_threshold_pct', '> threshold (%)'],
+      ['max_velocity_jump_mps', 'velocity jump (m/s)'],
+      ['lost', 'PDUs lost'],
+    ],
+  },
 ];
 
 function resultsSection(results: readonly RunResult[], enc: RunEncoding): ReportSection {
@@ -329,9 +462,13 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
     'Every run; results.csv and results.json hold every column (means too) at full precision.' +
     (constantText ? ` The same for every run: ${constantText}.` : '');
   if (rows.length > MAX_TABLE_ROWS) {
-    const front = new Set(paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms] as const)));
+    const front = new Set(
+      paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms] as const)),
+    );
     rows = rows.filter((_, i) => front.has(i)).slice(0, MAX_TABLE_ROWS);
-    caption = `The Pareto-optimal runs (lowest RMS error for their rate; ${rows.length} of ${results.length}); results.csv has every run.`;
+    caption =
+      `The Pareto-optimal runs (lowest RMS error for their rate; ${rows.length} of ${results.length}); ` +
+      'results.csv has every run.';
     if (constantText) caption += ` The same for every run: ${constantText}.`;
   }
   const swept = enc.sweptKeys;
@@ -347,7 +484,9 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
   }
   for (const group of COLUMN_GROUPS) {
     // A swept trajectory is already among the swept settings (under the same name).
-    const present = group.columns.filter(([h]) => at(h) >= 0 && !constant.includes(h) && !(h === 'trajectory' && swept.includes(h)));
+    const present = group.columns.filter(
+      ([h]) => at(h) >= 0 && !constant.includes(h) && !(h === 'trajectory' && swept.includes(h)),
+    );
     if (present.length === 0) continue;
     groups.push({ title: group.title, columns: present.length });
     for (const [h, shown] of present) {
@@ -355,6 +494,13 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
       picks.push(at(h));
     }
   }
-  return { title: 'Results', caption, html: htmlTable(header, rows.map((row) => picks.map((i) => row[i] ?? null)), groups) };
+  return {
+    title: 'Results',
+    caption,
+    html: htmlTable(
+      header,
+      rows.map((row) => picks.map((i) => row[i] ?? null)),
+      groups,
+    ),
+  };
 }
-

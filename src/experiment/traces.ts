@@ -79,7 +79,13 @@ export class TraceRecorder {
    * @param deadReckoningErrorMeters - error of the owner's last sent model at this frame, without network and
    *   smoothing (NaN before the first PDU).
    */
-  addSample(timeSeconds: number, trueEcef: Float64Array, shownEcef: Float64Array, errorMeters: number, deadReckoningErrorMeters = NaN): void {
+  addSample(
+    timeSeconds: number,
+    trueEcef: Float64Array,
+    shownEcef: Float64Array,
+    errorMeters: number,
+    deadReckoningErrorMeters = NaN,
+  ): void {
     this.start(trueEcef);
     const o = this.out;
     if (timeSeconds <= ERROR_DETAIL_SECONDS) {

@@ -47,7 +47,9 @@ export function captureReportData(capture: Capture, options: DisCaptureOptions =
   const bins: Array<Record<string, number>> = Array.from({ length: Math.floor(span / binSeconds) + 1 }, () => ({}));
   const tracks: CaptureReportData['tracks'] = new Map();
   const ids = new Map<number, string>();
-  const enu = new Float64Array(9), origin = new Float64Array(3), geo = new Float64Array(3);
+  const enu = new Float64Array(9),
+    origin = new Float64Array(3),
+    geo = new Float64Array(3);
   let hasOrigin = false;
   const data: CaptureReportData = { summary, tracks, binSeconds, bins, offEarth: 0 };
   for (const event of disCapturePdus(capture, emptyTotals(), options)) {
@@ -73,7 +75,9 @@ export function captureReportData(capture: Capture, options: DisCaptureOptions =
     let track = tracks.get(id);
     if (!track) tracks.set(id, (track = { east: [], north: [], time: [], stride: 1, seen: 0 }));
     if (track.seen++ % track.stride !== 0) continue;
-    const dx = x - origin[0]!, dy = y - origin[1]!, dz = z - origin[2]!;
+    const dx = x - origin[0]!,
+      dy = y - origin[1]!,
+      dz = z - origin[2]!;
     track.east.push(enu[0]! * dx + enu[1]! * dy + enu[2]! * dz);
     track.north.push(enu[3]! * dx + enu[4]! * dy + enu[5]! * dz);
     track.time.push(event.timeSeconds - start);
@@ -98,7 +102,11 @@ function thin(track: { east: number[]; north: number[]; time: number[]; stride: 
 }
 
 /** The report page. `title` is shown as given (escaped), usually the capture's file name. */
-export async function captureReportHtml(title: string, capture: Capture, options: DisCaptureOptions = {}): Promise<string> {
+export async function captureReportHtml(
+  title: string,
+  capture: Capture,
+  options: DisCaptureOptions = {},
+): Promise<string> {
   const data = captureReportData(capture, options);
   const { summary } = data;
   const { totals, entities } = summary;
@@ -115,8 +123,11 @@ export async function captureReportHtml(title: string, capture: Capture, options
     sections.push({
       title: 'Entity tracks',
       caption:
-        'Reported positions in metres east and north of the first fix (a local tangent plane on WGS-84); a dot at each track’s start.' +
-        (data.tracks.size > drawn.length ? ` The ${drawn.length} entities with the most PDUs of ${data.tracks.size}.` : '') +
+        'Reported positions in metres east and north of the first fix (a local tangent plane on WGS-84); ' +
+        'a dot at each track’s start.' +
+        (data.tracks.size > drawn.length
+          ? ` The ${drawn.length} entities with the most PDUs of ${data.tracks.size}.`
+          : '') +
         (data.offEarth > 0 ? ` ${data.offEarth} PDUs with a location off the Earth (unset) are not drawn.` : ''),
       html: await renderVegaLite(trackSpec(data, drawn, label)),
     });
@@ -124,11 +135,24 @@ export async function captureReportHtml(title: string, capture: Capture, options
   if (data.bins.length > 0 && totals.pdus + Object.values(totals.rejected).reduce((a, b) => a + b, 0) > 0) {
     sections.push({
       title: 'PDUs per second by type',
-      caption: `Counted in ${data.binSeconds} s bins from the first frame${data.binSeconds > 1 ? ', divided by the bin width' : ''}.`,
+      caption:
+        `Counted in ${data.binSeconds} s bins from the first frame` +
+        (data.binSeconds > 1 ? ', divided by the bin width.' : '.'),
       html: await renderVegaLite(rateSpec(data)),
     });
   }
-  const header = ['entity', 'marking', 'type', 'force', 'DIS', 'PDUs', 'PDUs/s', 'DR algorithm', 'first seen (s)', 'last seen (s)'];
+  const header = [
+    'entity',
+    'marking',
+    'type',
+    'force',
+    'DIS',
+    'PDUs',
+    'PDUs/s',
+    'DR algorithm',
+    'first seen (s)',
+    'last seen (s)',
+  ];
   const rows = entities.map((e) => {
     const seconds = e.lastTimeSeconds - e.firstTimeSeconds;
     return [
@@ -146,7 +170,9 @@ export async function captureReportHtml(title: string, capture: Capture, options
   });
   sections.push({
     title: 'Entities',
-    caption: 'From Entity State (and Entity State Update) PDUs; type, force and DR algorithm from the last full Entity State PDU; times from the first frame.',
+    caption:
+      'From Entity State (and Entity State Update) PDUs; type, force and DR algorithm from the last full ' +
+      'Entity State PDU; times from the first frame.',
     html: entities.length > 0 ? htmlTable(header, rows) : '<p>No Entity State PDUs.</p>',
   });
   const rejected = Object.entries(totals.rejected).sort((a, b) => b[1] - a[1]);
@@ -160,7 +186,12 @@ export async function captureReportHtml(title: string, capture: Capture, options
         : htmlTable(
             ['what', 'code', 'count', 'meaning'],
             [
-              ...rejected.map(([code, n]) => ['rejected PDU', code, n, CODEC_STATUS_MESSAGES[code as CodecStatusName] ?? '']),
+              ...rejected.map(([code, n]) => [
+                'rejected PDU',
+                code,
+                n,
+                CODEC_STATUS_MESSAGES[code as CodecStatusName] ?? '',
+              ]),
               ...skipped.map(([reason, n]) => ['skipped frame', reason, n ?? 0, '']),
             ],
           ),
@@ -170,51 +201,97 @@ export async function captureReportHtml(title: string, capture: Capture, options
     .map(([type, n]) => `${n} ${PDU_TYPE_NAMES[Number(type)] ?? `type ${type}`}`);
   const summaryText =
     `${capture.format}, ${totals.frames} frames` +
-    (Number.isFinite(span) ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}` : '') +
-    `; ${totals.disDatagrams} DIS datagrams, ${totals.pdus} PDUs (${byType.join(', ') || 'none'}); ${entities.length} entities` +
+    (Number.isFinite(span)
+      ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}`
+      : '') +
+    `; ${totals.disDatagrams} DIS datagrams, ${totals.pdus} PDUs (${byType.join(', ') || 'none'}); ` +
+    `${entities.length} entities` +
     (capture.truncated ? '; the file ends mid-frame' : '') +
     '.';
   return renderHtmlPage({ title, kind: 'capture', summary: summaryText, sections });
 }
 
-function trackSpec(data: CaptureReportData, ids: readonly string[], label: (id: string) => string): Record<string, unknown> {
+function trackSpec(
+  data: CaptureReportData,
+  ids: readonly string[],
+  label: (id: string) => string,
+): Record<string, unknown> {
   const points = ids.flatMap((id) => {
     const t = data.tracks.get(id)!;
-    return t.east.map((e, i) => ({ entity: label(id), e: Math.round(e * 10) / 10, n: Math.round(t.north[i]! * 10) / 10, t: Math.round(t.time[i]! * 100) / 100 }));
+    return t.east.map((e, i) => ({
+      entity: label(id),
+      e: Math.round(e * 10) / 10,
+      n: Math.round(t.north[i]! * 10) / 10,
+      t: Math.round(t.time[i]! * 100) / 100,
+    }));
   });
   const starts = ids.map((id) => {
     const t = data.tracks.get(id)!;
     return { entity: label(id), e: t.east[0]!, n: t.north[0]!, t: t.time[0]! };
   });
   const all = points.length > 0 ? points : starts;
-  const e0 = Math.min(...all.map((p) => p.e)), e1 = Math.max(...all.map((p) => p.e));
-  const n0 = Math.min(...all.map((p) => p.n)), n1 = Math.max(...all.map((p) => p.n));
+  const e0 = Math.min(...all.map((p) => p.e)),
+    e1 = Math.max(...all.map((p) => p.e));
+  const n0 = Math.min(...all.map((p) => p.n)),
+    n1 = Math.max(...all.map((p) => p.n));
   // Equal metres per pixel on both axes.
   const size = Math.max(e1 - e0, n1 - n0, 10) * 1.08;
-  const ec = (e0 + e1) / 2, nc = (n0 + n1) / 2;
-  const x = { field: 'e', type: 'quantitative', title: 'east (m)', scale: { domain: [ec - size / 2, ec + size / 2], nice: false }, axis: { format: ',.4~r' } };
-  const y = { field: 'n', type: 'quantitative', title: 'north (m)', scale: { domain: [nc - size / 2, nc + size / 2], nice: false }, axis: { format: ',.4~r' } };
+  const ec = (e0 + e1) / 2,
+    nc = (n0 + n1) / 2;
+  const x = {
+    field: 'e',
+    type: 'quantitative',
+    title: 'east (m)',
+    scale: { domain: [ec - size / 2, ec + size / 2], nice: false },
+    axis: { format: ',.4~r' },
+  };
+  const y = {
+    field: 'n',
+    type: 'quantitative',
+    title: 'north (m)',
+    scale: { domain: [nc - size / 2, nc + size / 2], nice: false },
+    axis: { format: ',.4~r' },
+  };
   const domain = ids.map(label);
-  const colour = { field: 'entity', type: 'nominal', title: 'entity', scale: { domain, range: entityColours(domain.length) }, legend: { labelLimit: 260 } };
+  const colour = {
+    field: 'entity',
+    type: 'nominal',
+    title: 'entity',
+    scale: { domain, range: entityColours(domain.length) },
+    legend: { labelLimit: 260 },
+  };
   return {
     width: 600,
     height: 600,
     layer: [
-      { data: { values: points }, mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' }, encoding: { x, y, color: colour, order: { field: 't' }, detail: { field: 'entity' } } },
+      {
+        data: { values: points },
+        mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' },
+        encoding: { x, y, color: colour, order: { field: 't' }, detail: { field: 'entity' } },
+      },
       {
         data: { values: starts },
         mark: { type: 'point', filled: true, size: 60, stroke: 'white', strokeWidth: 1 },
-        encoding: { x, y, color: colour, tooltip: [{ field: 'entity' }, { field: 't', title: 'first seen (s)', format: ',.3~g' }] },
+        encoding: {
+          x,
+          y,
+          color: colour,
+          tooltip: [{ field: 'entity' }, { field: 't', title: 'first seen (s)', format: ',.3~g' }],
+        },
       },
     ],
   };
 }
 
 function rateSpec(data: CaptureReportData): Record<string, unknown> {
-  const types = [...new Set(data.bins.flatMap((b) => Object.keys(b)))].sort((a, b) => (a === 'rejected' ? 1 : b === 'rejected' ? -1 : a.localeCompare(b)));
+  const types = [...new Set(data.bins.flatMap((b) => Object.keys(b)))].sort((a, b) =>
+    a === 'rejected' ? 1 : b === 'rejected' ? -1 : a.localeCompare(b),
+  );
   // A step line holds each bin's value to the next point: the last bin gets a closing point at its end.
   const closed = [...data.bins, data.bins[data.bins.length - 1]!];
-  const values = closed.flatMap((bin, i) => types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })));
+  const values = closed.flatMap((bin, i) =>
+    types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })),
+  );
   const colours = entityColours(types.length).map((c, i) => (types[i] === 'rejected' ? '#111111' : c));
   return {
     width: 860,
@@ -224,13 +301,32 @@ function rateSpec(data: CaptureReportData): Record<string, unknown> {
     encoding: {
       x: { field: 't', type: 'quantitative', title: 'time since the first frame (s)', axis: { format: ',.4~r' } },
       y: { field: 'rate', type: 'quantitative', title: 'PDUs per second', axis: { format: ',.3~g' } },
-      color: { field: 'type', type: 'nominal', title: 'PDU type', scale: { domain: types, range: colours }, legend: { orient: 'top' } },
+      color: {
+        field: 'type',
+        type: 'nominal',
+        title: 'PDU type',
+        scale: { domain: types, range: colours },
+        legend: { orient: 'top' },
+      },
     },
   };
 }
 
 function entityColours(n: number): string[] {
-  const base = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948', '#ff9da7', '#9c755f', '#bab0ac'];
+  const base = [
+    '#4e79a7',
+    '#e15759',
+    '#59a14f',
+    '#f28e2b',
+    '#b07aa1',
+    '#76b7b2',
+    '#edc948',
+    '#ff9da7',
+    '#9c755f',
+    '#bab0ac',
+  ];
   if (n <= base.length) return base.slice(0, n);
-  return Array.from({ length: n }, (_, i) => (i < base.length ? base[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)},60%,45%)`));
+  return Array.from({ length: n }, (_, i) =>
+    i < base.length ? base[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)},60%,45%)`,
+  );
 }

@@ -44,15 +44,16 @@ export function htmlTable(
     ? `<tr class="groups">${groups.map((g) => `<th colspan="${g.columns}">${escapeHtml(g.title)}</th>`).join('')}</tr>`
     : '';
   const head = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const body = rows
-    .map((row) => `<tr>${row.map((v) => (typeof v === 'number' ? `<td class="n">${formatNumber(v)}</td>` : `<td>${escapeHtml(formatNumber(v))}</td>`)).join('')}</tr>`)
-    .join('\n');
+  const cell = (v: number | string | null) =>
+    typeof v === 'number' ? `<td class="n">${formatNumber(v)}</td>` : `<td>${escapeHtml(formatNumber(v))}</td>`;
+  const body = rows.map((row) => `<tr>${row.map(cell).join('')}</tr>`).join('\n');
   return `<div class="scroll"><table>\n<thead>${top}<tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A two-column list of settings: name → value (both escaped). */
 export function definitionList(items: ReadonlyArray<readonly [string, string]>): string {
-  return `<dl class="settings">${items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`).join('')}</dl>`;
+  const entries = items.map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`);
+  return `<dl class="settings">${entries.join('')}</dl>`;
 }
 
 /**
@@ -67,7 +68,12 @@ export function renderHtmlPage(options: {
   banner?: string;
 }): string {
   const body = options.sections
-    .map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${s.caption ? `<p class="caption">${escapeHtml(s.caption)}</p>` : ''}\n${s.html}</section>`)
+    .map(
+      (s) =>
+        `<section><h2>${escapeHtml(s.title)}</h2>` +
+        (s.caption ? `<p class="caption">${escapeHtml(s.caption)}</p>` : '') +
+        `\n${s.html}</section>`,
+    )
     .join('\n');
   const banner = options.banner ? `<p class="banner">${escapeHtml(options.banner)}</p>\n` : '';
   return `<!doctype html>
@@ -79,8 +85,10 @@ h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.1rem; margin:
 .summary, .caption { color: #555; margin-top: 0.2rem; } svg { max-width: 100%; height: auto; }
 .banner { background: #fff4d6; border: 1px solid #e0b84c; padding: 0.5rem 0.8rem; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 12px; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; white-space: nowrap; } thead th { white-space: normal; vertical-align: bottom; }
-th { text-align: left; background: #f4f4f4; font-weight: 600; } tr.groups th { background: #e8ecf2; text-align: center; border-left: 2px solid #fff; }
+th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; white-space: nowrap; }
+thead th { white-space: normal; vertical-align: bottom; }
+th { text-align: left; background: #f4f4f4; font-weight: 600; }
+tr.groups th { background: #e8ecf2; text-align: center; border-left: 2px solid #fff; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; } tbody tr:hover { background: #f6f9ff; }
 dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 2px 1.2rem; margin: 0.5rem 0; }
 dl.settings dt { color: #555; } dl.settings dd { margin: 0; font-variant-numeric: tabular-nums; }

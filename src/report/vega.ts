@@ -48,7 +48,10 @@ export function roundCoordinates(svg: string): string {
  */
 export function withTitles(svg: string): string {
   // The title is the element's accessible name as well, so the aria-label goes (it would double the bytes).
-  return svg.replace(/<(path|rect|text|line) aria-label="([^"]*)"([^>]*?)\/>/g, (_, tag: string, label: string, attributes: string) => {
-    return `<${tag}${attributes}><title>${label}</title></${tag}>`;
-  });
+  return svg.replace(
+    /<(path|rect|text|line) aria-label="([^"]*)"([^>]*?)\/>/g,
+    (_, tag: string, label: string, attributes: string) => {
+      return `<${tag}${attributes}><title>${label}</title></${tag}>`;
+    },
+  );
 }

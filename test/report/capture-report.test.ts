@@ -49,8 +49,17 @@ describe('capture report', () => {
     // Every PDU is in one bin, by type; the rejected one (a header cut short, not counted among the PDUs) too.
     const counted: Record<string, number> = {};
     for (const bin of data.bins) for (const [type, n] of Object.entries(bin)) counted[type] = (counted[type] ?? 0) + n;
-    expect(counted).toMatchObject({ 'Entity State': 97, Attribute: 108, Data: 26, Transmitter: 17, 'Environmental Process': 30, rejected: 1 });
-    expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(summary.totals.pdus + summary.totals.rejected.TRUNCATED!);
+    expect(counted).toMatchObject({
+      'Entity State': 97,
+      Attribute: 108,
+      Data: 26,
+      Transmitter: 17,
+      'Environmental Process': 30,
+      rejected: 1,
+    });
+    expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(
+      summary.totals.pdus + summary.totals.rejected.TRUNCATED!,
+    );
     // The first fix is the origin; the vehicle drives a few hundred metres.
     const track = data.tracks.get('1:3001:54')!;
     expect(Math.hypot(track.east[0]!, track.north[0]!)).toBeLessThan(1);
@@ -83,7 +92,12 @@ describe('capture report', () => {
 });
 
 describe('reckon decode --report', () => {
-  const reckon = (...args: string[]) => spawnSync(process.execPath, ['dist/cli/main.js', 'decode', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  const reckon = (...args: string[]) =>
+    spawnSync(process.execPath, ['dist/cli/main.js', 'decode', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
 
   it('writes the report next to the summary', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'reckon-capture-report-')), 'report.html');
@@ -91,7 +105,9 @@ describe('reckon decode --report', () => {
     expect(status).toBe(0);
     expect(stdout).toMatch(/^1:3001:54\s+UtilVeh 1/m);
     expect(stderr).toBe(`wrote ${out}\n`);
-    expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>[^]*Entity tracks[^]*PDUs per second by type[^]*Entities[^]*Rejected and skipped/);
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /^<!doctype html>[^]*Entity tracks[^]*PDUs per second by type[^]*Entities[^]*Rejected and skipped/,
+    );
   });
 
   it('refuses a report path it cannot write, exit 2, leaving nothing behind', () => {

@@ -12,7 +12,13 @@ import {
   reasonsSpec,
   runEncoding,
 } from '../../src/experiment/report-charts.js';
-import { experimentReportHtml, reasonShares, renderVegaLite, settingsPanel, tablePresetSections } from '../../src/experiment/report.js';
+import {
+  experimentReportHtml,
+  reasonShares,
+  renderVegaLite,
+  settingsPanel,
+  tablePresetSections,
+} from '../../src/experiment/report.js';
 import { runLockstepComparison } from '../../src/lockstep/comparison.js';
 import { runExperiment } from '../../src/experiment/runner.js';
 import { PRESETS } from '../../src/experiment/presets.js';
@@ -23,14 +29,18 @@ import { fakeResults, fakeTraces } from './fake-results.js';
 const thresholdsPlan = () => planExperiment((PRESETS.thresholds as { spec: unknown }).spec);
 
 describe('run encoding', () => {
-  it('colours by algorithm in the standard order with a fixed colour each, shapes by threshold: 15 runs, 15 looks', () => {
+  it('colours by algorithm in the standard order, a fixed colour each, shapes by threshold: 15 runs, 15 looks', () => {
     const results = fakeResults(thresholdsPlan(), false);
     const enc = runEncoding(results);
     expect(enc.colourKey).toBe('emitter.algorithm');
     expect(enc.colourDomain).toEqual(['FPW', 'RVW', 'FVW']);
     expect(enc.colourRange).toEqual([ALGORITHM_COLOURS.FPW, ALGORITHM_COLOURS.RVW, ALGORITHM_COLOURS.FVW]);
     expect(enc.pointDomain).toEqual(['0.25 m', '0.5 m', '1 m', '2 m', '4 m']);
-    const looks = results.map((r) => `${enc.colourRange[enc.colourDomain.indexOf(enc.series(r))]}/${enc.shapeRange![enc.pointDomain.indexOf(enc.point(r))]}`);
+    const looks = results.map(
+      (r) =>
+        `${enc.colourRange[enc.colourDomain.indexOf(enc.series(r))]}/` +
+        `${enc.shapeRange![enc.pointDomain.indexOf(enc.point(r))]}`,
+    );
     expect(new Set(looks).size).toBe(15);
   });
 
@@ -60,7 +70,9 @@ describe('run encoding', () => {
 
   it('colours PDU reasons the same in every report, whichever reasons occur', () => {
     const results = fakeResults(planExperiment({ sweep: { 'emitter.algorithm': ['FPW'] } }), false);
-    const spec = reasonsSpec(results, runEncoding(results)) as { encoding: { color: { scale: { domain: string[]; range: string[] } } } };
+    const spec = reasonsSpec(results, runEncoding(results)) as {
+      encoding: { color: { scale: { domain: string[]; range: string[] } } };
+    };
     expect(spec.encoding.color.scale.domain).toEqual(['first', 'position', 'orientation', 'heartbeat', 'change']);
     expect(spec.encoding.color.scale.range).toEqual(REASONS.map((r) => REASON_COLOURS[r]));
     expect(reasonShares(results)).toMatch(/^Over all runs: orientation \d+ %, (position|heartbeat) \d+ %/);
@@ -71,7 +83,8 @@ describe('error against rate', () => {
   it('draws the Pareto front only when every run flew the same trajectory', () => {
     const plan = thresholdsPlan();
     const same = fakeResults(plan, false);
-    const layers = (results: typeof same) => (errorRateSpec(results, runEncoding(results)) as { layer: Array<{ mark: { strokeDash?: unknown } }> }).layer;
+    const layers = (results: typeof same) =>
+      (errorRateSpec(results, runEncoding(results)) as { layer: Array<{ mark: { strokeDash?: unknown } }> }).layer;
     expect(layers(same).some((l) => l.mark.strokeDash)).toBe(true);
     let n = 0;
     const mixed = fakeResults(plan, false, () => (n++ % 2 ? 'circle' : 'missile'));
@@ -84,12 +97,16 @@ describe('error against rate', () => {
     const axisLabels = [...svg.matchAll(/role-axis-label[^]*?<\/g>/g)].map((m) => (m[0].match(/<text/g) ?? []).length);
     expect(axisLabels).toHaveLength(2);
     for (const n of axisLabels) expect(n).toBeGreaterThanOrEqual(3);
-    expect(svg).toContain('<title>experiment: 0.167 PDUs/s, 28.7 bytes/s; position error RMS 0.2 m, p95 0.36 m, max 0.6 m</title>');
+    expect(svg).toContain(
+      '<title>experiment: 0.167 PDUs/s, 28.7 bytes/s; position error RMS 0.2 m, p95 0.36 m, max 0.6 m</title>',
+    );
   });
 
   it('turns aria labels into titles without letting their text out', () => {
     const svg = '<g><path aria-label="run: &lt;/svg&gt;&lt;script&gt;" role="graphics-symbol" d="M0,0"/></g>';
-    expect(withTitles(svg)).toBe('<g><path role="graphics-symbol" d="M0,0"><title>run: &lt;/svg&gt;&lt;script&gt;</title></path></g>');
+    expect(withTitles(svg)).toBe(
+      '<g><path role="graphics-symbol" d="M0,0"><title>run: &lt;/svg&gt;&lt;script&gt;</title></path></g>',
+    );
   });
 });
 
@@ -104,8 +121,13 @@ describe('error over time', () => {
     expect(t1).toBeGreaterThanOrEqual(44);
   });
 
-  it('records the dead-reckoning error apart from what the network adds: within the threshold, below the displayed error', async () => {
-    const { runs } = planExperiment({ trajectory: { type: 'circle', orbits: 0.5 }, network: 'wan', emitter: { algorithm: 'FPW', positionThreshold: '1 m' }, traces: true });
+  it('records the dead-reckoning error apart from what the network adds: within the threshold, below', async () => {
+    const { runs } = planExperiment({
+      trajectory: { type: 'circle', orbits: 0.5 },
+      network: 'wan',
+      emitter: { algorithm: 'FPW', positionThreshold: '1 m' },
+      traces: true,
+    });
     const t = (await runExperiment(runs[0]!.spec)).traces!;
     const dr = t.deadReckoningError.filter(Number.isFinite);
     expect(dr.length).toBeGreaterThan(1500); // half an orbit: 31 s of 60 Hz frames
@@ -114,7 +136,9 @@ describe('error over time', () => {
     expect(Math.max(...dr)).toBeLessThan(1.1);
     const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
     // 40 ms of WAN latency at 100 m/s: about 4 m more.
-    expect(mean(t.positionError.filter((_, i) => Number.isFinite(t.deadReckoningError[i])))).toBeGreaterThan(mean(dr) + 2);
+    expect(mean(t.positionError.filter((_, i) => Number.isFinite(t.deadReckoningError[i])))).toBeGreaterThan(
+      mean(dr) + 2,
+    );
   });
 });
 
@@ -139,7 +163,8 @@ describe('report page', () => {
   it('shows a swept trajectory by name in the settings and once in the table', async () => {
     const plan = planExperiment((PRESETS.vehicles as { spec: unknown }).spec);
     expect(Object.fromEntries(settingsPanel(plan)).trajectory).toBe(
-      'swept: circle, aircraft-orbit (orbits=1), ellipse, figure-8, missile, straight-line, tank-road-course, ship-turning-circles',
+      'swept: circle, aircraft-orbit (orbits=1), ellipse, figure-8, missile, straight-line, tank-road-course, ' +
+        'ship-turning-circles',
     );
     const html = await experimentReportHtml('vehicles', fakeResults(plan, false), { plan });
     const header = html.slice(html.indexOf('<h2>Results</h2>')).match(/<tr><th>#<\/th>.*?<\/tr>/)![0];
@@ -148,7 +173,10 @@ describe('report page', () => {
 
   it('says when the results are partial', async () => {
     const plan = thresholdsPlan();
-    const html = await experimentReportHtml('thresholds', fakeResults(plan, false).slice(0, 4), { plan, partial: true });
+    const html = await experimentReportHtml('thresholds', fakeResults(plan, false).slice(0, 4), {
+      plan,
+      partial: true,
+    });
     expect(html).toContain('Partial results: the experiment stopped after 4 of 15 runs');
   });
 
@@ -163,7 +191,10 @@ describe('report page', () => {
 
   it('stays under 1 MB for a 1,000-run sweep with traces', async () => {
     const plan = planExperiment({
-      sweep: { 'emitter.algorithm': ['FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB', 'static', 'auto'], 'emitter.positionThreshold': Array.from({ length: 100 }, (_, i) => `${(i + 1) / 20} m`) },
+      sweep: {
+        'emitter.algorithm': ['FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB', 'static', 'auto'],
+        'emitter.positionThreshold': Array.from({ length: 100 }, (_, i) => `${(i + 1) / 20} m`),
+      },
       traces: true,
     });
     expect(plan.runs).toHaveLength(1000);
@@ -173,13 +204,29 @@ describe('report page', () => {
   }, 60_000);
 
   it('stays under 1 MB for a 1,000-run sweep over eight trajectories, with a track panel for each', async () => {
-    const trajectories = ['circle', 'aircraft-orbit', 'ellipse', 'figure-8', 'missile', 'straight-line', 'tank-road-course', 'ship-turning-circles'];
+    const trajectories = [
+      'circle',
+      'aircraft-orbit',
+      'ellipse',
+      'figure-8',
+      'missile',
+      'straight-line',
+      'tank-road-course',
+      'ship-turning-circles',
+    ];
     const plan = planExperiment({
-      sweep: { trajectory: trajectories.map((type) => ({ type })), 'emitter.positionThreshold': Array.from({ length: 125 }, (_, i) => `${(i + 1) / 25} m`) },
+      sweep: {
+        trajectory: trajectories.map((type) => ({ type })),
+        'emitter.positionThreshold': Array.from({ length: 125 }, (_, i) => `${(i + 1) / 25} m`),
+      },
       traces: true,
     });
     let n = 0;
-    const html = await experimentReportHtml('vehicles', fakeResults(plan, true, () => trajectories[Math.floor(n++ / 125)]!), { plan });
+    const html = await experimentReportHtml(
+      'vehicles',
+      fakeResults(plan, true, () => trajectories[Math.floor(n++ / 125)]!),
+      { plan },
+    );
     expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
     expect(html).toContain('One run per trajectory.');
     expect(html).toContain('no Pareto front: the runs fly different trajectories');

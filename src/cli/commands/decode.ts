@@ -114,7 +114,8 @@ async function writeReport(file: string, capturePath: string, capture: Capture, 
   } catch (error) {
     await rm(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError([{ path: '--report', message: `cannot write "${file}": ${code ?? (error as Error).message}; give a path in a writable folder` }]);
+    const reason = code ?? (error as Error).message;
+    throw new UsageError([{ path: '--report', message: `cannot write "${file}": ${reason}; give a path in a writable folder` }]);
   }
   io.stderr.write(`wrote ${file}\n`);
 }
