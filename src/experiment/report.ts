@@ -1,20 +1,50 @@
 /**
- * Experiment outputs: `results.csv`, `results.json` and a self-contained `report.html` whose plots are drawn by
- * Vega-Lite, rendered to SVG server-side and inlined (the page needs no network and no script). Vega is loaded
- * only here, and only when a report is written.
+ * Experiment outputs: `results.csv`, `results.json` and a self-contained `report.html` whose charts are Vega-Lite
+ * specs (`report-charts.ts`) rendered to SVG server-side and inlined: the page needs no network and no script,
+ * and its tooltips are SVG titles. Vega is loaded only here, and only when a report is written.
+ *
+ * The report answers a threshold tuner's questions in order: which setting gives an accepted error at the lowest
+ * rate (error against rate, the cheapest run per error level), why PDUs are sent (reasons per run), what the error
+ * looks like over time (dead reckoning against what the network and smoothing add) and on the track.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeOutputFile } from '../cli/output-file.js';
+import {
+  definitionList,
+  formatNumber,
+  htmlTable,
+  renderHtmlPage,
+  type ColumnGroup,
+  type ReportSection,
+} from '../report/html.js';
+import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
+import { renderVegaLite } from '../report/vega.js';
+import {
+  errorRateSpec,
+  errorTimeSpec,
+  groupedBarsSpec,
+  lockstepSpec,
+  paretoFront,
+  pickEvenly,
+  reasonsSpec,
+  runEncoding,
+  sameTrajectory,
+  trackSpec,
+  type RunEncoding,
+} from './report-charts.js';
 import type { RunResult } from './runner.js';
-import { formatCell, resultTable, runLabel, toCsv } from './table.js';
+import type { ExperimentPlan } from './sweep.js';
+import { displayValue, resultTable, toCsv } from './table.js';
 
-/** A titled figure or table of the HTML report. */
-export interface ReportSection {
-  readonly title: string;
-  /** Inline SVG markup, or an HTML table from `htmlTable`. */
-  readonly html: string;
-  readonly caption?: string;
+export { htmlTable, renderVegaLite, paretoFront, type ReportSection };
+
+/** What a report knows beyond the results. */
+export interface ReportOptions {
+  /** The validated plan, for the settings panel and each run's threshold. */
+  readonly plan?: ExperimentPlan;
+  /** The experiment stopped before every run finished: every file says so (the report at the top). */
+  readonly partial?: PartialResults;
 }
 
 /** Results of a sweep that was stopped: they hold only the runs that finished. */
@@ -24,6 +54,14 @@ export interface PartialResults {
   /** Why it stopped, e.g. "interrupted by SIGINT". */
   readonly reason: string;
 }
+
+/** Runs whose traces are drawn: at most this many error panels and track panels. */
+const ERROR_PANELS = 6;
+const TRACK_PANELS = 4;
+/** Track panels when the sweep varies the trajectory: one per trajectory, up to this many. */
+const TRAJECTORY_PANELS = 8;
+/** Above this many runs the table lists the Pareto front and the cheapest runs only; results.csv has them all. */
+const MAX_TABLE_ROWS = 300;
 
 /**
  * The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). A stopped
@@ -50,7 +88,7 @@ export function partialNote(results: readonly RunResult[], partial: PartialResul
 /**
  * Writes results.csv, results.json and report.html into `outDirectory` (created if missing). Each file is written
  * beside its target and renamed over it when complete, so an earlier result is replaced only by a whole new one.
- * @param partial - set for a stopped sweep: every file then says it is partial.
+ * @param options - the plan (for the settings panel) and, for a stopped sweep, `partial`: every file then says so.
  * @returns the paths written.
  */
 export async function writeExperimentOutputs(
@@ -58,184 +96,435 @@ export async function writeExperimentOutputs(
   name: string,
   spec: unknown,
   results: readonly RunResult[],
-  partial?: PartialResults,
+  options: ReportOptions = {},
 ): Promise<string[]> {
   await mkdir(outDirectory, { recursive: true });
-  const files = [join(outDirectory, 'results.csv'), join(outDirectory, 'results.json'), join(outDirectory, 'report.html')];
-  const sections = await experimentSections(results);
+  const files = [
+    join(outDirectory, 'results.csv'),
+    join(outDirectory, 'results.json'),
+    join(outDirectory, 'report.html'),
+  ];
+  const html = await experimentReportHtml(name, results, options);
   // A partial CSV starts with a `#` comment line (read with e.g. pandas' comment="#"); the columns are unchanged.
-  const note = partial && partialNote(results, partial);
-  const summary = (note ? `${note[0]!.toUpperCase()}${note.slice(1)}. ` : '') + describeExperiment(results);
+  const note = options.partial && partialNote(results, options.partial);
   await Promise.all([
     writeOutputFile(files[0]!, (note ? `# ${note}\n` : '') + toCsv(results)),
-    writeOutputFile(files[1]!, resultsJson(name, spec, results, partial)),
-    writeOutputFile(files[2]!, renderHtmlReport(note ? `${name} (partial)` : name, summary, sections)),
+    writeOutputFile(files[1]!, resultsJson(name, spec, results, options.partial)),
+    writeOutputFile(files[2]!, html),
   ]);
   return files;
 }
 
-function describeExperiment(results: readonly RunResult[]): string {
-  const seconds = results.reduce((s, r) => s + r.metrics.durationSeconds, 0);
-  const ethernet = results[0]?.metrics.wireIncludesEthernet ? 'including Ethernet framing (18 bytes)' : 'IPv4 + UDP headers (28 bytes), Ethernet framing not included';
-  return `${results.length} run${results.length === 1 ? '' : 's'}, ${(seconds / 3600).toPrecision(3)} simulated hours. Wire bytes: PDU + ${ethernet}. Reduction is against a fixed-rate sender at ${results[0]?.metrics.baselineRateHz ?? 15} Hz.`;
+/** The whole report page for a set of results. */
+export async function experimentReportHtml(
+  name: string,
+  results: readonly RunResult[],
+  options: ReportOptions = {},
+): Promise<string> {
+  const partial = options.partial;
+  const banner = partial
+    ? `Partial results: the experiment stopped (${partial.reason}) after ${results.length} of ` +
+      `${partial.runsPlanned} runs; the charts show the runs that finished.`
+    : undefined;
+  return renderHtmlPage({
+    title: partial ? `${name} (partial)` : name,
+    kind: 'experiment',
+    summary: describeExperiment(results),
+    sections: await experimentSections(results, options),
+    ...(banner ? { banner } : {}),
+  });
 }
 
-/** The standard figures: error against PDU rate with its Pareto front, error over time, the track with PDU markers, the table. */
-export async function experimentSections(results: readonly RunResult[]): Promise<ReportSection[]> {
+/**
+ * The sections of a preset that returns rows instead of runs: a chart where the rows are the lockstep comparison,
+ * then the table.
+ */
+export async function tablePresetSections(rows: ReadonlyArray<Record<string, unknown>>): Promise<ReportSection[]> {
+  const header = Object.keys(rows[0] ?? {});
+  const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
   const sections: ReportSection[] = [];
-  const points = results.map((r) => ({ label: runLabel(r), rate: r.metrics.pdusPerSecond, rms: r.metrics.positionError.rms, p95: r.metrics.positionError.p95 }));
-  const front = paretoFront(points.map((p) => [p.rate, p.rms] as const)).map((i) => points[i]!);
-  sections.push({
-    title: 'Position error against PDU rate',
-    caption: 'Each point is a run; the line joins the Pareto-optimal runs (no other run has both a lower rate and a lower RMS error).',
-    html: await renderVegaLite({
-      width: 640,
-      height: 360,
-      layer: [
-        {
-          data: { values: front },
-          mark: { type: 'line', color: '#888', strokeDash: [4, 3], point: false },
-          encoding: { x: { field: 'rate', type: 'quantitative' }, y: { field: 'rms', type: 'quantitative' } },
-        },
-        {
-          data: { values: points },
-          mark: { type: 'point', filled: true, size: 70 },
-          encoding: {
-            x: { field: 'rate', type: 'quantitative', title: 'PDUs per second', scale: { zero: false, padding: 12 } },
-            y: { field: 'rms', type: 'quantitative', title: 'RMS displayed position error (m)', scale: { zero: true } },
-            color: { field: 'label', type: 'nominal', title: 'run', legend: results.length <= 24 ? {} : null },
-          },
-        },
-      ],
-    }),
-  });
-  const traced = results.filter((r) => r.traces && r.traces.time.length > 0).slice(0, 6);
-  if (traced.length > 0) {
+  if (rows.length > 0 && ['transport', 'hitchesPerMinute', 'longestStallMs'].every((h) => header.includes(h))) {
     sections.push({
-      title: 'Displayed position error, first minute',
-      caption: `Every rendered frame${results.length > traced.length ? ` of the first ${traced.length} runs` : ''}.`,
-      html: await renderVegaLite({
-        width: 640,
-        height: 300,
-        data: { values: traced.flatMap((r) => r.traces!.errorTime.map((t, i) => ({ t, error: r.traces!.positionError[i], label: runLabel(r) }))) },
-        mark: { type: 'line', strokeWidth: 1.2 },
-        encoding: {
-          x: { field: 't', type: 'quantitative', title: 'time (s)' },
-          y: { field: 'error', type: 'quantitative', title: 'position error (m)' },
-          color: { field: 'label', type: 'nominal', title: 'run', legend: {} },
-        },
-      }),
+      title: 'Hitches and stalls by transport',
+      caption:
+        'Hitches per minute (a frame not there when due) and the longest stall, for each latency (one way), loss ' +
+        'and playout delay. ' +
+        'TCP delivers in order only, so one lost segment holds back every input after it until its retransmission.',
+      html: await renderVegaLite(lockstepSpec(rows)),
     });
-    const r = traced[0]!;
-    sections.push({ title: `Track and PDUs sent — ${runLabel(r)}`, html: await renderTrack(r), caption: 'True track, displayed track and the position of every PDU sent (colour: why), metres from the start.' });
   }
-  const { header, rows } = resultTable(results);
-  sections.push({ title: 'Results', html: htmlTable(header, rows) });
+  const units: Record<string, string> = {
+    latencyMs: 'one-way latency (ms)',
+    lossPercent: 'loss (%)',
+    playoutDelayMs: 'playout delay (ms)',
+    hitchesPerMinute: 'hitches per minute',
+    longestStallMs: 'longest stall (ms)',
+    bytesPerSecond: 'bytes/s (with IP and transport headers)',
+    largestPacketBytes: 'largest payload (bytes)',
+  };
+  sections.push({
+    title: 'Results',
+    caption: header.includes('largestPacketBytes')
+      ? 'Largest payload: the input bytes in one datagram or segment, headers excluded. TCP sends one 1-byte ' +
+        'input per segment (Nagle off; the stream keeps the order, so no frame number is needed) plus 40 header ' +
+        'bytes; the redundant ' +
+        'UDP packet carries its sequence numbers and every unacknowledged input, so it grows with loss.'
+      : undefined,
+    html: htmlTable(
+      header.map((h) => units[h] ?? h),
+      cells,
+    ),
+  });
   return sections;
 }
 
-async function renderTrack(result: RunResult): Promise<string> {
-  const t = result.traces!;
-  const track = t.time.flatMap((_, i) => [
-    { east: t.trueEast[i], north: t.trueNorth[i], i, series: 'true' },
-    { east: t.shownEast[i], north: t.shownNorth[i], i, series: 'displayed' },
-  ]);
-  const reasons = ['first', 'position', 'orientation', 'heartbeat', 'change'];
-  const pdus = t.pduTime.map((time, i) => ({ east: t.pduEast[i], north: t.pduNorth[i], time, why: reasons.filter((_, b) => t.pduReasons[i]! & (1 << b)).join('+') }));
-  // Equal metres per pixel on both axes, so circles look round.
-  const all = [...track, ...pdus];
-  const span = (key: 'east' | 'north') => {
-    const values = all.map((p) => p[key]!);
-    return [Math.min(...values), Math.max(...values)] as const;
-  };
-  const [e0, e1] = span('east'), [n0, n1] = span('north');
-  const size = Math.max(e1 - e0, n1 - n0, 1) * 1.05;
-  const ec = (e0 + e1) / 2, nc = (n0 + n1) / 2;
-  const axis = (c: number, title: string) => ({ type: 'quantitative', title, scale: { domain: [c - size / 2, c + size / 2], nice: false } });
-  return renderVegaLite({
-    width: 520,
-    height: 520,
-    layer: [
-      {
-        data: { values: track },
-        mark: { type: 'line', strokeWidth: 1, opacity: 0.8 },
-        encoding: {
-          x: { field: 'east', ...axis(ec, 'east (m)') },
-          y: { field: 'north', ...axis(nc, 'north (m)') },
-          order: { field: 'i' },
-          detail: { field: 'series' },
-          stroke: { field: 'series', type: 'nominal', title: 'track', scale: { domain: ['true', 'displayed'], range: ['#9aa0a6', '#1f77b4'] } },
-        },
-      },
-      {
-        data: { values: pdus },
-        mark: { type: 'point', filled: true, size: 22, opacity: 0.9 },
-        encoding: {
-          x: { field: 'east', type: 'quantitative' },
-          y: { field: 'north', type: 'quantitative' },
-          color: { field: 'why', type: 'nominal', title: 'PDU sent for', scale: { range: ['#d62728', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#111111'] } },
-        },
-      },
-    ],
-  });
+/** The page shell, kept for table-only reports. */
+export function renderHtmlReport(
+  title: string,
+  summary: string,
+  sections: readonly ReportSection[],
+  banner?: string,
+): string {
+  return renderHtmlPage({ title, kind: 'experiment', summary, sections, ...(banner ? { banner } : {}) });
 }
 
-/** Indices of the points not dominated by any other (lower or equal x and y, one strictly), sorted by x. */
-export function paretoFront(points: ReadonlyArray<readonly [number, number]>): number[] {
-  const order = points.map((_, i) => i).sort((a, b) => points[a]![0] - points[b]![0] || points[a]![1] - points[b]![1]);
-  const front: number[] = [];
-  let bestY = Infinity;
-  for (const i of order) {
-    if (points[i]![1] < bestY) {
-      front.push(i);
-      bestY = points[i]![1];
+function describeExperiment(results: readonly RunResult[]): string {
+  const seconds = results.reduce((s, r) => s + r.metrics.durationSeconds, 0);
+  const ethernet = results[0]?.metrics.wireIncludesEthernet
+    ? 'including Ethernet framing (18 bytes)'
+    : 'IPv4 + UDP headers (28 bytes), Ethernet framing not included';
+  return `${results.length} run${results.length === 1 ? '' : 's'}, ${(seconds / 3600).toPrecision(3)} simulated hours. Wire bytes: PDU + ${ethernet}. Reduction is against a fixed-rate sender at ${results[0]?.metrics.baselineRateHz ?? 15} Hz.`;
+}
+
+/** The report's sections, in reading order. */
+export async function experimentSections(
+  results: readonly RunResult[],
+  options: ReportOptions = {},
+): Promise<ReportSection[]> {
+  const sections: ReportSection[] = [];
+  if (options.plan) sections.push({ title: 'Settings', html: definitionList(settingsPanel(options.plan)) });
+  if (results.length === 0) {
+    sections.push({ title: 'Results', html: '<p>No run finished.</p>' });
+    return sections;
+  }
+  const enc = runEncoding(results);
+  const thresholdOf = (r: RunResult) =>
+    options.plan?.runs.find((p) => p.index === r.index)?.spec.emitter.positionThreshold;
+  const front = sameTrajectory(results);
+  const rates = results.map((r) => r.metrics.pdusPerSecond);
+  const sameRate = results.length > 1 && Math.max(...rates) - Math.min(...rates) <= 1e-3 * Math.max(...rates);
+  if (sameRate) {
+    sections.push({
+      title: 'Position error against PDU rate',
+      html:
+        `<p>Every run sent the same PDUs (${formatNumber(rates[0]!)} PDUs/s): the sweep changes only the receiving ` +
+        'side. The error of each run is under “Display quality by setting” and in the table.</p>',
+    });
+  } else {
+    sections.push({
+      title: 'Position error against PDU rate',
+      caption:
+        'Each point is a run; lines join the runs of one ' +
+        `${enc.colourKey === null ? 'series' : enc.colourKey.split('.').pop()} in sweep order` +
+        (front
+          ? '; the dashed grey steps are the Pareto front (no other run has both a lower rate and a lower RMS error)'
+          : '; no Pareto front: the runs fly different trajectories') +
+        '. Hover a point for its numbers.',
+      html: await renderVegaLite(errorRateSpec(results, enc)),
+    });
+  }
+  const cheapest = cheapestRuns(results, enc);
+  if (cheapest.rows.length > 0) {
+    sections.push({
+      title: 'Cheapest run for an accepted error',
+      caption:
+        'For each 95th-percentile position error you might accept, the run that stays within it at the lowest ' +
+        'PDU rate.',
+      html: htmlTable(cheapest.header, cheapest.rows),
+    });
+  }
+  sections.push({
+    title: 'Why PDUs are sent',
+    caption:
+      'PDUs per second by the reason the owner sent them (a PDU sent for two reasons counts in both). ' +
+      reasonShares(results),
+    html: await renderVegaLite(reasonsSpec(results, enc)),
+  });
+  const others = enc.sweptKeys.filter((k) => k !== 'emitter.algorithm' && k !== 'emitter.positionThreshold');
+  if ((others.length > 0 || sameRate) && results.length <= 60) {
+    sections.push({
+      title: 'Display quality by setting',
+      caption:
+        'RMS position error, the largest change of displayed velocity between frames (the kink a correction ' +
+        'shows; smoothing lowers it) and the PDU rate.',
+      html: await renderVegaLite(groupedBarsSpec(results, enc)),
+    });
+  }
+  const traced = results.filter((r) => r.traces && r.traces.errorTime.length > 0);
+  if (traced.length > 0) {
+    const chosen = pickEvenly(traced, ERROR_PANELS);
+    const latency = chosen.some((r) =>
+      r.traces!.deadReckoningError.some(
+        (e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]!) > 1e-6,
+      ),
+    );
+    sections.push({
+      title: 'Displayed position error over time',
+      caption:
+        'Every rendered frame of the 10 s window in which the error varies most' +
+        (traced.length > chosen.length ? `, for ${chosen.length} of ${traced.length} runs spread over the sweep` : '') +
+        '; the red dashed line is the position threshold.' +
+        (latency
+          ? ' Black dashes: the error of the model last sent, without network or smoothing (what the threshold ' +
+            'bounds); the gap to the coloured line is latency, loss and smoothing.'
+          : ''),
+      html: await renderVegaLite(
+        errorTimeSpec(
+          chosen.map((result) => ({ result, thresholdMeters: thresholdOf(result) })),
+          enc,
+        ),
+      ),
+    });
+    const trajectories = [...new Set(traced.map((r) => r.trajectory))];
+    const tracks =
+      trajectories.length > 1
+        ? pickEvenly(trajectories, TRAJECTORY_PANELS).map((name) => traced.find((r) => r.trajectory === name)!)
+        : pickEvenly(traced, TRACK_PANELS);
+    sections.push({
+      title: 'Tracks and PDUs sent',
+      caption:
+        (trajectories.length > 1 ? 'One run per trajectory. ' : '') +
+        'True track (grey), displayed track (blue; its offset from the true track drawn enlarged where the error ' +
+        'would be too small to see) and a ring where each PDU was sent, coloured by why. Metres east/north of ' +
+        'the start.',
+      html: await renderVegaLite(trackSpec(tracks, enc, tracks.length > TRACK_PANELS ? 0.5 : 1)),
+    });
+  }
+  sections.push(resultsSection(results, enc));
+  return sections;
+}
+
+/** One sentence: the share of all PDUs sent for each reason, largest first. */
+export function reasonShares(results: readonly RunResult[]): string {
+  const totals = new Map<string, number>();
+  for (const r of results)
+    for (const [k, n] of Object.entries(r.metrics.pdusByReason)) totals.set(k, (totals.get(k) ?? 0) + n);
+  const all = [...totals.values()].reduce((a, b) => a + b, 0);
+  if (all === 0) return '';
+  const parts = [...totals]
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${Math.round((100 * n) / all)} %`);
+  return `Over all runs: ${parts.join(', ')}.`;
+}
+
+/** The settings panel: what every run shares, and what the sweep varies. */
+export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
+  const s = plan.spec;
+  const swept = Object.entries(s.sweep);
+  const sweptValue = (path: string) =>
+    swept.find(([k]) => k === path || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
+  const show = (path: string, value: string): [string, string] => {
+    const sw = sweptValue(path);
+    return [path, sw ? `swept: ${sw[1].map(displayValue).join(', ')}` : value];
+  };
+  const e = s.emitter;
+  const algorithm =
+    typeof e.algorithm === 'number' ? `${DR_ALGORITHM_NAMES[e.algorithm] ?? '?'} (${e.algorithm})` : e.algorithm;
+  const trajectory = Object.entries(s.trajectory)
+    .filter(([k]) => k !== 'type')
+    .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .join(', ');
+  const network =
+    typeof s.network === 'string'
+      ? s.network
+      : Object.entries(s.network)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(', ');
+  const runs = plan.runs.length;
+  const duration = plan.runs[0]?.spec.durationSeconds;
+  return [
+    ['runs', `${runs}${swept.length ? ` (${swept.map(([k, v]) => `${v.length} ${k}`).join(' × ')})` : ''}`],
+    show('trajectory', `${s.trajectory.type}${trajectory ? ` (${trajectory})` : ''}`),
+    ['duration', duration === undefined ? 'the trajectory’s own' : `${duration} s`],
+    show('emitter.algorithm', algorithm),
+    show('emitter.positionThreshold', `${e.positionThreshold} m`),
+    show('emitter.orientationThreshold', `${((e.orientationThreshold * 180) / Math.PI).toPrecision(3)}°`),
+    show('emitter.heartbeat', `${e.heartbeat} s`),
+    show('emitter.maxRateHz', e.maxRateHz === undefined ? 'none' : `${e.maxRateHz} Hz`),
+    show('network', network),
+    show('smoothing', `${s.smoothing.method}, ${s.smoothing.time} s, snap beyond ${s.smoothing.teleportDistance} m`),
+    show('sampleRateHz', `${s.sampleRateHz} Hz`),
+    show('renderRateHz', `${s.renderRateHz ?? s.sampleRateHz} Hz`),
+    show('seed', String(s.seed)),
+    ['baseline', `fixed-rate sender at ${s.metrics.baselineRateHz} Hz`],
+  ];
+}
+
+/** Error levels on a 1-2-5 ladder across the runs' p95 errors, each with the lowest-rate run that meets it. */
+function cheapestRuns(
+  results: readonly RunResult[],
+  enc: RunEncoding,
+): { header: string[]; rows: Array<Array<string | number>> } {
+  const p95s = results.map((r) => r.metrics.positionError.p95).filter((v) => v > 0);
+  const header = [
+    'accepted p95 error (m)',
+    'run',
+    'PDUs/s',
+    'bytes/s',
+    'p95 error (m)',
+    'RMS error (m)',
+    'time above threshold (%)',
+  ];
+  if (results.length < 2 || p95s.length === 0) return { header, rows: [] };
+  const lo = Math.min(...p95s),
+    hi = Math.max(...p95s);
+  const levels: number[] = [];
+  for (let decade = 10 ** Math.floor(Math.log10(lo)); decade <= hi * 10 && levels.length < 40; decade *= 10) {
+    for (const m of [1, 2, 5]) {
+      const level = Number((m * decade).toPrecision(3));
+      if (level >= lo && level < hi * 2) levels.push(level);
     }
   }
-  return front;
+  const rows: Array<Array<string | number>> = [];
+  let previous: RunResult | undefined;
+  for (const level of levels.slice(0, 10)) {
+    const within = results.filter((r) => r.metrics.positionError.p95 <= level);
+    if (within.length === 0) continue;
+    const best = within.reduce((a, b) => (b.metrics.pdusPerSecond < a.metrics.pdusPerSecond ? b : a));
+    if (best === previous) continue;
+    previous = best;
+    const m = best.metrics;
+    rows.push([
+      `≤ ${level}`,
+      enc.label(best),
+      m.pdusPerSecond,
+      m.bytesPerSecond,
+      m.positionError.p95,
+      m.positionError.rms,
+      100 * m.shareAboveThreshold,
+    ]);
+  }
+  return { header, rows };
 }
 
-/** Renders a Vega-Lite spec to SVG markup (server-side, no canvas). */
-export async function renderVegaLite(spec: Record<string, unknown>): Promise<string> {
-  const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const full = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: { font: 'system-ui, sans-serif', legend: { labelLimit: 420 } }, background: 'white', ...spec };
-  const compiled = vegaLite.compile(full as Parameters<typeof vegaLite.compile>[0]).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
-  const svg = await view.toSVG();
-  view.finalize();
-  return svg;
-}
+/** Display names and groups of the results columns (results.csv keeps the snake_case names). */
+const COLUMN_GROUPS: ReadonlyArray<{ title: string; columns: ReadonlyArray<readonly [string, string]> }> = [
+  {
+    title: 'run',
+    columns: [
+      ['trajectory', 'trajectory'],
+      ['duration_s', 'duration (s)'],
+    ],
+  },
+  {
+    title: 'PDUs sent, by reason',
+    columns: [
+      ['pdus', 'total'],
+      ['pdus_first', 'first'],
+      ['pdus_position', 'position'],
+      ['pdus_orientation', 'orientation'],
+      ['pdus_heartbeat', 'heartbeat'],
+      ['pdus_change', 'change'],
+    ],
+  },
+  {
+    title: 'rate',
+    columns: [
+      ['pdus_per_s', 'PDUs/s'],
+      ['pdus_per_orbit', 'PDUs/orbit'],
+      ['bytes_per_s', 'bytes/s'],
+      ['reduction_vs_baseline_pct', 'vs baseline (%)'],
+    ],
+  },
+  {
+    title: 'position error (m)',
+    columns: [
+      ['pos_err_rms_m', 'RMS'],
+      ['pos_err_p95_m', 'p95'],
+      ['pos_err_max_m', 'max'],
+    ],
+  },
+  {
+    title: 'orientation error (°)',
+    columns: [
+      ['ori_err_rms_deg', 'RMS'],
+      ['ori_err_p95_deg', 'p95'],
+      ['ori_err_max_deg', 'max'],
+    ],
+  },
+  {
+    title: 'display',
+    columns: [
+      ['above_threshold_pct', '> threshold (%)'],
+      ['max_velocity_jump_mps', 'velocity jump (m/s)'],
+      ['lost', 'PDUs lost'],
+    ],
+  },
+];
 
-/** An HTML table; numbers right-aligned to 3 significant digits. */
-export function htmlTable(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<number | string | null>>): string {
-  const head = header.map((h) => `<th>${escapeHtml(h.replace(/_/g, ' '))}</th>`).join('');
-  const body = rows
-    .map((row) => `<tr>${row.map((v) => `<td${typeof v === 'number' ? ' class="n"' : ''}>${escapeHtml(formatCell(v))}</td>`).join('')}</tr>`)
-    .join('\n');
-  return `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
-}
-
-/** The whole page: title, summary line, sections. No scripts, no external resources. */
-export function renderHtmlReport(title: string, summary: string, sections: readonly ReportSection[]): string {
-  const body = sections
-    .map((s) => `<section><h2>${escapeHtml(s.title)}</h2>${s.caption ? `<p class="caption">${escapeHtml(s.caption)}</p>` : ''}\n${s.html}</section>`)
-    .join('\n');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} — reckon experiment</title>
-<style>
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; }
-h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-.summary, .caption { color: #555; } svg { max-width: 100%; height: auto; }
-.scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 12px; }
-th, td { border-bottom: 1px solid #ddd; padding: 3px 8px; white-space: nowrap; } th { text-align: left; background: #f4f4f4; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-</style></head>
-<body><h1>${escapeHtml(title)}</h1><p class="summary">${escapeHtml(summary)}</p>
-${body}
-</body></html>
-`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+function resultsSection(results: readonly RunResult[], enc: RunEncoding): ReportSection {
+  const table = resultTable(results);
+  const at = (h: string) => table.header.indexOf(h);
+  let rows = table.rows;
+  // Columns with one value for every run say nothing per run: they go to the caption.
+  const constant = ['trajectory', 'duration_s', 'pdus_first', 'pdus_change', 'lost', 'pdus_per_orbit'].filter(
+    (h) => at(h) >= 0 && new Set(rows.map((row) => row[at(h)])).size === 1,
+  );
+  const constantNames: Record<string, string> = {
+    trajectory: 'trajectory',
+    duration_s: 'duration (s)',
+    pdus_first: 'first PDUs',
+    pdus_change: 'PDUs for a change',
+    lost: 'PDUs lost',
+  };
+  const constantText = constant
+    .filter((h) => h in constantNames)
+    .map((h) => `${constantNames[h]} ${formatNumber(rows[0]![at(h)] ?? null)}`)
+    .join(', ');
+  let caption =
+    'Every run; results.csv and results.json hold every column (means too) at full precision.' +
+    (constantText ? ` The same for every run: ${constantText}.` : '');
+  if (rows.length > MAX_TABLE_ROWS) {
+    const front = new Set(
+      paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms] as const)),
+    );
+    rows = rows.filter((_, i) => front.has(i)).slice(0, MAX_TABLE_ROWS);
+    caption =
+      `The Pareto-optimal runs (lowest RMS error for their rate; ${rows.length} of ${results.length}); ` +
+      'results.csv has every run.';
+    if (constantText) caption += ` The same for every run: ${constantText}.`;
+  }
+  const swept = enc.sweptKeys;
+  const groups: ColumnGroup[] = [{ title: '', columns: 1 }];
+  const header = ['#'];
+  const picks: number[] = [at('run')];
+  if (swept.length > 0) {
+    groups.push({ title: 'swept settings', columns: swept.length });
+    for (const k of swept) {
+      header.push(k.split('.').pop()!);
+      picks.push(at(k));
+    }
+  }
+  for (const group of COLUMN_GROUPS) {
+    // A swept trajectory is already among the swept settings (under the same name).
+    const present = group.columns.filter(
+      ([h]) => at(h) >= 0 && !constant.includes(h) && !(h === 'trajectory' && swept.includes(h)),
+    );
+    if (present.length === 0) continue;
+    groups.push({ title: group.title, columns: present.length });
+    for (const [h, shown] of present) {
+      header.push(shown);
+      picks.push(at(h));
+    }
+  }
+  return {
+    title: 'Results',
+    caption,
+    html: htmlTable(
+      header,
+      rows.map((row) => picks.map((i) => row[i] ?? null)),
+      groups,
+    ),
+  };
 }

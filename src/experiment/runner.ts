@@ -179,6 +179,11 @@ function* simulateTruth(
   const metrics = context.metrics;
   const pool = context.pool;
   const traces = spec.traces ? new TraceRecorder(duration, renderRate) : undefined;
+  // With traces, a second receiver takes each PDU the moment it is sent, on a perfect network and without
+  // smoothing: its error is the dead-reckoning error alone, which the report sets against the displayed error.
+  const ideal = traces ? createDisplay({ method: 'snap', time: 0, teleportDistance: Infinity }) : undefined;
+  const idealLocation = new Float64Array(3);
+  const idealWorldToBody = new Float64Array(9);
   const samples = runTruth.samples, frames = runTruth.frames;
 
   // Matrices only: the emitter compares orientations as R_wb, never as angles.
@@ -214,6 +219,7 @@ function* simulateTruth(
       metrics.addPdu(reasons);
       const record = transmission.read(nextPdu, pool.pop() ?? new EntityStateRecord(0));
       stampRecord(record, t);
+      ideal?.apply(record, t);
       link.send(t, record, pduBytes);
       traces?.addPdu(t, record.location, reasons);
     }
@@ -233,7 +239,11 @@ function* simulateTruth(
     metrics.addFrame(frame, renderRate, d, b, b + TRUTH_WORLD_TO_BODY, shownLocation, shownWorldToBody);
     if (traces !== undefined) {
       trueLocation.set(d.subarray(b, b + 3));
-      traces.addSample(t, trueLocation, shownLocation, metrics.lastPositionErrorMeters);
+      let drError = NaN;
+      if (traces.wantsErrors(t) && ideal!.read(t, idealLocation, idealWorldToBody)) {
+        drError = Math.hypot(idealLocation[0]! - d[b]!, idealLocation[1]! - d[b + 1]!, idealLocation[2]! - d[b + 2]!);
+      }
+      traces.addSample(t, trueLocation, shownLocation, metrics.lastPositionErrorMeters, drError);
     }
   }
 

@@ -84,7 +84,7 @@ export function formatCell(v: number | string | null): string {
 }
 
 /** A swept value as written: strings as they are, `{ type, …fields }` as `type (field=value …)`, others as JSON. */
-function displayValue(v: unknown): string {
+export function displayValue(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'object' && v !== null && 'type' in v) {
     const { type, ...fields } = v as Record<string, unknown>;

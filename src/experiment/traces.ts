@@ -13,6 +13,12 @@ export interface RunTraces {
   /** Seconds, and the displayed position error at each frame of the first minute, m. */
   readonly errorTime: number[];
   readonly positionError: number[];
+  /**
+   * At the same frames: the error of the dead-reckoned model the owner last sent, extrapolated without network
+   * or smoothing, m. The owner keeps it under the position threshold; the rest of `positionError` is the
+   * network's latency and loss and the receiver's smoothing.
+   */
+  readonly deadReckoningError: number[];
   /** Seconds of the (thinned) track points. */
   readonly time: number[];
   /** True track, m east / north of the first true position. */
@@ -37,6 +43,7 @@ export class TraceRecorder {
   private readonly out: RunTraces = {
     errorTime: [],
     positionError: [],
+    deadReckoningError: [],
     time: [],
     trueEast: [],
     trueNorth: [],
@@ -63,12 +70,28 @@ export class TraceRecorder {
     o.pduReasons.push(reasons);
   }
 
-  addSample(timeSeconds: number, trueEcef: Float64Array, shownEcef: Float64Array, errorMeters: number): void {
+  /** Whether `addSample` at this time keeps the frame's errors (the first minute). */
+  wantsErrors(timeSeconds: number): boolean {
+    return timeSeconds <= ERROR_DETAIL_SECONDS;
+  }
+
+  /**
+   * @param deadReckoningErrorMeters - error of the owner's last sent model at this frame, without network and
+   *   smoothing (NaN before the first PDU).
+   */
+  addSample(
+    timeSeconds: number,
+    trueEcef: Float64Array,
+    shownEcef: Float64Array,
+    errorMeters: number,
+    deadReckoningErrorMeters = NaN,
+  ): void {
     this.start(trueEcef);
     const o = this.out;
     if (timeSeconds <= ERROR_DETAIL_SECONDS) {
       o.errorTime.push(timeSeconds);
       o.positionError.push(errorMeters);
+      o.deadReckoningError.push(deadReckoningErrorMeters);
     }
     if (this.seen++ % this.stride !== 0) return;
     o.time.push(timeSeconds);

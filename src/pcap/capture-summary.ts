@@ -17,6 +17,8 @@ export interface EntitySummary {
   drAlgorithm: number;
   /** kind:domain:country:category:subcategory:specific:extra of the last full Entity State PDU. */
   entityType: string;
+  /** Force ID of the last full Entity State PDU (0 other, 1 friendly, 2 opposing, 3 neutral; IEEE 1278.1 §6.2.39). */
+  forceId: number;
   protocolVersion: number;
   /** Last reported ECEF location, metres. */
   readonly locationEcef: Float64Array;
@@ -50,6 +52,7 @@ export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions
         lastTimeSeconds: event.timeSeconds,
         drAlgorithm: 0,
         entityType: '',
+        forceId: 0,
         protocolVersion: r.protocolVersion,
         locationEcef: new Float64Array(3),
         linearVelocity: new Float64Array(3),
@@ -65,6 +68,7 @@ export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions
       entity.marking = markingText(r);
       entity.drAlgorithm = r.drAlgorithm;
       entity.entityType = Array.from(r.entityType).join(':');
+      entity.forceId = r.forceId;
     }
   }
   const times = capture.frames.map((f) => f.timeSeconds).filter(Number.isFinite);

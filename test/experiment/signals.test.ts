@@ -28,7 +28,7 @@ describe('reckon experiment stopped by a signal', () => {
     const csv = readFileSync(join(out, 'results.csv'), 'utf8').split('\n');
     expect(csv[0]).toBe(`# partial: 1 of 2 runs finished (interrupted by ${signal})`);
     expect(csv.filter((line) => line !== '' && !line.startsWith('#'))).toHaveLength(2); // header + the finished run
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(`Partial: 1 of 2 runs finished (interrupted by ${signal})`);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(`Partial results: the experiment stopped (interrupted by ${signal}) after 1 of 2 runs`);
   });
 
   it('a signal before any run finished writes nothing and still exits 130', async () => {

@@ -15,7 +15,7 @@ import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js
 export const command: Command = {
   name: 'decode',
   summary: 'Decode every DIS PDU in a pcap/pcapng capture: a per-entity summary, or NDJSON with --json.',
-  usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port-filter N]',
+  usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port-filter N] [--report FILE.html]',
   flags: {
     json: { type: 'boolean', description: 'One JSON object per PDU (NDJSON) instead of the summary.' },
     'port-filter': {
@@ -25,10 +25,18 @@ export const command: Command = {
     },
     // The name replay uses for the same thing is the main one; the old name still works.
     port: { type: 'string', value: 'N', description: 'Same as --port-filter.' },
+    report: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'Also write a self-contained HTML report: entity tracks, PDUs per second by type, entities, rejected PDUs. ' +
+        'Defaults to none; an existing file is replaced only once the report is complete.',
+    },
   },
   positionals: { min: 1, max: 1, missing: 'capture file' },
   examples: [
     'reckon decode exercise.pcap',
+    'reckon decode exercise.pcap --report exercise.html',
     'reckon decode exercise.pcapng --port-filter 3000 --json > pdus.ndjson',
     "reckon decode exercise.pcap --json | jq -c 'select(.pdu) | .pdu.location'",
   ],
@@ -58,8 +66,13 @@ export const command: Command = {
       throw error;
     }
     const options = port === undefined ? {} : { port };
+    const report = stringFlag(args.flags, 'report');
+    if (report !== undefined && report.trim() === '') {
+      throw new UsageError([{ path: '--report', message: 'expected the path of the HTML file to write, e.g. --report capture.html' }]);
+    }
     if (booleanFlag(args.flags, 'json')) await writeNdjson(capture, options, io);
     else await writeSummary(path, capture, options, io);
+    if (report !== undefined) await writeReport(report, path, capture, options, io);
     return EXIT_OK;
   },
 };
@@ -111,6 +124,27 @@ function writeCaptureDamage(capture: Capture, io: CommandIo): void {
 /** JSON has no NaN or Infinity (`JSON.stringify` writes null): name them, so a rejected PDU shows what it held. */
 function nonFiniteAsText(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
+}
+
+/** Writes the HTML report next to its final name and renames it: a failed run leaves an older file intact. */
+async function writeReport(file: string, capturePath: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {
+  const [{ captureReportHtml }, { writeFile, rename, rm }, nodePath] = await Promise.all([
+    import('../../report/capture-report.js'),
+    import('node:fs/promises'),
+    import('node:path'),
+  ]);
+  const html = await captureReportHtml(nodePath.basename(capturePath), capture, options);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, html);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code ?? (error as Error).message;
+    throw new UsageError([{ path: '--report', message: `cannot write "${file}": ${reason}; give a path in a writable folder` }]);
+  }
+  io.stderr.write(`wrote ${file}\n`);
 }
 
 async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {

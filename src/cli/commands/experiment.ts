@@ -131,7 +131,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
     io.stderr.write(`experiment: ${partialNote(results, partial)}; nothing written\n`);
     return signalExitCode(io.signal);
   }
-  const written = await writeExperimentOutputs(out, name, withSets, results, partial);
+  const written = await writeExperimentOutputs(out, name, withSets, results, { plan, ...(partial ? { partial } : {}) });
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
   else io.stdout.write(toTextTable(results));
   io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
@@ -218,12 +218,12 @@ async function runTablePreset(
   const header = Object.keys(rows[0] ?? {});
   const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
   const { writeOutputFile } = await import('../output-file.js');
-  const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
+  const { renderHtmlReport, tablePresetSections } = await import('../../experiment/report.js');
   const { formatCell } = await import('../../experiment/table.js');
   // `runs`, as in every other preset's results.json: one entry per condition.
   const json = JSON.stringify({ name, options, runs: rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
-  const html = renderHtmlReport(name, `${formatCount(rows.length, 'condition')}.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
+  const html = renderHtmlReport(name, `${formatCount(rows.length, 'condition')}.`, await tablePresetSections(rows));
   await Promise.all([
     writeOutputFile(path.join(out, 'results.json'), json),
     writeOutputFile(path.join(out, 'results.csv'), csv),

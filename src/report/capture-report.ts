@@ -1,0 +1,332 @@
+/**
+ * `reckon decode <capture> --report report.html`: a self-contained HTML report of a DIS capture — entity tracks
+ * in metres east/north of the first fix, PDUs per second by PDU type over time (as Wireshark's I/O graph), a
+ * table per entity and the rejected PDUs by status code. Markings come off the wire: they reach the page only
+ * through `escapeHtml` (tables) or Vega's SVG text, which escapes them too.
+ */
+import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
+import { ecefToEnuMatrix, ecefToGeodetic } from '../math/geodesy.js';
+import { PDU_TYPE_NAMES } from '../pdu/constants.js';
+import { entityKey } from '../pdu/entity-state-record.js';
+import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
+import { summarizeDisCapture, type CaptureSummary } from '../pcap/capture-summary.js';
+import { disCapturePdus, emptyTotals, type DisCaptureOptions } from '../pcap/dis-capture.js';
+import type { Capture } from '../pcap/reader.js';
+import { htmlTable, renderHtmlPage, type ReportSection } from './html.js';
+import { renderVegaLite } from './vega.js';
+
+/** Entities drawn on the track plot (those with the most PDUs); the table lists every one. */
+export const MAX_TRACKED_ENTITIES = 20;
+/** Points kept per entity track: the stride doubles whenever a track fills up. */
+const MAX_TRACK_POINTS = 1500;
+/** Bins of the PDU-rate chart at most; longer captures get wider bins. */
+const MAX_BINS = 600;
+/** Positions closer than this to the Earth's centre are not on it (an unset location): not drawn. */
+const MIN_EARTH_RADIUS_M = 6.3e6;
+
+export const FORCE_NAMES: Readonly<Record<number, string>> = { 0: 'other', 1: 'friendly', 2: 'opposing', 3: 'neutral' };
+
+/** What the report draws, gathered in one pass over the capture. */
+export interface CaptureReportData {
+  readonly summary: CaptureSummary;
+  /** Per entity id: points in metres east/north of the first fix, and seconds since the capture's start. */
+  readonly tracks: Map<string, { east: number[]; north: number[]; time: number[]; stride: number; seen: number }>;
+  /** Seconds per bin, and per bin the PDUs of each type name (rejected ones as `rejected`). */
+  readonly binSeconds: number;
+  readonly bins: Array<Record<string, number>>;
+  /** Entity State PDUs whose location is not on the Earth, not drawn. */
+  offEarth: number;
+}
+
+/** Gathers the report's data: the per-entity summary, and tracks and rates from a second pass. */
+export function captureReportData(capture: Capture, options: DisCaptureOptions = {}): CaptureReportData {
+  const summary = summarizeDisCapture(capture, options);
+  const start = summary.firstTimeSeconds;
+  const span = Number.isFinite(summary.lastTimeSeconds - start) ? summary.lastTimeSeconds - start : 0;
+  const binSeconds = Math.max(1, Math.ceil(span / MAX_BINS));
+  const bins: Array<Record<string, number>> = Array.from({ length: Math.floor(span / binSeconds) + 1 }, () => ({}));
+  const tracks: CaptureReportData['tracks'] = new Map();
+  const ids = new Map<number, string>();
+  const enu = new Float64Array(9),
+    origin = new Float64Array(3),
+    geo = new Float64Array(3);
+  let hasOrigin = false;
+  const data: CaptureReportData = { summary, tracks, binSeconds, bins, offEarth: 0 };
+  for (const event of disCapturePdus(capture, emptyTotals(), options)) {
+    const bin = bins[Math.min(bins.length - 1, Math.max(0, Math.floor((event.timeSeconds - start) / binSeconds)))]!;
+    const name = pduTypeName(event.pduType, event.status);
+    bin[name] = (bin[name] ?? 0) + 1;
+    const r = event.record;
+    if (!r) continue;
+    const [x, y, z] = [r.location[0]!, r.location[1]!, r.location[2]!];
+    if (Math.hypot(x, y, z) < MIN_EARTH_RADIUS_M) {
+      data.offEarth++;
+      continue;
+    }
+    if (!hasOrigin) {
+      hasOrigin = true;
+      origin.set(r.location);
+      ecefToGeodetic(geo, x, y, z);
+      ecefToEnuMatrix(enu, geo[0]!, geo[1]!);
+    }
+    const key = entityKey(r.site, r.application, r.entity);
+    let id = ids.get(key);
+    if (id === undefined) ids.set(key, (id = `${r.site}:${r.application}:${r.entity}`));
+    let track = tracks.get(id);
+    if (!track) tracks.set(id, (track = { east: [], north: [], time: [], stride: 1, seen: 0 }));
+    if (track.seen++ % track.stride !== 0) continue;
+    const dx = x - origin[0]!,
+      dy = y - origin[1]!,
+      dz = z - origin[2]!;
+    track.east.push(enu[0]! * dx + enu[1]! * dy + enu[2]! * dz);
+    track.north.push(enu[3]! * dx + enu[4]! * dy + enu[5]! * dz);
+    track.time.push(event.timeSeconds - start);
+    if (track.east.length >= MAX_TRACK_POINTS) thin(track);
+  }
+  return data;
+}
+
+function pduTypeName(pduType: number, status: number): string {
+  if (status !== 0) return 'rejected';
+  return PDU_TYPE_NAMES[pduType] ?? `type ${pduType}`;
+}
+
+/** Keeps every other point and doubles the stride: the track stays bounded and evenly thinned. */
+function thin(track: { east: number[]; north: number[]; time: number[]; stride: number; seen: number }): void {
+  for (const a of [track.east, track.north, track.time]) {
+    let j = 0;
+    for (let i = 0; i < a.length; i += 2) a[j++] = a[i]!;
+    a.length = j;
+  }
+  track.stride *= 2;
+}
+
+/** The report page. `title` is shown as given (escaped), usually the capture's file name. */
+export async function captureReportHtml(
+  title: string,
+  capture: Capture,
+  options: DisCaptureOptions = {},
+): Promise<string> {
+  const data = captureReportData(capture, options);
+  const { summary } = data;
+  const { totals, entities } = summary;
+  const span = summary.lastTimeSeconds - summary.firstTimeSeconds;
+  const sections: ReportSection[] = [];
+  const label = (id: string) => {
+    const e = entities.find((x) => x.id === id);
+    return e?.marking ? `${id} ${e.marking}` : id;
+  };
+  const drawn = [...data.tracks.keys()]
+    .sort((a, b) => (entities.find((e) => e.id === b)?.pdus ?? 0) - (entities.find((e) => e.id === a)?.pdus ?? 0))
+    .slice(0, MAX_TRACKED_ENTITIES);
+  if (drawn.length > 0) {
+    sections.push({
+      title: 'Entity tracks',
+      caption:
+        'Reported positions in metres east and north of the first fix (a local tangent plane on WGS-84); ' +
+        'a dot at each track’s start.' +
+        (data.tracks.size > drawn.length
+          ? ` The ${drawn.length} entities with the most PDUs of ${data.tracks.size}.`
+          : '') +
+        (data.offEarth > 0 ? ` ${data.offEarth} PDUs with a location off the Earth (unset) are not drawn.` : ''),
+      html: await renderVegaLite(trackSpec(data, drawn, label)),
+    });
+  }
+  if (data.bins.length > 0 && totals.pdus + Object.values(totals.rejected).reduce((a, b) => a + b, 0) > 0) {
+    sections.push({
+      title: 'PDUs per second by type',
+      caption:
+        `Counted in ${data.binSeconds} s bins from the first frame` +
+        (data.binSeconds > 1 ? ', divided by the bin width.' : '.'),
+      html: await renderVegaLite(rateSpec(data)),
+    });
+  }
+  const header = [
+    'entity',
+    'marking',
+    'type',
+    'force',
+    'DIS',
+    'PDUs',
+    'PDUs/s',
+    'DR algorithm',
+    'first seen (s)',
+    'last seen (s)',
+  ];
+  const rows = entities.map((e) => {
+    const seconds = e.lastTimeSeconds - e.firstTimeSeconds;
+    return [
+      e.id,
+      e.marking || '-',
+      e.entityType || '-',
+      FORCE_NAMES[e.forceId] ?? String(e.forceId),
+      `v${e.protocolVersion}`,
+      e.pdus,
+      e.pdus > 1 && seconds > 0 ? (e.pdus - 1) / seconds : null,
+      `${e.drAlgorithm} ${DR_ALGORITHM_NAMES[e.drAlgorithm] ?? '?'}`,
+      e.firstTimeSeconds - summary.firstTimeSeconds,
+      e.lastTimeSeconds - summary.firstTimeSeconds,
+    ];
+  });
+  sections.push({
+    title: 'Entities',
+    caption:
+      'From Entity State (and Entity State Update) PDUs; type, force and DR algorithm from the last full ' +
+      'Entity State PDU; times from the first frame.',
+    html: entities.length > 0 ? htmlTable(header, rows) : '<p>No Entity State PDUs.</p>',
+  });
+  const rejected = Object.entries(totals.rejected).sort((a, b) => b[1] - a[1]);
+  const skipped = Object.entries(totals.skipped);
+  sections.push({
+    title: 'Rejected and skipped',
+    caption: 'PDUs the decoder refused, by status code, and frames without a readable UDP datagram, by reason.',
+    html:
+      rejected.length + skipped.length === 0
+        ? '<p>None: every DIS PDU decoded.</p>'
+        : htmlTable(
+            ['what', 'code', 'count', 'meaning'],
+            [
+              ...rejected.map(([code, n]) => [
+                'rejected PDU',
+                code,
+                n,
+                CODEC_STATUS_MESSAGES[code as CodecStatusName] ?? '',
+              ]),
+              ...skipped.map(([reason, n]) => ['skipped frame', reason, n ?? 0, '']),
+            ],
+          ),
+  });
+  const byType = Object.entries(totals.pdusByType)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([type, n]) => `${n} ${PDU_TYPE_NAMES[Number(type)] ?? `type ${type}`}`);
+  const summaryText =
+    `${capture.format}, ${totals.frames} frames` +
+    (Number.isFinite(span)
+      ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}`
+      : '') +
+    `; ${totals.disDatagrams} DIS datagrams, ${totals.pdus} PDUs (${byType.join(', ') || 'none'}); ` +
+    `${entities.length} entities` +
+    (capture.truncated ? '; the file ends mid-frame' : '') +
+    '.';
+  return renderHtmlPage({ title, kind: 'capture', summary: summaryText, sections });
+}
+
+function trackSpec(
+  data: CaptureReportData,
+  ids: readonly string[],
+  label: (id: string) => string,
+): Record<string, unknown> {
+  const points = ids.flatMap((id) => {
+    const t = data.tracks.get(id)!;
+    return t.east.map((e, i) => ({
+      entity: label(id),
+      e: Math.round(e * 10) / 10,
+      n: Math.round(t.north[i]! * 10) / 10,
+      t: Math.round(t.time[i]! * 100) / 100,
+    }));
+  });
+  const starts = ids.map((id) => {
+    const t = data.tracks.get(id)!;
+    return { entity: label(id), e: t.east[0]!, n: t.north[0]!, t: t.time[0]! };
+  });
+  const all = points.length > 0 ? points : starts;
+  const e0 = Math.min(...all.map((p) => p.e)),
+    e1 = Math.max(...all.map((p) => p.e));
+  const n0 = Math.min(...all.map((p) => p.n)),
+    n1 = Math.max(...all.map((p) => p.n));
+  // Equal metres per pixel on both axes.
+  const size = Math.max(e1 - e0, n1 - n0, 10) * 1.08;
+  const ec = (e0 + e1) / 2,
+    nc = (n0 + n1) / 2;
+  const x = {
+    field: 'e',
+    type: 'quantitative',
+    title: 'east (m)',
+    scale: { domain: [ec - size / 2, ec + size / 2], nice: false },
+    axis: { format: ',.4~r' },
+  };
+  const y = {
+    field: 'n',
+    type: 'quantitative',
+    title: 'north (m)',
+    scale: { domain: [nc - size / 2, nc + size / 2], nice: false },
+    axis: { format: ',.4~r' },
+  };
+  const domain = ids.map(label);
+  const colour = {
+    field: 'entity',
+    type: 'nominal',
+    title: 'entity',
+    scale: { domain, range: entityColours(domain.length) },
+    legend: { labelLimit: 260 },
+  };
+  return {
+    width: 600,
+    height: 600,
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' },
+        encoding: { x, y, color: colour, order: { field: 't' }, detail: { field: 'entity' } },
+      },
+      {
+        data: { values: starts },
+        mark: { type: 'point', filled: true, size: 60, stroke: 'white', strokeWidth: 1 },
+        encoding: {
+          x,
+          y,
+          color: colour,
+          tooltip: [{ field: 'entity' }, { field: 't', title: 'first seen (s)', format: ',.3~g' }],
+        },
+      },
+    ],
+  };
+}
+
+function rateSpec(data: CaptureReportData): Record<string, unknown> {
+  const types = [...new Set(data.bins.flatMap((b) => Object.keys(b)))].sort((a, b) =>
+    a === 'rejected' ? 1 : b === 'rejected' ? -1 : a.localeCompare(b),
+  );
+  // A step line holds each bin's value to the next point: the last bin gets a closing point at its end.
+  const closed = [...data.bins, data.bins[data.bins.length - 1]!];
+  const values = closed.flatMap((bin, i) =>
+    types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })),
+  );
+  const colours = entityColours(types.length).map((c, i) => (types[i] === 'rejected' ? '#111111' : c));
+  return {
+    width: 860,
+    height: 240,
+    data: { values },
+    mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.4 },
+    encoding: {
+      x: { field: 't', type: 'quantitative', title: 'time since the first frame (s)', axis: { format: ',.4~r' } },
+      y: { field: 'rate', type: 'quantitative', title: 'PDUs per second', axis: { format: ',.3~g' } },
+      color: {
+        field: 'type',
+        type: 'nominal',
+        title: 'PDU type',
+        scale: { domain: types, range: colours },
+        legend: { orient: 'top' },
+      },
+    },
+  };
+}
+
+function entityColours(n: number): string[] {
+  const base = [
+    '#4e79a7',
+    '#e15759',
+    '#59a14f',
+    '#f28e2b',
+    '#b07aa1',
+    '#76b7b2',
+    '#edc948',
+    '#ff9da7',
+    '#9c755f',
+    '#bab0ac',
+  ];
+  if (n <= base.length) return base.slice(0, n);
+  return Array.from({ length: n }, (_, i) =>
+    i < base.length ? base[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)},60%,45%)`,
+  );
+}
