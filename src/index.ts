@@ -356,10 +356,10 @@ export {
   type DeadReckonEmitOptions,
   type SampleTrajectoryOptions,
 } from './stream/operators.js';
-export { type LocalEntity, type EmittedPdu } from './stream/local-entities.js';
-export { type EntityEvent, type EntityEventType } from './stream/entity-events.js';
+export type { LocalEntity, EmittedPdu } from './stream/local-entities.js';
+export type { EntityEvent, EntityEventType } from './stream/entity-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
-export { type StreamConfig } from './stream/settings.js';
+export type { StreamConfig } from './stream/settings.js';
 
 // cot — remote entities as Cursor on Target events for TAK
 export {

@@ -117,7 +117,7 @@ export function createRandomFromState(words: ArrayLike<number>): Random {
       return -mean * Math.log(1 - next());
     },
     pareto(shape, scale) {
-      return scale / Math.pow(1 - next(), 1 / shape);
+      return scale / (1 - next()) ** (1 / shape);
     },
     chance(p) {
       return next() < p;

@@ -170,43 +170,6 @@ function writeMotion(record: EntityStateRecord, v: DataView, p: number): void {
   v.setUint32(p + 48, appearance);
 }
 
-/** DR algorithm, the 15 other-parameter bytes, linear acceleration, angular velocity (bytes 88–127). */
-function writeDeadReckoning(record: EntityStateRecord, v: DataView, p: number): void {
-  const fields = record.byteFieldsView;
-  // The algorithm byte and the 15 parameter bytes as four words.
-  const algorithmAndFirst3 = ((record.drAlgorithm & 0xff) << 24) | (fields.getUint32(DR_OTHER) >>> 8);
-  const next4 = fields.getUint32(DR_OTHER + 3);
-  const next4b = fields.getUint32(DR_OTHER + 7);
-  const last4 = fields.getUint32(DR_OTHER + 11);
-  let f = record.linearAcceleration;
-  const ax = f[0]!, ay = f[1]!, az = f[2]!;
-  f = record.angularVelocity;
-  const wx = f[0]!, wy = f[1]!, wz = f[2]!;
-  v.setUint32(p, algorithmAndFirst3);
-  v.setUint32(p + 4, next4);
-  v.setUint32(p + 8, next4b);
-  v.setUint32(p + 12, last4);
-  v.setFloat32(p + 16, ax);
-  v.setFloat32(p + 20, ay);
-  v.setFloat32(p + 24, az);
-  v.setFloat32(p + 28, wx);
-  v.setFloat32(p + 32, wy);
-  v.setFloat32(p + 36, wz);
-}
-
-/** Marking character set, the 11 marking bytes, capabilities (bytes 128–143). */
-function writeMarking(record: EntityStateRecord, v: DataView, p: number): void {
-  const fields = record.byteFieldsView;
-  const characterSetAndFirst3 = ((record.markingCharacterSet & 0xff) << 24) | (fields.getUint32(MARKING) >>> 8);
-  const next4 = fields.getUint32(MARKING + 3);
-  const last4 = fields.getUint32(MARKING + 7);
-  const capabilities = record.capabilities;
-  v.setUint32(p, characterSetAndFirst3);
-  v.setUint32(p + 4, next4);
-  v.setUint32(p + 8, last4);
-  v.setUint32(p + 12, capabilities);
-}
-
 function writeParameters(fields: DataView, v: DataView, p: number, byteCount: number): void {
   for (let i = 0; i < byteCount; i += 4) v.setUint32(p + i, fields.getUint32(PARAMETERS + i));
 }

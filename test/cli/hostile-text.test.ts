@@ -21,7 +21,6 @@ import { Screen } from './terminal/screen.js';
 const TITLE_AND_CLEAR = '\x1b]0;PW\x07\x1b[2J'; // 11 bytes: a whole marking
 const C1_AND_DEL = 'B\x9b2J\x7f';
 const SHOWN_TITLE_AND_CLEAR = '\\x1b]0;PW\\x07\\x1b[2J';
-const SHOWN_C1_AND_DEL = 'B\\x9b2J\\x7f';
 /** Controls other than LF (and CR, which a pseudo-terminal adds), once our own CSI sequences are taken out. */
 const RAW_CONTROL = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/; // eslint-disable-line no-control-regex
 const OWN_CSI = /\x1b\[[0-9;?]*[A-Za-z]/g; // eslint-disable-line no-control-regex

@@ -155,7 +155,7 @@ describe('subscriber faults', () => {
     cleanup.push(() => (second.child.kill('SIGKILL'), within(second.exited, 10_000, 'subscribe to exit')));
     await second.waitFor(/listening on 127\.0\.0\.1 port/, 30_000);
     // Both entities appear again in the new process, each once, then keep updating.
-    await second.waitFor(/("type":"updated"[^\n]*\n[^]*){6}/, 30_000);
+    await second.waitFor(/("type":"updated"[^\n]*\n[\s\S]*){6}/, 30_000);
     second.child.kill('SIGINT');
     expect(await within(second.exited, 10_000, 'subscribe to stop')).toBe(0);
     const lines = second.stdout().trim().split('\n').map((l) => JSON.parse(l) as EntityEvent);

@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const DIS7 = join(root, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 
 /** A pcap of Entity State PDUs, one per datagram, from entities with the given markings moving east at 10 m/s. */
-export function syntheticCapture(markings: readonly string[], seconds = 5): Uint8Array {
+function syntheticCapture(markings: readonly string[], seconds = 5): Uint8Array {
   const parts: Uint8Array[] = [pcapFileHeader()];
   const record = new EntityStateRecord();
   const origin = geodeticToEcef(new Float64Array(3), (36.6 * Math.PI) / 180, (-121.9 * Math.PI) / 180, 0);
@@ -106,7 +106,7 @@ describe('reckon decode --report', () => {
     expect(stdout).toMatch(/^1:3001:54\s+UtilVeh 1/m);
     expect(stderr).toBe(`wrote ${out}\n`);
     expect(readFileSync(out, 'utf8')).toMatch(
-      /^<!doctype html>[^]*Entity tracks[^]*PDUs per second by type[^]*Entities[^]*Rejected and skipped/,
+      /^<!doctype html>[\s\S]*Entity tracks[\s\S]*PDUs per second by type[\s\S]*Entities[\s\S]*Rejected and skipped/,
     );
   });
 

@@ -14,7 +14,7 @@
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\x00-\x1f\x7f-\x9f\\\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
-function escape(char: string): string {
+function escapeChar(char: string): string {
   if (char === '\\') return '\\\\';
   const code = char.charCodeAt(0);
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
