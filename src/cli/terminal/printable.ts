@@ -28,7 +28,7 @@ function escapeChar(char: string): string {
  */
 export function printable(text: string): string {
   UNSAFE.lastIndex = 0;
-  return UNSAFE.test(text) ? text.replace(UNSAFE, escape) : text;
+  return UNSAFE.test(text) ? text.replace(UNSAFE, escapeChar) : text;
 }
 
 /** What `JSON.stringify` leaves raw but a terminal may act on: DEL, C1, and the bidi controls and separators. */
