@@ -149,7 +149,8 @@ export class Connection implements EntitySubscriber {
       this,
     );
     if (this.options.transport) return this.attach(this.options.transport);
-    openUdpTransport(this.config.network, 'receive', this.stats.transport).then(
+    const opening = this.config.nats.servers.length > 0 ? this.openNats() : openUdpTransport(this.config.network, 'receive', this.stats.transport);
+    opening.then(
       (transport) => {
         if (generation !== this.generation) void transport.close();
         else this.attach(transport);
@@ -159,6 +160,27 @@ export class Connection implements EntitySubscriber {
       },
     );
   }
+
+  /**
+   * A NATS transport (loaded only when configured, so UDP users never load the client) subscribed to the configured
+   * area, following `options.areas$` if given; resolves once the server has taken the subscriptions.
+   */
+  private async openNats(): Promise<DatagramTransport> {
+    const { openNatsTransport } = await import('../nats/transport.js');
+    const transport = await openNatsTransport(this.config.nats, { exercise: this.config.dis.exercise }, this.stats.transport);
+    try {
+      if (this.options.areas$) transport.followArea(this.options.areas$, (error) => this.fail(error));
+      await transport.settled();
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
+    this.natsTransport = transport;
+    return transport;
+  }
+
+  /** The NATS transport while connected over NATS (its counters, cells, connection), else undefined. */
+  natsTransport: import('../nats/transport.js').NatsTransport | undefined;
 
   private attach(transport: DatagramTransport): void {
     this.transport = transport;
@@ -176,6 +198,7 @@ export class Connection implements EntitySubscriber {
     this.expiry = undefined;
     const transport = this.transport;
     this.transport = undefined;
+    this.natsTransport = undefined;
     this.table = undefined;
     this.view = undefined;
     this.stats.transport.entities = 0;

@@ -6,6 +6,7 @@
  */
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/schema.js';
+import type { Area } from '../nats/area.js';
 import type { RemoteEntityTable } from '../dr/table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
@@ -39,6 +40,12 @@ export interface SubscriberOptions {
   readonly scheduler?: SchedulerLike;
   /** How often silent entities are looked for, seconds. Defaults to 1. */
   readonly expireIntervalSeconds?: number;
+  /**
+   * Over NATS (`nats.servers` set): a moving area of interest. Each area given re-subscribes to the H3 cells that
+   * cover it (undefined = the whole exercise); an area that cannot be taken is an error of the streams. Defaults
+   * to the fixed `nats.area`.
+   */
+  readonly areas$?: Observable<Area | undefined>;
 }
 
 /** Counters of a subscriber, kept across connections. */
