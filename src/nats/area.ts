@@ -2,7 +2,7 @@
  * Areas of interest and the H3 cells that cover them (docs/nats.md). A subscriber takes the subjects of exactly
  * these cells: every cell that overlaps the area, so no point of the area is missed, and no more.
  */
-import { POLYGON_TO_CELLS_FLAGS, polygonToCellsExperimental } from 'h3-js';
+import { POLYGON_TO_CELLS_FLAGS, getHexagonAreaAvg, polygonToCellsExperimental } from 'h3-js';
 
 /** Mean Earth radius (IUGG), metres: great-circle geometry of area outlines. */
 const EARTH_RADIUS_M = 6_371_008.8;
@@ -84,14 +84,29 @@ export function areaOutline(area: Area): Array<[number, number]> {
  * @throws RangeError for an area too large for the resolution (more than `maxCells` cells).
  */
 export function cellsCoveringArea(area: Area, resolution: number, maxCells = 100_000): string[] {
-  const cells = polygonToCellsExperimental(areaOutline(area), resolution, POLYGON_TO_CELLS_FLAGS.containmentOverlapping);
-  if (cells.length > maxCells) {
-    throw new RangeError(
-      `the area covers ${cells.length} H3 cells at resolution ${resolution}, more than ${maxCells} subscriptions: ` +
+  const outline = areaOutline(area);
+  // Estimated first (area / mean cell area): listing millions of cells only to refuse them would take minutes.
+  const estimate = outlineAreaM2(outline) / getHexagonAreaAvg(resolution, 'm2');
+  const tooMany = (count: string) =>
+    new RangeError(
+      `the area covers ${count} H3 cells at resolution ${resolution}, more than ${maxCells} subscriptions: ` +
         'use a lower nats.h3Resolution (--h3-resolution) or a smaller area',
     );
-  }
+  if (estimate > maxCells) throw tooMany(`about ${Math.round(estimate)}`);
+  const cells = polygonToCellsExperimental(outline, resolution, POLYGON_TO_CELLS_FLAGS.containmentOverlapping);
+  if (cells.length > maxCells) throw tooMany(String(cells.length));
   return cells.sort();
+}
+
+/** Area enclosed by an outline of [latDeg, lonDeg] corners, m² (shoelace on an equirectangular projection). */
+function outlineAreaM2(outline: ReadonlyArray<readonly [number, number]>): number {
+  const meanLat = outline.reduce((sum, [lat]) => sum + lat, 0) / outline.length;
+  const kx = EARTH_RADIUS_M * DEG * Math.cos(meanLat * DEG), ky = EARTH_RADIUS_M * DEG;
+  let twice = 0;
+  for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
+    twice += outline[j]![1] * kx * outline[i]![0] * ky - outline[i]![1] * kx * outline[j]![0] * ky;
+  }
+  return Math.abs(twice) / 2;
 }
 
 /** Whether a point (degrees) lies in the area: within the radius of a circle, or inside a polygon (even-odd rule). */
