@@ -44,6 +44,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Run a deterministic lockstep peer over UDP with redundant inputs',
     load: () => import('./commands/lockstep.js'),
   },
+  bridge: {
+    summary: 'Forward DIS between a LAN (UDP) and NATS, both ways, without loops',
+    load: () => import('./commands/bridge.js'),
+  },
 };
 
 function mainHelp(): string {
