@@ -2,7 +2,7 @@
 // exercise's subjects with its limits, and is read back from a start time, in order, up to an end time.
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureStream, readStream, streamInfo } from '../../src/nats/jetstream.js';
+import { ensureStream, readStream, streamInfo, type StoredMessage } from '../../src/nats/jetstream.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -30,14 +30,14 @@ describeNats('JetStream recording', () => {
     for (let i = 0; i < 5; i++) nc.publish(`dis.1.cell${i}.1.1`, new Uint8Array([i]));
     nc.publish('dis.2.x.1.1', new Uint8Array([99])); // another exercise: not captured
     await nc.flush();
-    const all = [];
+    const all: StoredMessage[] = [];
     for await (const m of readStream(nc, 'DIS', 0)) all.push(m);
     expect(all.map((m) => m.data[0])).toEqual([0, 1, 2, 3, 4]);
     expect(all.map((m) => m.subject)).toEqual([0, 1, 2, 3, 4].map((i) => `dis.1.cell${i}.1.1`));
     expect(all.every((m, i) => i === 0 || m.timeMs >= all[i - 1]!.timeMs)).toBe(true);
     // From the third message's time, up to (not including) the fifth's.
-    const window = [];
-    for await (const m of readStream(nc, 'DIS', all[2]!.timeMs, all[4]!.timeMs)) window.push(m.data[0]);
+    const window: number[] = [];
+    for await (const m of readStream(nc, 'DIS', all[2]!.timeMs, all[4]!.timeMs)) window.push(m.data[0]!);
     expect(window[0]).toBeLessThanOrEqual(2);
     expect(window).not.toContain(4);
     expect((await streamInfo(nc, 'DIS')).state.messages).toBe(5);
