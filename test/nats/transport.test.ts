@@ -319,3 +319,58 @@ describeNats('NATS credentials', () => {
     expect(error!.message).toMatch(/nothing listens there|start nats-server/);
   });
 });
+
+describeNats('NATS slow consumer', () => {
+  let server: RunningNatsServer;
+  let dir: string;
+  beforeAll(async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    dir = mkdtempSync(join(tmpdir(), 'reckon-slow-'));
+    const config = join(dir, 'server.conf');
+    // A small per-client buffer on the server: a receiver that falls 256 KiB behind is a slow consumer.
+    writeFileSync(config, 'max_payload: 65536\nmax_pending: 262144\nwrite_deadline: "200ms"\n');
+    server = await startNatsServer(natsServer.path!, { args: ['-c', config] });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    const { rmSync } = await import('node:fs');
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a receiver that cannot keep up is cut off by the server, reconnects and goes on; nothing throws', async () => {
+    const slow = await NatsTransport.open({ servers: [server.url], reconnectTimeWaitMs: 50, receive: { exercise: 1 } });
+    await slow.settled();
+    let handled = 0;
+    slow.onDatagram(() => {
+      handled++;
+      // A receiver busy for 1 ms per message (a heavy consumer), so that the server's buffer for it fills.
+      const until = performance.now() + 1;
+      while (performance.now() < until);
+    });
+    const reconnected = new Promise<void>((resolve) => {
+      void (async () => {
+        for await (const s of slow.connection.status()) if (s.type === 'reconnect') return resolve();
+      })();
+    });
+    const publisher = await connect({ servers: server.url });
+    const payload = new Uint8Array(16 * 1024);
+    for (let i = 0; i < 400; i++) publisher.publish('dis.1.all.1', payload);
+    await publisher.flush();
+    await server.waitForLog(/Slow Consumer Detected/);
+    await reconnected;
+    // Still subscribed after the reconnect: a new message arrives.
+    const before = handled;
+    const next = new Promise<void>((resolve) => slow.onDatagram(() => resolve()));
+    await sendUntil(next, async () => {
+      publisher.publish('dis.1.all.1', new Uint8Array(12));
+      await publisher.flush();
+    });
+    expect(before).toBeGreaterThan(0);
+    expect(slow.natsStats.disconnects).toBeGreaterThanOrEqual(1);
+    expect(slow.natsStats.reconnects).toBeGreaterThanOrEqual(1);
+    await publisher.close();
+    await slow.close();
+  }, 30_000);
+});
