@@ -46,6 +46,42 @@ describe('SubjectRouter', () => {
     );
   });
 
+  it('the per-entity cell cache gives the same cell as computing it afresh, along random walks (resolutions 5–9)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.double({ min: -179, max: 179, noNaN: true }),
+        fc.integer({ min: 5, max: 9 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }), fc.double({ min: 0, max: 3000, noNaN: true })), {
+          minLength: 5,
+          maxLength: 60,
+        }),
+        (lat0, lon0, resolution, steps) => {
+          const cached = new SubjectRouter('dis', resolution);
+          let [lat, lon] = [lat0, lon0];
+          for (const [bearing, metres] of steps) {
+            [lat, lon] = destination(lat, lon, bearing, metres);
+            const bytes = pdu(lat, lon);
+            const fresh = new SubjectRouter('dis', resolution).route(bytes, 0, 144, createRoute());
+            const route = cached.route(bytes, 0, 144, createRoute());
+            if (route.cell !== fresh.cell || route.subject !== fresh.subject) return false;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('computes a cell only when an entity may have left its cell', () => {
+    const router = new SubjectRouter('dis', 5);
+    for (let i = 0; i < 100; i++) router.route(pdu(48 + i * 1e-5, 11), 0, 144, createRoute()); // 1 m steps
+    expect(router.cellComputations).toBeLessThanOrEqual(2);
+    const far = new SubjectRouter('dis', 5);
+    for (let i = 0; i < 20; i++) far.route(pdu(48 + i * 0.2, 11), 0, 144, createRoute()); // 22 km steps
+    expect(far.cellComputations).toBe(20);
+  });
+
   it('sends other PDU types, unset locations and truncated PDUs to PREFIX.EXERCISE.all.TYPE', () => {
     const router = new SubjectRouter('site1.dis', 4);
     const fire = pdu(10, 10);
