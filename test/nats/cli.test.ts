@@ -1,5 +1,7 @@
 // `reckon publish --nats` → `reckon subscribe --nats`: two real processes through a real nats-server, and the
 // failures a user meets (refused credentials, no server) as one clear line and exit 1, with no secret printed.
+import { connect } from '@nats-io/transport-node';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reckon, within } from '../cli/binary.js';
 import { freePort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
@@ -58,4 +60,39 @@ describeNats('reckon publish/subscribe --nats', () => {
     expect(run.stderr()).toMatch(/nats\.area/);
     expect(run.stderr()).toMatch(/nats\.h3Resolution/);
   });
+
+  it('bridge forwards a LAN datagram to NATS and reports it; --udp is required', async () => {
+    const missing = reckon(['bridge', '--nats', server.url]);
+    expect(await within(missing.exited, 10_000, 'bridge to exit', missing.child)).toBe(2);
+    expect(missing.stderr()).toMatch(/--udp: required/);
+
+    const raw = await connect({ servers: server.url, token: TOKEN });
+    const received = raw.subscribe('dis.1.>', { max: 1 });
+    await raw.flush();
+    const port = await freeUdpPort();
+    const bridge = reckon(['bridge', '--udp', `127.0.0.1:${port}`, '--udp-send', '127.0.0.1:9', '--nats', server.url, '--duration', '20'], { RECKON_NATS_TOKEN: TOKEN });
+    await bridge.waitFor(/bridge: LAN 127\.0\.0\.1:\d+ .* ⇄ NATS nats:\/\/127\.0\.0\.1:\d+, exercise 1, the whole exercise/);
+    const pdu = Buffer.alloc(144);
+    pdu.set([7, 1, 1, 1]);
+    pdu.writeUInt16BE(144, 8);
+    pdu.writeUInt16BE(1, 16);
+    const lan = createSocket('udp4');
+    lan.send(pdu, port, '127.0.0.1');
+    const message = (await received[Symbol.asyncIterator]().next()).value!;
+    expect(message.subject).toBe('dis.1.all.1'); // location (0, 0, 0): no cell
+    lan.close();
+    bridge.child.kill('SIGINT');
+    expect(await within(bridge.exited, 10_000, 'bridge to exit', bridge.child)).toBe(0);
+    expect(bridge.stderr()).toMatch(/LAN→NATS {2}1 datagram in, 1 PDU/);
+    expect(bridge.stdout() + bridge.stderr()).not.toContain(TOKEN);
+    await raw.close();
+  }, 30_000);
 });
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const port = socket.address().port;
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
