@@ -156,8 +156,10 @@ interface LeftCopy {
 }
 
 const HEADER_BYTES = 12;
-/** Bundles kept between ticks; beyond this the idle ones are dropped (a publisher touching many cells). */
-const MAX_IDLE_BUNDLES = 1024;
+/** Bundles kept between ticks (a few KiB each); beyond this they are dropped (a publisher touching many cells). */
+const MAX_IDLE_BUNDLES = 8192;
+/** First size of a subject's bundle buffer: four Entity State PDUs; it grows up to `maxMessageBytes`. */
+const FIRST_BUNDLE_BYTES = 4 * 144;
 
 /** The explanation of a failed connect, without the credentials. */
 function explainConnectError(error: unknown, servers: readonly string[]): Error {
@@ -497,7 +499,7 @@ export class NatsTransport implements DatagramTransport {
   private append(subject: string, bytes: Uint8Array, offset: number, length: number): void {
     let bundle = this.bundles.get(subject);
     if (bundle === undefined) {
-      bundle = { buffer: Buffer.allocUnsafe(Math.min(this.maxMessageBytes, 2048)), used: 0 };
+      bundle = { buffer: Buffer.allocUnsafe(Math.min(this.maxMessageBytes, FIRST_BUNDLE_BYTES)), used: 0 };
       this.bundles.set(subject, bundle);
     }
     if (bundle.used > 0 && bundle.used + length > this.maxMessageBytes) this.publishBundle(subject, bundle);

@@ -67,7 +67,8 @@ export interface EntitySubscriber {
   readonly diagnostics$: Observable<Diagnostic>;
   /**
    * The bound address each time the socket is bound (at once if it already is): tells a caller that asked for
-   * port 0 which port it got. Holds the socket open while subscribed, like the other streams.
+   * port 0 which port it got. Over NATS: the server connected to (without credentials) and its port, once the
+   * server has taken the subscriptions. Holds the socket open while subscribed, like the other streams.
    */
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
   /**
