@@ -271,7 +271,13 @@ export class NatsTransport implements DatagramTransport {
     } catch (error) {
       throw explainConnectError(error, options.servers);
     }
-    return new NatsTransport(connection, options);
+    try {
+      return new NatsTransport(connection, options);
+    } catch (error) {
+      // The area could not be subscribed to (too many cells): nothing may stay open.
+      await connection.close().catch(() => {});
+      throw error;
+    }
   }
 
   /** The server this client is connected to, without credentials. */

@@ -175,7 +175,6 @@ export class Connection implements EntitySubscriber {
       await transport.close();
       throw error;
     }
-    this.natsTransport = transport;
     return transport;
   }
 
@@ -184,6 +183,7 @@ export class Connection implements EntitySubscriber {
 
   private attach(transport: DatagramTransport): void {
     this.transport = transport;
+    this.natsTransport = 'natsStats' in transport ? (transport as import('../nats/transport.js').NatsTransport) : undefined;
     transport.onDatagram(this.receive);
     transport.onClose((error) => {
       if (error && this.transport === transport) this.fail(error);
