@@ -40,17 +40,16 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
   if (config && config.nats.stream === undefined) problems.push({ path: '--stream', message: 'required with --nats: the JetStream stream to keep the traffic in, e.g. --stream DIS' });
   if (stringFlag(flags, 'out') !== undefined) problems.push({ path: '--out', message: 'records to a pcap file over UDP; with --nats the traffic goes into --stream (export it with reckon replay --export)' });
   if (problems.length > 0 || !config) throw new UsageError(problems);
-  const [{ openNatsTransport }, { ensureStream, streamInfo }] = await Promise.all([import('../nats/transport.js'), import('../nats/jetstream.js')]);
+  const [{ openNatsTransport }, { ensureStream, streamInfo, streamSettingsFromConfig }] = await Promise.all([
+    import('../nats/transport.js'),
+    import('../nats/jetstream.js'),
+  ]);
+  const settings = streamSettingsFromConfig(config)!;
   const transport = await openNatsTransport(config.nats);
-  const name = config.nats.stream!;
-  const subject = `${config.nats.subjectPrefix}.${config.dis.exercise}.>`;
+  const name = settings.name;
+  const subject = settings.subjects[0]!;
   try {
-    const info = await ensureStream(transport.connection, {
-      name,
-      subjects: [subject],
-      maxAgeSeconds: config.nats.streamMaxAge,
-      maxBytes: config.nats.streamMaxBytes,
-    });
+    const info = await ensureStream(transport.connection, settings);
     const age = config.nats.streamMaxAge > 0 ? `${(config.nats.streamMaxAge / 3600).toPrecision(3)} h` : 'no age limit';
     const bytes = config.nats.streamMaxBytes >= 0 ? formatCount(config.nats.streamMaxBytes, 'byte') : 'no byte limit';
     io.stderr.write(

@@ -13,6 +13,7 @@ import {
   type StreamInfo,
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import type { Config } from '../config/schema.js';
 import { LEFT_CELL_HEADER } from './subjects.js';
 
 export interface StreamSettings {
@@ -24,6 +25,18 @@ export interface StreamSettings {
   readonly maxAgeSeconds: number;
   /** Most bytes kept; -1 = no limit. */
   readonly maxBytes: number;
+}
+
+/** The stream a configuration asks for (`nats.stream` and its limits, on the exercise's subjects), if any. */
+export function streamSettingsFromConfig(config: Pick<Config, 'nats' | 'dis'>): StreamSettings | undefined {
+  const nats = config.nats;
+  if (nats.stream === undefined) return undefined;
+  return {
+    name: nats.stream,
+    subjects: [`${nats.subjectPrefix}.${config.dis.exercise}.>`],
+    maxAgeSeconds: nats.streamMaxAge,
+    maxBytes: nats.streamMaxBytes,
+  };
 }
 
 /** One stored message. */
