@@ -29,7 +29,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/subscribe.js'),
   },
   bridge: {
-    summary: 'Forward remote entities, dead-reckoned, to TAK as Cursor on Target events',
+    summary: 'Forward remote entities to TAK as Cursor on Target events, and DIS between a LAN and NATS',
     load: () => import('./commands/bridge.js'),
   },
   record: {

@@ -49,7 +49,8 @@ export function deriveConfigLeaves(): ConfigLeaf[] {
         section: section as ConfigSection,
         key,
         path: `${section}.${key}`,
-        flag: kebab(key),
+        // A flag name of its own where the key alone would be ambiguous (`nats.servers` ↔ `--nats`).
+        flag: typeof meta.flag === 'string' ? meta.flag : kebab(key),
         env: `RECKON_${upperSnake(section)}_${upperSnake(key)}`,
         kind: kindOf(leafSchema as AnySchema),
         description: String(meta.description ?? ''),

@@ -55,3 +55,24 @@ export function configFlags(
   }
   return specs;
 }
+
+/** NATS settings every NATS-capable command takes: servers, credentials, TLS, subjects. */
+const NATS_CONNECTION_KEYS = ['servers', 'token', 'user', 'password', 'credsFile', 'tlsCa', 'tlsCert', 'tlsKey', 'subjectPrefix', 'h3Resolution', 'maxMessageBytes'];
+
+/**
+ * Flags of the `nats` section for a command: the connection (`--nats`, credentials, TLS, subjects) and, as asked,
+ * the area of interest (`--area`) and the JetStream stream settings (`--stream`, limits).
+ */
+export function natsFlags(options: { area?: boolean; stream?: boolean } = {}): Record<string, FlagSpec> {
+  const all = configFlags(['nats']);
+  const specs: Record<string, FlagSpec> = {};
+  for (const leaf of CONFIG_LEAVES) {
+    if (leaf.section !== 'nats' || all[leaf.flag] === undefined) continue;
+    const wanted =
+      NATS_CONNECTION_KEYS.includes(leaf.key) ||
+      (options.area === true && leaf.key === 'area') ||
+      (options.stream === true && leaf.key.startsWith('stream'));
+    if (wanted) specs[leaf.flag] = all[leaf.flag]!;
+  }
+  return specs;
+}

@@ -437,5 +437,169 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "example": "100 ms",
     "defaultValue": 0.1,
     "defaultText": "100 ms"
+  },
+  {
+    "section": "nats",
+    "key": "servers",
+    "path": "nats.servers",
+    "flag": "nats",
+    "env": "RECKON_NATS_SERVERS",
+    "kind": "list",
+    "description": "NATS servers to publish to or subscribe from instead of UDP (several URLs = one cluster; the client fails over between them). Empty = UDP.",
+    "example": [
+      "nats://127.0.0.1:4222"
+    ],
+    "defaultValue": [],
+    "defaultText": "none"
+  },
+  {
+    "section": "nats",
+    "key": "token",
+    "path": "nats.token",
+    "flag": "nats-token",
+    "env": "RECKON_NATS_TOKEN",
+    "kind": "string",
+    "description": "NATS authentication token. Never printed; prefer the environment variable over the flag (flags show in ps).",
+    "example": "change-me"
+  },
+  {
+    "section": "nats",
+    "key": "user",
+    "path": "nats.user",
+    "flag": "nats-user",
+    "env": "RECKON_NATS_USER",
+    "kind": "string",
+    "description": "NATS user name (with password).",
+    "example": "reckon"
+  },
+  {
+    "section": "nats",
+    "key": "password",
+    "path": "nats.password",
+    "flag": "nats-password",
+    "env": "RECKON_NATS_PASSWORD",
+    "kind": "string",
+    "description": "NATS password (with user). Never printed; prefer the environment variable over the flag.",
+    "example": "change-me"
+  },
+  {
+    "section": "nats",
+    "key": "credsFile",
+    "path": "nats.credsFile",
+    "flag": "nats-creds",
+    "env": "RECKON_NATS_CREDS_FILE",
+    "kind": "string",
+    "description": "NATS credentials file (JWT and NKey seed, as nsc writes it).",
+    "example": "/etc/reckon/site.creds"
+  },
+  {
+    "section": "nats",
+    "key": "tlsCa",
+    "path": "nats.tlsCa",
+    "flag": "nats-tls-ca",
+    "env": "RECKON_NATS_TLS_CA",
+    "kind": "string",
+    "description": "PEM file of the CA that signed the NATS servers' certificates (turns TLS on).",
+    "example": "/etc/reckon/ca.pem"
+  },
+  {
+    "section": "nats",
+    "key": "tlsCert",
+    "path": "nats.tlsCert",
+    "flag": "nats-tls-cert",
+    "env": "RECKON_NATS_TLS_CERT",
+    "kind": "string",
+    "description": "PEM client certificate for NATS TLS (with tlsKey).",
+    "example": "/etc/reckon/client.pem"
+  },
+  {
+    "section": "nats",
+    "key": "tlsKey",
+    "path": "nats.tlsKey",
+    "flag": "nats-tls-key",
+    "env": "RECKON_NATS_TLS_KEY",
+    "kind": "string",
+    "description": "PEM private key of tlsCert.",
+    "example": "/etc/reckon/client-key.pem"
+  },
+  {
+    "section": "nats",
+    "key": "subjectPrefix",
+    "path": "nats.subjectPrefix",
+    "flag": "subject-prefix",
+    "env": "RECKON_NATS_SUBJECT_PREFIX",
+    "kind": "string",
+    "description": "First tokens of every subject: PREFIX.EXERCISE.CELL.KIND.DOMAIN (docs/nats.md).",
+    "example": "dis",
+    "defaultValue": "dis",
+    "defaultText": "dis"
+  },
+  {
+    "section": "nats",
+    "key": "h3Resolution",
+    "path": "nats.h3Resolution",
+    "flag": "h3-resolution",
+    "env": "RECKON_NATS_H3_RESOLUTION",
+    "kind": "number",
+    "description": "H3 resolution of the cells that route Entity State PDUs (docs/nats.md): 5 = cells of ~250 km² (8.5 km edge), 4 = ~1 800 km², 6 = ~36 km². Publishers and subscribers of one exercise must use the same one.",
+    "example": 5,
+    "defaultValue": 5,
+    "defaultText": "5"
+  },
+  {
+    "section": "nats",
+    "key": "area",
+    "path": "nats.area",
+    "flag": "area",
+    "env": "RECKON_NATS_AREA",
+    "kind": "string",
+    "description": "Area of interest of a subscriber: \"LAT,LON,RADIUS\" (a circle) or, in a file, {\"polygon\": [[lat, lon], …]}. Only the H3 cells covering it are subscribed to. Default: the whole exercise.",
+    "example": "48.1,11.6,50 km"
+  },
+  {
+    "section": "nats",
+    "key": "maxMessageBytes",
+    "path": "nats.maxMessageBytes",
+    "flag": "nats-max-message-bytes",
+    "env": "RECKON_NATS_MAX_MESSAGE_BYTES",
+    "kind": "number",
+    "description": "Most bytes of PDUs bundled into one NATS message per subject (NATS servers accept up to 1 MiB by default).",
+    "example": 16384,
+    "defaultValue": 16384,
+    "defaultText": "16384"
+  },
+  {
+    "section": "nats",
+    "key": "stream",
+    "path": "nats.stream",
+    "flag": "stream",
+    "env": "RECKON_NATS_STREAM",
+    "kind": "string",
+    "description": "JetStream stream that record keeps the traffic in and replay reads from.",
+    "example": "DIS"
+  },
+  {
+    "section": "nats",
+    "key": "streamMaxAge",
+    "path": "nats.streamMaxAge",
+    "flag": "stream-max-age",
+    "env": "RECKON_NATS_STREAM_MAX_AGE",
+    "kind": "string",
+    "description": "Oldest traffic a stream keeps (0 = no limit).",
+    "example": "24 h",
+    "defaultValue": 86400,
+    "defaultText": "24 h"
+  },
+  {
+    "section": "nats",
+    "key": "streamMaxBytes",
+    "path": "nats.streamMaxBytes",
+    "flag": "stream-max-bytes",
+    "env": "RECKON_NATS_STREAM_MAX_BYTES",
+    "kind": "number",
+    "description": "Most bytes a stream keeps (-1 = no limit); the oldest messages go first.",
+    "example": 1073741824,
+    "defaultValue": 1073741824,
+    "defaultText": "1073741824"
   }
 ];

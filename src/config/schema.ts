@@ -204,6 +204,68 @@ export const ReceiverConfigSchema = z.strictObject({
   ),
 });
 
+// A NATS server URL (nats://, tls://, or a bare host:port as the client takes it).
+const natsUrl = z
+  .string()
+  .regex(/^((nats|tls):\/\/)?[^\s/]+(:\d{1,5})?\/?$/i, 'must be a NATS server URL such as nats://127.0.0.1:4222');
+
+/** An area of interest: a circle as text (`"lat,lon,radius"`) or a polygon of `[latDeg, lonDeg]` corners. */
+export const AreaSchema = z.union([
+  z
+    .string()
+    .regex(
+      /^\s*[-+]?\d+(\.\d+)?\s*,\s*[-+]?\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*(m|km|nmi|mi)?\s*$/i,
+      'must be "LAT,LON,RADIUS" in degrees and metres (or km, nmi, mi), e.g. "48.1,11.6,50 km"',
+    ),
+  z.strictObject({
+    polygon: z
+      .array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)]))
+      .min(3, 'needs at least 3 corners [latDeg, lonDeg]'),
+  }),
+]);
+
+export const NatsConfigSchema = z.strictObject({
+  servers: setting(
+    z.array(natsUrl).default([]).meta({ flag: 'nats' }),
+    'NATS servers to publish to or subscribe from instead of UDP (several URLs = one cluster; the client fails over between them). Empty = UDP.',
+    ['nats://127.0.0.1:4222'],
+  ),
+  token: setting(z.string().min(1).optional().meta({ flag: 'nats-token', secret: true }), 'NATS authentication token. Never printed; prefer the environment variable over the flag (flags show in ps).', 'change-me'),
+  user: setting(z.string().min(1).optional().meta({ flag: 'nats-user' }), 'NATS user name (with password).', 'reckon'),
+  password: setting(z.string().min(1).optional().meta({ flag: 'nats-password', secret: true }), 'NATS password (with user). Never printed; prefer the environment variable over the flag.', 'change-me'),
+  credsFile: setting(z.string().min(1).optional().meta({ flag: 'nats-creds' }), 'NATS credentials file (JWT and NKey seed, as nsc writes it).', '/etc/reckon/site.creds'),
+  tlsCa: setting(z.string().min(1).optional().meta({ flag: 'nats-tls-ca' }), 'PEM file of the CA that signed the NATS servers\' certificates (turns TLS on).', '/etc/reckon/ca.pem'),
+  tlsCert: setting(z.string().min(1).optional().meta({ flag: 'nats-tls-cert' }), 'PEM client certificate for NATS TLS (with tlsKey).', '/etc/reckon/client.pem'),
+  tlsKey: setting(z.string().min(1).optional().meta({ flag: 'nats-tls-key' }), 'PEM private key of tlsCert.', '/etc/reckon/client-key.pem'),
+  subjectPrefix: setting(
+    z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens such as "dis" or "site1.dis"').default('dis').meta({ flag: 'subject-prefix' }),
+    'First tokens of every subject: PREFIX.EXERCISE.CELL.KIND.DOMAIN (docs/nats.md).',
+    'dis',
+  ),
+  h3Resolution: setting(
+    z.number().int().min(0).max(15).default(5),
+    'H3 resolution of the cells that route Entity State PDUs (docs/nats.md): 5 = cells of ~250 km² (8.5 km edge), 4 = ~1 800 km², 6 = ~36 km². Publishers and subscribers of one exercise must use the same one.',
+    5,
+  ),
+  area: setting(
+    AreaSchema.optional(),
+    'Area of interest of a subscriber: "LAT,LON,RADIUS" (a circle) or, in a file, {"polygon": [[lat, lon], …]}. Only the H3 cells covering it are subscribed to. Default: the whole exercise.',
+    '48.1,11.6,50 km',
+  ),
+  maxMessageBytes: setting(
+    z.number().int().min(144).max(1024 * 1024).default(16384).meta({ flag: 'nats-max-message-bytes' }),
+    'Most bytes of PDUs bundled into one NATS message per subject (NATS servers accept up to 1 MiB by default).',
+    16384,
+  ),
+  stream: setting(
+    z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a JetStream stream name: letters, digits, _ and -').optional(),
+    'JetStream stream that record keeps the traffic in and replay reads from.',
+    'DIS',
+  ),
+  streamMaxAge: setting(nonNegativeQuantity('time').default(24 * 3600), 'Oldest traffic a stream keeps (0 = no limit).', '24 h'),
+  streamMaxBytes: setting(z.number().int().min(-1).default(1024 ** 3), 'Most bytes a stream keeps (-1 = no limit); the oldest messages go first.', 1073741824),
+});
+
 export const ConfigSchema = z
   .strictObject({
     network: NetworkConfigSchema.default(() => NetworkConfigSchema.parse({})),
@@ -212,6 +274,7 @@ export const ConfigSchema = z
     emitter: EmitterConfigSchema.default(() => EmitterConfigSchema.parse({})),
     heartbeat: HeartbeatConfigSchema.default(() => HeartbeatConfigSchema.parse({})),
     receiver: ReceiverConfigSchema.default(() => ReceiverConfigSchema.parse({})),
+    nats: NatsConfigSchema.default(() => NatsConfigSchema.parse({})),
   })
   .meta({
     title: 'reckon configuration',
@@ -229,6 +292,8 @@ export type FilterConfig = Config['filter'];
 export type EmitterConfig = Config['emitter'];
 export type HeartbeatConfig = Config['heartbeat'];
 export type ReceiverConfig = Config['receiver'];
+export type NatsConfig = Config['nats'];
+export type AreaConfig = z.output<typeof AreaSchema>;
 export type ConfigSection = keyof Config;
 export const CONFIG_SECTIONS = Object.keys(ConfigSchema.shape) as readonly ConfigSection[];
 

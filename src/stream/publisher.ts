@@ -71,7 +71,8 @@ export interface Publisher {
 
 /**
  * Opens a publisher: a UDP socket that sends to `network.address` (default 127.0.0.1), the multicast group or
- * broadcast, on `network.port`.
+ * broadcast, on `network.port`; or, with `nats.servers` set, a NATS connection that publishes each PDU to the
+ * subject of its H3 cell (docs/nats.md).
  *
  * @param config - a `Config` or part of one (`{ network: { port: 3001 }, dis: { exercise: 2 } }`).
  * @param options - transport, timestamps, entities; see `PublisherOptions`.
@@ -91,7 +92,12 @@ export interface Publisher {
  */
 export async function createPublisher(config: StreamConfig = {}, options: PublisherOptions = {}): Promise<Publisher> {
   const resolved = resolveConfig(config);
-  const transport = options.transport ?? (await openUdpTransport(resolved.network, 'send'));
+  const transport: DatagramTransport =
+    options.transport ??
+    (resolved.nats.servers.length > 0
+      ? // Loaded only when configured: UDP users never load the NATS client.
+        await import('../nats/transport.js').then(({ openNatsTransport }) => openNatsTransport(resolved.nats))
+      : await openUdpTransport(resolved.network, 'send'));
   const owned = options.transport === undefined;
   const locals = new LocalEntities(resolved, options.absoluteTimestamps);
   for (const entity of options.entities ?? []) locals.define(entity);

@@ -178,7 +178,8 @@ export class SubscriberReceiver implements EntitySubscriber {
       this,
     );
     if (this.options.transport) return this.attach(this.options.transport, connection);
-    openUdpTransport(this.config.network, 'receive', this.stats.transport).then(
+    const opening = this.config.nats.servers.length > 0 ? this.openNats(connection) : openUdpTransport(this.config.network, 'receive', this.stats.transport);
+    opening.then(
       (transport) => {
         if (generation !== this.generation) void transport.close();
         else this.attach(transport, connection);
@@ -189,8 +190,29 @@ export class SubscriberReceiver implements EntitySubscriber {
     );
   }
 
+  /**
+   * A NATS transport (loaded only when configured, so UDP users never load the client) subscribed to the configured
+   * area, following `options.areas$` if given; resolves once the server has taken the subscriptions.
+   */
+  private async openNats(connection: Subscriber<never>): Promise<DatagramTransport> {
+    const { openNatsTransport } = await import('../nats/transport.js');
+    const transport = await openNatsTransport(this.config.nats, { exercise: this.config.dis.exercise }, this.stats.transport);
+    try {
+      if (this.options.areas$) transport.followArea(this.options.areas$, (error) => connection.error(error));
+      await transport.settled();
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
+    return transport;
+  }
+
+  /** The NATS transport while connected over NATS (its counters, cells, connection), else undefined. */
+  natsTransport: import('../nats/transport.js').NatsTransport | undefined;
+
   private attach(transport: DatagramTransport, connection: Subscriber<never>): void {
     this.transport = transport;
+    this.natsTransport = 'natsStats' in transport ? (transport as import('../nats/transport.js').NatsTransport) : undefined;
     transport.onDatagram(this.receiver.receive);
     transport.onClose((error) => {
       if (error && this.transport === transport) connection.error(error);
@@ -205,6 +227,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.expiry = undefined;
     const transport = this.transport;
     this.transport = undefined;
+    this.natsTransport = undefined;
     this.table = undefined;
     this.view = undefined;
     this.stats.transport.entities = 0;

@@ -4,6 +4,7 @@
  */
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/schema.js';
+import type { Area } from '../nats/area.js';
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
@@ -37,6 +38,12 @@ export interface SubscriberOptions {
   readonly scheduler?: SchedulerLike;
   /** How often silent entities are looked for, seconds. Defaults to 1. */
   readonly expireIntervalSeconds?: number;
+  /**
+   * Over NATS (`nats.servers` set): a moving area of interest. Each area given re-subscribes to the H3 cells that
+   * cover it (undefined = the whole exercise); an area that cannot be taken is an error of the streams. Defaults
+   * to the fixed `nats.area`.
+   */
+  readonly areas$?: Observable<Area | undefined>;
 }
 
 /** Counters of a subscriber, kept across connections. */
@@ -58,7 +65,8 @@ export interface EntitySubscriber {
   readonly diagnostics$: Observable<Diagnostic>;
   /**
    * The bound address each time the socket is bound (at once if it already is): tells a caller that asked for
-   * port 0 which port it got. Holds the socket open while subscribed, like the other streams.
+   * port 0 which port it got. Over NATS: the server connected to (without credentials) and its port, once the
+   * server has taken the subscriptions. Holds the socket open while subscribed, like the other streams.
    */
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
   /**

@@ -10,6 +10,8 @@ import { createPublisher } from '../../src/stream/publisher.js';
 import { LocalEntityState } from '../../src/stream/local-entities.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { emitterOptionsFromConfig, tableOptionsFromConfig, type StreamConfig } from '../../src/stream/settings.js';
+import { streamSettingsFromConfig } from '../../src/nats/jetstream.js';
+import { natsOptionsFromConfig } from '../../src/nats/transport.js';
 import { receiveFilterFromConfig } from '../../src/transport/pdu-receiver.js';
 import { udpOptionsFromConfig } from '../../src/transport/udp.js';
 import { FakeTransport } from './fake-transport.js';
@@ -111,6 +113,21 @@ const CHANGED: Readonly<Record<string, unknown>> = {
   'receiver.renderRate': 60,
   'receiver.display': 'interpolate',
   'receiver.interpolationDelay': 0.2,
+  'nats.servers': ['nats://127.0.0.1:4333'],
+  'nats.token': 'other-token',
+  'nats.user': 'someone',
+  'nats.password': 'other-password',
+  'nats.credsFile': '/tmp/site.creds',
+  'nats.tlsCa': '/tmp/ca.pem',
+  'nats.tlsCert': '/tmp/cert.pem',
+  'nats.tlsKey': '/tmp/key.pem',
+  'nats.subjectPrefix': 'site1.dis',
+  'nats.h3Resolution': 6,
+  'nats.area': '48.1,11.6,50 km',
+  'nats.maxMessageBytes': 4096,
+  'nats.stream': 'DIS',
+  'nats.streamMaxAge': 600,
+  'nats.streamMaxBytes': 1 << 20,
 };
 
 /**
@@ -130,6 +147,9 @@ function builtFrom(c: Config): unknown {
     emitter: [[1, 1], [1, 2], [3, 0]].map(([kind, domain]) => [emitterOptionsFromConfig(c, kind!, domain!), emitterOptionsFromConfig(adaptive, kind!, domain!)]),
     table: tableOptionsFromConfig(c),
     header: [header.protocolVersion, header.exerciseId, header.site, header.application],
+    nats: natsOptionsFromConfig(c.nats, { exercise: c.dis.exercise }),
+    // The limits count only with a stream named.
+    stream: streamSettingsFromConfig({ ...c, nats: { ...c.nats, stream: c.nats.stream ?? 'S' } }),
   };
 }
 

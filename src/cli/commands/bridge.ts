@@ -1,23 +1,33 @@
 /**
- * `reckon bridge`: receives Entity State PDUs and forwards the remote entities, dead-reckoned, to other systems.
- * Outputs are additive and each may be given more than once: `--cot URL` sends Cursor on Target events to TAK
- * (multicast mesh, unicast UDP, a TAK Server's TCP or TLS input). Stops on Ctrl-C or after `--duration`, then
- * prints what was received and sent on stderr.
+ * `reckon bridge`: connects a DIS exercise to other systems. Two bridges, usable together:
+ * - `--cot URL` (more than once): the remote entities, dead-reckoned, as Cursor on Target events to TAK (multicast
+ *   mesh, unicast UDP, a TAK Server's TCP or TLS input), from DIS received over UDP or, with `--nats`, over NATS;
+ * - `--udp HOST:PORT --nats URL`: a site's LAN and NATS, both ways, without loops (src/cli/nats-bridge.ts).
+ * Stops on Ctrl-C or after `--duration`, then prints what was received and sent on stderr.
  */
-import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
+import {
+  EXIT_FAILURE,
+  EXIT_OK,
+  UsageError,
+  type Command,
+  type CommandIo,
+  type FlagValues,
+  type ParsedArgs,
+  type UsageProblem,
+} from '../command.js';
 import { configFlags } from '../../config/flags.js';
+import { NATS_BRIDGE_FLAGS } from '../nats-bridge.js';
 import type { CotOutputTarget } from '../../cot/output.js';
 
 /** Environment variables read for the TLS settings when their flags are absent. */
 const TLS_ENV = { 'cot-cert': 'RECKON_COT_CERT', 'cot-key': 'RECKON_COT_KEY', 'cot-ca': 'RECKON_COT_CA' } as const;
 const PASSPHRASE_ENV = 'RECKON_COT_KEY_PASSPHRASE';
-/** Exit codes after a stop by signal: 128 + the signal's number, as shells report it. */
 
 export const command: Command = {
   name: 'bridge',
-  summary: 'Forward remote entities, dead-reckoned, to TAK as Cursor on Target events',
+  summary: 'Forward remote entities to TAK as Cursor on Target events, and DIS between a LAN and NATS',
   usage:
-    'reckon bridge --cot URL [--cot URL …] [--cot-rate R] [--cot-uid-prefix P] [--duration T] ' +
+    'reckon bridge [--cot URL …] [--udp HOST:PORT --nats URL] [--cot-rate R] [--duration T] ' +
     '[--address A] [--port P] [--exercise N] [--multicast GROUP] …',
   flags: {
     cot: {
@@ -65,14 +75,47 @@ export const command: Command = {
       description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
     },
     ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+    ...NATS_BRIDGE_FLAGS,
   },
   examples: [
     "reckon bridge --cot udp://239.2.3.1:6969   # TAK's multicast mesh: ATAK, WinTAK, iTAK on the LAN",
     'reckon bridge --port 3000 --exercise 2 --cot tcp://takserver:8087 --cot udp://239.2.3.1:6969',
     'reckon bridge --cot tls://takserver:8089 --cot-cert client.pem --cot-key client.key --cot-ca takserver-ca.pem',
     'reckon bridge --multicast 239.1.2.3 --cot udp://10.0.0.5:4242 --cot-rate "0.5 Hz"',
+    'reckon bridge --udp 0.0.0.0:3000 --nats nats://hub.example:4222 --broadcast   # a LAN ⇄ NATS, no loops',
+    'reckon bridge --nats nats://hub:4222 --area "48.1,11.6,100 km" --cot udp://239.2.3.1:6969   # NATS → TAK',
   ],
   async run(args, io) {
+    const lan = args.flags.udp !== undefined;
+    const cot = args.flags.cot !== undefined;
+    if (!lan && !cot) {
+      throw new UsageError([
+        args.flags.nats !== undefined
+          ? {
+              path: '--udp',
+              message:
+                'required with --nats for the LAN ⇄ NATS bridge, e.g. --udp 0.0.0.0:3000 ' +
+                '(or --cot URL to send the entities NATS carries to TAK)',
+            }
+          : {
+              path: '--cot',
+              message:
+                'no output given: add at least one, e.g. --cot udp://239.2.3.1:6969 (TAK), ' +
+                'or --udp HOST:PORT with --nats URL (LAN ⇄ NATS)',
+            },
+      ]);
+    }
+    const runs: Array<Promise<number>> = [];
+    if (lan) runs.push(import('../nats-bridge.js').then(({ runNatsBridge }) => runNatsBridge(args, io)));
+    if (cot) runs.push(runCotBridge(args, io));
+    const codes = await Promise.all(runs);
+    return Math.max(...codes);
+  },
+};
+
+/** The TAK half: remote entities received over UDP (or NATS) → CoT events to every `--cot` output. */
+async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
+  {
     const [{ configOrProblems, durationFlag }, { readQuantity }] = await Promise.all([
       import('../../config/cli.js'),
       import('../../config/units.js'),
@@ -189,8 +232,8 @@ export const command: Command = {
     // Like subscribe and record, the bridge runs until it is stopped: Ctrl-C or SIGTERM is its normal end (exit 0).
     // Only a command stopped short of what it was asked for (experiment) exits 130 / 143.
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
-  },
-};
+  }
+}
 
 /** Reads the PEM files for tls:// outputs (flags, else environment); every unreadable one is a problem. */
 async function readTlsFiles(

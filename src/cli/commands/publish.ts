@@ -6,7 +6,7 @@
 import { isIPv6 } from 'node:net';
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags, natsFlags } from '../../config/flags.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
@@ -59,6 +59,7 @@ export const command: Command = {
     'max-rate': { type: 'string', value: 'PDUS', description: 'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.' },
     seed: { type: 'string', value: 'N', description: 'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.' },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
+    ...natsFlags(),
   },
   examples: [
     'reckon publish --entity tank --entity aircraft --port 3000',
@@ -68,6 +69,7 @@ export const command: Command = {
     'reckon publish --track capture.pcap --entity 1:3001:54',
     'reckon publish --track drives.csv --kind ground --segment all',
     'reckon publish --entities 100000 --port 3000 --duration "10 min"',
+    'reckon publish --entity tank --nats nats://127.0.0.1:4222   # to NATS, one subject per H3 cell (docs/nats.md)',
   ],
   async run(args, io) {
     if (args.flags.entities !== undefined) return (await import('../load-generator.js')).runLoadGenerator(args, io);
@@ -181,7 +183,11 @@ export const command: Command = {
     // Where the publisher's socket sends: also the broadcast or IPv6 loopback defaults.
     const { udpOptionsFromConfig } = await import('../../transport/udp.js');
     const to = udpOptionsFromConfig(config.network, 'send').destination!;
-    const destination = `${isIPv6(to.address) ? `[${to.address}]` : to.address}:${to.port}`;
+    let destination = `${isIPv6(to.address) ? `[${to.address}]` : to.address}:${to.port}`;
+    if (config.nats.servers.length > 0) {
+      const { redactUrl } = await import('../../nats/subjects.js');
+      destination = `NATS ${config.nats.servers.map(redactUrl).join(',')} (subjects ${config.nats.subjectPrefix}.${config.dis.exercise}.<H3 cell, resolution ${config.nats.h3Resolution}>.<kind>.<domain>)`;
+    }
     io.stderr.write(`publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`);
 
     let failure: Error | undefined;

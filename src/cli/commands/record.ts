@@ -6,13 +6,15 @@
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, NETWORK_SECTIONS } from '../../config/flags.js';
+import { configFlags, natsFlags, NETWORK_SECTIONS } from '../../config/flags.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
   name: 'record',
   summary: 'Record received DIS datagrams to a pcap file that Wireshark opens',
-  usage: 'reckon record --out <file.pcap> [--duration T] [--count N] [--address A] [--port P] [--multicast GROUP] …',
+  usage:
+    'reckon record --out <file.pcap> [--duration T] [--count N] [--address A] [--port P] [--multicast GROUP] …\n' +
+    '       reckon record --nats URL --stream NAME [--stream-max-age T] [--stream-max-bytes N] [--duration T]',
   flags: {
     out: {
       type: 'string',
@@ -24,14 +26,19 @@ export const command: Command = {
     count: { type: 'string', value: 'N', description: 'Stop after N datagrams. Defaults to no limit.' },
     all: { type: 'boolean', description: 'Record every datagram received, also those the filters reject (other exercises, non-DIS).' },
     ...configFlags(NETWORK_SECTIONS),
+    ...natsFlags({ stream: true }),
   },
   examples: [
     'reckon record --out exercise.pcap',
     'reckon record --out exercise.pcap --duration "2 min" --port 3000 --exercise 3',
     'reckon record --out group.pcap --multicast 239.1.2.3 --count 10000',
     'tshark -r exercise.pcap -Y dis   # inspect the result',
+    'reckon record --nats nats://127.0.0.1:4222 --stream DIS --stream-max-age "24 h"   # durable, in JetStream (docs/nats.md)',
   ],
   async run(args, io) {
+    if (args.flags.stream !== undefined || args.flags.nats !== undefined) {
+      return (await import('../nats-stream.js')).recordToStream(args.flags, io);
+    }
     const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
     const out = stringFlag(args.flags, 'out');

@@ -5,14 +5,16 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags, natsFlags } from '../../config/flags.js';
 import { formatCount } from '../terminal/format.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 
 export const command: Command = {
   name: 'replay',
   summary: 'Replay a capture to a host:port in real time or faster',
-  usage: 'reckon replay <capture.pcap|capture.pcapng> [--to HOST:PORT] [--speed X] [--loop] [--port-filter N]',
+  usage:
+    'reckon replay <capture.pcap|capture.pcapng> [--to HOST:PORT] [--speed X] [--loop] [--port-filter N]\n' +
+    '       reckon replay --nats URL --stream NAME [--from TIME] [--until TIME] [--speed X] [--to HOST:PORT | --export FILE.pcap]',
   flags: {
     to: {
       type: 'string',
@@ -27,18 +29,24 @@ export const command: Command = {
       description: 'Only datagrams from or to this UDP port in the capture. Defaults to every datagram that looks like DIS.',
     },
     'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise (1–255). Defaults to all.' },
+    from: { type: 'string', value: 'TIME', description: 'With --stream: first stored message to replay, e.g. 2026-05-01T12:00:00Z, Unix seconds or "-10 min" (ago). Defaults to the oldest.' },
+    until: { type: 'string', value: 'TIME', description: 'With --stream: replay up to this time (exclusive). Defaults to the newest message.' },
+    export: { type: 'string', value: 'FILE', description: 'With --stream: write the window to this pcap file instead of sending it (replaced only once complete).' },
     ...configFlags(['network']),
+    ...natsFlags({ stream: true }),
   },
-  positionals: { min: 1, max: 1, missing: 'capture file' },
+  // The capture file; none with --stream (checked in run).
+  positionals: { min: 0, max: 1 },
   examples: [
     'reckon replay exercise.pcap --to 127.0.0.1:3000',
     'reckon replay exercise.pcap --to 127.0.0.1:3000 --speed 10 --loop',
     'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
+    'reckon replay --nats nats://127.0.0.1:4222 --stream DIS --from "-10 min" --speed 4 --to 127.0.0.1:3000',
+    'reckon replay --nats nats://127.0.0.1:4222 --stream DIS --from 2026-05-01T12:00:00Z --until 2026-05-01T12:05:00Z --export window.pcap',
   ],
   async run(args, io) {
     const { configOrProblems, portFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
-    const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
     const speed = Number(speedText);
     if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
@@ -47,6 +55,12 @@ export const command: Command = {
     const portFilter = portFlag(args.flags, 'port-filter', problems);
     const exercise = integerInRange(args.flags, 'only-exercise', 1, 255, 'an exercise ID', problems);
     const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
+    if (args.flags.stream !== undefined || args.flags.nats !== undefined) {
+      if (args.positionals.length > 0) problems.push({ path: '<capture>', message: 'replays a capture file or a --stream, not both' });
+      return (await import('../nats-stream.js')).replayFromStream(args.flags, io, to, speed, problems);
+    }
+    const path = args.positionals[0]!;
+    if (path === undefined) throw new UsageError([{ path: 'missing capture file', message: 'reckon replay <capture.pcap|capture.pcapng>' }]);
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && !to && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);

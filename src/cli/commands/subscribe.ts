@@ -6,7 +6,7 @@
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags, natsFlags } from '../../config/flags.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -19,6 +19,7 @@ export const command: Command = {
     count: { type: 'string', value: 'N', description: 'Stop after N entity events. Defaults to no limit.' },
     diagnostics: { type: 'boolean', description: 'Report each rejected datagram or PDU (reason, sender) on stderr.' },
     ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+    ...natsFlags({ area: true }),
   },
   examples: [
     'reckon subscribe',
@@ -26,6 +27,7 @@ export const command: Command = {
     'reckon subscribe --multicast 239.1.2.3 --smoothing linear --diagnostics',
     'reckon subscribe --display interpolate --interpolation-delay "150 ms"   # shown 150 ms late, between received states',
     'reckon subscribe --port 0 --count 10 --json   # a free port, printed on stderr',
+    'reckon subscribe --nats nats://127.0.0.1:4222 --area "48.1,11.6,50 km"   # only the H3 cells covering the area',
   ],
   async run(args, io) {
     const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
@@ -43,6 +45,10 @@ export const command: Command = {
       import('../terminal/printable.js'),
     ]);
     const subscriber = createSubscriber(config);
+    // Over NATS: the transport's cells and counters (the subscriber opens it on the first subscription).
+    const nats = () => (subscriber as { natsTransport?: import('../../nats/transport.js').NatsTransport }).natsTransport;
+    const describeArea = config.nats.servers.length > 0 ? (await import('../../nats/area.js')).describeArea : undefined;
+    let natsStats: import('../../nats/transport.js').NatsStats | undefined;
     const json = booleanFlag(args.flags, 'json');
     const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
     const entities = new view.EntityList();
@@ -64,10 +70,18 @@ export const command: Command = {
         error: fail,
       }),
       subscriber.listening$.subscribe({
-        next: (local) =>
+        next: (local) => {
+          if (nats()) {
+            const transport = nats()!;
+            const area = transport.currentArea;
+            const where = area ? `area ${describeArea!(area)} (${transport.cells!.length} H3 cells at resolution ${transport.subjects.resolution})` : 'the whole exercise';
+            io.stderr.write(`subscribe: connected to NATS ${local.address}, exercise ${config.dis.exercise}, ${where}; Ctrl-C to stop\n`);
+            return;
+          }
           io.stderr.write(
             `subscribe: listening on ${local.address} port ${local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
-          ),
+          );
+        },
         error: fail,
       }),
     ];
@@ -105,6 +119,7 @@ export const command: Command = {
     io.signal.removeEventListener('abort', onAbort);
     // Without a terminal, the entities as last seen (the periodic lines may be seconds old).
     if (!json && !live.tty && lastFrame) io.stdout.write(view.subscribePlainLines(lastFrame, entities).join('\n') + '\n');
+    natsStats = nats()?.natsStats;
     for (const s of subscriptions) s.unsubscribe();
     live.close();
     const s = subscriber.stats;
@@ -115,6 +130,13 @@ export const command: Command = {
         `  entities  ${entities.size} seen, ${events} events`,
         `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatRejections(s.transport.rejected)}` +
           (decodeErrors.length > 0 ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}` : ''),
+        ...(natsStats
+          ? [
+              `  nats      ${formatCount(natsStats.messagesIn, 'message')}, ${natsStats.leftArea} left the area, ` +
+                `${natsStats.disconnects} disconnects, ${natsStats.reconnects} reconnects (gap ${natsStats.gapSeconds.toFixed(1)} s), ` +
+                `${natsStats.slowConsumers} slow-consumer events`,
+            ]
+          : []),
       ].join('\n') + '\n',
     );
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;

@@ -1,0 +1,128 @@
+/**
+ * The LAN ⇄ NATS half of `reckon bridge --udp HOST:PORT --nats URL`: forwards DIS between a site's LAN and NATS,
+ * both ways, with loop prevention, exercise and site filters, and rate and byte counters (src/nats/bridge.ts,
+ * docs/nats.md). Stops on Ctrl-C or after `--duration`, then prints what went each way on stderr.
+ */
+import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagSpec, type ParsedArgs, type UsageProblem } from './command.js';
+import { configFlags, natsFlags } from '../config/flags.js';
+import { formatCount } from './terminal/format.js';
+
+/** `HOST:PORT` or `[IPv6]:PORT`. */
+function hostPort(text: string): { address: string; port: number } | undefined {
+  const match = /^\[?([^\]]*?)\]?:(\d{1,5})$/.exec(text.trim());
+  if (!match || match[1] === '') return undefined;
+  const port = Number(match[2]);
+  return port >= 1 && port <= 65535 ? { address: match[1]!, port } : undefined;
+}
+
+/** The flags of the LAN ⇄ NATS bridge, merged into `reckon bridge`'s. */
+export const NATS_BRIDGE_FLAGS: Record<string, FlagSpec> = {
+    udp: { type: 'string', value: 'HOST:PORT', description: 'Local address and port the LAN side binds, e.g. 0.0.0.0:3000 (shared with other DIS programs on the host).' },
+    'udp-send': {
+      type: 'string',
+      value: 'HOST:PORT',
+      description: 'Where traffic from NATS goes on the LAN. Default: the --multicast group, else 255.255.255.255 with --broadcast, else 127.0.0.1, on the --udp port.',
+    },
+    multicast: configFlags(['network']).multicast!,
+    broadcast: configFlags(['network']).broadcast!,
+    interface: configFlags(['network']).interface!,
+    ttl: configFlags(['network']).ttl!,
+    mtu: configFlags(['network']).mtu!,
+    ...natsFlags({ area: true }),
+};
+
+/** Runs the LAN ⇄ NATS bridge until Ctrl-C, SIGTERM or `--duration`; returns the exit code. */
+export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
+  const { configOrProblems, durationFlag } = await import('../config/cli.js');
+  const problems: UsageProblem[] = [];
+  const durationSeconds = durationFlag(args.flags, 'duration', problems);
+  const udpText = args.flags.udp;
+  const bind = typeof udpText === 'string' ? hostPort(udpText) : undefined;
+  if (typeof udpText !== 'string') problems.push({ path: '--udp', message: 'required: the LAN address and port to bind, e.g. 0.0.0.0:3000' });
+  else if (!bind) problems.push({ path: '--udp', message: `expected HOST:PORT such as 0.0.0.0:3000, got "${udpText}"` });
+  const sendText = args.flags['udp-send'];
+  const sendTo = typeof sendText === 'string' ? hostPort(sendText) : undefined;
+  if (typeof sendText === 'string' && !sendTo) problems.push({ path: '--udp-send', message: `expected HOST:PORT such as 239.1.2.3:3000, got "${sendText}"` });
+  const config = configOrProblems(args.flags, problems);
+  if (config && config.nats.servers.length === 0) problems.push({ path: '--nats', message: 'required: the NATS server URL, e.g. nats://127.0.0.1:4222 (or RECKON_NATS_SERVERS)' });
+  if (problems.length > 0 || !config || !bind) throw new UsageError(problems);
+
+  const [{ UdpTransport }, { openNatsTransport }, { Bridge }, { receiveFilterFromConfig }, { describeArea }, { redactUrl }, { formatRejections }] =
+    await Promise.all([
+      import('../transport/udp.js'),
+      import('../nats/transport.js'),
+      import('../nats/bridge.js'),
+      import('../transport/pdu-receiver.js'),
+      import('../nats/area.js'),
+      import('../nats/subjects.js'),
+      import('../transport/transport.js'),
+    ]);
+  const network = config.network;
+  const destination = sendTo ?? {
+    address: network.multicast ?? (network.broadcast ? '255.255.255.255' : '127.0.0.1'),
+    port: bind.port,
+  };
+  const udp = await UdpTransport.open({
+    bindAddress: bind.address,
+    bindPort: bind.port,
+    destination,
+    reuseAddress: true,
+    broadcast: network.broadcast,
+    multicastTtl: network.ttl,
+    ...(network.multicast ? { multicastGroup: network.multicast } : {}),
+    ...(network.interface ? { multicastInterface: network.interface } : {}),
+  });
+  let nats: Awaited<ReturnType<typeof openNatsTransport>>;
+  try {
+    nats = await openNatsTransport(config.nats, { exercise: config.dis.exercise, global: true });
+  } catch (error) {
+    await udp.close();
+    throw error;
+  }
+  const bridge = new Bridge({ udp, nats, filter: receiveFilterFromConfig(config), mtu: network.mtu });
+  const area = nats.currentArea;
+  io.stderr.write(
+    `bridge: LAN ${udp.local.address}:${udp.local.port} (sending to ${destination.address}:${destination.port}) ⇄ NATS ` +
+      `${config.nats.servers.map(redactUrl).join(',')}, exercise ${config.dis.exercise}, ` +
+      `${area ? `area ${describeArea(area)} (${nats.cells!.length} cells)` : 'the whole exercise'}; Ctrl-C to stop\n`,
+  );
+
+  const startedMs = Date.now();
+  let stop: (reason: string) => void = () => {};
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  nats.onClose((error) => error && stop(`failed: ${error.message}`));
+  udp.onClose((error) => error && stop(`failed: ${error.message}`));
+  const onAbort = () => stop('interrupted');
+  io.signal.addEventListener('abort', onAbort, { once: true });
+  if (io.signal.aborted) onAbort();
+  const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+  const s = bridge.stats;
+  let last = { up: 0, down: 0, ms: startedMs };
+  const progress = setInterval(() => {
+    const now = Date.now(), dt = (now - last.ms) / 1000;
+    io.stderr.write(
+      `bridge: LAN→NATS ${Math.round((s.udpToNats.pdus - last.up) / dt)} PDU/s, NATS→LAN ${Math.round((s.natsToUdp.pdus - last.down) / dt)} PDU/s, ` +
+        `${nats.natsStats.reconnects} reconnects\n`,
+    );
+    last = { up: s.udpToNats.pdus, down: s.natsToUdp.pdus, ms: now };
+  }, 5000);
+
+  const reason = await stopped;
+  clearTimeout(timer);
+  clearInterval(progress);
+  io.signal.removeEventListener('abort', onAbort);
+  await bridge.close();
+  const seconds = (Date.now() - startedMs) / 1000;
+  const rate = (n: number) => (seconds > 0 ? `${Math.round(n / seconds)}/s` : '–');
+  const n = nats.natsStats;
+  io.stderr.write(
+    [
+      `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
+      `  LAN→NATS  ${formatCount(s.udpToNats.in, 'datagram')} in, ${formatCount(s.udpToNats.pdus, 'PDU')} (${rate(s.udpToNats.pdus)}, ${formatCount(s.udpToNats.bytes, 'byte')}) forwarded${formatRejections(s.udpReceive.rejected)}; ${s.loopsDropped} own datagrams not sent back`,
+      `  NATS→LAN  ${formatCount(s.natsToUdp.in, 'message')} in, ${formatCount(s.natsToUdp.pdus, 'PDU')} (${rate(s.natsToUdp.pdus)}, ${formatCount(s.natsToUdp.bytes, 'byte')}) forwarded in ${formatCount(s.natsToUdp.out, 'datagram')}${formatRejections(s.natsReceive.rejected)}`,
+      `  NATS      ${formatCount(n.messagesOut, 'message')} published, ${n.leftCellCopiesOut} left-cell copies, ${n.disconnects} disconnects, ${n.reconnects} reconnects (gap ${n.gapSeconds.toFixed(1)} s), ${n.slowConsumers} slow-consumer events` +
+        (udp.stats.sendErrors > 0 ? `; LAN sends failed ${udp.stats.sendErrors}× (${udp.stats.sendFailure})` : ''),
+    ].join('\n') + '\n',
+  );
+  return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
+}

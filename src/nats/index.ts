@@ -1,0 +1,37 @@
+/**
+ * `reckon/nats`: DIS over NATS (docs/nats.md) — the transport, subjects and H3 cells, areas of interest, the
+ * UDP ⇄ NATS bridge and JetStream recording. A subpath of its own, so that `import 'reckon'` never loads the NATS
+ * client or H3; `createPublisher` and `createSubscriber` load it themselves when `nats.servers` is set.
+ */
+export {
+  NatsTransport,
+  openNatsTransport,
+  natsOptionsFromConfig,
+  createNatsStats,
+  type NatsStats,
+  type NatsTransportOptions,
+  type NatsReceiveOptions,
+} from './transport.js';
+export {
+  SubjectRouter,
+  createRoute,
+  cellOfSubject,
+  redactUrl,
+  GLOBAL_TOKEN,
+  LEFT_CELL_HEADER,
+  NEW_CELL_HEADER,
+  type PduRoute,
+} from './subjects.js';
+export {
+  areaContains,
+  areaFromConfig,
+  areaOutline,
+  cellsCoveringArea,
+  describeArea,
+  parseCircleArea,
+  type Area,
+  type CircleArea,
+  type PolygonArea,
+} from './area.js';
+export { Bridge, fnv1a, type BridgeOptions, type BridgeStats, type BridgeDirectionStats } from './bridge.js';
+export { ensureStream, readStream, streamInfo, type StoredMessage, type StreamSettings } from './jetstream.js';

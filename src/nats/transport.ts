@@ -1,0 +1,616 @@
+/**
+ * DIS over NATS (docs/nats.md): a `DatagramTransport` whose datagrams are NATS messages. On send, each datagram is
+ * split into its PDUs, each PDU is routed to its subject (H3 cell, kind and domain for Entity State; a per-exercise
+ * subject for the rest) and the PDUs of one subject are bundled into one message, sent at the end of the tick.
+ * When an entity's cell changes, a copy of its PDU also goes to the cell it left, marked with the header
+ * `Reckon-Left-Cell: 1`; a receiver that takes the old cell but not the new one turns that copy into a leave
+ * notice (appearance Deactivated), so the entity leaves its area at once instead of timing out.
+ *
+ * On receive, the transport subscribes to the cells that cover its area of interest (or to the whole exercise),
+ * re-subscribes when the area changes, and counts disconnects, reconnects, the time spent disconnected and slow
+ * consumer events. The NATS client reconnects by itself; nothing here throws on wire data.
+ */
+import { readFile } from 'node:fs/promises';
+import {
+  connect,
+  credsAuthenticator,
+  headers as natsHeaders,
+  type Msg,
+  type NatsConnection,
+  type NodeConnectionOptions,
+  type Subscription,
+} from '@nats-io/transport-node';
+import type { Observable, Subscription as RxSubscription } from 'rxjs';
+import type { NatsConfig } from '../config/schema.js';
+import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
+import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
+import {
+  createTransportStats,
+  type DatagramReceiver,
+  type DatagramSource,
+  type DatagramTransport,
+  type TransportStats,
+} from '../transport/transport.js';
+import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
+import {
+  GLOBAL_TOKEN,
+  LEFT_CELL_HEADER,
+  NEW_CELL_HEADER,
+  SubjectRouter,
+  createRoute,
+  redactUrl,
+} from './subjects.js';
+
+/** Counters of the NATS side, updated in place. */
+export interface NatsStats {
+  /** NATS messages published (bundles and left-cell copies) and received. */
+  messagesOut: number;
+  messagesIn: number;
+  /** Copies sent to the cell an entity left. */
+  leftCellCopiesOut: number;
+  /** Left-cell copies turned into leave notices (the entity left this receiver's area). */
+  leftArea: number;
+  /** Left-cell copies ignored because this receiver also takes the entity's new cell. */
+  leftCellIgnored: number;
+  /** PDUs published to the per-exercise subject although they are Entity State: their location has no cell. */
+  unroutable: number;
+  /** Times the connection was lost, and regained. */
+  disconnects: number;
+  reconnects: number;
+  /** Seconds spent disconnected (the gaps in the stream), summed over the completed reconnects. */
+  gapSeconds: number;
+  /** Slow-consumer events: the client or the server could not keep up with a subscription. */
+  slowConsumers: number;
+  /** Errors the server reported asynchronously (e.g. a permission violation). */
+  serverErrors: number;
+  /** Subjects currently subscribed to. */
+  subscriptions: number;
+}
+
+export function createNatsStats(): NatsStats {
+  return {
+    messagesOut: 0,
+    messagesIn: 0,
+    leftCellCopiesOut: 0,
+    leftArea: 0,
+    leftCellIgnored: 0,
+    unroutable: 0,
+    disconnects: 0,
+    reconnects: 0,
+    gapSeconds: 0,
+    slowConsumers: 0,
+    serverErrors: 0,
+    subscriptions: 0,
+  };
+}
+
+/** What a transport subscribes to. */
+export interface NatsReceiveOptions {
+  /** Exercise whose subjects are taken. */
+  readonly exercise: number;
+  /** Only the cells covering this area. Defaults to the whole exercise. */
+  readonly area?: Area;
+  /** Also take the per-exercise subject of the other PDU types (`PREFIX.EXERCISE.all.>`). Defaults to false. */
+  readonly global?: boolean;
+  /** Share the messages with the other members of this NATS queue group (one of them gets each). Defaults to none. */
+  readonly queue?: string;
+}
+
+export interface NatsTransportOptions {
+  /** NATS server URLs (one cluster). */
+  readonly servers: readonly string[];
+  readonly token?: string;
+  readonly user?: string;
+  readonly password?: string;
+  /** Credentials file (JWT + NKey seed). */
+  readonly credsFile?: string;
+  readonly tlsCa?: string;
+  readonly tlsCert?: string;
+  readonly tlsKey?: string;
+  /** First subject tokens. Defaults to `dis`. */
+  readonly subjectPrefix?: string;
+  /** H3 resolution of the cells. Defaults to 5. */
+  readonly h3Resolution?: number;
+  /** Most bytes of PDUs per message. Defaults to 16384. */
+  readonly maxMessageBytes?: number;
+  /** Subscribe as described; leave out for a transport that only sends. */
+  readonly receive?: NatsReceiveOptions;
+  /** Client name the server shows (`nats server report connections`). Defaults to `reckon`. */
+  readonly name?: string;
+  /** Counters to update. Defaults to new ones. */
+  readonly stats?: TransportStats;
+  /** Wait for each reconnect attempt this long, ms. Defaults to 250. */
+  readonly reconnectTimeWaitMs?: number;
+}
+
+/** Transport options for the `nats` section of a configuration. */
+export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOptions): NatsTransportOptions {
+  const optional = <K extends keyof NatsConfig>(key: K) => (nats[key] === undefined ? {} : { [key]: nats[key] });
+  return {
+    servers: nats.servers,
+    ...optional('token'),
+    ...optional('user'),
+    ...optional('password'),
+    ...optional('credsFile'),
+    ...optional('tlsCa'),
+    ...optional('tlsCert'),
+    ...optional('tlsKey'),
+    subjectPrefix: nats.subjectPrefix,
+    h3Resolution: nats.h3Resolution,
+    maxMessageBytes: nats.maxMessageBytes,
+    ...(receive ? { receive: { ...receive, ...(nats.area !== undefined && !receive.area ? { area: areaFromConfig(nats.area) } : {}) } } : {}),
+  };
+}
+
+/** PDUs of one subject waiting to be published together. */
+interface Bundle {
+  buffer: Buffer;
+  used: number;
+}
+
+/** A copy bound for the cell its entity left. */
+interface LeftCopy {
+  subject: string;
+  newCell: string;
+  pdu: Buffer;
+}
+
+const HEADER_BYTES = 12;
+/** Bundles kept between ticks (a few KiB each); beyond this they are dropped (a publisher touching many cells). */
+const MAX_IDLE_BUNDLES = 8192;
+/** First size of a subject's bundle buffer: four Entity State PDUs; it grows up to `maxMessageBytes`. */
+const FIRST_BUNDLE_BYTES = 4 * 144;
+
+/** The explanation of a failed connect, without the credentials. */
+function explainConnectError(error: unknown, servers: readonly string[]): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code ?? '';
+  const where = servers.map(redactUrl).join(', ');
+  const name = error instanceof Error ? error.name : '';
+  let hint: string;
+  if (/authoriz|authenticat/i.test(`${name} ${message} ${code}`)) {
+    hint = 'the server refused the credentials: check nats.token, nats.user/nats.password or nats.credsFile ' +
+      '(--nats-token, --nats-user, --nats-password, --nats-creds or RECKON_NATS_*)';
+  } else if (/ECONNREFUSED|connection refused/i.test(`${message} ${code}`)) {
+    hint = 'nothing listens there: start nats-server, or check the URL given to --nats (nats.servers)';
+  } else if (/ENOTFOUND|EAI_AGAIN/i.test(`${message} ${code}`)) {
+    hint = 'no such host: check the URL given to --nats (nats.servers)';
+  } else if (/tls|certificate|ssl/i.test(message)) {
+    hint = 'TLS failed: check nats.tlsCa, nats.tlsCert and nats.tlsKey';
+  } else {
+    hint = 'check --nats (nats.servers) and that the servers are running';
+  }
+  // The client's message may quote the URL as given: hide any user info in it.
+  const clean = servers.reduce((text, url) => text.split(url).join(redactUrl(url)), message);
+  return new Error(`connecting to NATS at ${where} failed: ${clean} — ${hint}`, { cause: error });
+}
+
+export class NatsTransport implements DatagramTransport {
+  readonly stats: TransportStats;
+  readonly natsStats: NatsStats = createNatsStats();
+  /** The open connection (for JetStream, or publishing other data on it). */
+  readonly connection: NatsConnection;
+  private readonly router: SubjectRouter;
+  private readonly maxMessageBytes: number;
+  private readonly receiveOptions: NatsReceiveOptions | undefined;
+  private receiver: DatagramReceiver | undefined;
+  private readonly closeListeners: Array<(error?: Error) => void> = [];
+  private closing: Promise<void> | undefined;
+  failure: Error | undefined;
+  private readonly bundles = new Map<string, Bundle>();
+  private readonly pending: Bundle[] = [];
+  private readonly pendingSubjects: string[] = [];
+  private readonly leftCopies: LeftCopy[] = [];
+  private flushQueued = false;
+  private readonly route = createRoute();
+  /** The cell of each entity this transport last published, for cell crossings. Bounded. */
+  private readonly entityCells = new Map<number, string>();
+  private readonly maxTrackedEntities = 1 << 20;
+  /** Subscriptions by subject. */
+  private readonly subscriptions = new Map<string, Subscription>();
+  /** Cells subscribed to, or undefined when the whole exercise is. */
+  private cellSet: Set<string> | undefined;
+  private area: Area | undefined;
+  private disconnectedAtMs: number | undefined;
+  private leaveScratch = new Uint8Array(1024);
+  private areaSubscription: RxSubscription | undefined;
+
+  private constructor(connection: NatsConnection, options: NatsTransportOptions) {
+    this.connection = connection;
+    this.stats = options.stats ?? createTransportStats();
+    this.router = new SubjectRouter(options.subjectPrefix ?? 'dis', options.h3Resolution ?? 5);
+    this.maxMessageBytes = options.maxMessageBytes ?? 16384;
+    this.receiveOptions = options.receive;
+    void this.watchStatus();
+    connection.closed().then(
+      (error) => void this.end(error instanceof Error ? new Error(`NATS connection closed: ${error.message}`) : undefined),
+      (error: unknown) => void this.end(error instanceof Error ? error : new Error(String(error))),
+    );
+    if (options.receive) this.setArea(options.receive.area);
+  }
+
+  /**
+   * Connects to the servers (and subscribes, with `receive`).
+   * @throws Error naming the servers (without credentials) and what to do, when no server can be reached or the
+   *   credentials are refused.
+   */
+  static async open(options: NatsTransportOptions): Promise<NatsTransport> {
+    if (options.servers.length === 0) throw new Error('no NATS server given: pass --nats nats://HOST:4222 (nats.servers)');
+    const connectOptions: NodeConnectionOptions = {
+      servers: [...options.servers],
+      name: options.name ?? 'reckon',
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: options.reconnectTimeWaitMs ?? 250,
+      // A bridge both publishes and subscribes: it must not get its own messages back.
+      noEcho: true,
+      ...(options.token !== undefined ? { token: options.token } : {}),
+      ...(options.user !== undefined ? { user: options.user } : {}),
+      ...(options.password !== undefined ? { pass: options.password } : {}),
+    };
+    if (options.credsFile !== undefined) {
+      let creds: Uint8Array;
+      try {
+        creds = await readFile(options.credsFile);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new Error(`cannot read the NATS credentials file ${options.credsFile} (${code}): check nats.credsFile (--nats-creds)`);
+      }
+      connectOptions.authenticator = credsAuthenticator(creds);
+    }
+    if (options.tlsCa !== undefined || options.tlsCert !== undefined || options.tlsKey !== undefined) {
+      connectOptions.tls = {
+        ...(options.tlsCa !== undefined ? { caFile: options.tlsCa } : {}),
+        ...(options.tlsCert !== undefined ? { certFile: options.tlsCert } : {}),
+        ...(options.tlsKey !== undefined ? { keyFile: options.tlsKey } : {}),
+      };
+    }
+    let connection: NatsConnection;
+    try {
+      connection = await connect(connectOptions);
+    } catch (error) {
+      throw explainConnectError(error, options.servers);
+    }
+    try {
+      return new NatsTransport(connection, options);
+    } catch (error) {
+      // The area could not be subscribed to (too many cells): nothing may stay open.
+      await connection.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** The server this client is connected to, without credentials. */
+  get server(): string {
+    return redactUrl(this.connection.getServer());
+  }
+
+  /** Where the transport is connected: the server URL (without credentials) and its port, as `listening$` says. */
+  get local(): { readonly address: string; readonly port: number; readonly family: string } {
+    const server = this.server;
+    const port = Number(/:(\d+)\/?$/.exec(server)?.[1] ?? 4222);
+    return { address: server, port, family: 'nats' };
+  }
+
+  /** Resolves when the server has taken every subscription asked for so far (a round trip to it). */
+  async settled(): Promise<void> {
+    await this.connection.flush();
+  }
+
+  /** The cells subscribed to (sorted), or undefined when the whole exercise is. */
+  get cells(): readonly string[] | undefined {
+    return this.cellSet ? [...this.cellSet].sort() : undefined;
+  }
+
+  /** The subject prefix and resolution in use. */
+  get subjects(): { readonly prefix: string; readonly resolution: number } {
+    return { prefix: this.router.prefix, resolution: this.router.resolution };
+  }
+
+  private async watchStatus(): Promise<void> {
+    try {
+      for await (const status of this.connection.status()) {
+        switch (status.type) {
+          case 'disconnect':
+            this.natsStats.disconnects++;
+            this.disconnectedAtMs ??= Date.now();
+            break;
+          case 'reconnect':
+            this.natsStats.reconnects++;
+            if (this.disconnectedAtMs !== undefined) this.natsStats.gapSeconds += (Date.now() - this.disconnectedAtMs) / 1000;
+            this.disconnectedAtMs = undefined;
+            break;
+          case 'slowConsumer':
+            this.natsStats.slowConsumers++;
+            break;
+          case 'error':
+            this.natsStats.serverErrors++;
+            break;
+          default:
+            break;
+        }
+      }
+    } catch {
+      // The status stream ends with the connection; its end is reported by `closed()`.
+    }
+  }
+
+  /**
+   * Subscribes to the cells covering `area` (the whole exercise when undefined), keeping the subscriptions that
+   * stay and dropping the others. Synchronous: the new subjects are asked for before it returns.
+   * @throws RangeError for an area that needs too many cells; Error when the transport only sends.
+   */
+  setArea(area: Area | undefined): void {
+    const receive = this.receiveOptions;
+    if (!receive) throw new Error('this NATS transport only sends: open it with `receive` to subscribe');
+    if (this.closing) return;
+    const prefix = `${this.router.prefix}.${receive.exercise}`;
+    const wanted = new Set<string>();
+    let cells: Set<string> | undefined;
+    if (area === undefined) {
+      wanted.add(`${prefix}.>`);
+    } else {
+      cells = new Set(cellsCoveringArea(area, this.router.resolution));
+      for (const cell of cells) wanted.add(`${prefix}.${cell}.>`);
+      if (receive.global) wanted.add(`${prefix}.${GLOBAL_TOKEN}.>`);
+    }
+    for (const [subject, subscription] of this.subscriptions) {
+      if (wanted.has(subject)) continue;
+      subscription.unsubscribe();
+      this.subscriptions.delete(subject);
+    }
+    for (const subject of wanted) {
+      if (this.subscriptions.has(subject)) continue;
+      const subscription = this.connection.subscribe(subject, {
+        callback: this.onMessage,
+        ...(receive.queue !== undefined ? { queue: receive.queue } : {}),
+      });
+      this.subscriptions.set(subject, subscription);
+    }
+    this.area = area;
+    this.cellSet = cells;
+    this.natsStats.subscriptions = this.subscriptions.size;
+  }
+
+  /** The area subscribed to, or undefined for the whole exercise. */
+  get currentArea(): Area | undefined {
+    return this.area;
+  }
+
+  /**
+   * Follows a moving area of interest: re-subscribes on each area `areas$` gives (undefined = the whole exercise).
+   * An area the transport cannot take (too many cells) is skipped and reported to `onError`.
+   * @returns the subscription; unsubscribing stops following (the last area stays).
+   */
+  followArea(areas$: Observable<Area | undefined>, onError: (error: unknown) => void = () => {}): RxSubscription {
+    this.areaSubscription?.unsubscribe();
+    this.areaSubscription = areas$.subscribe({
+      next: (area) => {
+        try {
+          this.setArea(area);
+        } catch (error) {
+          onError(error);
+        }
+      },
+      error: onError,
+    });
+    return this.areaSubscription;
+  }
+
+  private readonly onMessage = (error: Error | null, message: Msg): void => {
+    if (error) {
+      this.natsStats.serverErrors++;
+      return;
+    }
+    const data = message.data;
+    this.natsStats.messagesIn++;
+    this.stats.datagramsIn++;
+    this.stats.bytesIn += data.length;
+    const receiver = this.receiver;
+    if (!receiver) return;
+    const source: DatagramSource = { address: message.subject, port: 0, family: 'nats' };
+    const left = message.headers?.get(LEFT_CELL_HEADER);
+    if (left !== undefined && left !== '') {
+      // Receivers of both cells get the entity's PDU in its new cell: only the others see it leave.
+      const newCell = message.headers!.get(NEW_CELL_HEADER);
+      if (this.cellSet === undefined || this.cellSet.has(newCell)) {
+        this.natsStats.leftCellIgnored++;
+        return;
+      }
+      const notice = this.leaveNotice(data);
+      if (notice === undefined) return;
+      this.natsStats.leftArea++;
+      receiver(notice, source);
+      return;
+    }
+    receiver(data, source);
+  };
+
+  /** A copy of the Entity State (Update) PDU in `data` with its appearance marked Deactivated (IEEE 1278.1 §6.2.26). */
+  private leaveNotice(data: Uint8Array): Uint8Array | undefined {
+    if (data.length < HEADER_BYTES) return undefined;
+    const type = data[HeaderOffset.PDU_TYPE];
+    const at =
+      type === PduType.ENTITY_STATE ? EntityStateOffset.APPEARANCE
+      : type === PduType.ENTITY_STATE_UPDATE ? EntityStateUpdateOffset.APPEARANCE
+      : -1;
+    if (at < 0 || data.length < at + 4) return undefined;
+    if (this.leaveScratch.length < data.length) this.leaveScratch = new Uint8Array(data.length);
+    const copy = this.leaveScratch.subarray(0, data.length);
+    copy.set(data);
+    // Appearance is a big-endian 32-bit record; Deactivated is bit 23, in its second byte.
+    copy[at + 1] = copy[at + 1]! | ((APPEARANCE_DEACTIVATED >>> 16) & 0xff);
+    return copy;
+  }
+
+  send(datagram: Uint8Array, length = datagram.length): void {
+    if (this.closing) {
+      this.sendFailed('the transport is closed');
+      return;
+    }
+    const route = this.route;
+    let offset = 0;
+    while (offset < length) {
+      const remaining = length - offset;
+      const pduLength = remaining >= HEADER_BYTES ? (datagram[offset + 8]! << 8) | datagram[offset + 9]! : 0;
+      if (pduLength < HEADER_BYTES || pduLength > remaining) {
+        // Not a whole PDU (the caller's bug, not wire data): counted, and the rest of the datagram is not sent.
+        this.stats.sendErrors++;
+        this.stats.sendFailure ??= 'a datagram to send holds a PDU whose Length field does not fit the datagram';
+        return;
+      }
+      this.router.route(datagram, offset, pduLength, route);
+      const type = datagram[offset + HeaderOffset.PDU_TYPE];
+      if (route.cell === undefined && (type === PduType.ENTITY_STATE || type === PduType.ENTITY_STATE_UPDATE)) {
+        this.natsStats.unroutable++;
+      }
+      if (route.cell !== undefined) this.trackCell(datagram, offset, pduLength, route.subject, route.cell, route.entityKey);
+      this.append(route.subject, datagram, offset, pduLength);
+      offset += pduLength;
+    }
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(this.flush);
+    }
+  }
+
+  /** Notes the entity's cell; on a change, queues a copy of the PDU for the cell it left. */
+  private trackCell(bytes: Uint8Array, offset: number, length: number, subject: string, cell: string, key: number): void {
+    const previous = this.entityCells.get(key);
+    const type = bytes[offset + HeaderOffset.PDU_TYPE];
+    const appearanceAt = offset + (type === PduType.ENTITY_STATE ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
+    const deactivated = (bytes[appearanceAt + 1]! & ((APPEARANCE_DEACTIVATED >>> 16) & 0xff)) !== 0;
+    if (previous !== undefined && previous !== cell) {
+      // The old cell's subject differs from the new one only in its CELL token.
+      const prefixEnd = this.router.prefix.length + 1;
+      const exerciseEnd = subject.indexOf('.', prefixEnd);
+      const rest = subject.slice(exerciseEnd + 1 + cell.length);
+      const oldSubject = `${subject.slice(0, exerciseEnd + 1)}${previous}${rest}`;
+      const pdu = Buffer.allocUnsafe(length);
+      for (let i = 0; i < length; i++) pdu[i] = bytes[offset + i]!;
+      this.leftCopies.push({ subject: oldSubject, newCell: cell, pdu });
+    }
+    if (deactivated) {
+      this.entityCells.delete(key);
+      return;
+    }
+    if (previous === cell) return;
+    if (previous === undefined && this.entityCells.size >= this.maxTrackedEntities) {
+      const oldest = this.entityCells.keys().next().value;
+      if (oldest !== undefined) this.entityCells.delete(oldest);
+    }
+    this.entityCells.set(key, cell);
+  }
+
+  private append(subject: string, bytes: Uint8Array, offset: number, length: number): void {
+    let bundle = this.bundles.get(subject);
+    if (bundle === undefined) {
+      bundle = { buffer: Buffer.allocUnsafe(Math.min(this.maxMessageBytes, FIRST_BUNDLE_BYTES)), used: 0 };
+      this.bundles.set(subject, bundle);
+    }
+    if (bundle.used > 0 && bundle.used + length > this.maxMessageBytes) this.publishBundle(subject, bundle);
+    if (bundle.used + length > bundle.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(Math.min(this.maxMessageBytes, bundle.buffer.length * 2), bundle.used + length));
+      bundle.buffer.copy(grown, 0, 0, bundle.used);
+      bundle.buffer = grown;
+    }
+    if (bundle.used === 0) {
+      this.pending.push(bundle);
+      this.pendingSubjects.push(subject);
+    }
+    const buffer = bundle.buffer;
+    for (let i = 0; i < length; i++) buffer[bundle.used + i] = bytes[offset + i]!;
+    bundle.used += length;
+  }
+
+  private publishBundle(subject: string, bundle: Bundle): void {
+    // The client keeps a reference to the payload until it is written to the socket: a copy of its own.
+    const payload = Buffer.allocUnsafe(bundle.used);
+    bundle.buffer.copy(payload, 0, 0, bundle.used);
+    bundle.used = 0;
+    this.publish(subject, payload);
+  }
+
+  private publish(subject: string, payload: Uint8Array, options?: Parameters<NatsConnection['publish']>[2]): void {
+    try {
+      this.connection.publish(subject, payload, options);
+      this.natsStats.messagesOut++;
+      this.stats.datagramsOut++;
+      this.stats.bytesOut += payload.length;
+    } catch (error) {
+      // The connection is closed or draining: counted, never thrown.
+      this.sendFailed(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Publishes what waits in the bundles, then the left-cell copies. Called at the end of each tick. */
+  readonly flush = (): void => {
+    this.flushQueued = false;
+    for (let i = 0; i < this.pending.length; i++) {
+      const bundle = this.pending[i]!;
+      if (bundle.used > 0) this.publishBundle(this.pendingSubjects[i]!, bundle);
+    }
+    this.pending.length = 0;
+    this.pendingSubjects.length = 0;
+    for (const copy of this.leftCopies) {
+      const h = natsHeaders();
+      h.set(LEFT_CELL_HEADER, '1');
+      h.set(NEW_CELL_HEADER, copy.newCell);
+      this.publish(copy.subject, copy.pdu, { headers: h });
+      this.natsStats.leftCellCopiesOut++;
+    }
+    this.leftCopies.length = 0;
+    if (this.bundles.size > MAX_IDLE_BUNDLES) this.bundles.clear();
+  };
+
+  private sendFailed(reason: string): void {
+    this.stats.sendErrors++;
+    this.stats.sendFailure ??= reason;
+  }
+
+  onDatagram(receiver: DatagramReceiver | undefined): void {
+    this.receiver = receiver;
+  }
+
+  onClose(listener: (error?: Error) => void): void {
+    if (this.closing) listener(this.failure);
+    else this.closeListeners.push(listener);
+  }
+
+  /** Publishes what waits, lets the client write it out (drain), and closes the connection. Idempotent. */
+  close(): Promise<void> {
+    if (!this.closing) this.flush();
+    return this.end(undefined, true);
+  }
+
+  private end(error: Error | undefined, drain = false): Promise<void> {
+    if (this.closing) return this.closing;
+    this.failure = error;
+    this.receiver = undefined;
+    this.areaSubscription?.unsubscribe();
+    const connection = this.connection;
+    this.closing = (async () => {
+      if (connection.isClosed()) return;
+      try {
+        if (drain) await connection.drain();
+        else await connection.close();
+      } catch {
+        // Already closing or closed: nothing more to release.
+      }
+    })();
+    for (const listener of this.closeListeners.splice(0)) listener(error);
+    return this.closing;
+  }
+}
+
+/**
+ * Opens a NATS transport for a configuration. With `receive`, it subscribes to the configured area (`nats.area`)
+ * or the whole exercise.
+ */
+export function openNatsTransport(
+  nats: NatsConfig,
+  receive?: NatsReceiveOptions,
+  stats?: TransportStats,
+): Promise<NatsTransport> {
+  return NatsTransport.open({ ...natsOptionsFromConfig(nats, receive), ...(stats ? { stats } : {}) });
+}

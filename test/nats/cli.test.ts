@@ -1,0 +1,98 @@
+// `reckon publish --nats` → `reckon subscribe --nats`: two real processes through a real nats-server, and the
+// failures a user meets (refused credentials, no server) as one clear line and exit 1, with no secret printed.
+import { connect } from '@nats-io/transport-node';
+import { createSocket } from 'node:dgram';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reckon, within } from '../cli/binary.js';
+import { freePort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import { findSystemBinary } from '../support/system-binary.js';
+
+const natsServer = findSystemBinary('nats-server');
+const describeNats = natsServer.path ? describe : describe.skip;
+const TOKEN = 'tok-9f3a71';
+
+describeNats('reckon publish/subscribe --nats', () => {
+  let server: RunningNatsServer;
+  beforeAll(async () => {
+    server = await startNatsServer(natsServer.path!, { args: ['--auth', TOKEN] });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('the subscriber sees the published entity appear, update and leave; the token is never printed', async () => {
+    const env = { RECKON_NATS_TOKEN: TOKEN };
+    const subscribe = reckon(['subscribe', '--nats', server.url, '--json', '--duration', '30'], env);
+    await subscribe.waitFor(/connected to NATS 127\.0\.0\.1:\d+, exercise 1, the whole exercise/);
+    const publish = reckon(['publish', '--entity', 'tank', '--nats', server.url, '--duration', '1.5'], env);
+    expect(await within(publish.exited, 15_000, 'publish to exit', publish.child)).toBe(0);
+    expect(publish.stderr()).toMatch(/tank \(1:1:1\) → NATS nats:\/\/127\.0\.0\.1:\d+ \(subjects dis\.1\.<H3 cell, resolution 5>/);
+    await subscribe.waitFor(/"type":"removed"/);
+    subscribe.child.kill('SIGINT');
+    expect(await within(subscribe.exited, 10_000, 'subscribe to exit', subscribe.child)).toBe(0);
+    const types = subscribe.stdout().trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(types[0]).toBe('appeared');
+    expect(types[types.length - 1]).toBe('removed');
+    expect(subscribe.stderr()).toMatch(/nats {6}\d+ messages?, 0 left the area, 0 disconnects/);
+    for (const run of [publish, subscribe]) expect(run.stdout() + run.stderr()).not.toContain(TOKEN);
+  }, 30_000);
+
+  it.each([
+    ['subscribe', ['--nats-token', 'wrong-secret-1']],
+    ['publish', ['--entity', 'tank', '--duration', '1', '--nats-token', 'wrong-secret-1']],
+  ])('%s with a wrong token: one clear line, exit 1, the token not shown', async (command, extra) => {
+    const run = reckon([command, '--nats', server.url, ...extra]);
+    expect(await within(run.exited, 15_000, `${command} to exit`, run.child)).toBe(1);
+    expect(run.stderr()).toMatch(/refused the credentials: check nats\.token/);
+    expect(run.stderr()).not.toContain('wrong-secret-1');
+    expect(run.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+  }, 20_000);
+
+  it('no server at the URL: exit 1 saying to start one', async () => {
+    const run = reckon(['subscribe', '--nats', `nats://127.0.0.1:${await freePort()}`]);
+    expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(1);
+    expect(run.stderr()).toMatch(/nothing listens there: start nats-server/);
+  }, 20_000);
+
+  it('a bad --area or --h3-resolution is a usage error (exit 2) naming the setting', async () => {
+    const run = reckon(['subscribe', '--nats', server.url, '--area', '48,11', '--h3-resolution', '16']);
+    expect(await within(run.exited, 10_000, 'subscribe to exit', run.child)).toBe(2);
+    expect(run.stderr()).toMatch(/nats\.area/);
+    expect(run.stderr()).toMatch(/nats\.h3Resolution/);
+  });
+
+  it('bridge forwards a LAN datagram to NATS and reports it; --udp is required', async () => {
+    const missing = reckon(['bridge', '--nats', server.url]);
+    expect(await within(missing.exited, 10_000, 'bridge to exit', missing.child)).toBe(2);
+    expect(missing.stderr()).toMatch(/--udp: required/);
+
+    const raw = await connect({ servers: server.url, token: TOKEN });
+    const received = raw.subscribe('dis.1.>', { max: 1 });
+    await raw.flush();
+    const port = await freeUdpPort();
+    const bridge = reckon(['bridge', '--udp', `127.0.0.1:${port}`, '--udp-send', '127.0.0.1:9', '--nats', server.url, '--duration', '20'], { RECKON_NATS_TOKEN: TOKEN });
+    await bridge.waitFor(/bridge: LAN 127\.0\.0\.1:\d+ .* ⇄ NATS nats:\/\/127\.0\.0\.1:\d+, exercise 1, the whole exercise/);
+    const pdu = Buffer.alloc(144);
+    pdu.set([7, 1, 1, 1]);
+    pdu.writeUInt16BE(144, 8);
+    pdu.writeUInt16BE(1, 16);
+    const lan = createSocket('udp4');
+    lan.send(pdu, port, '127.0.0.1');
+    const message = (await received[Symbol.asyncIterator]().next()).value!;
+    expect(message.subject).toBe('dis.1.all.1'); // location (0, 0, 0): no cell
+    lan.close();
+    bridge.child.kill('SIGINT');
+    expect(await within(bridge.exited, 10_000, 'bridge to exit', bridge.child)).toBe(0);
+    expect(bridge.stderr()).toMatch(/LAN→NATS {2}1 datagram in, 1 PDU/);
+    expect(bridge.stdout() + bridge.stderr()).not.toContain(TOKEN);
+    await raw.close();
+  }, 30_000);
+});
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const port = socket.address().port;
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
