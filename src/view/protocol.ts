@@ -179,7 +179,7 @@ export interface CountersMessage {
   readonly skipped: number;
   /** Clients connected. */
   readonly clients: number;
-  /** Malformed, unknown or oversized messages from this client. */
+  /** Malformed, unknown or oversized messages the gateway received, from all clients. */
   readonly clientErrors: number;
 }
 
