@@ -178,7 +178,11 @@ export async function startGateway(
 ): Promise<TestGateway> {
   const config = resolveConfig({ ...options.config, network: { port: 0, address: '127.0.0.1' } });
   const gateway = new ViewGateway({ tickMs: 20, ...options, config });
-  const server = createViewServer({ gateway, ...(options.pageDir ? { pageDir: options.pageDir } : {}) });
+  const server = createViewServer({
+    gateway,
+    tiles: options.tiles ?? null,
+    ...(options.pageDir ? { pageDir: options.pageDir } : {}),
+  });
   const address = await listenView(server, '127.0.0.1', 0);
   const udp = await openUdpTransport(config.network, 'receive');
   gateway.listen(udp);
