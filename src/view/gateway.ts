@@ -82,10 +82,14 @@ export interface GatewayStats {
   timeouts: number;
   /** Clients connected now. */
   clients: number;
+  /** Messages clients sent (good or bad). */
+  clientMessages: number;
   /** Malformed, unknown or oversized client messages. */
   clientErrors: number;
   /** WebSocket upgrades refused: wrong path, foreign origin, too many clients. */
   upgradesRefused: number;
+  /** Clients disconnected because they kept sending requests while reading nothing (4 × the high-water mark). */
+  clientsDropped: number;
   /** PDUs some client did not get because a newer one of the same entity replaced it (backpressure). */
   skipped: number;
   /** Binary feed messages sent (over all clients). */
@@ -206,8 +210,10 @@ export class ViewGateway {
     tableFull: 0,
     timeouts: 0,
     clients: 0,
+    clientMessages: 0,
     clientErrors: 0,
     upgradesRefused: 0,
+    clientsDropped: 0,
     skipped: 0,
     messagesSent: 0,
     bytesSent: 0,
@@ -456,8 +462,18 @@ export class ViewGateway {
     }
   }
 
-  /** Sends the newest PDUs of `entries` that pass the client's filter (a snapshot). */
+  /**
+   * Sends the newest PDUs of `entries` that pass the client's filter (a snapshot); to a client over the high-water
+   * mark, marks them missed instead, so a client that asks for snapshots without reading cannot grow its buffer.
+   */
   private sendEntries(client: ViewClient, entries: Iterable<EntityEntry>): void {
+    if (client.congested || client.socket.bufferedAmount > this.highWaterBytes) {
+      client.congested = true;
+      for (const e of entries) {
+        if (matches(client.compiled, e.exercise, e.force, e.kind, e.domain, e.latDeg, e.lonDeg)) this.miss(client, e);
+      }
+      return;
+    }
     const messages: Buffer[] = [];
     this.writer.reset();
     for (const e of entries) {
@@ -477,7 +493,15 @@ export class ViewGateway {
   }
 
   private sendJson(client: ViewClient, message: ServerMessage): void {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(encodeMessage(message));
+    const socket = client.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    // Replies are small, but a client that keeps asking and never reads would pile them up: it is dropped.
+    if (socket.bufferedAmount > 4 * this.highWaterBytes) {
+      this.stats.clientsDropped++;
+      socket.terminate();
+      return;
+    }
+    socket.send(encodeMessage(message));
   }
 
   /**
@@ -531,10 +555,16 @@ export class ViewGateway {
   }
 
   private onMessage(client: ViewClient, data: RawData, isBinary: boolean): void {
+    this.stats.clientMessages++;
     if (isBinary) {
       return this.clientError(client, 'BAD_MESSAGE', 'binary messages are not accepted; send JSON text, e.g. {"type":"ping"}');
     }
-    const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+    // ws hands text over as one Buffer (binaryType 'nodebuffer', its default); the other shapes for completeness.
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(new Uint8Array(data)).toString('utf8');
     const parsed = parseClientMessage(text);
     if (!parsed.ok) return this.clientError(client, parsed.error.code, parsed.error.message);
     const message = parsed.message;
@@ -544,9 +574,8 @@ export class ViewGateway {
     client.compiled = compile(filter);
     client.pending.clear();
     this.sendJson(client, { type: 'filter-ok', filter });
-    // The new view from its newest state: a congested client gets it when it drains.
-    if (client.congested) for (const entry of this.entities.values()) this.miss(client, entry);
-    else this.sendEntries(client, this.entities.values());
+    // The new view from its newest state (a congested client gets it when it drains).
+    this.sendEntries(client, this.entities.values());
   }
 
   private clientError(client: ViewClient, code: ViewErrorCode, message: string): void {

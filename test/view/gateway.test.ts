@@ -38,6 +38,37 @@ async function publish(g: TestGateway, observer: FeedClient, specs: readonly Ent
   await observer.waitFor(() => observer.records.length >= before + specs.length, `${specs.length} PDUs`);
 }
 
+/** A WebSocket text frame as a client must send it: masked (RFC 6455 §5.3), payload under 126 bytes. */
+function maskedTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  if (payload.length >= 126) throw new Error('payload too long for this helper');
+  const mask = [0x12, 0x34, 0x56, 0x78];
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length, ...mask]), payload.map((b, i) => b ^ mask[i % 4]!)]);
+}
+
+/** A raw TCP client that does the WebSocket upgrade by hand, then never reads. */
+async function rawClient(port: number) {
+  const raw = connect(port, '127.0.0.1');
+  raw.on('error', () => {});
+  await within(new Promise<void>((resolve) => raw.once('connect', () => resolve())), 5000, 'TCP connect');
+  raw.write(
+    'GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+  );
+  await within(new Promise<void>((resolve) => raw.once('data', () => resolve())), 5000, 'the 101 response');
+  raw.pause();
+  return raw;
+}
+
+/** Waits (yielding to I/O) until `condition` holds; fails after 5 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 describe('view gateway', () => {
   it('says hello first, with the protocol version and the receive settings', async () => {
     const g = await gateway({ tiles: 'https://tiles.example.org/{z}/{x}/{y}.png' });
@@ -232,17 +263,8 @@ describe('view gateway', () => {
 
   it('keeps a client that never reads to a bounded buffer, the newest PDU per entity, and counts what it skipped', async () => {
     const g = await gateway({ highWaterBytes: 256 * 1024, tickMs: 1_000_000 });
-    const port = Number(new URL(g.url).port);
     // A raw TCP client: does the upgrade by hand, then never reads again.
-    const raw = connect(port, '127.0.0.1');
-    raw.on('error', () => {});
-    await within(new Promise<void>((resolve) => raw.once('connect', () => resolve())), 5000, 'TCP connect');
-    raw.write(
-      'GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
-        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
-    );
-    await within(new Promise<void>((resolve) => raw.once('data', () => resolve())), 5000, 'the 101 response');
-    raw.pause();
+    const raw = await rawClient(Number(new URL(g.url).port));
     const reader = await client(g);
 
     const ENTITIES = 500;
@@ -275,6 +297,23 @@ describe('view gateway', () => {
     // The reading client got every PDU of every tick.
     await reader.waitFor(() => reader.records.length >= ticks * ENTITIES, 'every PDU at the reading client', 20_000);
     expect(reader.records.length).toBe(ticks * ENTITIES);
+    raw.destroy();
+  });
+
+  it('bounds the buffer of a client that keeps asking for snapshots and never reads', async () => {
+    const g = await gateway({ highWaterBytes: 64 * 1024, tickMs: 1_000_000 });
+    const source = { address: '127.0.0.1', port: 1, family: 'IPv4' };
+    for (let e = 1; e <= 500; e++) g.gateway.receive(entityPdu({ entity: e }), source);
+    expect(g.gateway.entityCount).toBe(500);
+    const raw = await rawClient(Number(new URL(g.url).port));
+    const MESSAGES = 300;
+    for (let i = 0; i < MESSAGES; i++) raw.write(maskedTextFrame(JSON.stringify({ type: 'filter', forces: [1] })));
+    await until(() => g.gateway.stats.clientMessages === MESSAGES, 'every filter message read');
+    const [state] = g.gateway.clientStates();
+    // Without the bound: 300 snapshots of 500 × 154 bytes (23 MB). With it: the mark, one snapshot and the replies.
+    expect(state!.bufferedBytes).toBeLessThanOrEqual(64 * 1024 + 500 * 154 + MESSAGES * 200);
+    expect(state!.congested).toBe(true);
+    expect(state!.pendingEntities).toBe(500);
     raw.destroy();
   });
 });
