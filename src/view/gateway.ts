@@ -363,7 +363,7 @@ export class ViewGateway {
     ecefToGeodeticDegrees(this.geodetic, l[0]!, l[1]!, l[2]!);
     entry.latDeg = this.geodetic[0]!;
     entry.lonDeg = this.geodetic[1]!;
-    // A leave notice (IEEE 1278.1 §5.3.2: appearance Deactivated) is forwarded, then the entity is forgotten.
+    // A leave notice (appearance State = Deactivated, docs/dis-reference.md) is forwarded, then forgotten.
     if (isDeactivated(record.appearance)) this.entities.delete(key);
     this.stats.pdus++;
     this.stats.bytes += length;
