@@ -24,7 +24,12 @@ import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { CodecStatus } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
 import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
-import { createTransportStats, type DatagramReceiver, type DatagramTransport, type TransportStats } from '../transport/transport.js';
+import {
+  createTransportStats,
+  type DatagramReceiver,
+  type DatagramTransport,
+  type TransportStats,
+} from '../transport/transport.js';
 import {
   EMPTY_FILTER,
   FEED_PATH,
@@ -149,7 +154,15 @@ function compile(filter: ViewFilter): CompiledFilter {
   };
 }
 
-function matches(f: CompiledFilter, exercise: number, force: number, kind: number, domain: number, latDeg: number, lonDeg: number): boolean {
+function matches(
+  f: CompiledFilter,
+  exercise: number,
+  force: number,
+  kind: number,
+  domain: number,
+  latDeg: number,
+  lonDeg: number,
+): boolean {
   if (f.all) return true;
   if (f.exercise >= 0 && exercise !== f.exercise) return false;
   if (f.forces !== undefined && f.forces[force] === 0) return false;
@@ -171,7 +184,11 @@ class ViewClient {
 }
 
 /** Whether an upgrade's `Origin` may use the feed: absent, the page's own (same host:port), or allowed. */
-export function originAllowed(origin: string | undefined, host: string | undefined, allowOrigins: readonly string[] = []): boolean {
+export function originAllowed(
+  origin: string | undefined,
+  host: string | undefined,
+  allowOrigins: readonly string[] = [],
+): boolean {
   if (origin === undefined) return true;
   let parsed: URL;
   try {
@@ -280,7 +297,12 @@ export class ViewGateway {
       },
       this.transportStats,
     );
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
     this.timers = [
       setInterval(() => this.tick(), this.tickMs),
       setInterval(() => this.everySecond(), 1000),
@@ -403,7 +425,9 @@ export class ViewGateway {
       if (client.socket.readyState !== client.socket.OPEN) continue;
       if (!client.congested && client.socket.bufferedAmount > this.highWaterBytes) client.congested = true;
       if (client.congested) {
-        for (let i = 0; i < count; i++) if (this.recordMatches(client.compiled, i)) this.miss(client, this.tickEntries[i]!);
+        for (let i = 0; i < count; i++) {
+          if (this.recordMatches(client.compiled, i)) this.miss(client, this.tickEntries[i]!);
+        }
         // Drained (half the mark, so it is not toggled on every tick): the newest of what it missed, then the stream.
         if (client.socket.bufferedAmount <= this.highWaterBytes / 2) {
           client.congested = false;
@@ -519,7 +543,8 @@ export class ViewGateway {
     if (this.closed) return this.refuse(socket, 503, 'Service Unavailable', 'the gateway is shutting down');
     if (path !== FEED_PATH) return this.refuse(socket, 404, 'Not Found', `the feed is at ${FEED_PATH}`);
     if (!originAllowed(request.headers.origin, request.headers.host, this.allowOrigins)) {
-      return this.refuse(socket, 403, 'Forbidden', 'this origin may not read the feed; add it with --allow-origin ORIGIN');
+      const why = 'this origin may not read the feed; add it with --allow-origin ORIGIN';
+      return this.refuse(socket, 403, 'Forbidden', why);
     }
     if (this.clients.size >= this.maxClients) {
       return this.refuse(socket, 503, 'Service Unavailable', `the gateway serves at most ${this.maxClients} clients`);
@@ -542,7 +567,8 @@ export class ViewGateway {
     this.stats.clients = this.clients.size;
     socket.on('error', (error: Error & { code?: string }) => {
       // ws has already closed the socket (1009 for an oversized message); count and go on.
-      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' || error.code?.startsWith('WS_ERR_')) this.stats.clientErrors++;
+      // (WS_ERR_UNSUPPORTED_MESSAGE_LENGTH, WS_ERR_INVALID_UTF8, a bad frame, …)
+      if (error.code?.startsWith('WS_ERR_')) this.stats.clientErrors++;
     });
     socket.on('close', () => {
       this.clients.delete(client);
@@ -550,14 +576,16 @@ export class ViewGateway {
       this.stats.clients = this.clients.size;
     });
     socket.on('message', (data, isBinary) => this.onMessage(client, data, isBinary));
-    this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs: this.now(), config: this.viewConfig });
+    const serverTimeMs = this.now();
+    this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs, config: this.viewConfig });
     this.sendEntries(client, this.entities.values());
   }
 
   private onMessage(client: ViewClient, data: RawData, isBinary: boolean): void {
     this.stats.clientMessages++;
     if (isBinary) {
-      return this.clientError(client, 'BAD_MESSAGE', 'binary messages are not accepted; send JSON text, e.g. {"type":"ping"}');
+      const why = 'binary messages are not accepted; send JSON text, e.g. {"type":"ping"}';
+      return this.clientError(client, 'BAD_MESSAGE', why);
     }
     // ws hands text over as one Buffer (binaryType 'nodebuffer', its default); the other shapes for completeness.
     const text = Buffer.isBuffer(data)

@@ -34,7 +34,8 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Where the built page is: `dist/view/page`, also when this module runs from `src/` (tests, tsx). */
 export function defaultPageDir(): string {
   const here = fileURLToPath(new URL('.', import.meta.url));
-  return here.endsWith(`${sep}src${sep}view${sep}`) ? resolve(here, '..', '..', 'dist', 'view', 'page') : join(here, 'page');
+  const fromSources = here.endsWith(`${sep}src${sep}view${sep}`);
+  return fromSources ? resolve(here, '..', '..', 'dist', 'view', 'page') : join(here, 'page');
 }
 
 export interface ViewServerOptions {
@@ -165,7 +166,12 @@ export function pageUrl(address: AddressInfo): string {
  *   so the demo runs beside whatever holds 8080). Defaults to false.
  * @throws Error naming the address and what to do when it cannot be bound.
  */
-export async function listenView(server: Server, host: string, port: number, fallbackToFreePort = false): Promise<AddressInfo> {
+export async function listenView(
+  server: Server,
+  host: string,
+  port: number,
+  fallbackToFreePort = false,
+): Promise<AddressInfo> {
   try {
     return await listenOnce(server, host, port);
   } catch (error) {
@@ -179,9 +185,8 @@ export async function listenView(server: Server, host: string, port: number, fal
           : code === 'EACCES'
             ? 'permission denied; ports below 1024 need privileges'
             : undefined;
-    throw new Error(`serving the page on ${host} port ${port} failed: ${(error as Error).message}${hint ? ` — ${hint}` : ''}`, {
-      cause: error,
-    });
+    const message = `serving the page on ${host} port ${port} failed: ${(error as Error).message}`;
+    throw new Error(`${message}${hint ? ` — ${hint}` : ''}`, { cause: error });
   }
 }
 

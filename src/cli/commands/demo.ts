@@ -24,7 +24,9 @@ export const command: Command = {
     json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
     view: {
       type: 'boolean',
-      description: 'Serve the live map page (its URL is printed on stderr) with the truth as an extra layer. On by default; --no-view turns it off.',
+      description:
+        'Serve the live map page (its URL is printed on stderr) with the truth as an extra layer. ' +
+        'On by default; --no-view turns it off.',
     },
     http: {
       type: 'string',
@@ -50,7 +52,8 @@ export const command: Command = {
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, parseHttpAddress } = await import('../../view/http.js');
     const httpText = stringFlag(args.flags, 'http');
-    const http = httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
+    const http =
+      httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
     if (typeof http === 'string') problems.push({ path: '--http', message: http });
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);

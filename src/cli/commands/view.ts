@@ -10,7 +10,9 @@ import { configFlags } from '../../config/flags.js';
 export const command: Command = {
   name: 'view',
   summary: 'Receive Entity State PDUs and show them on a live map in the browser',
-  usage: 'reckon view [--http HOST:PORT] [--allow-origin ORIGIN]… [--tiles URL] [--port P] [--exercise N] [--multicast GROUP] …',
+  usage:
+    'reckon view [--http HOST:PORT] [--allow-origin ORIGIN]… [--tiles URL] [--port P] [--exercise N] ' +
+    '[--multicast GROUP] …',
   flags: {
     http: {
       type: 'string',
@@ -24,18 +26,25 @@ export const command: Command = {
       value: 'ORIGIN',
       multiple: true,
       description:
-        'A web origin (e.g. http://localhost:5173) whose pages may also read the feed. Defaults to the page\'s own origin only.',
+        'A web origin (e.g. http://localhost:5173) whose pages may also read the feed. ' +
+        "Defaults to the page's own origin only.",
     },
     tiles: {
       type: 'string',
       value: 'URL',
-      description: 'Map tile URL template for the page, e.g. https://tile.example.org/{z}/{x}/{y}.png. Defaults to none (an offline outline map).',
+      description:
+        'Map tile URL template for the page, e.g. https://tile.example.org/{z}/{x}/{y}.png. ' +
+        'Defaults to none (an offline outline map).',
     },
     'all-exercises': {
       type: 'boolean',
       description: 'Forward every exercise (the page filters per viewer), not only --exercise.',
     },
-    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.' },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
+    },
     ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
   },
   examples: [
@@ -50,15 +59,21 @@ export const command: Command = {
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const httpText = stringFlag(args.flags, 'http');
-    const http = httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
+    const http =
+      httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
     if (typeof http === 'string') problems.push({ path: '--http', message: http });
     const allowOrigins = originsFlag(args.flags['allow-origin'], problems);
     const tiles = tilesFlag(stringFlag(args.flags, 'tiles'), problems);
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);
 
-    const [{ ViewGateway }, { createViewServer, listenView, pageUrl, defaultPageDir }, { openUdpTransport }, { formatRejections }, { existsSync }] =
-      await Promise.all([
+    const [
+      { ViewGateway },
+      { createViewServer, listenView, pageUrl, defaultPageDir },
+      { openUdpTransport },
+      { formatRejections },
+      { existsSync },
+    ] = await Promise.all([
         import('../../view/gateway.js'),
         import('../../view/http.js'),
         import('../../transport/udp.js'),
@@ -67,7 +82,8 @@ export const command: Command = {
       ]);
     const startedMs = Date.now();
     const udp = await openUdpTransport(config.network, 'receive');
-    const gateway = new ViewGateway({ config, allowOrigins, tiles, allExercises: booleanFlag(args.flags, 'all-exercises') });
+    const allExercises = booleanFlag(args.flags, 'all-exercises');
+    const gateway = new ViewGateway({ config, allowOrigins, tiles, allExercises });
     gateway.listen(udp);
     const server = createViewServer({ gateway, tiles });
     let address;
@@ -81,17 +97,20 @@ export const command: Command = {
     }
     const url = pageUrl(address);
     const local = udp.local;
-    const exercises = booleanFlag(args.flags, 'all-exercises') ? 'every exercise' : `exercise ${config.dis.exercise}`;
+    const exercises = allExercises ? 'every exercise' : `exercise ${config.dis.exercise}`;
     io.stdout.write(`view: map at ${url}\n`);
     io.stderr.write(
-      `view: receiving DIS on ${local.address} port ${local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}, ` +
-        `${exercises}; Ctrl-C to stop\n`,
+      `view: receiving DIS on ${local.address} port ${local.port}` +
+        `${config.network.multicast ? ` (group ${config.network.multicast})` : ''}, ${exercises}; Ctrl-C to stop\n`,
     );
     if (!existsSync(`${defaultPageDir()}/index.html`)) {
       io.stderr.write('view: the page is not built (dist/view/page); run npm run build — the feed works meanwhile\n');
     }
     if (address.address !== '127.0.0.1' && address.address !== '::1') {
-      io.stderr.write(`view: the page is open to the network on ${address.address}; anyone who reaches port ${address.port} sees the feed\n`);
+      io.stderr.write(
+        `view: the page is open to the network on ${address.address}; ` +
+          `anyone who reaches port ${address.port} sees the feed\n`,
+      );
     }
 
     let stop: (reason: string) => void = () => {};
@@ -103,7 +122,10 @@ export const command: Command = {
     const onAbort = () => stop('interrupted');
     io.signal.addEventListener('abort', onAbort, { once: true });
     if (io.signal.aborted) onAbort();
-    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+    const timer =
+      durationSeconds === undefined
+        ? undefined
+        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
 
     const reason = await stopped;
     clearTimeout(timer);
@@ -118,9 +140,11 @@ export const command: Command = {
         `view: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  received  ${t.datagramsIn} datagrams, ${s.pdus} Entity State PDUs forwarded${formatRejections(t.rejected)}` +
           (s.rejected + s.unknownUpdates + s.tableFull > 0
-            ? `; not forwarded: ${s.rejected} invalid, ${s.unknownUpdates} updates of unknown entities, ${s.tableFull} over receiver.maxEntities`
+            ? `; not forwarded: ${s.rejected} invalid, ${s.unknownUpdates} updates of unknown entities, ` +
+              `${s.tableFull} over receiver.maxEntities`
             : ''),
-        `  served    ${s.messagesSent} feed messages (${s.bytesSent} bytes), ${s.skipped} PDUs skipped for slow clients, ` +
+        `  served    ${s.messagesSent} feed messages (${s.bytesSent} bytes), ` +
+          `${s.skipped} PDUs skipped for slow clients, ` +
           `${s.clientErrors} bad client messages, ${s.upgradesRefused} connections refused`,
       ].join('\n') + '\n',
     );
@@ -135,10 +159,12 @@ function originsFlag(value: string | boolean | string[] | undefined, problems: U
   for (const text of values) {
     try {
       const url = new URL(text);
-      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, '')) throw new Error();
+      const web = url.protocol === 'http:' || url.protocol === 'https:';
+      if (!web || url.origin !== text.replace(/\/$/, '')) throw new Error('not an origin');
       origins.push(url.origin);
     } catch {
-      problems.push({ path: '--allow-origin', message: `expected an origin such as http://localhost:5173 (scheme, host, port; no path), got "${text}"` });
+      const message = `expected an origin such as http://localhost:5173 (scheme, host, port; no path), got "${text}"`;
+      problems.push({ path: '--allow-origin', message });
     }
   }
   return origins;
@@ -153,6 +179,7 @@ function tilesFlag(text: string | undefined, problems: UsageProblem[]): string |
   } catch {
     // reported below
   }
-  problems.push({ path: '--tiles', message: `expected an http(s) URL template such as https://tile.example.org/{z}/{x}/{y}.png, got "${text}"` });
+  const example = 'https://tile.example.org/{z}/{x}/{y}.png';
+  problems.push({ path: '--tiles', message: `expected an http(s) URL template such as ${example}, got "${text}"` });
   return null;
 }

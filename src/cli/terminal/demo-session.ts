@@ -17,7 +17,12 @@ import { createPublisher, type Publisher } from '../../stream/publisher.js';
 import type { EntityEvent } from '../../stream/entity-events.js';
 import type { EntityFrame } from '../../stream/frame.js';
 import { createSubscriber } from '../../stream/subscriber.js';
-import { totalRejected, type DatagramReceiver, type DatagramTransport, type TransportStats } from '../../transport/transport.js';
+import {
+  totalRejected,
+  type DatagramReceiver,
+  type DatagramTransport,
+  type TransportStats,
+} from '../../transport/transport.js';
 import { openUdpTransport } from '../../transport/udp.js';
 import { ecefToGeodetic, headingPitchRollFromEuler } from '../../math/geodesy.js';
 import type { TruthEntity } from '../../view/protocol.js';
@@ -244,7 +249,8 @@ function truthNow(cast: ReturnType<typeof demoActors>, report: DemoReport, t0Ms:
     const [psi, theta, phi] = truthScratch.orientation as unknown as [number, number, number];
     const headingRad = headingPitchRollFromEuler(attitudeScratch, latRad, lonRad, psi, theta, phi)[0]!;
     const headingDeg = (((headingRad * 180) / Math.PI) % 360 + 360) % 360;
-    return { id: report.entities[i]!.entityId, lat: (latRad * 180) / Math.PI, lon: (lonRad * 180) / Math.PI, altM, headingDeg };
+    const id = report.entities[i]!.entityId;
+    return { id, lat: (latRad * 180) / Math.PI, lon: (lonRad * 180) / Math.PI, altM, headingDeg };
   });
 }
 
