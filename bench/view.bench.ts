@@ -10,6 +10,8 @@
  *   headers) against the same PDUs' UDP payload bytes (`ratio`, goal ≤ 1.1), for 1000 entities each sending one
  *   PDU a second, 20 ticks a second; `ratioWithUdpHeaders` counts the 28 bytes of IPv4 + UDP headers per datagram.
  *
+ * - `view.gateway.receive`: PDUs per second through the gateway's receive path with no client, and heap per PDU.
+ *
  * The file is also the client process: `RECKON_BENCH_ROLE=view-clients`.
  */
 import { fork } from 'node:child_process';
@@ -21,7 +23,7 @@ import { resolveConfig } from '../src/stream/settings.js';
 import { ViewGateway } from '../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../src/view/http.js';
 import { readFeedMessage } from '../src/view/protocol.js';
-import { cpuSeconds, round, type BenchResult, type BenchSuite } from './harness.js';
+import { cpuSeconds, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const ENTITIES = 1000;
 const PDU_BYTES = 144;
@@ -156,6 +158,26 @@ async function bytesRatio(): Promise<BenchResult> {
   };
 }
 
+/** The receive hot path alone (decode, validate, geodetic, latest-PDU map, tick buffer), with no client. */
+async function receivePath(): Promise<BenchResult> {
+  const g = await startGateway();
+  const datagrams = buildDatagrams();
+  let d = 0;
+  const op = () => {
+    g.gateway.receive(datagrams[d]!, SOURCE);
+    if (++d === datagrams.length) {
+      d = 0;
+      g.gateway.tick();
+    }
+  };
+  const pdusPerSec = opsPerSecond(() => {
+    for (let i = 0; i < 100; i++) op();
+  }, 1000);
+  const heapBytesPerPdu = heapBytesPerOp(op, 100_000) / 10;
+  await g.close();
+  return { name: 'view.gateway.receive', pdusPerSec: Math.round(pdusPerSec), heapBytesPerPdu: round(heapBytesPerPdu) };
+}
+
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const suite: BenchSuite = async ({ quick }) => {
@@ -186,6 +208,7 @@ const suite: BenchSuite = async ({ quick }) => {
       goal: '≥ 0.8',
     },
     await bytesRatio(),
+    await receivePath(),
   ];
 };
 export default suite;

@@ -3,7 +3,7 @@
  * map pages over WebSocket (`src/view/protocol.ts`). The page dead-reckons; the gateway only filters and fans out.
  *
  * - Receive: datagrams → `PduReceiver` (framing, exercise and allow-lists) → decode + validate (for the entity id,
- *   force, kind/domain and location the filters need; ECEF → geodetic once per PDU) → the tick buffer and the
+ *   force, kind/domain and location the filters need) → the tick buffer and the
  *   latest-PDU map (bounded by `receiver.maxEntities`).
  * - Every tick (50 ms by default): one bundle encoded once and sent to every client with the empty filter; for a
  *   filtered client, the matching records only.
@@ -17,6 +17,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Config } from '../config/schema.js';
 import { entityTimeoutSeconds } from '../config/heartbeat.js';
 import { isDeactivated } from '../dr/algorithm.js';
+import { EntityIndex } from '../dr/entity-index.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
@@ -35,6 +36,7 @@ import {
   FEED_PATH,
   FeedWriter,
   MAX_CLIENT_MESSAGE_BYTES,
+  copyBytes,
   VIEW_PROTOCOL_VERSION,
   encodeMessage,
   isEmptyFilter,
@@ -109,8 +111,13 @@ class EntityEntry {
   force = 0;
   kind = 0;
   domain = 0;
+  /** Location of the newest PDU, ECEF metres; geodetic degrees are derived on demand (see `entryMatches`). */
+  x = 0;
+  y = 0;
+  z = 0;
   latDeg = 0;
   lonDeg = 0;
+  geodeticValid = false;
   /** Newest full Entity State PDU. */
   full = new Uint8Array(160);
   fullLength = 0;
@@ -123,7 +130,58 @@ class EntityEntry {
   timeoutMs = 0;
   /** Dropped for silence: nothing more is sent for it (the page times it out itself). */
   timedOut = false;
+  /** Its place in `EntityEntries`, or −1 once removed. */
+  slot = -1;
   constructor(readonly key: number) {}
+}
+
+/**
+ * The gateway's entities by key, bounded: an `EntityIndex` (open addressing over typed arrays) maps the 48-bit key
+ * to a slot without boxing it, where a `Map` lookup would allocate a heap number per PDU.
+ */
+class EntityEntries {
+  size = 0;
+  private readonly index: EntityIndex;
+  private readonly bySlot: Array<EntityEntry | undefined>;
+  private readonly free: Int32Array;
+  private freeCount: number;
+
+  constructor(readonly capacity: number) {
+    this.index = new EntityIndex(capacity);
+    this.bySlot = new Array<EntityEntry | undefined>(capacity).fill(undefined);
+    this.free = new Int32Array(capacity);
+    for (let i = 0; i < capacity; i++) this.free[i] = capacity - 1 - i;
+    this.freeCount = capacity;
+  }
+
+  get(key: number): EntityEntry | undefined {
+    const slot = this.index.get(key);
+    return slot < 0 ? undefined : this.bySlot[slot];
+  }
+
+  /** Adds an entry whose key is not present. @returns false when full. */
+  add(entry: EntityEntry): boolean {
+    if (this.freeCount === 0) return false;
+    const slot = this.free[--this.freeCount]!;
+    entry.slot = slot;
+    this.bySlot[slot] = entry;
+    this.index.set(entry.key, slot);
+    this.size++;
+    return true;
+  }
+
+  delete(entry: EntityEntry): void {
+    if (entry.slot < 0) return;
+    this.index.delete(entry.key);
+    this.bySlot[entry.slot] = undefined;
+    this.free[this.freeCount++] = entry.slot;
+    entry.slot = -1;
+    this.size--;
+  }
+
+  *values(): IterableIterator<EntityEntry> {
+    for (const entry of this.bySlot) if (entry !== undefined) yield entry;
+  }
 }
 
 /** A client's filter as lookup tables, so matching a record costs a few array reads. */
@@ -154,22 +212,16 @@ function compile(filter: ViewFilter): CompiledFilter {
   };
 }
 
-function matches(
-  f: CompiledFilter,
-  exercise: number,
-  force: number,
-  kind: number,
-  domain: number,
-  latDeg: number,
-  lonDeg: number,
-): boolean {
-  if (f.all) return true;
+/** Whether a filter's exercise, force, kind and domain parts let an entity through (the area is checked apart). */
+function matchesAttributes(f: CompiledFilter, exercise: number, force: number, kind: number, domain: number): boolean {
   if (f.exercise >= 0 && exercise !== f.exercise) return false;
   if (f.forces !== undefined && f.forces[force] === 0) return false;
   if (f.kinds !== undefined && f.kinds[kind] === 0) return false;
-  if (f.domains !== undefined && f.domains[domain] === 0) return false;
-  const b = f.bbox;
-  return b === null || (latDeg >= b[1] && latDeg <= b[3] && longitudeInSpan(lonDeg, b[0], b[2]));
+  return f.domains === undefined || f.domains[domain] === 1;
+}
+
+function inBbox(b: readonly [number, number, number, number], latDeg: number, lonDeg: number): boolean {
+  return latDeg >= b[1] && latDeg <= b[3] && longitudeInSpan(lonDeg, b[0], b[2]);
 }
 
 class ViewClient {
@@ -248,7 +300,7 @@ export class ViewGateway {
   private readonly receiver: PduReceiver;
   private readonly wss: WebSocketServer;
   private readonly clients = new Set<ViewClient>();
-  private readonly entities = new Map<number, EntityEntry>();
+  private readonly entities: EntityEntries;
   private readonly record = new EntityStateRecord();
   private readonly geodetic = new Float64Array(3);
   // The tick buffer: PDUs since the last tick, copied (the receiver's buffer is reused), with what filters need.
@@ -258,8 +310,15 @@ export class ViewGateway {
   private readonly tickStart = new Int32Array(TICK_RECORDS);
   private readonly tickLength = new Int32Array(TICK_RECORDS);
   private readonly tickTimeMs = new Float64Array(TICK_RECORDS);
+  private readonly tickEcef = new Float64Array(3 * TICK_RECORDS);
   private readonly tickLatDeg = new Float64Array(TICK_RECORDS);
   private readonly tickLonDeg = new Float64Array(TICK_RECORDS);
+  private readonly tickGeodeticValid = new Uint8Array(TICK_RECORDS);
+  /**
+   * Arrival time of the datagram being received, ms since the Unix epoch: one clock read per datagram, kept in a
+   * typed array so that passing it along boxes no number.
+   */
+  private readonly arrivalMs = new Float64Array(1);
   private readonly tickAttributes = new Uint8Array(4 * TICK_RECORDS); // exercise, force, kind, domain
   private readonly tickEntries: Array<EntityEntry | undefined> = new Array(TICK_RECORDS).fill(undefined);
   private readonly writer = new FeedWriter();
@@ -274,6 +333,7 @@ export class ViewGateway {
     this.allowOrigins = options.allowOrigins ?? [];
     this.maxClients = options.maxClients ?? 100;
     this.maxEntities = options.config.receiver.maxEntities;
+    this.entities = new EntityEntries(this.maxEntities);
     this.now = options.now ?? Date.now;
     const r = options.config.receiver;
     this.viewConfig = {
@@ -312,6 +372,7 @@ export class ViewGateway {
 
   /** Takes one datagram (hand it to a transport: `transport.onDatagram(gateway.receive)`). Never throws. */
   readonly receive: DatagramReceiver = (datagram, source) => {
+    this.arrivalMs[0] = this.now();
     this.transportStats.datagramsIn++;
     this.transportStats.bytesIn += datagram.length;
     this.receiver.receive(datagram, source);
@@ -346,7 +407,7 @@ export class ViewGateway {
       this.stats.rejected++;
       return;
     }
-    const nowMs = this.now();
+    const nowMs = this.arrivalMs[0]!;
     const key = entityKey(record.site, record.application, record.entity);
     const full = record.pduType === PduType.ENTITY_STATE;
     let entry = this.entities.get(key);
@@ -355,55 +416,60 @@ export class ViewGateway {
         this.stats.unknownUpdates++;
         return;
       }
-      if (this.entities.size >= this.maxEntities) {
+      entry = new EntityEntry(key);
+      if (!this.entities.add(entry)) {
         this.stats.tableFull++;
         return;
       }
-      entry = new EntityEntry(key);
-      this.entities.set(key, entry);
     }
     if (full) {
       entry.force = record.forceId;
-      entry.kind = record.entityType[0]!;
-      entry.domain = record.entityType[1]!;
-      // The longest of the stationary and moving timeouts: the snapshot never forgets a live entity early.
-      entry.timeoutMs = 1000 * entityTimeoutSeconds(this.config.heartbeat, entry.kind, entry.domain, true);
+      const kind = record.entityType[0]!, domain = record.entityType[1]!;
+      if (entry.timeoutMs === 0 || kind !== entry.kind || domain !== entry.domain) {
+        // The longest of the stationary and moving timeouts: the snapshot never forgets a live entity early.
+        entry.timeoutMs = 1000 * entityTimeoutSeconds(this.config.heartbeat, kind, domain, true);
+      }
+      entry.kind = kind;
+      entry.domain = domain;
       if (entry.full.length < length) entry.full = new Uint8Array(length);
-      entry.full.set(bytes.subarray(offset, offset + length));
+      copyBytes(bytes, offset, entry.full, 0, length);
       entry.fullLength = length;
       entry.fullTimeMs = nowMs;
       entry.partialLength = 0;
     } else {
       if (entry.partial.length < length) entry.partial = new Uint8Array(length);
-      entry.partial.set(bytes.subarray(offset, offset + length));
+      copyBytes(bytes, offset, entry.partial, 0, length);
       entry.partialLength = length;
       entry.partialTimeMs = nowMs;
     }
     entry.exercise = record.exerciseId;
     entry.lastSeenMs = nowMs;
     const l = record.location;
-    ecefToGeodeticDegrees(this.geodetic, l[0]!, l[1]!, l[2]!);
-    entry.latDeg = this.geodetic[0]!;
-    entry.lonDeg = this.geodetic[1]!;
+    entry.x = l[0]!;
+    entry.y = l[1]!;
+    entry.z = l[2]!;
+    entry.geodeticValid = false;
     // A leave notice (appearance State = Deactivated, docs/dis-reference.md) is forwarded, then forgotten.
-    if (isDeactivated(record.appearance)) this.entities.delete(key);
+    if (isDeactivated(record.appearance)) this.entities.delete(entry);
     this.stats.pdus++;
     this.stats.bytes += length;
     this.rate.pdus++;
     this.rate.bytes += length;
-    this.addToTick(entry, bytes, offset, length, nowMs);
+    this.addToTick(entry, bytes, offset, length);
   };
 
-  private addToTick(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number, nowMs: number): void {
+  private addToTick(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number): void {
     if (this.tickCount === TICK_RECORDS || this.tickByteLength + length > TICK_BYTES) this.tick();
     const i = this.tickCount++;
-    this.tickBytes.set(bytes.subarray(offset, offset + length), this.tickByteLength);
+    copyBytes(bytes, offset, this.tickBytes, this.tickByteLength, length);
     this.tickStart[i] = this.tickByteLength;
     this.tickLength[i] = length;
     this.tickByteLength += length;
-    this.tickTimeMs[i] = nowMs;
-    this.tickLatDeg[i] = entry.latDeg;
-    this.tickLonDeg[i] = entry.lonDeg;
+    this.tickTimeMs[i] = this.arrivalMs[0]!;
+    this.tickEcef[3 * i] = entry.x;
+    this.tickEcef[3 * i + 1] = entry.y;
+    this.tickEcef[3 * i + 2] = entry.z;
+    this.tickGeodeticValid[i] = 0;
     this.tickAttributes[4 * i] = entry.exercise;
     this.tickAttributes[4 * i + 1] = entry.force;
     this.tickAttributes[4 * i + 2] = entry.kind;
@@ -411,9 +477,37 @@ export class ViewGateway {
     this.tickEntries[i] = entry;
   }
 
+  /**
+   * Whether tick record `i` passes a filter. Its geodetic position is computed the first time an area filter asks
+   * (once per PDU, however many clients ask; never when no client filters by area).
+   */
   private recordMatches(f: CompiledFilter, i: number): boolean {
+    if (f.all) return true;
     const a = this.tickAttributes;
-    return matches(f, a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!, a[4 * i + 3]!, this.tickLatDeg[i]!, this.tickLonDeg[i]!);
+    if (!matchesAttributes(f, a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!, a[4 * i + 3]!)) return false;
+    if (f.bbox === null) return true;
+    if (this.tickGeodeticValid[i] === 0) {
+      const e = this.tickEcef;
+      ecefToGeodeticDegrees(this.geodetic, e[3 * i]!, e[3 * i + 1]!, e[3 * i + 2]!);
+      this.tickLatDeg[i] = this.geodetic[0]!;
+      this.tickLonDeg[i] = this.geodetic[1]!;
+      this.tickGeodeticValid[i] = 1;
+    }
+    return inBbox(f.bbox, this.tickLatDeg[i]!, this.tickLonDeg[i]!);
+  }
+
+  /** Whether an entity's newest state passes a filter (snapshots); geodetic position as in `recordMatches`. */
+  private entryMatches(f: CompiledFilter, e: EntityEntry): boolean {
+    if (f.all) return true;
+    if (!matchesAttributes(f, e.exercise, e.force, e.kind, e.domain)) return false;
+    if (f.bbox === null) return true;
+    if (!e.geodeticValid) {
+      ecefToGeodeticDegrees(this.geodetic, e.x, e.y, e.z);
+      e.latDeg = this.geodetic[0]!;
+      e.lonDeg = this.geodetic[1]!;
+      e.geodeticValid = true;
+    }
+    return inBbox(f.bbox, e.latDeg, e.lonDeg);
   }
 
   /** Sends the PDUs of this tick to every client (or marks them missed for a congested one). */
@@ -494,7 +588,7 @@ export class ViewGateway {
     if (client.congested || client.socket.bufferedAmount > this.highWaterBytes) {
       client.congested = true;
       for (const e of entries) {
-        if (matches(client.compiled, e.exercise, e.force, e.kind, e.domain, e.latDeg, e.lonDeg)) this.miss(client, e);
+        if (this.entryMatches(client.compiled, e)) this.miss(client, e);
       }
       return;
     }
@@ -502,7 +596,7 @@ export class ViewGateway {
     this.writer.reset();
     for (const e of entries) {
       if (e.timedOut || e.fullLength === 0) continue;
-      if (!matches(client.compiled, e.exercise, e.force, e.kind, e.domain, e.latDeg, e.lonDeg)) continue;
+      if (!this.entryMatches(client.compiled, e)) continue;
       this.write(messages, e.fullTimeMs, e.full, 0, e.fullLength);
       if (e.partialLength > 0) this.write(messages, e.partialTimeMs, e.partial, 0, e.partialLength);
     }
@@ -621,10 +715,10 @@ export class ViewGateway {
 
   private everySecond(): void {
     const nowMs = this.now();
-    for (const [key, entry] of this.entities) {
+    for (const entry of this.entities.values()) {
       if (nowMs - entry.lastSeenMs > entry.timeoutMs) {
         entry.timedOut = true;
-        this.entities.delete(key);
+        this.entities.delete(entry);
         this.stats.timeouts++;
       }
     }

@@ -63,7 +63,7 @@ export class FeedWriter {
     if (at + FEED_RECORD_HEADER_BYTES + length > this.buffer.length) return false;
     this.view.setFloat64(at, arrivalTimeMs, false);
     this.view.setUint16(at + 8, length, false);
-    this.buffer.set(pdu.subarray(offset, offset + length), at + FEED_RECORD_HEADER_BYTES);
+    copyBytes(pdu, offset, this.buffer, at + FEED_RECORD_HEADER_BYTES, length);
     this.length = at + FEED_RECORD_HEADER_BYTES + length;
     this.records++;
     return true;
@@ -79,6 +79,20 @@ export class FeedWriter {
     this.length = 0;
     this.records = 0;
   }
+}
+
+/**
+ * Copies `length` bytes from `source[sourceOffset…]` to `target[targetOffset…]`. A loop rather than
+ * `target.set(source.subarray(…))`, which allocates a view per call: PDUs are copied once per PDU per tick.
+ */
+export function copyBytes(
+  source: Uint8Array,
+  sourceOffset: number,
+  target: Uint8Array,
+  targetOffset: number,
+  length: number,
+): void {
+  for (let i = 0; i < length; i++) target[targetOffset + i] = source[sourceOffset + i]!;
 }
 
 /** Receives one record of a feed message: the PDU is `bytes[offset, offset + length)` (no copy). */
