@@ -196,6 +196,40 @@ describe('view gateway', () => {
     expect(filtered.records.slice(from).map((r) => [r.entity, r.pdu.length])).toEqual([[2, 72]]);
   });
 
+  it('holds at most receiver.maxEntities entities, counting the PDUs of further ones', async () => {
+    const g = await gateway({ config: { receiver: { maxEntities: 2 } } });
+    const observer = await client(g);
+    g.send(entityPdu({ entity: 1 }), entityPdu({ entity: 2 }), entityPdu({ entity: 3 }), entityPdu({ entity: 3 }));
+    await observer.waitFor(() => observer.records.length >= 2, 'two PDUs');
+    await publish(g, observer, [{ entity: 1, speed: 1 }]);
+    await observer.sync();
+    expect(observer.entities()).toEqual([1, 2]);
+    expect(g.gateway.entityCount).toBe(2);
+    expect(g.gateway.stats.tableFull).toBe(2);
+    // A leave frees a place.
+    await publish(g, observer, [{ entity: 2, deactivated: true }]);
+    await publish(g, observer, [{ entity: 3 }]);
+    expect(g.gateway.entityCount).toBe(2);
+  });
+
+  it('forgets an entity silent for its timeout, and a new client gets no snapshot of it', async () => {
+    let clockMs = Date.now();
+    const g = await gateway({ now: () => clockMs });
+    const observer = await client(g);
+    await publish(g, observer, [{ entity: 1 }]);
+    expect(g.gateway.entityCount).toBe(1);
+    clockMs += 3_600_000; // an hour later by the gateway's clock: far beyond any heartbeat × 2.4
+    const seen = observer.json.length;
+    await observer.waitFor(
+      () => observer.json.slice(seen).some((m) => m.type === 'counters' && m.entities === 0),
+      'counters with no entity',
+    );
+    expect(g.gateway.stats.timeouts).toBe(1);
+    const late = await client(g);
+    await late.sync();
+    expect(late.records).toEqual([]);
+  });
+
   it('refuses a foreign Origin with 403 and accepts the page\'s own, an allowed one, and none', async () => {
     const g = await gateway({ allowOrigins: ['http://localhost:5173'] });
     const port = new URL(g.url).port;
