@@ -341,8 +341,9 @@ export class ViewGateway {
       smoothing: { method: r.smoothing, timeSeconds: r.smoothingTime },
       positionThresholdMeters: options.config.emitter.positionThreshold,
       orientationThresholdDeg: (options.config.emitter.orientationThreshold * 180) / Math.PI,
-      // Platforms on the default tables; the page applies the same bound to every entity.
-      entityTimeoutSeconds: entityTimeoutSeconds(options.config.heartbeat, 1, 1),
+      // One bound for every entity on the page: a land platform's, at rest (the longer one), as the gateway keeps
+      // them; entities that leave say so with a leave notice and are gone at once.
+      entityTimeoutSeconds: entityTimeoutSeconds(options.config.heartbeat, 1, 1, true),
       tiles: options.tiles ?? null,
       demo: options.demo ?? false,
     };
