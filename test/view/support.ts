@@ -174,7 +174,7 @@ export interface TestGateway {
 
 /** A gateway receiving UDP on a free port of 127.0.0.1, serving HTTP and the feed on another. */
 export async function startGateway(
-  options: Partial<GatewayOptions> & { readonly config?: StreamConfig; readonly pageDir?: string } = {},
+  options: Omit<Partial<GatewayOptions>, 'config'> & { readonly config?: StreamConfig; readonly pageDir?: string } = {},
 ): Promise<TestGateway> {
   const config = resolveConfig({ ...options.config, network: { port: 0, address: '127.0.0.1' } });
   const gateway = new ViewGateway({ tickMs: 20, ...options, config });
