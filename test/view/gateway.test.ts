@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { within } from '../cli/binary.js';
 import { FeedClient, entityPdu, startGateway, type EntitySpec, type TestGateway } from './support.js';
 import type { ViewFilter } from '../../src/view/protocol.js';
@@ -261,6 +262,29 @@ describe('view gateway', () => {
     expect(g.gateway.stats.upgradesRefused).toBe(3);
     const c = await client(g, { origin: `http://127.0.0.1:${port}` });
     expect(c.json[0]!.type).toBe('hello');
+  });
+
+  it('refuses upgrades off /feed (404) and beyond maxClients (503)', async () => {
+    const g = await gateway({ maxClients: 1 });
+    const refused = (url: string) =>
+      within(
+        new Promise<number>((resolve) => {
+          const ws = new WebSocket(url);
+          ws.on('unexpected-response', (_req, res) => (ws.terminate(), resolve(res.statusCode!)));
+          ws.on('open', () => (ws.terminate(), resolve(101)));
+          ws.on('error', () => {});
+        }),
+        5000,
+        `upgrade ${url}`,
+      );
+    expect(await refused(g.feedUrl.replace('/feed', '/other'))).toBe(404);
+    const first = await client(g);
+    expect(await refused(g.feedUrl)).toBe(503);
+    first.close();
+    await within(first.closed, 5000, 'the first client closed');
+    await until(() => g.gateway.stats.clients === 0, 'the gateway to see it go');
+    expect(await refused(g.feedUrl)).toBe(101);
+    expect(g.gateway.stats.upgradesRefused).toBe(2);
   });
 
   it('answers malformed, unknown and oversized client messages with errors, counts them, and serves on', async () => {
