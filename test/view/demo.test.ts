@@ -1,6 +1,8 @@
 // `reckon demo` serves the live map: the page's URL on stderr, the feed of the demo's PDUs and its truth layer.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { reckon, within } from '../cli/binary.js';
+import { BIN, ROOT, reckon, within } from '../cli/binary.js';
+import { findSystemBinary } from '../support/system-binary.js';
 import { FeedClient } from './support.js';
 
 describe('reckon demo live map', () => {
@@ -35,5 +37,24 @@ describe('reckon demo live map', () => {
     const demo = reckon(['demo', '--duration', '1', '--json', '--no-view']);
     expect(await within(demo.exited, 20_000, 'the demo to exit', demo.child)).toBe(0);
     expect(demo.stderr()).not.toMatch(/live map/);
+  });
+
+  const script = findSystemBinary('script', 'bsdutils');
+  it.skipIf(!script.path)('keeps the map URL as the first line of the live table on a terminal, within its size', async () => {
+    const demo = `'${process.execPath}' '${BIN}' demo --duration 2 --http 127.0.0.1:0`;
+    const child = spawn(script.path!, ['-qec', `stty cols 80 rows 24; exec ${demo}`, '/dev/null'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += String(c)));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(await within(exited, 20_000, 'the demo to exit', child)).toBe(0);
+    expect(out).toMatch(/live map: http:\/\/127\.0\.0\.1:\d+\//);
+    // Each redraw of the table (cursor up to its first line, then the lines) starts with the URL.
+    const redraws = out.split(/\x1b\[\d+A\r/).slice(1); // eslint-disable-line no-control-regex
+    expect(redraws.length).toBeGreaterThan(0);
+    for (const r of redraws) expect(r.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).toMatch(/^live map: http/); // eslint-disable-line no-control-regex
   });
 });

@@ -87,8 +87,10 @@ export const command: Command = {
           onProgress: json
             ? undefined
             : (r) => {
-                const table = live.tty ? view.demoLiveLines(r, live.tty, live.size, live.color) : [];
-                live.update(table, view.demoPlainLines(r));
+                // The map's URL stays on screen as the table's first line (a resize clears what was above it).
+                const size = map ? { ...live.size, rows: live.size.rows - 1 } : live.size;
+                const table = live.tty ? view.demoLiveLines(r, live.tty, size, live.color) : [];
+                live.update(map && live.tty ? [`live map: ${map.url}`, ...table] : table, view.demoPlainLines(r));
               },
         });
       } finally {
