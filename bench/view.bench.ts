@@ -46,7 +46,7 @@ function buildDatagrams(): Buffer[] {
     for (let k = 0; k < 10; k++) {
       record.entity = 1 + e + k;
       record.location.set([-2707135.985 + e + k, -4353750.737, 3781611.558]);
-      encodeEntityStateInto(record, datagram, k * PDU_BYTES);
+      encodeEntityStateInto(datagram, record, k * PDU_BYTES);
     }
     datagrams.push(datagram);
   }

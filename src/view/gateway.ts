@@ -20,7 +20,7 @@ import { isDeactivated } from '../dr/algorithm.js';
 import { EntityIndex } from '../dr/entity-index.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { CodecStatus } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';

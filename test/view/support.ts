@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { resolveConfig } from '../../src/stream/settings.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { openUdpTransport, type UdpTransport } from '../../src/transport/udp.js';
@@ -50,7 +50,7 @@ export function entityPdu(spec: EntitySpec): Uint8Array {
   record.drAlgorithm = 2;
   setMarkingText(record, `E${spec.entity}`);
   const out = new Uint8Array(144);
-  const length = encodeEntityStateInto(record, out);
+  const length = encodeEntityStateInto(out, record);
   if (length < 0) throw new Error(`encode failed: ${length}`);
   return out.slice(0, length);
 }
