@@ -9,6 +9,8 @@ import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { EMIT_REASON_NAMES } from '../dr/emitter.js';
 import type { RunResult } from './runner.js';
 import { displayValue } from './table.js';
+import { eastNorthAxes } from '../report/enu-axes.js';
+import { extent } from '../math/extent.js';
 
 /** Why PDUs are sent, in EMIT_* bit order, and their colours (the same in every report). */
 export const REASONS = EMIT_REASON_NAMES as readonly string[];
@@ -228,8 +230,7 @@ export function sameTrajectory(results: readonly RunResult[]): boolean {
 /** A quantitative scale for positive values: logarithmic when they span a decade or more, else linear from 0. */
 function scaleFor(values: readonly number[]): Record<string, unknown> {
   const positive = values.filter((v) => v > 0);
-  const lo = Math.min(...positive),
-    hi = Math.max(...positive);
+  const [lo, hi] = extent(positive);
   if (positive.length === values.length && positive.length > 1 && hi / lo >= 10) return { type: 'log', nice: true };
   return hi > 0 ? { type: 'linear', zero: true, nice: true } : { type: 'linear', domain: [0, 1] };
 }
@@ -406,7 +407,7 @@ const WINDOW_SECONDS = 10;
  * trace when it is shorter.
  */
 export function errorWindow(results: readonly RunResult[]): readonly [number, number] {
-  const last = Math.min(...results.map((r) => r.traces!.errorTime[r.traces!.errorTime.length - 1] ?? 0));
+  const [last] = extent(results.map((r) => r.traces!.errorTime[r.traces!.errorTime.length - 1] ?? 0));
   if (!(last > WINDOW_SECONDS + 5)) return [0, Math.max(last, 1e-3)];
   let best = 5,
     bestScore = -1;
@@ -508,7 +509,10 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding, detai
     const t = r.traces!;
     const stride = Math.max(1, Math.ceil(t.time.length / (700 * detail)));
     const idx = t.time.map((_, i) => i).filter((i) => i % stride === 0 || i === t.time.length - 1);
-    const spanOf = (a: number[]) => Math.max(...a) - Math.min(...a);
+    const spanOf = (a: number[]) => {
+      const [lo, hi] = extent(a);
+      return hi - lo;
+    };
     const span = Math.max(spanOf(t.trueEast), spanOf(t.trueNorth), 1);
     const p95 = r.metrics.positionError.p95;
     // The displayed track's offset from the true one is drawn k times its size, so an error of a metre shows on
@@ -533,28 +537,7 @@ export function trackSpec(results: readonly RunResult[], enc: RunEncoding, detai
       n: round(t.pduNorth[i]!, 2),
       why: REASONS[lowestBit(t.pduReasons[i]!)] ?? 'change',
     }));
-    const all = [...track, ...pdus];
-    const range = (key: 'e' | 'n') =>
-      [Math.min(...all.map((p) => p[key])), Math.max(...all.map((p) => p[key]))] as const;
-    const [e0, e1] = range('e'),
-      [n0, n1] = range('n');
-    const size = Math.max(e1 - e0, n1 - n0, 1) * 1.06;
-    const ec = (e0 + e1) / 2,
-      nc = (n0 + n1) / 2;
-    const x = {
-      field: 'e',
-      type: 'quantitative',
-      title: 'east (m)',
-      scale: { domain: [ec - size / 2, ec + size / 2], nice: false },
-      axis: { format: ',.4~r' },
-    };
-    const y = {
-      field: 'n',
-      type: 'quantitative',
-      title: 'north (m)',
-      scale: { domain: [nc - size / 2, nc + size / 2], nice: false },
-      axis: { format: ',.4~r' },
-    };
+    const { x, y } = eastNorthAxes([...track, ...pdus], 1, 1.06);
     return {
       title: {
         text: enc.label(r),

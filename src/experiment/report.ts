@@ -36,6 +36,7 @@ import {
 import type { RunResult } from './runner.js';
 import type { ExperimentPlan } from './sweep.js';
 import { displayValue, resultTable, toCsv } from './table.js';
+import { extent } from '../math/extent.js';
 
 export { htmlTable, renderVegaLite, paretoFront, type ReportSection };
 
@@ -212,7 +213,8 @@ export async function experimentSections(
     options.plan?.runs.find((p) => p.index === r.index)?.spec.emitter.positionThreshold;
   const front = sameTrajectory(results);
   const rates = results.map((r) => r.metrics.pdusPerSecond);
-  const sameRate = results.length > 1 && Math.max(...rates) - Math.min(...rates) <= 1e-3 * Math.max(...rates);
+  const [minRate, maxRate] = extent(rates);
+  const sameRate = results.length > 1 && maxRate - minRate <= 1e-3 * maxRate;
   if (sameRate) {
     sections.push({
       title: 'Position error against PDU rate',
@@ -377,8 +379,7 @@ function cheapestRuns(
     'time above threshold (%)',
   ];
   if (results.length < 2 || p95s.length === 0) return { header, rows: [] };
-  const lo = Math.min(...p95s),
-    hi = Math.max(...p95s);
+  const [lo, hi] = extent(p95s);
   const levels: number[] = [];
   for (let decade = 10 ** Math.floor(Math.log10(lo)); decade <= hi * 10 && levels.length < 40; decade *= 10) {
     for (const m of [1, 2, 5]) {

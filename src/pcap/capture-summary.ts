@@ -4,6 +4,7 @@
 import { entityKey, markingText } from '../pdu/entity-state-record.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';
 import type { Capture } from './reader.js';
+import { extent } from '../math/extent.js';
 
 export interface EntitySummary {
   /** `site:application:entity`. */
@@ -71,11 +72,6 @@ export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions
       entity.forceId = r.forceId;
     }
   }
-  const times = capture.frames.map((f) => f.timeSeconds).filter(Number.isFinite);
-  return {
-    totals,
-    entities: [...byKey.values()],
-    firstTimeSeconds: times.length ? Math.min(...times) : NaN,
-    lastTimeSeconds: times.length ? Math.max(...times) : NaN,
-  };
+  const [firstTimeSeconds, lastTimeSeconds] = extent(capture.frames.map((f) => f.timeSeconds));
+  return { totals, entities: [...byKey.values()], firstTimeSeconds, lastTimeSeconds };
 }

@@ -13,6 +13,7 @@ import { summarizeDisCapture, type CaptureSummary } from '../pcap/capture-summar
 import { disCapturePdus, emptyTotals, type DisCaptureOptions } from '../pcap/dis-capture.js';
 import type { Capture } from '../pcap/reader.js';
 import { htmlTable, renderHtmlPage, type ReportSection } from './html.js';
+import { eastNorthAxes } from './enu-axes.js';
 import { renderVegaLite } from './vega.js';
 
 /** Entities drawn on the track plot (those with the most PDUs); the table lists every one. */
@@ -230,28 +231,8 @@ function trackSpec(
     return { entity: label(id), e: t.east[0]!, n: t.north[0]!, t: t.time[0]! };
   });
   const all = points.length > 0 ? points : starts;
-  const e0 = Math.min(...all.map((p) => p.e)),
-    e1 = Math.max(...all.map((p) => p.e));
-  const n0 = Math.min(...all.map((p) => p.n)),
-    n1 = Math.max(...all.map((p) => p.n));
   // Equal metres per pixel on both axes.
-  const size = Math.max(e1 - e0, n1 - n0, 10) * 1.08;
-  const ec = (e0 + e1) / 2,
-    nc = (n0 + n1) / 2;
-  const x = {
-    field: 'e',
-    type: 'quantitative',
-    title: 'east (m)',
-    scale: { domain: [ec - size / 2, ec + size / 2], nice: false },
-    axis: { format: ',.4~r' },
-  };
-  const y = {
-    field: 'n',
-    type: 'quantitative',
-    title: 'north (m)',
-    scale: { domain: [nc - size / 2, nc + size / 2], nice: false },
-    axis: { format: ',.4~r' },
-  };
+  const { x, y } = eastNorthAxes(all, 10, 1.08);
   const domain = ids.map(label);
   const colour = {
     field: 'entity',
