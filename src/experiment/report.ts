@@ -217,7 +217,7 @@ export async function experimentSections(
     sections.push({
       title: 'Position error against PDU rate',
       html:
-        `<p>Every run sent the same PDUs (${formatNumber(rates[0]!)} PDUs/s): the sweep changes only the receiving ` +
+        `<p>Every run sent the same PDUs (${formatNumber(rates[0])} PDUs/s): the sweep changes only the receiving ` +
         'side. The error of each run is under “Display quality by setting” and in the table.</p>',
     });
   } else {
@@ -265,7 +265,7 @@ export async function experimentSections(
     const chosen = pickEvenly(traced, ERROR_PANELS);
     const latency = chosen.some((r) =>
       r.traces!.deadReckoningError.some(
-        (e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]!) > 1e-6,
+        (e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]) > 1e-6,
       ),
     );
     sections.push({

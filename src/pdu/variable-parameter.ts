@@ -20,12 +20,12 @@ const writeViews = new DataViewCache();
 /** Reads the record at `offset` of `bytes` into its JSON form. */
 export function parameterRecordToJson(bytes: Uint8Array, offset: number): VariableParameter {
   const view = readViews.of(bytes);
-  const recordType = bytes[offset]!;
+  const recordType = bytes[offset];
   const raw = bytesToHex(bytes, offset, offset + PARAMETER_RECORD_BYTES);
   if (recordType === ParameterRecordType.ARTICULATED_PART) {
     return {
       recordType,
-      changeIndicator: bytes[offset + 1]!,
+      changeIndicator: bytes[offset + 1],
       partAttachedTo: view.getUint16(offset + 2),
       parameterType: view.getUint32(offset + 4),
       parameterValue: view.getFloat32(offset + 8),
@@ -35,7 +35,7 @@ export function parameterRecordToJson(bytes: Uint8Array, offset: number): Variab
   if (recordType === ParameterRecordType.ATTACHED_PART) {
     return {
       recordType,
-      detachedIndicator: bytes[offset + 1]!,
+      detachedIndicator: bytes[offset + 1],
       partAttachedTo: view.getUint16(offset + 2),
       parameterType: view.getUint32(offset + 4),
       attachedPartType: entityTypeToJson(view, offset + 8),

@@ -355,6 +355,6 @@ describe('cotEvents (frames → events, virtual time)', () => {
       expect(list.filter((e) => e.reason === 'appeared'), uid).toHaveLength(1);
       for (const e of list) expect(parseCotEvent(e.xml)!.event.uid).toBe(uid);
     }
-    expect(parseCotEvent(byUid.get('DIS.1.1.3001.54')![0]!.xml)!.contact.callsign).toBe('UtilVeh 1');
+    expect(parseCotEvent(byUid.get('DIS.1.1.3001.54')![0].xml)!.contact.callsign).toBe('UtilVeh 1');
   });
 });

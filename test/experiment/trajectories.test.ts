@@ -49,7 +49,7 @@ function fixesOf(trajectory: Trajectory, stepSeconds: number): TrackPoint[] {
   for (let t = 0; t <= trajectory.durationSeconds; t += stepSeconds) {
     trajectory.sample(t, s);
     ecefToGeodeticDegrees(geo, s.location[0]!, s.location[1]!, s.location[2]!);
-    points.push({ timeSeconds: t, latitudeDeg: geo[0]!, longitudeDeg: geo[1]!, heightM: geo[2]! });
+    points.push({ timeSeconds: t, latitudeDeg: geo[0], longitudeDeg: geo[1], heightM: geo[2] });
   }
   return points;
 }
@@ -200,7 +200,7 @@ describe('zero-g parabolas', () => {
   const pitchAt = (t: number) => {
     flight.sample(t, s);
     const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180, lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
-    return headingPitchRollFromEuler(hpr, lat, lon, s.orientation[0]!, s.orientation[1]!, s.orientation[2]!)[1]!;
+    return headingPitchRollFromEuler(hpr, lat, lon, s.orientation[0]!, s.orientation[1]!, s.orientation[2]!)[1];
   };
 
   it('pulls up to the entry angle, falls free to the same angle nose down, and pulls out level', () => {

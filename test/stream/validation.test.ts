@@ -63,7 +63,7 @@ function edited(pdu: Uint8Array, edit: Edit, step: number): Uint8Array {
 describe('values no entity can have', () => {
   it('a subscriber counts each under its own code; the known entity keeps its last valid state, nothing else appears', () => {
     const transport = new FakeTransport();
-    const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1]! } }, { transport, expireIntervalSeconds: 3600 });
+    const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1] } }, { transport, expireIntervalSeconds: 3600 });
     const events: EntityEvent[] = [];
     const diagnostics: Diagnostic[] = [];
     const subscriptions = [
@@ -95,7 +95,7 @@ describe('values no entity can have', () => {
   describe('reckon decode on a capture of them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'reckon-validate-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    const datagrams = [gaz[0]!, ...CASES.map(([, edit], i) => edited(gaz[0]!, edit, i + 1)), gaz[1]!];
+    const datagrams = [gaz[0], ...CASES.map(([, edit], i) => edited(gaz[0]!, edit, i + 1)), gaz[1]];
     const file = join(dir, 'invalid.pcap');
     writeFileSync(file, Buffer.concat([pcapFileHeader(), ...datagrams.map((d, i) => pcapUdpRecord(d, 1_700_000_000 + i))]));
 
@@ -103,7 +103,7 @@ describe('values no entity can have', () => {
       const totals = emptyTotals();
       const statuses = [...disCapturePdus(readCapture(readFileSync(file)), totals)].map((e) => e.status);
       const transport = new FakeTransport();
-      const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1]! } }, { transport, expireIntervalSeconds: 3600 });
+      const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1] } }, { transport, expireIntervalSeconds: 3600 });
       const subscription = subscriber.events$.subscribe();
       for (const d of datagrams) transport.deliver(d);
       subscription.unsubscribe();
