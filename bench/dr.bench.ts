@@ -85,7 +85,7 @@ function objectEntities(random: () => number): RemoteObject[] {
   }
   for (let i = N - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
-    [entities[i]!, entities[j]!] = [entities[j], entities[i]];
+    [entities[i], entities[j]] = [entities[j]!, entities[i]!];
   }
   consume(garbage.length);
   return entities;

@@ -55,7 +55,7 @@ export function captureReportData(capture: Capture, options: DisCaptureOptions =
   for (const event of disCapturePdus(capture, emptyTotals(), options)) {
     const bin = bins[Math.min(bins.length - 1, Math.max(0, Math.floor((event.timeSeconds - start) / binSeconds)))]!;
     const name = pduTypeName(event.pduType, event.status);
-    bin[name] = (bin[name]! ?? 0) + 1;
+    bin[name] = (bin[name] ?? 0) + 1;
     const r = event.record;
     if (!r) continue;
     const [x, y, z] = [r.location[0], r.location[1], r.location[2]];
@@ -290,7 +290,7 @@ function rateSpec(data: CaptureReportData): Record<string, unknown> {
   // A step line holds each bin's value to the next point: the last bin gets a closing point at its end.
   const closed = [...data.bins, data.bins[data.bins.length - 1]];
   const values = closed.flatMap((bin, i) =>
-    types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type]! ?? 0) / data.binSeconds })),
+    types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })),
   );
   const colours = entityColours(types.length).map((c, i) => (types[i] === 'rejected' ? '#111111' : c));
   return {
