@@ -223,7 +223,7 @@ const suite: BenchSuite = async ({ quick }) => {
     const table = filledTable(algorithm, random);
     const tickOnce = () => {
       table.extrapolate((tick += 0.016));
-      consume(table.location[3 * (N - 1)]! + table.worldToBody[9 * (N - 1) + 4]! + (readEuler ? table.orientation[3 * (N - 1) + 2] : 0));
+      consume(table.location[3 * (N - 1)]! + table.worldToBody[9 * (N - 1) + 4]! + (readEuler ? table.orientation[3 * (N - 1) + 2]! : 0));
     };
     const rate = opsPerSecond(tickOnce, N, timing);
     const heap = heapBytesPerOp(tickOnce, 200) / N;

@@ -109,7 +109,7 @@ export function encodeZeroRuns(input: Uint8Array, out: Uint8Array, bitLength: nu
   // The last groups (fewer than eight) one at a time; a partial last group is padded with zero bits.
   for (let bit = wordEnd * 8; bit < endBit; bit += 3) {
     const i = bit >>> 3;
-    let group = (((input[i]! << 8) | (i + 1 < input.length ? input[i + 1] : 0)) >>> (13 - (bit & 7))) & 7;
+    let group = (((input[i]! << 8) | (i + 1 < input.length ? input[i + 1]! : 0)) >>> (13 - (bit & 7))) & 7;
     const past = bit + 3 - endBit;
     // Mask bits past the declared length: they may hold anything in the caller's buffer.
     if (past > 0) group &= (7 << past) & 7;

@@ -124,10 +124,10 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
           staleSeconds: stale,
           latitudeDeg: (geodetic[0]! * 180) / Math.PI,
           longitudeDeg: (geodetic[1]! * 180) / Math.PI,
-          haeM: geodetic[2],
+          haeM: geodetic[2]!,
           callsign,
-          courseDeg: cs[0],
-          speedMps: cs[1],
+          courseDeg: cs[0]!,
+          speedMps: cs[1]!,
           dis: {
             exercise: track.exercise,
             id: `${id[l]}:${id[l + 1]}:${id[l + 2]}`,
@@ -149,15 +149,15 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         const table = frame.table;
         for (let slot = 0; slot < frame.slotCount; slot++) {
           if (frame.active[slot] !== 1) continue;
-          const key = frame.key[slot];
+          const key = frame.key[slot]!;
           const kind = frame.entityType[7 * slot]!, domain = frame.entityType[7 * slot + 1]!;
           const force = table.forceId[slot]!;
           let track = byKey.get(key);
           let reason: CotEventReason | undefined;
           if (track === undefined) {
             const l = 3 * slot;
-            const exercise = table.exerciseId[slot];
-            const uid = cotUid(prefix, exercise, frame.entityId[l], frame.entityId[l + 1], frame.entityId[l + 2]);
+            const exercise = table.exerciseId[slot]!;
+            const uid = cotUid(prefix, exercise, frame.entityId[l]!, frame.entityId[l + 1]!, frame.entityId[l + 2]!);
             // `last` is set by the 'appeared' event emitted below.
             const last = undefined as unknown as CotEventFields;
             track = { key, uid, exercise, kind, domain, force, dueSeconds: t, seen, x: 0, y: 0, z: 0, last };
@@ -202,7 +202,7 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
           staleSeconds: t,
           latitudeDeg: (geodetic[0]! * 180) / Math.PI,
           longitudeDeg: (geodetic[1]! * 180) / Math.PI,
-          haeM: geodetic[2],
+          haeM: geodetic[2]!,
           courseDeg: 0,
           speedMps: 0,
         };

@@ -468,7 +468,7 @@ export class RemoteEntityTable {
     if (appeared) {
       if (!full) return (this.stats.unknownUpdates++, APPLY_UNKNOWN_UPDATE);
       if (this.size >= this.capacity) return (this.stats.full++, APPLY_TABLE_FULL);
-      slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount] : this.highWater++;
+      slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount]! : this.highWater++;
       this.index.set(key, slot);
       this.active[slot] = 1;
       this.key[slot] = key;
@@ -561,7 +561,7 @@ export class RemoteEntityTable {
   resolve(): void {
     const slots = this.pendingSlots, states = this.pendingState;
     for (let k = 0; k < this.pendingCount; k++) {
-      const slot = slots[k], state = states[slot];
+      const slot = slots[k]!, state = states[slot];
       states[slot] = PENDING_NONE;
       if (state !== PENDING_DROPPED) this.resolveSlot(slot, state === PENDING_NEW);
     }
@@ -629,7 +629,7 @@ export class RemoteEntityTable {
     const o0 = s.orientation0;
     for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
     for (let k = 0; k < this.rotatingCount; k++) {
-      const slot = this.rotating[k];
+      const slot = this.rotating[k]!;
       evaluateRotating(s, slot, tSeconds, reference, outLocation, slot, this.m, 0, outOrientation);
     }
   }
@@ -649,7 +649,7 @@ export class RemoteEntityTable {
     rotateSlots(s, rotating, this.rotatingCount, tSeconds, reference, matrices, -1);
     const kernel = s.kernel;
     for (let k = 0; k < this.rotatingCount; k++) {
-      const slot = rotating[k];
+      const slot = rotating[k]!;
       stale[slot] = 1;
       if (kernel[slot] === KERNEL_ROTATING_BODY) bodyPosition(s, slot, tSeconds, reference, outLocation, slot);
     }
@@ -690,7 +690,7 @@ export class RemoteEntityTable {
     this.displayPending = true;
     this.now[0] = tSeconds;
     for (let k = 0; k < this.smoothingCount; ) {
-      const slot = this.smoothing[k];
+      const slot = this.smoothing[k]!;
       if (this.smoothSlot(slot, this.displayLocation, state.displayWorldToBody, slot, true)) k++;
       else {
         // Finished or stopped: drop from the list.
@@ -821,7 +821,7 @@ export class RemoteEntityTable {
   private release(slot: number, event: number): void {
     if (event === TABLE_TIMED_OUT) this.stats.timedOut++;
     else this.stats.removed++;
-    const key = this.key[slot];
+    const key = this.key[slot]!;
     this.onEvent?.(event, slot, key);
     this.index.delete(key);
     this.active[slot] = 0;

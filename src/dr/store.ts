@@ -211,8 +211,8 @@ export function resetSlot(
   const half = scratchSinCos, halves = scratchHalfAngles;
   for (let k = 0; k < 3; k++) {
     sinCos(half, 0.5 * s.orientation0[i3 + k]!);
-    halves[2 * k] = half[0];
-    halves[2 * k + 1] = half[1];
+    halves[2 * k] = half[0]!;
+    halves[2 * k + 1] = half[1]!;
   }
   const sp = halves[0]!, cp = halves[1]!, st = halves[2]!, ct = halves[3]!, sf = halves[4]!, cf = halves[5]!;
   const q = s.attitude0, i4 = 4 * slot;
@@ -272,7 +272,7 @@ export function rotateSlots(
   const q0 = s.attitude0, axis = s.turnAxis, omega = s.omegaMagnitude, half = scratchSinCos;
   for (let k = 0; k < count; k++) {
     const slot = slots[k]!, i3 = 3 * slot, i4 = 4 * slot, o = m < 0 ? 9 * slot : 9 * m;
-    half[0] = 0.5 * omega[slot] * (tSeconds - referenceSeconds[slot]);
+    half[0] = 0.5 * omega[slot]! * (tSeconds - referenceSeconds[slot]!);
     // No turn (ω = 0, or t at the reference, as when a PDU is loaded): sinCosInPlace(±0) is [+0, 1] exactly.
     if (half[0] === 0) {
       half[0] = 0;
@@ -394,7 +394,7 @@ export function worldVelocity(
 ): void {
   // One subtraction on both paths (dt − 0 is dt, −0 included): a phi of the untyped parameter and a computed
   // double would be boxed.
-  const elapsed = dt - (referenceSeconds === null ? 0 : referenceSeconds[slot]);
+  const elapsed = dt - (referenceSeconds === null ? 0 : referenceSeconds[slot]!);
   const i3 = 3 * slot, o3 = 3 * o, m9 = 9 * m;
   if (s.kernel[slot] === KERNEL_ROTATING_BODY && rotation !== null) {
     const accT = s.effectiveAlgorithm[slot] === DR_RVB ? elapsed : 0;

@@ -172,7 +172,7 @@ export class MetricsAccumulator {
       durationSeconds: duration,
       samples: this.count,
       pdus: this.pdus,
-      pdusByReason: { first: r[0], position: r[1], orientation: r[2], heartbeat: r[3], change: r[4] },
+      pdusByReason: { first: r[0]!, position: r[1]!, orientation: r[2]!, heartbeat: r[3]!, change: r[4]! },
       pdusPerSecond: this.pdus / duration,
       pdusPerOrbit: options.orbits ? this.pdus / options.orbits : null,
       bytesPerPdu,

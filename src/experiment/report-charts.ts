@@ -152,7 +152,7 @@ export function runEncoding(results: readonly RunResult[]): RunEncoding {
       ...seen.filter((a) => !ALGORITHM_ORDER.includes(a)),
     ];
     const spare = categoricalColours(colourDomain.length);
-    colourRange = colourDomain.map((a, i) => ALGORITHM_COLOURS[a] ?? spare[i]);
+    colourRange = colourDomain.map((a, i) => ALGORITHM_COLOURS[a] ?? spare[i]!);
   } else {
     colourDomain = seen;
     colourRange = categoricalColours(seen.length);
@@ -203,7 +203,7 @@ function shapeChannel(enc: RunEncoding): Record<string, unknown> | undefined {
 /** Evenly spaced picks (first and last included) of at most n items. */
 export function pickEvenly<T>(items: readonly T[], n: number): T[] {
   if (items.length <= n) return [...items];
-  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]);
+  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]!);
 }
 
 /** Indices of the points not dominated by any other (lower or equal x and y, one strictly), sorted by x. */

@@ -265,7 +265,7 @@ export async function experimentSections(
     const chosen = pickEvenly(traced, ERROR_PANELS);
     const latency = chosen.some((r) =>
       r.traces!.deadReckoningError.some(
-        (e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]) > 1e-6,
+        (e, i) => Number.isFinite(e) && Math.abs(e - r.traces!.positionError[i]!) > 1e-6,
       ),
     );
     sections.push({

@@ -215,7 +215,7 @@ function* simulateTruth(
       if (reasons !== 0) transmission.add(i, reasons, outgoing);
     }
     for (; nextPdu < transmission.count && transmission.steps[nextPdu] === i; nextPdu++) {
-      const reasons = transmission.reasons[nextPdu];
+      const reasons = transmission.reasons[nextPdu]!;
       metrics.addPdu(reasons);
       const record = transmission.read(nextPdu, pool.pop() ?? new EntityStateRecord(0));
       stampRecord(record, t);

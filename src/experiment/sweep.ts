@@ -44,7 +44,7 @@ export function setPath(input: unknown, path: string, value: unknown): Record<st
   const root = structuredClone(isObject(input) ? input : {}) as Record<string, unknown>;
   let node = root;
   for (let i = 0; i < keys.length - 1; i++) {
-    const key = keys[i];
+    const key = keys[i]!;
     const child = node[key];
     if (isObject(child)) node = child;
     else if (i === 0 && key === 'network' && typeof child === 'string') node = node[key] = { profile: child };
@@ -122,7 +122,7 @@ export function planExperiment(input: unknown): ExperimentPlan {
     let rest = index;
     // Last axis varies fastest, like nested loops written in the sweep's order.
     for (let a = axes.length - 1; a >= 0; a--) {
-      const [path, values] = axes[a];
+      const [path, values] = axes[a]!;
       const value = values[rest % values.length];
       rest = Math.floor(rest / values.length);
       settings[path] = value;

@@ -85,12 +85,12 @@ export class SnapshotInterpolationBuffer {
     head = count === 0 ? 0 : (head + 1) % this.depth;
     const i = base + head;
     this.times[i] = timeSeconds;
-    this.positions[i * 3] = positionEcef[0];
-    this.positions[i * 3 + 1] = positionEcef[1];
-    this.positions[i * 3 + 2] = positionEcef[2];
-    this.orientations[i * 3] = orientation[0];
-    this.orientations[i * 3 + 1] = orientation[1];
-    this.orientations[i * 3 + 2] = orientation[2];
+    this.positions[i * 3] = positionEcef[0]!;
+    this.positions[i * 3 + 1] = positionEcef[1]!;
+    this.positions[i * 3 + 2] = positionEcef[2]!;
+    this.orientations[i * 3] = orientation[0]!;
+    this.orientations[i * 3 + 1] = orientation[1]!;
+    this.orientations[i * 3 + 2] = orientation[2]!;
     fromMat3(scratchQuatA, worldToBodyFromEuler(scratchMatrix, orientation[0]!, orientation[1]!, orientation[2]!));
     this.quaternions.set(scratchQuatA, i * 4);
     this.heads[slot] = head;

@@ -135,7 +135,7 @@ export class LockstepPeer {
     for (let steps = 0; steps < 4 && sim.frame <= this.remoteThrough && sim.frame < this.sender.nextFrame; steps++) {
       const f = sim.frame;
       this.frameInputs[this.player] = this.local[f % RING]!;
-      this.frameInputs[1 - this.player] = this.remote[f % RING];
+      this.frameInputs[1 - this.player] = this.remote[f % RING]!;
       sim.step(this.frameInputs);
       if (sim.frame % this.every === 0) {
         const slot = (sim.frame / this.every) % CHECKSUM_RING;
@@ -170,7 +170,7 @@ export class LockstepPeer {
     const d = this.decoded;
     const status = decodeLockstepPacket(bytes, d);
     if (status !== PacketStatus.OK) {
-      const name = PACKET_STATUS_NAMES[status];
+      const name = PACKET_STATUS_NAMES[status]!;
       this.stats.rejected[name] = (this.stats.rejected[name] ?? 0) + 1;
       return;
     }

@@ -64,7 +64,7 @@ export function eulerFromWorldToBody(out: Vec3, m: ReadonlyMat3): Vec3 {
  * θ = ±90°, where ψ̇ and φ̇ are unbounded: returns null there (out untouched).
  */
 export function eulerRatesFromBodyRates(out: Vec3, euler: ReadonlyVec3, bodyRates: ReadonlyVec3): Vec3 | null {
-  const theta = euler[1], phi = euler[2];
+  const theta = euler[1]!, phi = euler[2]!;
   const cth = Math.cos(theta);
   if (Math.abs(cth) < GIMBAL_LOCK_COS_THETA) return null;
   const wx = bodyRates[0]!, wy = bodyRates[1]!, wz = bodyRates[2]!;
@@ -78,7 +78,7 @@ export function eulerRatesFromBodyRates(out: Vec3, euler: ReadonlyVec3, bodyRate
 
 /** Body angular velocity (rad/s about body x, y, z) from Euler angles and their rates [ψ̇, θ̇, φ̇] (rad/s). */
 export function bodyRatesFromEulerRates(out: Vec3, euler: ReadonlyVec3, eulerRates: ReadonlyVec3): Vec3 {
-  const theta = euler[1], phi = euler[2];
+  const theta = euler[1]!, phi = euler[2]!;
   const psiDot = eulerRates[0]!, thetaDot = eulerRates[1]!, phiDot = eulerRates[2]!;
   const cth = Math.cos(theta), sth = Math.sin(theta), cphi = Math.cos(phi), sphi = Math.sin(phi);
   out[0] = phiDot - psiDot * sth;

@@ -35,7 +35,7 @@ export function sinCos(out: Float64Array, x: number): Float64Array {
  * @returns io
  */
 export function sinCosInPlace(io: Float64Array): Float64Array {
-  const x = io[0], out = io;
+  const x = io[0]!, out = io;
   if (!(Math.abs(x) < REDUCE_BELOW)) {
     out[0] = Math.sin(x);
     out[1] = Math.cos(x);

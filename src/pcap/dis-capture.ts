@@ -90,7 +90,7 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
     const framing = forEachPdu(payload, collect);
     for (let i = 0; i < spans.length; i += 2) {
       const offset = spans[i]!, length = spans[i + 1]!;
-      const pduType = payload[offset + HeaderOffset.PDU_TYPE];
+      const pduType = payload[offset + HeaderOffset.PDU_TYPE]!;
       totals.pdus++;
       totals.pdusByType[pduType] = (totals.pdusByType[pduType] ?? 0) + 1;
       let status: CodecStatus = CodecStatus.OK;
@@ -111,7 +111,7 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
     if (framing !== CodecStatus.OK) {
       // A header we cannot trust, right after the last PDU found: nothing after it in the datagram can be located.
       const offset = spans.length === 0 ? 0 : spans[spans.length - 2]! + spans[spans.length - 1]!;
-      const pduType = offset + HeaderOffset.PDU_TYPE < payload.length ? payload[offset + HeaderOffset.PDU_TYPE] : -1;
+      const pduType = offset + HeaderOffset.PDU_TYPE < payload.length ? payload[offset + HeaderOffset.PDU_TYPE]! : -1;
       const lengthEnd = offset + HeaderOffset.LENGTH + 2;
       const length = lengthEnd <= payload.length ? (payload[lengthEnd - 2]! << 8) | payload[lengthEnd - 1]! : -1;
       totals.rejected[codecStatusName(framing)] = (totals.rejected[codecStatusName(framing)] ?? 0) + 1;

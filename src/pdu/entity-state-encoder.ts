@@ -88,9 +88,9 @@ function writeEntityState(record: EntityStateRecord, v: DataView, p: number, len
   const dr2 = fields.getUint32(DR_OTHER + 7);
   const dr3 = fields.getUint32(DR_OTHER + 11);
   let f = record.linearAcceleration;
-  const ax = f[0], ay = f[1], az = f[2];
+  const ax = f[0]!, ay = f[1]!, az = f[2]!;
   f = record.angularVelocity;
-  const wx = f[0], wy = f[1], wz = f[2];
+  const wx = f[0]!, wy = f[1]!, wz = f[2]!;
   // The marking character set byte and the 11 marking bytes as three words.
   const marking0 = ((record.markingCharacterSet & 0xff) << 24) | (fields.getUint32(MARKING) >>> 8);
   const marking1 = fields.getUint32(MARKING + 3);
@@ -152,11 +152,11 @@ function entityCountWord(record: EntityStateRecord, force: number, count: number
 /** Linear velocity, location, orientation, appearance: consecutive in both PDU types, from `p`. */
 function writeMotion(record: EntityStateRecord, v: DataView, p: number): void {
   let f = record.linearVelocity;
-  const vx = f[0], vy = f[1], vz = f[2];
+  const vx = f[0]!, vy = f[1]!, vz = f[2]!;
   f = record.location;
-  const x = f[0], y = f[1], z = f[2];
+  const x = f[0]!, y = f[1]!, z = f[2]!;
   f = record.orientation;
-  const psi = f[0], theta = f[1], phi = f[2];
+  const psi = f[0]!, theta = f[1]!, phi = f[2]!;
   const appearance = record.appearance;
   v.setFloat32(p, vx);
   v.setFloat32(p + 4, vy);
@@ -179,9 +179,9 @@ function writeDeadReckoning(record: EntityStateRecord, v: DataView, p: number): 
   const next4b = fields.getUint32(DR_OTHER + 7);
   const last4 = fields.getUint32(DR_OTHER + 11);
   let f = record.linearAcceleration;
-  const ax = f[0], ay = f[1], az = f[2];
+  const ax = f[0]!, ay = f[1]!, az = f[2]!;
   f = record.angularVelocity;
-  const wx = f[0], wy = f[1], wz = f[2];
+  const wx = f[0]!, wy = f[1]!, wz = f[2]!;
   v.setUint32(p, algorithmAndFirst3);
   v.setUint32(p + 4, next4);
   v.setUint32(p + 8, next4b);

@@ -149,7 +149,7 @@ function vec3(v: Float64Array): Vec3Tuple {
 }
 
 function entityTypeJson(t: Uint16Array): EntityType {
-  return { kind: t[0], domain: t[1], country: t[2], category: t[3], subcategory: t[4], specific: t[5], extra: t[6] };
+  return { kind: t[0]!, domain: t[1]!, country: t[2]!, category: t[3]!, subcategory: t[4]!, specific: t[5]!, extra: t[6]! };
 }
 
 function entityTypeInto(out: Uint16Array, t: EntityType): void {

@@ -20,7 +20,7 @@ const writeViews = new DataViewCache();
 /** Reads the record at `offset` of `bytes` into its JSON form. */
 export function parameterRecordToJson(bytes: Uint8Array, offset: number): VariableParameter {
   const view = readViews.of(bytes);
-  const recordType = bytes[offset];
+  const recordType = bytes[offset]!;
   const raw = bytesToHex(bytes, offset, offset + PARAMETER_RECORD_BYTES);
   if (recordType === ParameterRecordType.ARTICULATED_PART) {
     return {

@@ -58,7 +58,7 @@ export function captureReportData(capture: Capture, options: DisCaptureOptions =
     bin[name] = (bin[name] ?? 0) + 1;
     const r = event.record;
     if (!r) continue;
-    const [x, y, z] = [r.location[0], r.location[1], r.location[2]];
+    const [x, y, z] = [r.location[0]!, r.location[1]!, r.location[2]!];
     if (Math.hypot(x, y, z) < MIN_EARTH_RADIUS_M) {
       data.offEarth++;
       continue;
@@ -227,7 +227,7 @@ function trackSpec(
   });
   const starts = ids.map((id) => {
     const t = data.tracks.get(id)!;
-    return { entity: label(id), e: t.east[0], n: t.north[0], t: t.time[0] };
+    return { entity: label(id), e: t.east[0]!, n: t.north[0]!, t: t.time[0]! };
   });
   const all = points.length > 0 ? points : starts;
   const e0 = Math.min(...all.map((p) => p.e)),
@@ -288,7 +288,7 @@ function rateSpec(data: CaptureReportData): Record<string, unknown> {
     a === 'rejected' ? 1 : b === 'rejected' ? -1 : a.localeCompare(b),
   );
   // A step line holds each bin's value to the next point: the last bin gets a closing point at its end.
-  const closed = [...data.bins, data.bins[data.bins.length - 1]];
+  const closed = [...data.bins, data.bins[data.bins.length - 1]!];
   const values = closed.flatMap((bin, i) =>
     types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })),
   );
@@ -327,6 +327,6 @@ function entityColours(n: number): string[] {
   ];
   if (n <= base.length) return base.slice(0, n);
   return Array.from({ length: n }, (_, i) =>
-    i < base.length ? base[i] : `hsl(${((i * 137.508) % 360).toFixed(1)},60%,45%)`,
+    i < base.length ? base[i]! : `hsl(${((i * 137.508) % 360).toFixed(1)},60%,45%)`,
   );
 }

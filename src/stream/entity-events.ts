@@ -35,5 +35,5 @@ const TYPES: Readonly<Record<number, EntityEventType>> = {
 
 /** The event for a table event kind (TABLE_*). */
 export function entityEvent(kind: number, key: number, state: EntityStatePdu, timeSeconds: number): EntityEvent {
-  return { type: TYPES[kind], key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
+  return { type: TYPES[kind]!, key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
 }

@@ -181,7 +181,7 @@ export class LoadGenerator {
       const shape = 3 * kind + random.int(3);
       this.kinds[i] = kind;
       this.shapeOf[i] = shape;
-      this.numberInKind[i] = ++perKind[kind];
+      this.numberInKind[i] = ++perKind[kind]!;
       this.joinSeconds[i] = (i / n) * this.rampSeconds;
       this.phaseSeconds[i] = random.uniform(0, this.shapeDurations[shape]!);
       const heading = random.uniform(0, 2 * Math.PI);
@@ -267,10 +267,10 @@ export class LoadGenerator {
    * one object the generator reuses: valid until the next call. Allocates nothing.
    */
   truthAt(i: number, tSeconds: number): TruthWithAttitude {
-    const shape = this.shapeOf[i], duration = this.shapeDurations[shape];
+    const shape = this.shapeOf[i]!, duration = this.shapeDurations[shape]!;
     let tau = tSeconds - this.joinSeconds[i]! + this.phaseSeconds[i]!;
     if (tau >= duration) tau %= duration;
-    const s = this.shapes[shape].sample(tau, this.shapeTruth) as TruthWithAttitude;
+    const s = this.shapes[shape]!.sample(tau, this.shapeTruth) as TruthWithAttitude;
     const out = this.truth, g = this.motion, o = 12 * i;
     const g0 = g[o]!, g1 = g[o + 1]!, g2 = g[o + 2]!, g3 = g[o + 3]!, g4 = g[o + 4]!, g5 = g[o + 5]!;
     const g6 = g[o + 6]!, g7 = g[o + 7]!, g8 = g[o + 8]!;

@@ -22,7 +22,7 @@ describe('reckon publish --entities', () => {
         pdus++;
         if (decodeEntityStateInto(record, bytes, offset, offset + length) !== CodecStatus.OK) return void bad++;
         const key = `${record.site}:${record.application}:${record.entity}`;
-        const entry = seen.get(key) ?? { marking: markingText(record), domain: record.entityType[1], pdus: 0, left: false };
+        const entry = seen.get(key) ?? { marking: markingText(record), domain: record.entityType[1]!, pdus: 0, left: false };
         entry.pdus++;
         if (isDeactivated(record.appearance)) entry.left = true;
         else expect(markingText(record)).toBe(entry.marking);

@@ -20,7 +20,7 @@ describe('the generated leaf table', () => {
 /** Modules a file imports at its top level (not `import type`, not `import()` inside functions), resolved. */
 function staticImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+  const specifiers = [...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]!);
   return specifiers.map((s) => (s.startsWith('.') ? normalize(join(dirname(file), s.replace(/\.js$/, '.ts'))) : s));
 }
 

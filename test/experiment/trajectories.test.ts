@@ -49,7 +49,7 @@ function fixesOf(trajectory: Trajectory, stepSeconds: number): TrackPoint[] {
   for (let t = 0; t <= trajectory.durationSeconds; t += stepSeconds) {
     trajectory.sample(t, s);
     ecefToGeodeticDegrees(geo, s.location[0]!, s.location[1]!, s.location[2]!);
-    points.push({ timeSeconds: t, latitudeDeg: geo[0], longitudeDeg: geo[1], heightM: geo[2] });
+    points.push({ timeSeconds: t, latitudeDeg: geo[0]!, longitudeDeg: geo[1]!, heightM: geo[2]! });
   }
   return points;
 }

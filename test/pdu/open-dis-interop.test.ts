@@ -27,7 +27,7 @@ const latin1 = fc.string({ unit: fc.integer({ min: 1, max: 255 }).map((c) => Str
 const record = (nanSafeByte: number) =>
   fc.uint8Array({ minLength: 16, maxLength: 16 }).map((raw) => {
     raw[nanSafeByte] = raw[nanSafeByte]! & 0xbf;
-    return { recordType: raw[0], raw: Buffer.from(raw).toString('hex') };
+    return { recordType: raw[0]!, raw: Buffer.from(raw).toString('hex') };
   });
 
 const pduArbitrary = (versions: number[], nanSafeByte: number): fc.Arbitrary<EntityStatePdu> =>

@@ -13,7 +13,7 @@ import { CodecStatus, codecStatusMessage, codecStatusName } from '../../src/pdu/
 
 const fromHex = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'));
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
-const withBytes = (i: number) => ({ ...ENTITY_STATE_FIXTURES[i], bytes: fromHex(ENTITY_STATE_FIXTURES[i]!.hex) });
+const withBytes = (i: number) => ({ ...ENTITY_STATE_FIXTURES[i]!, bytes: fromHex(ENTITY_STATE_FIXTURES[i]!.hex) });
 const [v5, v6, v7] = [withBytes(0), withBytes(1), withBytes(2)];
 
 describe('decodeEntityStateInto', () => {

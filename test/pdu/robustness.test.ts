@@ -13,7 +13,7 @@ import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
 
 const seeds = [...ENTITY_STATE_FIXTURES.map((f) => f.hex), ENTITY_STATE_UPDATE_HEX].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
-const valid = seeds[2];
+const valid = seeds[2]!;
 const validPdu = ENTITY_STATE_FIXTURES[2]!.pdu;
 const statuses = new Set<number>(Object.values(CodecStatus));
 

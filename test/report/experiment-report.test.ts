@@ -114,7 +114,7 @@ describe('error over time', () => {
   it('picks the 10 s window where the displayed error varies most', () => {
     const traces = fakeTraces(0);
     const positionError = traces.errorTime.map((t) => (t >= 41 && t <= 44 ? 5 : 0.3));
-    const result = { ...fakeResults(planExperiment({}), false)[0], traces: { ...traces, positionError } };
+    const result = { ...fakeResults(planExperiment({}), false)[0]!, traces: { ...traces, positionError } };
     const [t0, t1] = errorWindow([result]);
     expect(t1 - t0).toBe(10);
     expect(t0).toBeLessThanOrEqual(41);
@@ -226,7 +226,7 @@ describe('report page', () => {
     let n = 0;
     const html = await experimentReportHtml(
       'vehicles',
-      fakeResults(plan, true, () => trajectories[Math.floor(n++ / 125)]),
+      fakeResults(plan, true, () => trajectories[Math.floor(n++ / 125)]!),
       { plan },
     );
     expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);

@@ -68,7 +68,7 @@ function framesOf(config: StreamConfig, deliveries: ReadonlyArray<readonly [numb
           atMs: scheduler.now(),
           timeSeconds: frame.timeSeconds,
           dx: frame.location[3 * slot]! - LOCATION[0]!,
-          psi: frame.orientation[3 * slot],
+          psi: frame.orientation[3 * slot]!,
           status: frame.interpolation[slot],
         });
       }

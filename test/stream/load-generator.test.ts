@@ -53,7 +53,7 @@ describe('LoadGenerator', () => {
     expect(new Set(sink.pdus.map(key)).size).toBe(100);
     const byKind = new Map<number, string[]>();
     for (const pdu of sink.pdus) {
-      const domain = pdu.entityType[1];
+      const domain = pdu.entityType[1]!;
       byKind.set(domain, [...(byKind.get(domain) ?? []), markingText(pdu)]);
       expect(pdu.application).toBe(7);
       expect(pdu.exerciseId).toBe(1);

@@ -95,7 +95,7 @@ describe('values no entity can have', () => {
   describe('reckon decode on a capture of them', () => {
     const dir = mkdtempSync(join(tmpdir(), 'reckon-validate-'));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
-    const datagrams = [gaz[0], ...CASES.map(([, edit], i) => edited(gaz[0]!, edit, i + 1)), gaz[1]];
+    const datagrams = [gaz[0]!, ...CASES.map(([, edit], i) => edited(gaz[0]!, edit, i + 1)), gaz[1]!];
     const file = join(dir, 'invalid.pcap');
     writeFileSync(file, Buffer.concat([pcapFileHeader(), ...datagrams.map((d, i) => pcapUdpRecord(d, 1_700_000_000 + i))]));
 

@@ -41,7 +41,7 @@ export const command: Command = {
     "reckon decode exercise.pcap --json | jq -c 'select(.pdu) | .pdu.location'",
   ],
   async run(args, io) {
-    const path = args.positionals[0];
+    const path = args.positionals[0]!;
     const portName = args.flags['port-filter'] !== undefined ? 'port-filter' : 'port';
     const portText = stringFlag(args.flags, portName);
     const port = portText === undefined ? undefined : Number(portText);

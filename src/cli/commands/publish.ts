@@ -171,7 +171,7 @@ export const command: Command = {
     const truth$ = merge(
       ...cast.map((actor, i) =>
         sampleTrajectory(actor.trajectory, {
-          entity: entities[i],
+          entity: entities[i]!,
           rateHz,
           startSeconds: actor.startSeconds,
           ...(durationSeconds === undefined ? {} : { durationSeconds }),

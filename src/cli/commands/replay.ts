@@ -38,7 +38,7 @@ export const command: Command = {
   async run(args, io) {
     const { configOrProblems, portFlag } = await import('../../config/cli.js');
     const problems: UsageProblem[] = [];
-    const path = args.positionals[0];
+    const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
     const speed = Number(speedText);
     if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
@@ -160,7 +160,7 @@ function parseHostPort(text: string | undefined, problems: UsageProblem[]): { ad
     problems.push({ path: '--to', message: `expected HOST:PORT such as 127.0.0.1:3000 or [::1]:3000, got "${text}"` });
     return undefined;
   }
-  return { address: match[1] ?? match[2], port };
+  return { address: match[1] ?? match[2]!, port };
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {

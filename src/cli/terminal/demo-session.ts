@@ -255,5 +255,5 @@ function errorFigures(samples: readonly number[]): { meanMeters: number; rmsMete
     if (e > max) max = e;
   }
   const sorted = Float64Array.from(samples).sort();
-  return { meanMeters: sum / n, rmsMeters: Math.sqrt(squares / n), p95Meters: sorted[Math.min(n - 1, Math.floor(0.95 * n))], maxMeters: max, samples: n };
+  return { meanMeters: sum / n, rmsMeters: Math.sqrt(squares / n), p95Meters: sorted[Math.min(n - 1, Math.floor(0.95 * n))]!, maxMeters: max, samples: n };
 }

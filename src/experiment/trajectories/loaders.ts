@@ -149,7 +149,7 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
   // A heading column with gaps (often the first row) is only usable where present: fill from the next fix.
   for (let i = points.length - 2; i >= 0; i--) {
     if (points[i]!.headingDeg === undefined && points[i + 1]!.headingDeg !== undefined) {
-      points[i] = { ...points[i], headingDeg: points[i + 1]!.headingDeg };
+      points[i] = { ...points[i]!, headingDeg: points[i + 1]!.headingDeg };
     }
   }
   return points;
@@ -162,7 +162,7 @@ export function parseGpxTrack(text: string): TrackPoint[] {
   let row = 0;
   for (const match of text.matchAll(pattern)) {
     row++;
-    const attributes = match[2], body = match[3];
+    const attributes = match[2]!, body = match[3]!;
     const latitudeDeg = Number(/\blat\s*=\s*["']([^"']+)["']/.exec(attributes)?.[1]);
     const longitudeDeg = Number(/\blon\s*=\s*["']([^"']+)["']/.exec(attributes)?.[1]);
     const timeSeconds = parseTime(/<time>([^<]+)<\/time>/.exec(body)?.[1]);
@@ -271,7 +271,7 @@ export function readDisCaptureTrack(
       lastSeconds: frame.timeSeconds,
     };
     const location = record.location;
-    track.fixes.push({ t: frame.timeSeconds, x: location[0], y: location[1], z: location[2], frame: frameNumber });
+    track.fixes.push({ t: frame.timeSeconds, x: location[0]!, y: location[1]!, z: location[2]!, frame: frameNumber });
   }
   const list = () => [...tracks.values()].map((t) => `  ${describeCaptureEntity(t.summary)}`);
   if (tracks.size === 0) throw new TrackError(file, ['no Entity State PDUs in the capture']);
@@ -292,7 +292,7 @@ export function readDisCaptureTrack(
   const geo = new Float64Array(3);
   const points = track.fixes.map((f) => {
     ecefToGeodeticDegrees(geo, f.x, f.y, f.z);
-    return { timeSeconds: f.t, latitudeDeg: geo[0], longitudeDeg: geo[1], heightM: geo[2], row: f.frame };
+    return { timeSeconds: f.t, latitudeDeg: geo[0]!, longitudeDeg: geo[1]!, heightM: geo[2]!, row: f.frame };
   });
   return { points, entity: track.summary };
 }
@@ -304,7 +304,7 @@ export function parseDisCaptureTrack(bytes: Uint8Array, entity?: string): TrackP
 
 function entityTypeOf(record: EntityStateRecord): EntityType {
   const t = record.entityType;
-  return { kind: t[0], domain: t[1], country: t[2], category: t[3], subcategory: t[4], specific: t[5], extra: t[6] };
+  return { kind: t[0]!, domain: t[1]!, country: t[2]!, category: t[3]!, subcategory: t[4]!, specific: t[5]!, extra: t[6]! };
 }
 
 /** The track kind of a DIS entity type: its platform domain, or munition (SISO-REF-010); air when unknown. */

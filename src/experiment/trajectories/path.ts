@@ -163,7 +163,7 @@ export function pathTrajectory(
       let i = s >= starts[segment]! ? segment : 0;
       while (i < n && s >= starts[i + 1]!) i++;
       segment = i;
-      const kappa = i < n ? curvatures[i] : 0;
+      const kappa = i < n ? curvatures[i]! : 0;
       const ds = s - starts[i]!;
       const heading = headings[i]! + kappa * ds;
       const p = motion.position, v = motion.velocity, a = motion.acceleration;

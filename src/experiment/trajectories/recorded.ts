@@ -112,7 +112,7 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
     const p = fixes[i]!;
     geodeticDegreesToEcef(ecef, p.latitudeDeg, p.longitudeDeg, p.heightM ?? 0);
     ecefToLocal(local, frame.ecefToNed, frame.originEcef, ecef);
-    for (let k = 0; k < 3; k++) axes[k]![i] = local[k];
+    for (let k = 0; k < 3; k++) axes[k]![i] = local[k]!;
   }
   let headingValues: Float64Array | undefined = fixes.every((p) => p.headingDeg !== undefined && Number.isFinite(p.headingDeg))
     ? unwrapDegreesToRadians(fixes.map((p) => p.headingDeg!))
@@ -135,7 +135,7 @@ export function recordedTrajectory(name: string, points: readonly TrackPoint[], 
   const attitude = attitudeSeconds > 0 ? smoothedAttitude(splines, times, banked, attitudeSeconds) : undefined;
   return {
     name,
-    durationSeconds: times[n - 1],
+    durationSeconds: times[n - 1]!,
     sample(timeSeconds: number, out: TruthState): TruthState {
       for (let k = 0; k < 3; k++) {
         splines[k]!.evaluate(scratch, 4 * k, timeSeconds);
@@ -199,12 +199,12 @@ function smoothedAttitude(
     alignAttitudeWithVelocity(motion, jerk, banked, i > 0 ? angles[0]![i - 1] : 0);
     const cs = motion.attitudeCosSin;
     for (let k = 0; k < 3; k++) {
-      angles[k]![i] = motion.attitudeCosSinValid ? Math.atan2(cs[2 * k + 1]!, cs[2 * k]!) : motion.attitude[k];
+      angles[k]![i] = motion.attitudeCosSinValid ? Math.atan2(cs[2 * k + 1]!, cs[2 * k]!) : motion.attitude[k]!;
     }
     // Heading without 2π jumps, so that it averages and turns through north smoothly.
     if (i > 0) {
       const previous = angles[0]![i - 1]!;
-      angles[0]![i] = previous + Math.atan2(Math.sin(angles[0]![i] - previous), Math.cos(angles[0]![i] - previous));
+      angles[0]![i] = previous + Math.atan2(Math.sin(angles[0]![i]! - previous), Math.cos(angles[0]![i]! - previous));
     }
   }
   const window = 2 * Math.round(seconds / (2 * step)) + 1;

@@ -118,8 +118,8 @@ export class LocalFrame {
     if (!motion.attitudeCosSinValid) {
       for (let k = 0; k < 3; k++) {
         sinCos(this.sinCos, att[k]!);
-        cs[2 * k] = this.sinCos[1];
-        cs[2 * k + 1] = this.sinCos[0];
+        cs[2 * k] = this.sinCos[1]!;
+        cs[2 * k + 1] = this.sinCos[0]!;
       }
     }
     const ch = cs[0]!, sh = cs[1]!, cp = cs[2]!, sp = cs[3]!, cr = cs[4]!, sr = cs[5]!;

@@ -65,11 +65,11 @@ export function tankRoadCourse(options: TankRoadCourseOptions = {}): Trajectory 
   ];
   const lengths = segments.map((s) => ('line' in s ? s.line : s.arc.radius * Math.abs(s.arc.angleRad)));
   const cumulative = lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0));
-  const total = cumulative[cumulative.length - 1];
+  const total = cumulative[cumulative.length - 1]!;
   // Halts at the ends of the second and fifth straights.
   const knots = stopAndGoKnots(
     total,
-    [cumulative[2], cumulative[6]],
+    [cumulative[2]!, cumulative[6]!],
     options.speed ?? 10,
     options.accelerationMps2 ?? 1.5,
     options.decelerationMps2 ?? 2.5,

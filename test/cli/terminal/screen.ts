@@ -63,7 +63,7 @@ export class Screen extends Writable {
 
   private feed(text: string): void {
     for (let i = 0; i < text.length; i++) {
-      const ch = text[i];
+      const ch = text[i]!;
       if (ch === '\x1b') {
         const m = /^\x1b\[(\??)([0-9;]*)([A-Za-z])/.exec(text.slice(i)); // eslint-disable-line no-control-regex
         if (!m) throw new Error(`unexpected escape ${JSON.stringify(text.slice(i, i + 8))}`);

@@ -63,7 +63,7 @@ describe('subscribe view', () => {
   it('rates PDUs per second since the first, that one not counted: steady, silent, burst, new', () => {
     const { records } = world([{ marking: 'A' }]);
     const list = new EntityList();
-    const r = records[0];
+    const r = records[0]!;
     const key = event('appeared', r, 0).key;
     list.apply(event('appeared', r, 0));
     expect(list.pduRatePerSecond(key, 0.5)).toBeNaN(); // too early to say
