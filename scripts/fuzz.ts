@@ -322,7 +322,7 @@ function hex(bytes: Uint8Array): string {
 }
 
 function allFinite(values: ArrayLike<number>): boolean {
-  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) return false;
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
   return true;
 }
 
@@ -487,7 +487,7 @@ function parseArgs(argv: readonly string[]): { datagrams: number; seed: number }
   let datagrams = 100_000;
   let seed = 1;
   for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
+    const flag = argv[i];
     const value = argv[i + 1];
     if (flag === '--help' || flag === '-h') return 'help';
     if (flag !== '--datagrams' && flag !== '--seed') return `unknown option "${flag}"`;

@@ -118,7 +118,7 @@ export class DeadReckoningModel {
   /** Velocity in the algorithm's own frame at dtSeconds (the "velocity after DR" of IEEE 1278.1 Annex E), m/s. */
   velocity(dtSeconds: number, out: Float64Array): Float64Array {
     const s = this.store;
-    const alg = s.effectiveAlgorithm[0]!;
+    const alg = s.effectiveAlgorithm[0];
     const k = s.frozen[0] === 0 && (alg === 4 || alg === 5 || alg === 8 || alg === 9) ? dtSeconds : 0;
     out[0] = s.velocity[0]! + s.acceleration[0]! * k;
     out[1] = s.velocity[1]! + s.acceleration[1]! * k;

@@ -77,7 +77,7 @@ export function turnByError(
     const turn = scratchQ2;
     turn[0] = k * half;
     sinCosInPlace(turn);
-    const f = turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
+    const f = turn[0] / Math.sqrt(ex * ex + ey * ey + ez * ez);
     q[0] = f * ex;
     q[1] = f * ey;
     q[2] = f * ez;

@@ -44,13 +44,13 @@ export class PoseRateEstimator {
       v.fill(0);
       a.fill(0);
     } else if (this.count === 2) {
-      const h = T[0]! - T[1]!;
+      const h = T[0] - T[1]!;
       for (let k = 0; k < 3; k++) v[k] = (L[k]! - L[3 + k]!) / h;
       a.fill(0);
     } else {
       // Derivatives at t0 of the parabola through (t0, p0), (t1, p1), (t2, p2); differences from p0 keep the
       // digits of ECEF-sized values.
-      const h1 = T[0]! - T[1]!, h2 = T[1]! - T[2]!, h12 = h1 + h2;
+      const h1 = T[0] - T[1]!, h2 = T[1]! - T[2]!, h12 = h1 + h2;
       for (let k = 0; k < 3; k++) {
         const d1 = L[3 + k]! - L[k]!, d2 = L[6 + k]! - L[k]!;
         v[k] = (-d1 * h12) / (h1 * h2) + (d2 * h1) / (h2 * h12);
@@ -65,7 +65,7 @@ export class PoseRateEstimator {
       w.fill(0);
       return out;
     }
-    const h = T[0]! - T[1]!, c = this.currentR, p = this.previousR;
+    const h = T[0] - T[1]!, c = this.currentR, p = this.previousR;
     const sx = 0.5 * (rowDot(c, p, 2, 1) - rowDot(c, p, 1, 2));
     const sy = 0.5 * (rowDot(c, p, 0, 2) - rowDot(c, p, 2, 0));
     const sz = 0.5 * (rowDot(c, p, 1, 0) - rowDot(c, p, 0, 1));

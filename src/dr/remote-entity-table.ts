@@ -487,7 +487,7 @@ export class RemoteEntityTable {
     this.arrivalSeconds[slot] = nowSeconds;
     const pending = this.pending, o = PENDING_STRIDE * slot;
     pending[o + PENDING_REFERENCE] = this.timeReferenceIsTimestamp ? this.referenceTime(raw, nowSeconds) : nowSeconds;
-    const state = this.pendingState[slot]!;
+    const state = this.pendingState[slot];
     if (state === PENDING_NONE) this.pendingSlots[this.pendingCount++] = slot;
     // A new entity snaps to its first state, however many PDUs follow before the next frame.
     this.pendingState[slot] = appeared || state === PENDING_NEW || state === PENDING_DROPPED ? PENDING_NEW : PENDING_UPDATE;
@@ -561,7 +561,7 @@ export class RemoteEntityTable {
   resolve(): void {
     const slots = this.pendingSlots, states = this.pendingState;
     for (let k = 0; k < this.pendingCount; k++) {
-      const slot = slots[k]!, state = states[slot]!;
+      const slot = slots[k]!, state = states[slot];
       states[slot] = PENDING_NONE;
       if (state !== PENDING_DROPPED) this.resolveSlot(slot, state === PENDING_NEW);
     }

@@ -178,13 +178,13 @@ export function resetSlot(
         awz = 0.5 * az;
       }
     } else if (alg >= DR_FPB) {
-      vwx = r[i9] * vx + r[i9 + 3] * vy + r[i9 + 6] * vz;
-      vwy = r[i9 + 1] * vx + r[i9 + 4] * vy + r[i9 + 7] * vz;
-      vwz = r[i9 + 2] * vx + r[i9 + 5] * vy + r[i9 + 8] * vz;
+      vwx = r[i9] * vx + r[i9 + 3]! * vy + r[i9 + 6]! * vz;
+      vwy = r[i9 + 1]! * vx + r[i9 + 4]! * vy + r[i9 + 7]! * vz;
+      vwz = r[i9 + 2]! * vx + r[i9 + 5]! * vy + r[i9 + 8]! * vz;
       if (alg === DR_FVB || alg === DR_RVB) {
-        awx = 0.5 * (r[i9] * ax + r[i9 + 3] * ay + r[i9 + 6] * az);
-        awy = 0.5 * (r[i9 + 1] * ax + r[i9 + 4] * ay + r[i9 + 7] * az);
-        awz = 0.5 * (r[i9 + 2] * ax + r[i9 + 5] * ay + r[i9 + 8] * az);
+        awx = 0.5 * (r[i9] * ax + r[i9 + 3]! * ay + r[i9 + 6]! * az);
+        awy = 0.5 * (r[i9 + 1]! * ax + r[i9 + 4]! * ay + r[i9 + 7]! * az);
+        awz = 0.5 * (r[i9 + 2]! * ax + r[i9 + 5]! * ay + r[i9 + 8]! * az);
       }
     }
   }
@@ -278,7 +278,7 @@ export function rotateSlots(
       half[0] = 0;
       half[1] = 1;
     } else sinCosInPlace(half);
-    const sh = half[0]!, pw = half[1]!;
+    const sh = half[0], pw = half[1]!;
     const px = axis[i3]! * sh, py = axis[i3 + 1]! * sh, pz = axis[i3 + 2]! * sh;
     const qx = q0[i4]!, qy = q0[i4 + 1]!, qz = q0[i4 + 2]!, qw = q0[i4 + 3]!;
     // Hamilton product p ⊗ q0 (math/quat multiply), then its matrix (math/quat toMat3) with the 2 folded in.

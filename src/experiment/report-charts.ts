@@ -275,7 +275,7 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
   const layer: Record<string, unknown>[] = [];
   if (results.length > 1 && sameTrajectory(results)) {
     const front = paretoFront(points.map((p) => [p.rate, p.rms] as const)).map((i) => ({
-      ...points[i]!,
+      ...points[i],
       front: 'Pareto front',
     }));
     layer.push({

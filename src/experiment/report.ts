@@ -219,7 +219,7 @@ export async function experimentSections(
     sections.push({
       title: 'Position error against PDU rate',
       html:
-        `<p>Every run sent the same PDUs (${formatNumber(rates[0]!)} PDUs/s): the sweep changes only the receiving ` +
+        `<p>Every run sent the same PDUs (${formatNumber(rates[0])} PDUs/s): the sweep changes only the receiving ` +
         'side. The error of each run is under “Display quality by setting” and in the table.</p>',
     });
   } else {

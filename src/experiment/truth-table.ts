@@ -139,7 +139,7 @@ function stepSampler(trajectory: Trajectory, rateHz: number): StepSampler {
 function sampleWithAttitude(trajectory: Trajectory, t: number, out: TruthWithAttitude): TruthWithAttitude {
   out.worldToBody[0] = Number.NaN;
   trajectory.sample(t, out);
-  if (Number.isNaN(out.worldToBody[0]!)) {
+  if (Number.isNaN(out.worldToBody[0])) {
     const o = out.orientation;
     worldToBodyFromEuler(out.worldToBody, o[0]!, o[1]!, o[2]!);
   }

@@ -154,7 +154,7 @@ export class LockstepPeer {
       this.receiver.ackSequence,
       this.sender,
       checksumFrame > 0 ? checksumFrame : -1,
-      checksumFrame > 0 ? this.checksums[(checksumFrame / this.every) % CHECKSUM_RING]! : 0,
+      checksumFrame > 0 ? this.checksums[(checksumFrame / this.every) % CHECKSUM_RING] : 0,
       this.reliable,
     );
     if (packet) {

@@ -123,7 +123,7 @@ export class ReliableEndpoint {
       this.cursor = id + 1;
       const slot = id % this.maxQueued;
       const message = this.outgoing[slot]!;
-      if (this.attempts[slot]! === 0) this.stats.sent++;
+      if (this.attempts[slot] === 0) this.stats.sent++;
       else this.stats.resent++;
       this.attempts[slot] = Math.min(0xffff, this.attempts[slot]! + 1);
       flags |= HAS_MESSAGE;

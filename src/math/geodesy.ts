@@ -89,8 +89,8 @@ export function ecefToGeodetic(out: Vec3, x: number, y: number, z: number): Vec3
 /** `ecefToGeodetic` giving [latitudeDeg, longitudeDeg, heightM]. */
 export function ecefToGeodeticDegrees(out: Vec3, x: number, y: number, z: number): Vec3 {
   ecefToGeodetic(out, x, y, z);
-  out[0] /= DEG;
-  out[1] /= DEG;
+  out[0]! /= DEG;
+  out[1]! /= DEG;
   return out;
 }
 
@@ -142,9 +142,9 @@ export function ecefToLocal(out: Vec3, frame: ReadonlyMat3, originEcef: Readonly
 /** ECEF point of local coordinates: out = origin + frameᵀ · local (the inverse of `ecefToLocal`). */
 export function localToEcef(out: Vec3, frame: ReadonlyMat3, originEcef: ReadonlyVec3, local: ReadonlyVec3): Vec3 {
   mat3.transformTransposeVec3(out, frame, local);
-  out[0] += originEcef[0]!;
-  out[1] += originEcef[1]!;
-  out[2] += originEcef[2]!;
+  out[0]! += originEcef[0]!;
+  out[1]! += originEcef[1]!;
+  out[2]! += originEcef[2]!;
   return out;
 }
 

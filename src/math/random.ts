@@ -33,7 +33,7 @@ const TWO_POW_MINUS_32 = 2 ** -32;
 /** splitmix32: spreads a seed's bits so that neighbouring seeds give unrelated streams. */
 function splitmix32(state: Uint32Array): number {
   state[0] = (state[0]! + 0x9e3779b9) >>> 0;
-  let z = state[0]!;
+  let z = state[0];
   z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
   z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
   return (z ^ (z >>> 16)) >>> 0;

@@ -25,7 +25,7 @@ export function parameterRecordToJson(bytes: Uint8Array, offset: number): Variab
   if (recordType === ParameterRecordType.ARTICULATED_PART) {
     return {
       recordType,
-      changeIndicator: bytes[offset + 1]!,
+      changeIndicator: bytes[offset + 1],
       partAttachedTo: view.getUint16(offset + 2),
       parameterType: view.getUint32(offset + 4),
       parameterValue: view.getFloat32(offset + 8),
@@ -35,7 +35,7 @@ export function parameterRecordToJson(bytes: Uint8Array, offset: number): Variab
   if (recordType === ParameterRecordType.ATTACHED_PART) {
     return {
       recordType,
-      detachedIndicator: bytes[offset + 1]!,
+      detachedIndicator: bytes[offset + 1],
       partAttachedTo: view.getUint16(offset + 2),
       parameterType: view.getUint32(offset + 4),
       attachedPartType: entityTypeToJson(view, offset + 8),

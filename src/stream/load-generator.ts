@@ -187,7 +187,7 @@ export class LoadGenerator {
       const heading = random.uniform(0, 2 * Math.PI);
       const north = random.uniform(-area / 2, area / 2), east = random.uniform(-area / 2, area / 2);
       writeRigidMotion(this.motion, 12 * i, frame, heading, north, east);
-      this.emitters[i] = new DeadReckoningEmitter(emitterOptions[kind]!);
+      this.emitters[i] = new DeadReckoningEmitter(emitterOptions[kind]);
     }
     const r = this.record;
     r.protocolVersion = config.dis.protocolVersion;

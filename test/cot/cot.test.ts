@@ -252,9 +252,9 @@ describe('cotEvents (frames → events, virtual time)', () => {
       expect(Number(p.point.lon)).toBeCloseTo(expected[1]!, 6);
       expect(Number(p.point.hae)).toBeCloseTo(expected[2]!, 1);
       // Stale: when the receiver would time it out, 5 s heartbeat × 2.4 = 12 s after the last PDU's arrival.
-      expect(Date.parse(p.event.stale) - Date.parse(p.event.time)).toBe(12_000 - sinceMs);
+      expect(Date.parse(p.event.stale!) - Date.parse(p.event.time!)).toBe(12_000 - sinceMs);
       expect(p.event.time).toBe(p.event.start);
-      expect(Date.parse(p.event.time)).toBe(e.atMs);
+      expect(Date.parse(p.event.time!)).toBe(e.atMs);
     }
   });
 
@@ -279,7 +279,7 @@ describe('cotEvents (frames → events, virtual time)', () => {
     expect(events.map((e) => e.atMs)).toEqual([100, 2100, 4100]);
     // At rest, so heartbeats may be 60 s apart (HBT_STATIONARY): stale 60 s × 2.4 after the PDU's arrival.
     const first = parseCotEvent(events[0]!.xml)!;
-    expect(Date.parse(first.event.stale) - Date.parse(first.event.time)).toBe(144_000 - 50);
+    expect(Date.parse(first.event.stale!) - Date.parse(first.event.time!)).toBe(144_000 - 50);
   });
 
   it('sends at once when the type changes, and a stale-now event when the entity leaves', () => {

@@ -314,7 +314,7 @@ describe('DeadReckoningEmitter: decisions to the bit', () => {
           const truth = createTruthState(), r = new Float64Array(9);
           firstModel.evaluate(t, truth.location, null, r);
           if (!sc.truthTurns) firstModel.evaluate(0, new Float64Array(3), null, r);
-          for (let k = 0; k < 3; k++) truth.location[k] += sc.drift[k]! * f;
+          for (let k = 0; k < 3; k++) truth.location[k]! += sc.drift[k]! * f;
           const e = drMatrix(mat3.create(), sc.axis.map((x) => x * sc.angle * (sc.truthTurns ? f : 1)), 1);
           const trueR = mat3.multiply(mat3.create(), e, r);
           eulerFromWorldToBody(truth.orientation, trueR);

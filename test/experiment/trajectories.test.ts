@@ -200,7 +200,7 @@ describe('zero-g parabolas', () => {
   const pitchAt = (t: number) => {
     flight.sample(t, s);
     const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180, lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
-    return headingPitchRollFromEuler(hpr, lat, lon, s.orientation[0]!, s.orientation[1]!, s.orientation[2]!)[1]!;
+    return headingPitchRollFromEuler(hpr, lat, lon, s.orientation[0]!, s.orientation[1]!, s.orientation[2]!)[1];
   };
 
   it('pulls up to the entry angle, falls free to the same angle nose down, and pulls out level', () => {

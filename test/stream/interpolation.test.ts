@@ -157,6 +157,6 @@ describe("receiver.display 'interpolate'", () => {
     expect(resolve).toHaveBeenCalledTimes(1);
     expect(view.status[0]).toBe(InterpolationStatus.INTERPOLATED);
     expect(view.location[0]! - LOCATION[0]!).toBeCloseTo(2.5, 6);
-    expect(view.orientation[0]!).toBeCloseTo(0.25, 6);
+    expect(view.orientation[0]).toBeCloseTo(0.25, 6);
   });
 });

@@ -25,7 +25,7 @@ function pdu(tSeconds: number, options: { entity?: number; appearance?: number; 
   r.entity = options.entity ?? 3;
   r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
   r.location.set(LOCATION);
-  r.location[0] += options.x ?? 0;
+  r.location[0]! += options.x ?? 0;
   r.linearVelocity.set([10, 0, 0]);
   r.drAlgorithm = DR_FPW;
   r.appearance = options.appearance ?? 0;

@@ -63,7 +63,7 @@ function edited(pdu: Uint8Array, edit: Edit, step: number): Uint8Array {
 describe('values no entity can have', () => {
   it('a subscriber counts each under its own code; the known entity keeps its last valid state, nothing else appears', () => {
     const transport = new FakeTransport();
-    const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1]! } }, { transport, expireIntervalSeconds: 3600 });
+    const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1] } }, { transport, expireIntervalSeconds: 3600 });
     const events: EntityEvent[] = [];
     const diagnostics: Diagnostic[] = [];
     const subscriptions = [
@@ -103,7 +103,7 @@ describe('values no entity can have', () => {
       const totals = emptyTotals();
       const statuses = [...disCapturePdus(readCapture(readFileSync(file)), totals)].map((e) => e.status);
       const transport = new FakeTransport();
-      const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1]! } }, { transport, expireIntervalSeconds: 3600 });
+      const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1] } }, { transport, expireIntervalSeconds: 3600 });
       const subscription = subscriber.events$.subscribe();
       for (const d of datagrams) transport.deliver(d);
       subscription.unsubscribe();

@@ -8,7 +8,7 @@ function run(profile: NetworkProfile, count: number, intervalSeconds = 0.01, see
   const order: number[] = [];
   let copies = 0;
   const deliver = (i: number, t: number) => {
-    if (Number.isNaN(arrivals[i]!)) arrivals[i] = t;
+    if (Number.isNaN(arrivals[i])) arrivals[i] = t;
     else copies++;
     order.push(i);
   };

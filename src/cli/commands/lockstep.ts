@@ -141,7 +141,7 @@ function parsePeer(text: string | undefined, problems: UsageProblem[]): { host: 
     problems.push({ path: '--peer', message: `expected HOST:PORT such as 127.0.0.1:4002, got "${text}"` });
     return undefined;
   }
-  const host = match[1] === 'localhost' ? LOOPBACK : match[1]!;
+  const host = match[1] === 'localhost' ? LOOPBACK : match[1];
   if (host !== LOOPBACK) {
     problems.push({ path: '--peer', message: `only the loopback host 127.0.0.1 (or localhost) is supported, got "${match[1]}"` });
     return undefined;

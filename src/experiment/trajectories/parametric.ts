@@ -370,7 +370,7 @@ export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
     inCycle(k === count ? Math.min(t - k * cycle, level) : t - k * cycle);
     if (k === count && t - k * cycle > level) {
       // Past the end: straight and level on.
-      out[0] += speed * (t - k * cycle - level);
+      out[0]! += speed * (t - k * cycle - level);
     }
     const along = out[0]! + k * cycleAlong;
     p[0] = along * cosH; p[1] = along * sinH; p[2] = -out[1]!;

@@ -196,7 +196,7 @@ function smoothedAttitude(
       jerk[k] = scratch[3]!;
     }
     // At rest the heading is the previous one, not north.
-    alignAttitudeWithVelocity(motion, jerk, banked, i > 0 ? angles[0]![i - 1]! : 0);
+    alignAttitudeWithVelocity(motion, jerk, banked, i > 0 ? angles[0]![i - 1] : 0);
     const cs = motion.attitudeCosSin;
     for (let k = 0; k < 3; k++) {
       angles[k]![i] = motion.attitudeCosSinValid ? Math.atan2(cs[2 * k + 1]!, cs[2 * k]!) : motion.attitude[k]!;

@@ -239,7 +239,7 @@ export function alignAttitudeWithVelocity(
     const cosRoll2 = 1 / (1 + ratio * ratio); // cos² roll = 1 / (1 + tan² roll)
     rates[2] = lateralDot * (1 / STANDARD_GRAVITY) * cosRoll2;
     cs[4] = Math.sqrt(cosRoll2);
-    cs[5] = ratio * cs[4]!;
+    cs[5] = ratio * cs[4];
   } else {
     rates[2] = 0;
     cs[4] = 1;
