@@ -182,7 +182,7 @@ export {
   type ShipTurningCirclesOptions,
   type StraightLineOptions,
   type TankRoadCourseOptions,
-} from './experiment/trajectories/index.js';
+} from './truth/index.js';
 export {
   loadTrack,
   recordedTrajectory,
@@ -194,7 +194,7 @@ export {
   type CsvColumns,
   type LoadTrackOptions,
   type RecordedTrackOptions,
-} from './experiment/trajectories/index.js';
+} from './truth/index.js';
 export {
   ExperimentSpecSchema,
   RunSpecSchema,

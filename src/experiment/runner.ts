@@ -19,7 +19,7 @@ import type { RunSpec } from './spec.js';
 import { TraceRecorder, type RunTraces } from './traces.js';
 import { ByteBoundedCache } from './byte-cache.js';
 import { Transmission, senderKey } from './transmission.js';
-import { createTruthWithAttitude, type Trajectory } from './trajectories/trajectory.js';
+import { createTruthWithAttitude, type Trajectory } from '../truth/trajectory.js';
 import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, truthKey, type RunTruth } from './truth-table.js';
 
 /** One run's outcome. */

@@ -6,7 +6,7 @@
  */
 import { worldToBodyFromEuler } from '../math/euler.js';
 import type { RunSpec } from './spec.js';
-import { createTruthWithAttitude, type StepSampler, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
+import { createTruthWithAttitude, type StepSampler, type Trajectory, type TruthWithAttitude } from '../truth/trajectory.js';
 
 /** Doubles per step in `pose`: location (3), then R_wb (9, row-major). */
 const POSE = 12;

@@ -5,8 +5,8 @@ import { RunContext, runExperiment, simulate } from '../../src/experiment/runner
 import { senderBatches } from '../../src/experiment/sweep-runner.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
 import { senderKey } from '../../src/experiment/transmission.js';
-import { aircraftOrbit } from '../../src/experiment/trajectories/index.js';
-import { createTruthWithAttitude } from '../../src/experiment/trajectories/trajectory.js';
+import { aircraftOrbit } from '../../src/truth/index.js';
+import { createTruthWithAttitude } from '../../src/truth/trajectory.js';
 import { TruthTable, sampleRunTruth, truthKey } from '../../src/experiment/truth-table.js';
 
 describe('TruthTable', () => {

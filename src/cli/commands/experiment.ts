@@ -125,7 +125,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
 async function checkRecordedTracks(trajectories: ReadonlyArray<{ type: string }>, baseDirectory: string): Promise<void> {
   const [{ trajectoryFromSpec }, { TrackError }] = await Promise.all([
     import('../../experiment/build.js'),
-    import('../../experiment/trajectories/track-checks.js'),
+    import('../../truth/track-checks.js'),
   ]);
   const problems: UsageProblem[] = [];
   const seen = new Set<string>();

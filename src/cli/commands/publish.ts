@@ -97,8 +97,8 @@ export const command: Command = {
 
     const [{ demoActors }, { loadTracks }, { TrackError, KIND_ENTITY_TYPE, describeSegment }] = await Promise.all([
       import('../terminal/scenario.js'),
-      import('../../experiment/trajectories/loaders.js'),
-      import('../../experiment/trajectories/track-checks.js'),
+      import('../../truth/loaders.js'),
+      import('../../truth/track-checks.js'),
     ]);
     const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = demoActors().filter((a) =>
       names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name),
