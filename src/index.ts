@@ -298,7 +298,7 @@ export { ReliableEndpoint, reliableSectionLength, type ReliableOptions } from '.
 export { PlayoutBuffer, PlayoutAddStatus, type PlayoutOptions, type PlayoutStats } from './lockstep/playout-buffer.js';
 export { SnapshotInterpolationBuffer, InterpolationStatus, type InterpolationOptions } from './dr/snapshot-interpolation.js';
 export { LockstepPeer, type LockstepPeerOptions, type LockstepPeerStats } from './lockstep/peer.js';
-export { runLockstepComparison, LOCKSTEP_CONDITIONS, type LockstepComparisonRow } from './lockstep/comparison.js';
+export { runLockstepComparison, LOCKSTEP_CONDITIONS, type LockstepComparisonRow } from './experiment/lockstep-comparison.js';
 export { sequenceDifference, unwrapSequence } from './lockstep/sequence.js';
 
 // compression — zero-run coding of XOR deltas
