@@ -151,7 +151,7 @@ export {
   type NetworkProfile,
   type NetworkProfileName,
   type LinkStats,
-} from './transport/simulated-network.js';
+} from './experiment/simulated-network.js';
 export {
   DEFAULT_ORIGIN,
   LocalFrame,

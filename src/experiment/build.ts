@@ -4,7 +4,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { EmitterOptions } from '../dr/emitter.js';
-import { NETWORK_PROFILES, type NetworkProfile } from '../transport/simulated-network.js';
+import { NETWORK_PROFILES, type NetworkProfile } from './simulated-network.js';
 import { aircraftOrbit, circle, ellipse, figureEight, missile, zeroGParabolas } from '../truth/parametric.js';
 import type { Trajectory } from '../truth/trajectory.js';
 import { shipTurningCircles, straightLine, tankRoadCourse } from '../truth/vehicles.js';

@@ -11,7 +11,7 @@
 import { DeadReckoningEmitter } from '../dr/emitter.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { SimulatedLink } from '../transport/simulated-network.js';
+import { SimulatedLink } from './simulated-network.js';
 import { emitterOptionsFromSpec, networkProfileFromSpec, orbitsOf, trajectoryFromSpec } from './build.js';
 import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { createDisplay, stampRecord } from './receiver.js';
