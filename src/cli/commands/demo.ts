@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 import { ALGORITHM_FLAG_NAMES, algorithmFlag } from '../terminal/algorithm-flag.js';
 
 export const command: Command = {
@@ -31,7 +31,7 @@ export const command: Command = {
     'reckon demo --port 3000   # a fixed port instead of a free one (e.g. to capture it with Wireshark)',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);

@@ -6,7 +6,7 @@
 import { isIPv6 } from 'node:net';
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
@@ -62,7 +62,7 @@ export const command: Command = {
     'reckon publish --track drives.csv --kind ground --segment all',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const entityFlags = (args.flags.entity as string[] | undefined) ?? [];
     const names = entityFlags.filter((e) => !CAPTURED_ENTITY.test(e)).map((name) => name.toLowerCase()); // Tank, SHIP

@@ -6,7 +6,7 @@
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, NETWORK_SECTIONS } from '../../config/flags.js';
+import { configFlags, NETWORK_SECTIONS } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -27,7 +27,7 @@ export const command: Command = {
     'tshark -r exercise.pcap -Y dis   # inspect the result',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, integerFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const out = stringFlag(args.flags, 'out');
     if (out === undefined) problems.push({ path: '--out', message: 'required: the pcap file to write, e.g. --out exercise.pcap' });

@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 
@@ -36,7 +36,7 @@ export const command: Command = {
     'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
   ],
   async run(args, io) {
-    const { configOrProblems, integerFlag, portFlag } = await import('../../config/cli.js');
+    const { configOrProblems, integerFlag, portFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';

@@ -6,7 +6,7 @@
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -28,7 +28,7 @@ export const command: Command = {
     'reckon subscribe --port 0 --count 10 --json   # a free port, printed on stderr',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, integerFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const count = integerFlag(args.flags, 'count', problems);
