@@ -105,6 +105,6 @@ function nonFiniteAsText(_key: string, value: unknown): unknown {
 
 async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {
   const { summarizeDisCapture } = await import('../../pcap/capture-summary.js');
-  const { renderCaptureSummary } = await import('../../pcap/render-summary.js');
+  const { renderCaptureSummary } = await import('../terminal/decode-summary.js');
   io.stdout.write(renderCaptureSummary(path, capture, summarizeDisCapture(capture, options)));
 }
