@@ -208,7 +208,7 @@ export { runExperiment, simulate, RunContext, type RunResult } from './experimen
 export { runSweep, type SweepOptions } from './experiment/sweep-runner.js';
 export { MetricsAccumulator, IPV4_UDP_HEADER_BYTES, ETHERNET_FRAMING_BYTES, type RunMetrics, type ErrorSummary } from './experiment/metrics.js';
 export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
-export { toCsv, toTextTable } from './experiment/table.js';
+export { toCsv, toTextTable } from './experiment/results-table.js';
 export { PRESETS as EXPERIMENT_PRESETS } from './experiment/presets.js';
 
 // dr — the nine DIS dead-reckoning models

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from './runner.js';
-import { formatCell, resultTable, runLabel, toCsv } from './table.js';
+import { formatCell, resultTable, runLabel, toCsv } from './results-table.js';
 
 /** A titled figure or table of the HTML report. */
 export interface ReportSection {

@@ -20,7 +20,7 @@ import { TraceRecorder, type RunTraces } from './traces.js';
 import { ByteBoundedCache } from './byte-cache.js';
 import { Transmission, senderKey } from './transmission.js';
 import { createTruthWithAttitude, type Trajectory } from '../truth/trajectory.js';
-import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, truthKey, type RunTruth } from './truth-table.js';
+import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, truthKey, type RunTruth } from './sampled-truth.js';
 
 /** One run's outcome. */
 export interface RunResult {

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { RunContext, runExperiment, type RunResult } from './runner.js';
 import type { ExperimentPlan, PlannedRun } from './sweep.js';
 import { senderKey } from './transmission.js';
-import { truthKey } from './truth-table.js';
+import { truthKey } from './sampled-truth.js';
 import type { WorkerRequest } from './worker.js';
 
 export interface SweepOptions {

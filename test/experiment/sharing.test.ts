@@ -7,7 +7,7 @@ import { planExperiment } from '../../src/experiment/sweep.js';
 import { senderKey } from '../../src/experiment/transmission.js';
 import { aircraftOrbit } from '../../src/truth/index.js';
 import { createTruthWithAttitude } from '../../src/truth/trajectory.js';
-import { TruthTable, sampleRunTruth, truthKey } from '../../src/experiment/truth-table.js';
+import { TruthTable, sampleRunTruth, truthKey } from '../../src/experiment/sampled-truth.js';
 
 describe('TruthTable', () => {
   const orbit = aircraftOrbit({ speed: 120, radius: 3000, orbits: 1, banked: true });

@@ -84,7 +84,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
       import('../../experiment/sweep-runner.js'),
       import('../../experiment/progress.js'),
       import('../../experiment/report.js'),
-      import('../../experiment/table.js'),
+      import('../../experiment/results-table.js'),
       import('node:path'),
     ]);
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
@@ -180,7 +180,7 @@ async function runTablePreset(
   const { mkdir, writeFile } = await import('node:fs/promises');
   const path = await import('node:path');
   const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
-  const { formatCell } = await import('../../experiment/table.js');
+  const { formatCell } = await import('../../experiment/results-table.js');
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   await mkdir(out, { recursive: true });
   // `runs`, as in every other preset's results.json: one entry per condition.
