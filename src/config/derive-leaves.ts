@@ -93,6 +93,6 @@ export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeav
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(new URL('./leaf-table.ts', import.meta.url), renderLeafTable());
-  console.log('wrote src/config/leaf-table.ts');
+  writeFileSync(new URL('./setting-leaves.generated.ts', import.meta.url), renderLeafTable());
+  console.log('wrote src/config/setting-leaves.generated.ts');
 }

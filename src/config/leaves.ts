@@ -4,7 +4,7 @@
  * table generated from the schema (`derive-leaves.ts`), so that flags are known without loading zod, and a new
  * setting gets its flag and variable without further code.
  */
-import { CONFIG_LEAVES } from './leaf-table.js';
+import { CONFIG_LEAVES } from './setting-leaves.generated.js';
 import type { ConfigSection } from './schema.js';
 
 export { CONFIG_LEAVES };

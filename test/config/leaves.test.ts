@@ -12,7 +12,7 @@ import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '..
 
 describe('the generated leaf table', () => {
   it('is the schema\'s leaves (run `npm run config-leaves` after changing the schema)', () => {
-    expect(readFileSync('src/config/leaf-table.ts', 'utf8')).toBe(renderLeafTable());
+    expect(readFileSync('src/config/setting-leaves.generated.ts', 'utf8')).toBe(renderLeafTable());
     expect(CONFIG_LEAVES).toEqual(deriveConfigLeaves());
   });
 });
