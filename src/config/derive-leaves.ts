@@ -1,12 +1,12 @@
 /**
  * Derives the flat list of settings (`ConfigLeaf`) from `ConfigSchema`, and writes it as the static table
- * `leaf-table.ts`, which commands read for their flags without loading zod (`reckon <command> --help` stays
- * light). A test fails when the table is stale; `npm run config-leaves` rewrites it.
+ * `setting-leaves.generated.ts`, which commands read for their flags without loading zod (`reckon <command>
+ * --help` stays light). A test fails when the table is stale; `npm run config-leaves` rewrites it.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import type { ConfigLeaf, LeafKind } from './leaves.js';
+import type { ConfigLeaf, LeafKind } from './setting-leaf.js';
 import { ConfigSchema, type ConfigSection } from './schema.js';
 import { DIMENSIONS, readQuantity, type Dimension } from './units.js';
 
@@ -80,11 +80,11 @@ function defaultText(value: unknown, example: unknown): string | undefined {
   return String(value);
 }
 
-/** The TypeScript source of `leaf-table.ts` for these leaves. */
+/** The TypeScript source of `setting-leaves.generated.ts` for these leaves. */
 export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeaves()): string {
   return [
     '// Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.',
-    "import type { ConfigLeaf } from './leaves.js';",
+    "import type { ConfigLeaf } from './setting-leaf.js';",
     '',
     '/** Every setting, in schema order. */',
     `export const CONFIG_LEAVES: readonly ConfigLeaf[] = ${JSON.stringify(leaves, null, 2)};`,
