@@ -296,9 +296,17 @@ export { InputSender, InputReceiver, ReceiveStatus, MAX_INPUT_WINDOW } from './l
 export { LockstepPacketEncoder, DecodedLockstepPacket, decodeLockstepPacket, PacketStatus } from './lockstep/packet.js';
 export { ReliableEndpoint, reliableSectionLength, type ReliableOptions } from './lockstep/reliable.js';
 export { PlayoutBuffer, PlayoutAddStatus, type PlayoutOptions, type PlayoutStats } from './lockstep/playout-buffer.js';
-export { SnapshotInterpolationBuffer, InterpolationStatus, type InterpolationOptions } from './dr/snapshot-interpolation.js';
+export {
+  SnapshotInterpolationBuffer,
+  InterpolationStatus,
+  type InterpolationOptions,
+} from './dr/snapshot-interpolation.js';
 export { LockstepPeer, type LockstepPeerOptions, type LockstepPeerStats } from './lockstep/peer.js';
-export { runLockstepComparison, LOCKSTEP_CONDITIONS, type LockstepComparisonRow } from './experiment/lockstep-comparison.js';
+export {
+  runLockstepComparison,
+  LOCKSTEP_CONDITIONS,
+  type LockstepComparisonRow,
+} from './experiment/lockstep-comparison.js';
 export { sequenceDifference, unwrapSequence } from './lockstep/sequence.js';
 
 // compression — zero-run coding of XOR deltas

@@ -1,7 +1,7 @@
 /**
  * The command-line flags named after the settings (`--position-threshold` ↔ `emitter.positionThreshold`), built
- * from the generated leaf table: no zod is loaded, so a command module can declare them at its top level and
- * `reckon <command> --help` stays light. Reading the flags into a `Config` is `config/cli.ts` (loaded in `run`).
+ * from the generated list of settings: no zod is loaded, so a command module can declare them at its top level and
+ * `reckon <command> --help` stays light. Reading the flags into a `Config` is `config-from-flags.ts` (loaded in `run`).
  */
 import type { FlagSpec } from './command.js';
 import { CONFIG_LEAVES, type ConfigLeaf } from '../config/leaves.js';

@@ -1,7 +1,8 @@
 /**
- * Configuration for commands: the step that turns parsed flags (declared with `configFlags` from `flags.ts`), the
- * environment and `--config FILE` into a validated `Config` (or a `UsageError` listing every problem, which the
- * CLI prints before exiting 2), and readers of commands' own flags. Loads zod: import it inside a command's `run`.
+ * Configuration for commands: the step that turns parsed flags (declared with `configFlags` from
+ * `config-flags.ts`), the environment and `--config FILE` into a validated `Config` (or a `UsageError` listing
+ * every problem, which the CLI prints before exiting 2), and readers of commands' own flags. Loads zod: import it
+ * inside a command's `run`.
  */
 import { UsageError, type FlagValues, type UsageProblem } from './command.js';
 import { ConfigError, loadConfig } from '../config/load.js';

@@ -17,7 +17,12 @@
 import { SimulatedLink, type NetworkProfile } from './simulated-network.js';
 import { botInput } from '../lockstep/input.js';
 import { InputReceiver, InputSender } from '../lockstep/input-window.js';
-import { DecodedLockstepPacket, LockstepPacketEncoder, PacketStatus, decodeLockstepPacket } from '../lockstep/packet.js';
+import {
+  DecodedLockstepPacket,
+  LockstepPacketEncoder,
+  PacketStatus,
+  decodeLockstepPacket,
+} from '../lockstep/packet.js';
 import { PlayoutBuffer } from '../lockstep/playout-buffer.js';
 
 export interface LockstepComparisonRow {

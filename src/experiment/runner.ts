@@ -6,7 +6,7 @@
  * number of PDUs in flight.
  *
  * A sweep repeats a few trajectories and senders under many receiving conditions, so the context keeps the sampled
- * truth (`truth-table.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
+ * truth (`sampled-truth.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
  */
 import { DeadReckoningEmitter } from '../dr/emitter.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
@@ -20,7 +20,13 @@ import { TraceRecorder, type RunTraces } from './traces.js';
 import { ByteBoundedCache } from './byte-cache.js';
 import { Transmission, senderKey } from './transmission.js';
 import { createTruthWithAttitude, type Trajectory } from '../truth/trajectory.js';
-import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, truthKey, type RunTruth } from './sampled-truth.js';
+import {
+  DEFAULT_MAX_TABLE_STEPS,
+  TRUTH_WORLD_TO_BODY,
+  sampleRunTruth,
+  truthKey,
+  type RunTruth,
+} from './sampled-truth.js';
 
 /** One run's outcome. */
 export interface RunResult {

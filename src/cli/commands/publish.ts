@@ -12,7 +12,7 @@ import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
-/** The track kinds of `trajectories/track-checks.ts` (kept here: a command module's top level stays light). */
+/** The track kinds of `truth/track-checks.ts` (kept here: a command module's top level stays light). */
 const TRACK_KIND_NAMES = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
 const CAPTURED_ENTITY = /^\d+:\d+:\d+$/;
 const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
