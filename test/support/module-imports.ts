@@ -28,8 +28,9 @@ const KEYWORDS_BEFORE_REGEX = new Set(
 );
 
 /**
- * The source with comments, template-literal text and regular-expression bodies replaced by spaces (line breaks
- * kept, so offsets and line numbers stay those of the source). String literals and `${…}` expressions are kept.
+ * The source with comments, the text of string and template literals and regular-expression bodies replaced by
+ * spaces (line breaks kept, so offsets and line numbers stay those of the source). The quotes of string literals
+ * and the code of `${…}` expressions are kept.
  */
 export function codeSkeleton(source: string): string {
   const out = source.split('');
@@ -75,8 +76,10 @@ export function codeSkeleton(source: string): string {
       blank(i, end === -1 ? n : end + 2);
       i = end === -1 ? n : end + 2;
     } else if (c === "'" || c === '"') {
-      i++;
+      const start = ++i;
       while (i < n && source[i] !== c && source[i] !== '\n') i += source[i] === '\\' ? 2 : 1;
+      // The quotes stay, the text goes: a specifier is read back from the source at the same offsets.
+      blank(start, Math.min(i, n));
       i++;
       lastSignificant = c;
       lastWord = '';
@@ -126,9 +129,10 @@ export function codeSkeleton(source: string): string {
   return out.join('');
 }
 
-const STATIC = /\b(?:import|export)\s+(?:type\s+)?(?:[\w$*\s,]|\{[^}]*\})*?\bfrom\s*(['"])([^'"\n]+)\1/g;
-const SIDE_EFFECT = /\bimport\s*(['"])([^'"\n]+)\1/g;
-const DYNAMIC = /\bimport\s*\(\s*(?:(['"])([^'"\n]+)\1\s*[,)])?/g;
+// Run over the skeleton, where a string literal's text is blanked: group 2 marks where the specifier is.
+const STATIC = /\b(?:import|export)\s+(?:type\s+)?(?:[\w$*\s,]|\{[^}]*\})*?\bfrom\s*(['"])([^'"\n]+)\1/dg;
+const SIDE_EFFECT = /\bimport\s*(['"])([^'"\n]+)\1/dg;
+const DYNAMIC = /\bimport\s*\(\s*(?:(['"])([^'"\n]+)\1\s*[,)])?/dg;
 
 interface FoundImport {
   readonly index: number;
@@ -140,9 +144,13 @@ interface FoundImport {
 export function findImports(source: string): FoundImport[] {
   const skeleton = codeSkeleton(source);
   const found: FoundImport[] = [];
-  for (const m of skeleton.matchAll(STATIC)) found.push({ index: m.index, kind: 'static', specifier: m[2] });
-  for (const m of skeleton.matchAll(SIDE_EFFECT)) found.push({ index: m.index, kind: 'static', specifier: m[2] });
-  for (const m of skeleton.matchAll(DYNAMIC)) found.push({ index: m.index, kind: 'dynamic', specifier: m[2] });
+  const specifier = (m: RegExpExecArray) => {
+    const at = m.indices?.[2];
+    return at === undefined ? undefined : source.slice(at[0], at[1]);
+  };
+  for (const m of skeleton.matchAll(STATIC)) found.push({ index: m.index, kind: 'static', specifier: specifier(m) });
+  for (const m of skeleton.matchAll(SIDE_EFFECT)) found.push({ index: m.index, kind: 'static', specifier: specifier(m) });
+  for (const m of skeleton.matchAll(DYNAMIC)) found.push({ index: m.index, kind: 'dynamic', specifier: specifier(m) });
   return found.sort((a, b) => a.index - b.index);
 }
 
