@@ -204,8 +204,8 @@ export {
   type RunSpecInput,
 } from './experiment/spec.js';
 export { planExperiment, applySets, setPath, SpecError, type ExperimentPlan, type PlannedRun, type SpecProblem } from './experiment/sweep.js';
-export { runExperiment, simulate, RunContext, type RunResult } from './experiment/runner.js';
-export { runSweep, type SweepOptions } from './experiment/sweep-runner.js';
+export { runExperiment, simulate, RunContext, RunAbortedError, MAX_RUN_STEPS, type RunResult } from './experiment/runner.js';
+export { runSweep, SweepAbortedError, type SweepOptions } from './experiment/sweep-runner.js';
 export { MetricsAccumulator, IPV4_UDP_HEADER_BYTES, ETHERNET_FRAMING_BYTES, type RunMetrics, type ErrorSummary } from './experiment/metrics.js';
 export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
 export { toCsv, toTextTable } from './experiment/results-table.js';
@@ -368,3 +368,23 @@ export { type LocalEntity, type EmittedPdu } from './stream/local-entities.js';
 export { type EntityEvent, type EntityEventType } from './stream/entity-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
 export { type StreamConfig } from './stream/settings.js';
+
+// cot — remote entities as Cursor on Target events for TAK
+export {
+  cotEvents,
+  encodeCotEvent,
+  parseCotEvent,
+  parseCotUrl,
+  openCotOutput,
+  cotTypeFor,
+  cotUid,
+  stripControlCharacters,
+  TAK_MESH_URL,
+  type CotEvent,
+  type CotEventFields,
+  type CotEventReason,
+  type CotEventsOptions,
+  type CotOutput,
+  type CotOutputTarget,
+  type CotTlsOptions,
+} from './cot/index.js';

@@ -28,6 +28,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Receive Entity State PDUs and show remote entities live (or as NDJSON events)',
     load: () => import('./commands/subscribe.js'),
   },
+  bridge: {
+    summary: 'Forward remote entities, dead-reckoned, to TAK as Cursor on Target events',
+    load: () => import('./commands/bridge.js'),
+  },
   record: {
     summary: 'Record received DIS datagrams to a pcap file that Wireshark opens',
     load: () => import('./commands/record.js'),

@@ -63,7 +63,12 @@ export const NetworkConfigSchema = z.strictObject({
     1472,
   ),
   receiveBufferSize: setting(
-    z.number().int().min(0).default(4 * 1024 * 1024),
+    z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 30, 'at most 1073741824 bytes (1 GiB); the OS caps it lower anyway (Linux: net.core.rmem_max)')
+      .default(4 * 1024 * 1024),
     'Socket receive buffer in bytes (0 = OS default). 4 MiB keeps loss low at high rates; Linux caps it at net.core.rmem_max.',
     4194304,
   ),
@@ -172,8 +177,13 @@ export const ReceiverConfigSchema = z.strictObject({
   smoothingTime: setting(nonNegativeQuantity('time').default(0.5), 'Duration of the blend after an update.', '500 ms'),
   teleportDistance: setting(positiveQuantity('length').default(100), 'Snap instead of smoothing when the correction is larger.', '100 m'),
   maxEntities: setting(
-    z.number().int().min(1).default(10_000),
-    'Most remote entities tracked; PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display "interpolate"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).',
+    z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000_000, 'at most 1000000 entities (the table is allocated up front, ~0.6 kB per entity)')
+      .default(10_000),
+    'Most remote entities tracked (at most 1 000 000); PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display "interpolate"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).',
     10000,
   ),
   latencyCompensation: setting(

@@ -385,7 +385,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "max-entities",
     "env": "RECKON_RECEIVER_MAX_ENTITIES",
     "kind": "number",
-    "description": "Most remote entities tracked; PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display \"interpolate\"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).",
+    "description": "Most remote entities tracked (at most 1 000 000); PDUs of further ones are counted and dropped. The table is allocated up front at about 0.6 kB per entity (0.6 kB more with display \"interpolate\"), so 10 000 take ~6 MB; raise it for larger exercises, e.g. 100000 (~60 MB per subscriber).",
     "example": 10000,
     "defaultValue": 10000,
     "defaultText": "10000"

@@ -158,8 +158,11 @@ export class DeadReckoningEmitter {
   private readonly sentA = new Float64Array(3);
   private readonly sentO = new Float64Array(3);
   private readonly sentW = new Float64Array(3);
-  private readonly poseRates = new PoseRateEstimator();
-  private readonly poseTruth = createTruthState();
+  /**
+   * The estimator and truth of `updateFromPose`, made on its first call: most emitters are fed whole truth states,
+   * and these nine arrays were an eighth of an emitter's heap (with them, 100 000 emitters held 1.6 GB).
+   */
+  private pose: { readonly rates: PoseRateEstimator; readonly truth: TruthState } | null = null;
 
   constructor(options: EmitterOptions = {}) {
     this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
@@ -320,8 +323,9 @@ export class DeadReckoningEmitter {
    * @param orientation - ψ, θ, φ radians.
    */
   updateFromPose(location: ArrayLike<number>, orientation: ArrayLike<number>, tSeconds: number, out: EntityStateRecord, appearance = 0): number {
-    this.poseRates.add(location, orientation, tSeconds, this.poseTruth);
-    return this.update(this.poseTruth, tSeconds, out, appearance);
+    const pose = (this.pose ??= { rates: new PoseRateEstimator(), truth: createTruthState() });
+    pose.rates.add(location, orientation, tSeconds, pose.truth);
+    return this.update(pose.truth, tSeconds, out, appearance);
   }
 
   private send(truth: TruthState, out: EntityStateRecord, appearance: number, trueWorldToBody: Float64Array | null): void {

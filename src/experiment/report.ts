@@ -3,8 +3,9 @@
  * Vega-Lite, rendered to SVG server-side and inlined (the page needs no network and no script). Vega is loaded
  * only here, and only when a report is written.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeOutputFile } from '../cli/output-file.js';
 import type { RunResult } from './runner.js';
 import { formatCell, resultTable, runLabel, toCsv } from './results-table.js';
 
@@ -16,14 +17,40 @@ export interface ReportSection {
   readonly caption?: string;
 }
 
-/** The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). */
-export function resultsJson(name: string, spec: unknown, results: readonly RunResult[]): string {
-  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({ index, settings, trajectory, metrics }));
-  return JSON.stringify({ name, spec, runs }, null, 2) + '\n';
+/** Results of a sweep that was stopped: they hold only the runs that finished. */
+export interface PartialResults {
+  /** Runs the sweep had planned. */
+  readonly runsPlanned: number;
+  /** Why it stopped, e.g. "interrupted by SIGINT". */
+  readonly reason: string;
 }
 
 /**
- * Writes results.csv, results.json and report.html into `outDirectory` (created if missing).
+ * The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). A stopped
+ * sweep's file says so in `partial` ({ runsPlanned, runsFinished, reason }).
+ */
+export function resultsJson(
+  name: string,
+  spec: unknown,
+  results: readonly RunResult[],
+  partial?: PartialResults,
+): string {
+  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({ index, settings, trajectory, metrics }));
+  const marker = partial && {
+    partial: { runsPlanned: partial.runsPlanned, runsFinished: results.length, reason: partial.reason },
+  };
+  return JSON.stringify({ name, ...marker, spec, runs }, null, 2) + '\n';
+}
+
+/** One line that says results are partial, e.g. "partial: 3 of 10 runs finished (interrupted by SIGINT)". */
+export function partialNote(results: readonly RunResult[], partial: PartialResults): string {
+  return `partial: ${results.length} of ${partial.runsPlanned} runs finished (${partial.reason})`;
+}
+
+/**
+ * Writes results.csv, results.json and report.html into `outDirectory` (created if missing). Each file is written
+ * beside its target and renamed over it when complete, so an earlier result is replaced only by a whole new one.
+ * @param partial - set for a stopped sweep: every file then says it is partial.
  * @returns the paths written.
  */
 export async function writeExperimentOutputs(
@@ -31,14 +58,18 @@ export async function writeExperimentOutputs(
   name: string,
   spec: unknown,
   results: readonly RunResult[],
+  partial?: PartialResults,
 ): Promise<string[]> {
   await mkdir(outDirectory, { recursive: true });
   const files = [join(outDirectory, 'results.csv'), join(outDirectory, 'results.json'), join(outDirectory, 'report.html')];
   const sections = await experimentSections(results);
+  // A partial CSV starts with a `#` comment line (read with e.g. pandas' comment="#"); the columns are unchanged.
+  const note = partial && partialNote(results, partial);
+  const summary = (note ? `${note[0]!.toUpperCase()}${note.slice(1)}. ` : '') + describeExperiment(results);
   await Promise.all([
-    writeFile(files[0]!, toCsv(results)),
-    writeFile(files[1]!, resultsJson(name, spec, results)),
-    writeFile(files[2]!, renderHtmlReport(name, describeExperiment(results), sections)),
+    writeOutputFile(files[0]!, (note ? `# ${note}\n` : '') + toCsv(results)),
+    writeOutputFile(files[1]!, resultsJson(name, spec, results, partial)),
+    writeOutputFile(files[2]!, renderHtmlReport(note ? `${name} (partial)` : name, summary, sections)),
   ]);
   return files;
 }

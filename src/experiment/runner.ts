@@ -28,6 +28,31 @@ import {
   type RunTruth,
 } from './sampled-truth.js';
 
+/**
+ * Most sample steps, and most render frames, in one run: 2²² (19.4 h at 60 Hz). A run keeps two doubles of error
+ * per frame for its percentiles (64 MB at the limit) and up to 141 bytes per PDU sent, in every worker thread.
+ */
+export const MAX_RUN_STEPS = 2 ** 22;
+
+/**
+ * Why a run of `durationSeconds` is too large to simulate, or undefined when it fits: the steps at its sample and
+ * render rates against MAX_RUN_STEPS.
+ */
+export function runSizeProblem(spec: RunSpec, durationSeconds: number): string | undefined {
+  for (const [field, rateHz] of [['sampleRateHz', spec.sampleRateHz], ['renderRateHz', spec.renderRateHz]] as const) {
+    if (rateHz === undefined) continue;
+    const steps = Math.floor(durationSeconds * rateHz + 1e-9) + 1;
+    if (!(steps > MAX_RUN_STEPS)) continue;
+    const hours = MAX_RUN_STEPS / rateHz / 3600;
+    return (
+      `${durationSeconds.toPrecision(4)} s of simulated time at ${rateHz} Hz (${field}) ` +
+      `is ${steps.toPrecision(4)} steps; ` +
+      `a run holds at most ${MAX_RUN_STEPS} (${hours.toPrecision(3)} h at ${rateHz} Hz): shorten it or lower the rate`
+    );
+  }
+  return undefined;
+}
+
 /** One run's outcome. */
 export interface RunResult {
   readonly index: number;
@@ -65,24 +90,55 @@ export class RunContext {
  * with the same settings left them there (the results are the same to the byte either way).
  * @param index - position in the sweep, carried into the result. Defaults to 0.
  * @param settings - the swept values, carried into the result. Defaults to none.
+ * @param signal - aborts the run between two stretches of STEPS_PER_TURN steps (the run then gives the event loop a
+ *   turn after each); it rejects with a RunAbortedError. Without it the run goes through without pausing.
  */
 export async function runExperiment(
   spec: RunSpec,
   context = new RunContext(),
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
+  signal?: AbortSignal,
 ): Promise<RunResult> {
   const key = truthKey(spec);
   let truth = context.truths.get(key);
   if (truth === undefined) {
     const trajectory = await trajectoryFromSpec(spec.trajectory, context.baseDirectory);
+    checkRunSize(spec, trajectory);
     truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
     context.truths.set(key, truth);
   }
-  return simulateTruth(spec, truth, context, index, settings, senderKey(spec));
+  const steps = simulateTruth(spec, truth, context, index, settings, senderKey(spec));
+  if (signal === undefined) return finish(steps);
+  // The run gives the event loop a turn every STEPS_PER_TURN steps, so that a signal handler can abort it.
+  for (;;) {
+    if (signal.aborted) throw new RunAbortedError();
+    const next = steps.next();
+    if (next.done) return next.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
 }
 
-/** The synchronous core of `runExperiment`, for a trajectory already built (nothing is shared with other runs). */
+/** A run stopped by its abort signal before it finished. */
+export class RunAbortedError extends Error {
+  constructor() {
+    super('run aborted');
+    this.name = 'RunAbortedError';
+  }
+}
+
+/** Runs a simulation to its end without pausing. */
+function finish(steps: Generator<void, RunResult>): RunResult {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The synchronous core of `runExperiment`, for a trajectory already built (nothing is shared with other runs); it
+ * cannot be aborted (use `runExperiment` with a signal for that).
+ */
 export function simulate(
   spec: RunSpec,
   trajectory: Trajectory,
@@ -90,22 +146,33 @@ export function simulate(
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
 ): RunResult {
+  checkRunSize(spec, trajectory);
   const truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
-  return simulateTruth(spec, truth, context, index, settings, null);
+  return finish(simulateTruth(spec, truth, context, index, settings, null));
 }
 
+/** @throws RangeError when the run is larger than MAX_RUN_STEPS (before anything is allocated). */
+function checkRunSize(spec: RunSpec, trajectory: Trajectory): void {
+  const problem = runSizeProblem(spec, spec.durationSeconds ?? trajectory.durationSeconds);
+  if (problem !== undefined) throw new RangeError(`run too large: ${problem}`);
+}
+
+/** Sample steps between the pauses of a run that can be aborted (a few tens of milliseconds). */
+const STEPS_PER_TURN = 8192;
+
 /**
- * One run on sampled truth. With a sender key, the owner's PDUs are replayed from the context when recorded
- * there, and recorded there when not.
+ * One run on sampled truth, pausing (yielding) every STEPS_PER_TURN steps so that a caller can abort it between
+ * them; the result is the generator's return value. With a sender key, the owner's PDUs are replayed from the
+ * context when recorded there, and recorded there when not.
  */
-function simulateTruth(
+function* simulateTruth(
   spec: RunSpec,
   runTruth: RunTruth,
   context: RunContext,
   index: number,
   settings: Readonly<Record<string, unknown>>,
   sender: string | null,
-): RunResult {
+): Generator<void, RunResult> {
   const duration = runTruth.durationSeconds;
   const sampleRate = spec.sampleRateHz;
   const renderRate = spec.renderRateHz ?? sampleRate;
@@ -139,6 +206,7 @@ function simulateTruth(
   let nextRender = 0;
   let nextPdu = 0;
   for (let i = 0; i < sampleCount; i++) {
+    if (i % STEPS_PER_TURN === STEPS_PER_TURN - 1) yield;
     const t = i / sampleRate;
     // Render every frame due before this sample (the receiver runs on its own clock). Frames are passed by
     // number: a computed time passed to a function V8 does not inline would be boxed on the heap.

@@ -211,7 +211,19 @@ export const MetricsSpecSchema = z.strictObject({
 });
 
 export const RunSpecSchema = z.strictObject({
-  name: setting(z.string().default('experiment'), 'Shown in reports.', 'circle'),
+  name: setting(
+    // The name is the default results folder, experiment-results/<name>: it must not lead anywhere else.
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .refine((n) => n !== '.' && n !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(n), {
+        message: 'must be a folder name (results go to experiment-results/<name>): no "/", "\\" or control characters, not "." or ".."',
+      })
+      .default('experiment'),
+    'Shown in reports, and the results folder experiment-results/<name> when no --out is given.',
+    'circle',
+  ),
   seed: setting(z.number().int().default(1), 'Seeds the network; same spec and seed, same result.', 1),
   trajectory: setting(TrajectorySpecSchema.default({ type: 'circle', speed: 100, radius: 1000, orbits: 1 }), 'Truth trajectory.', {
     type: 'circle',
@@ -236,7 +248,7 @@ export const ExperimentSpecSchema = RunSpecSchema.extend({
     'Settings to cross: dotted path → list of values; every combination is one run.',
     { 'emitter.positionThreshold': ['0.5 m', '1 m', '2 m'], 'emitter.algorithm': ['FPW', 'RVW'], network: ['lan', 'wan'] },
   ),
-  parallel: setting(z.number().int().min(1).optional(), 'Worker threads; defaults to the number of cores.', 2),
+  parallel: setting(z.number().int().min(1).max(256).optional(), 'Worker threads (at most 256); defaults to the number of cores.', 2),
 });
 
 export type RunSpec = z.output<typeof RunSpecSchema>;

@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { RunContext, runExperiment, type RunResult } from './runner.js';
-import type { ExperimentPlan, PlannedRun } from './sweep.js';
+import { trajectoryFromSpec } from './build.js';
+import { RunAbortedError, RunContext, runExperiment, runSizeProblem, type RunResult } from './runner.js';
+import type { ExperimentPlan, PlannedRun, SpecProblem } from './sweep.js';
 import { senderKey } from './transmission.js';
 import { truthKey } from './sampled-truth.js';
 import type { WorkerRequest } from './worker.js';
@@ -21,28 +22,89 @@ export interface SweepOptions {
   readonly baseDirectory?: string;
   /** Called after each finished run with the count done. */
   readonly onProgress?: (done: number, total: number) => void;
-  /** Stops handing out runs; the promise rejects. */
+  /**
+   * Stops the sweep, also in the middle of a run (within a few tens of milliseconds): the promise then rejects
+   * with a SweepAbortedError that holds the runs already finished.
+   */
   readonly signal?: AbortSignal;
 }
 
-/** Runs a plan; rejects with the first run's error (naming the run). */
+/** A sweep stopped by its signal: the runs that finished before, in run order, and how many were planned. */
+export class SweepAbortedError extends Error {
+  constructor(
+    readonly finished: readonly RunResult[],
+    readonly planned: number,
+    /** The signal's reason, e.g. "SIGINT". */
+    readonly reason: unknown,
+  ) {
+    super(`sweep aborted after ${finished.length} of ${planned} runs`);
+    this.name = 'SweepAbortedError';
+  }
+}
+
+/** Runs a plan; rejects with the first run's error (naming the run), or a SweepAbortedError when aborted. */
 export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {}): Promise<RunResult[]> {
   const runs = plan.runs;
   const threads = Math.min(options.parallel ?? plan.spec.parallel ?? availableParallelism(), runs.length);
   const baseDirectory = options.baseDirectory ?? process.cwd();
   const batches = senderBatches(runs, threads);
+  const signal = options.signal;
   if (threads <= 1) {
     const context = new RunContext(baseDirectory);
     const results = new Array<RunResult>(runs.length);
     let done = 0;
-    for (const run of batches.flat()) {
-      options.signal?.throwIfAborted();
-      results[run.index] = await runExperiment(run.spec, context, run.index, run.settings);
-      options.onProgress?.(++done, runs.length);
+    try {
+      for (const run of batches.flat()) {
+        if (signal?.aborted) throw new RunAbortedError();
+        results[run.index] = await runExperiment(run.spec, context, run.index, run.settings, signal);
+        options.onProgress?.(++done, runs.length);
+      }
+    } catch (error) {
+      if (!(error instanceof RunAbortedError)) throw error;
+      throw new SweepAbortedError(finishedRuns(results), runs.length, signal?.reason);
     }
     return results;
   }
   return runOnWorkers(runs.length, batches, threads, baseDirectory, options);
+}
+
+function finishedRuns(results: ReadonlyArray<RunResult | undefined>): RunResult[] {
+  return results.filter((r): r is RunResult => r !== undefined);
+}
+
+/**
+ * The runs of a plan too large to simulate (see MAX_RUN_STEPS), found before any runs: one problem per trajectory
+ * and rate, at the path that sets the duration. A trajectory that cannot be built is left for its run to report.
+ * @param baseDirectory - folder that relative track files are resolved against. Defaults to the working directory.
+ */
+export async function runSizeProblems(plan: ExperimentPlan, baseDirectory = process.cwd()): Promise<SpecProblem[]> {
+  const problems: SpecProblem[] = [];
+  const seen = new Set<string>();
+  for (const run of plan.runs) {
+    const key = truthKey(run.spec);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const spec = run.spec;
+    let durationSeconds = spec.durationSeconds;
+    if (durationSeconds === undefined) {
+      try {
+        durationSeconds = (await trajectoryFromSpec(spec.trajectory, baseDirectory)).durationSeconds;
+      } catch {
+        continue;
+      }
+    }
+    const problem = runSizeProblem(spec, durationSeconds);
+    if (problem === undefined) continue;
+    const path =
+      spec.durationSeconds !== undefined
+        ? 'durationSeconds'
+        : spec.trajectory.type === 'circle' || spec.trajectory.type === 'aircraft-orbit'
+          ? 'trajectory.orbits'
+          : 'trajectory';
+    const swept = Object.entries(run.settings).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+    problems.push({ path, message: problem + (swept.length > 0 ? ` (in the run with ${swept.join(', ')})` : '') });
+  }
+  return problems;
 }
 
 /**
@@ -89,17 +151,22 @@ function runOnWorkers(
     let done = 0;
     let failed = false;
     const workers: Worker[] = [];
+    const signal = options.signal;
     const stopAll = (error: Error) => {
       if (failed) return;
       failed = true;
+      signal?.removeEventListener('abort', onAbort);
+      // Terminating stops a worker at once, also in the middle of a run.
       for (const w of workers) void w.terminate();
       reject(error);
     };
+    const onAbort = () => stopAll(new SweepAbortedError(finishedRuns(results), total, signal?.reason));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     // Runs each worker has been handed and not yet returned.
     const pending = new Map<Worker, number>();
     const feed = (worker: Worker) => {
-      if (options.signal?.aborted) return stopAll(new Error('sweep aborted'));
-      if (next >= batches.length) return;
+      if (failed || next >= batches.length) return;
       const batch = batches[next++]!;
       pending.set(worker, batch.length);
       worker.postMessage(batch.map((run) => ({ index: run.index, spec: run.spec, settings: { ...run.settings } })) satisfies WorkerRequest);
@@ -108,11 +175,13 @@ function runOnWorkers(
       const worker = new Worker(bootstrap, { workerData: { baseDirectory } });
       workers.push(worker);
       worker.on('message', (message: { ok: true; result: RunResult } | { ok: false; index: number; message: string }) => {
+        if (failed) return;
         if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
         results[message.result.index] = message.result;
         done++;
         options.onProgress?.(done, total);
         if (done === total) {
+          signal?.removeEventListener('abort', onAbort);
           for (const w of workers) w.postMessage(null);
           resolve(results);
         } else {

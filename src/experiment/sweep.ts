@@ -80,6 +80,9 @@ export function applySets(input: unknown, assignments: readonly string[]): { inp
   return { input: out, problems };
 }
 
+/** Most runs one sweep may cross to; each planned run holds its validated spec in memory. */
+export const MAX_SWEEP_RUNS = 100_000;
+
 /**
  * Validates a spec and expands its sweep.
  * @throws SpecError listing every problem, each with its path and an example of a valid value.
@@ -108,6 +111,11 @@ export function planExperiment(input: unknown): ExperimentPlan {
 
   const runs: PlannedRun[] = [];
   const total = axes.reduce((n, [, values]) => n * values.length, 1);
+  if (total > MAX_SWEEP_RUNS) {
+    const sizes = axes.map(([path, values]) => `${values.length} (${path})`).join(' × ');
+    const message = `crosses ${sizes} = ${total} runs; at most ${MAX_SWEEP_RUNS}: sweep fewer values`;
+    throw new SpecError([{ path: 'sweep', message }]);
+  }
   for (let index = 0; index < total; index++) {
     let runInput: unknown = base;
     const settings: Record<string, unknown> = {};

@@ -22,6 +22,11 @@ export interface Capture {
   readonly frames: CaptureFrame[];
   /** True when the file ends in the middle of a record: the frames before it are kept. */
   readonly truncated: boolean;
+  /**
+   * Set when a record's header is impossible (a length beyond any snapshot length, or a captured length above the
+   * length on the wire): the frames before it are kept, reading stops there, and `offset` is the record's first byte.
+   */
+  readonly corrupt?: { readonly offset: number; readonly message: string };
 }
 
 /** The file is not a capture reckon can read (the message says what was found). */
@@ -36,6 +41,13 @@ const PCAP_MICROS = 0xa1b2c3d4;
 const PCAP_NANOS = 0xa1b23c4d;
 const PCAPNG_SECTION = 0x0a0d0d0a;
 const PCAPNG_BYTE_ORDER = 0x1a2b3c4d;
+/**
+ * Largest packet a capture record may hold: libpcap's and Wireshark's maximum snapshot length (262 144 bytes).
+ * A longer record is not a packet but a damaged length field.
+ */
+export const MAX_CAPTURED_BYTES = 262_144;
+/** Largest pcapng block accepted (Wireshark's limit, 16 MiB); a longer one is a damaged length field. */
+const MAX_PCAPNG_BLOCK_BYTES = 16 * 2 ** 20;
 
 /**
  * Parses a capture file held in memory.
@@ -66,6 +78,18 @@ function readPcap(bytes: Uint8Array, view: DataView, le: boolean, fractionSecond
     const capturedLength = view.getUint32(offset + 8, le);
     const originalLength = view.getUint32(offset + 12, le);
     const start = offset + 16;
+    // The file's snapshot length is not a bound: writers (this one too) leave it at 65 535 and still write a
+    // 65 549-byte frame of a full UDP datagram. Wireshark bounds records by the maximum, and so does this.
+    const damage =
+      capturedLength > MAX_CAPTURED_BYTES
+        ? `captured length ${capturedLength} exceeds the maximum of ${MAX_CAPTURED_BYTES} bytes`
+        : originalLength < capturedLength
+          ? `captured length ${capturedLength} exceeds the packet's length on the wire ${originalLength}`
+          : undefined;
+    if (damage !== undefined) {
+      const message = `record ${frames.length + 1} at byte ${offset} is corrupt: ${damage}`;
+      return { format: 'pcap', frames, truncated: false, corrupt: { offset, message } };
+    }
     if (start + capturedLength > bytes.length) return { format: 'pcap', frames, truncated: true };
     frames.push({
       number: frames.length + 1,
@@ -100,11 +124,17 @@ function readPcapng(bytes: Uint8Array, view: DataView): Capture {
       interfaces = [];
     }
     const blockLength = view.getUint32(offset + 4, le);
-    if (blockLength < 12 || blockLength % 4 !== 0) {
+    if (blockLength < 12 || blockLength % 4 !== 0 || blockLength > MAX_PCAPNG_BLOCK_BYTES) {
       if (offset === 0) throw new CaptureFormatError(`pcapng block length ${blockLength} at byte 0 is invalid`);
-      return { format: 'pcapng', frames, truncated: true };
+      const damage = `length ${blockLength} is not a multiple of 4 from 12 to ${MAX_PCAPNG_BLOCK_BYTES}`;
+      return corruptBlock(frames, offset, damage);
     }
     if (offset + blockLength > bytes.length) return { format: 'pcapng', frames, truncated: true };
+    // A block repeats its length at its end; a mismatch means the length read is not the block's.
+    if (view.getUint32(offset + blockLength - 4, le) !== blockLength) {
+      const trailer = view.getUint32(offset + blockLength - 4, le);
+      return corruptBlock(frames, offset, `length ${blockLength} differs from the length at its end, ${trailer}`);
+    }
     const body = offset + 8;
     const bodyEnd = offset + blockLength - 4;
     if (type === 1) {
@@ -137,6 +167,11 @@ function readPcapng(bytes: Uint8Array, view: DataView): Capture {
     offset += blockLength;
   }
   return { format: 'pcapng', frames, truncated: offset !== bytes.length };
+}
+
+function corruptBlock(frames: CaptureFrame[], offset: number, damage: string): Capture {
+  const message = `block at byte ${offset} is corrupt: ${damage}`;
+  return { format: 'pcapng', frames, truncated: false, corrupt: { offset, message } };
 }
 
 /** The `if_tsresol` option (code 9): 10^-n seconds, or 2^-n when the top bit is set. Defaults to microseconds. */

@@ -1,6 +1,9 @@
 // `reckon decode` end to end: the built binary (dist/, built by `npm test`'s pretest or `npx tsc -p tsconfig.build.json`)
 // on both recorded captures.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EntityStatePduSchema } from '../../src/pdu/schema.js';
@@ -55,6 +58,28 @@ describe('reckon decode', () => {
     if (errors) expect(rejected[0]).toMatchObject({ frame: 155, error: { code: 'TRUNCATED', offset: 0 } });
     const others = objects.filter((o) => !o.pdu && !o.error);
     for (const o of others) expect(Object.keys(o).sort()).toEqual(['frame', 'length', 'pduType', 'time']);
+  });
+
+  it('says a record with a damaged length is corrupt, naming its byte offset, not that the file ends mid-frame', () => {
+    const bytes = readFileSync(join(root, DIS5));
+    // The third record's captured length, made impossible (the first two records are decoded).
+    let offset = 24;
+    for (let i = 0; i < 2; i++) offset += 16 + bytes.readUInt32LE(offset + 8);
+    bytes.writeUInt32LE(0x0100_0000, offset + 8);
+    const dir = mkdtempSync(join(tmpdir(), 'reckon-decode-'));
+    const file = join(dir, 'corrupt.pcap');
+    writeFileSync(file, bytes);
+    try {
+      for (const args of [[file], [file, '--json']]) {
+        const { code, stdout, stderr } = reckon(...args);
+        expect(code).toBe(0);
+        expect(stderr).toContain(`record 3 at byte ${offset} is corrupt: captured length 16777216 exceeds the maximum`);
+        expect(stderr).toContain('the 2 frames before it were decoded');
+        expect(stderr + stdout).not.toMatch(/mid-frame|middle of a frame/);
+      }
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   it.each(['--port-filter', '--port'])('finds nothing on a port the capture does not use, and says so (%s)', (flag) => {

@@ -145,4 +145,21 @@ describe('hostile markings through the real binary', () => {
     const markings = lines.map((l) => (JSON.parse(l) as { pdu: { marking: { text: string } } }).pdu.marking.text);
     expect(markings).toEqual([TITLE_AND_CLEAR, C1_AND_DEL, TITLE_AND_CLEAR, C1_AND_DEL]);
   });
+
+  it('subscribe names the Entity State PDUs it rejected for impossible values in its summary', async () => {
+    const nanLocation = pdu(3, 'NAN', 0);
+    new DataView(nanLocation.buffer).setFloat64(48, Number.NaN); // location X, IEEE 1278.1 Entity State PDU byte 48
+    const noEntity = pdu(0, 'NONE', 0);
+    const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '2']);
+    const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
+    const socket = createSocket('udp4');
+    for (const bytes of [nanLocation, noEntity]) {
+      await new Promise<void>((resolve, reject) => socket.send(bytes, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+    }
+    socket.close();
+    expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(0);
+    expect(run.stderr()).toMatch(/Entity State PDUs rejected: .*LOCATION_NOT_FINITE 1/);
+    expect(run.stderr()).toMatch(/Entity State PDUs rejected: .*ENTITY_ID_NONE 1/);
+    expect(run.stdout()).not.toContain('NaN');
+  });
 });

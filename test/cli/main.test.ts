@@ -1,4 +1,8 @@
 // The pure argv parser and the dispatcher, run in-process with captured streams.
+import { createSocket } from 'node:dgram';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { booleanFlag, parseArgs, stringFlag } from '../../src/cli/args.js';
@@ -188,8 +192,22 @@ describe('runCli', () => {
   });
 
   it('exits 1 with the message when a command fails at run time', async () => {
+    const busy = createSocket('udp4');
+    await new Promise<void>((resolve) => busy.bind(0, '127.0.0.1', resolve));
+    const out = join(mkdtempSync(join(tmpdir(), 'reckon-main-')), 'x.pcap');
+    try {
+      const port = busy.address().port;
+      const r = await cli(['record', '--out', out, '--address', '127.0.0.1', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(new RegExp(`^reckon record: .*${port}`)); // the port that could not be bound
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('exits 2 before starting when an output path cannot be written', async () => {
     const r = await cli(['record', '--out', '/nonexistent-dir/x.pcap', '--address', '127.0.0.1', '--port', '0']);
-    expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^reckon record: cannot write "\/nonexistent-dir\/x\.pcap": ENOENT/);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--out: cannot write "/nonexistent-dir/x.pcap": the folder "/nonexistent-dir" does not exist');
   });
 });

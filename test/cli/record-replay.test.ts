@@ -2,7 +2,7 @@
 // 127.0.0.1, the real capture. Every wait is for an event (a datagram, a line, an exit), bounded by a timeout.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,19 @@ describe('reckon replay', () => {
   });
 });
 
+describe('reckon replay: filters out of range', () => {
+  it.each([
+    { flag: '--only-exercise', value: '300', range: 'an exercise ID 1–255' },
+    { flag: '--only-exercise', value: '0', range: 'an exercise ID 1–255' },
+    { flag: '--port-filter', value: '70000', range: 'a UDP port 1–65535' },
+  ])('$flag $value is a usage error naming the valid range', async ({ flag, value, range }) => {
+    const replay = run(['replay', FIXTURE, '--to', '127.0.0.1:9', flag, value]);
+    expect(await within(replay.exited, 20_000, 'replay to exit', replay.child)).toBe(2);
+    expect(replay.stderr()).toContain(`${flag}: expected ${range}, got "${value}"`);
+    expect(replay.stderr()).not.toMatch(/holds no DIS datagrams/);
+  });
+});
+
 describe('reckon record', () => {
   it('writes a pcap that the capture reader (and tshark) decode back to the same payloads', async () => {
     const out = join(dir, 'recorded.pcap');
@@ -108,6 +121,35 @@ describe('reckon record', () => {
     if (tshark.error) return; // tshark not installed: the reader above is the check
     expect(tshark.status).toBe(0);
     expect(tshark.stdout.trim().split('\n').length).toBe(sent.length);
+  });
+
+  it('leaves an existing --out file untouched when it cannot start (a busy port), and no temporary file', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'reckon-busy-'));
+    const out = join(folder, 'precious.pcap');
+    const precious = readFileSync(FIXTURE);
+    writeFileSync(out, precious);
+    const busy = createSocket('udp4');
+    await new Promise<void>((resolve) => busy.bind(0, '127.0.0.1', resolve));
+    try {
+      const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', String(busy.address().port)]);
+      expect(await within(record.exited, 20_000, 'record to fail on a busy port', record.child)).toBe(1);
+      expect(record.stderr()).toMatch(/EADDRINUSE/);
+    } finally {
+      busy.close();
+    }
+    expect(readFileSync(out).equals(precious)).toBe(true);
+    expect(readdirSync(folder)).toEqual(['precious.pcap']);
+  });
+
+  it('replaces an existing --out file with the finished recording', async () => {
+    const out = join(dir, 'replaced.pcap');
+    writeFileSync(out, 'an older file');
+    const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
+    await within(record.stderrMatch(/listening on/), 20_000, 'record to listen', record.child);
+    expect(readFileSync(out, 'utf8')).toBe('an older file'); // recording goes beside it until it stops
+    record.child.kill('SIGINT');
+    expect(await within(record.exited, 20_000, 'record to exit on SIGINT', record.child)).toBe(0);
+    expect(readCapture(readFileSync(out))).toMatchObject({ format: 'pcap', frames: [], truncated: false });
   });
 
   it('stops cleanly on SIGINT and prints its summary', async () => {

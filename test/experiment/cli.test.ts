@@ -67,6 +67,25 @@ describe('reckon experiment', () => {
     expect(stderr).toContain('--set: expected PATH=VALUE');
   });
 
+  it('--out naming an existing file exits 2 before anything runs, and leaves the file as it was', async () => {
+    const file = join(dir, 'precious.txt');
+    writeFileSync(file, 'precious');
+    // 1000 orbits take many seconds: the answer must come before the simulation.
+    const { code, stderr, stdout } = await cli('experiment', '--preset', 'circle', '--set', 'trajectory.orbits=1000', '--out', file);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`--out: "${file}" is a file, not a folder`);
+    expect(readFileSync(file, 'utf8')).toBe('precious');
+  });
+
+  it.each(['../../../x', 'a/b', '..', 'tab\there'])('a spec name that is not a folder name (%s) exits 2 naming the path "name"', async (name) => {
+    const file = join(dir, 'named.json');
+    writeFileSync(file, JSON.stringify({ name, trajectory: { type: 'circle', orbits: 0.1 } }));
+    const { code, stderr } = await cli('experiment', file, '--out', join(dir, 'named'));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^ {2}name: must be a folder name \(results go to experiment-results\/<name>\)/m);
+  });
+
   it('a spec file with sweep errors exits 2 pointing into the sweep; unknown presets and missing files too', async () => {
     const file = join(dir, 'spec.json');
     writeFileSync(file, JSON.stringify({ sweep: { network: ['lan', 'moon'] } }));

@@ -108,6 +108,36 @@ describe('readCapture', () => {
     expect(capture.truncated).toBe(true);
   });
 
+  it('calls a record length beyond 256 KiB corrupt, with its byte offset, and keeps the frames before it', () => {
+    const full = classicPcap(true, false, 1, [concat(ETH, ipUdp()), concat(ETH, ipUdp()), concat(ETH, ipUdp())]);
+    const second = 24 + 16 + ETH.length + ipUdp().length;
+    new DataView(full.buffer, full.byteOffset).setUint32(second + 8, 0x7fff_0000, true);
+    const capture = readCapture(full);
+    expect(capture.frames).toHaveLength(1);
+    expect(capture.truncated).toBe(false);
+    expect(capture.corrupt?.offset).toBe(second);
+    expect(capture.corrupt?.message).toMatch(new RegExp(`record 2 at byte ${second} is corrupt: captured length 2147418112 exceeds`));
+  });
+
+  it('calls a record that holds more bytes than were on the wire corrupt', () => {
+    const full = classicPcap(false, false, 1, [concat(ETH, ipUdp()), concat(ETH, ipUdp())]);
+    new DataView(full.buffer, full.byteOffset).setUint32(24 + 12, 10, false);
+    const capture = readCapture(full);
+    expect(capture.frames).toHaveLength(0);
+    expect(capture.corrupt).toMatchObject({ offset: 24, message: expect.stringMatching(/length on the wire 10/) });
+  });
+
+  it('tells a pcapng block cut short by the end of the file from one whose length is damaged', () => {
+    const full = pcapng(true, 1, undefined, [concat(ETH, ipUdp()), concat(ETH, ipUdp())]);
+    const cut = readCapture(full.subarray(0, full.length - 8));
+    expect(cut).toMatchObject({ truncated: true, frames: [{}] });
+    expect(cut.corrupt).toBeUndefined();
+    const damaged = full.slice();
+    const last = full.length - (12 + 20 + Math.ceil((ETH.length + ipUdp().length) / 4) * 4);
+    new DataView(damaged.buffer).setUint32(last + 4, 24, true); // a valid-looking length, not the block's
+    expect(readCapture(damaged)).toMatchObject({ truncated: false, frames: [{}], corrupt: { offset: last } });
+  });
+
   it.each([
     { name: 'text', bytes: new TextEncoder().encode('hello, world') },
     { name: 'too short', bytes: hex('d4c3') },

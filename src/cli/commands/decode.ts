@@ -95,7 +95,17 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
     }
   }
   if (lines.length > 0) io.stdout.write(lines.join('\n') + '\n');
-  if (capture.truncated) io.stderr.write('reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n');
+  writeCaptureDamage(capture, io);
+}
+
+/** Says on stderr when the file ends mid-record or a record is corrupt (the frames before it were decoded). */
+function writeCaptureDamage(capture: Capture, io: CommandIo): void {
+  if (capture.corrupt) {
+    const kept = capture.frames.length;
+    io.stderr.write(`reckon decode: ${capture.corrupt.message}; the ${kept} frames before it were decoded\n`);
+  } else if (capture.truncated) {
+    io.stderr.write('reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n');
+  }
 }
 
 /** JSON has no NaN or Infinity (`JSON.stringify` writes null): name them, so a rejected PDU shows what it held. */
@@ -107,4 +117,5 @@ async function writeSummary(path: string, capture: Capture, options: Options, io
   const { summarizeDisCapture } = await import('../../pcap/capture-summary.js');
   const { renderCaptureSummary } = await import('../terminal/decode-summary.js');
   io.stdout.write(renderCaptureSummary(path, capture, summarizeDisCapture(capture, options)));
+  writeCaptureDamage(capture, io);
 }

@@ -21,9 +21,14 @@ export const command: Command = {
       multiple: true,
       description: 'Override a spec field by its dotted path, e.g. emitter.positionThreshold="2.5 m".',
     },
-    out: { type: 'string', value: 'DIR', description: 'Folder for results.csv, results.json and report.html. Defaults to experiment-results/<name>.' },
+    out: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'Folder for results.csv, results.json and report.html (created if missing; each file is replaced only once its new version is complete). Defaults to experiment-results/<name>. Ctrl-C or SIGTERM stops a sweep within a second and writes the runs already finished, marked partial (exit 130 / 143).',
+    },
     json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
-    parallel: { type: 'string', value: 'N', description: 'Worker threads. Defaults to the number of cores.' },
+    parallel: { type: 'string', value: 'N', description: 'Worker threads, 1–256. Defaults to the number of cores.' },
   },
   examples: [
     'reckon experiment --list',
@@ -73,12 +78,15 @@ function parallelFlag(flags: FlagValues): number | undefined {
   const text = stringFlag(flags, 'parallel');
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError([{ path: '--parallel', message: `expected a whole number ≥ 1, e.g. 2; got "${text}"` }]);
+  if (!Number.isInteger(n) || n < 1 || n > 256) {
+    const message = `expected a whole number of worker threads from 1 to 256, e.g. 2; got "${text}"`;
+    throw new UsageError([{ path: '--parallel', message }]);
+  }
   return n;
 }
 
 async function runSpec(input: unknown, file: string | undefined, flags: FlagValues, io: CommandIo): Promise<number> {
-  const [{ applySets, planExperiment, SpecError }, { runSweep }, { createProgress }, { writeExperimentOutputs, resultsJson }, { toTextTable }, path] =
+  const [{ applySets, planExperiment, SpecError }, { runSweep, runSizeProblems, SweepAbortedError }, { createProgress }, { writeExperimentOutputs, resultsJson, partialNote }, { toTextTable }, path] =
     await Promise.all([
       import('../../experiment/sweep.js'),
       import('../../experiment/sweep-runner.js'),
@@ -100,22 +108,51 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const parallel = parallelFlag(flags);
   const baseDirectory = file ? path.dirname(path.resolve(file)) : process.cwd();
   await checkRecordedTracks(plan.runs.map((r) => r.spec.trajectory), baseDirectory);
+  // Sizes and the results folder are checked before anything runs: a long sweep must not fail at its end.
+  const sizeProblems = await runSizeProblems(plan, baseDirectory);
+  if (sizeProblems.length > 0) throw new UsageError(sizeProblems);
 
   const name = plan.spec.name;
-  const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
-  const results = await runSweep(plan, {
-    parallel,
-    baseDirectory,
-    onProgress: (done) => progress.update(done),
-    signal: io.signal,
-  });
-  progress.finish();
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
-  const written = await writeExperimentOutputs(out, name, withSets, results);
-  if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results));
+  await outputFolder(out);
+  const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
+  let results;
+  let partial: import('../../experiment/report.js').PartialResults | undefined;
+  try {
+    const onProgress = (done: number) => progress.update(done);
+    results = await runSweep(plan, { parallel, baseDirectory, onProgress, signal: io.signal });
+  } catch (error) {
+    if (!(error instanceof SweepAbortedError)) throw error;
+    results = [...error.finished];
+    partial = { runsPlanned: error.planned, reason: `interrupted by ${String(error.reason ?? 'a signal')}` };
+  }
+  progress.finish();
+  if (partial && results.length === 0) {
+    io.stderr.write(`experiment: ${partialNote(results, partial)}; nothing written\n`);
+    return signalExitCode(io.signal);
+  }
+  const written = await writeExperimentOutputs(out, name, withSets, results, partial);
+  if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
   else io.stdout.write(toTextTable(results));
-  io.stderr.write(`wrote ${written.join(', ')}\n`);
-  return EXIT_OK;
+  io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
+  // A signal while the results were being written still says the command was interrupted.
+  return partial || io.signal.aborted ? signalExitCode(io.signal) : EXIT_OK;
+}
+
+/** 128 + the signal number of the abort's reason: 130 for SIGINT, 143 for SIGTERM. */
+function signalExitCode(signal: AbortSignal): number {
+  return signal.reason === 'SIGTERM' ? 143 : 130;
+}
+
+/** Checks (and creates) the results folder before anything runs: a bad --out is reported at once. */
+async function outputFolder(out: string): Promise<void> {
+  const { prepareOutputFolder, OutputPathError } = await import('../output-file.js');
+  try {
+    await prepareOutputFolder(out);
+  } catch (error) {
+    if (error instanceof OutputPathError) throw new UsageError([{ path: '--out', message: error.message }]);
+    throw error;
+  }
 }
 
 /**
@@ -173,24 +210,24 @@ async function runTablePreset(
     }
   }
   if (problems.length > 0) throw new UsageError(problems);
+  const path = await import('node:path');
+  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
+  await outputFolder(out);
   io.stderr.write(`running ${name} …\n`);
   const rows = await table(options);
   const header = Object.keys(rows[0] ?? {});
   const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  const path = await import('node:path');
+  const { writeOutputFile } = await import('../output-file.js');
   const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
   const { formatCell } = await import('../../experiment/results-table.js');
-  const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
-  await mkdir(out, { recursive: true });
   // `runs`, as in every other preset's results.json: one entry per condition.
   const json = JSON.stringify({ name, options, runs: rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';
   const html = renderHtmlReport(name, `${formatCount(rows.length, 'condition')}.`, [{ title: 'Results', html: htmlTable(header, cells) }]);
   await Promise.all([
-    writeFile(path.join(out, 'results.json'), json),
-    writeFile(path.join(out, 'results.csv'), csv),
-    writeFile(path.join(out, 'report.html'), html),
+    writeOutputFile(path.join(out, 'results.json'), json),
+    writeOutputFile(path.join(out, 'results.csv'), csv),
+    writeOutputFile(path.join(out, 'report.html'), html),
   ]);
   if (booleanFlag(flags, 'json')) io.stdout.write(json);
   else {

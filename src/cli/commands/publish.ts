@@ -51,6 +51,13 @@ export const command: Command = {
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
     algorithm: { type: 'string', value: 'ALG', description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.' },
     json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
+    entities: {
+      type: 'string',
+      value: 'N',
+      description: 'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
+    },
+    'max-rate': { type: 'string', value: 'PDUS', description: 'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.' },
+    seed: { type: 'string', value: 'N', description: 'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.' },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
   },
   examples: [
@@ -60,8 +67,10 @@ export const command: Command = {
     'reckon publish --entity tank --json | head',
     'reckon publish --track capture.pcap --entity 1:3001:54',
     'reckon publish --track drives.csv --kind ground --segment all',
+    'reckon publish --entities 100000 --port 3000 --duration "10 min"',
   ],
   async run(args, io) {
+    if (args.flags.entities !== undefined) return (await import('../load-generator.js')).runLoadGenerator(args, io);
     const { configOrProblems, durationFlag, frequencyFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const entityFlags = (args.flags.entity as string[] | undefined) ?? [];

@@ -14,7 +14,12 @@ export const command: Command = {
   summary: 'Record received DIS datagrams to a pcap file that Wireshark opens',
   usage: 'reckon record --out <file.pcap> [--duration T] [--count N] [--address A] [--port P] [--multicast GROUP] …',
   flags: {
-    out: { type: 'string', value: 'FILE', description: 'The pcap file to write (replaced if it exists).' },
+    out: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'The pcap file to write. Written to a temporary file beside it and renamed when recording stops, so an existing file is replaced only by a finished recording.',
+    },
     duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s", "5 min" or 30 (seconds). Defaults to until Ctrl-C.' },
     count: { type: 'string', value: 'N', description: 'Stop after N datagrams. Defaults to no limit.' },
     all: { type: 'boolean', description: 'Record every datagram received, also those the filters reject (other exercises, non-DIS).' },
@@ -36,22 +41,32 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ createWriteStream, writeFileSync }, { openUdpTransport }, { PduReceiver, receiveFilterFromConfig, looksLikeDis, filterRejections }, { formatRejections }, pcap] =
+    const [{ openUdpTransport }, { PduReceiver, receiveFilterFromConfig, looksLikeDis, filterRejections }, { formatRejections }, pcap, output] =
       await Promise.all([
-        import('node:fs'),
         import('../../transport/udp.js'),
         import('../../transport/pdu-receiver.js'),
         import('../../transport/transport.js'),
         import('../../pcap/writer.js'),
+        import('../output-file.js'),
       ]);
+    // Written beside --out and renamed over it at the end: a file already there survives a start that fails.
+    let target;
     try {
-      writeFileSync(out!, pcap.pcapFileHeader()); // fails now, before binding, if the file cannot be written
+      target = await output.openOutputFile(out!);
     } catch (error) {
-      throw new Error(`cannot write "${out}": ${(error as Error).message}`);
+      if (error instanceof output.OutputPathError) throw new UsageError([{ path: '--out', message: error.message }]);
+      throw error;
     }
-    const transport = await openUdpTransport(config.network, 'receive');
-    const file = createWriteStream(out!, { flags: 'a' });
+    let transport;
+    try {
+      transport = await openUdpTransport(config.network, 'receive');
+    } catch (error) {
+      await target.discard();
+      throw error;
+    }
+    const file = target.handle.createWriteStream(); // closes the handle when it ends
     const fileError = new Promise<Error>((resolve) => file.once('error', resolve));
+    file.write(pcap.pcapFileHeader());
 
     const keepAll = booleanFlag(args.flags, 'all');
     const receiver = new PduReceiver(() => {}, receiveFilterFromConfig(config), transport.stats);
@@ -103,9 +118,23 @@ export const command: Command = {
     clearTimeout(timer);
     io.signal.removeEventListener('abort', onAbort);
     await transport.close();
-    if (file.errored) file.destroy();
-    else await new Promise<void>((resolve) => file.end(resolve));
-    const failed = reason.startsWith('socket failed') || reason.startsWith('cannot write');
+    let failed = reason.startsWith('socket failed');
+    if (file.errored || reason.startsWith('cannot write')) {
+      // A recording cut short by a write error does not replace the file at --out; what it holds is kept apart.
+      await new Promise<void>((resolve) => file.destroy().once('close', () => resolve()));
+      io.stderr.write(
+        `record: ${reason}; "${out}" was left as it was; ` +
+          `the ${datagrams} datagrams recorded before the failure are in "${target.temporaryPath}"\n`,
+      );
+      return EXIT_FAILURE;
+    }
+    await new Promise<void>((resolve) => file.once('close', () => resolve()).end());
+    try {
+      await target.commit();
+    } catch (error) {
+      io.stderr.write(`record: ${(error as Error).message}\n`);
+      failed = true;
+    }
     const seconds = (Date.now() - startedMs) / 1000;
     const s = transport.stats;
     io.stderr.write(

@@ -4,7 +4,7 @@
  * fast as possible). Progress goes to stderr; a summary at the end.
  */
 import { booleanFlag, stringFlag } from '../args.js';
-import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
 import { configFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
@@ -26,7 +26,7 @@ export const command: Command = {
       value: 'N',
       description: 'Only datagrams from or to this UDP port in the capture. Defaults to every datagram that looks like DIS.',
     },
-    'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise. Defaults to all.' },
+    'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise (1–255). Defaults to all.' },
     ...configFlags(['network']),
   },
   positionals: { min: 1, max: 1, missing: 'capture file' },
@@ -36,7 +36,7 @@ export const command: Command = {
     'reckon replay exercise.pcapng --multicast 239.1.2.3 --port 3000 --speed 0',
   ],
   async run(args, io) {
-    const { configOrProblems, integerFlag, portFlag } = await import('../config-from-flags.js');
+    const { configOrProblems, portFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const path = args.positionals[0]!;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
@@ -45,7 +45,7 @@ export const command: Command = {
       problems.push({ path: '--speed', message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"` });
     }
     const portFilter = portFlag(args.flags, 'port-filter', problems);
-    const exercise = integerFlag(args.flags, 'only-exercise', problems);
+    const exercise = integerInRange(args.flags, 'only-exercise', 1, 255, 'an exercise ID', problems);
     const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && !to && destinationPortProblem(config.network.port);
@@ -133,6 +133,23 @@ export const command: Command = {
     return failure || everySendFailed(s) ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/** A whole-number flag in min…max; otherwise a problem naming the valid range. Undefined when absent or invalid. */
+function integerInRange(
+  flags: FlagValues,
+  name: string,
+  min: number,
+  max: number,
+  what: string,
+  problems: UsageProblem[],
+): number | undefined {
+  const text = stringFlag(flags, name);
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (/^\d+$/.test(text.trim()) && value >= min && value <= max) return value;
+  problems.push({ path: `--${name}`, message: `expected ${what} ${min}–${max}, got "${text}"` });
+  return undefined;
+}
 
 /** `host:port`, `[v6]:port`; adds a problem and returns undefined when malformed. */
 function parseHostPort(text: string | undefined, problems: UsageProblem[]): { address: string; port: number } | undefined {

@@ -114,7 +114,7 @@ export const command: Command = {
         `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  entities  ${entities.size} seen, ${events} events`,
         `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatRejections(s.transport.rejected)}` +
-          (decodeErrors.length > 0 ? `; undecodable ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}` : ''),
+          (decodeErrors.length > 0 ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}` : ''),
       ].join('\n') + '\n',
     );
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;

@@ -17,7 +17,11 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
   const lines = [
     `${printable(path)}: ${capture.format}, ${totals.frames} frames` +
       (Number.isFinite(span) ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}` : '') +
-      (capture.truncated ? ' (file ends mid-frame)' : ''),
+      (capture.corrupt
+        ? ` (corrupt record at byte ${capture.corrupt.offset})`
+        : capture.truncated
+          ? ' (file ends mid-frame)'
+          : ''),
     '',
   ];
   if (entities.length === 0) {

@@ -1,0 +1,109 @@
+// The receiving side of `npm run soak` (scripts/soak.ts), a process of its own started with an IPC channel: the
+// library's subscriber (socket → split → decode → remote-entity table, no events) on 127.0.0.1, with the counters
+// the soak reports: PDUs and datagrams received, entities held, resident memory, event-loop delay, and the
+// kernel's count of datagrams dropped on this socket for want of receive buffer (/proc/net/udp).
+import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createSubscriber } from '../src/stream/subscriber.js';
+
+type Request = { type: 'snapshot' } | { type: 'finish'; expectedPdus: number };
+
+const entities = Number(process.argv[2]);
+const receiveBufferSize = Number(process.argv[3]);
+const subscriber = createSubscriber({
+  network: { address: '127.0.0.1', port: 0, receiveBufferSize },
+  // Room for every entity, so that a full table never shows up as loss.
+  receiver: { maxEntities: entities + 16 },
+});
+const stats = subscriber.stats.transport;
+const delay = monitorEventLoopDelay({ resolution: 10 });
+const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
+const rssStart = process.memoryUsage().rss;
+const cpuStart = process.cpuUsage();
+let rssMax = rssStart;
+let rssWhenAllHeld: number | undefined;
+let heldMinAfterRamp = Number.POSITIVE_INFINITY;
+let port = 0;
+/** Set at the snapshot, just before the publisher is stopped: its leave notices must not count as entities lost. */
+let stopping = false;
+
+const sample = setInterval(() => {
+  const rss = process.memoryUsage().rss;
+  if (rss > rssMax) rssMax = rss;
+  if (rssWhenAllHeld === undefined && stats.entities >= entities) {
+    rssWhenAllHeld = rss;
+    delay.reset(); // the delay measured from here on is the steady state's, not the ramp's
+  }
+  if (rssWhenAllHeld !== undefined && !stopping) heldMinAfterRamp = Math.min(heldMinAfterRamp, stats.entities);
+}, 1000);
+
+/** Datagrams the kernel dropped on our socket (the `drops` column of /proc/net/udp), or null where unknown. */
+function kernelDrops(): number | null {
+  try {
+    const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+    for (const line of readFileSync('/proc/net/udp', 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[1]?.endsWith(`:${hexPort}`)) return Number(fields[12]);
+    }
+  } catch {
+    // Not Linux: unknown.
+  }
+  return null;
+}
+
+const pdusReceived = (): number => stats.pdusAccepted;
+
+const subscription = subscriber.listening$.subscribe((local) => {
+  port = local.port;
+  process.send!({ type: 'listening', port: local.port });
+});
+
+process.on('message', (request: Request) => {
+  if (request.type === 'snapshot') {
+    stopping = true;
+    process.send!({ type: 'snapshot', entitiesHeld: stats.entities, pdusReceived: pdusReceived() });
+    return;
+  }
+  // Wait for the last datagrams: until every PDU sent is in, or nothing arrived for a second (bounded).
+  const deadline = Date.now() + 15_000;
+  let last = stats.datagramsIn;
+  let quietSince = Date.now();
+  const poll = setInterval(() => {
+    if (stats.datagramsIn !== last) {
+      last = stats.datagramsIn;
+      quietSince = Date.now();
+    }
+    if (pdusReceived() < request.expectedPdus && Date.now() - quietSince < 1000 && Date.now() < deadline) return;
+    clearInterval(poll);
+    clearInterval(sample);
+    delay.disable();
+    const rssEnd = process.memoryUsage().rss;
+    const cpu = process.cpuUsage(cpuStart);
+    process.send!(
+      {
+        type: 'final',
+        pdusReceived: pdusReceived(),
+        datagramsReceived: stats.datagramsIn,
+        rejected: Object.values(stats.rejected).reduce((a, b) => a + b, 0),
+        decodeErrors: Object.values(subscriber.stats.decodeErrors).reduce((a, b) => a + b, 0),
+        kernelDrops: kernelDrops(),
+        timeouts: stats.timeouts,
+        entitiesHeldMinAfterRamp: Number.isFinite(heldMinAfterRamp) ? heldMinAfterRamp : null,
+        rssMB: {
+          start: mb(rssStart),
+          allHeld: rssWhenAllHeld === undefined ? null : mb(rssWhenAllHeld),
+          end: mb(rssEnd),
+          max: mb(Math.max(rssMax, rssEnd)),
+        },
+        cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
+        cpuMicrosecondsPerPdu: Math.round((100 * (cpu.user + cpu.system)) / Math.max(1, pdusReceived())) / 100,
+        eventLoopDelayMs: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
+      },
+      () => {
+        subscription.unsubscribe();
+        process.disconnect();
+      },
+    );
+  }, 100);
+});
+delay.enable();

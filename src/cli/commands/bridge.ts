@@ -1,0 +1,225 @@
+/**
+ * `reckon bridge`: receives Entity State PDUs and forwards the remote entities, dead-reckoned, to other systems.
+ * Outputs are additive and each may be given more than once: `--cot URL` sends Cursor on Target events to TAK
+ * (multicast mesh, unicast UDP, a TAK Server's TCP or TLS input). Stops on Ctrl-C or after `--duration`, then
+ * prints what was received and sent on stderr.
+ */
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
+import { configFlags } from '../config-flags.js';
+import type { CotOutputTarget } from '../../cot/output.js';
+
+/** Environment variables read for the TLS settings when their flags are absent. */
+const TLS_ENV = { 'cot-cert': 'RECKON_COT_CERT', 'cot-key': 'RECKON_COT_KEY', 'cot-ca': 'RECKON_COT_CA' } as const;
+const PASSPHRASE_ENV = 'RECKON_COT_KEY_PASSPHRASE';
+/** Exit codes after a stop by signal: 128 + the signal's number, as shells report it. */
+
+export const command: Command = {
+  name: 'bridge',
+  summary: 'Forward remote entities, dead-reckoned, to TAK as Cursor on Target events',
+  usage:
+    'reckon bridge --cot URL [--cot URL …] [--cot-rate R] [--cot-uid-prefix P] [--duration T] ' +
+    '[--address A] [--port P] [--exercise N] [--multicast GROUP] …',
+  flags: {
+    cot: {
+      type: 'string',
+      value: 'URL',
+      multiple: true,
+      description:
+        "Send CoT events to udp://HOST:PORT (unicast, or multicast such as TAK's mesh udp://239.2.3.1:6969; " +
+        '?ttl=N (default 1) and ?interface=ADDR for multicast), tcp://HOST:PORT (a TAK Server input, e.g. port 8087) ' +
+        'or tls://HOST:PORT (e.g. 8089, see --cot-cert). May be given more than once.',
+    },
+    'cot-rate': {
+      type: 'string',
+      value: 'R',
+      description:
+        'CoT events per entity per second while nothing changes, e.g. "1 Hz" or "0.2 Hz". Appearing, changing ' +
+        'type and leaving are sent at once. Defaults to 1 Hz.',
+    },
+    'cot-uid-prefix': {
+      type: 'string',
+      value: 'P',
+      description: 'First part of every CoT uid: P.EXERCISE.SITE.APPLICATION.ENTITY. Defaults to DIS.',
+    },
+    'cot-cert': {
+      type: 'string',
+      value: 'FILE',
+      description: `Client certificate (PEM) for tls:// outputs. [${TLS_ENV['cot-cert']}]`,
+    },
+    'cot-key': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        `Private key (PEM) of --cot-cert; its passphrase, if any, from ${PASSPHRASE_ENV}. ` + `[${TLS_ENV['cot-key']}]`,
+    },
+    'cot-ca': {
+      type: 'string',
+      value: 'FILE',
+      description:
+        "CA certificate(s) (PEM) the TAK Server's certificate must chain to. Defaults to the system's roots. " +
+        `[${TLS_ENV['cot-ca']}]`,
+    },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
+    },
+    ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+  },
+  examples: [
+    "reckon bridge --cot udp://239.2.3.1:6969   # TAK's multicast mesh: ATAK, WinTAK, iTAK on the LAN",
+    'reckon bridge --port 3000 --exercise 2 --cot tcp://takserver:8087 --cot udp://239.2.3.1:6969',
+    'reckon bridge --cot tls://takserver:8089 --cot-cert client.pem --cot-key client.key --cot-ca takserver-ca.pem',
+    'reckon bridge --multicast 239.1.2.3 --cot udp://10.0.0.5:4242 --cot-rate "0.5 Hz"',
+  ],
+  async run(args, io) {
+    const [{ configOrProblems, durationFlag }, { readQuantity }] = await Promise.all([
+      import('../config-from-flags.js'),
+      import('../../config/units.js'),
+    ]);
+    const { parseCotUrl, cotEventsOptionProblems } = await import('../../cot/index.js');
+    const problems: UsageProblem[] = [];
+    const durationSeconds = durationFlag(args.flags, 'duration', problems);
+    const config = configOrProblems(args.flags, problems);
+
+    const urls = args.flags.cot === undefined ? [] : ([] as string[]).concat(args.flags.cot as string | string[]);
+    const targets: CotOutputTarget[] = [];
+    for (const url of urls) {
+      const parsed = parseCotUrl(url);
+      if (parsed.ok) targets.push(parsed.target);
+      else problems.push({ path: '--cot', message: parsed.message });
+    }
+    if (urls.length === 0) {
+      problems.push({ path: '--cot', message: 'no output given: add at least one, e.g. --cot udp://239.2.3.1:6969' });
+    }
+
+    let rateHz: number | undefined;
+    const rateText = args.flags['cot-rate'];
+    if (typeof rateText === 'string') {
+      const rate = readQuantity(rateText, 'frequency');
+      if (!rate.ok) problems.push({ path: '--cot-rate', message: rate.message });
+      else if (rate.value > 0 && rate.value <= 100) rateHz = rate.value;
+      else problems.push({ path: '--cot-rate', message: `must be above 0 and at most 100 Hz, got "${rateText}"` });
+    }
+    const prefixText = args.flags['cot-uid-prefix'];
+    const uidPrefix = typeof prefixText === 'string' ? prefixText : undefined;
+    for (const message of cotEventsOptionProblems({ ...(uidPrefix !== undefined ? { uidPrefix } : {}) })) {
+      problems.push({ path: '--cot-uid-prefix', message });
+    }
+    const tls = targets.some((t) => t.protocol === 'tls') ? await readTlsFiles(args.flags, problems) : undefined;
+    if (problems.length > 0 || !config) throw new UsageError(problems);
+
+    const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections }] = await Promise.all([
+      import('../../stream/subscriber.js'),
+      import('../../cot/index.js'),
+      import('../../transport/transport.js'),
+    ]);
+    const status = (message: string): void => void io.stderr.write(`bridge: ${message}\n`);
+    let outputs: Awaited<ReturnType<typeof openCotOutput>>[];
+    try {
+      const options = { ...(tls ? { tls } : {}), onStatus: status };
+      outputs = await Promise.all(targets.map((target) => openCotOutput(target, options)));
+    } catch (error) {
+      status(`cannot open an output: ${error instanceof Error ? error.message : String(error)}`);
+      return EXIT_FAILURE;
+    }
+
+    const subscriber = createSubscriber(config);
+    const startedMs = Date.now();
+    let stop: (reason: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    const entities = new Set<number>();
+    const byReason = { appeared: 0, typeChanged: 0, periodic: 0, removed: 0 };
+    // Frames at least 10 Hz: appearances, type changes and departures go out within 0.1 s.
+    const frameRateHz = Math.max(10, rateHz ?? 1);
+    const subscriptions = [
+      subscriber.listening$.subscribe({
+        next: (local) => {
+          const group = config.network.multicast ? ` (group ${config.network.multicast})` : '';
+          const to = targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ');
+          const from = `${local.address} port ${local.port}${group}, exercise ${config.dis.exercise}`;
+          status(`listening on ${from}; CoT to ${to}; Ctrl-C to stop`);
+        },
+        error: fail,
+      }),
+      subscriber
+        .frames({ rateHz: frameRateHz })
+        .pipe(cotEvents({ ...(rateHz !== undefined ? { rateHz } : {}), ...(uidPrefix ? { uidPrefix } : {}) }))
+        .subscribe({
+          next(event) {
+            byReason[event.reason]++;
+            if (event.reason === 'removed') entities.delete(event.key);
+            else entities.add(event.key);
+            for (const output of outputs) output.send(event.xml);
+          },
+          error: fail,
+        }),
+    ];
+    const onAbort = () => stop('interrupted');
+    io.signal.addEventListener('abort', onAbort, { once: true });
+    if (io.signal.aborted) onAbort();
+    const timer =
+      durationSeconds === undefined
+        ? undefined
+        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+
+    const reason = await stopped;
+    clearTimeout(timer);
+    io.signal.removeEventListener('abort', onAbort);
+    for (const s of subscriptions) s.unsubscribe();
+    await Promise.all(outputs.map((o) => o.close()));
+    const s = subscriber.stats;
+    const seconds = (Date.now() - startedMs) / 1000;
+    const lines = [
+      `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
+      `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ` +
+        `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}`,
+      `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ` +
+        `${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
+      ...outputs.map(
+        (o) =>
+          `  ${o.target.text}  ${o.stats.events} events, ${o.stats.bytes} bytes` +
+          (o.target.protocol === 'udp' ? '' : `, ${o.stats.connections} connections`) +
+          (o.stats.dropped > 0 ? `, ${o.stats.dropped} dropped` : '') +
+          (o.stats.errors > 0 ? `, ${o.stats.errors} errors` : ''),
+      ),
+    ];
+    io.stderr.write(lines.join('\n') + '\n');
+    // Like subscribe and record, the bridge runs until it is stopped: Ctrl-C or SIGTERM is its normal end (exit 0).
+    // Only a command stopped short of what it was asked for (experiment) exits 130 / 143.
+    return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
+  },
+};
+
+/** Reads the PEM files for tls:// outputs (flags, else environment); every unreadable one is a problem. */
+async function readTlsFiles(
+  flags: FlagValues,
+  problems: UsageProblem[],
+): Promise<{ cert?: string; key?: string; ca?: string; passphrase?: string }> {
+  const { readFile } = await import('node:fs/promises');
+  const out: { cert?: string; key?: string; ca?: string; passphrase?: string } = {};
+  const before = problems.length;
+  for (const flag of ['cot-cert', 'cot-key', 'cot-ca'] as const) {
+    const fromFlag = flags[flag];
+    const path = typeof fromFlag === 'string' ? fromFlag : process.env[TLS_ENV[flag]];
+    if (path === undefined || path === '') continue;
+    const source = typeof fromFlag === 'string' ? `--${flag}` : `--${flag} (from ${TLS_ENV[flag]})`;
+    try {
+      const pem = await readFile(path, 'utf8');
+      if (!pem.includes('-----BEGIN ')) {
+        const hint = 'a TAK .p12 converts with `openssl pkcs12 -in FILE.p12 -out FILE.pem -nodes`';
+        problems.push({ path: source, message: `${JSON.stringify(path)} is not a PEM file (${hint})` });
+      } else out[flag === 'cot-cert' ? 'cert' : flag === 'cot-key' ? 'key' : 'ca'] = pem;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      problems.push({ path: source, message: `cannot read ${JSON.stringify(path)}: ${code}` });
+    }
+  }
+  if (problems.length === before && (out.cert === undefined) !== (out.key === undefined)) {
+    problems.push({ path: '--cot-cert', message: '--cot-cert and --cot-key go together' });
+  }
+  const passphrase = process.env[PASSPHRASE_ENV];
+  if (passphrase !== undefined && passphrase !== '') out.passphrase = passphrase;
+  return out;
+}

@@ -1,0 +1,118 @@
+// `reckon bridge` end to end on 127.0.0.1: Entity State PDUs in over UDP, CoT events out to a UDP listener and a
+// TCP server at once; usage problems listed together with exit 2.
+import { createSocket } from 'node:dgram';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { parseCotEvent } from '../../src/cot/event.js';
+import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
+import { reckon, within } from './binary.js';
+
+function pdu(entity: number, marking: string, force: number, domain: number): Uint8Array {
+  const r = new EntityStateRecord(0);
+  r.exerciseId = 1;
+  r.site = 1;
+  r.application = 3001;
+  r.entity = entity;
+  r.forceId = force;
+  r.entityType.set([1, domain, 225, 1, 1, 3, 0]);
+  setMarkingText(r, marking);
+  r.location.set(geodeticDegreesToEcef(new Float64Array(3), 36.6, -121.9, 100));
+  r.drAlgorithm = 2;
+  const bytes = new Uint8Array(144);
+  encodeEntityStateInto(r, bytes);
+  return bytes;
+}
+
+describe('reckon bridge', () => {
+  it('forwards remote entities as CoT to a UDP listener and a TCP server at once; SIGINT ends it with exit 0 and a summary, as subscribe', async () => {
+    const listener = createSocket('udp4');
+    await new Promise<void>((resolve) => listener.bind(0, '127.0.0.1', resolve));
+    const udpUids = new Set<string>();
+    const udpEvents: string[] = [];
+    listener.on('message', (m) => {
+      udpEvents.push(m.toString('utf8'));
+      udpUids.add(parseCotEvent(m.toString('utf8'))!.event.uid!);
+    });
+    let tcpText = '';
+    const server = createServer((socket) => socket.on('data', (c) => (tcpText += c.toString('utf8'))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+    const bridge = reckon([
+      'bridge', '--port', '0', '--address', '127.0.0.1',
+      '--cot', `udp://127.0.0.1:${(listener.address() as AddressInfo).port}`,
+      '--cot', `tcp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ]);
+    const [, port] = await bridge.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
+    const sender = createSocket('udp4');
+    const send = () => {
+      sender.send(pdu(1, 'TANK 1', 1, 1), Number(port), '127.0.0.1');
+      sender.send(pdu(2, 'HIND <&>', 2, 2), Number(port), '127.0.0.1');
+    };
+    // Both entities on both outputs (sent again until seen: a datagram could in principle be lost).
+    await within(
+      new Promise<void>((resolve) => {
+        const timer = setInterval(() => {
+          if (udpUids.size === 2 && tcpText.includes('DIS.1.1.3001.1"') && tcpText.includes('DIS.1.1.3001.2"')) {
+            clearInterval(timer);
+            resolve();
+          } else send();
+        }, 200);
+      }),
+      15_000,
+      'CoT events for both entities on both outputs',
+      bridge.child,
+    );
+    bridge.child.kill('SIGINT');
+    expect(await within(bridge.exited, 15_000, 'bridge to exit', bridge.child)).toBe(0);
+    sender.close();
+    listener.close();
+    server.close();
+
+    expect([...udpUids].sort()).toEqual(['DIS.1.1.3001.1', 'DIS.1.1.3001.2']);
+    const hind = udpEvents.map((x) => parseCotEvent(x)!).find((e) => e.event.uid === 'DIS.1.1.3001.2')!;
+    expect([hind.event.type, hind.contact.callsign]).toEqual(['a-h-A', 'HIND <&>']);
+    expect(Number(hind.point.lat)).toBeCloseTo(36.6, 6);
+    expect(Number(hind.point.hae)).toBeCloseTo(100, 1);
+    const tank = tcpText.split(/(?<=<\/event>)/).filter((s) => s.includes('DIS.1.1.3001.1"')).map((x) => parseCotEvent(x)!);
+    expect(tank[0]!.event.type).toBe('a-f-G-E-V');
+    expect(bridge.stderr()).toMatch(/bridge: stopped \(interrupted\)/);
+    expect(bridge.stderr()).toMatch(/2 appeared/);
+    expect(bridge.stderr()).toMatch(/tcp:\/\/127\.0\.0\.1:\d+ {2}\d+ events, \d+ bytes, 1 connections/);
+  });
+
+  it('lists every usage problem and exits 2', async () => {
+    const outputs = ['--cot', 'http://x:1', '--cot', 'udp://host'];
+    const run = reckon(['bridge', ...outputs, '--cot-rate', 'fast', '--cot-uid-prefix', 'a b', '--port', 'x']);
+    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
+    const err = run.stderr();
+    expect(err).toMatch(/--cot: unsupported scheme "http:"/);
+    expect(err).toMatch(/--cot: no port/);
+    expect(err).toMatch(/--cot-rate:/);
+    expect(err).toMatch(/--cot-uid-prefix:/);
+    expect(err).toMatch(/network\.port/);
+    expect(err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('exits 1 with the output named when an output cannot be opened', async () => {
+    // Not a local interface: the socket set-up fails before anything is sent to the group.
+    const run = reckon(['bridge', '--port', '0', '--cot', 'udp://239.2.3.1:6969?interface=192.0.2.77']);
+    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(1);
+    expect(run.stderr()).toMatch(/bridge: cannot open an output: udp:\/\/239\.2\.3\.1:6969\?interface=192\.0\.2\.77: .*EADDRNOTAVAIL/);
+  });
+
+  it('needs an output', async () => {
+    const run = reckon(['bridge', '--port', '0']);
+    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
+    expect(run.stderr()).toMatch(/--cot: no output given: add at least one, e.g. --cot udp:\/\/239\.2\.3\.1:6969/);
+  });
+
+  it('reports unreadable TLS files as usage problems', async () => {
+    const env = { RECKON_COT_KEY: '/nonexistent/client.key' };
+    const run = reckon(['bridge', '--cot', 'tls://127.0.0.1:8089', '--cot-cert', '/nonexistent/client.pem'], env);
+    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
+    expect(run.stderr()).toMatch(/--cot-cert: cannot read "\/nonexistent\/client.pem": ENOENT/);
+    expect(run.stderr()).toMatch(/--cot-key \(from RECKON_COT_KEY\): cannot read/);
+  });
+});

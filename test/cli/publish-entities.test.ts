@@ -1,0 +1,84 @@
+// `reckon publish --entities N`, the load generator, over real UDP on 127.0.0.1: every datagram received is split
+// and decoded; ids are unique, the kinds mixed, the rate set by the emitters rather than the tick; bad N exits 2.
+import { createSocket } from 'node:dgram';
+import { describe, expect, it } from 'vitest';
+import { isDeactivated } from '../../src/dr/algorithm.js';
+import { decodeEntityStateInto } from '../../src/pdu/entity-state-codec.js';
+import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/header.js';
+import { CodecStatus } from '../../src/pdu/status.js';
+import { reckon, within } from './binary.js';
+
+describe('reckon publish --entities', () => {
+  it('publishes N entities with unique ids and a mix of kinds, at the rate their emitters need', async () => {
+    const socket = createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const record = new EntityStateRecord();
+    const seen = new Map<string, { marking: string; domain: number; pdus: number; left: boolean }>();
+    let datagrams = 0, pdus = 0, bad = 0;
+    socket.on('message', (datagram: Buffer) => {
+      datagrams++;
+      const status = forEachPdu(datagram, (bytes, offset, length) => {
+        pdus++;
+        if (decodeEntityStateInto(record, bytes, offset, offset + length) !== CodecStatus.OK) return void bad++;
+        const key = `${record.site}:${record.application}:${record.entity}`;
+        const entry = seen.get(key) ?? { marking: markingText(record), domain: record.entityType[1]!, pdus: 0, left: false };
+        entry.pdus++;
+        if (isDeactivated(record.appearance)) entry.left = true;
+        else expect(markingText(record)).toBe(entry.marking);
+        seen.set(key, entry);
+      });
+      if (status !== CodecStatus.OK) bad++;
+    });
+    try {
+      const { port } = socket.address();
+      const n = 60, seconds = 7;
+      const run = reckon(['publish', '--entities', String(n), '--address', '127.0.0.1', '--port', String(port), '--application', '9', '--duration', `${seconds} s`, '--json']);
+      expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
+      const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
+      // Everything sent arrives (loopback, a few hundred PDUs) before the socket is read for the last time.
+      await within(new Promise<void>((resolve) => {
+        const check = setInterval(() => pdus >= summary.pdus! && (clearInterval(check), resolve()), 20);
+      }), 5_000, 'every PDU to arrive');
+      expect(bad).toBe(0);
+      expect(pdus).toBe(summary.pdus);
+      expect(datagrams).toBe(summary.datagrams);
+      expect(datagrams).toBeLessThan(pdus); // bundled
+      expect([...seen.keys()].sort()).toEqual(Array.from({ length: n }, (_, i) => `1:9:${i + 1}`).sort());
+      expect(new Set([...seen.values()].map((e) => e.marking)).size).toBe(n);
+      const domains = [...seen.values()].map((e) => e.domain);
+      expect([1, 3, 2].map((d) => domains.filter((x) => x === d).length)).toEqual([30, 12, 18]);
+      expect([...seen.values()].every((e) => e.left)).toBe(true);
+      // Emitter-driven: every entity is evaluated 10 times a second, and sends a small fraction of that.
+      expect(summary.decisions).toBeGreaterThan(n * 10 * (seconds - 5) * 0.8);
+      expect((summary.pdus! - summary.leaveNotices!) / summary.decisions!).toBeLessThan(0.15);
+      expect(run.stderr()).toMatch(/ready in .* → 127\.0\.0\.1:\d+/);
+      expect(run.stderr()).toMatch(/stopped \(7 s elapsed\)/);
+    } finally {
+      socket.close();
+    }
+  }, 60_000);
+
+  it('keeps to --max-rate: entities past the budget wait for the next slice', async () => {
+    const run = reckon(['publish', '--entities', '100', '--max-rate', '10', '--address', '127.0.0.1', '--port', '9', '--duration', '3 s', '--json']);
+    expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
+    const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
+    // The bucket fills at 10 PDUs per second of wall clock from one tick's worth (1 PDU): a bound, not a timing.
+    expect(summary.pdus! - summary.leaveNotices!).toBeLessThanOrEqual(10 * summary.seconds! + 2);
+    expect(summary.pdus! - summary.leaveNotices!).toBeGreaterThan(0);
+    expect(summary.deferred).toBeGreaterThan(0);
+  });
+
+  it.each([['0'], ['100001'], ['abc'], ['-5'], ['1.5']])('refuses --entities %s with exit 2', async (value) => {
+    const run = reckon(['publish', '--entities', value, '--port', '9']);
+    expect(await within(run.exited, 10_000, 'publish to exit', run.child)).toBe(2);
+    expect(run.stderr()).toContain(`--entities: expected a whole number from 1 to 100000, got "${value}"`);
+    expect(run.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('lists every problem of a load run together', async () => {
+    const run = reckon(['publish', '--entities', '10', '--entity', 'tank', '--max-rate', '0', '--seed', 'x', '--rate', '5000']);
+    expect(await within(run.exited, 10_000, 'publish to exit', run.child)).toBe(2);
+    for (const text of ['--entity: cannot be combined with --entities', '--max-rate', '--seed', '--rate']) expect(run.stderr()).toContain(text);
+  });
+});
