@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeOutputFile } from '../cli/output-file.js';
+import { writeOutputFile } from '../files/output-file.js';
 import type { RunResult } from './runner.js';
 import { formatCell, resultTable, runLabel, toCsv } from './results-table.js';
 

@@ -146,7 +146,7 @@ function signalExitCode(signal: AbortSignal): number {
 
 /** Checks (and creates) the results folder before anything runs: a bad --out is reported at once. */
 async function outputFolder(out: string): Promise<void> {
-  const { prepareOutputFolder, OutputPathError } = await import('../output-file.js');
+  const { prepareOutputFolder, OutputPathError } = await import('../../files/output-file.js');
   try {
     await prepareOutputFolder(out);
   } catch (error) {
@@ -217,7 +217,7 @@ async function runTablePreset(
   const rows = await table(options);
   const header = Object.keys(rows[0] ?? {});
   const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
-  const { writeOutputFile } = await import('../output-file.js');
+  const { writeOutputFile } = await import('../../files/output-file.js');
   const { htmlTable, renderHtmlReport } = await import('../../experiment/report.js');
   const { formatCell } = await import('../../experiment/results-table.js');
   // `runs`, as in every other preset's results.json: one entry per condition.

@@ -47,7 +47,7 @@ export const command: Command = {
         import('../../transport/pdu-receiver.js'),
         import('../../transport/transport.js'),
         import('../../pcap/writer.js'),
-        import('../output-file.js'),
+        import('../../files/output-file.js'),
       ]);
     // Written beside --out and renamed over it at the end: a file already there survives a start that fails.
     let target;
