@@ -19,8 +19,8 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const TOP = '(src)';
 
 const FOLDERS = [
-  'math', 'compression', 'pdu', 'dr', 'lockstep', 'pcap', 'truth', 'config', 'transport', 'stream', 'cot', 'report',
-  'experiment', 'cli',
+  'math', 'compression', 'pdu', 'dr', 'lockstep', 'pcap', 'truth', 'files', 'config', 'transport', 'nats', 'stream',
+  'cot', 'report', 'experiment', 'cli',
 ] as const;
 type Folder = (typeof FOLDERS)[number] | typeof TOP;
 
@@ -35,9 +35,11 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   lockstep: ['compression'],
   pcap: ['math', 'pdu'],
   truth: ['math', 'pdu', 'dr', 'pcap'],
+  files: [],
   config: ['dr'],
   transport: ['pdu', 'config'],
-  stream: ['math', 'pdu', 'dr', 'config', 'transport', 'truth'],
+  nats: ['math', 'pdu', 'dr', 'config', 'transport'],
+  stream: ['math', 'pdu', 'dr', 'config', 'transport', 'nats', 'truth'],
   cot: ['math', 'pdu', 'dr', 'stream'],
   report: ['math', 'pdu', 'dr', 'pcap'],
   experiment: allBut('experiment', 'cli'),
