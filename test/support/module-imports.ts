@@ -148,9 +148,9 @@ export function findImports(source: string): FoundImport[] {
     const at = m.indices?.[2];
     return at === undefined ? undefined : source.slice(at[0], at[1]);
   };
-  for (const m of skeleton.matchAll(STATIC)) found.push({ index: m.index, kind: 'static', specifier: specifier(m) });
-  for (const m of skeleton.matchAll(SIDE_EFFECT)) found.push({ index: m.index, kind: 'static', specifier: specifier(m) });
-  for (const m of skeleton.matchAll(DYNAMIC)) found.push({ index: m.index, kind: 'dynamic', specifier: specifier(m) });
+  for (const [pattern, kind] of [[STATIC, 'static'], [SIDE_EFFECT, 'static'], [DYNAMIC, 'dynamic']] as const) {
+    for (const m of skeleton.matchAll(pattern)) found.push({ index: m.index, kind, specifier: specifier(m) });
+  }
   return found.sort((a, b) => a.index - b.index);
 }
 
