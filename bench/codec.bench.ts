@@ -10,7 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { ENTITY_STATE_FIXTURES } from '../test/fixtures/pdu/entity-state.js';
-import { decodeEntityStateInto } from '../src/pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { decodeEntityState, entityStateRecordFromPdu } from '../src/pdu/entity-state-json.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
@@ -67,7 +67,7 @@ const suite: BenchSuite = async ({ quick }) => {
 
   // Same bytes out of every encoder, or the comparison means nothing.
   const reusedBytes = Buffer.from(reusedStream.binaryData, 0, encodeOpenDisReused());
-  const ours = out.subarray(0, encodeEntityStateInto(source, out, 0));
+  const ours = out.subarray(0, encodeEntityStateInto(out, source, 0));
   if (![encodeOpenDis(), reusedBytes, ours].every((bytes) => datagram.equals(bytes))) {
     throw new Error('codec bench: the encoders disagree with the fixture bytes');
   }
@@ -99,7 +99,7 @@ const suite: BenchSuite = async ({ quick }) => {
       for (let i = 0; i < BATCH; i++) consume(encodeOpenDisReused());
     },
     encode: () => {
-      for (let i = 0; i < BATCH; i++) consume(encodeEntityStateInto(source, out, 0));
+      for (let i = 0; i < BATCH; i++) consume(encodeEntityStateInto(out, source, 0));
     },
   };
   // Interleaved passes, best of each: on a shared machine the load drifts, and a ratio of two rates measured
@@ -150,7 +150,7 @@ const suite: BenchSuite = async ({ quick }) => {
     {
       name: 'codec.encode.reckon',
       opsPerSec: round(rate.encode),
-      heapBytesPerOp: round(heapBytesPerOp(() => consume(encodeEntityStateInto(source, out, 0)), heapOps)),
+      heapBytesPerOp: round(heapBytesPerOp(() => consume(encodeEntityStateInto(out, source, 0)), heapOps)),
       ratioVsOpenDis: round(rate.encode / rate.encodeOpenDis),
       ratioVsOpenDisReusedStream: round(rate.encode / rate.encodeOpenDisReused),
     },

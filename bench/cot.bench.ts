@@ -16,7 +16,7 @@ import { PduType } from '../src/pdu/constants.js';
 import { EntityStateRecord, setMarkingText } from '../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../src/pdu/header.js';
 import { timestampFromSeconds } from '../src/pdu/timestamp.js';
-import { RemoteEntityTable } from '../src/dr/table.js';
+import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
 import { createFrame, renderFrame, type EntityFrame } from '../src/stream/frame.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
 import { createTransportStats, type DatagramReceiver, type DatagramTransport } from '../src/transport/transport.js';

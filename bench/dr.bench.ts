@@ -13,7 +13,7 @@
  * apply would. Figures per PDU.
  */
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
-import { RemoteEntityTable } from '../src/dr/table.js';
+import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
 import { DeadReckoningEmitter } from '../src/dr/emitter.js';
 import { createTruthState } from '../src/dr/truth-state.js';
 import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';

@@ -3,7 +3,7 @@
  * `createSubscriber` against what a straightforward rxjs receiver does (decode each datagram to a plain object with
  * `decodeEntityState`, keep the latest in a `Map` keyed by an id string, emit it). 1000 entities, one Entity State
  * PDU per datagram, fed through a transport double so the figures are the library's work, not the kernel's.
- * Also the render-rate frame over those entities.
+ * Also the render-rate frame over those entities, and the receive path with display 'interpolate'.
  */
 import { Subject } from 'rxjs';
 import { EntityStateRecord, setMarkingText } from '../src/pdu/entity-state-record.js';
@@ -32,7 +32,7 @@ function datagrams(): { buffers: Buffer[]; views: DataView[] } {
     r.angularVelocity.set([0, 0, 0.1]);
     setMarkingText(r, `E${i}`);
     const b = Buffer.alloc(144);
-    encodeEntityStateInto(r, b);
+    encodeEntityStateInto(b, r);
     buffers.push(b);
   }
   return { buffers, views: buffers.map((b) => new DataView(b.buffer, b.byteOffset, b.length)) };
@@ -83,6 +83,21 @@ const suite: BenchSuite = async ({ quick }) => {
     events?.unsubscribe();
     frames.unsubscribe();
     results.unshift({ name: withEvents ? 'stream.receive+events.reckon' : 'stream.receive.reckon', opsPerSec: round(rate), heapBytesPerOp: round(heap), entities: N });
+  }
+
+  // Display 'interpolate': the same receive path with the interpolated view recording each PDU's state.
+  {
+    const transport = new Loopback();
+    const subscriber = createSubscriber({ receiver: { maxEntities: N, display: 'interpolate' } }, { transport });
+    const frames = subscriber.frames({ rateHz: 1 }).subscribe();
+    const op = feed((b) => transport.receiver!(b, SOURCE));
+    const rate = opsPerSecond(() => {
+      for (let i = 0; i < N; i++) op(i);
+    }, N, { minMillis });
+    const heap = heapBytesPerOp(op, 20 * N);
+    frames.unsubscribe();
+    const name = 'stream.receive.interpolate.reckon';
+    results.push({ name, opsPerSec: round(rate), heapBytesPerOp: round(heap), entities: N });
   }
 
   // The baseline: decode to an object, keep the latest per id string, emit it.

@@ -13,8 +13,8 @@
 import { fork } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
-import { RemoteEntityTable } from '../src/dr/table.js';
-import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-codec.js';
+import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
+import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { PduReceiver } from '../src/transport/pdu-receiver.js';
@@ -52,7 +52,7 @@ function buildDatagrams(perDatagram: number): Buffer[] {
   const datagrams: Buffer[] = [];
   for (let e = 0; e < ENTITIES; e += perDatagram) {
     const datagram = Buffer.alloc(PDU_BYTES * perDatagram);
-    for (let k = 0; k < perDatagram; k++) encodeEntityStateInto(fillRecord(record, e + k, 2 * (e + k)), datagram, k * PDU_BYTES);
+    for (let k = 0; k < perDatagram; k++) encodeEntityStateInto(datagram, fillRecord(record, e + k, 2 * (e + k)), k * PDU_BYTES);
     datagrams.push(datagram);
   }
   return datagrams;

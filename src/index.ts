@@ -30,6 +30,7 @@ export {
   ENTITY_STATE_BYTES,
   ENTITY_STATE_UPDATE_BYTES,
   PARAMETER_RECORD_BYTES,
+  MAX_PDU_BYTES,
 } from './pdu/constants.js';
 export {
   CodecStatus,
@@ -60,8 +61,8 @@ export {
   TIMESTAMP_UNITS_PER_HOUR,
   SECONDS_PER_TIMESTAMP_UNIT,
 } from './pdu/timestamp.js';
-export { pduLengthAt, pduTypeAt, pduProtocolVersionAt, forEachPdu, type PduVisitor } from './pdu/header.js';
-export { decodeEntityStateInto, decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './pdu/entity-state-codec.js';
+export { pduLengthAt, pduTypeAt, pduProtocolVersionAt, forEachPdu, looksLikeDis, type PduVisitor } from './pdu/header.js';
+export { decodeEntityStateInto, decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './pdu/entity-state-decoder.js';
 export {
   encodeEntityStateInto,
   encodedEntityStateLength,
@@ -260,10 +261,9 @@ export {
   PduReceiver,
   receivePdus,
   receiveFilterFromConfig,
-  looksLikeDis,
-  MAX_PDU_BYTES,
   type PduConsumer,
   type ReceiveFilterOptions,
+  type RejectionSink,
 } from './transport/pdu-receiver.js';
 export { UdpTransport, openUdpTransport, udpOptionsFromConfig, DIS_PORT, type UdpTransportOptions, type UdpRole } from './transport/udp.js';
 export {
@@ -330,7 +330,7 @@ export {
   APPLY_IGNORED,
   type RemoteEntityTableOptions,
   type TableEventListener,
-} from './dr/table.js';
+} from './dr/remote-entity-table.js';
 export {
   SMOOTH_SNAP,
   SMOOTH_LINEAR,
@@ -339,7 +339,7 @@ export {
   SMOOTHING_METHODS,
   type SmoothingOptions,
   type SmoothingMethodName,
-} from './dr/smoothing.js';
+} from './dr/position-smoothing.js';
 
 // stream — rxjs publish/subscribe over UDP (or any DatagramTransport)
 export {

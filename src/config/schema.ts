@@ -9,7 +9,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
-import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/smoothing.js';
+import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/position-smoothing.js';
 import { anyCaseEnum } from './any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
 

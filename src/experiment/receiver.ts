@@ -2,7 +2,7 @@
  * The receiving side of a run: one `RemoteEntityTable` (with the spec's smoothing) holding the simulated
  * entity, fed with delivered PDUs and read at the render rate.
  */
-import { RemoteEntityTable } from '../dr/table.js';
+import { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import type { RunSpec } from './spec.js';
 

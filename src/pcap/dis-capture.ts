@@ -3,9 +3,9 @@
  * Malformed frames and PDUs are counted and reported, never fatal.
  */
 import { HeaderOffset, PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { pduLengthAt } from '../pdu/header.js';
+import { forEachPdu, looksLikeDis, type PduVisitor } from '../pdu/header.js';
 import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
 import { udpFromFrame, type SkipReason } from './packet.js';
@@ -67,6 +67,9 @@ export function emptyTotals(): DisCaptureTotals {
  */
 export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, options: DisCaptureOptions = {}): Generator<DisPduEvent> {
   const record = new EntityStateRecord();
+  // Where each PDU of the datagram at hand starts and how long it is, as pairs; refilled per datagram.
+  const spans: number[] = [];
+  const collect: PduVisitor = (_bytes, offset, length) => void spans.push(offset, length);
   for (const frame of capture.frames) {
     totals.frames++;
     const udp = udpFromFrame(frame.linkType, frame.data);
@@ -83,17 +86,11 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
       continue;
     }
     totals.disDatagrams++;
-    for (let offset = 0; offset < payload.length; ) {
-      const length = pduLengthAt(payload, offset);
-      const pduType = offset + HeaderOffset.PDU_TYPE < payload.length ? payload[offset + HeaderOffset.PDU_TYPE]! : -1;
-      const event = { frame: frame.number, timeSeconds: frame.timeSeconds, offset, pduType };
-      if (length < 0) {
-        // A header we cannot trust: nothing after it in the datagram can be located.
-        const status = -length as CodecStatus;
-        totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
-        yield { ...event, length: payload.length - offset >= 10 ? (payload[offset + 8]! << 8) | payload[offset + 9]! : -1, status, record: undefined };
-        break;
-      }
+    spans.length = 0;
+    const framing = forEachPdu(payload, collect);
+    for (let i = 0; i < spans.length; i += 2) {
+      const offset = spans[i]!, length = spans[i + 1]!;
+      const pduType = payload[offset + HeaderOffset.PDU_TYPE]!;
       totals.pdus++;
       totals.pdusByType[pduType] = (totals.pdusByType[pduType] ?? 0) + 1;
       let status: CodecStatus = CodecStatus.OK;
@@ -101,21 +98,25 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
       let rejectedRecord: EntityStateRecord | undefined;
       if (pduType === PduType.ENTITY_STATE || pduType === PduType.ENTITY_STATE_UPDATE) {
         status = decodeEntityStateOrUpdateInto(record, payload, offset, offset + length);
-        // As a subscriber does (src/stream/connection.ts): what decodes is then checked for values no entity has.
+        // As a subscriber does (src/stream/subscriber-receiver.ts): what decodes is then checked for values no entity
+        // has.
         if (status === CodecStatus.OK) status = validateEntityState(record);
         if (status === CodecStatus.OK) decoded = record;
         else totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
         if (isValidationStatus(status)) rejectedRecord = record;
       }
-      yield { ...event, length, status, record: decoded, rejectedRecord };
-      offset += length;
+      const at = { frame: frame.number, timeSeconds: frame.timeSeconds, offset, pduType };
+      yield { ...at, length, status, record: decoded, rejectedRecord };
+    }
+    if (framing !== CodecStatus.OK) {
+      // A header we cannot trust, right after the last PDU found: nothing after it in the datagram can be located.
+      const offset = spans.length === 0 ? 0 : spans[spans.length - 2]! + spans[spans.length - 1]!;
+      const pduType = offset + HeaderOffset.PDU_TYPE < payload.length ? payload[offset + HeaderOffset.PDU_TYPE]! : -1;
+      const lengthEnd = offset + HeaderOffset.LENGTH + 2;
+      const length = lengthEnd <= payload.length ? (payload[lengthEnd - 2]! << 8) | payload[lengthEnd - 1]! : -1;
+      totals.rejected[codecStatusName(framing)] = (totals.rejected[codecStatusName(framing)] ?? 0) + 1;
+      const at = { frame: frame.number, timeSeconds: frame.timeSeconds, offset, pduType };
+      yield { ...at, length, status: framing, record: undefined };
     }
   }
-}
-
-/** Heuristic for "any port": a DIS header has a protocol version of 1–7, a non-zero type and Length ≥ 12. */
-function looksLikeDis(payload: Uint8Array): boolean {
-  if (payload.length < 12) return false;
-  const version = payload[0]!;
-  return version >= 1 && version <= 7 && payload[2] !== 0 && ((payload[8]! << 8) | payload[9]!) >= 12;
 }

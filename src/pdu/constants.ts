@@ -28,8 +28,12 @@ export const ENTITY_STATE_BYTES = 144;
 /** Entity State Update PDU without its variable parameter records. */
 export const ENTITY_STATE_UPDATE_BYTES = 72;
 export const PARAMETER_RECORD_BYTES = 16;
-/** The Length field is 16 bits; a datagram is at most 64 KiB. */
-export const MAX_PDU_BYTES = 0xffff;
+/**
+ * The largest PDU a receiver accepts unless told otherwise, in bytes: DIS MAX_PDU_SIZE_OCTETS (IEEE 1278.1-2012
+ * Table 25; docs/dis-reference.md §4). A receiver's bound, not the wire's: the 16-bit Length field could say up to
+ * 65535, and `forEachPdu` walks any Length the datagram holds.
+ */
+export const MAX_PDU_BYTES = 8192;
 
 /** Header offsets (IEEE 1278.1 §6.2.66). */
 export const HeaderOffset = {

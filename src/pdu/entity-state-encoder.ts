@@ -8,7 +8,7 @@ import * as recordLayout from './entity-state-record.js';
 import type { EntityStateRecord } from './entity-state-record.js';
 import { CodecStatus as Status, codecStatusMessage } from './status.js';
 
-// Module-level copies of the imported constants, as in entity-state-codec.ts: TurboFan folds them into the code.
+// Module-level copies of the imported constants, as in entity-state-decoder.ts: TurboFan folds them into the code.
 const { ENTITY_STATE_BYTES, ENTITY_STATE_UPDATE_BYTES, MAX_PROTOCOL_VERSION, MIN_PROTOCOL_VERSION, PARAMETER_RECORD_BYTES } = constants;
 const { EntityStateOffset: ES, EntityStateUpdateOffset: ESU, HeaderOffset: H, PduType } = constants;
 const { BYTE_FIELDS_DR_OTHER: DR_OTHER, BYTE_FIELDS_MARKING: MARKING, BYTE_FIELDS_PARAMETERS: PARAMETERS, MAX_VARIABLE_PARAMETERS } = recordLayout;
@@ -30,13 +30,14 @@ export function encodedEntityStateLength(record: EntityStateRecord): number {
  * Writes `record` as an Entity State PDU (or, when `record.pduType` is 67, an Entity State Update PDU) at
  * `offset` in `out`. The Length field is the byte count written; float32 fields are rounded by the wire
  * (`Math.fround`); integers are written modulo their field width. v5/v6 get zero padding where v7 has PDU status.
- * @param record - what to send; `protocolVersion` must be 5, 6 or 7.
+ * The destination comes first, as in every `…Into` function and the math module (the gl-matrix convention).
  * @param out - the destination, e.g. a datagram buffer being filled with a bundle.
+ * @param record - what to send; `protocolVersion` must be 5, 6 or 7.
  * @param offset - where to write. Defaults to 0.
  * @returns the number of bytes written, or minus a `CodecStatus` (nothing written): `-UNSUPPORTED_VERSION`,
  *   `-TOO_MANY_PARAMETERS` (count over 255 or over the record's capacity), `-BUFFER_TOO_SMALL`.
  */
-export function encodeEntityStateInto(record: EntityStateRecord, out: Uint8Array, offset = 0): number {
+export function encodeEntityStateInto(out: Uint8Array, record: EntityStateRecord, offset = 0): number {
   const version = record.protocolVersion;
   if (!(version >= MIN_PROTOCOL_VERSION && version <= MAX_PROTOCOL_VERSION)) return -CodecStatus.UNSUPPORTED_VERSION;
   const count = record.variableParameterCount;
@@ -228,7 +229,7 @@ export class EntityStateEncoder {
    *   the encoder stays usable.
    */
   encode(record: EntityStateRecord): Uint8Array {
-    const written = encodeEntityStateInto(record, this.buffer, 0);
+    const written = encodeEntityStateInto(this.buffer, record, 0);
     if (written < 0) throw new RangeError(`cannot encode Entity State PDU: ${codecStatusMessage(-written)}`);
     return this.buffer.subarray(0, written);
   }

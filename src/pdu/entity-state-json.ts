@@ -4,7 +4,7 @@
  */
 import { ENTITY_STATE_BYTES, EntityStateOffset as ES, HeaderOffset as H, PARAMETER_RECORD_BYTES } from './constants.js';
 import { bytesToHex, hexInto } from './bytes.js';
-import { decodeEntityStateInto } from './entity-state-codec.js';
+import { decodeEntityStateInto } from './entity-state-decoder.js';
 import { encodeEntityStateInto } from './entity-state-encoder.js';
 import { EntityStateRecord, latin1UpToZero } from './entity-state-record.js';
 import { EntityStatePduSchema, type EntityStatePdu, type EntityType, type Vec3Tuple } from './schema.js';
@@ -56,7 +56,7 @@ export function encodeEntityState(pdu: EntityStatePdu): Uint8Array {
   }
   const record = entityStateRecordFromPdu(new EntityStateRecord(pdu.variableParameters.length), pdu);
   const out = new Uint8Array(ENTITY_STATE_BYTES + PARAMETER_RECORD_BYTES * pdu.variableParameters.length);
-  encodeEntityStateInto(record, out, 0);
+  encodeEntityStateInto(out, record, 0);
   return out;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The 12-byte PDU header and the walk over a datagram that bundles several PDUs (each header's Length says where
- * the next begins). Nothing here allocates.
+ * Framing: the 12-byte PDU header, the walk over a datagram that bundles several PDUs (each header's Length says
+ * where the next begins) and the test for whether a datagram is DIS at all. The one place that reads a datagram's
+ * layout: the transport's receiver and the capture reader both call it. Nothing here allocates.
  */
 import { HEADER_BYTES, HeaderOffset } from './constants.js';
 import { CodecStatus } from './status.js';
@@ -56,4 +57,19 @@ export function forEachPdu(bytes: Uint8Array, visit: PduVisitor, offset = 0, end
     offset += length;
   }
   return CodecStatus.OK;
+}
+
+/**
+ * Whether a datagram starts like DIS: protocol version 1–7, a non-zero PDU type and a Length of at least 12. For
+ * telling DIS from other traffic on a shared port or in a capture; it says nothing about the rest of the datagram.
+ */
+export function looksLikeDis(datagram: Uint8Array): boolean {
+  if (datagram.length < HEADER_BYTES) return false;
+  const version = datagram[HeaderOffset.PROTOCOL_VERSION]!;
+  return (
+    version >= 1 &&
+    version <= 7 &&
+    datagram[HeaderOffset.PDU_TYPE] !== 0 &&
+    ((datagram[HeaderOffset.LENGTH]! << 8) | datagram[HeaderOffset.LENGTH + 1]!) >= HEADER_BYTES
+  );
 }

@@ -1,5 +1,5 @@
 /** Entity events: what happened to a remote entity, with its state. */
-import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED } from '../dr/table.js';
+import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED } from '../dr/remote-entity-table.js';
 import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
 
 export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed';

@@ -2,7 +2,7 @@
  * The last state a remote-entity table holds for one slot, as an `EntityStateRecord`: for events that no full
  * Entity State PDU carries (an Entity State Update merged into the table, a timeout, a removal).
  */
-import type { RemoteEntityTable } from '../dr/table.js';
+import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import { ENTITY_STATE_BYTES, PduType } from '../pdu/constants.js';
 import { VARIABLE_PARAMETER_BYTES, type EntityStateRecord } from '../pdu/entity-state-record.js';
 
@@ -13,7 +13,7 @@ import { VARIABLE_PARAMETER_BYTES, type EntityStateRecord } from '../pdu/entity-
  * @returns out.
  */
 export function entityStateFromSlot(out: EntityStateRecord, table: RemoteEntityTable, slot: number): EntityStateRecord {
-  const s3 = 3 * slot, m = table.models;
+  const s3 = 3 * slot, m = table.store;
   out.protocolVersion = table.protocolVersion[slot]!;
   out.exerciseId = table.exerciseId[slot]!;
   out.pduType = PduType.ENTITY_STATE;
@@ -57,7 +57,7 @@ export function completeUpdateFromSlot(
   table: RemoteEntityTable,
   slot: number,
 ): EntityStateRecord {
-  const s3 = 3 * slot, m = table.models;
+  const s3 = 3 * slot, m = table.store;
   update.pduType = PduType.ENTITY_STATE;
   update.length = ENTITY_STATE_BYTES + VARIABLE_PARAMETER_BYTES * update.variableParameterCount;
   update.forceId = table.forceId[slot]!;

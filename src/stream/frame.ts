@@ -2,7 +2,7 @@
  * A render-rate snapshot of every remote entity: views of the remote-entity table's own typed arrays (struct of
  * arrays, one slot per entity), filled without allocating. Valid until the next frame.
  */
-import type { RemoteEntityTable } from '../dr/table.js';
+import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { InterpolatedView } from './interpolated-view.js';
 
 export interface EntityFrame {
@@ -87,7 +87,7 @@ export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSecon
   frame.entityId = table.entityId;
   frame.entityType = table.entityType;
   frame.marking = table.marking;
-  frame.algorithm = table.models.algorithm;
+  frame.algorithm = table.store.algorithm;
   frame.table = table;
   return frame;
 }

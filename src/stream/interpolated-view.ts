@@ -4,7 +4,7 @@
  * state. Trades a fixed delay for motion that never jumps back after a correction, as game clients do. The
  * states live in a `SnapshotInterpolationBuffer` indexed by the table's slots; nothing allocates per PDU or frame.
  */
-import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED, type RemoteEntityTable } from '../dr/table.js';
+import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED, type RemoteEntityTable } from '../dr/remote-entity-table.js';
 import { InterpolationStatus, SnapshotInterpolationBuffer } from '../dr/snapshot-interpolation.js';
 
 /** States held per entity: enough for a delay spanning several PDUs of a fast sender. */
@@ -20,6 +20,10 @@ export class InterpolatedView {
   private readonly states: SnapshotInterpolationBuffer;
   private readonly position = new Float64Array(3);
   private readonly angles = new Float64Array(3);
+  /** A PDU's state as `RemoteEntityTable.receivedStateInto` writes it: location, angles, time; and views of both. */
+  private readonly received = new Float64Array(7);
+  private readonly receivedLocation = this.received.subarray(0, 3);
+  private readonly receivedAngles = this.received.subarray(3, 6);
 
   /**
    * @param capacity - the table's slots.
@@ -45,14 +49,13 @@ export class InterpolatedView {
     if (kind === TABLE_TIMED_OUT || kind === TABLE_REMOVED) return this.states.clear(slot);
     if (kind !== TABLE_APPEARED && kind !== TABLE_UPDATED) return;
     if (kind === TABLE_APPEARED) this.states.clear(slot); // a reused slot
-    const m = table.models, s3 = 3 * slot;
-    for (let k = 0; k < 3; k++) {
-      this.position[k] = m.location0[s3 + k]!;
-      this.angles[k] = m.orientation0[s3 + k]!;
-    }
+    // Read from the PDU as received: reading the models would load every PDU into them as it arrives, the work
+    // the table defers to the next frame.
+    const received = this.received;
+    table.receivedStateInto(slot, received);
     // A state no newer than the last one held (same arrival time) is skipped: the table's model, which
     // continues beyond the newest state, already holds it.
-    this.states.add(slot, table.referenceSeconds[slot]!, this.position, this.angles);
+    this.states.add(slot, received[6]!, this.receivedLocation, this.receivedAngles);
   }
 
   /**

@@ -313,7 +313,7 @@ export class LoadGenerator {
     writeMarking(r.markingBytes, kind.marking, this.numberInKind[i]!);
     r.timestampRaw = timestampFromSeconds(tSeconds, false);
     const at = sink.claim(ENTITY_STATE_BYTES);
-    const written = encodeEntityStateInto(r, sink.buffer, at);
+    const written = encodeEntityStateInto(sink.buffer, r, at);
     if (written < 0) {
       throw new RangeError(`cannot encode the PDU of entity ${r.entity}: ${codecStatusMessage(-written)}`);
     }

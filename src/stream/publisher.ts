@@ -7,7 +7,7 @@ import type { Config } from '../config/schema.js';
 import type { TruthState } from '../dr/truth-state.js';
 import { APPEARANCE_DEACTIVATED, isDeactivated } from '../dr/algorithm.js';
 import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../pdu/entity-state-decoder.js';
 import { MAX_ENTITY_STATE_BYTES, encodeEntityStateInto, encodedEntityStateLength } from '../pdu/entity-state-encoder.js';
 import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { advanceTimestamp, isAbsoluteTimestamp, isNewerTimestamp, timestampFromSeconds } from '../pdu/timestamp.js';
@@ -117,7 +117,7 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
     if (closing) return;
     const length = encodedEntityStateLength(record);
     const at = bundler.claim(length);
-    const written = encodeEntityStateInto(record, bundler.buffer, at);
+    const written = encodeEntityStateInto(bundler.buffer, record, at);
     if (written < 0) throw new RangeError(`cannot encode the PDU of entity ${record.entity}: ${codecStatusMessage(-written)}`);
     sent.pdus++;
     sent.bytes += written;
@@ -172,7 +172,7 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
         const scratch = new Uint8Array(MAX_ENTITY_STATE_BYTES);
         for (const record of lastSent.values()) {
           // A copy through the codec, so the caller's record is left as it was.
-          encodeEntityStateInto(record, scratch, 0);
+          encodeEntityStateInto(scratch, record, 0);
           decodeEntityStateInto(notice, scratch);
           notice.appearance = (notice.appearance | APPEARANCE_DEACTIVATED) >>> 0;
           const raw = timestampFromSeconds(t, isAbsoluteTimestamp(record.timestampRaw));

@@ -6,7 +6,7 @@ import { heartbeatSeconds, heartbeatTableFromConfig } from '../config/heartbeat.
 import { loadConfig } from '../config/load.js';
 import type { Config, ConfigInput } from '../config/schema.js';
 import type { EmitterOptions } from '../dr/emitter.js';
-import type { RemoteEntityTableOptions } from '../dr/table.js';
+import type { RemoteEntityTableOptions } from '../dr/remote-entity-table.js';
 
 /**
  * A configuration as the stream functions take it: a whole `Config` (from `loadConfig`), or any part of a

@@ -4,79 +4,20 @@
  * socket. The socket is bound when the first of them is subscribed and closed when the last subscriber leaves.
  * Bad datagrams are counted (and reported on `diagnostics$` to whoever asked); they never reach an error channel.
  */
-import type { Observable, SchedulerLike } from 'rxjs';
-import type { Config } from '../config/schema.js';
-import type { RemoteEntityTable } from '../dr/table.js';
-import type { CodecStatusName } from '../pdu/status.js';
-import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
-import { Connection } from './connection.js';
+import type { Observable } from 'rxjs';
 import type { EntityEvent } from './entity-events.js';
 import type { EntityFrame } from './frame.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
+import { SubscriberReceiver } from './subscriber-receiver.js';
+import type { EntitySubscriber, SubscriberOptions } from './subscriber-types.js';
 
-/** Why a datagram or PDU was dropped: a transport filter's reason, a codec failure, or the table's refusal. */
-export type DiagnosticReason = RejectReason | 'decode' | 'tableFull' | 'unknownUpdate';
-
-/** One dropped datagram or PDU, on the opt-in `diagnostics$` stream. */
-export interface Diagnostic {
-  readonly reason: DiagnosticReason;
-  /** What was wrong, for people. */
-  readonly message: string;
-  readonly source: DatagramSource;
-  /** Bytes of the datagram. */
-  readonly bytes: number;
-  /** Scheduler time, seconds. */
-  readonly timeSeconds: number;
-}
-
-export interface SubscriberOptions {
-  /**
-   * Receive on this transport instead of binding a UDP socket from `config.network` (a simulated network, a test
-   * double). The caller keeps ownership: it is not closed. Defaults to a UDP socket.
-   */
-  readonly transport?: DatagramTransport;
-  /** Where time comes from (`now()` in ms; arrival times, timeouts, frames). Defaults to `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-  /** How often silent entities are looked for, seconds. Defaults to 1. */
-  readonly expireIntervalSeconds?: number;
-}
-
-/** Counters of a subscriber, kept across connections. */
-export interface SubscriberStats {
-  /** Datagrams, bytes, PDUs accepted, rejections by reason, entities held, timeouts. */
-  readonly transport: TransportStats;
-  /**
-   * Entity State PDUs that passed the filters but were rejected, by codec status name: bytes that do not decode
-   * (TRUNCATED, BAD_LENGTH, …) or values no entity can have (LOCATION_NOT_FINITE, ENTITY_ID_NONE, …).
-   */
-  readonly decodeErrors: Record<CodecStatusName, number>;
-}
-
-export interface EntitySubscriber {
-  readonly config: Config;
-  /** Entity events: appeared, updated, timed out, removed (each with the entity's state). */
-  readonly events$: Observable<EntityEvent>;
-  /** Every dropped datagram or PDU with its reason. Opt-in: nothing is built while no one subscribes. */
-  readonly diagnostics$: Observable<Diagnostic>;
-  /**
-   * The bound address each time the socket is bound (at once if it already is): tells a caller that asked for
-   * port 0 which port it got. Holds the socket open while subscribed, like the other streams.
-   */
-  readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
-  /**
-   * Smoothed, dead-reckoned snapshots of every remote entity at a render rate, read straight from the table's
-   * typed arrays (no per-entity allocation); with `receiver.display` 'interpolate', entities as they were
-   * `receiver.interpolationDelay` ago, interpolated between received states (dead-reckoned past the newest).
-   * The frame object and its arrays are reused: valid until the next frame.
-   * @param options.rateHz - frames per second. Defaults to `receiver.renderRate` (30).
-   */
-  frames(options?: { rateHz?: number }): Observable<EntityFrame>;
-  readonly stats: SubscriberStats;
-  /** The table of remote entities while connected, else undefined. */
-  readonly table: RemoteEntityTable | undefined;
-  /** The bound socket's address while connected over UDP, else undefined. */
-  readonly local: { readonly address: string; readonly port: number } | undefined;
-}
+export type {
+  Diagnostic,
+  DiagnosticReason,
+  EntitySubscriber,
+  SubscriberOptions,
+  SubscriberStats,
+} from './subscriber-types.js';
 
 /**
  * A subscriber to the Entity State PDUs of one port (or multicast group) and exercise. Nothing is bound until one
@@ -95,7 +36,7 @@ export interface EntitySubscriber {
  * ```
  */
 export function createSubscriber(config: StreamConfig = {}, options: SubscriberOptions = {}): EntitySubscriber {
-  return new Connection(resolveConfig(config), options);
+  return new SubscriberReceiver(resolveConfig(config), options);
 }
 
 /**

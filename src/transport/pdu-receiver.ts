@@ -1,27 +1,48 @@
 /**
- * The receive hot path between a transport and the decoder: split each datagram into its PDUs (IEEE 1278.1
- * bundling: each header's Length says where the next PDU starts), filter them, count every rejection by reason,
- * and hand each accepted PDU to the consumer as (bytes, offset, length). Nothing here allocates or throws.
+ * The receive hot path between a transport and the decoder: split each datagram into its PDUs (`forEachPdu`,
+ * src/pdu/header.ts), filter them, count every rejection by reason (and report it to a sink, if given one), and
+ * hand each accepted PDU to the consumer as (bytes, offset, length). Nothing here allocates or throws.
  */
 import type { Config } from '../config/schema.js';
+import { MAX_PDU_BYTES } from '../pdu/constants.js';
+import { forEachPdu, type PduVisitor } from '../pdu/header.js';
+import { CodecStatus } from '../pdu/status.js';
 import {
   createTransportStats,
   type DatagramReceiver,
   type DatagramSource,
   type DatagramTransport,
+  type RejectReason,
   type TransportStats,
 } from './transport.js';
-
-/** DIS MAX_PDU_SIZE_OCTETS (IEEE 1278.1-2012 Table 25). */
-export const MAX_PDU_BYTES = 8192;
-const HEADER_BYTES = 12;
 
 /**
  * Receives one accepted PDU: `bytes[offset, offset + length)`. `bytes` is the receiver's own buffer holding a copy
  * of the datagram (it may be longer than the datagram), reused for the next one: valid only during the call, so
- * copy what you keep.
+ * copy what you keep. `datagramBytes` is the size of the datagram the PDU came in.
  */
-export type PduConsumer = (bytes: Uint8Array, offset: number, length: number, source: DatagramSource) => void;
+export type PduConsumer = (
+  bytes: Uint8Array,
+  offset: number,
+  length: number,
+  source: DatagramSource,
+  datagramBytes: number,
+) => void;
+
+/**
+ * Told about each PDU (or, for `sourceNotAllowed`, each datagram) a `PduReceiver` drops, when it drops it, after
+ * the counter is incremented. Give the receiver one object for its lifetime: reporting then allocates nothing.
+ */
+export interface RejectionSink {
+  /**
+   * @param reason - why: the `stats.rejected` counter that was incremented.
+   * @param offset - where the dropped PDU starts in the datagram. For `truncated` and `badLength`, the header that
+   *   could not be used (nothing after it in the datagram can be located); 0 for `sourceNotAllowed`.
+   * @param datagramBytes - size of the datagram.
+   * @param source - where the datagram came from.
+   */
+  onRejected(reason: RejectReason, offset: number, datagramBytes: number, source: DatagramSource): void;
+}
 
 /** What a receiver accepts. Every list left out or empty accepts everything. */
 export interface ReceiveFilterOptions {
@@ -38,24 +59,15 @@ export interface ReceiveFilterOptions {
    * opens the body of nearly every DIS PDU (bytes 12–15: originating/firing/entity id). Defaults to any.
    */
   readonly applications?: readonly string[];
-  /** Largest PDU accepted, in bytes. Defaults to 8192 (MAX_PDU_SIZE_OCTETS). */
+  /** Largest PDU accepted, in bytes. Defaults to `MAX_PDU_BYTES` (8192, DIS MAX_PDU_SIZE_OCTETS). */
   readonly maxPduBytes?: number;
-  /** Told about each exception a consumer throws (after it is counted). Defaults to none. */
+  /** Told about each exception a consumer or the rejection sink throws (after it is counted). Defaults to none. */
   readonly onConsumerError?: (error: unknown) => void;
-}
-
-/**
- * Whether a datagram starts like DIS: protocol version 1–7, a non-zero PDU type and a Length of at least 12. For
- * telling DIS from other traffic on a shared port; it says nothing about the rest of the datagram.
- */
-export function looksLikeDis(datagram: Uint8Array): boolean {
-  return (
-    datagram.length >= HEADER_BYTES &&
-    datagram[0]! >= 1 &&
-    datagram[0]! <= 7 &&
-    datagram[2] !== 0 &&
-    ((datagram[8]! << 8) | datagram[9]!) >= HEADER_BYTES
-  );
+  /**
+   * Told about each rejection as it is counted, with its reason and offset (what it throws is counted in
+   * `consumerErrors`). Defaults to none.
+   */
+  readonly rejectionSink?: RejectionSink;
 }
 
 /** Rejections that a filter made (as opposed to framing problems): a datagram with one was not wanted. */
@@ -73,6 +85,8 @@ export function receiveFilterFromConfig(config: Pick<Config, 'dis' | 'filter'>):
     applications: config.filter.allowApplications,
   };
 }
+
+const NO_SOURCE: DatagramSource = { address: '', port: 0, family: '' };
 
 function byteTable(values: readonly number[] | undefined): Uint8Array | undefined {
   if (!values || values.length === 0) return undefined;
@@ -95,10 +109,16 @@ export class PduReceiver {
   private readonly filterApplications: boolean;
   private readonly maxPduBytes: number;
   private readonly onConsumerError: ((error: unknown) => void) | undefined;
+  private readonly rejectionSink: RejectionSink | undefined;
   // Every datagram is copied here first. Node hands each datagram over in a fresh ArrayBuffer, and a decoder needs a
   // DataView over it: one reused buffer means one DataView for the receiver's lifetime instead of one per datagram
   // (copying 144 bytes costs less than creating and collecting the view; bench/udp.bench.ts).
   private readonly scratch = new Uint8Array(65_536);
+  // The datagram being walked, for `visit` (built once, so the walk allocates nothing) and the sink.
+  private source: DatagramSource = NO_SOURCE;
+  private datagramBytes = 0;
+  /** End of the last PDU visited: where the walk stopped when a header turns out bad. */
+  private walked = 0;
 
   /**
    * @param consumer - called for each accepted PDU.
@@ -124,82 +144,68 @@ export class PduReceiver {
     this.filterApplications = sites.size + pairs.size > 0;
     this.maxPduBytes = options.maxPduBytes ?? MAX_PDU_BYTES;
     this.onConsumerError = options.onConsumerError;
+    this.rejectionSink = options.rejectionSink;
   }
 
   /** Handles one datagram. Total: counts what it drops, never throws. */
   readonly receive: DatagramReceiver = (datagram, source) => {
+    const end = datagram.length;
+    this.source = source;
+    this.datagramBytes = end;
+    if (this.sources !== undefined && !this.sources.has(source.address)) return this.reject('sourceNotAllowed', 0);
     let bytes = datagram;
-    const stats = this.stats;
-    if (this.sources !== undefined && !this.sources.has(source.address)) {
-      stats.rejected.sourceNotAllowed++;
-      return;
-    }
-    const end = bytes.length;
     if (end <= this.scratch.length) {
-      this.scratch.set(bytes);
+      this.scratch.set(datagram);
       bytes = this.scratch;
     }
-    let offset = 0;
-    while (offset < end) {
-      const remaining = end - offset;
-      if (remaining < HEADER_BYTES) {
-        stats.rejected.truncated++;
-        return;
-      }
-      const length = (bytes[offset + 8]! << 8) | bytes[offset + 9]!;
-      if (length < HEADER_BYTES) {
-        // Nothing after this header can be located.
-        stats.rejected.badLength++;
-        return;
-      }
-      if (length > remaining) {
-        stats.rejected.truncated++;
-        return;
-      }
-      if (this.accept(bytes, offset, length)) {
-        stats.pdusAccepted++;
-        try {
-          this.consumer(bytes, offset, length, source);
-        } catch (error) {
-          stats.consumerErrors++;
-          this.onConsumerError?.(error);
-        }
-      }
-      offset += length;
+    this.walked = 0;
+    const status = forEachPdu(bytes, this.visit, 0, end);
+    // A bad header ends the walk: nothing after it can be located.
+    if (status === CodecStatus.BAD_LENGTH) this.reject('badLength', this.walked);
+    else if (status !== CodecStatus.OK) this.reject('truncated', this.walked);
+  };
+
+  private readonly visit: PduVisitor = (bytes, offset, length) => {
+    this.walked = offset + length;
+    const rejection = this.rejection(bytes, offset, length);
+    if (rejection !== undefined) return this.reject(rejection, offset);
+    const stats = this.stats;
+    stats.pdusAccepted++;
+    try {
+      this.consumer(bytes, offset, length, this.source, this.datagramBytes);
+    } catch (error) {
+      stats.consumerErrors++;
+      this.onConsumerError?.(error);
     }
   };
 
-  private accept(bytes: Uint8Array, offset: number, length: number): boolean {
-    const rejected = this.stats.rejected;
-    if (length > this.maxPduBytes) {
-      rejected.oversized++;
-      return false;
+  /** Counts one rejection and reports it. */
+  private reject(reason: RejectReason, offset: number): void {
+    this.stats.rejected[reason]++;
+    const sink = this.rejectionSink;
+    if (sink === undefined) return;
+    try {
+      sink.onRejected(reason, offset, this.datagramBytes, this.source);
+    } catch (error) {
+      this.stats.consumerErrors++;
+      this.onConsumerError?.(error);
     }
-    if (this.versions !== undefined && this.versions[bytes[offset]!] === 0) {
-      rejected.unsupportedVersion++;
-      return false;
-    }
-    if (this.exercise >= 0 && bytes[offset + 1] !== this.exercise) {
-      rejected.wrongExercise++;
-      return false;
-    }
-    if (this.pduTypes !== undefined && this.pduTypes[bytes[offset + 2]!] === 0) {
-      rejected.pduTypeNotAccepted++;
-      return false;
-    }
+  }
+
+  /** Why the filters turn this PDU away, or undefined when they accept it. */
+  private rejection(bytes: Uint8Array, offset: number, length: number): RejectReason | undefined {
+    if (length > this.maxPduBytes) return 'oversized';
+    if (this.versions !== undefined && this.versions[bytes[offset]!] === 0) return 'unsupportedVersion';
+    if (this.exercise >= 0 && bytes[offset + 1] !== this.exercise) return 'wrongExercise';
+    if (this.pduTypes !== undefined && this.pduTypes[bytes[offset + 2]!] === 0) return 'pduTypeNotAccepted';
     if (this.filterApplications) {
-      if (length < 16) {
-        rejected.applicationNotAllowed++;
-        return false;
-      }
+      if (length < 16) return 'applicationNotAllowed';
       const site = (bytes[offset + 12]! << 8) | bytes[offset + 13]!;
       const application = (bytes[offset + 14]! << 8) | bytes[offset + 15]!;
-      if (!this.sites.has(site) && !this.siteApplications.has(site * 0x10000 + application)) {
-        rejected.applicationNotAllowed++;
-        return false;
-      }
+      const allowed = this.sites.has(site) || this.siteApplications.has(site * 0x10000 + application);
+      if (!allowed) return 'applicationNotAllowed';
     }
-    return true;
+    return undefined;
   }
 }
 

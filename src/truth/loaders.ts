@@ -11,7 +11,7 @@ import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/hea
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { readCapture } from '../pcap/reader.js';
 import { udpFromFrame } from '../pcap/packet.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../pdu/entity-state-record.js';
 import { CodecStatus } from '../pdu/status.js';
 import type { EntityType } from '../pdu/schema.js';

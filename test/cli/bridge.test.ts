@@ -21,7 +21,7 @@ function pdu(entity: number, marking: string, force: number, domain: number): Ui
   r.location.set(geodeticDegreesToEcef(new Float64Array(3), 36.6, -121.9, 100));
   r.drAlgorithm = 2;
   const bytes = new Uint8Array(144);
-  encodeEntityStateInto(r, bytes);
+  encodeEntityStateInto(bytes, r);
   return bytes;
 }
 

@@ -41,7 +41,7 @@ function pdu(entity: number, marking: string, tSeconds: number, appearance = 0):
   for (let i = 0; i < marking.length; i++) r.markingBytes[i] = marking.charCodeAt(i);
   r.markingCharacterSet = 1;
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 

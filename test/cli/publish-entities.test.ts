@@ -3,7 +3,7 @@
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { isDeactivated } from '../../src/dr/algorithm.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';

@@ -85,13 +85,13 @@ describe('reckon replay', () => {
 
 describe('reckon replay: filters out of range', () => {
   it.each([
-    { flag: '--only-exercise', value: '300', range: 'an exercise ID 1–255' },
-    { flag: '--only-exercise', value: '0', range: 'an exercise ID 1–255' },
-    { flag: '--port-filter', value: '70000', range: 'a UDP port 1–65535' },
+    { flag: '--only-exercise', value: '300', range: 'an exercise ID 1–255,' },
+    { flag: '--only-exercise', value: '0', range: 'an exercise ID 1–255,' },
+    { flag: '--port-filter', value: '70000', range: 'a UDP port 1–65535, e.g. 3000;' },
   ])('$flag $value is a usage error naming the valid range', async ({ flag, value, range }) => {
     const replay = run(['replay', FIXTURE, '--to', '127.0.0.1:9', flag, value]);
     expect(await within(replay.exited, 20_000, 'replay to exit', replay.child)).toBe(2);
-    expect(replay.stderr()).toContain(`${flag}: expected ${range}, got "${value}"`);
+    expect(replay.stderr()).toContain(`${flag}: expected ${range} got "${value}"`);
     expect(replay.stderr()).not.toMatch(/holds no DIS datagrams/);
   });
 });

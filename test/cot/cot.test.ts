@@ -70,7 +70,7 @@ function pdu(p: Pdu): Uint8Array {
   r.appearance = p.appearance ?? 0;
   r.timestampRaw = timestampFromSeconds(p.tSeconds, false);
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 

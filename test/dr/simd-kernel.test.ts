@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createFloat64Arena } from '../../src/dr/simd-kernel.js';
 import { DrStore, extrapolateLinear } from '../../src/dr/store.js';
-import { RemoteEntityTable } from '../../src/dr/table.js';
+import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 
 /** The quadratic P0 + (V + ½A·dt)·dt written out, as the reference the kernel must match to the bit. */
 function referenceQuadratic(p: Float64Array, v: Float64Array, a: Float64Array, t0: Float64Array, t: number, count: number): Float64Array {
@@ -48,12 +48,12 @@ describe('WebAssembly SIMD quadratic kernel', () => {
 
   it('is what a large table runs on, with its arrays in the arena', () => {
     const table = new RemoteEntityTable({ capacity: 1000 });
-    const arena = table.models.arena;
+    const arena = table.store.arena;
     expect(arena).not.toBeNull();
-    for (const array of [table.location, table.displayLocation, table.referenceSeconds, table.models.location0, table.models.halfAccelerationWorld]) {
+    for (const array of [table.location, table.displayLocation, table.referenceSeconds, table.store.location0, table.store.halfAccelerationWorld]) {
       expect(array.buffer).toBe(arena!.buffer);
     }
     // Small tables (one entity per experiment run) keep plain arrays: a call into WebAssembly costs more there.
-    expect(new RemoteEntityTable({ capacity: 1 }).models.arena).toBeNull();
+    expect(new RemoteEntityTable({ capacity: 1 }).store.arena).toBeNull();
   });
 });

@@ -69,7 +69,7 @@ function pdu(entity: number, tSeconds: number, exercise = 1): Uint8Array {
   r.timestampRaw = timestampFromSeconds(tSeconds, false);
   setMarkingText(r, `E${entity}`);
   const bytes = new Uint8Array(144);
-  encodeEntityStateInto(r, bytes);
+  encodeEntityStateInto(bytes, r);
   return bytes;
 }
 

@@ -6,7 +6,7 @@
 // is derived from the fixes (heading from course, pitch from climb, roll from turn rate).
 import { describe, expect, it } from 'vitest';
 import { DeadReckoningEmitter } from '../../src/dr/emitter.js';
-import { RemoteEntityTable } from '../../src/dr/table.js';
+import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 import { rotationAngleBetween } from '../../src/math/mat3.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { stampRecord } from '../../src/experiment/receiver.js';

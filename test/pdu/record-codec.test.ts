@@ -4,7 +4,7 @@ import {
   decodeEntityStateInto,
   decodeEntityStateOrUpdateInto,
   decodeEntityStateUpdateInto,
-} from '../../src/pdu/entity-state-codec.js';
+} from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateEncoder, encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { entityStateRecordFromPdu, entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
 import { EntityStateRecord, markingText, setMarkingText } from '../../src/pdu/entity-state-record.js';
@@ -72,7 +72,7 @@ describe('decodeEntityStateInto', () => {
       expect(decodeEntityStateInto(record, datagram)).toBe(CodecStatus.OK);
       const out = sendBuffers[i % 2]!;
       const at = (i * 16) % 200;
-      expect(encodeEntityStateInto(record, out, at)).toBe(f.bytes.length);
+      expect(encodeEntityStateInto(out, record, at)).toBe(f.bytes.length);
       expect(toHex(out.subarray(at, at + f.bytes.length))).toBe(f.hex);
     }
   });
@@ -133,7 +133,7 @@ describe('encodeEntityStateInto', () => {
 
   it('writes at an offset and returns the byte count', () => {
     const out = new Uint8Array(300).fill(0xaa);
-    expect(encodeEntityStateInto(record, out, 50)).toBe(192);
+    expect(encodeEntityStateInto(out, record, 50)).toBe(192);
     expect(toHex(out.subarray(50, 242))).toBe(v7.hex);
     expect(out[49]).toBe(0xaa);
     expect(out[242]).toBe(0xaa);
@@ -142,7 +142,7 @@ describe('encodeEntityStateInto', () => {
   it('writes into a Buffer view with its own byteOffset', () => {
     const backing = new ArrayBuffer(400);
     const out = new Uint8Array(backing, 100, 200);
-    expect(encodeEntityStateInto(record, out, 4)).toBe(192);
+    expect(encodeEntityStateInto(out, record, 4)).toBe(192);
     expect(toHex(new Uint8Array(backing, 104, 192))).toBe(v7.hex);
   });
 
@@ -154,7 +154,7 @@ describe('encodeEntityStateInto', () => {
   ])('returns minus the status and writes nothing: $name', ({ change, out, offset, status }) => {
     const r = entityStateRecordFromPdu(new EntityStateRecord(), v7.pdu);
     change(r);
-    expect(encodeEntityStateInto(r, out, offset)).toBe(-status);
+    expect(encodeEntityStateInto(out, r, offset)).toBe(-status);
     expect(out.every((b) => b === 0)).toBe(true);
   });
 

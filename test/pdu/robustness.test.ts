@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENTITY_STATE_FIXTURES, ENTITY_STATE_UPDATE_HEX } from '../fixtures/pdu/entity-state.js';
-import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-decoder.js';
 import { entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';

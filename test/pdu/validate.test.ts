@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ENTITY_STATE_FIXTURES, ENTITY_STATE_UPDATE_HEX } from '../fixtures/pdu/entity-state.js';
 import { deadReckon } from '../../src/dr/model.js';
 import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../../src/pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { CodecStatus, codecStatusName, isValidationStatus, type CodecStatusName } from '../../src/pdu/status.js';
 import { MAX_LOCATION_METERS, MAX_SPEED_METERS_PER_SECOND, validateEntityState } from '../../src/pdu/validate.js';

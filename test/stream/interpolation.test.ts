@@ -2,15 +2,16 @@
 // between the two received states around that time, held at the first state of a new entity, and dead-reckoned by
 // the table's own model beyond the newest state; 'extrapolate' (the default) is unchanged.
 import { TestScheduler } from 'rxjs/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DR_FPW, DR_RVW } from '../../src/dr/algorithm.js';
-import { RemoteEntityTable } from '../../src/dr/table.js';
+import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 import { InterpolationStatus } from '../../src/dr/snapshot-interpolation.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
+import { InterpolatedView } from '../../src/stream/interpolated-view.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { FakeTransport } from './fake-transport.js';
 
@@ -37,7 +38,7 @@ function pdu(tSeconds: number, s: State): Uint8Array {
   r.drAlgorithm = s.algorithm;
   r.timestampRaw = timestampFromSeconds(tSeconds, false);
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 
@@ -137,5 +138,25 @@ describe("receiver.display 'interpolate'", () => {
       expect(s.psi, `ψ at ${s.timeSeconds} s`).toBeCloseTo(table.orientation[0]!, 9);
     }
     expect(beyond.at(-1)!.psi).toBeCloseTo(0.1 + 0.5 * (1.1 - 0.05), 3); // it really turns
+  });
+
+  it('records each PDU as it arrives without loading it into the models: the table resolves once per frame', () => {
+    const view = new InterpolatedView(2, 0.1);
+    const onEvent = (kind: number, slot: number) => view.onTableEvent(kind, slot, table);
+    const table: RemoteEntityTable = new RemoteEntityTable({ capacity: 2, onEvent });
+    const resolve = vi.spyOn(table, 'resolve');
+    const record = new EntityStateRecord();
+    // Five PDUs 50 ms apart, x 0…4 m and ψ 0…0.4 rad, arriving at their timestamps.
+    for (let i = 0; i < 5; i++) {
+      decodeEntityStateInto(record, pdu(0.05 * i, { x: i, psi: 0.1 * i, algorithm: DR_FPW }));
+      table.apply(record, 0.05 * i);
+    }
+    expect(resolve).not.toHaveBeenCalled();
+    // Render time 0.125 s: halfway between the states received at 0.1 s and 0.15 s.
+    view.render(table, 0.225);
+    expect(resolve).toHaveBeenCalledTimes(1);
+    expect(view.status[0]).toBe(InterpolationStatus.INTERPOLATED);
+    expect(view.location[0]! - LOCATION[0]!).toBeCloseTo(2.5, 6);
+    expect(view.orientation[0]!).toBeCloseTo(0.25, 6);
   });
 });

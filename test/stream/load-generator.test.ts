@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
 import { isDeactivated } from '../../src/dr/algorithm.js';
 import { DeadReckoningModel } from '../../src/dr/model.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-codec.js';
+import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
+import { CodecStatus, codecStatusMessage } from '../../src/pdu/status.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
@@ -31,7 +32,7 @@ function pdu(tSeconds: number, options: { entity?: number; appearance?: number; 
   r.timestampRaw = timestampFromSeconds(tSeconds, false);
   setMarkingText(r, 'TANK 1');
   const bytes = new Uint8Array(144);
-  expect(encodeEntityStateInto(r, bytes)).toBe(144);
+  expect(encodeEntityStateInto(bytes, r)).toBe(144);
   return bytes;
 }
 
@@ -163,6 +164,69 @@ describe('createSubscriber in virtual time', () => {
     b.unsubscribe();
     expect(transport.listening).toBe(false);
     expect(subscriber.table).toBeUndefined();
+  });
+
+  it('reports each dropped PDU of a bundle on diagnostics$, with where it starts in the datagram', () => {
+    const transport = new FakeTransport();
+    const subscriber = createSubscriber({ receiver: { maxEntities: 1 } }, { transport });
+    const diagnostics: Diagnostic[] = [];
+    const events: string[] = [];
+    const a = subscriber.diagnostics$.subscribe((d) => diagnostics.push(d));
+    const b = subscriber.events$.subscribe((e) => events.push(e.type));
+    const undecodable = pdu(0, { entity: 5 });
+    undecodable[19] = 1; // one variable parameter record, which a 144-byte Length leaves no room for
+    const bundle = new Uint8Array([
+      ...pdu(0, { exercise: 9 }),
+      ...pdu(0, { entity: 1 }),
+      ...pdu(0, { exercise: 8 }),
+      ...undecodable,
+      ...pdu(0, { entity: 2 }), // beyond maxEntities
+      0, 0, 0, // not a header
+    ]);
+    transport.deliver(bundle);
+    expect(events).toEqual(['appeared']);
+    expect(diagnostics.map((d) => [d.reason, d.offset, d.bytes])).toEqual([
+      ['wrongExercise', 0, 723],
+      ['wrongExercise', 288, 723],
+      ['decode', 432, 723],
+      ['tableFull', 576, 723],
+      ['truncated', 720, 723],
+    ]);
+    expect(diagnostics[2]!.message).toBe(codecStatusMessage(CodecStatus.BAD_LENGTH));
+    expect(subscriber.stats.transport.rejected.wrongExercise).toBe(2);
+    a.unsubscribe();
+    b.unsubscribe();
+  });
+
+  it('a transport failure errors every stream once and releases it; the next subscription attaches again', () => {
+    class FailingTransport extends FakeTransport {
+      fail: (error?: Error) => void = () => {};
+      override onClose(listener?: (error?: Error) => void): void {
+        if (listener) this.fail = listener;
+      }
+    }
+    const transport = new FailingTransport();
+    const subscriber = createSubscriber({}, { transport });
+    const errors: string[] = [];
+    const onError = (name: string) => (e: unknown) => errors.push(`${name}: ${(e as Error).message}`);
+    subscriber.events$.subscribe({ error: onError('events') });
+    subscriber.diagnostics$.subscribe({ error: onError('diagnostics') });
+    subscriber.frames({ rateHz: 1 }).subscribe({ error: onError('frames') });
+    subscriber.listening$.subscribe({ error: onError('listening') });
+    const first = subscriber.table;
+    expect(transport.listening).toBe(true);
+    transport.fail(new Error('network down'));
+    expect(errors.sort()).toEqual(['diagnostics', 'events', 'frames', 'listening'].map((n) => `${n}: network down`));
+    expect(transport.listening).toBe(false);
+    expect(subscriber.table).toBeUndefined();
+    const events: string[] = [];
+    const again = subscriber.events$.subscribe((e) => events.push(e.type));
+    expect(transport.listening).toBe(true);
+    expect(subscriber.table !== undefined && subscriber.table !== first).toBe(true); // a new table
+    transport.deliver(pdu(0));
+    expect(events).toEqual(['appeared']);
+    again.unsubscribe();
+    expect(transport.listening).toBe(false);
   });
 
   it('shares one connection between streams and detaches only when the last one leaves', () => {

@@ -2,8 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
 import { PduBundler } from '../../src/transport/bundler.js';
-import { PduReceiver, receiveFilterFromConfig, type ReceiveFilterOptions } from '../../src/transport/pdu-receiver.js';
-import { totalRejected, type RejectReason } from '../../src/transport/transport.js';
+import {
+  PduReceiver,
+  receiveFilterFromConfig,
+  type ReceiveFilterOptions,
+  type RejectionSink,
+} from '../../src/transport/pdu-receiver.js';
+import { totalRejected, type DatagramSource, type RejectReason } from '../../src/transport/transport.js';
 import { entityOf, makePdu, type PduSpec } from './pdus.js';
 
 const FROM = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
@@ -105,6 +110,109 @@ describe('PduReceiver splitting and bad framing', () => {
     expect(seen).toEqual([1, 2]);
     expect(receiver.stats.consumerErrors).toBe(1);
     expect((errors[0] as Error).message).toBe('consumer bug');
+  });
+});
+
+describe('PduReceiver rejection sink', () => {
+  type Report = [reason: RejectReason, offset: number, datagramBytes: number, source: DatagramSource];
+  function receiverReporting(options: ReceiveFilterOptions = {}) {
+    const reports: Report[] = [];
+    const sink: RejectionSink = { onRejected: (...report) => reports.push(report) };
+    const accepted: number[] = [];
+    const consumer = (bytes: Uint8Array, offset: number) => accepted.push(entityOf(bytes, offset));
+    const receiver = new PduReceiver(consumer, { ...options, rejectionSink: sink });
+    return { receiver, reports, accepted };
+  }
+  const OTHER = { address: '10.0.0.9', port: 4000, family: 'IPv4' };
+  const PDU = makePdu();
+
+  it.each<[string, ReceiveFilterOptions, Buffer, Array<[RejectReason, number]>]>([
+    ['nothing for good PDUs', {}, Buffer.concat([makePdu({ entity: 1 }), makePdu({ entity: 2 })]), []],
+    ['fewer than 12 bytes, at 0', {}, Buffer.alloc(5, 7), [['truncated', 0]]],
+    ['a Length below 12 after a good PDU, at its header', {}, Buffer.concat([PDU, Buffer.alloc(20)]), [['badLength', 144]]],
+    ['a header claiming more than arrived', {}, Buffer.concat([PDU, makePdu({ lengthField: 200 })]), [['truncated', 144]]],
+    [
+      'every filtered PDU of a bundle, each at its own offset',
+      { exercise: 1 },
+      Buffer.concat([
+        makePdu({ exercise: 2 }),
+        makePdu({ entity: 5 }),
+        makePdu({ exercise: 3, length: 160 }),
+        makePdu({ length: 9000 }),
+      ]),
+      [['wrongExercise', 0], ['wrongExercise', 288], ['oversized', 448]],
+    ],
+    [
+      'version, type and application filters',
+      { protocolVersions: [7], pduTypes: [1], applications: ['1:3001'] },
+      Buffer.concat([makePdu({ version: 6 }), makePdu({ pduType: 2 }), makePdu({ application: 9 }), makePdu({ length: 14 })]),
+      [
+        ['unsupportedVersion', 0],
+        ['pduTypeNotAccepted', 144],
+        ['applicationNotAllowed', 288],
+        ['applicationNotAllowed', 432],
+      ],
+    ],
+    ['a source not allowed, once per datagram', { sources: ['10.0.0.1'] }, Buffer.concat([PDU, PDU]), [['sourceNotAllowed', 0]]],
+  ])('%s', (_name, options, datagram, expected) => {
+    const { receiver, reports } = receiverReporting(options);
+    receiver.receive(datagram, OTHER);
+    expect(reports).toEqual(expected.map(([reason, offset]) => [reason, offset, datagram.length, OTHER]));
+  });
+
+  it('reports exactly what it counts, for any bytes', () => {
+    const filter = { exercise: 1, protocolVersions: [6, 7], pduTypes: [1, 67], maxPduBytes: 200 };
+    const { receiver, reports } = receiverReporting(filter);
+    const pdu = fc.record({
+      version: fc.integer({ min: 5, max: 8 }),
+      exercise: fc.integer({ min: 0, max: 2 }),
+      pduType: fc.constantFrom(1, 2, 67),
+      length: fc.integer({ min: 12, max: 300 }),
+    });
+    const datagram = fc.oneof(
+      fc.array(pdu, { maxLength: 5 }).map((specs) => Buffer.concat(specs.map((spec) => makePdu(spec)))),
+      fc.uint8Array({ maxLength: 400 }).map((bytes) => Buffer.from(bytes)),
+    );
+    fc.assert(
+      fc.property(fc.array(datagram, { maxLength: 5 }), (datagrams) => {
+        for (const d of datagrams) receiver.receive(d, FROM);
+        const byReason: Partial<Record<RejectReason, number>> = {};
+        for (const [reason] of reports) byReason[reason] = (byReason[reason] ?? 0) + 1;
+        expect(reports.length).toBe(totalRejected(receiver.stats));
+        for (const [reason, n] of Object.entries(receiver.stats.rejected)) {
+          expect(byReason[reason as RejectReason] ?? 0, reason).toBe(n);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts a throwing sink as a consumer error and goes on with the next PDU', () => {
+    const errors: unknown[] = [];
+    const accepted: number[] = [];
+    const sink: RejectionSink = {
+      onRejected() {
+        throw new Error('sink bug');
+      },
+    };
+    const receiver = new PduReceiver((bytes, offset) => accepted.push(entityOf(bytes, offset)), {
+      exercise: 1,
+      rejectionSink: sink,
+      onConsumerError: (e) => errors.push(e),
+    });
+    receiver.receive(Buffer.concat([makePdu({ exercise: 2 }), makePdu({ entity: 8 })]), FROM);
+    expect(accepted).toEqual([8]);
+    expect(receiver.stats.rejected.wrongExercise).toBe(1);
+    expect(receiver.stats.consumerErrors).toBe(1);
+    expect((errors[0] as Error).message).toBe('sink bug');
+  });
+
+  it('tells the consumer the size of the datagram each PDU came in', () => {
+    const sizes: number[] = [];
+    const receiver = new PduReceiver((_bytes, _offset, _length, _source, datagramBytes) => sizes.push(datagramBytes));
+    receiver.receive(Buffer.concat([makePdu(), makePdu({ length: 160 })]), FROM);
+    receiver.receive(makePdu(), FROM);
+    expect(sizes).toEqual([304, 304, 144]);
   });
 });
 

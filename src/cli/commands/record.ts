@@ -41,13 +41,14 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ openUdpTransport }, { PduReceiver, receiveFilterFromConfig, looksLikeDis, filterRejections }, { formatRejections }, pcap, output] =
+    const [{ openUdpTransport }, { PduReceiver, receiveFilterFromConfig, filterRejections }, { formatRejections }, pcap, output, { looksLikeDis }] =
       await Promise.all([
         import('../../transport/udp.js'),
         import('../../transport/pdu-receiver.js'),
         import('../../transport/transport.js'),
         import('../../pcap/writer.js'),
         import('../../files/output-file.js'),
+        import('../../pdu/header.js'),
       ]);
     // Written beside --out and renamed over it at the end: a file already there survives a start that fails.
     let target;

@@ -68,7 +68,7 @@ export const command: Command = {
     }
     if (problems.length > 0 || !config || !capture) throw new UsageError(problems);
 
-    const [{ udpFromFrame }, { looksLikeDis }] = await Promise.all([import('../../pcap/packet.js'), import('../../transport/pdu-receiver.js')]);
+    const [{ udpFromFrame }, { looksLikeDis }] = await Promise.all([import('../../pcap/packet.js'), import('../../pdu/header.js')]);
     const datagrams: Uint8Array[] = [];
     const times: number[] = [];
     for (const frame of capture.frames) {

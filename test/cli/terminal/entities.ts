@@ -1,7 +1,7 @@
 // Remote entities for the view tests: a real remote-entity table fed with Entity State records, rendered into a
 // frame, and the entity events the subscriber would have emitted for them.
 import { DR_FPW } from '../../../src/dr/algorithm.js';
-import { RemoteEntityTable } from '../../../src/dr/table.js';
+import { RemoteEntityTable } from '../../../src/dr/remote-entity-table.js';
 import { eulerFromHeadingPitchRoll, geodeticDegreesToEcef } from '../../../src/math/geodesy.js';
 import { entityKey, EntityStateRecord } from '../../../src/pdu/entity-state-record.js';
 import { entityStateRecordToPdu } from '../../../src/pdu/entity-state-json.js';

@@ -12,8 +12,9 @@
  * - `convergence`: a critically damped spring on the error, e(τ) = (e0 + (ė0 + k·e0)·τ)·e^(−kτ) with k = 5/T
  *   (Airbus SEN style), minus its small residual at T spread linearly (τ/T)·e(T) so it ends on the path.
  *
- * Orientation always slerps the error rotation E = R_disp·R_newᵀ to identity over the same time. Corrections
- * larger than the teleport distance, new and re-activated entities and frozen ones snap.
+ * Orientation always slerps the error rotation E = R_disp·R_newᵀ to identity over the same time
+ * (orientation-smoothing.ts). Corrections larger than the teleport distance, new and re-activated entities and
+ * frozen ones snap.
  */
 
 export const SMOOTH_SNAP = 0;

@@ -1,7 +1,7 @@
 // A sender that restarts stamps its PDUs from a clock that began again: older than its last ones by more than any
 // network reorders. The table takes them as the entity's new timeline instead of dropping them until it times out.
 import { describe, expect, it } from 'vitest';
-import { APPLY_OUT_OF_ORDER, APPLY_UPDATED, RemoteEntityTable } from '../../src/dr/table.js';
+import { APPLY_OUT_OF_ORDER, APPLY_UPDATED, RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EntityStateRecord, entityKey } from '../../src/pdu/entity-state-record.js';
 import {
   APPLY_APPEARED,
@@ -14,7 +14,7 @@ import {
   TABLE_REMOVED,
   TABLE_TIMED_OUT,
   TABLE_UPDATED,
-} from '../../src/dr/table.js';
+} from '../../src/dr/remote-entity-table.js';
 import { EntityIndex } from '../../src/dr/entity-index.js';
 import { DeadReckoningModel } from '../../src/dr/model.js';
 import { HEARTBEAT_KDIS, isStationaryState } from '../../src/dr/heartbeat.js';
@@ -79,7 +79,7 @@ describe('RemoteEntityTable: applying PDUs', () => {
     expect([...table.entityId.subarray(3 * slot, 3 * slot + 3)]).toEqual([1, 2, 3]);
     expect(table.entityType[7 * slot + 1]).toBe(2);
     expect(table.marking[11 * slot]).toBe(72);
-    expectClose(table.models.velocity.subarray(3 * slot, 3 * slot + 3), [1, 2, 3], 0, 'velocity');
+    expectClose(table.store.velocity.subarray(3 * slot, 3 * slot + 3), [1, 2, 3], 0, 'velocity');
     expect(table.stats.appeared + table.stats.updated).toBe(2);
   });
 
@@ -101,9 +101,9 @@ describe('RemoteEntityTable: applying PDUs', () => {
     const esu = record({ type: 67, algorithm: 0, acceleration: [9, 9, 9], location: [6378137, 50, 0], timestamp: stamp(2) });
     expect(table.apply(esu, 1)).toBe(APPLY_UPDATED);
     const slot = table.slotOf(entityKey(1, 2, 3));
-    expect(table.models.algorithm[slot]).toBe(4);
-    expectClose(table.models.acceleration.subarray(3 * slot, 3 * slot + 3), [1, 0, 0], 0, 'acceleration');
-    expectClose(table.models.location0.subarray(3 * slot, 3 * slot + 3), [6378137, 50, 0], 0, 'location');
+    expect(table.store.algorithm[slot]).toBe(4);
+    expectClose(table.store.acceleration.subarray(3 * slot, 3 * slot + 3), [1, 0, 0], 0, 'acceleration');
+    expectClose(table.store.location0.subarray(3 * slot, 3 * slot + 3), [6378137, 50, 0], 0, 'location');
   });
 
   it('removes deactivated entities, reuses their slot, and is bounded', () => {
@@ -482,19 +482,67 @@ describe('RemoteEntityTable: lazy model resets', () => {
     const seen: number[] = [];
     const table: RemoteEntityTable = new RemoteEntityTable({
       smoothing,
-      onEvent: (kind, slot) => seen.push(kind, table.models.location0[3 * slot + 1]!, table.referenceSeconds[slot]!),
+      onEvent: (kind, slot) => seen.push(kind, table.store.location0[3 * slot + 1]!, table.referenceSeconds[slot]!),
     });
     table.apply(record({ ...p1, orientation: [0.3, 0, 0], algorithm: 2 }), 0);
     table.render(0.5);
     table.apply(record({ ...p2, orientation: [0.4, 0.1, 0], algorithm: 2 }), 1);
     expect(seen).toEqual([TABLE_APPEARED, 0, 0, TABLE_UPDATED, 9, 1]);
-    expectClose(table.models.location0.subarray(0, 3), [6378137, 9, 1], 0, 'models');
+    expectClose(table.store.location0.subarray(0, 3), [6378137, 9, 1], 0, 'models');
     expectClose(table.orientation.subarray(0, 3), [0.4, 0.1, 0], 0, 'angles');
     expectClose(table.worldToBody.subarray(0, 9), worldToBodyFromEuler(mat3.create(), 0.4, 0.1, 0), 1e-15, 'fixed R_wb');
     expect(table.isConverging(0)).toBe(true);
     table.apply(record({ ...p3, algorithm: 2, location: [6378137, 13, 0] }), 1.2);
     table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 1.3);
     expect(seen.slice(-6)).toEqual([TABLE_UPDATED, 13, 1.2, TABLE_REMOVED, 13, 1.2]);
+  });
+
+  it('every getter loads the pending PDUs before it returns (models: the deprecated name of store)', () => {
+    const descriptors = Object.getOwnPropertyDescriptors(RemoteEntityTable.prototype);
+    const getters = Object.entries(descriptors).filter(([, d]) => d.get);
+    const names = getters.map(([name]) => name);
+    expect(names).toEqual(expect.arrayContaining(['store', 'models', 'referenceSeconds', 'orientation']));
+    for (const [name, descriptor] of getters) {
+      const table = new RemoteEntityTable();
+      table.apply(record(p1), 0);
+      const resolve = vi.spyOn(table, 'resolve');
+      descriptor.get!.call(table);
+      expect(resolve, name).toHaveBeenCalledTimes(1);
+      descriptor.get!.call(table);
+      expect(resolve, `${name}, nothing pending`).toHaveBeenCalledTimes(1);
+    }
+    const table = new RemoteEntityTable();
+    expect(table.models).toBe(table.store);
+  });
+
+  it('receivedStateInto reads the last PDU without loading it: what the models hold once loaded', () => {
+    const out = new Float64Array(8);
+    const inEvents: number[] = [];
+    const table: RemoteEntityTable = new RemoteEntityTable({
+      smoothing,
+      timeReference: 'timestamp',
+      onEvent: (kind, slot) => (table.receivedStateInto(slot, out, 1), inEvents.push(kind, ...out.subarray(1, 8))),
+    });
+    const resolve = vi.spyOn(table, 'resolve');
+    // Arrival 3600 s + 1.1 s: the timestamp (1 s past the hour) is trusted and is the time the model is valid at.
+    table.apply(record({ ...p2, orientation: [0.4, 0.1, -0.2] }), 3601.1);
+    table.receivedStateInto(0, out);
+    expect(resolve).not.toHaveBeenCalled();
+    const pending = [...out.subarray(0, 7)];
+    expect(pending.slice(0, 6)).toEqual([6378137, 9, 1, 0.4, 0.1, -0.2]);
+    expect(pending[6]).toBeCloseTo(3601, 6);
+    expect(inEvents).toEqual([TABLE_APPEARED, ...pending]);
+    table.render(3601.2);
+    table.receivedStateInto(0, out);
+    const s = table.store;
+    const loaded = [...s.location0.subarray(0, 3), ...s.orientation0.subarray(0, 3), table.referenceSeconds[0]];
+    expect([...out.subarray(0, 7)]).toEqual(loaded);
+    expect([...out.subarray(0, 7)]).toEqual(pending);
+    // A removal event still reads the entity's last PDU.
+    table.apply(record({ ...p3, algorithm: 2 }), 3601.3);
+    table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 3601.3);
+    expect(inEvents.slice(-8, -6)).toEqual([TABLE_REMOVED, 6378137]);
+    expect(inEvents.slice(-6, -1)).toEqual([12, 2, 0.5, 0.1, 0]);
   });
 
   it('a slot released with a PDU pending and taken by another entity snaps to that entity', () => {
@@ -518,10 +566,10 @@ describe('RemoteEntityTable: lazy model resets', () => {
     table.render(0.5);
     table.apply(record({ algorithm: 4, acceleration: [1, 0, 0], rates: [0, 0, 0.1], timestamp: stamp(1) }), 1);
     table.apply(record({ type: 67, algorithm: 0, acceleration: [9, 9, 9], rates: [9, 9, 9], location: [6378137, 30, 0], timestamp: stamp(1.1) }), 1.1);
-    expect(table.models.algorithm[0]).toBe(4);
-    expectClose(table.models.acceleration.subarray(0, 3), [1, 0, 0], 0, 'acceleration');
-    expectClose(table.models.angularVelocity.subarray(0, 3), [0, 0, 0.1], 0, 'rates');
-    expectClose(table.models.location0.subarray(0, 3), [6378137, 30, 0], 0, 'location');
+    expect(table.store.algorithm[0]).toBe(4);
+    expectClose(table.store.acceleration.subarray(0, 3), [1, 0, 0], 0, 'acceleration');
+    expectClose(table.store.angularVelocity.subarray(0, 3), [0, 0, 0.1], 0, 'rates');
+    expectClose(table.store.location0.subarray(0, 3), [6378137, 30, 0], 0, 'location');
   });
 });
 

@@ -7,10 +7,15 @@
  * Model resets are lazy. Frames are drawn at 30–60 Hz while an entity may send many PDUs between two of them, and
  * only the last one is ever displayed; so `apply` only copies (no trigonometry) and marks the slot, and the DR
  * model reset and the start of the smoothing correction run once per marked slot, at the next `extrapolate` /
- * `render` or when the state is read through `models`, `referenceSeconds`, `worldToBody`, `displayWorldToBody`,
- * `orientation`, `displayOrientation` or `isConverging` (each resolves first, so no reader sees a stale model).
- * The correction starts from what was displayed when the last PDU arrived, evaluated from the model and smoothing
- * state that preceded the pending PDUs.
+ * `render` or read of model state (`store`, `referenceSeconds`, `worldToBody`, `displayWorldToBody`,
+ * `orientation`, `displayOrientation`, `isConverging`, `renderSlot`). That state is held apart (`ModelState`) and
+ * reached through one accessor that resolves first, so no reader sees a stale model; the table's own fields
+ * (identity, arrival, timeouts) are written by `apply` and always current, and `receivedStateInto` reads a PDU
+ * as received without loading it. The correction starts from what was displayed when the last PDU arrived,
+ * evaluated from the model and smoothing state that preceded the pending PDUs.
+ *
+ * Smoothing of the corrections is done by the free functions of position-smoothing.ts and
+ * orientation-smoothing.ts over the table's per-slot correction arrays.
  *
  * Orientation is kept as world-to-body matrices (`worldToBody`, `displayWorldToBody`), which is what renderers and
  * error metrics use; the ψθφ arrays `orientation` / `displayOrientation` are filled from them when read, so
@@ -56,9 +61,8 @@ import {
   SMOOTHING_METHODS,
   positionOffset,
   type SmoothingOptions,
-} from './smoothing.js';
-import * as quat from '../math/quat.js';
-import { sinCosInPlace } from '../math/trig.js';
+} from './position-smoothing.js';
+import { startRotationError, turnByError } from './orientation-smoothing.js';
 
 export const TABLE_APPEARED = 1;
 export const TABLE_UPDATED = 2;
@@ -129,6 +133,42 @@ const PENDING_DROPPED = 3;
 const PENDING_STRIDE = 16;
 const PENDING_REFERENCE = 15;
 
+/**
+ * The state `resolve` brings up to date: the DR models, the time each is valid at, the dead-reckoned and displayed
+ * orientation (R_wb and ψθφ, with which angles lag their matrix) and which slots are converging. Readers reach it
+ * through `RemoteEntityTable.resolved` only.
+ */
+class ModelState {
+  /** R_wb, row-major (9 per slot): dead-reckoned (`extrapolate`) and displayed (`render`). */
+  readonly worldToBody: Float64Array;
+  readonly displayWorldToBody: Float64Array;
+  /** ψθφ, radians (3 per slot), converted from the matrices when read. */
+  readonly orientation: Float64Array;
+  readonly displayOrientation: Float64Array;
+  /** Per slot: 1 while the Euler angles lag the matrix (rotating slots after `extrapolate` / `render`). */
+  readonly orientationStale: Uint8Array;
+  readonly displayStale: Uint8Array;
+  /** Per slot: 1 while the displayed state converges onto a corrected path. */
+  readonly isSmoothing: Uint8Array;
+
+  /**
+   * @param store - the DR models.
+   * @param reference - per slot, the time its model is valid at, seconds.
+   */
+  constructor(
+    readonly store: DrStore,
+    readonly reference: Float64Array,
+  ) {
+    const n = store.capacity;
+    this.worldToBody = new Float64Array(9 * n);
+    this.displayWorldToBody = new Float64Array(9 * n);
+    this.orientation = new Float64Array(3 * n);
+    this.displayOrientation = new Float64Array(3 * n);
+    this.orientationStale = new Uint8Array(n);
+    this.displayStale = new Uint8Array(n);
+    this.isSmoothing = new Uint8Array(n);
+  }
+}
 
 export class RemoteEntityTable {
   readonly capacity: number;
@@ -174,64 +214,71 @@ export class RemoteEntityTable {
   /** Displayed (smoothed) location, ECEF metres (3 per slot), written by `render`. */
   readonly displayLocation: Float64Array;
 
-  /** Cached DR models (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …) by slot. */
+  /**
+   * The DR models by slot (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …), struct-of-arrays.
+   */
+  get store(): DrStore {
+    return this.resolved.store;
+  }
+
+  /** @deprecated use `store` (the same `DrStore`). */
   get models(): DrStore {
-    if (this.pendingCount > 0) this.resolve();
-    return this.store;
+    return this.resolved.store;
   }
 
   /** Time the models are valid at, seconds. */
   get referenceSeconds(): Float64Array {
-    if (this.pendingCount > 0) this.resolve();
-    return this.reference;
+    return this.resolved.reference;
   }
 
   /** Dead-reckoned R_wb, row-major (9 per slot), written by `extrapolate` (fixed orientations: by the PDU). */
   get worldToBody(): Float64Array {
-    if (this.pendingCount > 0) this.resolve();
-    return this.matrixValues;
+    return this.resolved.worldToBody;
   }
 
   /** Displayed R_wb, row-major (9 per slot), written by `render`. */
   get displayWorldToBody(): Float64Array {
-    if (this.pendingCount > 0) this.resolve();
-    return this.displayMatrixValues;
+    return this.resolved.displayWorldToBody;
   }
 
   /** Dead-reckoned ψθφ, radians (3 per slot), as of the last `extrapolate`. */
   get orientation(): Float64Array {
-    if (this.pendingCount > 0) this.resolve();
-    if (this.orientationPending) this.orientationPending = this.convertStale(this.matrixValues, this.orientationValues, this.orientationStale);
-    return this.orientationValues;
+    const state = this.resolved;
+    if (this.orientationPending) {
+      this.orientationPending = this.convertStale(state.worldToBody, state.orientation, state.orientationStale);
+    }
+    return state.orientation;
   }
 
   /** Displayed ψθφ, radians (3 per slot), as of the last `render`. */
   get displayOrientation(): Float64Array {
-    if (this.pendingCount > 0) this.resolve();
+    const state = this.resolved;
     if (this.displayPending) {
-      this.displayPending = this.convertStale(this.displayMatrixValues, this.displayValues, this.displayStale);
+      this.displayPending = this.convertStale(state.displayWorldToBody, state.displayOrientation, state.displayStale);
       // Fixed-orientation slots being smoothed turn too.
       for (let k = 0; k < this.smoothingCount; k++) {
         const slot = this.smoothing[k]!;
-        if (this.displayStale[slot] === 1) {
-          eulerAt(this.displayValues, 3 * slot, this.displayMatrixValues, 9 * slot);
-          this.displayStale[slot] = 0;
+        if (state.displayStale[slot] === 1) {
+          eulerAt(state.displayOrientation, 3 * slot, state.displayWorldToBody, 9 * slot);
+          state.displayStale[slot] = 0;
         }
       }
     }
-    return this.displayValues;
+    return state.displayOrientation;
   }
 
-  private readonly store: DrStore;
+  /**
+   * The model state for every reader: loads the pending PDUs first. Public readers and the frame steps reach
+   * model state only through here, so that none can see a stale model; `unresolved` is for the loading itself
+   * (`apply`, `resolve` and the steps they call), which works on the state as it stands.
+   */
+  private get resolved(): ModelState {
+    if (this.pendingCount > 0) this.resolve();
+    return this.unresolved;
+  }
+
+  private readonly unresolved: ModelState;
   private readonly markingView: DataView;
-  private readonly reference: Float64Array;
-  private readonly matrixValues: Float64Array;
-  private readonly displayMatrixValues: Float64Array;
-  private readonly orientationValues: Float64Array;
-  private readonly displayValues: Float64Array;
-  /** Per slot: 1 while the Euler angles lag the matrix (rotating slots after `extrapolate` / `render`). */
-  private readonly orientationStale: Uint8Array;
-  private readonly displayStale: Uint8Array;
   private orientationPending = false;
   private displayPending = false;
 
@@ -278,7 +325,6 @@ export class RemoteEntityTable {
   /** E as a unit quaternion with w ≥ 0 (4 per slot), and half its rotation angle, radians. */
   private readonly errorRotation: Float64Array;
   private readonly errorHalfAngle: Float64Array;
-  private readonly isSmoothing: Uint8Array;
   /** In `smoothing` (a stopped slot stays listed until the next `render` drops it). */
   private readonly listed: Uint8Array;
   // Scratch (no allocation per PDU or frame).
@@ -298,8 +344,6 @@ export class RemoteEntityTable {
   private readonly p2 = new Float64Array(3);
   private readonly m2 = new Float64Array(9);
   private readonly previousVelocity = new Float64Array(3);
-  private readonly q1 = new Float64Array(4);
-  private readonly q2 = new Float64Array(4);
   /** One pending PDU's five vectors, and views of each. */
   private readonly pdu = new Float64Array(15);
   private readonly pduVectors = [0, 3, 6, 9, 12].map((k) => this.pdu.subarray(k, k + 3));
@@ -322,7 +366,7 @@ export class RemoteEntityTable {
     // P0, V, ½A, reference times and both location outputs in one arena, for the SIMD quadratic kernel.
     const arena = n >= 64 ? createFloat64Arena(16 * n) : null;
     const positions = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
-    this.store = new DrStore(n, arena);
+    const store = new DrStore(n, arena);
     this.active = new Uint8Array(n);
     this.key = new Float64Array(n);
     this.entityId = new Uint16Array(3 * n);
@@ -336,18 +380,13 @@ export class RemoteEntityTable {
     this.timestampRaw = new Uint32Array(n);
     this.protocolVersion = new Uint8Array(n);
     this.exerciseId = new Uint8Array(n);
-    this.reference = positions(n);
+    const reference = positions(n);
     this.arrivalSeconds = new Float64Array(n);
     this.timeoutSeconds = new Float64Array(n);
     this.kindTimeoutSeconds = new Float64Array(n);
     this.location = positions(3 * n);
     this.displayLocation = positions(3 * n);
-    this.matrixValues = new Float64Array(9 * n);
-    this.displayMatrixValues = new Float64Array(9 * n);
-    this.orientationValues = new Float64Array(3 * n);
-    this.displayValues = new Float64Array(3 * n);
-    this.orientationStale = new Uint8Array(n);
-    this.displayStale = new Uint8Array(n);
+    this.unresolved = new ModelState(store, reference);
     this.pending = new Float64Array(PENDING_STRIDE * n);
     this.pendingAlgorithm = new Uint8Array(n);
     this.pendingState = new Uint8Array(n);
@@ -362,7 +401,6 @@ export class RemoteEntityTable {
     this.errorVelocity = new Float64Array(3 * n);
     this.errorRotation = new Float64Array(4 * n);
     this.errorHalfAngle = new Float64Array(n);
-    this.isSmoothing = new Uint8Array(n);
     this.listed = new Uint8Array(n);
     this.minusDt = new Float64Array(n);
   }
@@ -370,6 +408,30 @@ export class RemoteEntityTable {
   /** The slot of an entity key, or −1. */
   slotOf(key: number): number {
     return this.index.get(key);
+  }
+
+  /**
+   * The state the slot's last PDU carried, without loading pending PDUs into their models (so it costs no model
+   * reset and suits an `onEvent` listener, called once per PDU): location ECEF metres at out[o…o+2], ψθφ radians
+   * at out[o+3…o+5] (as sent, which is what the models start from) and, at out[o+6], the time the model is valid at,
+   * seconds (as `referenceSeconds` once resolved). A released slot still holds its entity's last PDU.
+   */
+  receivedStateInto(slot: number, out: Float64Array, o = 0): void {
+    if (this.pendingState[slot] !== PENDING_NONE) {
+      const pending = this.pending, p = PENDING_STRIDE * slot;
+      for (let k = 0; k < 3; k++) {
+        out[o + k] = pending[p + k]!;
+        out[o + 3 + k] = pending[p + 6 + k]!;
+      }
+      out[o + 6] = pending[p + PENDING_REFERENCE]!;
+    } else {
+      const s = this.unresolved.store, s3 = 3 * slot;
+      for (let k = 0; k < 3; k++) {
+        out[o + k] = s.location0[s3 + k]!;
+        out[o + 3 + k] = s.orientation0[s3 + k]!;
+      }
+      out[o + 6] = this.unresolved.reference[slot]!;
+    }
   }
 
   /**
@@ -474,7 +536,7 @@ export class RemoteEntityTable {
     } else if (state === PENDING_NONE) {
       // An update carries no DR parameters: keep the algorithm, acceleration and rates of the last full PDU
       // (already pending when one is).
-      const s = this.store, s3 = 3 * slot;
+      const s = this.unresolved.store, s3 = 3 * slot;
       this.pendingAlgorithm[slot] = s.algorithm[slot]!;
       for (let k = 0; k < 3; k++) {
         pending[o + 9 + k] = s.acceleration[s3 + k]!;
@@ -508,7 +570,7 @@ export class RemoteEntityTable {
 
   /** Resets one slot's model from its pending PDU, arrived at `arrivalSeconds[slot]`. */
   private resolveSlot(slot: number, appeared: boolean): void {
-    const s = this.store, s3 = 3 * slot;
+    const state = this.unresolved, s = state.store, s3 = 3 * slot;
     this.now[0] = this.arrivalSeconds[slot]!;
     // New entities and frozen ones (before or after the PDU) snap: only a correction needs the state displayed
     // when the PDU arrived (old model and smoothing), which must be read before the reset.
@@ -516,13 +578,13 @@ export class RemoteEntityTable {
     if (smooth) this.displayedAt(slot);
     const pending = this.pending, o = PENDING_STRIDE * slot, pdu = this.pdu;
     for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
-    this.reference[slot] = pending[o + PENDING_REFERENCE]!;
+    state.reference[slot] = pending[o + PENDING_REFERENCE]!;
     const v = this.pduVectors;
     resetSlot(s, slot, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, this.pendingAlgorithm[slot]!, this.appearance[slot]!);
     this.trackRotating(slot);
-    for (let k = s3; k < s3 + 3; k++) this.orientationValues[k] = this.displayValues[k] = s.orientation0[k]!;
-    for (let k = 9 * slot; k < 9 * slot + 9; k++) this.matrixValues[k] = this.displayMatrixValues[k] = s.r0[k]!;
-    this.orientationStale[slot] = this.displayStale[slot] = 0;
+    for (let k = s3; k < s3 + 3; k++) state.orientation[k] = state.displayOrientation[k] = s.orientation0[k]!;
+    for (let k = 9 * slot; k < 9 * slot + 9; k++) state.worldToBody[k] = state.displayWorldToBody[k] = s.r0[k]!;
+    state.orientationStale[slot] = state.displayStale[slot] = 0;
     if (smooth) this.startSmoothing(slot);
     else this.stopSmoothing(slot);
   }
@@ -556,13 +618,13 @@ export class RemoteEntityTable {
    *   from `worldToBody` when next read.
    */
   extrapolate(tSeconds: number, outLocation: Float64Array = this.location, outOrientation?: Float64Array): void {
-    if (this.pendingCount > 0) this.resolve();
-    if (outOrientation === undefined || outOrientation === this.orientationValues) {
-      this.extrapolateMatrices(tSeconds, outLocation, this.matrixValues, this.orientationStale);
+    const state = this.resolved;
+    if (outOrientation === undefined || outOrientation === state.orientation) {
+      this.extrapolateMatrices(state, tSeconds, outLocation, state.worldToBody, state.orientationStale);
       this.orientationPending = true;
       return;
     }
-    const s = this.store, count = this.highWater, reference = this.reference;
+    const s = state.store, count = this.highWater, reference = state.reference;
     extrapolateLinear(s, count, reference, tSeconds, outLocation);
     const o0 = s.orientation0;
     for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
@@ -573,8 +635,14 @@ export class RemoteEntityTable {
   }
 
   /** Locations of every slot and R_wb of the rotating ones (9 per slot in `matrices`), whose angles go stale. */
-  private extrapolateMatrices(tSeconds: number, outLocation: Float64Array, matrices: Float64Array, stale: Uint8Array): void {
-    const s = this.store, reference = this.reference, rotating = this.rotating;
+  private extrapolateMatrices(
+    state: ModelState,
+    tSeconds: number,
+    outLocation: Float64Array,
+    matrices: Float64Array,
+    stale: Uint8Array,
+  ): void {
+    const s = state.store, reference = state.reference, rotating = this.rotating;
     extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
     // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
     // quadratic pass itself (bench/dr.bench.ts).
@@ -602,7 +670,7 @@ export class RemoteEntityTable {
 
   /** Keeps the dense list of rotating slots in step with the slot's kernel. */
   private trackRotating(slot: number): void {
-    const isRotating = this.active[slot] === 1 && this.store.kernel[slot] !== KERNEL_LINEAR;
+    const isRotating = this.active[slot] === 1 && this.unresolved.store.kernel[slot] !== KERNEL_LINEAR;
     const at = this.rotatingAt[slot]!;
     if (isRotating && at < 0) {
       this.rotatingAt[slot] = this.rotatingCount;
@@ -617,13 +685,13 @@ export class RemoteEntityTable {
 
   /** Displayed state of every slot at tSeconds into `displayLocation` / `displayWorldToBody` (and, when read, `displayOrientation`): DR plus smoothing. */
   render(tSeconds: number): void {
-    if (this.pendingCount > 0) this.resolve();
-    this.extrapolateMatrices(tSeconds, this.displayLocation, this.displayMatrixValues, this.displayStale);
+    const state = this.resolved;
+    this.extrapolateMatrices(state, tSeconds, this.displayLocation, state.displayWorldToBody, state.displayStale);
     this.displayPending = true;
     this.now[0] = tSeconds;
     for (let k = 0; k < this.smoothingCount; ) {
       const slot = this.smoothing[k]!;
-      if (this.smoothSlot(slot, this.displayLocation, this.displayMatrixValues, slot, true)) k++;
+      if (this.smoothSlot(slot, this.displayLocation, state.displayWorldToBody, slot, true)) k++;
       else {
         // Finished or stopped: drop from the list.
         this.listed[slot] = 0;
@@ -640,10 +708,11 @@ export class RemoteEntityTable {
    * @param outWorldToBody - R_wb, row-major (9).
    */
   renderSlot(slot: number, tSeconds: number, outLocation: Float64Array, outWorldToBody: Float64Array): void {
-    if (this.pendingCount > 0) this.resolve();
-    const s = this.store;
-    positionAt(s, slot, tSeconds, this.reference, outLocation, 0);
-    if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, tSeconds, this.reference, outLocation, 0, outWorldToBody, 0, null);
+    const state = this.resolved, s = state.store, reference = state.reference;
+    positionAt(s, slot, tSeconds, reference, outLocation, 0);
+    if (s.kernel[slot] !== KERNEL_LINEAR) {
+      evaluateRotating(s, slot, tSeconds, reference, outLocation, 0, outWorldToBody, 0, null);
+    }
     this.now[0] = tSeconds;
     // A fixed orientation is written by smoothSlot, smoothed or not.
     this.smoothSlot(slot, outLocation, outWorldToBody, 0, false);
@@ -651,8 +720,7 @@ export class RemoteEntityTable {
 
   /** True while the slot's displayed state is converging onto a corrected path. */
   isConverging(slot: number): boolean {
-    if (this.pendingCount > 0) this.resolve();
-    return this.isSmoothing[slot] === 1;
+    return this.resolved.isSmoothing[slot] === 1;
   }
 
   /** The time a PDU's model is valid at in 'timestamp' mode: its absolute timestamp, or the arrival when that is not trusted. */
@@ -671,20 +739,20 @@ export class RemoteEntityTable {
    * into this.m and, for the methods that read ė0, the old path's world velocity into this.previousVelocity.
    */
   private displayedAt(slot: number): void {
-    const s = this.store;
-    this.minusDt[slot] = this.reference[slot]! - this.now[0]!;
+    const s = this.unresolved.store;
+    this.minusDt[slot] = this.unresolved.reference[slot]! - this.now[0]!;
     positionAt(s, slot, 0, this.minusDt, this.p, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p, 0, this.m, 0, null);
     else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
     if (this.smoothingUsesVelocity) worldVelocity(s, slot, 0, this.m, 0, this.previousVelocity, 0, this.minusDt);
-    if (this.isSmoothing[slot] === 1) this.smoothSlot(slot, this.p, this.m, 0, false);
+    if (this.unresolved.isSmoothing[slot] === 1) this.smoothSlot(slot, this.p, this.m, 0, false);
   }
 
   /** Starts a correction at now[0] from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
   private startSmoothing(slot: number): void {
-    const s = this.store, j = 3 * slot, t = this.now[0]!;
+    const s = this.unresolved.store, j = 3 * slot, t = this.now[0]!;
     // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
-    this.minusDt[slot] = this.reference[slot]! - t;
+    this.minusDt[slot] = this.unresolved.reference[slot]! - t;
     positionAt(s, slot, 0, this.minusDt, this.p2, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p2, 0, this.m2, 0, null);
     else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
@@ -700,15 +768,9 @@ export class RemoteEntityTable {
       worldVelocity(s, slot, 0, this.m2, 0, this.v, 0, this.minusDt);
       for (let k = 0; k < 3; k++) this.errorVelocity[j + k] = this.previousVelocity[k]! - this.v[k]!;
     }
-    // Error rotation E = R_disp · R_newᵀ as a quaternion.
-    quat.fromMat3(this.q1, this.m);
-    quat.fromMat3(this.q2, this.m2);
-    const e = quat.multiply(this.q1, this.q1, quat.conjugate(this.q2, this.q2));
-    const sign = e[3]! < 0 ? -1 : 1; // q and −q are the same rotation: take the shorter way
-    for (let k = 0; k < 4; k++) this.errorRotation[4 * slot + k] = sign * e[k]!;
-    this.errorHalfAngle[slot] = Math.atan2(Math.sqrt(e[0]! * e[0]! + e[1]! * e[1]! + e[2]! * e[2]!), sign * e[3]!);
+    startRotationError(this.errorRotation, this.errorHalfAngle, slot, this.m, this.m2);
     this.smoothingStart[slot] = t;
-    this.isSmoothing[slot] = 1;
+    this.unresolved.isSmoothing[slot] = 1;
     if (this.listed[slot] === 0) {
       this.listed[slot] = 1;
       this.smoothing[this.smoothingCount++] = slot;
@@ -717,7 +779,7 @@ export class RemoteEntityTable {
 
   private stopSmoothing(slot: number): void {
     // Removed lazily from the list by `render`, which checks this flag through smoothSlot.
-    this.isSmoothing[slot] = 0;
+    this.unresolved.isSmoothing[slot] = 0;
   }
 
   /**
@@ -728,9 +790,9 @@ export class RemoteEntityTable {
    * @returns false when the slot is no longer smoothing (finished or stopped).
    */
   private smoothSlot(slot: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
-    const o3 = 3 * o, o9 = 9 * o, j = 3 * slot, s = this.store;
+    const o3 = 3 * o, o9 = 9 * o, j = 3 * slot, state = this.unresolved, s = state.store;
     const fixed = s.kernel[slot] === KERNEL_LINEAR;
-    if (this.isSmoothing[slot] === 1) {
+    if (state.isSmoothing[slot] === 1) {
       const time = this.smoothTime;
       time[SMOOTH_TAU] = this.now[0]! - this.smoothingStart[slot]!;
       time[SMOOTH_DURATION] = this.smoothingSeconds;
@@ -738,61 +800,22 @@ export class RemoteEntityTable {
       const sFraction = time[SMOOTH_FRACTION]!;
       if (sFraction < 1) {
         for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
-        this.turnBy(slot, fixed ? s.r0 : matrices, fixed ? 9 * slot : o9, matrices, o9);
-        if (display) this.displayStale[slot] = 1;
+        const from = fixed ? s.r0 : matrices, f9 = fixed ? 9 * slot : o9;
+        turnByError(this.errorRotation, this.errorHalfAngle, slot, time, from, f9, matrices, o9);
+        if (display) state.displayStale[slot] = 1;
         return true;
       }
-      this.isSmoothing[slot] = 0;
+      state.isSmoothing[slot] = 0;
     }
     // On the new path: a fixed orientation is R0 again.
     if (fixed) {
       for (let k = 0; k < 9; k++) matrices[o9 + k] = s.r0[9 * slot + k]!;
       if (display) {
-        for (let k = 0; k < 3; k++) this.displayValues[o3 + k] = s.orientation0[j + k]!;
-        this.displayStale[slot] = 0;
+        for (let k = 0; k < 3; k++) state.displayOrientation[o3 + k] = s.orientation0[j + k]!;
+        state.displayStale[slot] = 0;
       }
     }
     return false;
-  }
-
-  /**
-   * Writes slerp(E, I, s) · R (R row-major at `from` offset f9) at `to` offset t9, E the slot's error rotation and
-   * s the fraction in smoothTime: E^(1−s) is E's axis turned by k = 1 − s of its angle, one sine and one cosine
-   * (sin(kα/2)/sin(α/2) → k as α → 0). `to` may be `from` at the same offset: each column is read before it is
-   * written.
-   */
-  private turnBy(slot: number, from: Float64Array, f9: number, to: Float64Array, t9: number): void {
-    const e = this.errorRotation, e4 = 4 * slot, half = this.errorHalfAngle[slot]!;
-    const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
-    if (ex === 0 && ey === 0 && ez === 0) {
-      // E = I exactly (e.g. a fixed orientation the PDU did not change): the product would be R itself, up to
-      // the sign of zero entries (−0 + 0 = +0).
-      if (from !== to) for (let k = 0; k < 9; k++) to[t9 + k] = from[f9 + k]!;
-      return;
-    }
-    const k = 1 - this.smoothTime[SMOOTH_FRACTION]!, q = this.q1, m = this.m2;
-    if (half < 1e-8) {
-      q[0] = k * ex;
-      q[1] = k * ey;
-      q[2] = k * ez;
-      q[3] = 1;
-    } else {
-      const turn = this.q2;
-      turn[0] = k * half;
-      sinCosInPlace(turn);
-      const f = turn[0]! / Math.sqrt(ex * ex + ey * ey + ez * ez);
-      q[0] = f * ex;
-      q[1] = f * ey;
-      q[2] = f * ez;
-      q[3] = turn[1]!;
-    }
-    quat.toMat3(m, q);
-    for (let c = 0; c < 3; c++) {
-      const b0 = from[f9 + c]!, b1 = from[f9 + 3 + c]!, b2 = from[f9 + 6 + c]!;
-      to[t9 + c] = m[0]! * b0 + m[1]! * b1 + m[2]! * b2;
-      to[t9 + 3 + c] = m[3]! * b0 + m[4]! * b1 + m[5]! * b2;
-      to[t9 + 6 + c] = m[6]! * b0 + m[7]! * b1 + m[8]! * b2;
-    }
   }
 
   private release(slot: number, event: number): void {
@@ -802,14 +825,15 @@ export class RemoteEntityTable {
     this.onEvent?.(event, slot, key);
     this.index.delete(key);
     this.active[slot] = 0;
-    this.isSmoothing[slot] = 0;
-    this.orientationStale[slot] = this.displayStale[slot] = 0;
+    const state = this.unresolved;
+    state.isSmoothing[slot] = 0;
+    state.orientationStale[slot] = state.displayStale[slot] = 0;
     this.timestampRaw[slot] = 0;
     // A released slot extrapolates as a frozen static model until reused (the loops run over it).
-    this.store.kernel[slot] = KERNEL_LINEAR;
+    state.store.kernel[slot] = KERNEL_LINEAR;
     for (let k = 0; k < 3; k++) {
-      this.store.velocityWorld[3 * slot + k] = 0;
-      this.store.halfAccelerationWorld[3 * slot + k] = 0;
+      state.store.velocityWorld[3 * slot + k] = 0;
+      state.store.halfAccelerationWorld[3 * slot + k] = 0;
     }
     this.trackRotating(slot);
     // Still listed if its PDU was pending: skipped when resolved, or taken over by the next entity in the slot.

@@ -1,0 +1,77 @@
+/**
+ * The types of the subscriber's public surface, shared by `subscriber.ts` (the factory functions) and
+ * `subscriber-receiver.ts` (the implementation) so that neither imports the other's module for them.
+ */
+import type { Observable, SchedulerLike } from 'rxjs';
+import type { Config } from '../config/schema.js';
+import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
+import type { CodecStatusName } from '../pdu/status.js';
+import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
+import type { EntityEvent } from './entity-events.js';
+import type { EntityFrame } from './frame.js';
+
+/** Why a datagram or PDU was dropped: a transport filter's reason, a codec failure, or the table's refusal. */
+export type DiagnosticReason = RejectReason | 'decode' | 'tableFull' | 'unknownUpdate';
+
+/** One dropped datagram or PDU, on the opt-in `diagnostics$` stream. */
+export interface Diagnostic {
+  readonly reason: DiagnosticReason;
+  /** What was wrong, for people. */
+  readonly message: string;
+  readonly source: DatagramSource;
+  /** Bytes of the datagram. */
+  readonly bytes: number;
+  /** Where the dropped PDU starts in the datagram (0 for a datagram dropped whole: `sourceNotAllowed`). */
+  readonly offset: number;
+  /** Scheduler time, seconds. */
+  readonly timeSeconds: number;
+}
+
+export interface SubscriberOptions {
+  /**
+   * Receive on this transport instead of binding a UDP socket from `config.network` (a simulated network, a test
+   * double). The caller keeps ownership: it is not closed. Defaults to a UDP socket.
+   */
+  readonly transport?: DatagramTransport;
+  /** Where time comes from (`now()` in ms; arrival times, timeouts, frames). Defaults to `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** How often silent entities are looked for, seconds. Defaults to 1. */
+  readonly expireIntervalSeconds?: number;
+}
+
+/** Counters of a subscriber, kept across connections. */
+export interface SubscriberStats {
+  /** Datagrams, bytes, PDUs accepted, rejections by reason, entities held, timeouts. */
+  readonly transport: TransportStats;
+  /**
+   * Entity State PDUs that passed the filters but were rejected, by codec status name: bytes that do not decode
+   * (TRUNCATED, BAD_LENGTH, …) or values no entity can have (LOCATION_NOT_FINITE, ENTITY_ID_NONE, …).
+   */
+  readonly decodeErrors: Record<CodecStatusName, number>;
+}
+
+export interface EntitySubscriber {
+  readonly config: Config;
+  /** Entity events: appeared, updated, timed out, removed (each with the entity's state). */
+  readonly events$: Observable<EntityEvent>;
+  /** Every dropped datagram or PDU with its reason. Opt-in: nothing is built while no one subscribes. */
+  readonly diagnostics$: Observable<Diagnostic>;
+  /**
+   * The bound address each time the socket is bound (at once if it already is): tells a caller that asked for
+   * port 0 which port it got. Holds the socket open while subscribed, like the other streams.
+   */
+  readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
+  /**
+   * Smoothed, dead-reckoned snapshots of every remote entity at a render rate, read straight from the table's
+   * typed arrays (no per-entity allocation); with `receiver.display` 'interpolate', entities as they were
+   * `receiver.interpolationDelay` ago, interpolated between received states (dead-reckoned past the newest).
+   * The frame object and its arrays are reused: valid until the next frame.
+   * @param options.rateHz - frames per second. Defaults to `receiver.renderRate` (30).
+   */
+  frames(options?: { rateHz?: number }): Observable<EntityFrame>;
+  readonly stats: SubscriberStats;
+  /** The table of remote entities while connected, else undefined. */
+  readonly table: RemoteEntityTable | undefined;
+  /** The bound socket's address while connected over UDP, else undefined. */
+  readonly local: { readonly address: string; readonly port: number } | undefined;
+}
