@@ -18,7 +18,7 @@ import { summarizeDisCapture } from '../src/pcap/capture-summary.js';
 import { disCapturePdus, emptyTotals } from '../src/pcap/dis-capture.js';
 import { udpFromFrame } from '../src/pcap/packet.js';
 import { readCapture } from '../src/pcap/reader.js';
-import { renderCaptureSummary } from '../src/pcap/render-summary.js';
+import { renderCaptureSummary } from '../src/cli/terminal/decode-summary.js';
 import { pcapFileHeader, pcapUdpRecord } from '../src/pcap/writer.js';
 import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../src/pdu/constants.js';
 import { entityStateRecordToPdu } from '../src/pdu/entity-state-json.js';

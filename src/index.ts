@@ -152,7 +152,7 @@ export {
   type NetworkProfile,
   type NetworkProfileName,
   type LinkStats,
-} from './transport/simulated-network.js';
+} from './experiment/simulated-network.js';
 export {
   DEFAULT_ORIGIN,
   LocalFrame,
@@ -183,7 +183,7 @@ export {
   type ShipTurningCirclesOptions,
   type StraightLineOptions,
   type TankRoadCourseOptions,
-} from './experiment/trajectories/index.js';
+} from './truth/index.js';
 export {
   loadTrack,
   recordedTrajectory,
@@ -195,7 +195,7 @@ export {
   type CsvColumns,
   type LoadTrackOptions,
   type RecordedTrackOptions,
-} from './experiment/trajectories/index.js';
+} from './truth/index.js';
 export {
   ExperimentSpecSchema,
   RunSpecSchema,
@@ -209,7 +209,7 @@ export { runExperiment, simulate, RunContext, RunAbortedError, MAX_RUN_STEPS, ty
 export { runSweep, SweepAbortedError, type SweepOptions } from './experiment/sweep-runner.js';
 export { MetricsAccumulator, IPV4_UDP_HEADER_BYTES, ETHERNET_FRAMING_BYTES, type RunMetrics, type ErrorSummary } from './experiment/metrics.js';
 export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
-export { toCsv, toTextTable } from './experiment/table.js';
+export { toCsv, toTextTable } from './experiment/results-table.js';
 export { PRESETS as EXPERIMENT_PRESETS } from './experiment/presets.js';
 
 // dr — the nine DIS dead-reckoning models
@@ -296,9 +296,17 @@ export { InputSender, InputReceiver, ReceiveStatus, MAX_INPUT_WINDOW } from './l
 export { LockstepPacketEncoder, DecodedLockstepPacket, decodeLockstepPacket, PacketStatus } from './lockstep/packet.js';
 export { ReliableEndpoint, reliableSectionLength, type ReliableOptions } from './lockstep/reliable.js';
 export { PlayoutBuffer, PlayoutAddStatus, type PlayoutOptions, type PlayoutStats } from './lockstep/playout-buffer.js';
-export { SnapshotInterpolationBuffer, InterpolationStatus, type InterpolationOptions } from './lockstep/interpolation.js';
+export {
+  SnapshotInterpolationBuffer,
+  InterpolationStatus,
+  type InterpolationOptions,
+} from './dr/snapshot-interpolation.js';
 export { LockstepPeer, type LockstepPeerOptions, type LockstepPeerStats } from './lockstep/peer.js';
-export { runLockstepComparison, LOCKSTEP_CONDITIONS, type LockstepComparisonRow } from './lockstep/comparison.js';
+export {
+  runLockstepComparison,
+  LOCKSTEP_CONDITIONS,
+  type LockstepComparisonRow,
+} from './experiment/lockstep-comparison.js';
 export { sequenceDifference, unwrapSequence } from './lockstep/sequence.js';
 
 // compression — zero-run coding of XOR deltas

@@ -27,7 +27,7 @@ const CHUNK_ENTITIES = 2000;
  *   every send failed; usage problems throw.
  */
 export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise<number> {
-  const { configOrProblems, durationFlag, frequencyFlag } = await import('../config/cli.js');
+  const { configOrProblems, durationFlag, frequencyFlag } = await import('./config-from-flags.js');
   const { destinationPortProblem, everySendFailed, sendFailureSummary } = await import('./network.js');
   const { MAX_LOAD_ENTITIES } = await import('../stream/load-generator.js');
   const problems: UsageProblem[] = [];

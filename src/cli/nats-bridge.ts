@@ -4,7 +4,7 @@
  * docs/nats.md). Stops on Ctrl-C or after `--duration`, then prints what went each way on stderr.
  */
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagSpec, type ParsedArgs, type UsageProblem } from './command.js';
-import { configFlags, natsFlags } from '../config/flags.js';
+import { configFlags, natsFlags } from './config-flags.js';
 import { formatCount } from './terminal/format.js';
 
 /** `HOST:PORT` or `[IPv6]:PORT`. */
@@ -33,7 +33,7 @@ export const NATS_BRIDGE_FLAGS: Record<string, FlagSpec> = {
 
 /** Runs the LAN ⇄ NATS bridge until Ctrl-C, SIGTERM or `--duration`; returns the exit code. */
 export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
-  const { configOrProblems, durationFlag } = await import('../config/cli.js');
+  const { configOrProblems, durationFlag } = await import('./config-from-flags.js');
   const problems: UsageProblem[] = [];
   const durationSeconds = durationFlag(args.flags, 'duration', problems);
   const udpText = args.flags.udp;

@@ -32,7 +32,7 @@ export function parseTime(text: string, path: string, problems: UsageProblem[], 
 
 /** `reckon record --nats URL --stream NAME`. */
 export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<number> {
-  const { configOrProblems, durationFlag } = await import('../config/cli.js');
+  const { configOrProblems, durationFlag } = await import('./config-from-flags.js');
   const problems: UsageProblem[] = [];
   const durationSeconds = durationFlag(flags, 'duration', problems);
   const config = configOrProblems(flags, problems);
@@ -94,7 +94,7 @@ export async function replayFromStream(
   speed: number,
   problems: UsageProblem[],
 ): Promise<number> {
-  const { configOrProblems } = await import('../config/cli.js');
+  const { configOrProblems } = await import('./config-from-flags.js');
   const config = configOrProblems(flags, problems);
   const fromText = stringFlag(flags, 'from');
   const untilText = stringFlag(flags, 'until');

@@ -1,12 +1,12 @@
 /**
  * Derives the flat list of settings (`ConfigLeaf`) from `ConfigSchema`, and writes it as the static table
- * `leaf-table.ts`, which commands read for their flags without loading zod (`reckon <command> --help` stays
- * light). A test fails when the table is stale; `npm run config-leaves` rewrites it.
+ * `setting-leaves.generated.ts`, which commands read for their flags without loading zod (`reckon <command>
+ * --help` stays light). A test fails when the table is stale; `npm run config-leaves` rewrites it.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import type { ConfigLeaf, LeafKind } from './leaves.js';
+import type { ConfigLeaf, LeafKind } from './setting-leaf.js';
 import { ConfigSchema, type ConfigSection } from './schema.js';
 import { DIMENSIONS, readQuantity, type Dimension } from './units.js';
 
@@ -81,11 +81,11 @@ function defaultText(value: unknown, example: unknown): string | undefined {
   return String(value);
 }
 
-/** The TypeScript source of `leaf-table.ts` for these leaves. */
+/** The TypeScript source of `setting-leaves.generated.ts` for these leaves. */
 export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeaves()): string {
   return [
     '// Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.',
-    "import type { ConfigLeaf } from './leaves.js';",
+    "import type { ConfigLeaf } from './setting-leaf.js';",
     '',
     '/** Every setting, in schema order. */',
     `export const CONFIG_LEAVES: readonly ConfigLeaf[] = ${JSON.stringify(leaves, null, 2)};`,
@@ -94,6 +94,6 @@ export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeav
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(new URL('./leaf-table.ts', import.meta.url), renderLeafTable());
-  console.log('wrote src/config/leaf-table.ts');
+  writeFileSync(new URL('./setting-leaves.generated.ts', import.meta.url), renderLeafTable());
+  console.log('wrote src/config/setting-leaves.generated.ts');
 }

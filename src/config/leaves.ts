@@ -1,34 +1,14 @@
 /**
  * The settings of `ConfigSchema` as a flat list of leaves, each with the names it has outside a file: the CLI flag
  * (`--position-threshold`) and the environment variable (`RECKON_EMITTER_POSITION_THRESHOLD`). The list is a
- * table generated from the schema (`derive-leaves.ts`), so that flags are known without loading zod, and a new
- * setting gets its flag and variable without further code.
+ * table generated from the schema (`derive-leaves.ts` writes `setting-leaves.generated.ts`), so that flags are
+ * known without loading zod, and a new setting gets its flag and variable without further code.
  */
-import { CONFIG_LEAVES } from './leaf-table.js';
-import type { ConfigSection } from './schema.js';
+import type { ConfigLeaf } from './setting-leaf.js';
+import { CONFIG_LEAVES } from './setting-leaves.generated.js';
 
 export { CONFIG_LEAVES };
-
-/** How a leaf's text (from a flag or the environment) is turned into the value the schema expects. */
-export type LeafKind = 'number' | 'boolean' | 'string' | 'list' | 'numberList' | 'object';
-
-export interface ConfigLeaf {
-  readonly section: ConfigSection;
-  readonly key: string;
-  /** `section.key`, as in error messages. */
-  readonly path: string;
-  /** Flag name without dashes, e.g. `position-threshold`. */
-  readonly flag: string;
-  /** e.g. `RECKON_EMITTER_POSITION_THRESHOLD`. */
-  readonly env: string;
-  readonly kind: LeafKind;
-  readonly description: string;
-  readonly example: unknown;
-  /** The value when nothing sets it (absent for optional settings). */
-  readonly defaultValue?: unknown;
-  /** The default as help shows it, in the unit of the example: `3 deg`, `100 ms`, `5,6,7`. */
-  readonly defaultText?: string;
-}
+export type { ConfigLeaf, LeafKind } from './setting-leaf.js';
 
 /** The leaf a dotted path (`network.port`, or deeper such as `filter.allowSources.1`) belongs to. */
 export function leafOfPath(path: readonly PropertyKey[]): ConfigLeaf | undefined {

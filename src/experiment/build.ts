@@ -4,10 +4,10 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { EmitterOptions } from '../dr/emitter.js';
-import { NETWORK_PROFILES, type NetworkProfile } from '../transport/simulated-network.js';
-import { aircraftOrbit, circle, ellipse, figureEight, missile, zeroGParabolas } from './trajectories/parametric.js';
-import type { Trajectory } from './trajectories/trajectory.js';
-import { shipTurningCircles, straightLine, tankRoadCourse } from './trajectories/vehicles.js';
+import { NETWORK_PROFILES, type NetworkProfile } from './simulated-network.js';
+import { aircraftOrbit, circle, ellipse, figureEight, missile, zeroGParabolas } from '../truth/parametric.js';
+import type { Trajectory } from '../truth/trajectory.js';
+import { shipTurningCircles, straightLine, tankRoadCourse } from '../truth/vehicles.js';
 import type { RunSpec, TrajectorySpec } from './spec.js';
 
 const loadedTracks = new Map<string, Promise<Trajectory>>();
@@ -49,7 +49,7 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
           ...(maxGap === undefined ? {} : { maxGapSeconds: maxGap }),
           ...(attitudeSmoothing === undefined ? {} : { attitudeSmoothingSeconds: attitudeSmoothing }),
         };
-        track = import('./trajectories/loaders.js').then((m) => m.loadTrack(path, { ...options, ...renamed }));
+        track = import('../truth/loaders.js').then((m) => m.loadTrack(path, { ...options, ...renamed }));
         loadedTracks.set(key, track);
       }
       return track;

@@ -82,7 +82,7 @@ export const PRESETS: Readonly<Record<string, Preset>> = {
   'lockstep-vs-tcp': {
     summary: 'Lockstep inputs over TCP against redundant UDP: hitches and stalls under latency and loss',
     async table(options) {
-      const { runLockstepComparison } = await import('../lockstep/comparison.js');
+      const { runLockstepComparison } = await import('./lockstep-comparison.js');
       return [...(await runLockstepComparison(options))] as unknown as Array<Record<string, unknown>>;
     },
   },

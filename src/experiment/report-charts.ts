@@ -8,7 +8,7 @@
 import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { EMIT_REASON_NAMES } from '../dr/emitter.js';
 import type { RunResult } from './runner.js';
-import { displayValue } from './table.js';
+import { displayValue } from './results-table.js';
 import { eastNorthAxes } from '../report/enu-axes.js';
 import { extent } from '../math/extent.js';
 

@@ -9,7 +9,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeOutputFile } from '../cli/output-file.js';
+import { writeOutputFile } from '../files/output-file.js';
 import {
   definitionList,
   formatNumber,
@@ -35,7 +35,7 @@ import {
 } from './report-charts.js';
 import type { RunResult } from './runner.js';
 import type { ExperimentPlan } from './sweep.js';
-import { displayValue, resultTable, toCsv } from './table.js';
+import { displayValue, resultTable, toCsv } from './results-table.js';
 import { extent } from '../math/extent.js';
 
 export { htmlTable, renderVegaLite, paretoFront, type ReportSection };

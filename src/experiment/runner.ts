@@ -6,12 +6,12 @@
  * number of PDUs in flight.
  *
  * A sweep repeats a few trajectories and senders under many receiving conditions, so the context keeps the sampled
- * truth (`truth-table.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
+ * truth (`sampled-truth.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
  */
 import { DeadReckoningEmitter } from '../dr/emitter.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { SimulatedLink } from '../transport/simulated-network.js';
+import { SimulatedLink } from './simulated-network.js';
 import { emitterOptionsFromSpec, networkProfileFromSpec, orbitsOf, trajectoryFromSpec } from './build.js';
 import { MetricsAccumulator, type RunMetrics } from './metrics.js';
 import { createDisplay, stampRecord } from './receiver.js';
@@ -19,8 +19,14 @@ import type { RunSpec } from './spec.js';
 import { TraceRecorder, type RunTraces } from './traces.js';
 import { ByteBoundedCache } from './byte-cache.js';
 import { Transmission, senderKey } from './transmission.js';
-import { createTruthWithAttitude, type Trajectory } from './trajectories/trajectory.js';
-import { DEFAULT_MAX_TABLE_STEPS, TRUTH_WORLD_TO_BODY, sampleRunTruth, truthKey, type RunTruth } from './truth-table.js';
+import { createTruthWithAttitude, type Trajectory } from '../truth/trajectory.js';
+import {
+  DEFAULT_MAX_TABLE_STEPS,
+  TRUTH_WORLD_TO_BODY,
+  sampleRunTruth,
+  truthKey,
+  type RunTruth,
+} from './sampled-truth.js';
 
 /**
  * Most sample steps, and most render frames, in one run: 2²² (19.4 h at 60 Hz). A run keeps two doubles of error

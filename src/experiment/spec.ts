@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { anyCaseEnum } from '../config/any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
-import { NETWORK_PROFILES } from '../transport/simulated-network.js';
-import { TRACK_KINDS } from './trajectories/track-checks.js';
+import { NETWORK_PROFILES } from './simulated-network.js';
+import { TRACK_KINDS } from '../truth/track-checks.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
   return schema.meta({ description, examples: [example] });

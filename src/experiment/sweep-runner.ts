@@ -12,7 +12,7 @@ import { trajectoryFromSpec } from './build.js';
 import { RunAbortedError, RunContext, runExperiment, runSizeProblem, type RunResult } from './runner.js';
 import type { ExperimentPlan, PlannedRun, SpecProblem } from './sweep.js';
 import { senderKey } from './transmission.js';
-import { truthKey } from './truth-table.js';
+import { truthKey } from './sampled-truth.js';
 import type { WorkerRequest } from './worker.js';
 
 export interface SweepOptions {

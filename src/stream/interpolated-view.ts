@@ -5,7 +5,7 @@
  * states live in a `SnapshotInterpolationBuffer` indexed by the table's slots; nothing allocates per PDU or frame.
  */
 import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED, type RemoteEntityTable } from '../dr/remote-entity-table.js';
-import { InterpolationStatus, SnapshotInterpolationBuffer } from '../lockstep/interpolation.js';
+import { InterpolationStatus, SnapshotInterpolationBuffer } from '../dr/snapshot-interpolation.js';
 
 /** States held per entity: enough for a delay spanning several PDUs of a fast sender. */
 const DEPTH = 8;

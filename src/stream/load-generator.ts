@@ -15,14 +15,14 @@
 import type { Config } from '../config/schema.js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { DeadReckoningEmitter, EMIT_REASON_NAMES } from '../dr/emitter.js';
-import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../experiment/trajectories/index.js';
+import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../truth/index.js';
 import {
   DEFAULT_ORIGIN,
   LocalFrame,
   createTruthWithAttitude,
   type Trajectory,
   type TruthWithAttitude,
-} from '../experiment/trajectories/trajectory.js';
+} from '../truth/trajectory.js';
 import { createRandom } from '../math/random.js';
 import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
 import { encodeEntityStateInto } from '../pdu/entity-state-encoder.js';

@@ -4,7 +4,7 @@
  */
 import { Observable, asyncScheduler, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import { createTruthState, type TruthState } from '../dr/truth-state.js';
-import type { Trajectory } from '../experiment/trajectories/trajectory.js';
+import type { Trajectory } from '../truth/trajectory.js';
 import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
 

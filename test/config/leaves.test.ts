@@ -12,7 +12,7 @@ import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '..
 
 describe('the generated leaf table', () => {
   it('is the schema\'s leaves (run `npm run config-leaves` after changing the schema)', () => {
-    expect(readFileSync('src/config/leaf-table.ts', 'utf8')).toBe(renderLeafTable());
+    expect(readFileSync('src/config/setting-leaves.generated.ts', 'utf8')).toBe(renderLeafTable());
     expect(CONFIG_LEAVES).toEqual(deriveConfigLeaves());
   });
 });
@@ -38,7 +38,7 @@ function reachable(entry: string): Set<string> {
 describe('command modules stay light', () => {
   it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])('reckon %s loads no zod or mathjs before run()', (name) => {
     const modules = reachable(`src/cli/commands/${name}.ts`);
-    expect(modules.has('src/config/flags.ts')).toBe(true); // the walk follows the config flags
+    expect(modules.has('src/cli/config-flags.ts')).toBe(true); // the walk follows the config flags
     expect([...modules].filter((m) => /^(zod|mathjs)/.test(m) || m === 'src/config/schema.ts')).toEqual([]);
   });
 });

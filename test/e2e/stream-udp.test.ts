@@ -7,7 +7,7 @@ import { filter, firstValueFrom, take, timeout, toArray, type Observable } from 
 import { afterEach, describe, expect, it } from 'vitest';
 import { DR_ALGORITHM_NAMES } from '../../src/dr/algorithm.js';
 import { createTruthState } from '../../src/dr/truth-state.js';
-import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../src/experiment/trajectories/index.js';
+import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../src/truth/index.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, entityKey, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';

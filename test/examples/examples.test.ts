@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { firstValueFrom, timeout } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createTruthState } from '../../src/dr/truth-state.js';
-import { tankRoadCourse } from '../../src/experiment/trajectories/index.js';
+import { tankRoadCourse } from '../../src/truth/index.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { ROOT, within } from '../cli/binary.js';

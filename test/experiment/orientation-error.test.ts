@@ -11,8 +11,8 @@ import { rotationAngleBetween } from '../../src/math/mat3.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { stampRecord } from '../../src/experiment/receiver.js';
 import { Transmission } from '../../src/experiment/transmission.js';
-import { loadTrack, zeroGParabolas, type Trajectory } from '../../src/experiment/trajectories/index.js';
-import { createTruthWithAttitude } from '../../src/experiment/trajectories/trajectory.js';
+import { loadTrack, zeroGParabolas, type Trajectory } from '../../src/truth/index.js';
+import { createTruthWithAttitude } from '../../src/truth/trajectory.js';
 
 const HELICOPTER = new URL('../fixtures/tracks/helicopter_traffic_rega_zh.json.gz', import.meta.url).pathname;
 const DEG = Math.PI / 180;

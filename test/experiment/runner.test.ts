@@ -4,7 +4,7 @@ import { RunContext, runExperiment, simulate } from '../../src/experiment/runner
 import { resultsJson } from '../../src/experiment/report.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
 import { runSweep } from '../../src/experiment/sweep-runner.js';
-import { circle, straightLine } from '../../src/experiment/trajectories/index.js';
+import { circle, straightLine } from '../../src/truth/index.js';
 
 const runSpec = (input: unknown) => planExperiment(input).runs[0]!.spec;
 

@@ -5,18 +5,18 @@ import { RunContext, runExperiment, simulate } from '../../src/experiment/runner
 import { senderBatches } from '../../src/experiment/sweep-runner.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
 import { senderKey } from '../../src/experiment/transmission.js';
-import { aircraftOrbit } from '../../src/experiment/trajectories/index.js';
-import { createTruthWithAttitude } from '../../src/experiment/trajectories/trajectory.js';
-import { TruthTable, sampleRunTruth, truthKey } from '../../src/experiment/truth-table.js';
+import { aircraftOrbit } from '../../src/truth/index.js';
+import { createTruthWithAttitude } from '../../src/truth/trajectory.js';
+import { SampledTruth, sampleRunTruth, truthKey } from '../../src/experiment/sampled-truth.js';
 
-describe('TruthTable', () => {
+describe('SampledTruth', () => {
   const orbit = aircraftOrbit({ speed: 120, radius: 3000, orbits: 1, banked: true });
   const fields = (t: ReturnType<typeof createTruthWithAttitude>) =>
     [t.location, t.linearVelocity, t.linearAcceleration, t.angularVelocity, t.worldToBody].flatMap((a) => [...a]);
 
   it('a window smaller than the run reads, going forward, exactly what one pass of the sampler gives', () => {
-    const full = new TruthTable(orbit.stepSampler!(60), 500);
-    const window = new TruthTable(orbit.stepSampler!(60), 500, 7);
+    const full = new SampledTruth(orbit.stepSampler!(60), 500);
+    const window = new SampledTruth(orbit.stepSampler!(60), 500, 7);
     expect(window.byteLength).toBe(7 * 21 * 8);
     expect(full.byteLength).toBe(500 * 21 * 8);
     const a = createTruthWithAttitude(true), b = createTruthWithAttitude(true);
@@ -24,7 +24,7 @@ describe('TruthTable', () => {
   });
 
   it('in any order, reads the state at the step (to rounding: the sampler re-anchors out of sequence)', () => {
-    const window = new TruthTable(orbit.stepSampler!(60), 500, 7);
+    const window = new SampledTruth(orbit.stepSampler!(60), 500, 7);
     const out = createTruthWithAttitude(true);
     for (const step of [250, 3, 499, 498, 13, 0]) {
       const want = createTruthWithAttitude(true);

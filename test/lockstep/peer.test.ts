@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LockstepPeer } from '../../src/lockstep/peer.js';
-import { SimulatedLink } from '../../src/transport/simulated-network.js';
+import { SimulatedLink } from '../../src/experiment/simulated-network.js';
 
 /** Two peers on a simulated lossy network, each ticking at 60 Hz; peer B starts `lagSeconds` later. */
 function session(options: { lossPercent: number; seconds: number; seedB?: number; lagSeconds?: number; silenceAfter?: number }) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReliableEndpoint, reliableSectionLength } from '../../src/lockstep/reliable.js';
-import { SimulatedLink } from '../../src/transport/simulated-network.js';
+import { SimulatedLink } from '../../src/experiment/simulated-network.js';
 
 interface Outcome {
   /** Delivered reliable message numbers, in delivery order. */

@@ -19,7 +19,7 @@ import {
   settingsPanel,
   tablePresetSections,
 } from '../../src/experiment/report.js';
-import { runLockstepComparison } from '../../src/lockstep/comparison.js';
+import { runLockstepComparison } from '../../src/experiment/lockstep-comparison.js';
 import { runExperiment } from '../../src/experiment/runner.js';
 import { PRESETS } from '../../src/experiment/presets.js';
 import { planExperiment } from '../../src/experiment/sweep.js';

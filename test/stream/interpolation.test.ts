@@ -5,7 +5,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { DR_FPW, DR_RVW } from '../../src/dr/algorithm.js';
 import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
-import { InterpolationStatus } from '../../src/lockstep/interpolation.js';
+import { InterpolationStatus } from '../../src/dr/snapshot-interpolation.js';
 import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';

@@ -15,7 +15,7 @@ import {
   type ParsedArgs,
   type UsageProblem,
 } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 import { NATS_BRIDGE_FLAGS } from '../nats-bridge.js';
 import type { CotOutputTarget } from '../../cot/output.js';
 
@@ -117,7 +117,7 @@ export const command: Command = {
 async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
   {
     const [{ configOrProblems, durationFlag }, { readQuantity }] = await Promise.all([
-      import('../../config/cli.js'),
+      import('../config-from-flags.js'),
       import('../../config/units.js'),
     ]);
     const { parseCotUrl, cotEventsOptionProblems } = await import('../../cot/index.js');

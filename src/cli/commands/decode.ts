@@ -149,7 +149,7 @@ async function writeReport(file: string, capturePath: string, capture: Capture, 
 
 async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {
   const { summarizeDisCapture } = await import('../../pcap/capture-summary.js');
-  const { renderCaptureSummary } = await import('../../pcap/render-summary.js');
+  const { renderCaptureSummary } = await import('../terminal/decode-summary.js');
   io.stdout.write(renderCaptureSummary(path, capture, summarizeDisCapture(capture, options)));
   writeCaptureDamage(capture, io);
 }

@@ -6,7 +6,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 import { ALGORITHM_FLAG_NAMES, algorithmFlag } from '../terminal/algorithm-flag.js';
 
 export const command: Command = {
@@ -45,7 +45,7 @@ export const command: Command = {
     'reckon demo --no-view   # the terminal table only',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);

@@ -92,7 +92,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
       import('../../experiment/sweep-runner.js'),
       import('../../experiment/progress.js'),
       import('../../experiment/report.js'),
-      import('../../experiment/table.js'),
+      import('../../experiment/results-table.js'),
       import('node:path'),
     ]);
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
@@ -146,7 +146,7 @@ function signalExitCode(signal: AbortSignal): number {
 
 /** Checks (and creates) the results folder before anything runs: a bad --out is reported at once. */
 async function outputFolder(out: string): Promise<void> {
-  const { prepareOutputFolder, OutputPathError } = await import('../output-file.js');
+  const { prepareOutputFolder, OutputPathError } = await import('../../files/output-file.js');
   try {
     await prepareOutputFolder(out);
   } catch (error) {
@@ -162,7 +162,7 @@ async function outputFolder(out: string): Promise<void> {
 async function checkRecordedTracks(trajectories: ReadonlyArray<{ type: string }>, baseDirectory: string): Promise<void> {
   const [{ trajectoryFromSpec }, { TrackError }] = await Promise.all([
     import('../../experiment/build.js'),
-    import('../../experiment/trajectories/track-checks.js'),
+    import('../../truth/track-checks.js'),
   ]);
   const problems: UsageProblem[] = [];
   const seen = new Set<string>();
@@ -217,9 +217,9 @@ async function runTablePreset(
   const rows = await table(options);
   const header = Object.keys(rows[0] ?? {});
   const cells = rows.map((row) => header.map((h) => row[h] as number | string | null));
-  const { writeOutputFile } = await import('../output-file.js');
+  const { writeOutputFile } = await import('../../files/output-file.js');
   const { renderHtmlReport, tablePresetSections } = await import('../../experiment/report.js');
-  const { formatCell } = await import('../../experiment/table.js');
+  const { formatCell } = await import('../../experiment/results-table.js');
   // `runs`, as in every other preset's results.json: one entry per condition.
   const json = JSON.stringify({ name, options, runs: rows }, null, 2) + '\n';
   const csv = [header, ...cells].map((r) => r.map((c) => String(c ?? '')).join(',')).join('\n') + '\n';

@@ -33,7 +33,7 @@ export const command: Command = {
     const peer = parsePeer(stringFlag(args.flags, 'peer'), problems);
     const port = parseNumber(args.flags, 'port', 0, problems, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a UDP port 0–65535');
     const drop = parseNumber(args.flags, 'drop', 0, problems, (n) => n >= 0 && n <= 100, 'a percentage 0–100');
-    const { durationFlag } = await import('../../config/cli.js');
+    const { durationFlag } = await import('../config-from-flags.js');
     const duration = args.flags.duration === undefined ? 10 : durationFlag(args.flags, 'duration', problems);
     if (duration !== undefined && duration > 86_400) {
       problems.push({ path: '--duration', message: `at most a day (86400 s), got "${stringFlag(args.flags, 'duration')}"` });

@@ -6,13 +6,13 @@
 import { isIPv6 } from 'node:net';
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags } from '../../config/flags.js';
+import { configFlags, natsFlags } from '../config-flags.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
-/** The track kinds of `trajectories/track-checks.ts` (kept here: a command module's top level stays light). */
+/** The track kinds of `truth/track-checks.ts` (kept here: a command module's top level stays light). */
 const TRACK_KIND_NAMES = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
 const CAPTURED_ENTITY = /^\d+:\d+:\d+$/;
 const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
@@ -73,7 +73,7 @@ export const command: Command = {
   ],
   async run(args, io) {
     if (args.flags.entities !== undefined) return (await import('../load-generator.js')).runLoadGenerator(args, io);
-    const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, frequencyFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const entityFlags = (args.flags.entity as string[] | undefined) ?? [];
     const names = entityFlags.filter((e) => !CAPTURED_ENTITY.test(e)).map((name) => name.toLowerCase()); // Tank, SHIP
@@ -108,8 +108,8 @@ export const command: Command = {
 
     const [{ demoActors }, { loadTracks }, { TrackError, KIND_ENTITY_TYPE, describeSegment }] = await Promise.all([
       import('../terminal/scenario.js'),
-      import('../../experiment/trajectories/loaders.js'),
-      import('../../experiment/trajectories/track-checks.js'),
+      import('../../truth/loaders.js'),
+      import('../../truth/track-checks.js'),
     ]);
     const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = demoActors().filter((a) =>
       names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name),

@@ -6,7 +6,7 @@
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags, NETWORK_SECTIONS } from '../../config/flags.js';
+import { configFlags, natsFlags, NETWORK_SECTIONS } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -39,7 +39,7 @@ export const command: Command = {
     if (args.flags.stream !== undefined || args.flags.nats !== undefined) {
       return (await import('../nats-stream.js')).recordToStream(args.flags, io);
     }
-    const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, integerFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const out = stringFlag(args.flags, 'out');
     if (out === undefined) problems.push({ path: '--out', message: 'required: the pcap file to write, e.g. --out exercise.pcap' });
@@ -54,7 +54,7 @@ export const command: Command = {
         import('../../transport/pdu-receiver.js'),
         import('../../transport/transport.js'),
         import('../../pcap/writer.js'),
-        import('../output-file.js'),
+        import('../../files/output-file.js'),
         import('../../pdu/header.js'),
       ]);
     // Written beside --out and renamed over it at the end: a file already there survives a start that fails.

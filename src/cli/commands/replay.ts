@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags } from '../../config/flags.js';
+import { configFlags, natsFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 
@@ -45,7 +45,7 @@ export const command: Command = {
     'reckon replay --nats nats://127.0.0.1:4222 --stream DIS --from 2026-05-01T12:00:00Z --until 2026-05-01T12:05:00Z --export window.pcap',
   ],
   async run(args, io) {
-    const { configOrProblems, portFlag } = await import('../../config/cli.js');
+    const { configOrProblems, portFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
     const speed = Number(speedText);

@@ -6,7 +6,7 @@
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags } from '../../config/flags.js';
+import { configFlags, natsFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -30,7 +30,7 @@ export const command: Command = {
     'reckon subscribe --nats nats://127.0.0.1:4222 --area "48.1,11.6,50 km"   # only the H3 cells covering the area',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag, integerFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag, integerFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const count = integerFlag(args.flags, 'count', problems);

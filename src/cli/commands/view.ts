@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../../config/flags.js';
+import { configFlags } from '../config-flags.js';
 
 export const command: Command = {
   name: 'view',
@@ -54,7 +54,7 @@ export const command: Command = {
     'reckon view --tiles "https://tile.openstreetmap.org/{z}/{x}/{y}.png"',
   ],
   async run(args, io) {
-    const { configOrProblems, durationFlag } = await import('../../config/cli.js');
+    const { configOrProblems, durationFlag } = await import('../config-from-flags.js');
     const { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, parseHttpAddress } = await import('../../view/http.js');
     const problems: UsageProblem[] = [];
     const durationSeconds = durationFlag(args.flags, 'duration', problems);

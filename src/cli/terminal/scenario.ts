@@ -2,8 +2,8 @@
  * The simulated entities of `reckon demo` and `reckon publish --entity`: a tank on a road course with turns and
  * halts, a ship in slow turning circles, an aircraft orbiting while it climbs.
  */
-import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../experiment/trajectories/index.js';
-import type { Trajectory } from '../../experiment/trajectories/trajectory.js';
+import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../truth/index.js';
+import type { Trajectory } from '../../truth/trajectory.js';
 import type { EntityType } from '../../pdu/schema.js';
 
 /** A simulated entity of the demo and of `reckon publish`. */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OutputPathError, openOutputFile, prepareOutputFolder, writeOutputFile } from '../../src/cli/output-file.js';
+import { OutputPathError, openOutputFile, prepareOutputFolder, writeOutputFile } from '../../src/files/output-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-output-'));
 

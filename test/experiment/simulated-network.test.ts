@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { NETWORK_PROFILES, SimulatedLink, validateNetworkProfile, type NetworkProfile } from '../../src/transport/simulated-network.js';
+import {
+  NETWORK_PROFILES,
+  SimulatedLink,
+  validateNetworkProfile,
+  type NetworkProfile,
+} from '../../src/experiment/simulated-network.js';
 
 /** Sends `count` packets (payload = index) every `intervalSeconds` and returns arrival time per index (NaN if lost). */
 function run(profile: NetworkProfile, count: number, intervalSeconds = 0.01, seed = 1) {

@@ -15,8 +15,8 @@ import {
   zeroGParabolas,
   type TrackPoint,
   type Trajectory,
-} from '../../src/experiment/trajectories/index.js';
-import { DEFAULT_ORIGIN } from '../../src/experiment/trajectories/trajectory.js';
+} from '../../src/truth/index.js';
+import { DEFAULT_ORIGIN } from '../../src/truth/trajectory.js';
 
 /** Fails naming the component that is off. */
 function expectClose(label: string, got: ArrayLike<number>, want: ArrayLike<number>, tolerance: number): void {

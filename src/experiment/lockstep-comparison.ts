@@ -14,11 +14,16 @@
  *   with a synchronised clock would. Anchoring on the first arrival instead lets a lost first segment silently
  *   add its retransmission time to the playout delay of the whole run, which hides TCP's stalls.
  */
-import { SimulatedLink, type NetworkProfile } from '../transport/simulated-network.js';
-import { botInput } from './input.js';
-import { InputReceiver, InputSender } from './input-window.js';
-import { DecodedLockstepPacket, LockstepPacketEncoder, PacketStatus, decodeLockstepPacket } from './packet.js';
-import { PlayoutBuffer } from './playout-buffer.js';
+import { SimulatedLink, type NetworkProfile } from './simulated-network.js';
+import { botInput } from '../lockstep/input.js';
+import { InputReceiver, InputSender } from '../lockstep/input-window.js';
+import {
+  DecodedLockstepPacket,
+  LockstepPacketEncoder,
+  PacketStatus,
+  decodeLockstepPacket,
+} from '../lockstep/packet.js';
+import { PlayoutBuffer } from '../lockstep/playout-buffer.js';
 
 export interface LockstepComparisonRow {
   /** One-way latency, ms. */

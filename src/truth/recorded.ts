@@ -4,8 +4,8 @@
  * acceleration and jerk are its derivatives (C² continuous: no steps in acceleration at the fixes). Heading
  * follows the velocity unless the source has one; pitch follows the flight path; aircraft may bank.
  */
-import type { TruthState } from '../../dr/truth-state.js';
-import { ecefToLocal, geodeticDegreesToEcef } from '../../math/geodesy.js';
+import type { TruthState } from '../dr/truth-state.js';
+import { ecefToLocal, geodeticDegreesToEcef } from '../math/geodesy.js';
 import { LocalFrame, alignAttitudeWithVelocity, createLocalMotion, type Trajectory } from './trajectory.js';
 
 /** One fix of a recorded track. */

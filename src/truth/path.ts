@@ -3,8 +3,8 @@
  * piecewise-linear speed schedule. Both are closed-form (distance along the schedule is piecewise quadratic in
  * time), so sample(t) is exact: v = ṡ·T, a = s̈·T + ṡ²·κ·N, heading rate = ṡ·κ. Vehicles stay level.
  */
-import type { TruthState } from '../../dr/truth-state.js';
-import { sinCos } from '../../math/trig.js';
+import type { TruthState } from '../dr/truth-state.js';
+import { sinCos } from '../math/trig.js';
 import { LocalFrame, createLocalMotion, type Origin, type Trajectory } from './trajectory.js';
 
 /** One piece of a path: a straight line, or an arc turning right (positive angle) or left (negative). */

@@ -1,11 +1,11 @@
 /**
  * The command-line flags named after the settings (`--position-threshold` ↔ `emitter.positionThreshold`), built
- * from the generated leaf table: no zod is loaded, so a command module can declare them at its top level and
- * `reckon <command> --help` stays light. Reading the flags into a `Config` is `config/cli.ts` (loaded in `run`).
+ * from the generated list of settings: no zod is loaded, so a command module can declare them at its top level and
+ * `reckon <command> --help` stays light. Reading the flags into a `Config` is `config-from-flags.ts` (loaded in `run`).
  */
-import type { FlagSpec } from '../cli/command.js';
-import { CONFIG_LEAVES, type ConfigLeaf } from './leaves.js';
-import type { ConfigSection } from './schema.js';
+import type { FlagSpec } from './command.js';
+import { CONFIG_LEAVES, type ConfigLeaf } from '../config/leaves.js';
+import type { ConfigSection } from '../config/schema.js';
 
 /** The sections every networked command takes flags for: `--address`, `--port`, `--multicast`, `--exercise`, filters. */
 export const NETWORK_SECTIONS: readonly ConfigSection[] = ['network', 'dis', 'filter'];

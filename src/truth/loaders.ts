@@ -7,14 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../../dr/heartbeat.js';
-import { ecefToGeodeticDegrees } from '../../math/geodesy.js';
-import { readCapture } from '../../pcap/reader.js';
-import { udpFromFrame } from '../../pcap/packet.js';
-import { decodeEntityStateOrUpdateInto } from '../../pdu/entity-state-decoder.js';
-import { EntityStateRecord, markingText } from '../../pdu/entity-state-record.js';
-import { CodecStatus } from '../../pdu/status.js';
-import type { EntityType } from '../../pdu/schema.js';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
+import { ecefToGeodeticDegrees } from '../math/geodesy.js';
+import { readCapture } from '../pcap/reader.js';
+import { udpFromFrame } from '../pcap/packet.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
+import { EntityStateRecord, markingText } from '../pdu/entity-state-record.js';
+import { CodecStatus } from '../pdu/status.js';
+import type { EntityType } from '../pdu/schema.js';
 import { recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
 import {
   TrackError,

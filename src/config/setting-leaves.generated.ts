@@ -1,5 +1,5 @@
 // Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.
-import type { ConfigLeaf } from './leaves.js';
+import type { ConfigLeaf } from './setting-leaf.js';
 
 /** Every setting, in schema order. */
 export const CONFIG_LEAVES: readonly ConfigLeaf[] = [

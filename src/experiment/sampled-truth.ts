@@ -6,7 +6,12 @@
  */
 import { worldToBodyFromEuler } from '../math/euler.js';
 import type { RunSpec } from './spec.js';
-import { createTruthWithAttitude, type StepSampler, type Trajectory, type TruthWithAttitude } from './trajectories/trajectory.js';
+import {
+  createTruthWithAttitude,
+  type StepSampler,
+  type Trajectory,
+  type TruthWithAttitude,
+} from '../truth/trajectory.js';
 
 /** Doubles per step in `pose`: location (3), then R_wb (9, row-major). */
 const POSE = 12;
@@ -22,7 +27,7 @@ export const DEFAULT_MAX_TABLE_STEPS = 1 << 18;
  * (what only the emitter reads) are kept apart, so that a run that replays its PDUs streams 96 bytes a step
  * through the cache instead of 168.
  */
-export class TruthTable {
+export class SampledTruth {
   /** The held steps' locations and R_wb: read at `offset(step)` and `offset(step) + TRUTH_WORLD_TO_BODY`. */
   readonly pose: Float64Array;
   private readonly motion: Float64Array;
@@ -92,9 +97,9 @@ export interface RunTruth {
   readonly trajectoryName: string;
   readonly durationSeconds: number;
   /** At the sample instants i / sampleRateHz. */
-  readonly samples: TruthTable;
+  readonly samples: SampledTruth;
   /** At the render instants f / renderRateHz; null when they are the sample instants. */
-  readonly frames: TruthTable | null;
+  readonly frames: SampledTruth | null;
   readonly byteLength: number;
 }
 
@@ -111,11 +116,15 @@ export function sampleRunTruth(
   maxSteps = DEFAULT_MAX_TABLE_STEPS,
 ): RunTruth {
   const stepsAt = (rate: number) => Math.floor(durationSeconds * rate + 1e-9) + 1;
-  const samples = new TruthTable(stepSampler(trajectory, sampleRateHz), stepsAt(sampleRateHz), maxSteps);
+  const samples = new SampledTruth(stepSampler(trajectory, sampleRateHz), stepsAt(sampleRateHz), maxSteps);
   const frames =
     renderRateHz === sampleRateHz
       ? null
-      : new TruthTable((f, out) => sampleWithAttitude(trajectory, f / renderRateHz, out as TruthWithAttitude), stepsAt(renderRateHz), maxSteps);
+      : new SampledTruth(
+          (f, out) => sampleWithAttitude(trajectory, f / renderRateHz, out as TruthWithAttitude),
+          stepsAt(renderRateHz),
+          maxSteps,
+        );
   return {
     trajectoryName: trajectory.name,
     durationSeconds,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCKSTEP_CONDITIONS, runLockstepComparison } from '../../src/lockstep/comparison.js';
+import { LOCKSTEP_CONDITIONS, runLockstepComparison } from '../../src/experiment/lockstep-comparison.js';
 
 describe('lockstep over TCP against redundant UDP', () => {
   const rows = runLockstepComparison({ durationSeconds: 60, seed: 3 });

@@ -7,7 +7,7 @@ import { createTruthState } from '../../src/dr/truth-state.js';
 import { ecefToGeodeticDegrees } from '../../src/math/geodesy.js';
 import { rotationAngleBetween } from '../../src/math/mat3.js';
 import { createRandom } from '../../src/math/random.js';
-import { createTruthWithAttitude } from '../../src/experiment/trajectories/trajectory.js';
+import { createTruthWithAttitude } from '../../src/truth/trajectory.js';
 import {
   CubicSpline,
   TrackError,
@@ -23,7 +23,7 @@ import {
   splitSegments,
   zeroGParabolas,
   type Trajectory,
-} from '../../src/experiment/trajectories/index.js';
+} from '../../src/truth/index.js';
 
 const fixture = (path: string) => new URL(`../fixtures/${path}`, import.meta.url).pathname;
 const SHIP = fixture('tracks/ship_signalk_aava_ownship_1hz_derived.csv');

@@ -1,14 +1,14 @@
 /**
  * The text summary `reckon decode` prints: one table row per entity, then the totals.
  */
-import { ecefToGeodeticDegrees } from '../math/geodesy.js';
-import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
-import { PDU_TYPE_NAMES } from '../pdu/constants.js';
-import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
-import type { CaptureSummary } from './capture-summary.js';
-import type { Capture } from './reader.js';
-import { formatLatLonAlt } from '../cli/terminal/format.js';
-import { printable } from '../cli/terminal/printable.js';
+import { ecefToGeodeticDegrees } from '../../math/geodesy.js';
+import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
+import { PDU_TYPE_NAMES } from '../../pdu/constants.js';
+import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../../pdu/status.js';
+import type { CaptureSummary } from '../../pcap/capture-summary.js';
+import type { Capture } from '../../pcap/reader.js';
+import { formatLatLonAlt } from './format.js';
+import { printable } from './printable.js';
 
 /** Renders a capture summary as aligned text; text from the capture (markings) is made `printable`. */
 export function renderCaptureSummary(path: string, capture: Capture, summary: CaptureSummary): string {

@@ -4,7 +4,7 @@
  * make are listed with their row numbers rather than published as a trajectory at hundreds of km/s. The speed
  * limits are documented in docs/recorded-tracks.md.
  */
-import { geodeticDegreesToEcef } from '../../math/geodesy.js';
+import { geodeticDegreesToEcef } from '../math/geodesy.js';
 import type { TrackPoint } from './recorded.js';
 
 /** What a track records, as the entity kinds and domains of IEEE 1278.1 (SISO-REF-010 Kind 1 domains, Kind 2). */

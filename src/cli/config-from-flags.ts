@@ -1,12 +1,13 @@
 /**
- * Configuration for commands: the step that turns parsed flags (declared with `configFlags` from `flags.ts`), the
- * environment and `--config FILE` into a validated `Config` (or a `UsageError` listing every problem, which the
- * CLI prints before exiting 2), and readers of commands' own flags. Loads zod: import it inside a command's `run`.
+ * Configuration for commands: the step that turns parsed flags (declared with `configFlags` from
+ * `config-flags.ts`), the environment and `--config FILE` into a validated `Config` (or a `UsageError` listing
+ * every problem, which the CLI prints before exiting 2), and readers of commands' own flags. Loads zod: import it
+ * inside a command's `run`.
  */
-import { UsageError, type FlagValues, type UsageProblem } from '../cli/command.js';
-import { ConfigError, loadConfig } from './load.js';
-import type { Config } from './schema.js';
-import { readQuantity } from './units.js';
+import { UsageError, type FlagValues, type UsageProblem } from './command.js';
+import { ConfigError, loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { readQuantity } from '../config/units.js';
 
 /**
  * The validated configuration for a command run.

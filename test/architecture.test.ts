@@ -1,0 +1,252 @@
+// The dependency direction of docs/ARCHITECTURE.md, enforced: every import in src/ (static, `export … from`,
+// dynamic `import('…')` and `typeof import('…')` alike) is mapped to the folders it joins and checked against the
+// table below. A failure lists each forbidden import with its file and line. Adding an edge is a decision: change
+// the table here and the one in docs/ARCHITECTURE.md together.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  findImports,
+  importsOf,
+  isNodeBuiltin,
+  packageOf,
+  sourceFiles,
+  type ModuleImport,
+} from './support/module-imports.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** Files directly in src/ (the public index, the schema writer's entry): they may import every folder. */
+const TOP = '(src)';
+
+const FOLDERS = [
+  'math', 'compression', 'pdu', 'dr', 'lockstep', 'pcap', 'truth', 'files', 'config', 'transport', 'nats', 'stream',
+  'cot', 'view', 'report', 'experiment', 'cli',
+] as const;
+type Folder = (typeof FOLDERS)[number] | typeof TOP;
+
+const allBut = (...excluded: Folder[]): Folder[] => FOLDERS.filter((f) => !excluded.includes(f));
+
+/** Which folders each folder may import (besides itself). */
+const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
+  math: [],
+  compression: [],
+  pdu: [],
+  dr: ['math', 'pdu'],
+  lockstep: ['compression'],
+  pcap: ['math', 'pdu'],
+  truth: ['math', 'pdu', 'dr', 'pcap'],
+  files: [],
+  config: ['dr'],
+  transport: ['pdu', 'config'],
+  nats: ['math', 'pdu', 'dr', 'config', 'transport'],
+  stream: ['math', 'pdu', 'dr', 'config', 'transport', 'nats', 'truth'],
+  cot: ['math', 'pdu', 'dr', 'stream'],
+  view: ['math', 'pdu', 'dr', 'config', 'transport'],
+  report: ['math', 'pdu', 'dr', 'pcap'],
+  experiment: allBut('experiment', 'view', 'cli'),
+  cli: allBut('cli'),
+  [TOP]: FOLDERS,
+};
+
+/**
+ * The pure core: no Node.js module (no sockets, files, threads or clock from `node:`), no rxjs. `truth` is pure but
+ * for its file loaders.
+ */
+const PURE: readonly Folder[] = ['math', 'compression', 'pdu', 'dr', 'truth'];
+const PURE_EXCEPT_FILES: readonly string[] = ['src/truth/loaders.ts'];
+const PACKAGES_NOT_IN_PURE = ['rxjs'];
+
+const folderOf = (file: string): Folder | string => {
+  const parts = file.split('/');
+  return parts.length > 2 ? parts[1]! : TOP;
+};
+const where = (i: ModuleImport) => `${i.file}:${i.line}`;
+
+const files = sourceFiles(ROOT, 'src');
+const imports = files.flatMap((f) => importsOf(ROOT, f));
+
+/** Each import that breaks the rules, as one line of text. */
+function violations(all: readonly ModuleImport[]): string[] {
+  const problems: string[] = [];
+  for (const i of all) {
+    const from = folderOf(i.file);
+    if (!(from in ALLOWED)) {
+      problems.push(`${where(i)}: folder src/${from}/ is not in the allowed-edges table (test/architecture.test.ts)`);
+      continue;
+    }
+    const allowed = ALLOWED[from as Folder];
+    if (i.specifier === undefined) {
+      problems.push(`${where(i)}: dynamic import of a computed specifier (cannot be checked; use a string literal)`);
+    } else if (i.specifier.startsWith('.')) {
+      if (i.target === undefined) {
+        problems.push(`${where(i)}: '${i.specifier}' names no source file`);
+        continue;
+      }
+      if (!i.target.startsWith('src/')) {
+        problems.push(`${where(i)}: '${i.specifier}' leaves src/ (${i.target})`);
+        continue;
+      }
+      const to = folderOf(i.target);
+      if (to !== from && !allowed.includes(to as Folder)) {
+        problems.push(`${where(i)}: ${from} → ${to} is not an allowed edge ('${i.specifier}')`);
+      }
+    } else if (PURE.includes(from as Folder) && !PURE_EXCEPT_FILES.includes(i.file)) {
+      if (isNodeBuiltin(i.specifier)) problems.push(`${where(i)}: ${from} is pure and imports '${i.specifier}'`);
+      else if (PACKAGES_NOT_IN_PURE.includes(packageOf(i.specifier))) {
+        problems.push(`${where(i)}: ${from} is pure and imports '${i.specifier}'`);
+      }
+    }
+  }
+  return problems;
+}
+
+/** Sets of files that import each other, directly or around a loop (Tarjan's strongly connected components). */
+function importLoops(all: readonly ModuleImport[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const i of all) if (i.target !== undefined) next.set(i.file, [...(next.get(i.file) ?? []), i.target]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const loops: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) loops.push(component.sort());
+  };
+  for (const f of next.keys()) if (!index.has(f)) visit(f);
+  return loops;
+}
+
+describe('architecture: the dependency direction of docs/ARCHITECTURE.md', () => {
+  it('finds the imports of every source file', () => {
+    expect(files.length).toBeGreaterThan(100);
+    // The public index re-exports from every library folder, in multi-line and type-only exports too.
+    const fromIndex = new Set(imports.filter((i) => i.file === 'src/index.ts').map((i) => folderOf(i.target ?? '')));
+    const library = [
+      'compression', 'config', 'dr', 'experiment', 'lockstep', 'math', 'pcap', 'pdu', 'stream', 'transport', 'truth',
+    ];
+    expect([...fromIndex]).toEqual(expect.arrayContaining(library));
+  });
+
+  it('has only allowed edges between folders, and a pure core', () => {
+    expect(violations(imports)).toEqual([]);
+  });
+
+  it('has no import loops between files', () => {
+    expect(importLoops(imports)).toEqual([]);
+  });
+
+  it('allows no loop between folders: the table is a hierarchy', () => {
+    const reach = (from: Folder, seen = new Set<Folder>()): Set<Folder> => {
+      for (const to of ALLOWED[from]) if (!seen.has(to)) reach(to, seen.add(to));
+      return seen;
+    };
+    expect(FOLDERS.filter((f) => reach(f).has(f))).toEqual([]);
+  });
+
+  it('is documented: docs/ARCHITECTURE.md lists the same edges', () => {
+    const doc = readFileSync(new URL('../docs/ARCHITECTURE.md', import.meta.url), 'utf8');
+    for (const folder of FOLDERS) {
+      const row = new RegExp(`^\\| \`${folder}/\` \\| ([^|]*) \\|`, 'm').exec(doc);
+      expect(row, `docs/ARCHITECTURE.md has a row for ${folder}/`).not.toBeNull();
+      const documented = [...row![1]!.matchAll(/`(\w+)\/`/g)].map((m) => m[1]).sort();
+      const allowed = [...ALLOWED[folder]].sort();
+      expect(documented, `the allowed imports of ${folder}/ in docs/ARCHITECTURE.md`).toEqual(allowed);
+    }
+  });
+});
+
+describe('architecture: the checks can fail', () => {
+  const fake = (file: string, specifier: string | undefined, target?: string): ModuleImport => ({
+    file,
+    line: 1,
+    kind: 'static',
+    specifier,
+    target,
+  });
+
+  it('report forbidden edges, Node.js and rxjs in the pure core, computed imports and unknown folders', () => {
+    expect(
+      violations([
+        fake('src/pdu/x.ts', '../dr/store.js', 'src/dr/store.ts'),
+        fake('src/config/x.ts', '../cli/command.js', 'src/cli/command.ts'),
+        fake('src/dr/x.ts', 'node:fs'),
+        fake('src/math/x.ts', 'fs/promises'),
+        fake('src/truth/parametric.ts', 'rxjs'),
+        fake('src/stream/x.ts', undefined),
+        fake('src/viewer/x.ts', '../dr/store.js', 'src/dr/store.ts'),
+        fake('src/truth/loaders.ts', 'node:fs/promises'),
+        fake('src/stream/x.ts', '../truth/index.js', 'src/truth/index.ts'),
+      ]),
+    ).toEqual([
+      "src/pdu/x.ts:1: pdu → dr is not an allowed edge ('../dr/store.js')",
+      "src/config/x.ts:1: config → cli is not an allowed edge ('../cli/command.js')",
+      "src/dr/x.ts:1: dr is pure and imports 'node:fs'",
+      "src/math/x.ts:1: math is pure and imports 'fs/promises'",
+      "src/truth/parametric.ts:1: truth is pure and imports 'rxjs'",
+      'src/stream/x.ts:1: dynamic import of a computed specifier (cannot be checked; use a string literal)',
+      'src/viewer/x.ts:1: folder src/viewer/ is not in the allowed-edges table (test/architecture.test.ts)',
+    ]);
+  });
+
+  it('find an import loop', () => {
+    const loop = importLoops([
+      fake('src/a.ts', './b.js', 'src/b.ts'),
+      fake('src/b.ts', './c.js', 'src/c.ts'),
+      fake('src/c.ts', './a.js', 'src/a.ts'),
+      fake('src/c.ts', './d.js', 'src/d.ts'),
+    ]);
+    expect(loop).toEqual([['src/a.ts', 'src/b.ts', 'src/c.ts']]);
+  });
+
+  it('read every form of import, and none inside comments, strings or regular expressions', () => {
+    const source = [
+      "import { a,",
+      "  b } from './one.js';",
+      "import type { C } from './two.js';",
+      "export * from './three.js';",
+      "export { type D } from \"./four.js\";",
+      "import './five.js';",
+      "const m = await import('./six.js');",
+      "type T = typeof import('./seven.js');",
+      "const computed = await import(name);",
+      "// import { x } from './comment.js';",
+      "/* import('./block.js') */",
+      "const t = `import { y } from './template.js' ${import('./in-template.js')}`;",
+      "const r = /import('.\\/regex.js')/;",
+      "const s = 'not an import from here';",
+      "const u = \"import { z } from './string.js'\";",
+      "spawn(process.execPath, ['--import', 'tsx']);",
+      "if (import.meta.url) {}",
+    ].join('\n');
+    const found = findImports(source).map((i) => `${i.kind} ${i.specifier ?? '(computed)'}`);
+    expect(found).toEqual([
+      'static ./one.js',
+      'static ./two.js',
+      'static ./three.js',
+      'static ./four.js',
+      'static ./five.js',
+      'dynamic ./six.js',
+      'dynamic ./seven.js',
+      'dynamic (computed)',
+      'dynamic ./in-template.js',
+    ]);
+  });
+});
