@@ -1,6 +1,8 @@
 // DIS over real NATS servers (Debian's nats-server on free loopback ports): subjects by H3 cell, area-of-interest
 // subscriptions, the leave of an entity that crosses out of an area, a 3-server cluster, a server restarted under a
 // running stream, and refused credentials. Skipped with an install line where nats-server is missing.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { latLngToCell } from 'h3-js';
 import { firstValueFrom, filter, take, toArray, Subject, type Observable } from 'rxjs';
@@ -345,8 +347,10 @@ describeNats('NATS slow consumer', () => {
     let handled = 0;
     slow.onDatagram(() => {
       handled++;
-      // A receiver busy for 1 ms per message (a heavy consumer), so that the server's buffer for it fills.
-      const until = performance.now() + 1;
+      // A receiver that stalls for 3 s at the first message of the flood (a long GC pause, a blocked loop): it reads
+      // nothing meanwhile, so the server's buffer for it fills far past max_pending and the write deadline passes.
+      if (handled !== 1) return;
+      const until = performance.now() + 3000;
       while (performance.now() < until);
     });
     const reconnected = new Promise<void>((resolve) => {
@@ -354,11 +358,24 @@ describeNats('NATS slow consumer', () => {
         for await (const s of slow.connection.status()) if (s.type === 'reconnect') return resolve();
       })();
     });
+    // The flood comes from another process, so this process's busy receiver cannot slow the sender down with it.
+    const flood = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { connect } from '@nats-io/transport-node';
+         const nc = await connect({ servers: process.argv[1] });
+         const payload = new Uint8Array(16 * 1024);
+         for (let i = 0; i < 4000; i++) { nc.publish('dis.1.all.1', payload); if (i % 256 === 0) await nc.flush(); }
+         await nc.flush(); await nc.close();`,
+        server.url,
+      ],
+      { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'ignore' },
+    );
+    const flooded = new Promise<number | null>((resolve) => flood.once('exit', resolve));
+    expect(await flooded).toBe(0);
     const publisher = await connect({ servers: server.url });
-    const payload = new Uint8Array(16 * 1024);
-    // 48 MiB: more than the kernel's socket buffers on loopback can hold for the receiver.
-    for (let i = 0; i < 3000; i++) publisher.publish('dis.1.all.1', payload);
-    await publisher.flush();
     await server.waitForLog(/Slow Consumer Detected/, 30_000);
     await reconnected;
     // Still subscribed after the reconnect: a new message arrives.
