@@ -27,7 +27,10 @@ export interface TestHook {
   /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */
   filtersConfirmed: number;
   hellos: number;
-  badMessages: number;
+  /** Text messages that were not JSON objects with a type, or lacked fields their type needs (all ignored). */
+  readonly badMessages: number;
+  /** Feed records that did not decode as Entity State PDUs, and feed messages cut short (counted, skipped). */
+  readonly rejectedPdus: number;
   errors: string[];
   select(id: string): boolean;
   selectedDetails(): Record<string, string>;
@@ -57,6 +60,8 @@ class App {
   private filter: ViewFilter = EMPTY_FILTER;
   private selectedKey = -1;
   private frameMs = 0;
+  /** Messages of a known type with fields missing or of the wrong type (ignored). */
+  private invalidMessages = 0;
   private lastPanel = 0;
   private gridText = '–';
   private truth: TruthPoint[] = [];
@@ -110,7 +115,12 @@ class App {
       frameServerMs: 0,
       filtersConfirmed: 0,
       hellos: 0,
-      badMessages: 0,
+      get badMessages() {
+        return app.feed.badMessages + app.invalidMessages;
+      },
+      get rejectedPdus() {
+        return app.entities.stats.rejected;
+      },
       errors: [],
       entities() {
         const e = app.entities, t = e.table, out = [];
@@ -156,24 +166,37 @@ class App {
     const local = performance.now();
     switch (message.type) {
       case 'hello':
-        this.onHello(message, local);
+        if (isHello(message)) this.onHello(message, local);
+        else this.invalidMessages++;
         break;
       case 'counters':
+        if (!isFiniteNumber(message.serverTimeMs)) {
+          this.invalidMessages++;
+          break;
+        }
         this.clock.observe(message.serverTimeMs, local);
         this.counters = this.hook.counters = message;
         break;
       case 'filter-ok':
+        // Everything before this was sent under the old filter; the snapshot of the new one follows.
+        this.entities.clear();
         this.hook.filtersConfirmed++;
         break;
       case 'pong':
         this.clock.observe(message.serverTimeMs, local);
         break;
       case 'truth':
+        if (!isFiniteNumber(message.serverTimeMs) || !Array.isArray(message.entities)) {
+          this.invalidMessages++;
+          break;
+        }
         this.clock.observe(message.serverTimeMs, local);
-        this.onTruth(message.serverTimeMs, Array.isArray(message.entities) ? message.entities : []);
+        this.onTruth(message.serverTimeMs, message.entities);
         break;
       case 'error':
-        this.hook.errors.push(`${message.code}: ${message.message}`);
+        // The last few, for tests and the console; bounded.
+        this.hook.errors.push(`${String(message.code)}: ${String(message.message)}`);
+        if (this.hook.errors.length > 20) this.hook.errors.shift();
         break;
       default:
         // A type this page does not know (a newer server): ignored.
@@ -244,9 +267,12 @@ class App {
     this.applyFilter();
   }
 
-  /** Sends the filter; the server answers with a snapshot of what matches, so the page starts over. */
+  /**
+   * Sends the filter; the server confirms it (`filter-ok`, where the page starts over) and then sends the newest
+   * PDU of every entity that matches. Not connected: it goes out after the next hello.
+   */
   private applyFilter(): void {
-    if (this.feed.send({ type: 'filter', ...this.filter })) this.entities.clear();
+    this.feed.send({ type: 'filter', ...this.filter });
   }
 
   private visibleBbox(): [number, number, number, number] {
@@ -300,7 +326,6 @@ class App {
     if (!this.fitted && e.count > 0) this.fitToEntities();
     if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
       this.lastPanel = start;
-      this.hook.badMessages = this.feed.badMessages;
       this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);
       this.panel.refresh(e, t, selectedSlot, selectedSlot >= 0 ? this.truthError.get(selectedSlot) : undefined);
       this.panel.truth(this.truthSummary());
@@ -331,6 +356,22 @@ class App {
     const pad = 0.02;
     this.map.fitBounds([[west - pad, south - pad], [east + pad, north + pad]], { padding: 60, maxZoom: 13, duration: 0 });
   }
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+const SMOOTHING_METHODS = ['snap', 'linear', 'projective', 'convergence'];
+
+/** A hello whose fields the page reads are all there (a malformed one is ignored, not half-applied). */
+function isHello(message: HelloMessage): boolean {
+  const c = message.config as Partial<HelloMessage['config']> | undefined;
+  return isFiniteNumber(message.serverTimeMs) && typeof c === 'object' && c !== null &&
+    typeof c.smoothing === 'object' && c.smoothing !== null && SMOOTHING_METHODS.includes(c.smoothing.method) &&
+    isFiniteNumber(c.smoothing.timeSeconds) && c.smoothing.timeSeconds >= 0 &&
+    isFiniteNumber(c.positionThresholdMeters) && isFiniteNumber(c.orientationThresholdDeg) &&
+    (c.exercise === null || isFiniteNumber(c.exercise)) && (c.tiles === null || typeof c.tiles === 'string');
 }
 
 new App();
