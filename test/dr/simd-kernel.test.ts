@@ -24,7 +24,7 @@ describe('WebAssembly SIMD quadratic kernel', () => {
   });
 
   it('falls back to plain arrays where compiling is refused (a page whose CSP lacks wasm-unsafe-eval)', async () => {
-    const real = globalThis.WebAssembly;
+    const real = (globalThis as unknown as { WebAssembly: { validate: unknown } }).WebAssembly;
     vi.resetModules();
     vi.stubGlobal('WebAssembly', {
       ...real,
