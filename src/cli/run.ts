@@ -28,6 +28,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'Receive Entity State PDUs and show remote entities live (or as NDJSON events)',
     load: () => import('./commands/subscribe.js'),
   },
+  view: {
+    summary: 'Receive Entity State PDUs and show them on a live map in the browser',
+    load: () => import('./commands/view.js'),
+  },
   bridge: {
     summary: 'Forward remote entities, dead-reckoned, to TAK as Cursor on Target events',
     load: () => import('./commands/bridge.js'),

@@ -3,7 +3,7 @@
  * `/feed`. Pure: no node: modules, no clock, no sockets; both sides import this file.
  *
  * - Binary messages (server → client) carry Entity State (type 1) and Entity State Update (type 67) PDUs exactly as
- *   they came off the network (IEEE 1278.1 §5.3.2, §5.3.3), each preceded by its arrival time:
+ *   they came off the network (IEEE 1278.1 §5.3.2 / §7.2.2), each preceded by its arrival time:
  *   repeated `[float64 BE arrivalTimeMs][uint16 BE length][length bytes]`, at most `MAX_FEED_MESSAGE_BYTES` each.
  *   The page decodes them with the project's own codec and dead-reckons them itself.
  * - Text messages are JSON in both directions: `ServerMessage`, `ClientMessage`.
@@ -179,7 +179,7 @@ export interface CountersMessage {
   readonly skipped: number;
   /** Clients connected. */
   readonly clients: number;
-  /** Malformed, unknown or oversized messages from this client. */
+  /** Malformed, unknown or oversized messages the gateway received, from all clients. */
   readonly clientErrors: number;
 }
 

@@ -1,7 +1,8 @@
 /**
  * `reckon demo`: a tank, a ship and an aircraft published over real UDP on 127.0.0.1 and received by a subscriber
  * in the same process, with a live table (PDUs, rates, why each was sent, displayed error against the truth,
- * bandwidth against a fixed 15 Hz update) and a closing summary. Ends by itself after `--duration` or on Ctrl-C.
+ * bandwidth against a fixed 15 Hz update) and a closing summary. Also serves the live map page (`reckon view`)
+ * with the truth as an extra layer, unless `--no-view`. Ends by itself after `--duration` or on Ctrl-C.
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
@@ -21,6 +22,15 @@ export const command: Command = {
     },
     rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
     json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
+    view: {
+      type: 'boolean',
+      description: 'Serve the live map page (its URL is printed on stderr) with the truth as an extra layer. On by default; --no-view turns it off.',
+    },
+    http: {
+      type: 'string',
+      value: 'HOST:PORT',
+      description: 'Where the live map is served. Defaults to 127.0.0.1:8080, or a free port when 8080 is taken.',
+    },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], { port: 'a free port', 'latency-compensation': 'timestamp' }),
   },
   examples: [
@@ -29,6 +39,8 @@ export const command: Command = {
     'reckon demo --algorithm FPW --orientation-threshold "5 deg"',
     'reckon demo --duration 5 --json > summary.json',
     'reckon demo --port 3000   # a fixed port instead of a free one (e.g. to capture it with Wireshark)',
+    'reckon demo --duration "10 min" --http 127.0.0.1:9000   # watch the live map longer, on another port',
+    'reckon demo --no-view   # the terminal table only',
   ],
   async run(args, io) {
     const { configOrProblems, durationFlag, frequencyFlag } = await import('../../config/cli.js');
@@ -36,8 +48,12 @@ export const command: Command = {
     const durationSeconds = durationFlag(args.flags, 'duration', problems) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
+    const { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, parseHttpAddress } = await import('../../view/http.js');
+    const httpText = stringFlag(args.flags, 'http');
+    const http = httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
+    if (typeof http === 'string') problems.push({ path: '--http', message: http });
     const config = configOrProblems(args.flags, problems);
-    if (problems.length > 0 || !config) throw new UsageError(problems);
+    if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);
     // A free ephemeral port unless one was asked for, so the demo runs beside anything on port 3000.
     const portGiven = args.flags.port !== undefined || process.env.RECKON_NETWORK_PORT !== undefined || config.network.port !== 3000;
     const network = { ...config.network, port: portGiven ? config.network.port : 0 };
@@ -52,10 +68,13 @@ export const command: Command = {
       import('../terminal/live-view.js'),
     ]);
     const json = booleanFlag(args.flags, 'json');
+    const map = args.flags.view === false ? undefined : await startMap(config, http, httpText === undefined);
+    if (map) io.stderr.write(`demo: live map at ${map.url}  (open it in a browser; it runs as long as the demo)\n`);
     const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
     const report = await (async () => {
       try {
         return await runDemo({
+          ...(map ? { tap: map.gateway.receive, onTruth: (entities) => map.gateway.sendTruth(entities) } : {}),
           config: { ...config, network, receiver },
           durationSeconds,
           rateHz,
@@ -71,6 +90,7 @@ export const command: Command = {
         });
       } finally {
         live.close();
+        await map?.close();
       }
     })();
     if (json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -78,3 +98,32 @@ export const command: Command = {
     return EXIT_OK;
   },
 };
+
+/** The live map: a gateway for the demo's datagrams and the page's HTTP server. */
+async function startMap(
+  config: import('../../config/schema.js').Config,
+  http: { host: string; port: number },
+  fallbackToFreePort: boolean,
+) {
+  const [{ ViewGateway }, { createViewServer, listenView, pageUrl }] = await Promise.all([
+    import('../../view/gateway.js'),
+    import('../../view/http.js'),
+  ]);
+  const gateway = new ViewGateway({ config, demo: true });
+  const server = createViewServer({ gateway });
+  try {
+    const url = pageUrl(await listenView(server, http.host, http.port, fallbackToFreePort));
+    return {
+      gateway,
+      url,
+      async close() {
+        gateway.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  } catch (error) {
+    gateway.close();
+    throw error;
+  }
+}

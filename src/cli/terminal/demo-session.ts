@@ -17,7 +17,10 @@ import { createPublisher, type Publisher } from '../../stream/publisher.js';
 import type { EntityEvent } from '../../stream/entity-events.js';
 import type { EntityFrame } from '../../stream/frame.js';
 import { createSubscriber } from '../../stream/subscriber.js';
-import { totalRejected, type TransportStats } from '../../transport/transport.js';
+import { totalRejected, type DatagramReceiver, type DatagramTransport, type TransportStats } from '../../transport/transport.js';
+import { openUdpTransport } from '../../transport/udp.js';
+import { ecefToGeodetic, headingPitchRollFromEuler } from '../../math/geodesy.js';
+import type { TruthEntity } from '../../view/protocol.js';
 import { demoActors } from './scenario.js';
 
 /** The fixed-rate update the demo compares against, Hz. */
@@ -35,6 +38,10 @@ export interface DemoOptions {
   readonly signal: AbortSignal;
   /** Called about 4 times a second with the figures so far. */
   readonly onProgress?: (report: DemoReport) => void;
+  /** Also gets every datagram the subscriber receives (the live map's gateway). Defaults to none. */
+  readonly tap?: DatagramReceiver;
+  /** Called 10 times a second with where each entity truly is (the live map's truth layer). Defaults to none. */
+  readonly onTruth?: (entities: TruthEntity[]) => void;
 }
 
 export interface DemoEntityReport {
@@ -81,7 +88,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const { config } = options;
   const cast = demoActors();
   const address = config.network.address ?? '127.0.0.1';
-  const subscriber = createSubscriber({ ...config, network: { ...config.network, address } });
+  const network = { ...config.network, address };
+  // With a tap, the demo opens the socket itself and shares each datagram between the subscriber and the tap.
+  const tapped = options.tap ? tapTransport(await openUdpTransport(network, 'receive'), options.tap) : undefined;
+  const subscriber = createSubscriber({ ...config, network }, tapped ? { transport: tapped } : {});
   const report: DemoReport = {
     elapsedSeconds: 0,
     durationSeconds: options.durationSeconds,
@@ -178,10 +188,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       update(report, errors, subscriber.stats.transport, (Date.now() - t0Ms) / 1000);
       options.onProgress?.(report);
     }, 250);
+    const onTruth = options.onTruth;
+    const truthTimer = onTruth && setInterval(() => onTruth(truthNow(cast, report, t0Ms)), 100);
     try {
       report.stoppedBy = await Promise.race([untilDone(options.durationSeconds, options.signal), failed]);
     } finally {
       clearInterval(progress);
+      clearInterval(truthTimer);
     }
     for (const s of subscriptions.splice(1)) s.unsubscribe(); // truth, frames: stop sampling and measuring
     update(report, errors, subscriber.stats.transport, (Date.now() - t0Ms) / 1000);
@@ -193,7 +206,46 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   } finally {
     for (const s of subscriptions) s.unsubscribe();
     await Promise.all(publishers.map((p) => p.close({ deactivate: false })));
+    await tapped?.close();
   }
+}
+
+/** A transport that hands each datagram of `inner` to its receiver and to `tap`; closing it closes `inner`. */
+function tapTransport(
+  inner: DatagramTransport & { readonly local: { address: string; port: number } },
+  tap: DatagramReceiver,
+): DatagramTransport & { readonly local: { address: string; port: number } } {
+  let receiver: DatagramReceiver | undefined;
+  inner.onDatagram((datagram, source) => {
+    receiver?.(datagram, source);
+    tap(datagram, source);
+  });
+  return {
+    stats: inner.stats,
+    local: inner.local,
+    send: (datagram, length) => inner.send(datagram, length),
+    onDatagram: (r) => void (receiver = r),
+    onClose: (listener) => inner.onClose(listener),
+    close: () => inner.close(),
+  };
+}
+
+const truthScratch = createTruthState();
+const geodeticScratch = new Float64Array(3);
+const attitudeScratch = new Float64Array(3);
+
+/** Where each entity truly is now: WGS-84 latitude, longitude, height and heading from its trajectory. */
+function truthNow(cast: ReturnType<typeof demoActors>, report: DemoReport, t0Ms: number): TruthEntity[] {
+  const elapsedSeconds = (Date.now() - t0Ms) / 1000;
+  return cast.map((actor, i) => {
+    actor.trajectory.sample(actor.startSeconds + elapsedSeconds, truthScratch);
+    const [x, y, z] = truthScratch.location as unknown as [number, number, number];
+    const [latRad, lonRad, altM] = ecefToGeodetic(geodeticScratch, x, y, z) as unknown as [number, number, number];
+    const [psi, theta, phi] = truthScratch.orientation as unknown as [number, number, number];
+    const headingRad = headingPitchRollFromEuler(attitudeScratch, latRad, lonRad, psi, theta, phi)[0]!;
+    const headingDeg = (((headingRad * 180) / Math.PI) % 360 + 360) % 360;
+    return { id: report.entities[i]!.entityId, lat: (latRad * 180) / Math.PI, lon: (lonRad * 180) / Math.PI, altM, headingDeg };
+  });
 }
 
 function applicationId(config: Config, index: number): number {

@@ -1,0 +1,629 @@
+/**
+ * The `reckon view` gateway: forwards the Entity State (and Update) PDUs the network carries, as they came, to the
+ * map pages over WebSocket (`src/view/protocol.ts`). The page dead-reckons; the gateway only filters and fans out.
+ *
+ * - Receive: datagrams → `PduReceiver` (framing, exercise and allow-lists) → decode + validate (for the entity id,
+ *   force, kind/domain and location the filters need; ECEF → geodetic once per PDU) → the tick buffer and the
+ *   latest-PDU map (bounded by `receiver.maxEntities`).
+ * - Every tick (50 ms by default): one bundle encoded once and sent to every client with the empty filter; for a
+ *   filtered client, the matching records only.
+ * - Backpressure: a client whose socket holds more than `highWaterBytes` unsent gets nothing more until it drains;
+ *   meanwhile the gateway remembers which entities it missed (one mark per entity, so bounded) and then sends their
+ *   newest PDUs, counting each PDU it never got as skipped.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Config } from '../config/schema.js';
+import { entityTimeoutSeconds } from '../config/heartbeat.js';
+import { isDeactivated } from '../dr/algorithm.js';
+import { ecefToGeodeticDegrees } from '../math/geodesy.js';
+import { PduType } from '../pdu/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-codec.js';
+import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
+import { CodecStatus } from '../pdu/status.js';
+import { validateEntityState } from '../pdu/validate.js';
+import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
+import { createTransportStats, type DatagramReceiver, type DatagramTransport, type TransportStats } from '../transport/transport.js';
+import {
+  EMPTY_FILTER,
+  FEED_PATH,
+  FeedWriter,
+  MAX_CLIENT_MESSAGE_BYTES,
+  VIEW_PROTOCOL_VERSION,
+  encodeMessage,
+  isEmptyFilter,
+  longitudeInSpan,
+  parseClientMessage,
+  type ServerMessage,
+  type TruthEntity,
+  type ViewConfig,
+  type ViewErrorCode,
+  type ViewFilter,
+} from './protocol.js';
+
+export interface GatewayOptions {
+  /** Receive settings (`dis`, `filter`, `receiver`, `heartbeat`); what the page is told in `hello`. */
+  readonly config: Config;
+  /** How often PDUs are bundled and sent, ms. Defaults to 50. */
+  readonly tickMs?: number;
+  /** Unsent bytes on a client's socket above which it gets only the newest PDU per entity. Defaults to 1 MiB. */
+  readonly highWaterBytes?: number;
+  /** Origins (e.g. `http://localhost:5173`) accepted besides the page's own. Defaults to none. */
+  readonly allowOrigins?: readonly string[];
+  /** Map tile URL template for the page. Defaults to null (none). */
+  readonly tiles?: string | null;
+  /** Whether this is `reckon demo` (the page then expects `truth`). Defaults to false. */
+  readonly demo?: boolean;
+  /**
+   * Forward every exercise (the page filters per client), not only `dis.exercise`. Defaults to false: the gateway
+   * receives what `reckon subscribe` would.
+   */
+  readonly allExercises?: boolean;
+  /** Most clients at once; further upgrades are refused with 503. Defaults to 100. */
+  readonly maxClients?: number;
+  /** The clock, ms since the Unix epoch. Defaults to `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** Counters of a gateway (read at any time). */
+export interface GatewayStats {
+  /** Entity State (and Update) PDUs accepted and forwarded. */
+  pdus: number;
+  /** Their bytes. */
+  bytes: number;
+  /** Entity State PDUs that do not decode or carry values no entity can have (`validateEntityState`). */
+  rejected: number;
+  /** Entity State Update PDUs of an entity never seen in a full Entity State PDU (nothing to filter them by). */
+  unknownUpdates: number;
+  /** PDUs of new entities dropped because the gateway holds `receiver.maxEntities` already. */
+  tableFull: number;
+  /** Entities dropped for silence. */
+  timeouts: number;
+  /** Clients connected now. */
+  clients: number;
+  /** Messages clients sent (good or bad). */
+  clientMessages: number;
+  /** Malformed, unknown or oversized client messages. */
+  clientErrors: number;
+  /** WebSocket upgrades refused: wrong path, foreign origin, too many clients. */
+  upgradesRefused: number;
+  /** Clients disconnected because they kept sending requests while reading nothing (4 × the high-water mark). */
+  clientsDropped: number;
+  /** PDUs some client did not get because a newer one of the same entity replaced it (backpressure). */
+  skipped: number;
+  /** Binary feed messages sent (over all clients). */
+  messagesSent: number;
+  /** Bytes of binary feed messages sent (over all clients). */
+  bytesSent: number;
+}
+
+/** One entity's newest PDUs, for snapshots and for clients that fell behind. */
+class EntityEntry {
+  exercise = 0;
+  force = 0;
+  kind = 0;
+  domain = 0;
+  latDeg = 0;
+  lonDeg = 0;
+  /** Newest full Entity State PDU. */
+  full = new Uint8Array(160);
+  fullLength = 0;
+  fullTimeMs = 0;
+  /** Newest Entity State Update PDU received after `full`, else length 0. */
+  partial = new Uint8Array(80);
+  partialLength = 0;
+  partialTimeMs = 0;
+  lastSeenMs = 0;
+  timeoutMs = 0;
+  /** Dropped for silence: nothing more is sent for it (the page times it out itself). */
+  timedOut = false;
+  constructor(readonly key: number) {}
+}
+
+/** A client's filter as lookup tables, so matching a record costs a few array reads. */
+interface CompiledFilter {
+  readonly all: boolean;
+  readonly exercise: number;
+  readonly forces: Uint8Array | undefined;
+  readonly kinds: Uint8Array | undefined;
+  readonly domains: Uint8Array | undefined;
+  readonly bbox: readonly [number, number, number, number] | null;
+}
+
+function table(values: readonly number[] | null): Uint8Array | undefined {
+  if (values === null) return undefined;
+  const t = new Uint8Array(256);
+  for (const v of values) t[v] = 1;
+  return t;
+}
+
+function compile(filter: ViewFilter): CompiledFilter {
+  return {
+    all: isEmptyFilter(filter),
+    exercise: filter.exercise ?? -1,
+    forces: table(filter.forces),
+    kinds: table(filter.kinds),
+    domains: table(filter.domains),
+    bbox: filter.bbox,
+  };
+}
+
+function matches(f: CompiledFilter, exercise: number, force: number, kind: number, domain: number, latDeg: number, lonDeg: number): boolean {
+  if (f.all) return true;
+  if (f.exercise >= 0 && exercise !== f.exercise) return false;
+  if (f.forces !== undefined && f.forces[force] === 0) return false;
+  if (f.kinds !== undefined && f.kinds[kind] === 0) return false;
+  if (f.domains !== undefined && f.domains[domain] === 0) return false;
+  const b = f.bbox;
+  return b === null || (latDeg >= b[1] && latDeg <= b[3] && longitudeInSpan(lonDeg, b[0], b[2]));
+}
+
+class ViewClient {
+  filter: ViewFilter = EMPTY_FILTER;
+  compiled: CompiledFilter = compile(EMPTY_FILTER);
+  /** Not sent to while its socket holds more than the high-water mark. */
+  congested = false;
+  /** Entities with PDUs this client missed while congested; their newest PDUs go out when it drains. */
+  readonly pending = new Set<EntityEntry>();
+  skipped = 0;
+  constructor(readonly socket: WebSocket) {}
+}
+
+/** Whether an upgrade's `Origin` may use the feed: absent, the page's own (same host:port), or allowed. */
+export function originAllowed(origin: string | undefined, host: string | undefined, allowOrigins: readonly string[] = []): boolean {
+  if (origin === undefined) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (allowOrigins.some((allowed) => sameOrigin(allowed, parsed.origin))) return true;
+  if (host === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return false;
+  try {
+    return new URL(`${parsed.protocol}//${host}`).host === parsed.host;
+  } catch {
+    return false;
+  }
+}
+
+function sameOrigin(allowed: string, origin: string): boolean {
+  try {
+    return new URL(allowed).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/** PDUs held for one tick before it is sent early: 4096 Entity State PDUs of 144 bytes fill 0.6 MB. */
+const TICK_RECORDS = 4096;
+const TICK_BYTES = 1 << 20;
+
+/** The gateway. `receive` takes datagrams; `handleUpgrade` takes WebSocket upgrades from an HTTP server. */
+export class ViewGateway {
+  readonly stats: GatewayStats = {
+    pdus: 0,
+    bytes: 0,
+    rejected: 0,
+    unknownUpdates: 0,
+    tableFull: 0,
+    timeouts: 0,
+    clients: 0,
+    clientMessages: 0,
+    clientErrors: 0,
+    upgradesRefused: 0,
+    clientsDropped: 0,
+    skipped: 0,
+    messagesSent: 0,
+    bytesSent: 0,
+  };
+  /** Datagrams, PDUs and rejections of the receive path. */
+  readonly transportStats: TransportStats;
+  private readonly config: Config;
+  private readonly tickMs: number;
+  private readonly highWaterBytes: number;
+  private readonly allowOrigins: readonly string[];
+  private readonly maxClients: number;
+  private readonly maxEntities: number;
+  private readonly now: () => number;
+  private readonly viewConfig: ViewConfig;
+  private readonly receiver: PduReceiver;
+  private readonly wss: WebSocketServer;
+  private readonly clients = new Set<ViewClient>();
+  private readonly entities = new Map<number, EntityEntry>();
+  private readonly record = new EntityStateRecord();
+  private readonly geodetic = new Float64Array(3);
+  // The tick buffer: PDUs since the last tick, copied (the receiver's buffer is reused), with what filters need.
+  private readonly tickBytes = new Uint8Array(TICK_BYTES);
+  private tickByteLength = 0;
+  private tickCount = 0;
+  private readonly tickStart = new Int32Array(TICK_RECORDS);
+  private readonly tickLength = new Int32Array(TICK_RECORDS);
+  private readonly tickTimeMs = new Float64Array(TICK_RECORDS);
+  private readonly tickLatDeg = new Float64Array(TICK_RECORDS);
+  private readonly tickLonDeg = new Float64Array(TICK_RECORDS);
+  private readonly tickAttributes = new Uint8Array(4 * TICK_RECORDS); // exercise, force, kind, domain
+  private readonly tickEntries: Array<EntityEntry | undefined> = new Array(TICK_RECORDS).fill(undefined);
+  private readonly writer = new FeedWriter();
+  private timers: Array<ReturnType<typeof setInterval>> = [];
+  private readonly rate = { pdus: 0, bytes: 0, pdusPerSecond: 0, bytesPerSecond: 0 };
+  private closed = false;
+
+  constructor(options: GatewayOptions) {
+    this.config = options.config;
+    this.tickMs = options.tickMs ?? 50;
+    this.highWaterBytes = options.highWaterBytes ?? 1024 * 1024;
+    this.allowOrigins = options.allowOrigins ?? [];
+    this.maxClients = options.maxClients ?? 100;
+    this.maxEntities = options.config.receiver.maxEntities;
+    this.now = options.now ?? Date.now;
+    const r = options.config.receiver;
+    this.viewConfig = {
+      exercise: options.allExercises ? null : options.config.dis.exercise,
+      smoothing: { method: r.smoothing, timeSeconds: r.smoothingTime },
+      positionThresholdMeters: options.config.emitter.positionThreshold,
+      orientationThresholdDeg: (options.config.emitter.orientationThreshold * 180) / Math.PI,
+      // Platforms on the default tables; the page applies the same bound to every entity.
+      entityTimeoutSeconds: entityTimeoutSeconds(options.config.heartbeat, 1, 1),
+      tiles: options.tiles ?? null,
+      demo: options.demo ?? false,
+    };
+    this.transportStats = createTransportStats();
+    const filter = receiveFilterFromConfig(options.config);
+    this.receiver = new PduReceiver(
+      this.consume,
+      {
+        ...filter,
+        exercise: options.allExercises ? undefined : filter.exercise,
+        pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE],
+      },
+      this.transportStats,
+    );
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false, clientTracking: false });
+    this.timers = [
+      setInterval(() => this.tick(), this.tickMs),
+      setInterval(() => this.everySecond(), 1000),
+    ];
+    for (const timer of this.timers) timer.unref();
+  }
+
+  /** Takes one datagram (hand it to a transport: `transport.onDatagram(gateway.receive)`). Never throws. */
+  readonly receive: DatagramReceiver = (datagram, source) => {
+    this.transportStats.datagramsIn++;
+    this.transportStats.bytesIn += datagram.length;
+    this.receiver.receive(datagram, source);
+  };
+
+  /** Receives from `transport` (the caller keeps ownership). */
+  listen(transport: DatagramTransport): void {
+    transport.onDatagram(this.receive);
+  }
+
+  /** Entities held for snapshots. */
+  get entityCount(): number {
+    return this.entities.size;
+  }
+
+  /** Unsent bytes and missed entities of each client, for tests and diagnostics. */
+  clientStates(): Array<{ bufferedBytes: number; pendingEntities: number; congested: boolean; skipped: number }> {
+    return [...this.clients].map((c) => ({
+      bufferedBytes: c.socket.bufferedAmount,
+      pendingEntities: c.pending.size,
+      congested: c.congested,
+      skipped: c.skipped,
+    }));
+  }
+
+  private readonly consume = (bytes: Uint8Array, offset: number, length: number): void => {
+    const record = this.record;
+    let status = decodeEntityStateOrUpdateInto(record, bytes, offset, offset + length);
+    // Values no entity can have never reach a page: docs/pdu-validation.md.
+    if (status === CodecStatus.OK) status = validateEntityState(record);
+    if (status !== CodecStatus.OK) {
+      this.stats.rejected++;
+      return;
+    }
+    const nowMs = this.now();
+    const key = entityKey(record.site, record.application, record.entity);
+    const full = record.pduType === PduType.ENTITY_STATE;
+    let entry = this.entities.get(key);
+    if (entry === undefined) {
+      if (!full) {
+        this.stats.unknownUpdates++;
+        return;
+      }
+      if (this.entities.size >= this.maxEntities) {
+        this.stats.tableFull++;
+        return;
+      }
+      entry = new EntityEntry(key);
+      this.entities.set(key, entry);
+    }
+    if (full) {
+      entry.force = record.forceId;
+      entry.kind = record.entityType[0]!;
+      entry.domain = record.entityType[1]!;
+      // The longest of the stationary and moving timeouts: the snapshot never forgets a live entity early.
+      entry.timeoutMs = 1000 * entityTimeoutSeconds(this.config.heartbeat, entry.kind, entry.domain, true);
+      if (entry.full.length < length) entry.full = new Uint8Array(length);
+      entry.full.set(bytes.subarray(offset, offset + length));
+      entry.fullLength = length;
+      entry.fullTimeMs = nowMs;
+      entry.partialLength = 0;
+    } else {
+      if (entry.partial.length < length) entry.partial = new Uint8Array(length);
+      entry.partial.set(bytes.subarray(offset, offset + length));
+      entry.partialLength = length;
+      entry.partialTimeMs = nowMs;
+    }
+    entry.exercise = record.exerciseId;
+    entry.lastSeenMs = nowMs;
+    const l = record.location;
+    ecefToGeodeticDegrees(this.geodetic, l[0]!, l[1]!, l[2]!);
+    entry.latDeg = this.geodetic[0]!;
+    entry.lonDeg = this.geodetic[1]!;
+    // A leave notice (appearance State = Deactivated, docs/dis-reference.md) is forwarded, then forgotten.
+    if (isDeactivated(record.appearance)) this.entities.delete(key);
+    this.stats.pdus++;
+    this.stats.bytes += length;
+    this.rate.pdus++;
+    this.rate.bytes += length;
+    this.addToTick(entry, bytes, offset, length, nowMs);
+  };
+
+  private addToTick(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number, nowMs: number): void {
+    if (this.tickCount === TICK_RECORDS || this.tickByteLength + length > TICK_BYTES) this.tick();
+    const i = this.tickCount++;
+    this.tickBytes.set(bytes.subarray(offset, offset + length), this.tickByteLength);
+    this.tickStart[i] = this.tickByteLength;
+    this.tickLength[i] = length;
+    this.tickByteLength += length;
+    this.tickTimeMs[i] = nowMs;
+    this.tickLatDeg[i] = entry.latDeg;
+    this.tickLonDeg[i] = entry.lonDeg;
+    this.tickAttributes[4 * i] = entry.exercise;
+    this.tickAttributes[4 * i + 1] = entry.force;
+    this.tickAttributes[4 * i + 2] = entry.kind;
+    this.tickAttributes[4 * i + 3] = entry.domain;
+    this.tickEntries[i] = entry;
+  }
+
+  private recordMatches(f: CompiledFilter, i: number): boolean {
+    const a = this.tickAttributes;
+    return matches(f, a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!, a[4 * i + 3]!, this.tickLatDeg[i]!, this.tickLonDeg[i]!);
+  }
+
+  /** Sends the PDUs of this tick to every client (or marks them missed for a congested one). */
+  tick(): void {
+    if (this.closed) return;
+    const count = this.tickCount;
+    let shared: Buffer[] | undefined;
+    for (const client of this.clients) {
+      if (client.socket.readyState !== client.socket.OPEN) continue;
+      if (!client.congested && client.socket.bufferedAmount > this.highWaterBytes) client.congested = true;
+      if (client.congested) {
+        for (let i = 0; i < count; i++) if (this.recordMatches(client.compiled, i)) this.miss(client, this.tickEntries[i]!);
+        // Drained (half the mark, so it is not toggled on every tick): the newest of what it missed, then the stream.
+        if (client.socket.bufferedAmount <= this.highWaterBytes / 2) {
+          client.congested = false;
+          this.sendEntries(client, client.pending);
+          client.pending.clear();
+        }
+        continue;
+      }
+      if (count === 0) continue;
+      if (client.compiled.all) {
+        // Encoded once per tick and shared: clients with the empty filter cost one send each.
+        shared ??= this.encodeTick(undefined);
+        for (const message of shared) this.sendBinary(client, message);
+      } else {
+        for (const message of this.encodeTick(client.compiled)) this.sendBinary(client, message);
+      }
+    }
+    for (let i = 0; i < count; i++) this.tickEntries[i] = undefined;
+    this.tickCount = 0;
+    this.tickByteLength = 0;
+  }
+
+  /** The tick's records that pass `filter` (all when undefined), as feed messages. */
+  private encodeTick(filter: CompiledFilter | undefined): Buffer[] {
+    const messages: Buffer[] = [];
+    const writer = this.writer;
+    writer.reset();
+    for (let i = 0; i < this.tickCount; i++) {
+      if (filter !== undefined && !this.recordMatches(filter, i)) continue;
+      this.write(messages, this.tickTimeMs[i]!, this.tickBytes, this.tickStart[i]!, this.tickLength[i]!);
+    }
+    if (writer.length > 0) messages.push(Buffer.from(writer.bytes()));
+    return messages;
+  }
+
+  /** Appends one record to the writer, moving a full message to `messages` first. */
+  private write(messages: Buffer[], timeMs: number, bytes: Uint8Array, offset: number, length: number): void {
+    const writer = this.writer;
+    if (writer.add(timeMs, bytes, offset, length)) return;
+    // A copy per message: ws may still hold the buffer in the socket's queue after `send` returns.
+    messages.push(Buffer.from(writer.bytes()));
+    writer.reset();
+    writer.add(timeMs, bytes, offset, length);
+  }
+
+  private miss(client: ViewClient, entry: EntityEntry): void {
+    if (client.pending.has(entry)) {
+      client.skipped++;
+      this.stats.skipped++;
+    } else if (client.pending.size < this.maxEntities) {
+      client.pending.add(entry);
+    } else {
+      // Bounded even when entities come and go while the client is stuck.
+      client.skipped++;
+      this.stats.skipped++;
+    }
+  }
+
+  /**
+   * Sends the newest PDUs of `entries` that pass the client's filter (a snapshot); to a client over the high-water
+   * mark, marks them missed instead, so a client that asks for snapshots without reading cannot grow its buffer.
+   */
+  private sendEntries(client: ViewClient, entries: Iterable<EntityEntry>): void {
+    if (client.congested || client.socket.bufferedAmount > this.highWaterBytes) {
+      client.congested = true;
+      for (const e of entries) {
+        if (matches(client.compiled, e.exercise, e.force, e.kind, e.domain, e.latDeg, e.lonDeg)) this.miss(client, e);
+      }
+      return;
+    }
+    const messages: Buffer[] = [];
+    this.writer.reset();
+    for (const e of entries) {
+      if (e.timedOut || e.fullLength === 0) continue;
+      if (!matches(client.compiled, e.exercise, e.force, e.kind, e.domain, e.latDeg, e.lonDeg)) continue;
+      this.write(messages, e.fullTimeMs, e.full, 0, e.fullLength);
+      if (e.partialLength > 0) this.write(messages, e.partialTimeMs, e.partial, 0, e.partialLength);
+    }
+    if (this.writer.length > 0) messages.push(Buffer.from(this.writer.bytes()));
+    for (const message of messages) this.sendBinary(client, message);
+  }
+
+  private sendBinary(client: ViewClient, message: Buffer): void {
+    this.stats.messagesSent++;
+    this.stats.bytesSent += message.length;
+    client.socket.send(message, { binary: true });
+  }
+
+  private sendJson(client: ViewClient, message: ServerMessage): void {
+    const socket = client.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    // Replies are small, but a client that keeps asking and never reads would pile them up: it is dropped.
+    if (socket.bufferedAmount > 4 * this.highWaterBytes) {
+      this.stats.clientsDropped++;
+      socket.terminate();
+      return;
+    }
+    socket.send(encodeMessage(message));
+  }
+
+  /**
+   * Refuses or accepts a WebSocket upgrade (hand it the HTTP server's `upgrade` events): 404 off `/feed`, 403 for
+   * a foreign origin, 503 when full.
+   */
+  readonly handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => socket.destroy());
+    let path = '';
+    try {
+      path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      // An unparseable target is not the feed.
+    }
+    if (this.closed) return this.refuse(socket, 503, 'Service Unavailable', 'the gateway is shutting down');
+    if (path !== FEED_PATH) return this.refuse(socket, 404, 'Not Found', `the feed is at ${FEED_PATH}`);
+    if (!originAllowed(request.headers.origin, request.headers.host, this.allowOrigins)) {
+      return this.refuse(socket, 403, 'Forbidden', 'this origin may not read the feed; add it with --allow-origin ORIGIN');
+    }
+    if (this.clients.size >= this.maxClients) {
+      return this.refuse(socket, 503, 'Service Unavailable', `the gateway serves at most ${this.maxClients} clients`);
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws));
+  };
+
+  private refuse(socket: Duplex, status: number, reason: string, body: string): void {
+    this.stats.upgradesRefused++;
+    const text = `${body}\n`;
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    );
+  }
+
+  private connect(socket: WebSocket): void {
+    const client = new ViewClient(socket);
+    this.clients.add(client);
+    this.stats.clients = this.clients.size;
+    socket.on('error', (error: Error & { code?: string }) => {
+      // ws has already closed the socket (1009 for an oversized message); count and go on.
+      if (error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' || error.code?.startsWith('WS_ERR_')) this.stats.clientErrors++;
+    });
+    socket.on('close', () => {
+      this.clients.delete(client);
+      client.pending.clear();
+      this.stats.clients = this.clients.size;
+    });
+    socket.on('message', (data, isBinary) => this.onMessage(client, data, isBinary));
+    this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs: this.now(), config: this.viewConfig });
+    this.sendEntries(client, this.entities.values());
+  }
+
+  private onMessage(client: ViewClient, data: RawData, isBinary: boolean): void {
+    this.stats.clientMessages++;
+    if (isBinary) {
+      return this.clientError(client, 'BAD_MESSAGE', 'binary messages are not accepted; send JSON text, e.g. {"type":"ping"}');
+    }
+    // ws hands text over as one Buffer (binaryType 'nodebuffer', its default); the other shapes for completeness.
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(new Uint8Array(data)).toString('utf8');
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) return this.clientError(client, parsed.error.code, parsed.error.message);
+    const message = parsed.message;
+    if (message.type === 'ping') return this.sendJson(client, { type: 'pong', serverTimeMs: this.now() });
+    const { type: _type, ...filter } = message;
+    client.filter = filter;
+    client.compiled = compile(filter);
+    client.pending.clear();
+    this.sendJson(client, { type: 'filter-ok', filter });
+    // The new view from its newest state (a congested client gets it when it drains).
+    this.sendEntries(client, this.entities.values());
+  }
+
+  private clientError(client: ViewClient, code: ViewErrorCode, message: string): void {
+    this.stats.clientErrors++;
+    this.sendJson(client, { type: 'error', code, message });
+  }
+
+  /** Sends the demo's truth to every client that keeps up (a congested one skips it: the next one replaces it). */
+  sendTruth(entities: readonly TruthEntity[]): void {
+    const text = encodeMessage({ type: 'truth', serverTimeMs: this.now(), entities });
+    for (const client of this.clients) {
+      if (!client.congested && client.socket.readyState === client.socket.OPEN) client.socket.send(text);
+    }
+  }
+
+  private everySecond(): void {
+    const nowMs = this.now();
+    for (const [key, entry] of this.entities) {
+      if (nowMs - entry.lastSeenMs > entry.timeoutMs) {
+        entry.timedOut = true;
+        this.entities.delete(key);
+        this.stats.timeouts++;
+      }
+    }
+    this.rate.pdusPerSecond = this.rate.pdus;
+    this.rate.bytesPerSecond = this.rate.bytes;
+    this.rate.pdus = this.rate.bytes = 0;
+    for (const client of this.clients) {
+      if (client.congested) continue;
+      this.sendJson(client, {
+        type: 'counters',
+        serverTimeMs: nowMs,
+        entities: this.entities.size,
+        pdusPerSecond: this.rate.pdusPerSecond,
+        bytesPerSecond: this.rate.bytesPerSecond,
+        skipped: client.skipped,
+        clients: this.clients.size,
+        clientErrors: this.stats.clientErrors,
+      });
+    }
+  }
+
+  /** Stops the timers and closes every client (1001 going away). Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const client of this.clients) client.socket.close(1001, 'the gateway is shutting down');
+    this.wss.close();
+  }
+}

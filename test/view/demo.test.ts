@@ -1,0 +1,39 @@
+// `reckon demo` serves the live map: the page's URL on stderr, the feed of the demo's PDUs and its truth layer.
+import { describe, expect, it } from 'vitest';
+import { reckon, within } from '../cli/binary.js';
+import { FeedClient } from './support.js';
+
+describe('reckon demo live map', () => {
+  it('prints the map URL and serves the feed with the three entities and their truth', async () => {
+    const demo = reckon(['demo', '--duration', '20', '--json', '--http', '127.0.0.1:0']);
+    try {
+      const [, url] = await demo.waitFor(/live map at (http:\/\/127\.0\.0\.1:\d+\/)/);
+      const feed = await FeedClient.connect(`${url!.replace('http:', 'ws:')}feed`);
+      const hello = await feed.next('hello');
+      expect(hello.config.demo).toBe(true);
+      const truth = await feed.next('truth');
+      expect(truth.entities.map((e) => e.id)).toEqual(['1:1:1', '1:2:1', '1:3:1']);
+      for (const e of truth.entities) {
+        for (const v of [e.lat, e.lon, e.altM, e.headingDeg]) expect(Number.isFinite(v)).toBe(true);
+        expect(e.headingDeg).toBeGreaterThanOrEqual(0);
+        expect(e.headingDeg).toBeLessThan(360);
+      }
+      // Each entity is 1:A:1, its own application: entity ids differ in bytes 14–15 (IEEE 1278.1 Entity ID record).
+      const applications = () => new Set(feed.records.map((r) => (r.pdu[14]! << 8) | r.pdu[15]!));
+      await feed.waitFor(() => applications().size === 3, 'PDUs of all three entities', 15_000);
+      feed.close();
+      demo.child.kill('SIGINT');
+      expect(await within(demo.exited, 15_000, 'the demo to exit')).toBe(0);
+      // The JSON summary on stdout stays JSON.
+      expect(JSON.parse(demo.stdout()).stoppedBy).toBe('interrupted');
+    } finally {
+      demo.child.kill('SIGKILL');
+    }
+  });
+
+  it('serves no map with --no-view', async () => {
+    const demo = reckon(['demo', '--duration', '1', '--json', '--no-view']);
+    expect(await within(demo.exited, 20_000, 'the demo to exit', demo.child)).toBe(0);
+    expect(demo.stderr()).not.toMatch(/live map/);
+  });
+});

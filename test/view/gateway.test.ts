@@ -1,0 +1,319 @@
+/**
+ * The view gateway over real sockets on 127.0.0.1: UDP in, WebSocket out. Hello, PDUs byte for byte, snapshots,
+ * every filter kind, the Origin check, hostile client messages, and a client that never reads.
+ */
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '../cli/binary.js';
+import { FeedClient, entityPdu, startGateway, type EntitySpec, type TestGateway } from './support.js';
+import type { ViewFilter } from '../../src/view/protocol.js';
+
+let running: TestGateway[] = [];
+let clients: FeedClient[] = [];
+afterEach(async () => {
+  for (const c of clients) c.close();
+  clients = [];
+  await Promise.all(running.map((g) => g.close()));
+  running = [];
+});
+
+async function gateway(options: Parameters<typeof startGateway>[0] = {}): Promise<TestGateway> {
+  const g = await startGateway(options);
+  running.push(g);
+  return g;
+}
+
+async function client(g: TestGateway, options = {}): Promise<FeedClient> {
+  const c = await FeedClient.connect(g.feedUrl, options);
+  clients.push(c);
+  await c.next('hello');
+  return c;
+}
+
+/** Sends PDUs and waits until `observer` (empty filter) has them all, so every client's tick has been sent. */
+async function publish(g: TestGateway, observer: FeedClient, specs: readonly EntitySpec[]): Promise<void> {
+  const before = observer.records.length;
+  g.send(...specs.map(entityPdu));
+  await observer.waitFor(() => observer.records.length >= before + specs.length, `${specs.length} PDUs`);
+}
+
+/** A WebSocket text frame as a client must send it: masked (RFC 6455 §5.3), payload under 126 bytes. */
+function maskedTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  if (payload.length >= 126) throw new Error('payload too long for this helper');
+  const mask = [0x12, 0x34, 0x56, 0x78];
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length, ...mask]), payload.map((b, i) => b ^ mask[i % 4]!)]);
+}
+
+/** A raw TCP client that does the WebSocket upgrade by hand, then never reads. */
+async function rawClient(port: number) {
+  const raw = connect(port, '127.0.0.1');
+  raw.on('error', () => {});
+  await within(new Promise<void>((resolve) => raw.once('connect', () => resolve())), 5000, 'TCP connect');
+  raw.write(
+    'GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+  );
+  await within(new Promise<void>((resolve) => raw.once('data', () => resolve())), 5000, 'the 101 response');
+  raw.pause();
+  return raw;
+}
+
+/** Waits (yielding to I/O) until `condition` holds; fails after 5 s. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('view gateway', () => {
+  it('says hello first, with the protocol version and the receive settings', async () => {
+    const g = await gateway({ tiles: 'https://tiles.example.org/{z}/{x}/{y}.png' });
+    const c = await FeedClient.connect(g.feedUrl);
+    clients.push(c);
+    await c.waitFor(() => c.json.length > 0, 'a first message');
+    const hello = c.json[0]!;
+    expect(hello.type).toBe('hello');
+    if (hello.type !== 'hello') return;
+    expect(hello.protocol).toBe(1);
+    expect(Math.abs(hello.serverTimeMs - Date.now())).toBeLessThan(60_000);
+    expect(hello.config).toMatchObject({
+      exercise: 1,
+      smoothing: { method: expect.any(String), timeSeconds: expect.any(Number) },
+      tiles: 'https://tiles.example.org/{z}/{x}/{y}.png',
+      demo: false,
+    });
+    expect(hello.config.entityTimeoutSeconds).toBeGreaterThan(0);
+  });
+
+  it('forwards the PDUs a UDP publisher sends, byte for byte, with their arrival times', async () => {
+    const g = await gateway();
+    const c = await client(g);
+    const startMs = Date.now();
+    const pdus = [entityPdu({ entity: 1 }), entityPdu({ entity: 2, force: 2 }), entityPdu({ entity: 1, update: true })];
+    g.send(...pdus);
+    await c.waitFor(() => c.records.length >= 3, 'three PDUs');
+    expect(c.records.map((r) => [...r.pdu])).toEqual(pdus.map((p) => [...p]));
+    expect(c.records.map((r) => r.pdu.length)).toEqual([144, 144, 72]);
+    for (const r of c.records) expect(r.arrivalTimeMs).toBeGreaterThanOrEqual(startMs - 1);
+    // Other PDU types, other exercises and undecodable bytes never reach a page.
+    const fire = entityPdu({ entity: 3 });
+    fire[2] = 2;
+    const otherExercise = entityPdu({ entity: 4, exercise: 9 });
+    const garbage = entityPdu({ entity: 5 }).subarray(0, 100);
+    g.send(fire, otherExercise, garbage, entityPdu({ entity: 6 }));
+    await c.waitFor(() => c.records.length >= 4, 'the good PDU');
+    await c.sync();
+    expect(c.entities(3)).toEqual([6]);
+  });
+
+  it('sends a new client the newest PDUs of every entity first (snapshot), leaving out those that left', async () => {
+    const g = await gateway();
+    const first = await client(g);
+    await publish(g, first, [
+      { entity: 1, speed: 1 },
+      { entity: 2 },
+      { entity: 1, speed: 2 },
+      { entity: 2, update: true, speed: 5 },
+      { entity: 3 },
+      { entity: 3, deactivated: true },
+    ]);
+    const late = await client(g);
+    await late.waitFor(() => late.records.length >= 3, 'the snapshot');
+    await late.sync();
+    // Entity 1: its newest full PDU; entity 2: its full PDU, then the newer update; entity 3 left.
+    expect(late.records.map((r) => [r.entity, r.pdu.length])).toEqual([
+      [1, 144],
+      [2, 144],
+      [2, 72],
+    ]);
+    expect([...late.records[0]!.pdu]).toEqual([...entityPdu({ entity: 1, speed: 2 })]);
+    expect(g.gateway.entityCount).toBe(2);
+  });
+
+  const filterCases: Array<[string, Partial<ViewFilter>, EntitySpec[], number[]]> = [
+    ['force', { forces: [2] }, [{ entity: 1, force: 1 }, { entity: 2, force: 2 }, { entity: 3, force: 3 }], [2]],
+    ['kind', { kinds: [1] }, [{ entity: 1, kind: 1 }, { entity: 2, kind: 3 }], [1]],
+    ['domain', { domains: [2, 3] }, [{ entity: 1, domain: 1 }, { entity: 2, domain: 2 }, { entity: 3, domain: 3 }], [2, 3]],
+    ['exercise', { exercise: 2 }, [{ entity: 1, exercise: 1 }, { entity: 2, exercise: 2 }], [2]],
+    [
+      'bbox',
+      { bbox: [5, 45, 10, 55] },
+      [{ entity: 1, latDeg: 50, lonDeg: 8 }, { entity: 2, latDeg: 50, lonDeg: 12 }, { entity: 3, latDeg: 40, lonDeg: 8 }],
+      [1],
+    ],
+    [
+      'bbox across the antimeridian',
+      { bbox: [170, -20, -170, 20] },
+      [
+        { entity: 1, latDeg: 0, lonDeg: 175 },
+        { entity: 2, latDeg: 0, lonDeg: -175 },
+        { entity: 3, latDeg: 0, lonDeg: 0 },
+        { entity: 4, latDeg: 0, lonDeg: 165 },
+        { entity: 5, latDeg: 30, lonDeg: 179 },
+      ],
+      [1, 2],
+    ],
+  ];
+
+  it.each(filterCases)('a %s filter reduces the snapshot and the stream', async (_name, filter, entities, expected) => {
+    const g = await gateway({ allExercises: true });
+    const observer = await client(g);
+    const filtered = await client(g);
+    await publish(g, observer, entities);
+    await filtered.sync();
+    expect(filtered.entities()).toEqual(entities.map((e) => e.entity).sort((a, b) => a - b));
+
+    const full: ViewFilter = { exercise: null, forces: null, kinds: null, domains: null, bbox: null, ...filter };
+    filtered.send({ type: 'filter', ...filter });
+    const ok = await filtered.next('filter-ok');
+    expect(ok.filter).toEqual(full);
+    const okAt = filtered.json.indexOf(ok) + 1;
+    await filtered.sync();
+    const afterFilter = filtered.records.length;
+    const snapshot = filtered.records.filter((r) => r.afterJson >= okAt).map((r) => r.entity);
+    expect([...new Set(snapshot)].sort((a, b) => a - b)).toEqual(expected);
+
+    await publish(g, observer, entities.map((e) => ({ ...e, speed: 3 })));
+    await filtered.sync();
+    expect(filtered.entities(afterFilter)).toEqual(expected);
+  });
+
+  it('filters Entity State Updates by the entity their full PDU described', async () => {
+    const g = await gateway();
+    const observer = await client(g);
+    const filtered = await client(g);
+    filtered.send({ type: 'filter', forces: [2] });
+    await filtered.next('filter-ok');
+    await publish(g, observer, [{ entity: 1, force: 1 }, { entity: 2, force: 2 }]);
+    await filtered.sync();
+    const from = filtered.records.length;
+    await publish(g, observer, [{ entity: 1, update: true }, { entity: 2, update: true }]);
+    await filtered.sync();
+    expect(filtered.records.slice(from).map((r) => [r.entity, r.pdu.length])).toEqual([[2, 72]]);
+  });
+
+  it('refuses a foreign Origin with 403 and accepts the page\'s own, an allowed one, and none', async () => {
+    const g = await gateway({ allowOrigins: ['http://localhost:5173'] });
+    const port = new URL(g.url).port;
+    const upgrade = (origin: string | undefined) =>
+      within(
+        new Promise<number>((resolve, reject) => {
+          const headers: Record<string, string> = {
+            Connection: 'Upgrade',
+            Upgrade: 'websocket',
+            'Sec-WebSocket-Version': '13',
+            'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          };
+          if (origin !== undefined) headers['Origin'] = origin;
+          const req = request({ host: '127.0.0.1', port, path: '/feed', headers });
+          req.on('response', (res) => (res.resume(), resolve(res.statusCode!)));
+          req.on('upgrade', (res, socket) => (socket.destroy(), resolve(res.statusCode!)));
+          req.on('error', reject);
+          req.end();
+        }),
+        5000,
+        `upgrade with origin ${origin}`,
+      );
+    expect(await upgrade('http://evil.example')).toBe(403);
+    expect(await upgrade(`http://localhost:${port}`)).toBe(403); // another host name is another origin
+    expect(await upgrade('null')).toBe(403);
+    expect(await upgrade(`http://127.0.0.1:${port}`)).toBe(101);
+    expect(await upgrade('http://localhost:5173')).toBe(101);
+    expect(await upgrade(undefined)).toBe(101);
+    expect(g.gateway.stats.upgradesRefused).toBe(3);
+    const c = await client(g, { origin: `http://127.0.0.1:${port}` });
+    expect(c.json[0]!.type).toBe('hello');
+  });
+
+  it('answers malformed, unknown and oversized client messages with errors, counts them, and serves on', async () => {
+    const g = await gateway();
+    const observer = await client(g);
+    const bad = await client(g);
+    bad.send('{not json');
+    expect((await bad.next('error')).code).toBe('BAD_JSON');
+    bad.send({ type: 'subscribe' });
+    expect((await bad.next('error', bad.json.findIndex((m) => m.type === 'error') + 1)).code).toBe('UNKNOWN_TYPE');
+    bad.send({ type: 'filter', bbox: [0, 10, 1, 5] });
+    await bad.waitFor(() => bad.json.filter((m) => m.type === 'error').length === 3, 'a third error');
+    expect(bad.json.filter((m) => m.type === 'error').map((m) => m.type === 'error' && m.code)).toEqual([
+      'BAD_JSON',
+      'UNKNOWN_TYPE',
+      'BAD_MESSAGE',
+    ]);
+    bad.socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    await bad.waitFor(() => bad.json.filter((m) => m.type === 'error').length === 4, 'a fourth error');
+    // Still served: the bad messages changed nothing.
+    await bad.sync();
+    expect(g.gateway.stats.clientErrors).toBe(4);
+
+    bad.send('x'.repeat(17 * 1024));
+    expect(await within(bad.closed, 5000, 'the oversized sender closed')).toBe(1009);
+    await observer.waitFor(() => g.gateway.stats.clientErrors === 5, 'the oversized message counted', 5000).catch(() => {});
+    expect(g.gateway.stats.clientErrors).toBe(5);
+    expect(g.gateway.stats.clients).toBe(1);
+    await publish(g, observer, [{ entity: 7 }]);
+    await observer.sync();
+    const counters = await observer.next('counters');
+    expect(counters.clientErrors).toBe(5);
+  });
+
+  it('keeps a client that never reads to a bounded buffer, the newest PDU per entity, and counts what it skipped', async () => {
+    const g = await gateway({ highWaterBytes: 256 * 1024, tickMs: 1_000_000 });
+    // A raw TCP client: does the upgrade by hand, then never reads again.
+    const raw = await rawClient(Number(new URL(g.url).port));
+    const reader = await client(g);
+
+    const ENTITIES = 500;
+    const datagrams: Buffer[] = [];
+    for (let e = 1; e <= ENTITIES; e += 10) {
+      datagrams.push(Buffer.concat(Array.from({ length: 10 }, (_, k) => entityPdu({ entity: e + k }))));
+    }
+    const source = { address: '127.0.0.1', port: 1, family: 'IPv4' };
+    let maxBuffered = 0;
+    let ticks = 0;
+    const slow = () => g.gateway.clientStates().find((s) => s.skipped > 0 || s.congested);
+    // Until it has skipped PDUs, then as many ticks again: its buffer must not grow meanwhile.
+    let congestedAt = -1;
+    for (; ticks < 2000 && (congestedAt < 0 || ticks < congestedAt * 2 + 20); ticks++) {
+      for (const d of datagrams) g.gateway.receive(d, source);
+      g.gateway.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+      const s = slow();
+      if (s && s.skipped > 0 && congestedAt < 0) congestedAt = ticks;
+      const states = g.gateway.clientStates();
+      maxBuffered = Math.max(maxBuffered, ...states.map((c) => c.bufferedBytes));
+    }
+    const s = slow();
+    expect(congestedAt).toBeGreaterThanOrEqual(0);
+    // One tick's messages at most on top of the mark: 500 × (144 + 10) bytes.
+    expect(maxBuffered).toBeLessThanOrEqual(256 * 1024 + ENTITIES * 154);
+    expect(s!.pendingEntities).toBeLessThanOrEqual(ENTITIES);
+    expect(s!.skipped).toBeGreaterThan(ENTITIES);
+    expect(g.gateway.stats.skipped).toBe(s!.skipped);
+    // The reading client got every PDU of every tick.
+    await reader.waitFor(() => reader.records.length >= ticks * ENTITIES, 'every PDU at the reading client', 20_000);
+    expect(reader.records.length).toBe(ticks * ENTITIES);
+    raw.destroy();
+  });
+
+  it('bounds the buffer of a client that keeps asking for snapshots and never reads', async () => {
+    const g = await gateway({ highWaterBytes: 64 * 1024, tickMs: 1_000_000 });
+    const source = { address: '127.0.0.1', port: 1, family: 'IPv4' };
+    for (let e = 1; e <= 500; e++) g.gateway.receive(entityPdu({ entity: e }), source);
+    expect(g.gateway.entityCount).toBe(500);
+    const raw = await rawClient(Number(new URL(g.url).port));
+    const MESSAGES = 300;
+    for (let i = 0; i < MESSAGES; i++) raw.write(maskedTextFrame(JSON.stringify({ type: 'filter', forces: [1] })));
+    await until(() => g.gateway.stats.clientMessages === MESSAGES, 'every filter message read');
+    const [state] = g.gateway.clientStates();
+    // Without the bound: 300 snapshots of 500 × 154 bytes (23 MB). With it: the mark, one snapshot and the replies.
+    expect(state!.bufferedBytes).toBeLessThanOrEqual(64 * 1024 + 500 * 154 + MESSAGES * 200);
+    expect(state!.congested).toBe(true);
+    expect(state!.pendingEntities).toBe(500);
+    raw.destroy();
+  });
+});
