@@ -22,14 +22,44 @@ export function offlineStyle(assetsUrl: string): StyleSpecification {
       { id: 'sea', type: 'background', paint: { 'background-color': '#0d1b2a' } },
       { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#243447', 'fill-antialias': true } },
       { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#5c7590', 'line-width': 0.8 } },
-      {
-        id: 'grid',
-        type: 'line',
-        source: 'grid',
-        paint: { 'line-color': '#8fb3d9', 'line-opacity': 0.22, 'line-width': 1 },
-      },
+      GRID_LAYER,
     ],
   };
+}
+
+/** The grid's source and layer, added on top of any style. */
+const GRID_LAYER = {
+  id: 'grid',
+  type: 'line',
+  source: 'grid',
+  paint: { 'line-color': '#8fb3d9', 'line-opacity': 0.22, 'line-width': 1 },
+} as const;
+
+/**
+ * The online base map for `tiles` from the server's configuration: a raster tile URL template (`{z}/{x}/{y}`) as a
+ * raster source under the grid, or anything else as a MapLibre style URL (the grid is added when it has loaded).
+ */
+export function onlineStyle(tiles: string): StyleSpecification | string {
+  if (!tiles.includes('{z}')) return tiles;
+  return {
+    version: 8,
+    sources: {
+      tiles: { type: 'raster', tiles: [tiles], tileSize: 256 },
+      grid: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
+    },
+    layers: [
+      { id: 'sea', type: 'background', paint: { 'background-color': '#0d1b2a' } },
+      { id: 'tiles', type: 'raster', source: 'tiles', paint: { 'raster-brightness-max': 0.75 } },
+      GRID_LAYER,
+    ],
+  };
+}
+
+/** Adds the grid's source and layer to a loaded style that lacks them (an online style URL). */
+export function ensureGrid(map: { getSource(id: string): unknown; addSource(id: string, source: object): unknown; addLayer(layer: object): unknown }): void {
+  if (map.getSource('grid') !== undefined) return;
+  map.addSource('grid', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
+  map.addLayer(GRID_LAYER);
 }
 
 /** A grid spacing from the 1–2–5 series, metres, giving between about 4 and 10 lines across `widthMeters`. */

@@ -11,7 +11,7 @@ import { geodeticDegreesToEcef } from '../../math/geodesy.js';
 import { PageEntities } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
 import { EntityLayers, SymbolAtlas, type TruthPoint } from './layers.js';
-import { formatDistance, metricGrid, offlineStyle } from './basemap.js';
+import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
 import { Panel } from './panel.js';
 
 /** What the browser tests read (not pixels): see docs/view.md. */
@@ -87,7 +87,10 @@ class App {
     this.map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-left');
     this.map.addControl(this.overlay as unknown as maplibregl.IControl);
     this.map.on('moveend', () => this.viewChanged());
-    this.map.on('load', () => this.updateGrid());
+    this.map.on('style.load', () => {
+      ensureGrid(this.map);
+      this.updateGrid();
+    });
     this.layers = new EntityLayers(this.entities, this.atlas);
     this.panel = new Panel({ filterChanged: () => this.sendFilter(), select: (slot) => this.selectSlot(slot) });
     const url = new URL(FEED_PATH, document.baseURI);
@@ -224,7 +227,7 @@ class App {
       });
       this.layers = new EntityLayers(this.entities, this.atlas);
     }
-    if (typeof c.tiles === 'string' && c.tiles !== '' && previous?.tiles !== c.tiles) this.map.setStyle(c.tiles);
+    if (typeof c.tiles === 'string' && c.tiles !== '' && previous?.tiles !== c.tiles) this.map.setStyle(onlineStyle(c.tiles));
     // A reconnect restores the filter the user had; the server starts every client with the empty one.
     if (this.filter !== EMPTY_FILTER) this.applyFilter();
   }

@@ -57,6 +57,7 @@ const DEG = Math.PI / 180;
 /** An Entity State PDU of `e` at its start position (velocity in ECEF, FPW), time-stamped `nowMs`. */
 export function entityStatePdu(e: TestEntity, nowMs: number, at?: { lat: number; lon: number }): Uint8Array {
   const r = new EntityStateRecord();
+  r.exerciseId = 1;
   r.site = e.site;
   r.application = e.application;
   r.entity = e.entity;
