@@ -96,6 +96,7 @@ const suite: BenchSuite = async ({ quick }) => {
         ['view.frame.10k', 10_000, quick ? 30 : 120, 4],
         ['view.frame.100k', 100_000, quick ? 10 : 40, 40],
       ] as const) {
+        process.stderr.write(`view-page: ${name} …\n`);
         const r = await page.evaluate(
           ([count, f]) => (window as unknown as { __bench: (n: number, f: number) => Promise<Record<string, number>> }).__bench(count, f),
           [n, frames] as const,
