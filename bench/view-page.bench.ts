@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { findSystemBinary } from '../test/support/system-binary.js';
 import { CHROMIUM_ARGS } from '../test/view/support/browser.js';
-import type { BenchResult, BenchSuite } from './harness.js';
+import { round, type BenchResult, type BenchSuite } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PAGE = join(ROOT, 'dist/view/page');
@@ -101,7 +101,8 @@ const suite: BenchSuite = async ({ quick }) => {
           ([count, f]) => (window as unknown as { __bench: (n: number, f: number) => Promise<Record<string, number>> }).__bench(count, f),
           [n, frames] as const,
         );
-        results.push({ name, ...r, goalMs, browser: 'chromium-headless-swiftshader' });
+        const rounded = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v)]));
+        results.push({ name, ...rounded, goalMs, browser: 'chromium-headless-swiftshader' });
       }
     } finally {
       await browser.close();

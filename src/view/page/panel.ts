@@ -11,6 +11,8 @@ const FORCE_NAMES = ['other', 'friendly', 'opposing', 'neutral'];
 const DOMAIN_NAMES = ['other', 'land', 'air', 'surface', 'subsurface', 'space'];
 const KIND_NAMES = ['other', 'platform', 'munition', 'life form', 'environmental', 'cultural feature', 'supply', 'radio', 'expendable', 'sensor/emitter'];
 const DR_NAMES = ['other', 'static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
+/** One collator for every sort: `localeCompare` builds one per call. */
+const collator = new Intl.Collator(undefined, { numeric: true });
 /** Rows drawn in the list; more are counted, not drawn. */
 const MAX_ROWS = 200;
 
@@ -128,9 +130,9 @@ export class Panel {
     }
     const marking = (s: number) => entities.markings[s]!;
     const comparators: Record<string, (a: number, b: number) => number> = {
-      marking: (a, b) => marking(a).localeCompare(marking(b)) || table.key[a]! - table.key[b]!,
+      marking: (a, b) => collator.compare(marking(a), marking(b)) || table.key[a]! - table.key[b]!,
       id: (a, b) => table.key[a]! - table.key[b]!,
-      force: (a, b) => table.forceId[a]! - table.forceId[b]! || marking(a).localeCompare(marking(b)),
+      force: (a, b) => table.forceId[a]! - table.forceId[b]! || collator.compare(marking(a), marking(b)),
       age: (a, b) => table.arrivalSeconds[a]! - table.arrivalSeconds[b]!,
       rate: (a, b) => entities.pduRate(b) - entities.pduRate(a),
     };
