@@ -7,7 +7,7 @@
 import { IconLayer, LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { ms, std2525c } from 'milsymbol/index.mjs';
-import { PageEntities, PDU_REASON_NAMES } from './entities.js';
+import { PageEntities } from './entities.js';
 import { symbolKey } from './symbols.js';
 
 type Rgba = [number, number, number, number];
@@ -30,7 +30,6 @@ export const REASON_COLOURS: readonly Rgba[] = [
   [230, 90, 255, 230], // orientation threshold
   [110, 200, 255, 200], // heartbeat
 ];
-export const REASON_LABELS = PDU_REASON_NAMES;
 
 export interface LayerOptions {
   trails: boolean;
