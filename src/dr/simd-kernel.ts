@@ -51,7 +51,12 @@ let compiled: object | null | undefined;
 export function createFloat64Arena(float64Count: number): Float64Arena | null {
   if (compiled === undefined) {
     const bytes = quadraticModuleBytes();
-    compiled = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
+    try {
+      compiled = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
+    } catch {
+      // A browser page whose Content-Security-Policy lacks 'wasm-unsafe-eval' refuses to compile any module.
+      compiled = null;
+    }
   }
   if (compiled === null || wasm === undefined) return null;
   const pages = Math.ceil((8 * float64Count) / PAGE_BYTES) + 1;

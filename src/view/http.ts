@@ -59,7 +59,9 @@ export function contentSecurityPolicy(tiles: string | null = null): string {
     }
   }
   return (
-    `default-src 'self'; img-src 'self' data: blob:${tileOrigin}; style-src 'self' 'unsafe-inline'; ` +
+    // 'wasm-unsafe-eval' lets the page compile the dead-reckoning kernel's WebAssembly module (no eval of scripts).
+    `default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob:${tileOrigin}; ` +
+    `style-src 'self' 'unsafe-inline'; ` +
     `worker-src 'self' blob:; connect-src 'self' ws: wss:${tileOrigin}`
   );
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFloat64Arena } from '../../src/dr/simd-kernel.js';
 import { DrStore, extrapolateLinear } from '../../src/dr/store.js';
 import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
@@ -21,6 +21,29 @@ describe('WebAssembly SIMD quadratic kernel', () => {
     expect(arena!.allocate(1000)).toHaveLength(1000);
     // Bounded: what does not fit is null, never a view past the end.
     expect(arena!.allocate(arena!.buffer.byteLength / 8)).toBeNull();
+  });
+
+  it('falls back to plain arrays where compiling is refused (a page whose CSP lacks wasm-unsafe-eval)', async () => {
+    const real = (globalThis as unknown as { WebAssembly: { validate: unknown } }).WebAssembly;
+    vi.resetModules();
+    vi.stubGlobal('WebAssembly', {
+      ...real,
+      validate: real.validate,
+      Module: function Refused() {
+        throw new Error('WebAssembly.Module(): Compiling or instantiating WebAssembly module violates the CSP');
+      },
+    });
+    try {
+      const kernel = await import('../../src/dr/simd-kernel.js');
+      const { RemoteEntityTable: FreshTable } = await import('../../src/dr/remote-entity-table.js');
+      expect(kernel.createFloat64Arena(1000)).toBeNull();
+      const table = new FreshTable({ capacity: 100 });
+      table.extrapolate(1);
+      expect(table.location).toHaveLength(300);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 
   it('equals the scalar quadratic bit for bit, for even and odd counts and any values', () => {

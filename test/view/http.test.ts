@@ -70,7 +70,8 @@ describe('page server', () => {
       expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(index.headers['x-content-type-options']).toBe('nosniff');
       expect(index.headers['content-security-policy']).toBe(
-        "default-src 'self'; img-src 'self' data: blob: https://tiles.example.org; style-src 'self' 'unsafe-inline'; " +
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data: blob: https://tiles.example.org; " +
+          "style-src 'self' 'unsafe-inline'; " +
           "worker-src 'self' blob:; connect-src 'self' ws: wss: https://tiles.example.org",
       );
       expect((await get(`${g.url}app.js`)).headers['content-type']).toBe('text/javascript; charset=utf-8');

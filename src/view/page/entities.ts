@@ -1,0 +1,466 @@
+/**
+ * The page's model of the exercise, free of DOM and WebGL so that tests and the frame benchmark run it as is:
+ * the project's own decoder and `RemoteEntityTable` (the same dead reckoning and smoothing as the Node side),
+ * plus what the map draws, kept in typed arrays that are filled in place once per frame:
+ *
+ * - `positions` (longitude°, latitude°, height m; 3 per instance) and `angles` (degrees counterclockwise from
+ *   north, as deck.gl's IconLayer takes them) of the displayed, smoothed state of every entity;
+ * - `ghostPositions`: the raw dead-reckoned state of the last PDU, without smoothing (on demand);
+ * - trails: the displayed position sampled every `trailIntervalSeconds`, the last `trailPoints` per entity;
+ * - arrival markers: where each of the last `markerCapacity` PDUs put its entity, and why it was sent when the
+ *   page can tell (see `PDU_REASON_*`).
+ *
+ * Instances are the table's active slots packed densely (`instanceSlot[i]`), so a layer draws `count` items.
+ * Time is a parameter (seconds on the server's clock); nothing here reads a clock.
+ */
+import { EntityStateRecord, entityKey, latin1UpToZero } from '../../pdu/entity-state-record.js';
+import { decodeEntityStateOrUpdateInto } from '../../pdu/entity-state-decoder.js';
+import { CodecStatus } from '../../pdu/status.js';
+import {
+  APPLY_APPEARED,
+  APPLY_UPDATED,
+  RemoteEntityTable,
+  TABLE_APPEARED,
+  TABLE_REMOVED,
+  TABLE_TIMED_OUT,
+} from '../../dr/remote-entity-table.js';
+import { positionAt } from '../../dr/store.js';
+import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
+import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
+import { WGS84_A, WGS84_B, WGS84_E2, WGS84_EP2 } from '../../math/geodesy.js';
+
+/** Why a PDU was sent, as far as the receiver can tell (IEEE 1278.1-2012 §5.3.2.4: thresholds and heartbeat). */
+export const PDU_REASON_UNKNOWN = 0;
+/** The first PDU of an entity the page did not hold. */
+export const PDU_REASON_APPEARED = 1;
+/** The dead-reckoned position had drifted at least the position threshold from the new PDU's. */
+export const PDU_REASON_POSITION = 2;
+/** The orientation had drifted at least the orientation threshold (non-rotating models only). */
+export const PDU_REASON_ORIENTATION = 3;
+/** About one heartbeat after the previous PDU with both errors under their thresholds. */
+export const PDU_REASON_HEARTBEAT = 4;
+export const PDU_REASON_NAMES = ['other', 'appeared', 'position', 'orientation', 'heartbeat'] as const;
+
+export interface PageEntitiesOptions {
+  /** Most entities held (the table's capacity). Defaults to 10 000. */
+  capacity?: number;
+  smoothing?: { method: SmoothingMethodName; timeSeconds: number };
+  /** The sender's thresholds, used to tell why a PDU was sent. Defaults to 1 m and 3°. */
+  positionThresholdMeters?: number;
+  orientationThresholdDeg?: number;
+  /** Points kept per trail. Defaults to 30. */
+  trailPoints?: number;
+  /** Seconds between two trail points. Defaults to 1. */
+  trailIntervalSeconds?: number;
+  /** PDU arrival markers kept (a ring). Defaults to 4096. */
+  markerCapacity?: number;
+}
+
+/** What `applyMessage` made of one binary feed message. */
+export interface ApplyCounts {
+  pdus: number;
+  /** PDUs that did not decode (counted, never thrown). */
+  rejected: number;
+}
+
+const DEG = Math.PI / 180;
+/** Arrival times kept per entity for its PDU rate. */
+const RATE_WINDOW = 8;
+
+export class PageEntities {
+  readonly capacity: number;
+  readonly table: RemoteEntityTable;
+  /** Instances drawn, and the slot of each. */
+  count = 0;
+  readonly instanceSlot: Int32Array;
+  /** Instance of each slot as of the last frame, or −1. */
+  readonly slotInstance: Int32Array;
+  readonly positions: Float64Array;
+  readonly angles: Float32Array;
+  /** Heading of each slot's displayed state, degrees clockwise from true north, [0, 360). */
+  readonly headingDeg: Float64Array;
+  readonly ghostPositions: Float64Array;
+  /** Markings by slot, decoded when a full Entity State PDU changes them. */
+  readonly markings: string[];
+  /** "site:application:entity" by slot. */
+  readonly ids: string[];
+  /** Bumped whenever an instance's symbol or order may have changed (entities came or went, a type changed). */
+  structureVersion = 0;
+  /** Bumped when the trails were resampled. */
+  trailVersion = 0;
+  /** Bumped when a marker was added. */
+  markerVersion = 0;
+
+  readonly trailPoints: number;
+  /** Trail points as longitude, latitude (2 per point, `trailPoints` per slot, a ring from `trailHead`). */
+  readonly trailValues: Float32Array;
+  readonly trailLength: Uint16Array;
+  readonly trailHead: Uint16Array;
+  /** Trails packed for a PathLayer: instance trails one after the other, and where each starts. */
+  readonly trailPath: Float32Array;
+  readonly trailStarts: Uint32Array;
+  trailCount = 0;
+
+  readonly markerCapacity: number;
+  /** Longitude, latitude, height of each marker (a ring; `markerCount` valid). */
+  readonly markerPositions: Float64Array;
+  readonly markerReason: Uint8Array;
+  markerCount = 0;
+  private markerNext = 0;
+
+  /** Arrival times of each slot's last PDUs (a ring of RATE_WINDOW), server seconds, and how many. */
+  private readonly arrivals: Float64Array;
+  private readonly arrivalCount: Uint8Array;
+  /** Reason for each slot's last PDU. */
+  readonly lastReason: Uint8Array;
+  /** Last PDU's reported location, ECEF metres (3 per slot). */
+  readonly lastPduLocation: Float64Array;
+
+  readonly stats = { pdus: 0, rejected: 0 };
+  private readonly record = new EntityStateRecord();
+  private readonly scratch = new Float64Array(3);
+  private readonly geodetic = new Float64Array(3);
+  private readonly positionThresholdMeters: number;
+  private readonly orientationThresholdRad: number;
+  private readonly trailIntervalSeconds: number;
+  private nextTrailSeconds = -Infinity;
+
+  constructor(options: PageEntitiesOptions = {}) {
+    const n = (this.capacity = options.capacity ?? 10_000);
+    this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
+    this.orientationThresholdRad = (options.orientationThresholdDeg ?? 3) * DEG;
+    this.trailPoints = options.trailPoints ?? 30;
+    this.trailIntervalSeconds = options.trailIntervalSeconds ?? 1;
+    this.markerCapacity = options.markerCapacity ?? 4096;
+    const smoothing = options.smoothing ?? { method: 'linear', timeSeconds: 0.5 };
+    this.table = new RemoteEntityTable({
+      capacity: n,
+      smoothing: { method: smoothing.method, durationSeconds: smoothing.timeSeconds },
+      onEvent: (kind, slot) => this.onTableEvent(kind, slot),
+    });
+    this.instanceSlot = new Int32Array(n);
+    this.slotInstance = new Int32Array(n).fill(-1);
+    this.positions = new Float64Array(3 * n);
+    this.angles = new Float32Array(n);
+    this.headingDeg = new Float64Array(n);
+    this.ghostPositions = new Float64Array(3 * n);
+    this.markings = new Array<string>(n).fill('');
+    this.ids = new Array<string>(n).fill('');
+    this.trailValues = new Float32Array(2 * this.trailPoints * n);
+    this.trailLength = new Uint16Array(n);
+    this.trailHead = new Uint16Array(n);
+    this.trailPath = new Float32Array(2 * this.trailPoints * n);
+    this.trailStarts = new Uint32Array(n + 1);
+    this.markerPositions = new Float64Array(3 * this.markerCapacity);
+    this.markerReason = new Uint8Array(this.markerCapacity);
+    this.arrivals = new Float64Array(RATE_WINDOW * n);
+    this.arrivalCount = new Uint8Array(n);
+    this.lastReason = new Uint8Array(n);
+    this.lastPduLocation = new Float64Array(3 * n);
+  }
+
+  /**
+   * Applies one PDU as it came off the wire. Bad bytes are counted in `stats.rejected`, never thrown.
+   * @param arrivalSeconds - when the gateway received it, server clock, seconds since the Unix epoch.
+   * @returns the table's APPLY_* result, or 0 when the PDU did not decode.
+   */
+  applyPdu(bytes: Uint8Array, offset: number, end: number, arrivalSeconds: number): number {
+    const record = this.record;
+    if (!Number.isFinite(arrivalSeconds) || decodeEntityStateOrUpdateInto(record, bytes, offset, end) !== CodecStatus.OK) {
+      this.stats.rejected++;
+      return 0;
+    }
+    this.stats.pdus++;
+    const table = this.table;
+    const key = entityKey(record.site, record.application, record.entity);
+    const before = table.slotOf(key);
+    const reason = before < 0 ? PDU_REASON_APPEARED : this.reasonFor(before, record, arrivalSeconds);
+    const result = table.apply(record, arrivalSeconds);
+    if (result !== APPLY_APPEARED && result !== APPLY_UPDATED) return result;
+    const slot = table.slotOf(key);
+    if (slot < 0) return result;
+    if (result === APPLY_APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
+    if (record.pduType === 1) this.updateMarking(slot);
+    this.recordArrival(slot, arrivalSeconds, reason);
+    const l = record.location;
+    const s3 = 3 * slot;
+    this.lastPduLocation[s3] = l[0]!;
+    this.lastPduLocation[s3 + 1] = l[1]!;
+    this.lastPduLocation[s3 + 2] = l[2]!;
+    this.addMarker(l[0]!, l[1]!, l[2]!, reason);
+    return result;
+  }
+
+  /**
+   * Applies one binary feed message (`readFeedMessage` in src/view/protocol.ts). A message cut short counts one
+   * rejected record; the complete records before the cut are kept.
+   */
+  applyMessage(message: Uint8Array): ApplyCounts {
+    const counts = this.counts;
+    counts.pdus = counts.rejected = 0;
+    if (readFeedMessage(message, this.visitRecord) === FEED_TRUNCATED) {
+      counts.rejected++;
+      this.stats.rejected++;
+    }
+    return counts;
+  }
+
+  private readonly counts: ApplyCounts = { pdus: 0, rejected: 0 };
+  private readonly visitRecord = (arrivalTimeMs: number, bytes: Uint8Array, offset: number, length: number): void => {
+    if (this.applyPdu(bytes, offset, offset + length, arrivalTimeMs / 1000) === 0) this.counts.rejected++;
+    else this.counts.pdus++;
+  };
+
+  /** Forgets every entity (a new filter is about to send its snapshot). */
+  clear(): void {
+    const table = this.table;
+    for (let slot = 0; slot < table.highWater; slot++) if (table.active[slot] === 1) table.remove(table.key[slot]!);
+    this.markerCount = this.markerNext = 0;
+    this.count = 0;
+    this.structureVersion++;
+    this.markerVersion++;
+  }
+
+  /** Removes entities silent for longer than their timeout. @returns how many. */
+  expire(nowSeconds: number): number {
+    return this.table.expire(nowSeconds);
+  }
+
+  /**
+   * The per-frame work: dead reckoning and smoothing of every entity to tSeconds, then the map's arrays.
+   * Allocates nothing (the trail resampling, once per `trailIntervalSeconds`, neither).
+   * @param ghosts - also fill `ghostPositions` with the unsmoothed dead-reckoned positions.
+   */
+  frame(tSeconds: number, ghosts = false): void {
+    const table = this.table;
+    table.render(tSeconds);
+    const location = table.displayLocation, matrix = table.displayWorldToBody, active = table.active;
+    const positions = this.positions, angles = this.angles, heading = this.headingDeg;
+    const instanceSlot = this.instanceSlot, slotInstance = this.slotInstance, g = this.geodetic;
+    let n = 0;
+    const high = table.highWater;
+    for (let slot = 0; slot < high; slot++) {
+      if (active[slot] !== 1) {
+        slotInstance[slot] = -1;
+        continue;
+      }
+      const s3 = 3 * slot;
+      const x = location[s3]!, y = location[s3 + 1]!, z = location[s3 + 2]!;
+      geodeticOf(g, x, y, z);
+      const n3 = 3 * n;
+      positions[n3] = g[1]! / DEG;
+      positions[n3 + 1] = g[0]! / DEG;
+      positions[n3 + 2] = g[2]!;
+      // Heading: the body x axis (row 0 of R_wb) against local north and east (IEEE 1278.1 §1.4.3 frames).
+      const m = 9 * slot;
+      const bx = matrix[m]!, by = matrix[m + 1]!, bz = matrix[m + 2]!;
+      const p = Math.sqrt(x * x + y * y);
+      const cosLon = p > 0 ? x / p : 1, sinLon = p > 0 ? y / p : 0;
+      const sinLat = Math.sin(g[0]!), cosLat = Math.cos(g[0]!);
+      const east = -sinLon * bx + cosLon * by;
+      const north = -sinLat * cosLon * bx - sinLat * sinLon * by + cosLat * bz;
+      let h = Math.atan2(east, north) / DEG;
+      if (h < 0) h += 360;
+      heading[slot] = h;
+      angles[n] = -h;
+      instanceSlot[n] = slot;
+      slotInstance[slot] = n;
+      n++;
+    }
+    if (n !== this.count) this.structureVersion++;
+    this.count = n;
+    if (ghosts) this.fillGhosts(tSeconds);
+    if (tSeconds >= this.nextTrailSeconds) {
+      this.nextTrailSeconds = tSeconds + this.trailIntervalSeconds;
+      this.sampleTrails();
+    }
+  }
+
+  /** Unsmoothed dead-reckoned positions of every instance into `ghostPositions`. */
+  private fillGhosts(tSeconds: number): void {
+    const table = this.table;
+    table.extrapolate(tSeconds);
+    const location = table.location, out = this.ghostPositions, g = this.geodetic;
+    for (let i = 0; i < this.count; i++) {
+      const s3 = 3 * this.instanceSlot[i]!;
+      geodeticOf(g, location[s3]!, location[s3 + 1]!, location[s3 + 2]!);
+      out[3 * i] = g[1]! / DEG;
+      out[3 * i + 1] = g[0]! / DEG;
+      out[3 * i + 2] = g[2]!;
+    }
+  }
+
+  /** Appends every instance's displayed position to its trail and packs the trails for the path layer. */
+  private sampleTrails(): void {
+    const points = this.trailPoints, values = this.trailValues, path = this.trailPath, starts = this.trailStarts;
+    let w = 0;
+    for (let i = 0; i < this.count; i++) {
+      const slot = this.instanceSlot[i]!;
+      const base = 2 * points * slot;
+      const head = this.trailHead[slot]!;
+      values[base + 2 * head] = this.positions[3 * i]!;
+      values[base + 2 * head + 1] = this.positions[3 * i + 1]!;
+      this.trailHead[slot] = (head + 1) % points;
+      const length = Math.min(points, this.trailLength[slot]! + 1);
+      this.trailLength[slot] = length;
+      starts[i] = w / 2;
+      // Oldest first: the ring from head (after the write) for `length` points.
+      const first = (head + 1 - length + points) % points;
+      for (let k = 0; k < length; k++) {
+        const q = base + 2 * ((first + k) % points);
+        path[w++] = values[q]!;
+        path[w++] = values[q + 1]!;
+      }
+    }
+    starts[this.count] = w / 2;
+    this.trailCount = this.count;
+    this.trailVersion++;
+  }
+
+  /** PDUs per second of a slot over its last few PDUs (0 with fewer than two). */
+  pduRate(slot: number): number {
+    const count = this.arrivalCount[slot]!;
+    if (count < 2) return 0;
+    const base = RATE_WINDOW * slot;
+    let first = Infinity, last = -Infinity;
+    for (let k = 0; k < Math.min(count, RATE_WINDOW); k++) {
+      const t = this.arrivals[base + k]!;
+      if (t < first) first = t;
+      if (t > last) last = t;
+    }
+    return last > first ? (Math.min(count, RATE_WINDOW) - 1) / (last - first) : 0;
+  }
+
+  /** Seconds since the slot's last PDU at tSeconds. */
+  ageSeconds(slot: number, tSeconds: number): number {
+    return tSeconds - this.table.arrivalSeconds[slot]!;
+  }
+
+  /**
+   * Distance between what is displayed for a slot at tSeconds and the dead-reckoned path of its last PDU,
+   * metres: the correction the smoothing has yet to make.
+   */
+  displayErrorMeters(slot: number, tSeconds: number): number {
+    const table = this.table, out = this.scratch;
+    positionAt(table.store, slot, tSeconds, table.referenceSeconds, out, 0);
+    const d = table.displayLocation, s3 = 3 * slot;
+    return Math.hypot(d[s3]! - out[0]!, d[s3 + 1]! - out[1]!, d[s3 + 2]! - out[2]!);
+  }
+
+  /** Speed of a slot's current model, m/s (world-frame velocity at tSeconds). */
+  speedMetersPerSecond(slot: number, tSeconds: number): number {
+    const s = this.table.store, j = 3 * slot;
+    const dt = tSeconds - this.table.referenceSeconds[slot]!;
+    const v = s.velocityWorld, a = s.halfAccelerationWorld;
+    return Math.hypot(v[j]! + 2 * a[j]! * dt, v[j + 1]! + 2 * a[j + 1]! * dt, v[j + 2]! + 2 * a[j + 2]! * dt);
+  }
+
+  /**
+   * Why the PDU about to be applied to `slot` was sent: compares it with what the entity's current model
+   * predicts at its arrival (the sender's test, IEEE 1278.1-2012 §5.3.2.4, seen from the receiver).
+   */
+  private reasonFor(slot: number, record: EntityStateRecord, arrivalSeconds: number): number {
+    const table = this.table, out = this.scratch;
+    const models = table.store;
+    positionAt(models, slot, arrivalSeconds, table.referenceSeconds, out, 0);
+    const l = record.location;
+    const positionError = Math.hypot(l[0]! - out[0]!, l[1]! - out[1]!, l[2]! - out[2]!);
+    if (positionError >= 0.9 * this.positionThresholdMeters) return PDU_REASON_POSITION;
+    const o = models.orientation0, s3 = 3 * slot, r = record.orientation;
+    const rotating = models.omegaMagnitude[slot]! > 0;
+    if (!rotating) {
+      const dPsi = wrapAngle(r[0]! - o[s3]!), dTheta = wrapAngle(r[1]! - o[s3 + 1]!), dPhi = wrapAngle(r[2]! - o[s3 + 2]!);
+      if (Math.max(Math.abs(dPsi), Math.abs(dTheta), Math.abs(dPhi)) >= 0.9 * this.orientationThresholdRad) {
+        return PDU_REASON_ORIENTATION;
+      }
+    }
+    const heartbeatSeconds = table.timeoutSeconds[slot]! / 2.4;
+    const interval = arrivalSeconds - table.arrivalSeconds[slot]!;
+    if (interval >= 0.8 * heartbeatSeconds) return PDU_REASON_HEARTBEAT;
+    return PDU_REASON_UNKNOWN;
+  }
+
+  private recordArrival(slot: number, arrivalSeconds: number, reason: number): void {
+    const count = this.arrivalCount[slot]!;
+    this.arrivals[RATE_WINDOW * slot + (count % RATE_WINDOW)] = arrivalSeconds;
+    // Wraps within [RATE_WINDOW, 2·RATE_WINDOW) once full, so `count ≥ RATE_WINDOW` stays true.
+    this.arrivalCount[slot] = count + 1 >= 2 * RATE_WINDOW ? RATE_WINDOW : count + 1;
+    this.lastReason[slot] = reason;
+  }
+
+  private addMarker(x: number, y: number, z: number, reason: number): void {
+    const g = this.geodetic;
+    geodeticOf(g, x, y, z);
+    const i = this.markerNext;
+    this.markerPositions[3 * i] = g[1]! / DEG;
+    this.markerPositions[3 * i + 1] = g[0]! / DEG;
+    this.markerPositions[3 * i + 2] = g[2]!;
+    this.markerReason[i] = reason;
+    this.markerNext = (i + 1) % this.markerCapacity;
+    if (this.markerCount < this.markerCapacity) this.markerCount++;
+    this.markerVersion++;
+  }
+
+  /** Re-reads a slot's marking when its bytes differ from the cached text (no string built otherwise). */
+  private updateMarking(slot: number): void {
+    const bytes = this.table.marking, start = 11 * slot;
+    const cached = this.markings[slot]!;
+    let same = true;
+    for (let i = 0; i < 11; i++) {
+      const b = bytes[start + i]!;
+      const c = i < cached.length ? cached.charCodeAt(i) : 0;
+      if (b !== c) {
+        same = false;
+        break;
+      }
+      if (b === 0) break;
+    }
+    if (!same) {
+      this.markings[slot] = latin1UpToZero(bytes, start, start + 11);
+      this.structureVersion++;
+    }
+  }
+
+  private onTableEvent(kind: number, slot: number): void {
+    if (kind === TABLE_APPEARED) {
+      this.trailLength[slot] = this.trailHead[slot] = 0;
+      this.arrivalCount[slot] = 0;
+      this.markings[slot] = '';
+      this.structureVersion++;
+    } else if (kind === TABLE_TIMED_OUT || kind === TABLE_REMOVED) {
+      this.structureVersion++;
+    }
+  }
+}
+
+function wrapAngle(a: number): number {
+  return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
+}
+
+/**
+ * ECEF → geodetic latitude, longitude (radians), height (m), as `ecefToGeodetic` in src/math/geodesy.ts
+ * (Bowring's iteration, two rounds) with its deep-inside-the-Earth branch left out: displayed entities are never
+ * there. Written out here with `Math.sqrt` in place of `Math.hypot` (several times cheaper in V8), since it runs
+ * for every entity every frame; test/view/page-entities.test.ts holds it to `ecefToGeodetic`.
+ */
+export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
+  const p = Math.sqrt(x * x + y * y);
+  let t = WGS84_A * z, u = WGS84_B * p;
+  let r = Math.sqrt(t * t + u * u);
+  let sinBeta = t / r, cosBeta = u / r;
+  let num = 0, den = 1;
+  for (let k = 0; k < 2; k++) {
+    num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
+    den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
+    t = WGS84_B * num;
+    u = WGS84_A * den;
+    r = Math.sqrt(t * t + u * u);
+    sinBeta = t / r;
+    cosBeta = u / r;
+  }
+  const h = Math.sqrt(num * num + den * den);
+  const sinLat = num / h, cosLat = den / h;
+  out[0] = Math.atan2(num, den);
+  out[1] = Math.atan2(y, x);
+  out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
+}

@@ -1,0 +1,380 @@
+/**
+ * The `reckon view` page: connects to the gateway's `/feed` (src/view/protocol.ts), decodes the PDUs and
+ * dead-reckons every entity in the browser with the project's own table, and draws them at the display rate on a
+ * MapLibre map with deck.gl layers. docs/view.md describes what is on screen and why it is built this way.
+ */
+import './app.css';
+import * as maplibregl from 'maplibre-gl';
+import { MapboxOverlay } from '@deck.gl/mapbox';
+import { EMPTY_FILTER, FEED_PATH, type CountersMessage, type HelloMessage, type ServerMessage, type TruthEntity, type ViewFilter } from '../protocol.js';
+import { geodeticDegreesToEcef } from '../../math/geodesy.js';
+import { PageEntities } from './entities.js';
+import { Feed, ServerClock } from './feed.js';
+import { EntityLayers, SymbolAtlas, type TruthPoint } from './layers.js';
+import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
+import { Panel } from './panel.js';
+
+/** What the browser tests read (not pixels): see docs/view.md. */
+export interface TestHook {
+  connected: boolean;
+  entities(): Array<{ id: string; marking: string; lat: number; lon: number; altM: number; force: number; kind: number; domain: number }>;
+  counters: CountersMessage | null;
+  /** JS time of the last frame's work (dead reckoning, smoothing, layer update), ms. */
+  frameMs: number;
+  /** The server-clock time `entities()` shows, ms since the Unix epoch. */
+  frameServerMs: number;
+  setFilter(filter: Partial<ViewFilter>): void;
+  /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */
+  filtersConfirmed: number;
+  hellos: number;
+  /** Text messages that were not JSON objects with a type, or lacked fields their type needs (all ignored). */
+  readonly badMessages: number;
+  /** Feed records that did not decode as Entity State PDUs, and feed messages cut short (counted, skipped). */
+  readonly rejectedPdus: number;
+  errors: string[];
+  select(id: string): boolean;
+  selectedDetails(): Record<string, string>;
+}
+
+declare global {
+  interface Window {
+    __reckon: TestHook;
+  }
+}
+
+/** How often the list and details are redrawn, ms. */
+const PANEL_INTERVAL_MS = 250;
+const MAX_LABELS = 400;
+
+class App {
+  private entities = new PageEntities();
+  private layers: EntityLayers;
+  private readonly atlas = new SymbolAtlas();
+  private readonly clock = new ServerClock();
+  private readonly feed: Feed;
+  private readonly map: maplibregl.Map;
+  private readonly overlay = new MapboxOverlay({ interleaved: false, layers: [] });
+  private readonly panel: Panel;
+  private hello: HelloMessage | null = null;
+  private counters: CountersMessage | null = null;
+  private filter: ViewFilter = EMPTY_FILTER;
+  private selectedKey = -1;
+  private frameMs = 0;
+  /** Messages of a known type with fields missing or of the wrong type (ignored). */
+  private invalidMessages = 0;
+  private lastPanel = 0;
+  private gridText = '–';
+  private truth: TruthPoint[] = [];
+  private readonly truthError = new Map<number, number>();
+  private fitted = false;
+  private readonly ecef = new Float64Array(3);
+  private readonly displayed = new Float64Array(3);
+  private readonly displayedMatrix = new Float64Array(9);
+  readonly hook: TestHook;
+
+  constructor() {
+    maplibregl.setWorkerUrl(new URL('assets/maplibre-gl-worker.js', document.baseURI).href);
+    this.map = new maplibregl.Map({
+      container: 'map',
+      style: offlineStyle(new URL('assets/', document.baseURI).href),
+      center: [0, 20],
+      zoom: 1.5,
+      attributionControl: false,
+      // Symbols rotate with their heading on a north-up map.
+      dragRotate: false,
+    });
+    this.map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
+    this.map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-left');
+    this.map.addControl(this.overlay as unknown as maplibregl.IControl);
+    this.map.on('moveend', () => this.viewChanged());
+    this.map.on('style.load', () => {
+      ensureGrid(this.map);
+      this.updateGrid();
+    });
+    this.layers = new EntityLayers(this.entities, this.atlas);
+    this.panel = new Panel({ filterChanged: () => this.sendFilter(), select: (slot) => this.selectSlot(slot) });
+    const url = new URL(FEED_PATH, document.baseURI);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    this.feed = new Feed(url.href, {
+      message: (message) => this.onMessage(message),
+      binary: (bytes) => this.onBinary(bytes),
+      state: (state) => {
+        this.hook.connected = state === 'open';
+        this.panel.connection(state, this.feed.reconnects);
+      },
+    });
+    this.hook = this.createHook();
+    window.__reckon = this.hook;
+    this.feed.start();
+    requestAnimationFrame(this.tick);
+  }
+
+  private createHook(): TestHook {
+    const app = this;
+    return {
+      connected: false,
+      counters: null,
+      frameMs: 0,
+      frameServerMs: 0,
+      filtersConfirmed: 0,
+      hellos: 0,
+      get badMessages() {
+        return app.feed.badMessages + app.invalidMessages;
+      },
+      get rejectedPdus() {
+        return app.entities.stats.rejected;
+      },
+      errors: [],
+      entities() {
+        const e = app.entities, t = e.table, out = [];
+        for (let i = 0; i < e.count; i++) {
+          const slot = e.instanceSlot[i]!;
+          out.push({
+            id: e.ids[slot]!,
+            marking: e.markings[slot]!,
+            lon: e.positions[3 * i]!,
+            lat: e.positions[3 * i + 1]!,
+            altM: e.positions[3 * i + 2]!,
+            force: t.forceId[slot]!,
+            kind: t.entityType[7 * slot]!,
+            domain: t.entityType[7 * slot + 1]!,
+          });
+        }
+        return out;
+      },
+      setFilter(filter) {
+        app.filter = { ...EMPTY_FILTER, ...filter };
+        app.applyFilter();
+      },
+      select(id) {
+        const e = app.entities;
+        const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
+        if (slot >= 0) app.selectSlot(slot);
+        return slot >= 0;
+      },
+      selectedDetails() {
+        const out: Record<string, string> = {};
+        const dts = document.querySelectorAll('#d-fields dt');
+        dts.forEach((dt) => (out[dt.textContent ?? ''] = dt.nextElementSibling?.textContent ?? ''));
+        return out;
+      },
+    };
+  }
+
+  private nowSeconds(): number {
+    return this.clock.serverMs(performance.now()) / 1000;
+  }
+
+  private onMessage(message: ServerMessage): void {
+    const local = performance.now();
+    switch (message.type) {
+      case 'hello':
+        if (isHello(message)) this.onHello(message, local);
+        else this.invalidMessages++;
+        break;
+      case 'counters':
+        if (!isFiniteNumber(message.serverTimeMs)) {
+          this.invalidMessages++;
+          break;
+        }
+        this.clock.observe(message.serverTimeMs, local);
+        this.counters = this.hook.counters = message;
+        break;
+      case 'filter-ok':
+        // Everything before this was sent under the old filter; the snapshot of the new one follows.
+        this.entities.clear();
+        this.hook.filtersConfirmed++;
+        break;
+      case 'pong':
+        this.clock.observe(message.serverTimeMs, local);
+        break;
+      case 'truth':
+        if (!isFiniteNumber(message.serverTimeMs) || !Array.isArray(message.entities)) {
+          this.invalidMessages++;
+          break;
+        }
+        this.clock.observe(message.serverTimeMs, local);
+        this.onTruth(message.serverTimeMs, message.entities);
+        break;
+      case 'error':
+        // The last few, for tests and the console; bounded.
+        this.hook.errors.push(`${String(message.code)}: ${String(message.message)}`);
+        if (this.hook.errors.length > 20) this.hook.errors.shift();
+        break;
+      default:
+        // A type this page does not know (a newer server): ignored.
+        break;
+    }
+  }
+
+  private onHello(hello: HelloMessage, local: number): void {
+    this.hook.hellos++;
+    this.clock.reset();
+    this.clock.observe(hello.serverTimeMs, local);
+    const c = hello.config;
+    const previous = this.hello?.config;
+    this.hello = hello;
+    const sameModel = previous !== undefined &&
+      previous.smoothing.method === c.smoothing.method && previous.smoothing.timeSeconds === c.smoothing.timeSeconds &&
+      previous.positionThresholdMeters === c.positionThresholdMeters && previous.orientationThresholdDeg === c.orientationThresholdDeg;
+    if (sameModel) {
+      this.entities.clear();
+    } else {
+      this.entities = new PageEntities({
+        smoothing: c.smoothing,
+        positionThresholdMeters: c.positionThresholdMeters,
+        orientationThresholdDeg: c.orientationThresholdDeg,
+      });
+      this.layers = new EntityLayers(this.entities, this.atlas);
+    }
+    if (typeof c.tiles === 'string' && c.tiles !== '' && previous?.tiles !== c.tiles) this.map.setStyle(onlineStyle(c.tiles));
+    // A reconnect restores the filter the user had; the server starts every client with the empty one.
+    if (this.filter !== EMPTY_FILTER) this.applyFilter();
+  }
+
+  private onBinary(bytes: Uint8Array): void {
+    const local = performance.now();
+    this.entities.applyMessage(bytes);
+    // Arrival times are server-clock stamps too (at most as late as this message was sent).
+    if (bytes.byteLength >= 8) this.clock.observe(new DataView(bytes.buffer, bytes.byteOffset).getFloat64(0), local);
+  }
+
+  private onTruth(serverTimeMs: number, truth: readonly TruthEntity[]): void {
+    const e = this.entities, t = e.table;
+    const points: TruthPoint[] = [];
+    this.truthError.clear();
+    for (const entity of truth) {
+      if (typeof entity?.id !== 'string' || !Number.isFinite(entity.lat) || !Number.isFinite(entity.lon)) continue;
+      const [site, application, number] = entity.id.split(':').map(Number);
+      const key = site! * 0x1_0000_0000 + application! * 0x1_0000 + number!;
+      const slot = Number.isFinite(key) ? t.slotOf(key) : -1;
+      points.push({ id: entity.id, lon: entity.lon, lat: entity.lat, slot });
+      if (slot < 0) continue;
+      // The displayed state at the truth's own time: the error the viewer sees, free of message latency.
+      t.renderSlot(slot, serverTimeMs / 1000, this.displayed, this.displayedMatrix);
+      geodeticDegreesToEcef(this.ecef, entity.lat, entity.lon, Number.isFinite(entity.altM) ? entity.altM : 0);
+      const d = this.displayed, x = this.ecef;
+      this.truthError.set(slot, Math.hypot(d[0]! - x[0]!, d[1]! - x[1]!, d[2]! - x[2]!));
+    }
+    this.truth = points;
+  }
+
+  private selectSlot(slot: number): void {
+    const t = this.entities.table;
+    this.selectedKey = slot >= 0 && t.active[slot] === 1 ? t.key[slot]! : -1;
+    this.lastPanel = 0;
+  }
+
+  private sendFilter(): void {
+    this.filter = this.panel.filter(this.hello?.config.exercise ?? null, this.panel.wantsVisibleArea ? this.visibleBbox() : null);
+    this.applyFilter();
+  }
+
+  /**
+   * Sends the filter; the server confirms it (`filter-ok`, where the page starts over) and then sends the newest
+   * PDU of every entity that matches. Not connected: it goes out after the next hello.
+   */
+  private applyFilter(): void {
+    this.feed.send({ type: 'filter', ...this.filter });
+  }
+
+  private visibleBbox(): [number, number, number, number] {
+    const b = this.map.getBounds();
+    const clampLat = (v: number) => Math.max(-90, Math.min(90, v));
+    const west = b.getWest(), east = b.getEast();
+    if (east - west >= 360) return [-180, clampLat(b.getSouth()), 180, clampLat(b.getNorth())];
+    const wrap = (v: number) => ((((v + 180) % 360) + 360) % 360) - 180;
+    return [wrap(west), clampLat(b.getSouth()), wrap(east), clampLat(b.getNorth())];
+  }
+
+  private viewChanged(): void {
+    this.updateGrid();
+    if (this.panel.wantsVisibleArea) this.sendFilter();
+  }
+
+  private updateGrid(): void {
+    const source = this.map.getSource('grid') as maplibregl.GeoJSONSource | undefined;
+    if (source === undefined) return;
+    const b = this.map.getBounds();
+    const grid = metricGrid(b.getWest(), b.getSouth(), b.getEast(), b.getNorth());
+    source.setData(grid.geojson as unknown as GeoJSON.FeatureCollection);
+    this.gridText = formatDistance(grid.spacingMeters);
+  }
+
+  private readonly tick = (): void => {
+    requestAnimationFrame(this.tick);
+    if (!this.clock.synced) return;
+    const start = performance.now();
+    const t = this.nowSeconds();
+    const e = this.entities;
+    e.expire(t);
+    const ghosts = this.panel.toggle('ghosts');
+    e.frame(t, ghosts);
+    const selectedSlot = this.selectedKey >= 0 ? e.table.slotOf(this.selectedKey) : -1;
+    const built = this.layers.layers(
+        {
+          trails: this.panel.toggle('trails'),
+          markers: this.panel.toggle('markers'),
+          ghosts,
+          labels: this.panel.toggle('labels'),
+          selectedSlot,
+          maxLabels: MAX_LABELS,
+          onSelect: (slot) => this.selectSlot(slot),
+        },
+        this.truth,
+      );
+    this.overlay.setProps({ layers: built });
+    this.frameMs = this.hook.frameMs = performance.now() - start;
+    this.hook.frameServerMs = t * 1000;
+    if (!this.fitted && e.count > 0) this.fitToEntities();
+    if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
+      this.lastPanel = start;
+      this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);
+      this.panel.refresh(e, t, selectedSlot, selectedSlot >= 0 ? this.truthError.get(selectedSlot) : undefined);
+      this.panel.truth(this.truthSummary());
+    }
+  };
+
+  private truthSummary(): string | null {
+    if (this.truthError.size === 0) return null;
+    let sum = 0, max = 0;
+    for (const error of this.truthError.values()) {
+      sum += error;
+      if (error > max) max = error;
+    }
+    return `display − truth: mean ${(sum / this.truthError.size).toFixed(2)} m, max ${max.toFixed(2)} m (${this.truthError.size} entities)`;
+  }
+
+  /** Frames the entities once, when the first ones arrive. */
+  private fitToEntities(): void {
+    this.fitted = true;
+    const p = this.entities.positions;
+    let west = 180, east = -180, south = 90, north = -90;
+    for (let i = 0; i < this.entities.count; i++) {
+      west = Math.min(west, p[3 * i]!);
+      east = Math.max(east, p[3 * i]!);
+      south = Math.min(south, p[3 * i + 1]!);
+      north = Math.max(north, p[3 * i + 1]!);
+    }
+    const pad = 0.02;
+    this.map.fitBounds([[west - pad, south - pad], [east + pad, north + pad]], { padding: 60, maxZoom: 13, duration: 0 });
+  }
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+const SMOOTHING_METHODS = ['snap', 'linear', 'projective', 'convergence'];
+
+/** A hello whose fields the page reads are all there (a malformed one is ignored, not half-applied). */
+function isHello(message: HelloMessage): boolean {
+  const c = message.config as Partial<HelloMessage['config']> | undefined;
+  return isFiniteNumber(message.serverTimeMs) && typeof c === 'object' && c !== null &&
+    typeof c.smoothing === 'object' && c.smoothing !== null && SMOOTHING_METHODS.includes(c.smoothing.method) &&
+    isFiniteNumber(c.smoothing.timeSeconds) && c.smoothing.timeSeconds >= 0 &&
+    isFiniteNumber(c.positionThresholdMeters) && isFiniteNumber(c.orientationThresholdDeg) &&
+    (c.exercise === null || isFiniteNumber(c.exercise)) && (c.tiles === null || typeof c.tiles === 'string');
+}
+
+new App();

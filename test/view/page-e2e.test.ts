@@ -1,0 +1,114 @@
+// End to end: the real `reckon view` (dist/cli/main.js) receiving Entity State PDUs from a publisher over UDP on
+// 127.0.0.1, and its page in headless Chromium. What the page shows is read through its test hook (docs/view.md).
+import { createSocket, type Socket } from 'node:dgram';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { reckon, within, type Running } from '../cli/binary.js';
+import { artifactPath, chromiumBinary, launchChromium } from './support/browser.js';
+import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
+
+function distanceMeters(a: { lat: number; lon: number; altM: number }, b: { lat: number; lon: number; altM: number }): number {
+  const p = geodeticDegreesToEcef(new Float64Array(3), a.lat, a.lon, a.altM);
+  const q = geodeticDegreesToEcef(new Float64Array(3), b.lat, b.lon, b.altM);
+  return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
+}
+
+const fleet: TestEntity[] = [
+  ['TANK 11', 1, 1, 1],
+  ['HELO 12', 1, 1, 2],
+  ['T-72 21', 2, 1, 1],
+  ['FAC 31', 3, 1, 3],
+].map(([marking, force, kind, domain], i) => ({
+  site: 5,
+  application: 9,
+  entity: i + 1,
+  marking: marking as string,
+  force: force as number,
+  kind: kind as number,
+  domain: domain as number,
+  lat: 59.3 + 0.01 * i,
+  lon: 18.0 + 0.02 * i,
+  altM: domain === 2 ? 500 : 0,
+  eastMps: 12 - 5 * i,
+  northMps: 4 + 3 * i,
+}));
+
+describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in Chromium', () => {
+  let run: Running;
+  let browser: Browser;
+  let page: Page;
+  let sender: Socket;
+  let udpPort = 0;
+  let t0Ms = 0;
+  const pageErrors: string[] = [];
+
+  const publish = () => {
+    const now = Date.now();
+    for (const e of fleet) sender.send(entityStatePdu(e, now, positionAfter(e, (now - t0Ms) / 1000)), udpPort, '127.0.0.1');
+  };
+
+  /** Publishes every 200 ms until `condition` holds in the page (bounded by `timeoutMs`). */
+  async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 20_000): Promise<void> {
+    const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, { timeout: timeoutMs, polling: 100 });
+    let done = false;
+    void waiting.then(() => (done = true), () => (done = true));
+    const deadline = Date.now() + timeoutMs;
+    publish();
+    while (!done && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      publish();
+    }
+    await waiting;
+  }
+
+  beforeAll(async () => {
+    run = reckon(['view', '--http', '127.0.0.1:0', '--port', '0', '--address', '127.0.0.1', '--exercise', '1']);
+    const [, url] = await run.waitFor(/map at (http:\/\/127\.0\.0\.1:\d+\/)/);
+    const [, port] = await run.waitFor(/receiving DIS on 127\.0\.0\.1 port (\d+)/);
+    udpPort = Number(port);
+    sender = createSocket('udp4');
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(url!);
+    await page.waitForFunction(() => window.__reckon?.connected === true, null, { timeout: 20_000 });
+    t0Ms = Date.now();
+  });
+
+  afterAll(async () => {
+    sender?.close();
+    await browser?.close();
+    if (run) {
+      run.child.kill('SIGINT');
+      await within(run.exited, 10_000, 'reckon view to stop').catch(() => run.child.kill('SIGKILL'));
+    }
+  });
+
+  it('shows what a UDP publisher sends, with its markings, within the position threshold of the truth', async () => {
+    await publishUntil((n) => window.__reckon.entities().filter((e) => e.marking !== '').length === n, fleet.length);
+    const lastPduMs = Date.now();
+    await page.waitForFunction((t) => window.__reckon.frameServerMs >= t, lastPduMs + 1500, { timeout: 20_000 });
+    const { shown, frameServerMs } = await page.evaluate(() => ({
+      shown: window.__reckon.entities(),
+      frameServerMs: window.__reckon.frameServerMs,
+    }));
+    for (const e of fleet) {
+      const s = shown.find((x) => x.id === `5:9:${e.entity}`)!;
+      expect(s.marking).toBe(e.marking);
+      expect(distanceMeters(s, { ...positionAfter(e, (frameServerMs - t0Ms) / 1000), altM: e.altM })).toBeLessThan(1);
+    }
+    await publishUntil(() => window.__reckon.counters !== null && window.__reckon.counters['pdusPerSecond']! > 0, null);
+    await page.screenshot({ path: artifactPath('view-page-e2e.png') });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('asks the gateway for one force only and gets only that force', async () => {
+    await page.evaluate(() => window.__reckon.setFilter({ forces: [1] }));
+    await publishUntil(() => window.__reckon.filtersConfirmed > 0 && window.__reckon.entities().length === 2 &&
+      window.__reckon.entities().every((e) => e.force === 1), null);
+    await page.evaluate(() => window.__reckon.setFilter({}));
+    await publishUntil((n) => window.__reckon.entities().length === n, fleet.length);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+// The page's model without a browser: src/view/page/entities.ts (decode → table → map arrays), the SIDC mapping
+// and the metric grid, against the project's geodesy and the feed framing of src/view/protocol.ts.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { FeedWriter } from '../../src/view/protocol.js';
+import {
+  PageEntities,
+  PDU_REASON_APPEARED,
+  PDU_REASON_HEARTBEAT,
+  PDU_REASON_POSITION,
+  geodeticOf,
+} from '../../src/view/page/entities.js';
+import { sidcFor } from '../../src/view/page/symbols.js';
+import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
+import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
+
+const tank: TestEntity = {
+  site: 1, application: 2, entity: 3, marking: 'TANK 1', force: 2, kind: 1, domain: 1,
+  lat: 48.1, lon: 11.5, altM: 500, eastMps: 10, northMps: 0,
+};
+
+describe('page entities', () => {
+  it('converts ECEF to geodetic as src/math/geodesy.ts does, to a micrometre', () => {
+    const out = new Float64Array(3), reference = new Float64Array(3), ecef = new Float64Array(3);
+    fc.assert(
+      fc.property(fc.double({ min: -89.9, max: 89.9, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: -500, max: 40_000_000, noNaN: true }), (lat, lon, h) => {
+          geodeticDegreesToEcef(ecef, lat, lon, h);
+          geodeticOf(out, ecef[0]!, ecef[1]!, ecef[2]!);
+          ecefToGeodetic(reference, ecef[0]!, ecef[1]!, ecef[2]!);
+          expect(Math.abs(out[0]! - reference[0]!) * 6.4e6).toBeLessThan(1e-6);
+          expect(Math.abs(out[1]! - reference[1]!) * 6.4e6).toBeLessThan(1e-6);
+          expect(Math.abs(out[2]! - reference[2]!)).toBeLessThan(1e-6);
+        }),
+    );
+  });
+
+  it('applies a feed message, dead-reckons to the true course and heading, and keeps the marking', () => {
+    const e = new PageEntities({ capacity: 16 });
+    const t0 = 1_800_000_000_000;
+    const writer = new FeedWriter();
+    const pdu = entityStatePdu(tank, t0);
+    writer.add(t0, pdu, 0, pdu.length);
+    expect(e.applyMessage(writer.bytes())).toEqual({ pdus: 1, rejected: 0 });
+    e.frame(t0 / 1000 + 10);
+    expect(e.count).toBe(1);
+    const truth = positionAfter(tank, 10);
+    expect(e.positions[0]).toBeCloseTo(truth.lon, 6);
+    expect(e.positions[1]).toBeCloseTo(truth.lat, 6);
+    expect(e.positions[2]).toBeCloseTo(500, 1);
+    // East along a straight ECEF line: 100 m on, meridian convergence turns it by Δλ·sin φ ≈ 0.001°.
+    expect(e.headingDeg[e.instanceSlot[0]!]).toBeCloseTo(90, 2);
+    expect(e.angles[0]).toBeCloseTo(-90, 2);
+    expect(e.markings[e.instanceSlot[0]!]).toBe('TANK 1');
+    expect(e.ids[e.instanceSlot[0]!]).toBe('1:2:3');
+    expect(e.lastReason[e.instanceSlot[0]!]).toBe(PDU_REASON_APPEARED);
+  });
+
+  it('counts a message cut inside a record and keeps the records before it', () => {
+    const e = new PageEntities({ capacity: 16 });
+    const writer = new FeedWriter();
+    const t0 = 1_800_000_000_000;
+    const a = entityStatePdu(tank, t0), b = entityStatePdu({ ...tank, entity: 4 }, t0);
+    writer.add(t0, a, 0, a.length);
+    writer.add(t0, b, 0, b.length);
+    const cut = writer.bytes().slice(0, writer.length - 10);
+    expect(e.applyMessage(cut)).toEqual({ pdus: 1, rejected: 1 });
+    const junk = new Uint8Array(10 + 40).fill(0xee);
+    new DataView(junk.buffer).setFloat64(0, t0);
+    new DataView(junk.buffer).setUint16(8, 40);
+    expect(e.applyMessage(junk)).toEqual({ pdus: 0, rejected: 1 });
+    expect(e.stats.rejected).toBe(2);
+    expect(e.table.size).toBe(1);
+  });
+
+  it('tells a position-threshold PDU from a heartbeat', () => {
+    const e = new PageEntities({ capacity: 16, positionThresholdMeters: 1 });
+    const t0 = 1_800_000_000_000;
+    e.applyPdu(entityStatePdu(tank, t0), 0, 144, t0 / 1000);
+    const slot = e.table.slotOf(1 * 2 ** 32 + 2 * 2 ** 16 + 3);
+    // 2 s on, 5 m off the dead-reckoned course: a threshold PDU.
+    const off = positionAfter({ ...tank, northMps: 2.5 }, 2);
+    e.applyPdu(entityStatePdu(tank, t0 + 2000, off), 0, 144, t0 / 1000 + 2);
+    expect(e.lastReason[slot]).toBe(PDU_REASON_POSITION);
+    // 5 s (a heartbeat) after that, right on the course: a heartbeat.
+    const on = positionAfter({ ...tank, lat: off.lat, lon: off.lon }, 5);
+    e.applyPdu(entityStatePdu({ ...tank, lat: off.lat, lon: off.lon }, t0 + 7000, on), 0, 144, t0 / 1000 + 7);
+    expect(e.lastReason[slot]).toBe(PDU_REASON_HEARTBEAT);
+    expect(e.markerCount).toBe(3);
+  });
+});
+
+describe('page symbols and grid', () => {
+  it('maps DIS kind, domain and force to 2525C codes', () => {
+    expect(sidcFor(1, 1, 1)).toBe('SFGPEV---------');
+    expect(sidcFor(1, 2, 2)).toBe('SHAPMF---------');
+    expect(sidcFor(1, 3, 3)).toBe('SNSPC----------');
+    expect(sidcFor(1, 4, 0)).toBe('SUUPS----------');
+    expect(sidcFor(2, 2, 1)).toBe('SFAPWM---------');
+    expect(sidcFor(3, 1, 4)).toBe('SFGPUCI--------');
+    for (const sidc of [sidcFor(9, 9, 200), sidcFor(0, 0, 0)]) expect(sidc).toHaveLength(15);
+  });
+
+  it('chooses a 1–2–5 grid spacing and spaces the lines by it on the ellipsoid', () => {
+    expect(gridSpacingMeters(30_000)).toBe(5000);
+    expect(gridSpacingMeters(900)).toBe(200);
+    const grid = metricGrid(11, 48, 11.5, 48.3);
+    expect(grid.spacingMeters).toBe(10_000);
+    const parallels = grid.geojson.features.filter((f) => f.geometry.coordinates[0]![1] === f.geometry.coordinates[1]![1]);
+    const lat1 = parallels[0]!.geometry.coordinates[0]![1]!, lat2 = parallels[1]!.geometry.coordinates[0]![1]!;
+    const p = geodeticDegreesToEcef(new Float64Array(3), lat1, 11, 0), q = geodeticDegreesToEcef(new Float64Array(3), lat2, 11, 0);
+    expect(Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!)).toBeCloseTo(10_000, -1);
+  });
+});
