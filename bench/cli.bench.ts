@@ -16,7 +16,8 @@ function medianMs(args: string[], runs: number): number {
     const start = performance.now();
     const result = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     const ms = performance.now() - start;
-    if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
+    if (result.status !== 0)
+      throw new Error(`node ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
     if (i > 0) times.push(ms); // the first run warms the file cache
   }
   times.sort((a, b) => a - b);
@@ -30,8 +31,20 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
   const helpMs = medianMs([BIN, '--help'], runs);
   const recordHelpMs = medianMs([BIN, 'record', '--help'], runs);
   return [
-    { name: 'cli.startup.help', ms: round(helpMs), nodeBaselineMs: round(nodeMs), overNodeMs: round(helpMs - nodeMs), runs },
-    { name: 'cli.startup.record-help', ms: round(recordHelpMs), nodeBaselineMs: round(nodeMs), overNodeMs: round(recordHelpMs - nodeMs), runs },
+    {
+      name: 'cli.startup.help',
+      ms: round(helpMs),
+      nodeBaselineMs: round(nodeMs),
+      overNodeMs: round(helpMs - nodeMs),
+      runs,
+    },
+    {
+      name: 'cli.startup.record-help',
+      ms: round(recordHelpMs),
+      nodeBaselineMs: round(nodeMs),
+      overNodeMs: round(recordHelpMs - nodeMs),
+      runs,
+    },
   ];
 };
 

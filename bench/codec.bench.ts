@@ -46,7 +46,8 @@ const suite: BenchSuite = async ({ quick }) => {
   });
   const record = new EntityStateRecord();
   const factory = new openDis.PduFactory();
-  const decodeOpenDis = (buf: Buffer) => factory.createPdu(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
+  const decodeOpenDis = (buf: Buffer) =>
+    factory.createPdu(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
 
   const source = entityStateRecordFromPdu(new EntityStateRecord(), fixture.pdu);
   const out = new Uint8Array(1500);
@@ -107,7 +108,10 @@ const suite: BenchSuite = async ({ quick }) => {
   // behind (5–6 kB per decoded PDU) is otherwise still being swept by V8's background threads while the next batch
   // runs, and on two cores that halves the next contender's rate.
   const gc = (globalThis as { gc?: () => void }).gc;
-  const rate = Object.fromEntries(Object.keys(batches).map((name) => [name, 0])) as Record<keyof typeof batches, number>;
+  const rate = Object.fromEntries(Object.keys(batches).map((name) => [name, 0])) as Record<
+    keyof typeof batches,
+    number
+  >;
   for (let pass = 0; pass < (quick ? 1 : 6); pass++) {
     for (const [name, batch] of Object.entries(batches) as [keyof typeof batches, () => void][]) {
       gc?.();
@@ -133,7 +137,9 @@ const suite: BenchSuite = async ({ quick }) => {
     {
       name: 'codec.decode.reckon.separate-buffers',
       opsPerSec: round(rate.decodeSeparate),
-      heapBytesPerOp: round(heapBytesPerOp((i) => consume(decodeEntityStateInto(record, separate[i & 1023]!)), heapOps)),
+      heapBytesPerOp: round(
+        heapBytesPerOp((i) => consume(decodeEntityStateInto(record, separate[i & 1023]!)), heapOps),
+      ),
       ratioVsOpenDis: round(rate.decodeSeparate / rate.decodeOpenDis),
     },
     {

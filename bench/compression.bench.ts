@@ -55,7 +55,15 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
       decodeOpsPerSec: round(rate.decode),
       speedupVsDeflate: round(rate.encode / rate.deflate),
     },
-    { name: 'compression.deflate', pdus: deltas.length, bytesIn, bytesOut: deflateBytes, ratio: round(deflateBytes / bytesIn), opsPerSec: round(rate.deflate), level: 6 },
+    {
+      name: 'compression.deflate',
+      pdus: deltas.length,
+      bytesIn,
+      bytesOut: deflateBytes,
+      ratio: round(deflateBytes / bytesIn),
+      opsPerSec: round(rate.deflate),
+      level: 6,
+    },
   ];
 };
 

@@ -85,7 +85,9 @@ function replayBandwidth(path: string): Bandwidth {
     });
   }
   const endMs = datagrams[datagrams.length - 1]!.atMs + 1000;
-  let cotBytes = 0, cotCount = 0, entitySeconds = 0;
+  let cotBytes = 0,
+    cotCount = 0,
+    entitySeconds = 0;
   const scheduler = new TestScheduler(() => {});
   scheduler.run(({ cold }) => {
     const transport = new Loopback();
@@ -112,7 +114,8 @@ const suite: BenchSuite = async ({ quick }) => {
   const frame: EntityFrame = createFrame();
   let t = 1_700_000_000;
   const frames = new Subject<EntityFrame>();
-  let bytes = 0, events = 0;
+  let bytes = 0,
+    events = 0;
   frames.pipe(cotEvents({ rateHz: 100 })).subscribe((e) => ((bytes += e.xml.length), events++));
   const rate = opsPerSecond(
     () => {
@@ -141,9 +144,13 @@ const suite: BenchSuite = async ({ quick }) => {
     dis: { exercise: 1, id: '1:3001:54', entityType: '1:1:225:1:1:3:0', force: 1 },
   };
   let length = 0;
-  const xmlRate = opsPerSecond(() => {
-    for (let i = 0; i < 100; i++) length += encodeCotEvent({ ...fields, timeSeconds: fields.timeSeconds + i }).length;
-  }, 100, { minMillis });
+  const xmlRate = opsPerSecond(
+    () => {
+      for (let i = 0; i < 100; i++) length += encodeCotEvent({ ...fields, timeSeconds: fields.timeSeconds + i }).length;
+    },
+    100,
+    { minMillis },
+  );
   consume(length);
   results.push({
     name: 'cot.encode.xml',

@@ -23,7 +23,7 @@ const N = 100_000;
 /** A deterministic generator so runs are comparable. */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function filledTable(algorithm: number, random: () => number): RemoteEntityTable {
@@ -91,7 +91,10 @@ function objectEntities(random: () => number): RemoteObject[] {
   return entities;
 }
 
-function extrapolateSoaJs(s: { p: Float64Array; v: Float64Array; a: Float64Array; t0: Float64Array; out: Float64Array }, t: number): void {
+function extrapolateSoaJs(
+  s: { p: Float64Array; v: Float64Array; a: Float64Array; t0: Float64Array; out: Float64Array },
+  t: number,
+): void {
   const { p, v, a, t0, out } = s;
   for (let i = 0, j = 0; i < N; i++, j += 3) {
     const dt = t - t0[i]!;
@@ -104,7 +107,10 @@ function extrapolateSoaJs(s: { p: Float64Array; v: Float64Array; a: Float64Array
 function extrapolateObjects(entities: RemoteObject[], t: number): void {
   for (const e of entities) {
     const dt = t - e.t0;
-    const p = e.position, v = e.velocity, a = e.acceleration, out = e.rendered;
+    const p = e.position,
+      v = e.velocity,
+      a = e.acceleration,
+      out = e.rendered;
     out.x = p.x + (v.x + 0.5 * a.x * dt) * dt;
     out.y = p.y + (v.y + 0.5 * a.y * dt) * dt;
     out.z = p.z + (v.z + 0.5 * a.z * dt) * dt;
@@ -131,7 +137,9 @@ function applyRates(timing: { minMillis: number; rounds: number }) {
   const measure = (eager: boolean) => {
     const table = new RemoteEntityTable({ capacity: APPLY_ENTITIES });
     const r = turningRecord();
-    let i = 0, stamp = 0, t = 0;
+    let i = 0,
+      stamp = 0,
+      t = 0;
     // One record decoded into again and again, as on the receive path; each PDU a little off the last one's path.
     const op = () => {
       const k = i++ % APPLY_ENTITIES;
@@ -164,7 +172,8 @@ function applyRates(timing: { minMillis: number; rounds: number }) {
 function renderAfterUpdate(timing: { minMillis: number; rounds: number }) {
   const table = new RemoteEntityTable({ capacity: APPLY_ENTITIES });
   const r = turningRecord();
-  let frame = 0, t = 0;
+  let frame = 0,
+    t = 0;
   const frameOnce = () => {
     frame++;
     t += 0.0167;
@@ -193,7 +202,8 @@ const suite: BenchSuite = async ({ quick }) => {
   const emitter = new DeadReckoningEmitter({ algorithm: 4 });
   const record = new EntityStateRecord(0);
   const truths = Array.from({ length: 1024 }, (_, i) => {
-    const s = createTruthState(), t = i * 0.02;
+    const s = createTruthState(),
+      t = i * 0.02;
     s.location.set([6378137 + 50 * t, 20 * t + 0.5 * t * t, 0]);
     s.linearVelocity.set([50, 20 + t, 0]);
     s.linearAcceleration.set([0, 1, 0]);
@@ -201,7 +211,8 @@ const suite: BenchSuite = async ({ quick }) => {
     s.angularVelocity.set([0, 0.1 * Math.cos(t), 0.05]);
     return s;
   });
-  let step = 0, sent = 0;
+  let step = 0,
+    sent = 0;
   const decide = () => {
     const i = step++ & 1023;
     sent += emitter.update(truths[i]!, step * 0.02, record) === 0 ? 0 : 1;
@@ -213,7 +224,12 @@ const suite: BenchSuite = async ({ quick }) => {
   };
   const emitterRate = opsPerSecond(decideBatch, 1000, timing);
   const emitterHeap = heapBytesPerOp(decideBatch, 200) / 1000;
-  const emitterResult = { name: 'dr.emitter.reckon', opsPerSec: round(emitterRate), heapBytesPerOp: round(emitterHeap), sentPerDecision: round(sent / step) };
+  const emitterResult = {
+    name: 'dr.emitter.reckon',
+    opsPerSec: round(emitterRate),
+    heapBytesPerOp: round(emitterHeap),
+    sentPerDecision: round(sent / step),
+  };
 
   const apply = applyRates(timing);
   const renderUpdated = renderAfterUpdate(timing);
@@ -223,7 +239,11 @@ const suite: BenchSuite = async ({ quick }) => {
     const table = filledTable(algorithm, random);
     const tickOnce = () => {
       table.extrapolate((tick += 0.016));
-      consume(table.location[3 * (N - 1)]! + table.worldToBody[9 * (N - 1) + 4]! + (readEuler ? table.orientation[3 * (N - 1) + 2]! : 0));
+      consume(
+        table.location[3 * (N - 1)]! +
+          table.worldToBody[9 * (N - 1) + 4]! +
+          (readEuler ? table.orientation[3 * (N - 1) + 2]! : 0),
+      );
     };
     const rate = opsPerSecond(tickOnce, N, timing);
     const heap = heapBytesPerOp(tickOnce, 200) / N;
@@ -235,34 +255,87 @@ const suite: BenchSuite = async ({ quick }) => {
   const rvwEuler = tableFor(4, true);
 
   // The same quadratic over the same struct-of-arrays layout as a JavaScript loop: what the SIMD kernel replaces.
-  const soa = { p: new Float64Array(3 * N), v: new Float64Array(3 * N), a: new Float64Array(3 * N), t0: new Float64Array(N), out: new Float64Array(3 * N) };
+  const soa = {
+    p: new Float64Array(3 * N),
+    v: new Float64Array(3 * N),
+    a: new Float64Array(3 * N),
+    t0: new Float64Array(N),
+    out: new Float64Array(3 * N),
+  };
   for (let j = 0; j < 3 * N; j++) {
     soa.p[j] = 6378137 * random();
     soa.v[j] = 300 * random();
     soa.a[j] = 2.5 * random();
   }
   for (let i = 0; i < N; i++) soa.t0[i] = random();
-  const jsLoopRate = opsPerSecond(() => {
-    extrapolateSoaJs(soa, (tick += 0.016));
-    consume(soa.out[3 * N - 1]!);
-  }, N, timing);
+  const jsLoopRate = opsPerSecond(
+    () => {
+      extrapolateSoaJs(soa, (tick += 0.016));
+      consume(soa.out[3 * N - 1]!);
+    },
+    N,
+    timing,
+  );
 
   const objects = objectEntities(random);
   const objectRate = opsPerSecond(() => extrapolateObjects(objects, (tick += 0.016)), N, timing);
   consume(objects[3]!.rendered.x);
 
-  const ratios = (rate: number) => ({ ratioVsObjects: round(rate / objectRate), ratioVsJsLoop: round(rate / jsLoopRate) });
-  results.push({ name: 'dr.extrapolate.fpw.reckon', opsPerSec: round(fpw.rate), heapBytesPerOp: round(fpw.heap), entities: N, ...ratios(fpw.rate) });
-  results.push({ name: 'dr.extrapolate.fvw.reckon', opsPerSec: round(fvw.rate), heapBytesPerOp: round(fvw.heap), entities: N, ...ratios(fvw.rate) });
-  results.push({ name: 'dr.extrapolate.rvw.reckon', opsPerSec: round(rvw.rate), heapBytesPerOp: round(rvw.heap), entities: N, ...ratios(rvw.rate) });
-  results.push({ name: 'dr.extrapolate.rvw.euler.reckon', opsPerSec: round(rvwEuler.rate), heapBytesPerOp: round(rvwEuler.heap), entities: N, ...ratios(rvwEuler.rate) });
+  const ratios = (rate: number) => ({
+    ratioVsObjects: round(rate / objectRate),
+    ratioVsJsLoop: round(rate / jsLoopRate),
+  });
+  results.push({
+    name: 'dr.extrapolate.fpw.reckon',
+    opsPerSec: round(fpw.rate),
+    heapBytesPerOp: round(fpw.heap),
+    entities: N,
+    ...ratios(fpw.rate),
+  });
+  results.push({
+    name: 'dr.extrapolate.fvw.reckon',
+    opsPerSec: round(fvw.rate),
+    heapBytesPerOp: round(fvw.heap),
+    entities: N,
+    ...ratios(fvw.rate),
+  });
+  results.push({
+    name: 'dr.extrapolate.rvw.reckon',
+    opsPerSec: round(rvw.rate),
+    heapBytesPerOp: round(rvw.heap),
+    entities: N,
+    ...ratios(rvw.rate),
+  });
+  results.push({
+    name: 'dr.extrapolate.rvw.euler.reckon',
+    opsPerSec: round(rvwEuler.rate),
+    heapBytesPerOp: round(rvwEuler.heap),
+    entities: N,
+    ...ratios(rvwEuler.rate),
+  });
   results.push({ name: 'dr.extrapolate.fvw.objects', opsPerSec: round(objectRate), entities: N });
   results.push({ name: 'dr.extrapolate.fvw.js-loop', opsPerSec: round(jsLoopRate), entities: N });
 
   results.push(emitterResult);
-  results.push({ name: 'dr.table.apply.reckon', opsPerSec: round(apply.lazy.rate), heapBytesPerOp: round(apply.lazy.heap), entities: APPLY_ENTITIES, ratioVsEager: round(apply.lazy.rate / apply.eager.rate) });
-  results.push({ name: 'dr.table.render-after-update.reckon', opsPerSec: round(renderUpdated.rate), heapBytesPerOp: round(renderUpdated.heap), entities: APPLY_ENTITIES });
-  results.push({ name: 'dr.table.apply.eager', opsPerSec: round(apply.eager.rate), heapBytesPerOp: round(apply.eager.heap), entities: APPLY_ENTITIES });
+  results.push({
+    name: 'dr.table.apply.reckon',
+    opsPerSec: round(apply.lazy.rate),
+    heapBytesPerOp: round(apply.lazy.heap),
+    entities: APPLY_ENTITIES,
+    ratioVsEager: round(apply.lazy.rate / apply.eager.rate),
+  });
+  results.push({
+    name: 'dr.table.render-after-update.reckon',
+    opsPerSec: round(renderUpdated.rate),
+    heapBytesPerOp: round(renderUpdated.heap),
+    entities: APPLY_ENTITIES,
+  });
+  results.push({
+    name: 'dr.table.apply.eager',
+    opsPerSec: round(apply.eager.rate),
+    heapBytesPerOp: round(apply.eager.heap),
+    entities: APPLY_ENTITIES,
+  });
   return results;
 };
 

@@ -38,7 +38,8 @@ if (!json) {
   const rows = all.map((r) => [r.name, ...columns.map((c) => (r[c] === undefined ? '' : String(r[c])))]);
   const header = ['name', ...columns];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   process.stdout.write(line(header) + '\n' + widths.map((w) => '-'.repeat(w)).join('  ') + '\n');
   for (const row of rows) process.stdout.write(line(row) + '\n');
 }

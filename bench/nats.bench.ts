@@ -41,7 +41,7 @@ const RESOLUTION = 5;
 /** Positions of `count` entities spread uniformly over the square (deterministic: a fixed LCG). */
 function positions(count: number): Array<[number, number]> {
   let seed = 12345;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const out: Array<[number, number]> = [];
   for (let i = 0; i < count; i++) {
     const [lat] = destination(CENTER.lat, CENTER.lon, 0, (next() * 2 - 1) * HALF_SIDE_M);
@@ -70,7 +70,9 @@ function buildPdus(where: Array<[number, number]>): Buffer {
 }
 
 const entityOf = (bytes: Uint8Array, offset: number) =>
-  (((bytes[offset + 12]! << 8) | bytes[offset + 13]!) - 1) * 60000 + ((bytes[offset + 16]! << 8) | bytes[offset + 17]!) - 1;
+  (((bytes[offset + 12]! << 8) | bytes[offset + 13]!) - 1) * 60000 +
+  ((bytes[offset + 16]! << 8) | bytes[offset + 17]!) -
+  1;
 
 /** Counts the PDUs of a message (split by Length). */
 function countPdus(data: Uint8Array): number {
@@ -81,14 +83,16 @@ function countPdus(data: Uint8Array): number {
 
 // ---- child: a subscriber process taking a share of the cells -----------------------------------------------------
 async function subscriberChild(): Promise<void> {
-  const { url, cells, expected } = await new Promise<{ url: string; cells: string[] | null; expected: number }>((resolve) =>
-    process.once('message', (m) => resolve(m as { url: string; cells: string[] | null; expected: number })),
+  const { url, cells, expected } = await new Promise<{ url: string; cells: string[] | null; expected: number }>(
+    (resolve) =>
+      process.once('message', (m) => resolve(m as { url: string; cells: string[] | null; expected: number })),
   );
   const nc = await connect({ servers: url });
   const table = new RemoteEntityTable({ capacity: 120_000 });
   const record = new EntityStateRecord();
   let pdus = 0;
-  let firstMs = 0, lastMs = 0;
+  let firstMs = 0,
+    lastMs = 0;
   const receiver = new PduReceiver((bytes, offset, length) => {
     decodeEntityStateOrUpdateInto(record, bytes, offset, offset + length);
     table.apply(record, lastMs / 1000);
@@ -102,7 +106,8 @@ async function subscriberChild(): Promise<void> {
     receiver.receive(m.data, source);
     if (pdus >= expected) finish();
   };
-  for (const subject of cells === null ? ['dis.1.>'] : cells.map((c) => `dis.1.${c}.>`)) nc.subscribe(subject, { callback: onMessage });
+  for (const subject of cells === null ? ['dis.1.>'] : cells.map((c) => `dis.1.${c}.>`))
+    nc.subscribe(subject, { callback: onMessage });
   await nc.flush();
   process.send!({ ready: true });
   let finished = false;
@@ -110,7 +115,13 @@ async function subscriberChild(): Promise<void> {
     if (finished) return;
     finished = true;
     const cpu = process.cpuUsage(cpuBefore);
-    process.send!({ pdus, seconds: (lastMs - firstMs) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, firstMs: performance.timeOrigin + firstMs, lastMs: performance.timeOrigin + lastMs });
+    process.send!({
+      pdus,
+      seconds: (lastMs - firstMs) / 1000,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      firstMs: performance.timeOrigin + firstMs,
+      lastMs: performance.timeOrigin + lastMs,
+    });
   }
   process.on('message', (m) => {
     if ((m as { stop?: boolean }).stop) {
@@ -127,7 +138,8 @@ const self = fileURLToPath(import.meta.url);
 
 /** Wall and CPU seconds of `work` (CPU of this process: publishing and writing to the socket). */
 async function timed(work: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
-  const start = performance.now(), cpu = process.cpuUsage();
+  const start = performance.now(),
+    cpu = process.cpuUsage();
   await work();
   const used = process.cpuUsage(cpu);
   return { wall: (performance.now() - start) / 1000, cpu: (used.user + used.system) / 1e6 };
@@ -186,15 +198,18 @@ const suite: BenchSuite = async ({ quick }) => {
       const messages = expectedMessages(pdus, perTick);
       // CPU time of this process, as the other benchmarks: on a shared machine the wall clock mostly measures the
       // other tenants and the server's share of the cores. The wall-clock rates are reported beside.
-      const raws: Array<{ wall: number; cpu: number }> = [], reckons: Array<{ wall: number; cpu: number }> = [];
+      const raws: Array<{ wall: number; cpu: number }> = [],
+        reckons: Array<{ wall: number; cpu: number }> = [];
       const ROUNDS = 7;
       for (let round = 0; round < ROUNDS; round++) {
         raws.push(await timed(() => publishRaw(raw, messages)));
         reckons.push(await timed(() => publishReckon(transport, pdus, perTick)));
       }
       const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      const rate = (xs: Array<{ wall: number; cpu: number }>, k: 'wall' | 'cpu') => median(xs.map((x) => entityCount / x[k]));
-      const rawRate = rate(raws, 'cpu'), reckonRate = rate(reckons, 'cpu');
+      const rate = (xs: Array<{ wall: number; cpu: number }>, k: 'wall' | 'cpu') =>
+        median(xs.map((x) => entityCount / x[k]));
+      const rawRate = rate(raws, 'cpu'),
+        reckonRate = rate(reckons, 'cpu');
       results.push({
         name: 'nats.publish.raw',
         opsPerSec: round(rawRate),
@@ -217,7 +232,9 @@ const suite: BenchSuite = async ({ quick }) => {
     // -- bridge: UDP → bridge → server → subscriber ---------------------------------------------------------------
     {
       const subscriber = await connect({ servers: server.url });
-      let received = 0, firstMs = 0, lastMs = 0;
+      let received = 0,
+        firstMs = 0,
+        lastMs = 0;
       const total = quick ? 20_000 : 100_000;
       let done: () => void = () => {};
       const all = new Promise<void>((resolve) => (done = resolve));
@@ -230,7 +247,11 @@ const suite: BenchSuite = async ({ quick }) => {
         },
       });
       await subscriber.flush();
-      const udp = await UdpTransport.open({ bindAddress: '127.0.0.1', bindPort: 0, destination: { address: '127.0.0.1', port: 9 } });
+      const udp = await UdpTransport.open({
+        bindAddress: '127.0.0.1',
+        bindPort: 0,
+        destination: { address: '127.0.0.1', port: 9 },
+      });
       const nats = await NatsTransport.open({ servers: [server.url], h3Resolution: RESOLUTION });
       const bridge = new Bridge({ udp, nats, filter: { exercise: 1 } });
       const sender = createSocket('udp4');
@@ -260,7 +281,11 @@ const suite: BenchSuite = async ({ quick }) => {
     // -- interest: a 50 km area out of 1 000 × 1 000 km ---------------------------------------------------------------
     {
       const area = parseCircleArea(`${CENTER.lat},${CENTER.lon},50 km`);
-      const subscriber = await NatsTransport.open({ servers: [server.url], h3Resolution: RESOLUTION, receive: { exercise: 1, area } });
+      const subscriber = await NatsTransport.open({
+        servers: [server.url],
+        h3Resolution: RESOLUTION,
+        receive: { exercise: 1, area },
+      });
       await subscriber.settled();
       const seen = new Uint8Array(entityCount);
       let received = 0;
@@ -272,7 +297,8 @@ const suite: BenchSuite = async ({ quick }) => {
       const publisher = await NatsTransport.open({ servers: [server.url], h3Resolution: RESOLUTION });
       await publishReckon(publisher, pdus, 1000);
       await subscriber.settled(); // after the publisher's flush: everything routed to the subscriber has arrived
-      let inside = 0, insideSeen = 0;
+      let inside = 0,
+        insideSeen = 0;
       where.forEach(([lat, lon], i) => {
         if (!areaContains(area, lat, lon)) return;
         inside++;
@@ -307,16 +333,23 @@ const suite: BenchSuite = async ({ quick }) => {
         const shares: string[][] = Array.from({ length: processes }, () => []);
         cellList.forEach((cell, i) => shares[i % processes]!.push(cell));
         const children = shares.map(() =>
-          fork(self, [], { env: { ...process.env, RECKON_BENCH_ROLE: 'nats-subscriber' }, execArgv: ['--import', 'tsx'] }),
+          fork(self, [], {
+            env: { ...process.env, RECKON_BENCH_ROLE: 'nats-subscriber' },
+            execArgv: ['--import', 'tsx'],
+          }),
         );
         const reports = children.map(
-          (c) => new Promise<{ pdus: number; seconds: number; cpuSeconds: number; firstMs: number; lastMs: number }>((resolve) =>
-            c.on('message', (m) => {
-              if ('pdus' in (m as object)) resolve(m as never);
-            }),
-          ),
+          (c) =>
+            new Promise<{ pdus: number; seconds: number; cpuSeconds: number; firstMs: number; lastMs: number }>(
+              (resolve) =>
+                c.on('message', (m) => {
+                  if ('pdus' in (m as object)) resolve(m as never);
+                }),
+            ),
         );
-        const ready = children.map((c) => new Promise<void>((resolve) => c.on('message', (m) => (m as { ready?: boolean }).ready && resolve())));
+        const ready = children.map(
+          (c) => new Promise<void>((resolve) => c.on('message', (m) => (m as { ready?: boolean }).ready && resolve())),
+        );
         children.forEach((c, i) => {
           const share = shares[i]!;
           const expected = share.reduce((n, cell) => n + perCell.get(cell)!, 0);

@@ -39,7 +39,8 @@ const suite: BenchSuite = async ({ quick }) => {
     t += slice / n / 10;
     generator.tick(t, sink, slice);
   };
-  const decisionsBefore = generator.stats.decisions, pdusBefore = generator.stats.pdus;
+  const decisionsBefore = generator.stats.decisions,
+    pdusBefore = generator.stats.pdus;
   const rate = opsPerSecond(batch, slice, quick ? { minMillis: 200, rounds: 3 } : { minMillis: 1000, rounds: 7 });
   const pdusPerDecision = (generator.stats.pdus - pdusBefore) / (generator.stats.decisions - decisionsBefore);
   const heap = heapBytesPerOp(batch, 20) / slice;

@@ -70,19 +70,33 @@ const suite: BenchSuite = async ({ quick }) => {
     const frames = subscriber.frames({ rateHz: 1 }).subscribe(); // holds the connection: table updates only
     const events = withEvents ? subscriber.events$.subscribe((e) => consume(e.key)) : undefined;
     const op = feed((b) => transport.receiver!(b, SOURCE));
-    const rate = opsPerSecond(() => {
-      for (let i = 0; i < N; i++) op(i);
-    }, N, { minMillis });
+    const rate = opsPerSecond(
+      () => {
+        for (let i = 0; i < N; i++) op(i);
+      },
+      N,
+      { minMillis },
+    );
     const heap = heapBytesPerOp(op, 20 * N);
     if (!withEvents) {
       const table = subscriber.table!;
       let t = 0;
       const frameRate = opsPerSecond(() => table.render((t += 0.016)), 1, { minMillis });
-      results.push({ name: 'stream.frame.reckon', opsPerSec: round(frameRate), entitiesPerSec: round(frameRate * N), entities: N });
+      results.push({
+        name: 'stream.frame.reckon',
+        opsPerSec: round(frameRate),
+        entitiesPerSec: round(frameRate * N),
+        entities: N,
+      });
     }
     events?.unsubscribe();
     frames.unsubscribe();
-    results.unshift({ name: withEvents ? 'stream.receive+events.reckon' : 'stream.receive.reckon', opsPerSec: round(rate), heapBytesPerOp: round(heap), entities: N });
+    results.unshift({
+      name: withEvents ? 'stream.receive+events.reckon' : 'stream.receive.reckon',
+      opsPerSec: round(rate),
+      heapBytesPerOp: round(heap),
+      entities: N,
+    });
   }
 
   // Display 'interpolate': the same receive path with the interpolated view recording each PDU's state.
@@ -91,9 +105,13 @@ const suite: BenchSuite = async ({ quick }) => {
     const subscriber = createSubscriber({ receiver: { maxEntities: N, display: 'interpolate' } }, { transport });
     const frames = subscriber.frames({ rateHz: 1 }).subscribe();
     const op = feed((b) => transport.receiver!(b, SOURCE));
-    const rate = opsPerSecond(() => {
-      for (let i = 0; i < N; i++) op(i);
-    }, N, { minMillis });
+    const rate = opsPerSecond(
+      () => {
+        for (let i = 0; i < N; i++) op(i);
+      },
+      N,
+      { minMillis },
+    );
     const heap = heapBytesPerOp(op, 20 * N);
     frames.unsubscribe();
     const name = 'stream.receive.interpolate.reckon';
@@ -109,11 +127,20 @@ const suite: BenchSuite = async ({ quick }) => {
     latest.set(`${pdu.entityId.site}:${pdu.entityId.application}:${pdu.entityId.entity}`, pdu);
     subject.next(pdu);
   });
-  const baselineRate = opsPerSecond(() => {
-    for (let i = 0; i < N; i++) baseline(i);
-  }, N, { minMillis });
+  const baselineRate = opsPerSecond(
+    () => {
+      for (let i = 0; i < N; i++) baseline(i);
+    },
+    N,
+    { minMillis },
+  );
   const baselineHeap = heapBytesPerOp(baseline, 20 * N);
-  results.push({ name: 'stream.receive.baseline-objects', opsPerSec: round(baselineRate), heapBytesPerOp: round(baselineHeap), entities: N });
+  results.push({
+    name: 'stream.receive.baseline-objects',
+    opsPerSec: round(baselineRate),
+    heapBytesPerOp: round(baselineHeap),
+    entities: N,
+  });
   const reckon = results.find((r) => r.name === 'stream.receive.reckon')!;
   results[results.indexOf(reckon)] = { ...reckon, ratioVsBaseline: round((reckon.opsPerSec as number) / baselineRate) };
   return results;

@@ -52,7 +52,8 @@ function buildDatagrams(perDatagram: number): Buffer[] {
   const datagrams: Buffer[] = [];
   for (let e = 0; e < ENTITIES; e += perDatagram) {
     const datagram = Buffer.alloc(PDU_BYTES * perDatagram);
-    for (let k = 0; k < perDatagram; k++) encodeEntityStateInto(datagram, fillRecord(record, e + k, 2 * (e + k)), k * PDU_BYTES);
+    for (let k = 0; k < perDatagram; k++)
+      encodeEntityStateInto(datagram, fillRecord(record, e + k, 2 * (e + k)), k * PDU_BYTES);
     datagrams.push(datagram);
   }
   return datagrams;
@@ -60,7 +61,11 @@ function buildDatagrams(perDatagram: number): Buffer[] {
 
 // ---- child: sender --------------------------------------------------------------------------------------------
 async function sender(): Promise<void> {
-  const { port, perDatagram, datagrams: total } = await new Promise<{ port: number; perDatagram: number; datagrams: number }>((resolve) =>
+  const {
+    port,
+    perDatagram,
+    datagrams: total,
+  } = await new Promise<{ port: number; perDatagram: number; datagrams: number }>((resolve) =>
     process.once('message', resolve as (m: unknown) => void),
   );
   const datagrams = buildDatagrams(perDatagram);
@@ -69,7 +74,8 @@ async function sender(): Promise<void> {
   let sent = 0;
   while (sent < total) {
     // Bursts, then a turn of the event loop so that queued sends complete.
-    for (let i = 0; i < 256 && sent < total; i++, sent++) socket.send(datagrams[sent % datagrams.length]!, port, '127.0.0.1');
+    for (let i = 0; i < 256 && sent < total; i++, sent++)
+      socket.send(datagrams[sent % datagrams.length]!, port, '127.0.0.1');
     await new Promise((resolve) => setImmediate(resolve));
   }
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -101,7 +107,10 @@ if (role === 'rss') rss();
 const self = fileURLToPath(import.meta.url);
 
 function child(roleName: string) {
-  return fork(self, [], { env: { ...process.env, RECKON_BENCH_ROLE: roleName }, execArgv: ['--expose-gc', '--import', 'tsx'] });
+  return fork(self, [], {
+    env: { ...process.env, RECKON_BENCH_ROLE: roleName },
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+  });
 }
 
 interface Measured {
@@ -111,7 +120,12 @@ interface Measured {
 }
 
 /** Runs one sender against a receiver that counts PDUs into `counter.pdus`; resolves when traffic has stopped. */
-async function measure(port: number, perDatagram: number, datagrams: number, counter: { pdus: number; first: number; last: number }): Promise<Measured> {
+async function measure(
+  port: number,
+  perDatagram: number,
+  datagrams: number,
+  counter: { pdus: number; first: number; last: number },
+): Promise<Measured> {
   const proc = child('sender');
   const exited = new Promise((resolve) => proc.once('exit', resolve));
   const done = new Promise<number>((resolve) => proc.once('message', (m) => resolve((m as { sent: number }).sent)));
@@ -180,7 +194,12 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
     const reckon = await reckonRun(perDatagram, datagrams);
     const rate = (m: Measured) => m.pdus / m.seconds;
     const loss = (m: Measured) => round(100 * (1 - m.pdus / m.sentPdus));
-    results.push({ name: `udp.loopback${mode}.raw`, opsPerSec: round(rate(raw)), lossPercent: loss(raw), pdusPerDatagram: perDatagram });
+    results.push({
+      name: `udp.loopback${mode}.raw`,
+      opsPerSec: round(rate(raw)),
+      lossPercent: loss(raw),
+      pdusPerDatagram: perDatagram,
+    });
     results.push({
       name: `udp.loopback${mode}.reckon`,
       opsPerSec: round(rate(reckon)),
@@ -191,8 +210,15 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
     });
   }
   const proc = child('rss');
-  const memory = await new Promise<{ bytes: number; size: number }>((resolve) => proc.once('message', (m) => resolve(m as { bytes: number; size: number })));
-  results.push({ name: 'table.rss100k', bytes: memory.bytes, entities: memory.size, megabytes: round(memory.bytes / 2 ** 20) });
+  const memory = await new Promise<{ bytes: number; size: number }>((resolve) =>
+    proc.once('message', (m) => resolve(m as { bytes: number; size: number })),
+  );
+  results.push({
+    name: 'table.rss100k',
+    bytes: memory.bytes,
+    entities: memory.size,
+    megabytes: round(memory.bytes / 2 ** 20),
+  });
   return results;
 };
 

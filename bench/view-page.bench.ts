@@ -21,7 +21,12 @@ import { round, type BenchResult, type BenchSuite } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PAGE = join(ROOT, 'dist/view/page');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -32,7 +37,10 @@ function filesUnder(dir: string): string[] {
 
 /** Bytes of everything the page loads, raw and gzipped (as a server compressing with gzip would send it). */
 function bundleSize(): BenchResult {
-  let bytes = 0, gzipBytes = 0, appJs = 0, appJsGzip = 0;
+  let bytes = 0,
+    gzipBytes = 0,
+    appJs = 0,
+    appJsGzip = 0;
   for (const file of filesUnder(PAGE)) {
     if (file.endsWith('.LEGAL.txt') || file.endsWith('NOTICE.txt')) continue;
     const body = readFileSync(file);
@@ -44,7 +52,14 @@ function bundleSize(): BenchResult {
       appJsGzip = gz;
     }
   }
-  return { name: 'view.bundle', bytes, gzipBytes, appJsBytes: appJs, appJsGzipBytes: appJsGzip, goalGzipBytes: 2_000_000 };
+  return {
+    name: 'view.bundle',
+    bytes,
+    gzipBytes,
+    appJsBytes: appJs,
+    appJsGzipBytes: appJsGzip,
+    goalGzipBytes: 2_000_000,
+  };
 }
 
 const suite: BenchSuite = async ({ quick }) => {
@@ -65,12 +80,16 @@ const suite: BenchSuite = async ({ quick }) => {
       minify: true,
       outdir: dir,
       logLevel: 'warning',
-      plugins: [{
-        name: 'milsymbol-es',
-        setup(b) {
-          b.onResolve({ filter: /^milsymbol\/index\.mjs$/ }, () => ({ path: join(ROOT, 'node_modules/milsymbol/index.mjs') }));
+      plugins: [
+        {
+          name: 'milsymbol-es',
+          setup(b) {
+            b.onResolve({ filter: /^milsymbol\/index\.mjs$/ }, () => ({
+              path: join(ROOT, 'node_modules/milsymbol/index.mjs'),
+            }));
+          },
         },
-      }],
+      ],
     });
     mkdirSync(join(dir, 'assets'));
     copyFileSync(join(PAGE, 'assets/maplibre-gl-worker.js'), join(dir, 'assets/maplibre-gl-worker.js'));
@@ -91,14 +110,20 @@ const suite: BenchSuite = async ({ quick }) => {
     try {
       const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      await page.waitForFunction(() => (window as unknown as { __benchReady?: boolean }).__benchReady === true, null, { timeout: 60_000 });
+      await page.waitForFunction(() => (window as unknown as { __benchReady?: boolean }).__benchReady === true, null, {
+        timeout: 60_000,
+      });
       for (const [name, n, frames, goalMs] of [
         ['view.frame.10k', 10_000, quick ? 30 : 120, 4],
         ['view.frame.100k', 100_000, quick ? 10 : 40, 40],
       ] as const) {
         process.stderr.write(`view-page: ${name} …\n`);
         const r = await page.evaluate(
-          ([count, f]) => (window as unknown as { __bench: (n: number, f: number) => Promise<Record<string, number>> }).__bench(count, f),
+          ([count, f]) =>
+            (window as unknown as { __bench: (n: number, f: number) => Promise<Record<string, number>> }).__bench(
+              count,
+              f,
+            ),
           [n, frames] as const,
         );
         const rounded = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v)]));

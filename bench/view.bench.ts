@@ -74,12 +74,27 @@ const WINDOW = 4;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** PDUs per second delivered to each of `clients` clients (until the slowest has them all). */
-async function deliveredPerClient(clients: number, ticks: number): Promise<{ pdusPerSecond: number; pdusPerCpuSecond: number; clientCpuSeconds: number; seconds: number; skipped: number }> {
+async function deliveredPerClient(
+  clients: number,
+  ticks: number,
+): Promise<{
+  pdusPerSecond: number;
+  pdusPerCpuSecond: number;
+  clientCpuSeconds: number;
+  seconds: number;
+  skipped: number;
+}> {
   const g = await startGateway();
   const datagrams = buildDatagrams();
   const expected = ticks * ENTITIES;
   const child = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, RECKON_BENCH_ROLE: 'view-clients', CLIENTS: String(clients), URL: g.feedUrl, EXPECTED: String(expected) },
+    env: {
+      ...process.env,
+      RECKON_BENCH_ROLE: 'view-clients',
+      CLIENTS: String(clients),
+      URL: g.feedUrl,
+      EXPECTED: String(expected),
+    },
     execArgv: ['--import', 'tsx'],
   });
   const messages: Array<{ type: string; counts?: number[]; cpuSeconds?: number }> = [];
@@ -111,8 +126,15 @@ async function deliveredPerClient(clients: number, ticks: number): Promise<{ pdu
   const skipped = g.gateway.stats.skipped;
   child.kill();
   await g.close();
-  if (done.counts!.some((n) => n !== expected)) throw new Error(`clients got ${done.counts} PDUs, not ${expected} each`);
-  return { pdusPerSecond: expected / seconds, pdusPerCpuSecond: expected / gatewayCpuSeconds, clientCpuSeconds: done.cpuSeconds!, seconds, skipped };
+  if (done.counts!.some((n) => n !== expected))
+    throw new Error(`clients got ${done.counts} PDUs, not ${expected} each`);
+  return {
+    pdusPerSecond: expected / seconds,
+    pdusPerCpuSecond: expected / gatewayCpuSeconds,
+    clientCpuSeconds: done.cpuSeconds!,
+    seconds,
+    skipped,
+  };
 }
 
 async function bytesRatio(): Promise<BenchResult> {
@@ -129,13 +151,15 @@ async function bytesRatio(): Promise<BenchResult> {
   await new Promise<void>((resolve) => client.once('message', () => resolve())); // hello
   const all = buildDatagrams();
   // One PDU a second per entity, 20 ticks a second: 50 PDUs per tick, over 10 s of stream time.
-  const seconds = 10, ticksPerSecond = 20, perTick = ENTITIES / ticksPerSecond;
+  const seconds = 10,
+    ticksPerSecond = 20,
+    perTick = ENTITIES / ticksPerSecond;
   let udpBytes = 0;
   let sent = 0;
   for (let t = 0; t < seconds * ticksPerSecond; t++) {
     for (let k = 0; k < perTick; k++) {
       const e = (t * perTick + k) % ENTITIES;
-      const datagram = all[Math.floor(e / 10)]!.subarray((e % 10) * PDU_BYTES, (e % 10 + 1) * PDU_BYTES);
+      const datagram = all[Math.floor(e / 10)]!.subarray((e % 10) * PDU_BYTES, ((e % 10) + 1) * PDU_BYTES);
       g.gateway.receive(datagram, SOURCE);
       udpBytes += datagram.length;
       sent++;
@@ -189,8 +213,10 @@ const suite: BenchSuite = async ({ quick }) => {
     one.push(await deliveredPerClient(1, ticks));
     ten.push(await deliveredPerClient(10, ticks));
   }
-  const cpu1 = median(one.map((m) => m.pdusPerCpuSecond)), cpu10 = median(ten.map((m) => m.pdusPerCpuSecond));
-  const wall1 = median(one.map((m) => m.pdusPerSecond)), wall10 = median(ten.map((m) => m.pdusPerSecond));
+  const cpu1 = median(one.map((m) => m.pdusPerCpuSecond)),
+    cpu10 = median(ten.map((m) => m.pdusPerCpuSecond));
+  const wall1 = median(one.map((m) => m.pdusPerSecond)),
+    wall10 = median(ten.map((m) => m.pdusPerSecond));
   return [
     {
       // The gateway's own cost: PDUs delivered to each client per second of the gateway process's CPU (user +
@@ -237,7 +263,8 @@ async function runClients(): Promise<void> {
       counts[i]! += readFeedMessage(new Uint8Array(data.buffer, data.byteOffset, data.length), count);
       const ticks = Math.floor(Math.min(...counts) / ENTITIES);
       if (ticks > reported) process.send!({ type: 'progress', ticks: (reported = ticks) });
-      if (before < expected && counts[i]! >= expected && ++finished === clients) process.send!({ type: 'done', counts, cpuSeconds: cpuSeconds() - startCpu });
+      if (before < expected && counts[i]! >= expected && ++finished === clients)
+        process.send!({ type: 'done', counts, cpuSeconds: cpuSeconds() - startCpu });
     });
   }
 }

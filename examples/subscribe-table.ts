@@ -26,8 +26,12 @@ const fail = (error: unknown): void => {
   failed$.next();
 };
 
-subscriber.listening$.pipe(takeUntil(stop$)).subscribe({ next: ({ port }) => console.log(`listening on 127.0.0.1:${port}`), error: fail });
-subscriber.diagnostics$.pipe(takeUntil(stop$)).subscribe({ next: (d) => console.log(`rejected from ${d.source.address}: ${d.reason}`), error: fail });
+subscriber.listening$
+  .pipe(takeUntil(stop$))
+  .subscribe({ next: ({ port }) => console.log(`listening on 127.0.0.1:${port}`), error: fail });
+subscriber.diagnostics$
+  .pipe(takeUntil(stop$))
+  .subscribe({ next: (d) => console.log(`rejected from ${d.source.address}: ${d.reason}`), error: fail });
 subscriber.events$.pipe(takeUntil(stop$)).subscribe({
   next(event) {
     if (event.type === 'appeared' || event.type === 'updated') {

@@ -37,4 +37,5 @@ if (best) {
 }
 
 const outDir = process.argv[2];
-if (outDir) process.stdout.write(`wrote ${(await writeExperimentOutputs(outDir, spec.name, spec, results)).join(', ')}\n`);
+if (outDir)
+  process.stdout.write(`wrote ${(await writeExperimentOutputs(outDir, spec.name, spec, results)).join(', ')}\n`);

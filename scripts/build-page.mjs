@@ -22,7 +22,9 @@ function rounded(value) {
   if (!Array.isArray(value)) return value;
   const items = value.map(rounded);
   if (typeof items[0]?.[0] !== 'number') return items;
-  return items.filter((p, i) => i === 0 || i === items.length - 1 || p[0] !== items[i - 1][0] || p[1] !== items[i - 1][1]);
+  return items.filter(
+    (p, i) => i === 0 || i === items.length - 1 || p[0] !== items[i - 1][0] || p[1] !== items[i - 1][1],
+  );
 }
 
 function geometryJson(geometry) {
@@ -61,7 +63,8 @@ await copyFile(join(modules, 'maplibre-gl/dist/maplibre-gl-worker.mjs'), join(st
 const countries = JSON.parse(await readFile(join(modules, 'world-atlas/countries-50m.json'), 'utf8'));
 const land = JSON.parse(await readFile(join(modules, 'world-atlas/land-50m.json'), 'utf8'));
 const landFeature = feature(land, land.objects.land);
-const landGeometries = landFeature.type === 'FeatureCollection' ? landFeature.features.map((f) => f.geometry) : [landFeature.geometry];
+const landGeometries =
+  landFeature.type === 'FeatureCollection' ? landFeature.features.map((f) => f.geometry) : [landFeature.geometry];
 await writeFile(
   join(staging, 'assets/land.json'),
   JSON.stringify({
@@ -73,7 +76,10 @@ await writeFile(
 const borders = mesh(countries, countries.objects.countries, (a, b) => a !== b);
 await writeFile(
   join(staging, 'assets/borders.json'),
-  JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: geometryJson(borders) }] }),
+  JSON.stringify({
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', properties: {}, geometry: geometryJson(borders) }],
+  }),
 );
 await writeFile(
   join(staging, 'assets/NOTICE.txt'),

@@ -70,7 +70,9 @@ export interface FuzzReport {
 /** The datagrams of every capture in test/fixtures/dis, plus each PDU of a bundle on its own. */
 export function captureSeeds(dir = join(ROOT, 'test/fixtures/dis')): Uint8Array[] {
   const seeds: Uint8Array[] = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.pcap')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.pcap'))
+    .sort()) {
     const capture = readCapture(readFileSync(join(dir, name)));
     for (const frame of capture.frames) {
       const udp = udpFromFrame(frame.linkType, frame.data);
@@ -219,7 +221,8 @@ export class Mutator {
 
   /** Fills the generator's buffer with the next datagram. @returns its length. */
   next(): number {
-    const b = this.buffer, v = this.view;
+    const b = this.buffer,
+      v = this.view;
     switch (this.int(10)) {
       case 0: {
         // random bytes, sometimes behind a plausible header

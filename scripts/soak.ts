@@ -120,7 +120,10 @@ try {
   publisher.kill('SIGINT');
   const code = await exited;
   if (code !== 0) throw new Error(`the publisher exited with ${code}`);
-  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Message);
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Message);
   const summary = lines.find((m) => m.type === 'summary') as Record<string, number>;
   subscriber.send({ type: 'finish', expectedPdus: summary.pdus });
   finished = true;

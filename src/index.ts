@@ -61,8 +61,19 @@ export {
   TIMESTAMP_UNITS_PER_HOUR,
   SECONDS_PER_TIMESTAMP_UNIT,
 } from './pdu/timestamp.js';
-export { pduLengthAt, pduTypeAt, pduProtocolVersionAt, forEachPdu, looksLikeDis, type PduVisitor } from './pdu/header.js';
-export { decodeEntityStateInto, decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './pdu/entity-state-decoder.js';
+export {
+  pduLengthAt,
+  pduTypeAt,
+  pduProtocolVersionAt,
+  forEachPdu,
+  looksLikeDis,
+  type PduVisitor,
+} from './pdu/header.js';
+export {
+  decodeEntityStateInto,
+  decodeEntityStateUpdateInto,
+  decodeEntityStateOrUpdateInto,
+} from './pdu/entity-state-decoder.js';
 export {
   encodeEntityStateInto,
   encodedEntityStateLength,
@@ -106,7 +117,13 @@ export {
   type ReceiverConfig,
 } from './config/schema.js';
 export { loadConfig, ConfigError, formatConfigIssue, type ConfigIssue, type ConfigSources } from './config/load.js';
-export { heartbeatSeconds, entityTimeoutSeconds, heartbeatClass, heartbeatTableFromConfig, HEARTBEAT_TABLES } from './config/heartbeat.js';
+export {
+  heartbeatSeconds,
+  entityTimeoutSeconds,
+  heartbeatClass,
+  heartbeatTableFromConfig,
+  HEARTBEAT_TABLES,
+} from './config/heartbeat.js';
 export { readQuantity, quantity, type Dimension } from './config/units.js';
 
 // math — Float64Array vectors (out-parameter style), rotations, WGS-84 geodesy
@@ -204,10 +221,31 @@ export {
   type RunSpec,
   type RunSpecInput,
 } from './experiment/spec.js';
-export { planExperiment, applySets, setPath, SpecError, type ExperimentPlan, type PlannedRun, type SpecProblem } from './experiment/sweep.js';
-export { runExperiment, simulate, RunContext, RunAbortedError, MAX_RUN_STEPS, type RunResult } from './experiment/runner.js';
+export {
+  planExperiment,
+  applySets,
+  setPath,
+  SpecError,
+  type ExperimentPlan,
+  type PlannedRun,
+  type SpecProblem,
+} from './experiment/sweep.js';
+export {
+  runExperiment,
+  simulate,
+  RunContext,
+  RunAbortedError,
+  MAX_RUN_STEPS,
+  type RunResult,
+} from './experiment/runner.js';
 export { runSweep, SweepAbortedError, type SweepOptions } from './experiment/sweep-runner.js';
-export { MetricsAccumulator, IPV4_UDP_HEADER_BYTES, ETHERNET_FRAMING_BYTES, type RunMetrics, type ErrorSummary } from './experiment/metrics.js';
+export {
+  MetricsAccumulator,
+  IPV4_UDP_HEADER_BYTES,
+  ETHERNET_FRAMING_BYTES,
+  type RunMetrics,
+  type ErrorSummary,
+} from './experiment/metrics.js';
 export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
 export { toCsv, toTextTable } from './experiment/results-table.js';
 export { PRESETS as EXPERIMENT_PRESETS } from './experiment/presets.js';
@@ -265,7 +303,14 @@ export {
   type ReceiveFilterOptions,
   type RejectionSink,
 } from './transport/pdu-receiver.js';
-export { UdpTransport, openUdpTransport, udpOptionsFromConfig, DIS_PORT, type UdpTransportOptions, type UdpRole } from './transport/udp.js';
+export {
+  UdpTransport,
+  openUdpTransport,
+  udpOptionsFromConfig,
+  DIS_PORT,
+  type UdpTransportOptions,
+  type UdpRole,
+} from './transport/udp.js';
 export {
   DeadReckoningEmitter,
   EMIT_FIRST,

@@ -15,6 +15,9 @@ export const JSON_SCHEMAS: ReadonlyArray<{ readonly file: string; readonly schem
 
 /** The JSON text written for one schema: stable key order, two-space indent, trailing newline. */
 export function renderJsonSchema(schema: z.ZodType, file: string): string {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return JSON.stringify({ $id: `https://reckon.dev/schemas/${file}`, ...json }, null, 2) + '\n';
 }

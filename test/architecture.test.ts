@@ -19,8 +19,23 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const TOP = '(src)';
 
 const FOLDERS = [
-  'math', 'compression', 'pdu', 'dr', 'lockstep', 'pcap', 'truth', 'files', 'config', 'transport', 'nats', 'stream',
-  'cot', 'view', 'report', 'experiment', 'cli',
+  'math',
+  'compression',
+  'pdu',
+  'dr',
+  'lockstep',
+  'pcap',
+  'truth',
+  'files',
+  'config',
+  'transport',
+  'nats',
+  'stream',
+  'cot',
+  'view',
+  'report',
+  'experiment',
+  'cli',
 ] as const;
 type Folder = (typeof FOLDERS)[number] | typeof TOP;
 
@@ -140,7 +155,17 @@ describe('architecture: the dependency direction of docs/ARCHITECTURE.md', () =>
     // The public index re-exports from every library folder, in multi-line and type-only exports too.
     const fromIndex = new Set(imports.filter((i) => i.file === 'src/index.ts').map((i) => folderOf(i.target ?? '')));
     const library = [
-      'compression', 'config', 'dr', 'experiment', 'lockstep', 'math', 'pcap', 'pdu', 'stream', 'transport', 'truth',
+      'compression',
+      'config',
+      'dr',
+      'experiment',
+      'lockstep',
+      'math',
+      'pcap',
+      'pdu',
+      'stream',
+      'transport',
+      'truth',
     ];
     expect([...fromIndex]).toEqual(expect.arrayContaining(library));
   });
@@ -218,23 +243,23 @@ describe('architecture: the checks can fail', () => {
 
   it('read every form of import, and none inside comments, strings or regular expressions', () => {
     const source = [
-      "import { a,",
+      'import { a,',
       "  b } from './one.js';",
       "import type { C } from './two.js';",
       "export * from './three.js';",
-      "export { type D } from \"./four.js\";",
+      'export { type D } from "./four.js";',
       "import './five.js';",
       "const m = await import('./six.js');",
       "type T = typeof import('./seven.js');",
-      "const computed = await import(name);",
+      'const computed = await import(name);',
       "// import { x } from './comment.js';",
       "/* import('./block.js') */",
       "const t = `import { y } from './template.js' ${import('./in-template.js')}`;",
       "const r = /import('.\\/regex.js')/;",
       "const s = 'not an import from here';",
-      "const u = \"import { z } from './string.js'\";",
+      'const u = "import { z } from \'./string.js\'";',
       "spawn(process.execPath, ['--import', 'tsx']);",
-      "if (import.meta.url) {}",
+      'if (import.meta.url) {}',
     ].join('\n');
     const found = findImports(source).map((i) => `${i.kind} ${i.specifier ?? '(computed)'}`);
     expect(found).toEqual([

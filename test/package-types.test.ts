@@ -43,7 +43,10 @@ describe('published types', () => {
         '',
       ].join('\n'),
     );
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], { encoding: 'utf8', timeout: 60_000 });
+    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });

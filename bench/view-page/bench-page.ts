@@ -38,7 +38,11 @@ declare global {
 maplibregl.setWorkerUrl(new URL('assets/maplibre-gl-worker.js', document.baseURI).href);
 const map = new maplibregl.Map({
   container: 'map',
-  style: { version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#0d1b2a' } }] },
+  style: {
+    version: 8,
+    sources: {},
+    layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#0d1b2a' } }],
+  },
   // A 4 × 4 px map looking away from the entities (index.html): they are clipped before any pixel is filled, so
   // SwiftShader (WebGL on the CPU, sharing the cores with the page) spends little on drawing.
   center: [-150, -40],
@@ -54,7 +58,8 @@ map.on('load', () => (window.__benchReady = true));
 
 /** One PDU of entity i at time t: spread over ~10° around (50° N, 10° E), 20–70 m/s, half of them turning (RVW). */
 function pduOf(record: EntityStateRecord, out: Uint8Array, i: number, tSeconds: number): number {
-  const lat = 45 + ((i * 7919) % 1000) / 100, lon = 5 + ((i * 104729) % 1000) / 100;
+  const lat = 45 + ((i * 7919) % 1000) / 100,
+    lon = 5 + ((i * 104729) % 1000) / 100;
   record.site = 1;
   record.application = 1 + (i >>> 16);
   record.entity = i & 0xffff;
@@ -62,10 +67,15 @@ function pduOf(record: EntityStateRecord, out: Uint8Array, i: number, tSeconds: 
   record.forceId = 1 + (i % 3);
   record.entityType.set([1, 1 + (i % 3), 225, 1, 1, 0, 0]);
   record.timestampRaw = timestampFromSeconds(tSeconds % 3600, true);
-  const speed = 20 + (i % 50), course = ((i * 37) % 360) * DEG;
+  const speed = 20 + (i % 50),
+    course = ((i * 37) % 360) * DEG;
   geodeticDegreesToEcef(record.location, lat, lon, i % 3 === 1 ? 3000 : 0);
-  const sl = Math.sin(lat * DEG), cl = Math.cos(lat * DEG), so = Math.sin(lon * DEG), co = Math.cos(lon * DEG);
-  const east = speed * Math.sin(course), north = speed * Math.cos(course);
+  const sl = Math.sin(lat * DEG),
+    cl = Math.cos(lat * DEG),
+    so = Math.sin(lon * DEG),
+    co = Math.cos(lon * DEG);
+  const east = speed * Math.sin(course),
+    north = speed * Math.cos(course);
   record.linearVelocity.set([-so * east - sl * co * north, co * east - sl * so * north, cl * north]);
   record.orientation.set([course, 0, 0]);
   const turning = i % 2 === 1;
@@ -82,8 +92,18 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
   const bytes = new Uint8Array(256);
   let t = 1_800_000_000;
   for (let i = 0; i < n; i++) entities.applyPdu(bytes, 0, pduOf(record, bytes, i, t), t);
-  const options = { trails: true, markers: true, ghosts: false, labels: true, selectedSlot: -1, maxLabels: 400, onSelect: () => {} };
-  const times: number[] = [], modelTimes: number[] = [], layerTimes: number[] = [];
+  const options = {
+    trails: true,
+    markers: true,
+    ghosts: false,
+    labels: true,
+    selectedSlot: -1,
+    maxLabels: 400,
+    onSelect: () => {},
+  };
+  const times: number[] = [],
+    modelTimes: number[] = [],
+    layerTimes: number[] = [];
   const warmup = Math.min(20, frames);
   let next = 0;
   for (let f = 0; f < warmup + frames; f++) {

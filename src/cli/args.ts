@@ -52,12 +52,20 @@ export function parseArgs(
       // An unknown `-p` is reported as typed, not as `--p`, with the long flags it may stand for.
       const short = !token.startsWith('--');
       const closest = short ? undefined : closestName(name, Object.keys(all));
-      const starting = short ? Object.keys(all).filter((n) => n.startsWith(name)).slice(0, 4) : [];
+      const starting = short
+        ? Object.keys(all)
+            .filter((n) => n.startsWith(name))
+            .slice(0, 4)
+        : [];
       const guess = closest ? `--${closest}` : starting.map((n) => `--${n}`).join(' or ');
-      problems.push({ path: short ? token : `--${name}`, message: `unknown flag${guess ? ` (did you mean ${guess}?)` : ''}` });
+      problems.push({
+        path: short ? token : `--${name}`,
+        message: `unknown flag${guess ? ` (did you mean ${guess}?)` : ''}`,
+      });
       // `--sped 2`: the value belongs to the misspelt flag, not to the positionals (unless it looks like a boolean).
       const next = argv[i + 1];
-      if (inline === undefined && next !== undefined && !next.startsWith('-') && all[closest ?? '']?.type !== 'boolean') i++;
+      if (inline === undefined && next !== undefined && !next.startsWith('-') && all[closest ?? '']?.type !== 'boolean')
+        i++;
       continue;
     }
     if (spec.type === 'boolean') {

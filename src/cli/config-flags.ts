@@ -11,7 +11,8 @@ import type { ConfigSection } from '../config/schema.js';
 export const NETWORK_SECTIONS: readonly ConfigSection[] = ['network', 'dis', 'filter'];
 
 /** Shown in help: how the sources combine. */
-export const CONFIG_PRECEDENCE = 'Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.';
+export const CONFIG_PRECEDENCE =
+  'Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.';
 
 const PLACEHOLDER: Record<ConfigLeaf['kind'], string> = {
   number: 'N',
@@ -48,16 +49,33 @@ export function configFlags(
   defaults: Readonly<Record<string, string>> = {},
 ): Record<string, FlagSpec> {
   const specs: Record<string, FlagSpec> = {
-    config: { type: 'string', value: 'FILE', description: `JSON configuration file (schemas/config.schema.json). ${CONFIG_PRECEDENCE} [RECKON_CONFIG]` },
+    config: {
+      type: 'string',
+      value: 'FILE',
+      description: `JSON configuration file (schemas/config.schema.json). ${CONFIG_PRECEDENCE} [RECKON_CONFIG]`,
+    },
   };
   for (const leaf of CONFIG_LEAVES) {
-    if ((sections === undefined || sections.includes(leaf.section)) && leaf.kind !== 'object') specs[leaf.flag] = flagSpec(leaf, defaults[leaf.flag] ?? leaf.defaultText);
+    if ((sections === undefined || sections.includes(leaf.section)) && leaf.kind !== 'object')
+      specs[leaf.flag] = flagSpec(leaf, defaults[leaf.flag] ?? leaf.defaultText);
   }
   return specs;
 }
 
 /** NATS settings every NATS-capable command takes: servers, credentials, TLS, subjects. */
-const NATS_CONNECTION_KEYS = ['servers', 'token', 'user', 'password', 'credsFile', 'tlsCa', 'tlsCert', 'tlsKey', 'subjectPrefix', 'h3Resolution', 'maxMessageBytes'];
+const NATS_CONNECTION_KEYS = [
+  'servers',
+  'token',
+  'user',
+  'password',
+  'credsFile',
+  'tlsCa',
+  'tlsCert',
+  'tlsKey',
+  'subjectPrefix',
+  'h3Resolution',
+  'maxMessageBytes',
+];
 
 /**
  * Flags of the `nats` section for a command: the connection (`--nats`, credentials, TLS, subjects) and, as asked,

@@ -15,7 +15,10 @@ import { readQuantity } from '../config/units.js';
  * @param env - environment variables. Defaults to `process.env`.
  * @throws UsageError with one problem per invalid setting (path, source and an example).
  */
-export function configFromFlags(flags: FlagValues, env: Readonly<Record<string, string | undefined>> = process.env): Config {
+export function configFromFlags(
+  flags: FlagValues,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Config {
   try {
     return loadConfig({ flags, env });
   } catch (error) {

@@ -3,7 +3,15 @@
  * both ways, with loop prevention, exercise and site filters, and rate and byte counters (src/nats/bridge.ts,
  * docs/nats.md). Stops on Ctrl-C or after `--duration`, then prints what went each way on stderr.
  */
-import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagSpec, type ParsedArgs, type UsageProblem } from './command.js';
+import {
+  EXIT_FAILURE,
+  EXIT_OK,
+  UsageError,
+  type CommandIo,
+  type FlagSpec,
+  type ParsedArgs,
+  type UsageProblem,
+} from './command.js';
 import { configFlags, natsFlags } from './config-flags.js';
 import { formatCount } from './terminal/format.js';
 
@@ -17,18 +25,24 @@ function hostPort(text: string): { address: string; port: number } | undefined {
 
 /** The flags of the LAN ⇄ NATS bridge, merged into `reckon bridge`'s. */
 export const NATS_BRIDGE_FLAGS: Record<string, FlagSpec> = {
-    udp: { type: 'string', value: 'HOST:PORT', description: 'Local address and port the LAN side binds, e.g. 0.0.0.0:3000 (shared with other DIS programs on the host).' },
-    'udp-send': {
-      type: 'string',
-      value: 'HOST:PORT',
-      description: 'Where traffic from NATS goes on the LAN. Default: the --multicast group, else 255.255.255.255 with --broadcast, else 127.0.0.1, on the --udp port.',
-    },
-    multicast: configFlags(['network']).multicast!,
-    broadcast: configFlags(['network']).broadcast!,
-    interface: configFlags(['network']).interface!,
-    ttl: configFlags(['network']).ttl!,
-    mtu: configFlags(['network']).mtu!,
-    ...natsFlags({ area: true }),
+  udp: {
+    type: 'string',
+    value: 'HOST:PORT',
+    description:
+      'Local address and port the LAN side binds, e.g. 0.0.0.0:3000 (shared with other DIS programs on the host).',
+  },
+  'udp-send': {
+    type: 'string',
+    value: 'HOST:PORT',
+    description:
+      'Where traffic from NATS goes on the LAN. Default: the --multicast group, else 255.255.255.255 with --broadcast, else 127.0.0.1, on the --udp port.',
+  },
+  multicast: configFlags(['network']).multicast!,
+  broadcast: configFlags(['network']).broadcast!,
+  interface: configFlags(['network']).interface!,
+  ttl: configFlags(['network']).ttl!,
+  mtu: configFlags(['network']).mtu!,
+  ...natsFlags({ area: true }),
 };
 
 /** Runs the LAN ⇄ NATS bridge until Ctrl-C, SIGTERM or `--duration`; returns the exit code. */
@@ -38,25 +52,39 @@ export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<nu
   const durationSeconds = durationFlag(args.flags, 'duration', problems);
   const udpText = args.flags.udp;
   const bind = typeof udpText === 'string' ? hostPort(udpText) : undefined;
-  if (typeof udpText !== 'string') problems.push({ path: '--udp', message: 'required: the LAN address and port to bind, e.g. 0.0.0.0:3000' });
-  else if (!bind) problems.push({ path: '--udp', message: `expected HOST:PORT such as 0.0.0.0:3000, got "${udpText}"` });
+  if (typeof udpText !== 'string')
+    problems.push({ path: '--udp', message: 'required: the LAN address and port to bind, e.g. 0.0.0.0:3000' });
+  else if (!bind)
+    problems.push({ path: '--udp', message: `expected HOST:PORT such as 0.0.0.0:3000, got "${udpText}"` });
   const sendText = args.flags['udp-send'];
   const sendTo = typeof sendText === 'string' ? hostPort(sendText) : undefined;
-  if (typeof sendText === 'string' && !sendTo) problems.push({ path: '--udp-send', message: `expected HOST:PORT such as 239.1.2.3:3000, got "${sendText}"` });
+  if (typeof sendText === 'string' && !sendTo)
+    problems.push({ path: '--udp-send', message: `expected HOST:PORT such as 239.1.2.3:3000, got "${sendText}"` });
   const config = configOrProblems(args.flags, problems);
-  if (config && config.nats.servers.length === 0) problems.push({ path: '--nats', message: 'required: the NATS server URL, e.g. nats://127.0.0.1:4222 (or RECKON_NATS_SERVERS)' });
+  if (config && config.nats.servers.length === 0)
+    problems.push({
+      path: '--nats',
+      message: 'required: the NATS server URL, e.g. nats://127.0.0.1:4222 (or RECKON_NATS_SERVERS)',
+    });
   if (problems.length > 0 || !config || !bind) throw new UsageError(problems);
 
-  const [{ UdpTransport }, { openNatsTransport }, { Bridge }, { receiveFilterFromConfig }, { describeArea }, { redactUrl }, { formatRejections }] =
-    await Promise.all([
-      import('../transport/udp.js'),
-      import('../nats/transport.js'),
-      import('../nats/bridge.js'),
-      import('../transport/pdu-receiver.js'),
-      import('../nats/area.js'),
-      import('../nats/subjects.js'),
-      import('../transport/transport.js'),
-    ]);
+  const [
+    { UdpTransport },
+    { openNatsTransport },
+    { Bridge },
+    { receiveFilterFromConfig },
+    { describeArea },
+    { redactUrl },
+    { formatRejections },
+  ] = await Promise.all([
+    import('../transport/udp.js'),
+    import('../nats/transport.js'),
+    import('../nats/bridge.js'),
+    import('../transport/pdu-receiver.js'),
+    import('../nats/area.js'),
+    import('../nats/subjects.js'),
+    import('../transport/transport.js'),
+  ]);
   const network = config.network;
   const destination = sendTo ?? {
     address: network.multicast ?? (network.broadcast ? '255.255.255.255' : '127.0.0.1'),
@@ -95,11 +123,15 @@ export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<nu
   const onAbort = () => stop('interrupted');
   io.signal.addEventListener('abort', onAbort, { once: true });
   if (io.signal.aborted) onAbort();
-  const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+  const timer =
+    durationSeconds === undefined
+      ? undefined
+      : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
   const s = bridge.stats;
   let last = { up: 0, down: 0, ms: startedMs };
   const progress = setInterval(() => {
-    const now = Date.now(), dt = (now - last.ms) / 1000;
+    const now = Date.now(),
+      dt = (now - last.ms) / 1000;
     io.stderr.write(
       `bridge: LAN→NATS ${Math.round((s.udpToNats.pdus - last.up) / dt)} PDU/s, NATS→LAN ${Math.round((s.natsToUdp.pdus - last.down) / dt)} PDU/s, ` +
         `${nats.natsStats.reconnects} reconnects\n`,

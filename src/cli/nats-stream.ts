@@ -13,7 +13,12 @@ import { formatCount } from './terminal/format.js';
  * Reads a time: ISO 8601 (`2026-05-01T12:00:00Z`), Unix epoch seconds, or a duration ago (`-10 min`, `-30 s`).
  * @returns Unix epoch milliseconds, or undefined (with a problem added) when it is none of these.
  */
-export function parseTime(text: string, path: string, problems: UsageProblem[], nowMs = Date.now()): number | undefined {
+export function parseTime(
+  text: string,
+  path: string,
+  problems: UsageProblem[],
+  nowMs = Date.now(),
+): number | undefined {
   const trimmed = text.trim();
   const ago = /^-\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|min|h|d)?$/i.exec(trimmed);
   if (ago) {
@@ -36,9 +41,22 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
   const problems: UsageProblem[] = [];
   const durationSeconds = durationFlag(flags, 'duration', problems);
   const config = configOrProblems(flags, problems);
-  if (config && config.nats.servers.length === 0) problems.push({ path: '--nats', message: 'required with --stream: the NATS server URL, e.g. nats://127.0.0.1:4222' });
-  if (config && config.nats.stream === undefined) problems.push({ path: '--stream', message: 'required with --nats: the JetStream stream to keep the traffic in, e.g. --stream DIS' });
-  if (stringFlag(flags, 'out') !== undefined) problems.push({ path: '--out', message: 'records to a pcap file over UDP; with --nats the traffic goes into --stream (export it with reckon replay --export)' });
+  if (config && config.nats.servers.length === 0)
+    problems.push({
+      path: '--nats',
+      message: 'required with --stream: the NATS server URL, e.g. nats://127.0.0.1:4222',
+    });
+  if (config && config.nats.stream === undefined)
+    problems.push({
+      path: '--stream',
+      message: 'required with --nats: the JetStream stream to keep the traffic in, e.g. --stream DIS',
+    });
+  if (stringFlag(flags, 'out') !== undefined)
+    problems.push({
+      path: '--out',
+      message:
+        'records to a pcap file over UDP; with --nats the traffic goes into --stream (export it with reckon replay --export)',
+    });
   if (problems.length > 0 || !config) throw new UsageError(problems);
   const [{ openNatsTransport }, { ensureStream, streamInfo, streamSettingsFromConfig }] = await Promise.all([
     import('../nats/transport.js'),
@@ -63,10 +81,16 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
     const onAbort = () => stop('interrupted');
     io.signal.addEventListener('abort', onAbort, { once: true });
     if (io.signal.aborted) onAbort();
-    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+    const timer =
+      durationSeconds === undefined
+        ? undefined
+        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
     const progress = setInterval(() => {
       streamInfo(transport.connection, name).then(
-        (now) => io.stderr.write(`record: ${name} holds ${formatCount(now.state.messages, 'message')}, ${formatCount(now.state.bytes, 'byte')}\n`),
+        (now) =>
+          io.stderr.write(
+            `record: ${name} holds ${formatCount(now.state.messages, 'message')}, ${formatCount(now.state.bytes, 'byte')}\n`,
+          ),
         () => {},
       );
     }, 5000);
@@ -77,7 +101,9 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
     const end = await streamInfo(transport.connection, name).catch(() => undefined);
     io.stderr.write(
       `record: stopped (${reason}); stream ${name} ` +
-        (end ? `holds ${formatCount(end.state.messages, 'message')} (${formatCount(end.state.messages - startMessages, 'message')} since start), ${formatCount(end.state.bytes, 'byte')}` : 'state unknown') +
+        (end
+          ? `holds ${formatCount(end.state.messages, 'message')} (${formatCount(end.state.messages - startMessages, 'message')} since start), ${formatCount(end.state.bytes, 'byte')}`
+          : 'state unknown') +
         '\n',
     );
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
@@ -100,9 +126,15 @@ export async function replayFromStream(
   const untilText = stringFlag(flags, 'until');
   const fromMs = fromText === undefined ? 0 : parseTime(fromText, '--from', problems);
   const untilMs = untilText === undefined ? Number.POSITIVE_INFINITY : parseTime(untilText, '--until', problems);
-  if (fromMs !== undefined && untilMs !== undefined && untilMs <= fromMs) problems.push({ path: '--until', message: 'must be after --from' });
-  if (config && config.nats.servers.length === 0) problems.push({ path: '--nats', message: 'required with --stream: the NATS server URL' });
-  if (config && config.nats.stream === undefined) problems.push({ path: '--stream', message: 'required with --nats: the JetStream stream to replay, e.g. --stream DIS' });
+  if (fromMs !== undefined && untilMs !== undefined && untilMs <= fromMs)
+    problems.push({ path: '--until', message: 'must be after --from' });
+  if (config && config.nats.servers.length === 0)
+    problems.push({ path: '--nats', message: 'required with --stream: the NATS server URL' });
+  if (config && config.nats.stream === undefined)
+    problems.push({
+      path: '--stream',
+      message: 'required with --nats: the JetStream stream to replay, e.g. --stream DIS',
+    });
   const exportPath = stringFlag(flags, 'export');
   if (problems.length > 0 || !config || fromMs === undefined || untilMs === undefined) throw new UsageError(problems);
 
@@ -113,7 +145,10 @@ export async function replayFromStream(
   ]);
   const nats = await openNatsTransport(config.nats);
   const name = config.nats.stream!;
-  let messages = 0, skippedLeaves = 0, datagrams = 0, bytes = 0;
+  let messages = 0,
+    skippedLeaves = 0,
+    datagrams = 0,
+    bytes = 0;
   try {
     if (exportPath !== undefined) {
       const [{ open, rename, rm }, pcap] = await Promise.all([import('node:fs/promises'), import('../pcap/writer.js')]);
@@ -129,7 +164,10 @@ export async function replayFromStream(
         const bundler = new PduBundler(
           {
             send: (datagram, length = datagram.length) => {
-              const record = pcap.pcapUdpRecord(datagram.subarray(0, length), timeSeconds, { sourcePort: port, destinationPort: port });
+              const record = pcap.pcapUdpRecord(datagram.subarray(0, length), timeSeconds, {
+                sourcePort: port,
+                destinationPort: port,
+              });
               datagrams++;
               bytes += length;
               pending = pending.then(() => file.write(record));
@@ -171,7 +209,9 @@ export async function replayFromStream(
     const options = udpOptionsFromConfig(config.network, 'send');
     const udp = await UdpTransport.open({ ...options, ...(to ? { destination: to } : {}) });
     const destination = to ?? options.destination!;
-    io.stderr.write(`replay: stream ${name} from ${new Date(fromMs).toISOString()} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}\n`);
+    io.stderr.write(
+      `replay: stream ${name} from ${new Date(fromMs).toISOString()} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}\n`,
+    );
     const bundler = new PduBundler(udp, config.network.mtu);
     let firstStoredMs: number | undefined;
     const startedMs = performance.now();
@@ -206,7 +246,10 @@ export async function replayFromStream(
 }
 
 /** Appends each whole PDU of a stored message (split by the headers' Length fields) to the bundler. */
-function appendPdus(bundler: { append(pdu: Uint8Array, offset: number, length: number): void }, data: Uint8Array): void {
+function appendPdus(
+  bundler: { append(pdu: Uint8Array, offset: number, length: number): void },
+  data: Uint8Array,
+): void {
   let offset = 0;
   while (offset + 12 <= data.length) {
     const length = (data[offset + 8]! << 8) | data[offset + 9]!;

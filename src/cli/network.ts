@@ -34,6 +34,8 @@ export function everySendFailed(stats: SendCounts): boolean {
 /** `, N sends failed: CODE: what to do` (or `, every send failed (N): …`) for a summary line; "" when none failed. */
 export function sendFailureSummary(stats: SendCounts): string {
   if (stats.sendErrors === 0) return '';
-  const what = everySendFailed(stats) ? `every send failed (${stats.sendErrors})` : `${stats.sendErrors} ${stats.sendErrors === 1 ? 'send' : 'sends'} failed`;
+  const what = everySendFailed(stats)
+    ? `every send failed (${stats.sendErrors})`
+    : `${stats.sendErrors} ${stats.sendErrors === 1 ? 'send' : 'sends'} failed`;
   return `, ${what}${stats.sendFailure ? `: ${stats.sendFailure}` : ''}`;
 }

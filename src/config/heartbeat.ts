@@ -49,7 +49,10 @@ export function heartbeatClass(kind: number, domain: number): HeartbeatClass {
  * @param domain - Entity Type domain (for platforms: 1 land, 2 air, 3 surface, 4 subsurface, 5 space).
  */
 export function heartbeatSeconds(config: HeartbeatConfig, kind: number, domain: number): number {
-  return config.heartbeatOverrides[heartbeatClass(kind, domain)] ?? heartbeatSecondsFor(HEARTBEAT_TABLES[config.heartbeatTable], kind, domain);
+  return (
+    config.heartbeatOverrides[heartbeatClass(kind, domain)] ??
+    heartbeatSecondsFor(HEARTBEAT_TABLES[config.heartbeatTable], kind, domain)
+  );
 }
 
 /**
@@ -57,7 +60,12 @@ export function heartbeatSeconds(config: HeartbeatConfig, kind: number, domain: 
  * the heartbeat of a stationary entity is the longer of `stationaryHeartbeat` (when on) and its class's heartbeat.
  * @param stationary - the entity's last update is stationary (`isStationaryState`). Defaults to false.
  */
-export function entityTimeoutSeconds(config: HeartbeatConfig, kind: number, domain: number, stationary = false): number {
+export function entityTimeoutSeconds(
+  config: HeartbeatConfig,
+  kind: number,
+  domain: number,
+  stationary = false,
+): number {
   const heartbeat = heartbeatSeconds(config, kind, domain);
   return (stationary ? Math.max(heartbeat, config.stationaryHeartbeat) : heartbeat) * config.timeoutMultiplier;
 }
@@ -73,8 +81,10 @@ export function heartbeatTableFromConfig(config: HeartbeatConfig): HeartbeatTabl
   const byKind: Record<number, number> = {};
   const platformByDomain: Record<number, number> = {};
   // Every kind and domain that has a class of its own; the rest are `other` (kinds) or `platformOther` (domains).
-  for (let kind = 0; kind < KIND_CLASSES.length; kind++) if (kind !== 1) byKind[kind] = heartbeatSeconds(config, kind, 0);
-  for (let domain = 0; domain < PLATFORM_CLASSES.length; domain++) platformByDomain[domain] = heartbeatSeconds(config, 1, domain);
+  for (let kind = 0; kind < KIND_CLASSES.length; kind++)
+    if (kind !== 1) byKind[kind] = heartbeatSeconds(config, kind, 0);
+  for (let domain = 0; domain < PLATFORM_CLASSES.length; domain++)
+    platformByDomain[domain] = heartbeatSeconds(config, 1, domain);
   byKind[1] = heartbeatSeconds(config, 1, PLATFORM_CLASSES.length);
   return { defaultSeconds: heartbeatSeconds(config, KIND_CLASSES.length, 0), byKind, platformByDomain };
 }

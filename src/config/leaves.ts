@@ -35,7 +35,10 @@ export function leafValueFromText(leaf: ConfigLeaf, text: string | readonly stri
       return TRUE.has(last.toLowerCase()) ? true : FALSE.has(last.toLowerCase()) ? false : last;
     case 'list':
     case 'numberList': {
-      const items = parts.flatMap((p) => p.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+      const items = parts
+        .flatMap((p) => p.split(','))
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       return leaf.kind === 'numberList' ? items.map(toNumber) : items;
     }
     case 'object':

@@ -65,7 +65,11 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    issues.push({ path: '<file>', source: file, message: `cannot read the config file (${code ?? String(error)}); check the path given to --config or RECKON_CONFIG` });
+    issues.push({
+      path: '<file>',
+      source: file,
+      message: `cannot read the config file (${code ?? String(error)}); check the path given to --config or RECKON_CONFIG`,
+    });
     return layer;
   }
   let json: unknown;
@@ -76,7 +80,11 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
     return layer;
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    issues.push({ path: '<file>', source: file, message: 'must hold a JSON object such as {"network": {"port": 3000}}' });
+    issues.push({
+      path: '<file>',
+      source: file,
+      message: 'must hold a JSON object such as {"network": {"port": 3000}}',
+    });
     return layer;
   }
   for (const [section, body] of Object.entries(json)) {
@@ -107,7 +115,8 @@ function envLayer(env: Readonly<Record<string, string | undefined>>, issues: Con
   const layer = emptyLayer();
   for (const leaf of CONFIG_LEAVES) {
     const text = env[leaf.env];
-    if (text !== undefined && text !== '') setLeaf(layer, leaf.section, leaf.key, leafValueFromText(leaf, text), leaf.env);
+    if (text !== undefined && text !== '')
+      setLeaf(layer, leaf.section, leaf.key, leafValueFromText(leaf, text), leaf.env);
   }
   // A misspelt variable would otherwise be ignored without a word, and the setting silently keep its default.
   const known = new Set([...CONFIG_LEAVES.map((l) => l.env), ...OTHER_RECKON_VARIABLES]);
@@ -154,7 +163,9 @@ function merge(layers: readonly Layer[]): Layer {
     for (const [section, body] of Object.entries(layer.values)) {
       const target = merged.values[section];
       merged.values[section] =
-        typeof body === 'object' && body !== null && typeof target === 'object' && target !== null ? { ...target, ...body } : body;
+        typeof body === 'object' && body !== null && typeof target === 'object' && target !== null
+          ? { ...target, ...body }
+          : body;
     }
     for (const [path, origin] of layer.origin) merged.origin.set(path, origin);
   }
@@ -171,7 +182,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const file = sources.file ?? (typeof flagFile === 'string' ? flagFile : undefined) ?? sources.env?.RECKON_CONFIG;
   const overrides = emptyLayer();
   for (const [section, body] of Object.entries(sources.overrides ?? {})) {
-    for (const [key, value] of Object.entries(body as Record<string, unknown>)) setLeaf(overrides, section, key, value, 'code');
+    for (const [key, value] of Object.entries(body as Record<string, unknown>))
+      setLeaf(overrides, section, key, value, 'code');
   }
   const merged = merge([
     file ? fileLayer(file, issues) : emptyLayer(),
@@ -191,7 +203,10 @@ function issueFromZod(zi: z.core.$ZodIssue, origin: ReadonlyMap<string, string>)
   const leaf = leafOfPath(zi.path);
   let message = zi.message;
   if (zi.code === 'unrecognized_keys') {
-    const known = zi.path.length === 0 ? Object.keys(ConfigSchema.shape) : CONFIG_LEAVES.filter((l) => l.section === zi.path[0]).map((l) => l.key);
+    const known =
+      zi.path.length === 0
+        ? Object.keys(ConfigSchema.shape)
+        : CONFIG_LEAVES.filter((l) => l.section === zi.path[0]).map((l) => l.key);
     message += `; known settings here: ${known.join(', ')}`;
   } else if (leaf?.example !== undefined && !/e\.g\./.test(message)) {
     message += `; e.g. ${JSON.stringify(leaf.example)}`;

@@ -8,7 +8,12 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
+import {
+  HEARTBEAT_IEEE_TABLE_25,
+  HEARTBEAT_KDIS,
+  HEARTBEAT_STATIONARY_SECONDS,
+  HEARTBEAT_TIMEOUT_MULTIPLIER,
+} from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/position-smoothing.js';
 import { anyCaseEnum } from './any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
@@ -44,9 +49,21 @@ export const NetworkConfigSchema = z.strictObject({
   port: setting(z.number().int().min(0).max(65535).default(3000), 'UDP port. DIS uses 3000.', 3000),
   multicast: setting(multicastGroup.optional(), 'Multicast group to join when receiving and to send to.', '239.1.2.3'),
   ttl: setting(uint8.default(1), 'Multicast time-to-live (hops); 1 keeps traffic on the local network.', 1),
-  multicastLoopback: setting(z.boolean().default(true), 'Deliver multicast sent by this host to its own receivers.', true),
-  broadcast: setting(z.boolean().default(false), 'Allow sending to broadcast addresses (classic DIS deployments).', false),
-  interface: setting(ip.optional(), 'Local interface address for multicast (default: chosen by the OS).', '192.168.1.10'),
+  multicastLoopback: setting(
+    z.boolean().default(true),
+    'Deliver multicast sent by this host to its own receivers.',
+    true,
+  ),
+  broadcast: setting(
+    z.boolean().default(false),
+    'Allow sending to broadcast addresses (classic DIS deployments).',
+    false,
+  ),
+  interface: setting(
+    ip.optional(),
+    'Local interface address for multicast (default: chosen by the OS).',
+    '192.168.1.10',
+  ),
   ipv6: setting(
     z.boolean().default(false),
     'Use IPv6 (udp6) instead of IPv4. Implied by an IPv6 address, group or destination; needed to prefer the IPv6 address of a host name.',
@@ -76,14 +93,22 @@ export const NetworkConfigSchema = z.strictObject({
 
 export const DisConfigSchema = z.strictObject({
   exercise: setting(z.number().int().min(1).max(255).default(1), 'Exercise ID sent, and the only one accepted.', 1),
-  protocolVersion: setting(z.number().int().min(1).max(7).default(7), 'Protocol version sent (7 = IEEE 1278.1-2012, 6 = 1278.1A-1998).', 7),
+  protocolVersion: setting(
+    z.number().int().min(1).max(7).default(7),
+    'Protocol version sent (7 = IEEE 1278.1-2012, 6 = 1278.1A-1998).',
+    7,
+  ),
   acceptProtocolVersions: setting(
     z.array(z.number().int().min(1).max(7)).min(1).default([5, 6, 7]),
     'Protocol versions accepted on receipt: 1–7, the DIS versions up to 7 = IEEE 1278.1-2012.',
     [6, 7],
   ),
   site: setting(z.number().int().min(1).max(0xfffe).default(1), "Site id of this application's entities.", 1),
-  application: setting(z.number().int().min(1).max(0xfffe).default(1), "Application id of this application's entities.", 3001),
+  application: setting(
+    z.number().int().min(1).max(0xfffe).default(1),
+    "Application id of this application's entities.",
+    3001,
+  ),
 });
 
 export const FilterConfigSchema = z.strictObject({
@@ -99,29 +124,43 @@ export const FilterConfigSchema = z.strictObject({
   ),
 });
 
-export const EmitterConfigSchema = z.strictObject({
-  positionThreshold: setting(positiveQuantity('length').default(1), 'Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).', '1 m'),
-  orientationThreshold: setting(
-    positiveQuantity('angle').default((3 * Math.PI) / 180),
-    'Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).',
-    '3 deg',
-  ),
-  adaptiveThresholds: setting(
-    z.boolean().default(false),
-    'Scale the position threshold with speed instead of using positionThreshold: the distance travelled in adaptiveTravelTime, kept within minPositionThreshold and maxPositionThreshold. Slow entities then send on smaller errors, fast ones on larger.',
-    false,
-  ),
-  adaptiveTravelTime: setting(
-    positiveQuantity('time').default(0.1),
-    'With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).',
-    '100 ms',
-  ),
-  minPositionThreshold: setting(positiveQuantity('length').default(0.1), 'With adaptiveThresholds: the smallest position threshold (reached at low speed).', '10 cm'),
-  maxPositionThreshold: setting(positiveQuantity('length').default(10), 'With adaptiveThresholds: the largest position threshold (reached at high speed).', '10 m'),
-}).refine((e) => e.minPositionThreshold <= e.maxPositionThreshold, {
-  path: ['maxPositionThreshold'],
-  message: 'must not be below minPositionThreshold',
-});
+export const EmitterConfigSchema = z
+  .strictObject({
+    positionThreshold: setting(
+      positiveQuantity('length').default(1),
+      'Send an update when the dead-reckoned position is off by more (DRA_POS_THRSH).',
+      '1 m',
+    ),
+    orientationThreshold: setting(
+      positiveQuantity('angle').default((3 * Math.PI) / 180),
+      'Send an update when the dead-reckoned orientation is off by more (DRA_ORIENT_THRSH).',
+      '3 deg',
+    ),
+    adaptiveThresholds: setting(
+      z.boolean().default(false),
+      'Scale the position threshold with speed instead of using positionThreshold: the distance travelled in adaptiveTravelTime, kept within minPositionThreshold and maxPositionThreshold. Slow entities then send on smaller errors, fast ones on larger.',
+      false,
+    ),
+    adaptiveTravelTime: setting(
+      positiveQuantity('time').default(0.1),
+      'With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).',
+      '100 ms',
+    ),
+    minPositionThreshold: setting(
+      positiveQuantity('length').default(0.1),
+      'With adaptiveThresholds: the smallest position threshold (reached at low speed).',
+      '10 cm',
+    ),
+    maxPositionThreshold: setting(
+      positiveQuantity('length').default(10),
+      'With adaptiveThresholds: the largest position threshold (reached at high speed).',
+      '10 m',
+    ),
+  })
+  .refine((e) => e.minPositionThreshold <= e.maxPositionThreshold, {
+    path: ['maxPositionThreshold'],
+    message: 'must not be below minPositionThreshold',
+  });
 
 /** Keys of per-kind/domain heartbeat overrides; see `heartbeatSeconds`. */
 export const HEARTBEAT_CLASSES = [
@@ -170,12 +209,18 @@ export const HeartbeatConfigSchema = z.strictObject({
 
 export const ReceiverConfigSchema = z.strictObject({
   smoothing: setting(
-    anyCaseEnum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default('projective'),
+    anyCaseEnum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default(
+      'projective',
+    ),
     'How a remote entity moves from its old to its new dead-reckoned track after an update: "snap" jumps; "linear" blends the position straight; "projective" blends the velocity too (projective velocity blending, no kink at either end); "convergence" closes the error like a critically damped spring.',
     'projective',
   ),
   smoothingTime: setting(nonNegativeQuantity('time').default(0.5), 'Duration of the blend after an update.', '500 ms'),
-  teleportDistance: setting(positiveQuantity('length').default(100), 'Snap instead of smoothing when the correction is larger.', '100 m'),
+  teleportDistance: setting(
+    positiveQuantity('length').default(100),
+    'Snap instead of smoothing when the correction is larger.',
+    '100 m',
+  ),
   maxEntities: setting(
     z
       .number()
@@ -191,7 +236,11 @@ export const ReceiverConfigSchema = z.strictObject({
     'Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).',
     'arrival',
   ),
-  renderRate: setting(positiveQuantity('frequency').default(30), 'Frames per second of extrapolated entity states.', '30 Hz'),
+  renderRate: setting(
+    positiveQuantity('frequency').default(30),
+    'Frames per second of extrapolated entity states.',
+    '30 Hz',
+  ),
   display: setting(
     anyCaseEnum(['extrapolate', 'interpolate']).default('extrapolate'),
     'What frames show: "extrapolate" dead-reckons every entity to the present (smoothing corrections); "interpolate" shows entities interpolationDelay in the past, between the states received on either side, and dead-reckons only beyond the newest one.',
@@ -230,15 +279,43 @@ export const NatsConfigSchema = z.strictObject({
     'NATS servers to publish to or subscribe from instead of UDP (several URLs = one cluster; the client fails over between them). Empty = UDP.',
     ['nats://127.0.0.1:4222'],
   ),
-  token: setting(z.string().min(1).optional().meta({ flag: 'nats-token', secret: true }), 'NATS authentication token. Never printed; prefer the environment variable over the flag (flags show in ps).', 'change-me'),
+  token: setting(
+    z.string().min(1).optional().meta({ flag: 'nats-token', secret: true }),
+    'NATS authentication token. Never printed; prefer the environment variable over the flag (flags show in ps).',
+    'change-me',
+  ),
   user: setting(z.string().min(1).optional().meta({ flag: 'nats-user' }), 'NATS user name (with password).', 'reckon'),
-  password: setting(z.string().min(1).optional().meta({ flag: 'nats-password', secret: true }), 'NATS password (with user). Never printed; prefer the environment variable over the flag.', 'change-me'),
-  credsFile: setting(z.string().min(1).optional().meta({ flag: 'nats-creds' }), 'NATS credentials file (JWT and NKey seed, as nsc writes it).', '/etc/reckon/site.creds'),
-  tlsCa: setting(z.string().min(1).optional().meta({ flag: 'nats-tls-ca' }), 'PEM file of the CA that signed the NATS servers\' certificates (turns TLS on).', '/etc/reckon/ca.pem'),
-  tlsCert: setting(z.string().min(1).optional().meta({ flag: 'nats-tls-cert' }), 'PEM client certificate for NATS TLS (with tlsKey).', '/etc/reckon/client.pem'),
-  tlsKey: setting(z.string().min(1).optional().meta({ flag: 'nats-tls-key' }), 'PEM private key of tlsCert.', '/etc/reckon/client-key.pem'),
+  password: setting(
+    z.string().min(1).optional().meta({ flag: 'nats-password', secret: true }),
+    'NATS password (with user). Never printed; prefer the environment variable over the flag.',
+    'change-me',
+  ),
+  credsFile: setting(
+    z.string().min(1).optional().meta({ flag: 'nats-creds' }),
+    'NATS credentials file (JWT and NKey seed, as nsc writes it).',
+    '/etc/reckon/site.creds',
+  ),
+  tlsCa: setting(
+    z.string().min(1).optional().meta({ flag: 'nats-tls-ca' }),
+    "PEM file of the CA that signed the NATS servers' certificates (turns TLS on).",
+    '/etc/reckon/ca.pem',
+  ),
+  tlsCert: setting(
+    z.string().min(1).optional().meta({ flag: 'nats-tls-cert' }),
+    'PEM client certificate for NATS TLS (with tlsKey).',
+    '/etc/reckon/client.pem',
+  ),
+  tlsKey: setting(
+    z.string().min(1).optional().meta({ flag: 'nats-tls-key' }),
+    'PEM private key of tlsCert.',
+    '/etc/reckon/client-key.pem',
+  ),
   subjectPrefix: setting(
-    z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens such as "dis" or "site1.dis"').default('dis').meta({ flag: 'subject-prefix' }),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be NATS subject tokens such as "dis" or "site1.dis"')
+      .default('dis')
+      .meta({ flag: 'subject-prefix' }),
     'First tokens of every subject: PREFIX.EXERCISE.CELL.KIND.DOMAIN (docs/nats.md).',
     'dis',
   ),
@@ -253,17 +330,38 @@ export const NatsConfigSchema = z.strictObject({
     '48.1,11.6,50 km',
   ),
   maxMessageBytes: setting(
-    z.number().int().min(144).max(1024 * 1024).default(16384).meta({ flag: 'nats-max-message-bytes' }),
+    z
+      .number()
+      .int()
+      .min(144)
+      .max(1024 * 1024)
+      .default(16384)
+      .meta({ flag: 'nats-max-message-bytes' }),
     'Most bytes of PDUs bundled into one NATS message per subject (NATS servers accept up to 1 MiB by default).',
     16384,
   ),
   stream: setting(
-    z.string().regex(/^[A-Za-z0-9_-]+$/, 'must be a JetStream stream name: letters, digits, _ and -').optional(),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be a JetStream stream name: letters, digits, _ and -')
+      .optional(),
     'JetStream stream that record keeps the traffic in and replay reads from.',
     'DIS',
   ),
-  streamMaxAge: setting(nonNegativeQuantity('time').default(24 * 3600), 'Oldest traffic a stream keeps (0 = no limit).', '24 h'),
-  streamMaxBytes: setting(z.number().int().min(-1).default(1024 ** 3), 'Most bytes a stream keeps (-1 = no limit); the oldest messages go first.', 1073741824),
+  streamMaxAge: setting(
+    nonNegativeQuantity('time').default(24 * 3600),
+    'Oldest traffic a stream keeps (0 = no limit).',
+    '24 h',
+  ),
+  streamMaxBytes: setting(
+    z
+      .number()
+      .int()
+      .min(-1)
+      .default(1024 ** 3),
+    'Most bytes a stream keeps (-1 = no limit); the oldest messages go first.',
+    1073741824,
+  ),
 });
 
 export const ConfigSchema = z

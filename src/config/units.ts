@@ -52,7 +52,9 @@ export type QuantityResult = { ok: true; value: number } | { ok: false; message:
 export function readQuantity(input: unknown, dimension: Dimension): QuantityResult {
   const { si, example, noun } = DIMENSIONS[dimension];
   if (typeof input === 'number') {
-    return Number.isFinite(input) ? { ok: true, value: input } : { ok: false, message: `must be finite, e.g. ${example}` };
+    return Number.isFinite(input)
+      ? { ok: true, value: input }
+      : { ok: false, message: `must be finite, e.g. ${example}` };
   }
   if (typeof input !== 'string') {
     return { ok: false, message: `expected a number in ${si} or a string with a unit, e.g. ${example}` };
@@ -86,7 +88,9 @@ export function quantity(dimension: Dimension) {
       ctx.addIssue({ code: 'custom', message: result.message });
       return z.NEVER;
     })
-    .describe(`${noun[0]!.toUpperCase()}${noun.slice(1)}: a number in ${si}, or a string with a unit, e.g. ${example}.`);
+    .describe(
+      `${noun[0]!.toUpperCase()}${noun.slice(1)}: a number in ${si}, or a string with a unit, e.g. ${example}.`,
+    );
 }
 
 /**

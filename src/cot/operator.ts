@@ -100,7 +100,9 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
       let frameCount = 0;
 
       const emit = (frame: EntityFrame, slot: number, track: Track, reason: CotEventReason, t: number): void => {
-        const table = frame.table, l = 3 * slot, e = 7 * slot;
+        const table = frame.table,
+          l = 3 * slot,
+          e = 7 * slot;
         ecefToGeodetic(geodetic, frame.location[l]!, frame.location[l + 1]!, frame.location[l + 2]!);
         // The velocity the entity is dead-reckoned with at the frame time (world frame; body models turned by
         // the displayed orientation).
@@ -150,7 +152,8 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         for (let slot = 0; slot < frame.slotCount; slot++) {
           if (frame.active[slot] !== 1) continue;
           const key = frame.key[slot]!;
-          const kind = frame.entityType[7 * slot]!, domain = frame.entityType[7 * slot + 1]!;
+          const kind = frame.entityType[7 * slot]!,
+            domain = frame.entityType[7 * slot + 1]!;
           const force = table.forceId[slot]!;
           let track = byKey.get(key);
           let reason: CotEventReason | undefined;

@@ -23,7 +23,18 @@ export const DR_RVB = 8;
 export const DR_FVB = 9;
 
 /** Short names by algorithm number, as in SISO-REF-010. */
-export const DR_ALGORITHM_NAMES: readonly string[] = ['other', 'static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
+export const DR_ALGORITHM_NAMES: readonly string[] = [
+  'other',
+  'static',
+  'FPW',
+  'RPW',
+  'RVW',
+  'FVW',
+  'FPB',
+  'RPB',
+  'RVB',
+  'FVB',
+];
 
 /** Appearance bit 21: a frozen entity is drawn where it is and never dead-reckoned (SISO-REF-010). */
 export const APPEARANCE_FROZEN = 1 << 21;

@@ -12,15 +12,7 @@
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../math/euler.js';
-import {
-  DR_FPW,
-  DR_FVW,
-  DR_RPW,
-  DR_RVW,
-  DR_STATIC,
-  isBodyAlgorithm,
-  usesAcceleration,
-} from './algorithm.js';
+import { DR_FPW, DR_FVW, DR_RPW, DR_RVW, DR_STATIC, isBodyAlgorithm, usesAcceleration } from './algorithm.js';
 import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
 import { DeadReckoningModel } from './model.js';
 import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, rotateSlots } from './store.js';
@@ -81,9 +73,17 @@ const TURN_RATE = 1e-3; // rad/s
 const DEG = Math.PI / 180;
 
 /** Indices of DeadReckoningEmitter's `errors` and `limits`. */
-const POSITION_SQ = 0, SKEW_SQ = 1, COS2 = 2, LAST_DT = 3;
-const POSITION_M = 0, COS = 1, SIN = 2, COS_SQ = 3, DELTA_MAX = 4;
-const ANCHOR_DT = 0, ANCHOR_ROOM = 1;
+const POSITION_SQ = 0,
+  SKEW_SQ = 1,
+  COS2 = 2,
+  LAST_DT = 3;
+const POSITION_M = 0,
+  COS = 1,
+  SIN = 2,
+  COS_SQ = 3,
+  DELTA_MAX = 4;
+const ANCHOR_DT = 0,
+  ANCHOR_ROOM = 1;
 /** The one slot of a DeadReckoningModel's store, for `rotateSlots`. */
 const SLOT_0 = new Int32Array(1);
 
@@ -175,7 +175,10 @@ export class DeadReckoningEmitter {
     this.limits[COS_SQ] = cos * cos;
     this.limits[DELTA_MAX] = maxErrorNormWithin(threshold);
     this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
-    const stationary = options.stationaryHeartbeatSeconds === undefined ? HEARTBEAT_STATIONARY_SECONDS : options.stationaryHeartbeatSeconds;
+    const stationary =
+      options.stationaryHeartbeatSeconds === undefined
+        ? HEARTBEAT_STATIONARY_SECONDS
+        : options.stationaryHeartbeatSeconds;
     this.stationaryHeartbeatSeconds = Math.max(this.heartbeatSeconds, stationary ?? 0);
     this.currentHeartbeatSeconds = this.heartbeatSeconds;
     this.minIntervalSeconds = options.minIntervalSeconds ?? 0;
@@ -203,7 +206,13 @@ export class DeadReckoningEmitter {
    *   is then not read (the angles sent are derived from the matrix). Defaults to computing it from the angles.
    * @returns reason bits (EMIT_*), 0 when nothing is to be sent.
    */
-  update(truth: TruthState, tSeconds: number, out: EntityStateRecord, appearance = 0, trueWorldToBody: Float64Array | null = null): number {
+  update(
+    truth: TruthState,
+    tSeconds: number,
+    out: EntityStateRecord,
+    appearance = 0,
+    trueWorldToBody: Float64Array | null = null,
+  ): number {
     // Kept small so that V8 inlines it into the caller's loop, where storing tSeconds allocates nothing.
     this.now[0] = tSeconds;
     const reasons = this.sentCount === 0 ? EMIT_FIRST : this.decide(truth, appearance, trueWorldToBody);
@@ -213,14 +222,17 @@ export class DeadReckoningEmitter {
 
   /** The reasons to send at `now` (0: none, or not before minIntervalSeconds). Allocates nothing. */
   private decide(truth: TruthState, appearance: number, trueWorldToBody: Float64Array | null): number {
-    const store = this.model.store, errors = this.errors;
+    const store = this.model.store,
+      errors = this.errors;
     const dt = this.now[0]! - this.lastSentSeconds;
     errors[LAST_DT] = dt;
     const p = truth.location;
     // The sent model's position at dt, exactly as the store's kernels evaluate it (their dt is 0 − (−dt) = dt).
     let ex: number, ey: number, ez: number;
     if (store.kernel[0] !== KERNEL_ROTATING_BODY) {
-      const p0 = store.location0, v = store.velocityWorld, a = store.halfAccelerationWorld;
+      const p0 = store.location0,
+        v = store.velocityWorld,
+        a = store.halfAccelerationWorld;
       ex = p[0]! - (p0[0]! + (v[0]! + a[0]! * dt) * dt);
       ey = p[1]! - (p0[1]! + (v[1]! + a[1]! * dt) * dt);
       ez = p[2]! - (p0[2]! + (v[2]! + a[2]! * dt) * dt);
@@ -237,11 +249,15 @@ export class DeadReckoningEmitter {
     if (adaptive !== null) {
       const v = truth.linearVelocity;
       const speed = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!);
-      this.limits[POSITION_M] = Math.min(adaptive.maxMeters, Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel));
+      this.limits[POSITION_M] = Math.min(
+        adaptive.maxMeters,
+        Math.max(adaptive.minMeters, speed * adaptive.secondsOfTravel),
+      );
     }
     let reasons = 0;
     if (exceedsThreshold(errors, this.limits)) reasons |= EMIT_POSITION;
-    if (this.orientationExceeded(trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation))) reasons |= EMIT_ORIENTATION;
+    if (this.orientationExceeded(trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, truth.orientation)))
+      reasons |= EMIT_ORIENTATION;
     if (dt >= this.currentHeartbeatSeconds) reasons |= EMIT_HEARTBEAT;
     if (appearance !== this.sentAppearance || this.changeRequested) reasons |= EMIT_CHANGE;
     return dt < this.minIntervalSeconds ? 0 : reasons;
@@ -257,17 +273,23 @@ export class DeadReckoningEmitter {
    * product and the 27 products of the comparison.
    */
   private orientationExceeded(trueR: Float64Array): boolean {
-    const store = this.model.store, errors = this.errors, anchor = this.anchor, anchorR = this.anchorR;
-    const dt = errors[LAST_DT]!, dtAnchor = anchor[ANCHOR_DT]!;
+    const store = this.model.store,
+      errors = this.errors,
+      anchor = this.anchor,
+      anchorR = this.anchorR;
+    const dt = errors[LAST_DT]!,
+      dtAnchor = anchor[ANCHOR_DT]!;
     const omega = store.kernel[0] === KERNEL_LINEAR ? 0 : store.omegaMagnitude[0]!;
     // The model's turn since the anchor, with room for the roundings of its half angle 0.5·|ω|·dt.
     const room =
-      anchor[ANCHOR_ROOM]! - omega * (Math.SQRT2 * (1 + 1e-12) * Math.abs(dt - dtAnchor) + 1e-14 * (Math.abs(dt) + Math.abs(dtAnchor)));
+      anchor[ANCHOR_ROOM]! -
+      omega * (Math.SQRT2 * (1 + 1e-12) * Math.abs(dt - dtAnchor) + 1e-14 * (Math.abs(dt) + Math.abs(dtAnchor)));
     if (room > 0) {
       const last = this.lastTrueR;
       let d2 = 0;
       for (let k = 0; k < 9; k++) {
-        const x = trueR[k]!, d = x - anchorR[k]!;
+        const x = trueR[k]!,
+          d = x - anchorR[k]!;
         last[k] = x;
         d2 += d * d;
       }
@@ -281,7 +303,8 @@ export class DeadReckoningEmitter {
     this.writeOrientationErrors(trueR, predictedR);
     let d2 = 0;
     for (let k = 0; k < 9; k++) {
-      const x = trueR[k]!, d = x - predictedR[k]!;
+      const x = trueR[k]!,
+        d = x - predictedR[k]!;
       anchorR[k] = x;
       d2 += d * d;
     }
@@ -304,8 +327,24 @@ export class DeadReckoningEmitter {
    * them out (same operations in the same order, hence the same doubles), without its square root.
    */
   private writeOrientationErrors(a: Float64Array, b: Float64Array): void {
-    const a0 = a[0]!, a1 = a[1]!, a2 = a[2]!, a3 = a[3]!, a4 = a[4]!, a5 = a[5]!, a6 = a[6]!, a7 = a[7]!, a8 = a[8]!;
-    const b0 = b[0]!, b1 = b[1]!, b2 = b[2]!, b3 = b[3]!, b4 = b[4]!, b5 = b[5]!, b6 = b[6]!, b7 = b[7]!, b8 = b[8]!;
+    const a0 = a[0]!,
+      a1 = a[1]!,
+      a2 = a[2]!,
+      a3 = a[3]!,
+      a4 = a[4]!,
+      a5 = a[5]!,
+      a6 = a[6]!,
+      a7 = a[7]!,
+      a8 = a[8]!;
+    const b0 = b[0]!,
+      b1 = b[1]!,
+      b2 = b[2]!,
+      b3 = b[3]!,
+      b4 = b[4]!,
+      b5 = b[5]!,
+      b6 = b[6]!,
+      b7 = b[7]!,
+      b8 = b[8]!;
     const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
     const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);
     const sy = a0 * b6 + a1 * b7 + a2 * b8 - (a6 * b0 + a7 * b1 + a8 * b2);
@@ -322,16 +361,29 @@ export class DeadReckoningEmitter {
    * @param location - ECEF metres.
    * @param orientation - ψ, θ, φ radians.
    */
-  updateFromPose(location: ArrayLike<number>, orientation: ArrayLike<number>, tSeconds: number, out: EntityStateRecord, appearance = 0): number {
+  updateFromPose(
+    location: ArrayLike<number>,
+    orientation: ArrayLike<number>,
+    tSeconds: number,
+    out: EntityStateRecord,
+    appearance = 0,
+  ): number {
     const pose = (this.pose ??= { rates: new PoseRateEstimator(), truth: createTruthState() });
     pose.rates.add(location, orientation, tSeconds, pose.truth);
     return this.update(pose.truth, tSeconds, out, appearance);
   }
 
-  private send(truth: TruthState, out: EntityStateRecord, appearance: number, trueWorldToBody: Float64Array | null): void {
+  private send(
+    truth: TruthState,
+    out: EntityStateRecord,
+    appearance: number,
+    trueWorldToBody: Float64Array | null,
+  ): void {
     const tSeconds = this.now[0]!;
     const alg = this.chooseAlgorithm(truth);
-    const v = truth.linearVelocity, a = truth.linearAcceleration, w = truth.angularVelocity;
+    const v = truth.linearVelocity,
+      a = truth.linearAcceleration,
+      w = truth.angularVelocity;
     const o = trueWorldToBody === null ? truth.orientation : eulerFromWorldToBody(this.sentO, trueWorldToBody);
     // What the wire carries: float32 angles, velocities, accelerations, rates (location stays float64).
     fround3(this.sentO, o);
@@ -342,7 +394,9 @@ export class DeadReckoningEmitter {
       const vbx = r[0]! * v[0]! + r[1]! * v[1]! + r[2]! * v[2]!;
       const vby = r[3]! * v[0]! + r[4]! * v[1]! + r[5]! * v[2]!;
       const vbz = r[6]! * v[0]! + r[7]! * v[1]! + r[8]! * v[2]!;
-      const wx = w[0]!, wy = w[1]!, wz = w[2]!;
+      const wx = w[0]!,
+        wy = w[1]!,
+        wz = w[2]!;
       this.sentV[0] = Math.fround(vbx);
       this.sentV[1] = Math.fround(vby);
       this.sentV[2] = Math.fround(vbz);
@@ -385,7 +439,8 @@ export class DeadReckoningEmitter {
 
   private chooseAlgorithm(truth: TruthState): number {
     if (this.algorithm !== 'auto') return this.algorithm;
-    const v = truth.linearVelocity, w = truth.angularVelocity;
+    const v = truth.linearVelocity,
+      w = truth.angularVelocity;
     const rotating = norm(w[0]!, w[1]!, w[2]!) > TURN_RATE;
     if (norm(v[0]!, v[1]!, v[2]!) < REST_SPEED && !rotating) return DR_STATIC;
     let accelerating: boolean;
@@ -394,7 +449,9 @@ export class DeadReckoningEmitter {
       accelerating = norm(a[0]!, a[1]!, a[2]!) > 0.1;
     } else {
       // Which form would have predicted the interval that just ended better?
-      const dt = this.now[0]! - this.lastSentSeconds, p = truth.location, q = this.predicted;
+      const dt = this.now[0]! - this.lastSentSeconds,
+        p = truth.location,
+        q = this.predicted;
       this.candidateP!.evaluate(dt, q);
       const errorP = norm(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
       this.candidateV!.evaluate(dt, q);
@@ -412,7 +469,8 @@ export class DeadReckoningEmitter {
  * so that t² is a normal double).
  */
 function exceedsThreshold(errors: Float64Array, limits: Float64Array): boolean {
-  const e2 = errors[POSITION_SQ]!, t = limits[POSITION_M]!;
+  const e2 = errors[POSITION_SQ]!,
+    t = limits[POSITION_M]!;
   if (t >= 1e-100 && t <= 1e100) {
     const t2 = t * t;
     if (e2 > t2 * (1 + 1e-12)) return true;
@@ -429,9 +487,12 @@ function exceedsThreshold(errors: Float64Array, limits: Float64Array): boolean {
  * angle above 90° or for θ = 0, the exact form decides.
  */
 function exceedsAngle(errors: Float64Array, limits: Float64Array): boolean {
-  const s2 = errors[SKEW_SQ]!, c = errors[COS2]! * limits[SIN]!, cos = limits[COS]!;
+  const s2 = errors[SKEW_SQ]!,
+    c = errors[COS2]! * limits[SIN]!,
+    cos = limits[COS]!;
   if (c >= 1e-100 && c <= 1e100 && cos > 0) {
-    const x = s2 * limits[COS_SQ]!, y = c * c;
+    const x = s2 * limits[COS_SQ]!,
+      y = c * c;
     if (x > y * (1 + 1e-12)) return true;
     if (x < y * (1 - 1e-12)) return false;
   }
@@ -446,7 +507,8 @@ function exceedsAngle(errors: Float64Array, limits: Float64Array): boolean {
  * (relative 1e-9, absolute 1e-12) covers the roundings of both sides, ~1e-15, and a B orthogonal only to ~1e-16.
  */
 function maxErrorNormWithin(thresholdRad: number): number {
-  const cos = Math.cos(thresholdRad), sin = Math.sin(thresholdRad);
+  const cos = Math.cos(thresholdRad),
+    sin = Math.sin(thresholdRad);
   if (!(cos > 0 && sin > 0)) return -1;
   return ((2 * sin) / (Math.SQRT2 * cos + Math.sqrt(3) * sin)) * (1 - 1e-9) - 1e-12;
 }

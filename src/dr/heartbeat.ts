@@ -53,9 +53,11 @@ export function isStationaryState(
 ): boolean {
   if (algorithm === DR_STATIC) return true;
   if (velocity[velocityAt] !== 0 || velocity[velocityAt + 1] !== 0 || velocity[velocityAt + 2] !== 0) return false;
-  const a = acceleration, i = accelerationAt;
+  const a = acceleration,
+    i = accelerationAt;
   if (usesAcceleration(algorithm) && (a[i] !== 0 || a[i + 1] !== 0 || a[i + 2] !== 0)) return false;
-  const w = angularVelocity, j = angularVelocityAt;
+  const w = angularVelocity,
+    j = angularVelocityAt;
   return !isRotatingAlgorithm(algorithm) || (w[j] === 0 && w[j + 1] === 0 && w[j + 2] === 0);
 }
 

@@ -56,14 +56,32 @@ export class DeadReckoningModel {
     algorithm: number,
     appearance = 0,
   ): this {
-    resetSlot(this.store, 0, location, linearVelocity, orientation, linearAcceleration, angularVelocity, algorithm, appearance);
+    resetSlot(
+      this.store,
+      0,
+      location,
+      linearVelocity,
+      orientation,
+      linearAcceleration,
+      angularVelocity,
+      algorithm,
+      appearance,
+    );
     return this;
   }
 
   /** Loads the dead-reckoning fields of a PDU in JSON form (or an `EntityStateRecord`-like object). */
   resetFrom(state: DeadReckoningInput): this {
     const dr = state.deadReckoning;
-    return this.reset(state.location, state.linearVelocity, state.orientation, dr.linearAcceleration, dr.angularVelocity, dr.algorithm, state.appearance ?? 0);
+    return this.reset(
+      state.location,
+      state.linearVelocity,
+      state.orientation,
+      dr.linearAcceleration,
+      dr.angularVelocity,
+      dr.algorithm,
+      state.appearance ?? 0,
+    );
   }
 
   get algorithm(): number {
@@ -95,7 +113,17 @@ export class DeadReckoningModel {
     const s = this.store;
     extrapolateLinear(s, 1, zeroReference, dtSeconds, outLocation);
     if (s.kernel[0] !== KERNEL_LINEAR) {
-      evaluateRotating(s, 0, dtSeconds, zeroReference, outLocation, 0, outWorldToBody ?? this.matrix, 0, outOrientation);
+      evaluateRotating(
+        s,
+        0,
+        dtSeconds,
+        zeroReference,
+        outLocation,
+        0,
+        outWorldToBody ?? this.matrix,
+        0,
+        outOrientation,
+      );
     } else {
       if (outOrientation !== null) {
         outOrientation[0] = s.orientation0[0]!;
@@ -110,7 +138,8 @@ export class DeadReckoningModel {
   /** World-frame (ECEF) velocity at dtSeconds, m/s: the time derivative of `evaluate`'s location. */
   velocityWorld(dtSeconds: number, out: Float64Array): Float64Array {
     const s = this.store;
-    if (s.kernel[0] !== KERNEL_LINEAR) evaluateRotating(s, 0, dtSeconds, zeroReference, scratchLocation, 0, this.matrix, 0, null);
+    if (s.kernel[0] !== KERNEL_LINEAR)
+      evaluateRotating(s, 0, dtSeconds, zeroReference, scratchLocation, 0, this.matrix, 0, null);
     worldVelocity(s, 0, dtSeconds, this.matrix, 0, out, 0);
     return out;
   }
@@ -139,7 +168,9 @@ const sharedModel = new DeadReckoningModel();
  */
 export function deadReckon(state: DeadReckoningInput, dtSeconds: number): DeadReckoningResult {
   const model = sharedModel.resetFrom(state);
-  const location = new Float64Array(3), orientation = new Float64Array(3), linearVelocity = new Float64Array(3);
+  const location = new Float64Array(3),
+    orientation = new Float64Array(3),
+    linearVelocity = new Float64Array(3);
   model.evaluate(dtSeconds, location, orientation);
   model.velocity(dtSeconds, linearVelocity);
   return { location, orientation, linearVelocity };

@@ -33,7 +33,8 @@ export function startRotationError(
   displayed: Float64Array,
   target: Float64Array,
 ): void {
-  const q1 = scratchQ1, q2 = scratchQ2;
+  const q1 = scratchQ1,
+    q2 = scratchQ2;
   quat.fromMat3(q1, displayed);
   quat.fromMat3(q2, target);
   const e = quat.multiply(q1, q1, quat.conjugate(q2, q2));
@@ -59,15 +60,21 @@ export function turnByError(
   to: Float64Array,
   t9: number,
 ): void {
-  const e = errorRotation, e4 = 4 * i, half = errorHalfAngle[i]!;
-  const ex = e[e4]!, ey = e[e4 + 1]!, ez = e[e4 + 2]!;
+  const e = errorRotation,
+    e4 = 4 * i,
+    half = errorHalfAngle[i]!;
+  const ex = e[e4]!,
+    ey = e[e4 + 1]!,
+    ez = e[e4 + 2]!;
   if (ex === 0 && ey === 0 && ez === 0) {
     // E = I exactly (e.g. a fixed orientation the PDU did not change): the product would be R itself, up to
     // the sign of zero entries (−0 + 0 = +0).
     if (from !== to) for (let k = 0; k < 9; k++) to[t9 + k] = from[f9 + k]!;
     return;
   }
-  const k = 1 - time[SMOOTH_FRACTION]!, q = scratchQ1, m = scratchM;
+  const k = 1 - time[SMOOTH_FRACTION]!,
+    q = scratchQ1,
+    m = scratchM;
   if (half < 1e-8) {
     q[0] = k * ex;
     q[1] = k * ey;
@@ -85,7 +92,9 @@ export function turnByError(
   }
   quat.toMat3(m, q);
   for (let c = 0; c < 3; c++) {
-    const b0 = from[f9 + c]!, b1 = from[f9 + 3 + c]!, b2 = from[f9 + 6 + c]!;
+    const b0 = from[f9 + c]!,
+      b1 = from[f9 + 3 + c]!,
+      b2 = from[f9 + 6 + c]!;
     to[t9 + c] = m[0]! * b0 + m[1]! * b1 + m[2]! * b2;
     to[t9 + 3 + c] = m[3]! * b0 + m[4]! * b1 + m[5]! * b2;
     to[t9 + 6 + c] = m[6]! * b0 + m[7]! * b1 + m[8]! * b2;

@@ -26,7 +26,8 @@ export class PoseRateEstimator {
    * @param tSeconds - sample time; a sample not later than the previous one restarts the history.
    */
   add(location: ArrayLike<number>, orientation: ArrayLike<number>, tSeconds: number, out: TruthState): TruthState {
-    const L = this.locations, T = this.times;
+    const L = this.locations,
+      T = this.times;
     if (this.count > 0 && !(tSeconds > T[0]!)) this.count = 0;
     L.copyWithin(3, 0, 6);
     T.copyWithin(1, 0, 2);
@@ -39,7 +40,8 @@ export class PoseRateEstimator {
     out.orientation[0] = orientation[0]!;
     out.orientation[1] = orientation[1]!;
     out.orientation[2] = orientation[2]!;
-    const v = out.linearVelocity, a = out.linearAcceleration;
+    const v = out.linearVelocity,
+      a = out.linearAcceleration;
     if (this.count === 1) {
       v.fill(0);
       a.fill(0);
@@ -50,9 +52,12 @@ export class PoseRateEstimator {
     } else {
       // Derivatives at t0 of the parabola through (t0, p0), (t1, p1), (t2, p2); differences from p0 keep the
       // digits of ECEF-sized values.
-      const h1 = T[0] - T[1]!, h2 = T[1]! - T[2]!, h12 = h1 + h2;
+      const h1 = T[0] - T[1]!,
+        h2 = T[1]! - T[2]!,
+        h12 = h1 + h2;
       for (let k = 0; k < 3; k++) {
-        const d1 = L[3 + k]! - L[k]!, d2 = L[6 + k]! - L[k]!;
+        const d1 = L[3 + k]! - L[k]!,
+          d2 = L[6 + k]! - L[k]!;
         v[k] = (-d1 * h12) / (h1 * h2) + (d2 * h1) / (h2 * h12);
         a[k] = 2 * (-d1 / (h1 * h2) + d2 / (h2 * h12));
       }
@@ -65,7 +70,9 @@ export class PoseRateEstimator {
       w.fill(0);
       return out;
     }
-    const h = T[0] - T[1]!, c = this.currentR, p = this.previousR;
+    const h = T[0] - T[1]!,
+      c = this.currentR,
+      p = this.previousR;
     const sx = 0.5 * (rowDot(c, p, 2, 1) - rowDot(c, p, 1, 2));
     const sy = 0.5 * (rowDot(c, p, 0, 2) - rowDot(c, p, 2, 0));
     const sz = 0.5 * (rowDot(c, p, 1, 0) - rowDot(c, p, 0, 1));

@@ -21,7 +21,12 @@ export const SMOOTH_SNAP = 0;
 export const SMOOTH_LINEAR = 1;
 export const SMOOTH_PROJECTIVE = 2;
 export const SMOOTH_CONVERGENCE = 3;
-export const SMOOTHING_METHODS = { snap: SMOOTH_SNAP, linear: SMOOTH_LINEAR, projective: SMOOTH_PROJECTIVE, convergence: SMOOTH_CONVERGENCE } as const;
+export const SMOOTHING_METHODS = {
+  snap: SMOOTH_SNAP,
+  linear: SMOOTH_LINEAR,
+  projective: SMOOTH_PROJECTIVE,
+  convergence: SMOOTH_CONVERGENCE,
+} as const;
 export type SmoothingMethodName = keyof typeof SMOOTHING_METHODS;
 
 export interface SmoothingOptions {
@@ -50,9 +55,19 @@ export const SMOOTH_FRACTION = 2;
  * @param e0 - displayed − new path at τ = 0, metres (at e[3i]).
  * @param edot0 - displayed − new path velocity at τ = 0, m/s (convergence), or V′₀ − V₀ (projective).
  */
-export function positionOffset(method: number, time: Float64Array, e0: Float64Array, edot0: Float64Array, i: number, out: Float64Array, o: number): void {
-  const i3 = 3 * i, o3 = 3 * o;
-  const tau = time[SMOOTH_TAU]!, duration = time[SMOOTH_DURATION]!;
+export function positionOffset(
+  method: number,
+  time: Float64Array,
+  e0: Float64Array,
+  edot0: Float64Array,
+  i: number,
+  out: Float64Array,
+  o: number,
+): void {
+  const i3 = 3 * i,
+    o3 = 3 * o;
+  const tau = time[SMOOTH_TAU]!,
+    duration = time[SMOOTH_DURATION]!;
   const s = tau >= duration ? 1 : tau <= 0 ? 0 : tau / duration;
   time[SMOOTH_FRACTION] = s;
   if (s === 1) {
@@ -61,9 +76,11 @@ export function positionOffset(method: number, time: Float64Array, e0: Float64Ar
   }
   if (method === SMOOTH_CONVERGENCE) {
     const k = CONVERGENCE_RATE / duration;
-    const decay = Math.exp(-k * tau), decayT = Math.exp(-k * duration);
+    const decay = Math.exp(-k * tau),
+      decayT = Math.exp(-k * duration);
     for (let c = 0; c < 3; c++) {
-      const e = e0[i3 + c]!, ed = edot0[i3 + c]!;
+      const e = e0[i3 + c]!,
+        ed = edot0[i3 + c]!;
       const residual = (e + (ed + k * e) * duration) * decayT;
       out[o3 + c] = (e + (ed + k * e) * tau) * decay - s * residual;
     }

@@ -26,7 +26,11 @@
  * the entity's last state; the slot is reused afterwards.
  */
 import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestamp.js';
-import { BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED, entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
+import {
+  BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED,
+  entityKey,
+  type EntityStateRecord,
+} from '../pdu/entity-state-record.js';
 import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
 import { EntityIndex } from './entity-index.js';
 import {
@@ -355,14 +359,18 @@ export class RemoteEntityTable {
     this.orderByTimestamp = options.orderByTimestamp ?? true;
     this.heartbeatTable = options.heartbeatTable ?? HEARTBEAT_IEEE_TABLE_25;
     this.timeoutMultiplier = options.timeoutMultiplier ?? HEARTBEAT_TIMEOUT_MULTIPLIER;
-    const stationary = options.stationaryHeartbeatSeconds === undefined ? HEARTBEAT_STATIONARY_SECONDS : options.stationaryHeartbeatSeconds;
+    const stationary =
+      options.stationaryHeartbeatSeconds === undefined
+        ? HEARTBEAT_STATIONARY_SECONDS
+        : options.stationaryHeartbeatSeconds;
     this.stationaryTimeoutSeconds = (stationary ?? 0) * this.timeoutMultiplier;
     this.onEvent = options.onEvent ?? null;
     this.smoothingMethod = SMOOTHING_METHODS[options.smoothing?.method ?? 'linear'];
     this.smoothingSeconds = options.smoothing?.durationSeconds ?? 0.5;
     this.teleportMeters = options.smoothing?.teleportMeters ?? 100;
     this.smoothsCorrections = this.smoothingMethod !== SMOOTH_SNAP && this.smoothingSeconds > 0;
-    this.smoothingUsesVelocity = this.smoothingMethod === SMOOTH_PROJECTIVE || this.smoothingMethod === SMOOTH_CONVERGENCE;
+    this.smoothingUsesVelocity =
+      this.smoothingMethod === SMOOTH_PROJECTIVE || this.smoothingMethod === SMOOTH_CONVERGENCE;
     // P0, V, ½A, reference times and both location outputs in one arena, for the SIMD quadratic kernel.
     const arena = n >= 64 ? createFloat64Arena(16 * n) : null;
     const positions = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
@@ -418,14 +426,16 @@ export class RemoteEntityTable {
    */
   receivedStateInto(slot: number, out: Float64Array, o = 0): void {
     if (this.pendingState[slot] !== PENDING_NONE) {
-      const pending = this.pending, p = PENDING_STRIDE * slot;
+      const pending = this.pending,
+        p = PENDING_STRIDE * slot;
       for (let k = 0; k < 3; k++) {
         out[o + k] = pending[p + k]!;
         out[o + 3 + k] = pending[p + 6 + k]!;
       }
       out[o + 6] = pending[p + PENDING_REFERENCE]!;
     } else {
-      const s = this.unresolved.store, s3 = 3 * slot;
+      const s = this.unresolved.store,
+        s3 = 3 * slot;
       for (let k = 0; k < 3; k++) {
         out[o + k] = s.location0[s3 + k]!;
         out[o + 3 + k] = s.orientation0[s3 + k]!;
@@ -485,13 +495,17 @@ export class RemoteEntityTable {
     this.protocolVersion[slot] = record.protocolVersion;
     this.exerciseId[slot] = record.exerciseId;
     this.arrivalSeconds[slot] = nowSeconds;
-    const pending = this.pending, o = PENDING_STRIDE * slot;
+    const pending = this.pending,
+      o = PENDING_STRIDE * slot;
     pending[o + PENDING_REFERENCE] = this.timeReferenceIsTimestamp ? this.referenceTime(raw, nowSeconds) : nowSeconds;
     const state = this.pendingState[slot];
     if (state === PENDING_NONE) this.pendingSlots[this.pendingCount++] = slot;
     // A new entity snaps to its first state, however many PDUs follow before the next frame.
-    this.pendingState[slot] = appeared || state === PENDING_NEW || state === PENDING_DROPPED ? PENDING_NEW : PENDING_UPDATE;
-    const location = record.location, velocity = record.linearVelocity, orientation = record.orientation;
+    this.pendingState[slot] =
+      appeared || state === PENDING_NEW || state === PENDING_DROPPED ? PENDING_NEW : PENDING_UPDATE;
+    const location = record.location,
+      velocity = record.linearVelocity,
+      orientation = record.orientation;
     pending[o] = location[0]!;
     pending[o + 1] = location[1]!;
     pending[o + 2] = location[2]!;
@@ -503,7 +517,9 @@ export class RemoteEntityTable {
     pending[o + 8] = orientation[2]!;
     if (full) {
       this.forceId[slot] = record.forceId;
-      const s7 = 7 * slot, type = this.entityType, entityType = record.entityType;
+      const s7 = 7 * slot,
+        type = this.entityType,
+        entityType = record.entityType;
       // The timeout depends on kind and domain only: looked up when they change.
       const timeoutChanged = appeared || type[s7] !== entityType[0] || type[s7 + 1] !== entityType[1];
       // Unrolled, as the marking below: the loops cost more than all the other copies of a PDU together.
@@ -514,10 +530,14 @@ export class RemoteEntityTable {
       type[s7 + 4] = entityType[4]!;
       type[s7 + 5] = entityType[5]!;
       type[s7 + 6] = entityType[6]!;
-      if (timeoutChanged) this.kindTimeoutSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, entityType[0]!, entityType[1]!) * this.timeoutMultiplier;
+      if (timeoutChanged)
+        this.kindTimeoutSeconds[slot] =
+          heartbeatSecondsFor(this.heartbeatTable, entityType[0]!, entityType[1]!) * this.timeoutMultiplier;
       this.markingCharacterSet[slot] = record.markingCharacterSet;
       // 11 bytes as 4 + 4 + 2 + 1 through DataViews (the record keeps its marking at BYTE_FIELDS_MARKING).
-      const s11 = 11 * slot, to = this.markingView, from = record.byteFieldsView;
+      const s11 = 11 * slot,
+        to = this.markingView,
+        from = record.byteFieldsView;
       to.setUint32(s11, from.getUint32(BYTE_FIELDS_MARKING));
       to.setUint32(s11 + 4, from.getUint32(BYTE_FIELDS_MARKING + 4));
       to.setUint16(s11 + 8, from.getUint16(BYTE_FIELDS_MARKING + 8));
@@ -526,7 +546,8 @@ export class RemoteEntityTable {
       const algorithm = record.drAlgorithm;
       if (!isKnownAlgorithm(algorithm)) this.stats.unknownAlgorithm++;
       this.pendingAlgorithm[slot] = algorithm;
-      const acceleration = record.linearAcceleration, rates = record.angularVelocity;
+      const acceleration = record.linearAcceleration,
+        rates = record.angularVelocity;
       pending[o + 9] = acceleration[0]!;
       pending[o + 10] = acceleration[1]!;
       pending[o + 11] = acceleration[2]!;
@@ -536,7 +557,8 @@ export class RemoteEntityTable {
     } else if (state === PENDING_NONE) {
       // An update carries no DR parameters: keep the algorithm, acceleration and rates of the last full PDU
       // (already pending when one is).
-      const s = this.unresolved.store, s3 = 3 * slot;
+      const s = this.unresolved.store,
+        s3 = 3 * slot;
       this.pendingAlgorithm[slot] = s.algorithm[slot]!;
       for (let k = 0; k < 3; k++) {
         pending[o + 9 + k] = s.acceleration[s3 + k]!;
@@ -545,9 +567,13 @@ export class RemoteEntityTable {
     }
     // Moving entities fail at the first velocity comparison; an update PDU is judged with its entity's last DR
     // parameters, copied above.
-    const kindTimeout = this.kindTimeoutSeconds[slot]!, stationaryTimeout = this.stationaryTimeoutSeconds;
+    const kindTimeout = this.kindTimeoutSeconds[slot]!,
+      stationaryTimeout = this.stationaryTimeoutSeconds;
     this.timeoutSeconds[slot] =
-      stationaryTimeout > kindTimeout && isStationaryState(this.pendingAlgorithm[slot]!, pending, o + 3, pending, o + 9, pending, o + 12) ? stationaryTimeout : kindTimeout;
+      stationaryTimeout > kindTimeout &&
+      isStationaryState(this.pendingAlgorithm[slot]!, pending, o + 3, pending, o + 9, pending, o + 12)
+        ? stationaryTimeout
+        : kindTimeout;
     if (appeared) this.stats.appeared++;
     else this.stats.updated++;
     this.onEvent?.(appeared ? TABLE_APPEARED : TABLE_UPDATED, slot, key);
@@ -559,9 +585,11 @@ export class RemoteEntityTable {
    * state does this first; call it only to choose when the work is done.
    */
   resolve(): void {
-    const slots = this.pendingSlots, states = this.pendingState;
+    const slots = this.pendingSlots,
+      states = this.pendingState;
     for (let k = 0; k < this.pendingCount; k++) {
-      const slot = slots[k]!, state = states[slot];
+      const slot = slots[k]!,
+        state = states[slot];
       states[slot] = PENDING_NONE;
       if (state !== PENDING_DROPPED) this.resolveSlot(slot, state === PENDING_NEW);
     }
@@ -570,13 +598,17 @@ export class RemoteEntityTable {
 
   /** Resets one slot's model from its pending PDU, arrived at `arrivalSeconds[slot]`. */
   private resolveSlot(slot: number, appeared: boolean): void {
-    const state = this.unresolved, s = state.store, s3 = 3 * slot;
+    const state = this.unresolved,
+      s = state.store,
+      s3 = 3 * slot;
     this.now[0] = this.arrivalSeconds[slot]!;
     // New entities and frozen ones (before or after the PDU) snap: only a correction needs the state displayed
     // when the PDU arrived (old model and smoothing), which must be read before the reset.
     const smooth = this.smoothsCorrections && !appeared && s.frozen[slot] === 0 && !isFrozen(this.appearance[slot]!);
     if (smooth) this.displayedAt(slot);
-    const pending = this.pending, o = PENDING_STRIDE * slot, pdu = this.pdu;
+    const pending = this.pending,
+      o = PENDING_STRIDE * slot,
+      pdu = this.pdu;
     for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
     state.reference[slot] = pending[o + PENDING_REFERENCE]!;
     const v = this.pduVectors;
@@ -624,7 +656,9 @@ export class RemoteEntityTable {
       this.orientationPending = true;
       return;
     }
-    const s = state.store, count = this.highWater, reference = state.reference;
+    const s = state.store,
+      count = this.highWater,
+      reference = state.reference;
     extrapolateLinear(s, count, reference, tSeconds, outLocation);
     const o0 = s.orientation0;
     for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
@@ -642,7 +676,9 @@ export class RemoteEntityTable {
     matrices: Float64Array,
     stale: Uint8Array,
   ): void {
-    const s = state.store, reference = state.reference, rotating = this.rotating;
+    const s = state.store,
+      reference = state.reference,
+      rotating = this.rotating;
     extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
     // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
     // quadratic pass itself (bench/dr.bench.ts).
@@ -708,7 +744,9 @@ export class RemoteEntityTable {
    * @param outWorldToBody - R_wb, row-major (9).
    */
   renderSlot(slot: number, tSeconds: number, outLocation: Float64Array, outWorldToBody: Float64Array): void {
-    const state = this.resolved, s = state.store, reference = state.reference;
+    const state = this.resolved,
+      s = state.store,
+      reference = state.reference;
     positionAt(s, slot, tSeconds, reference, outLocation, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) {
       evaluateRotating(s, slot, tSeconds, reference, outLocation, 0, outWorldToBody, 0, null);
@@ -750,7 +788,9 @@ export class RemoteEntityTable {
 
   /** Starts a correction at now[0] from the displayed state (this.p, this.m, this.previousVelocity) onto the new model. */
   private startSmoothing(slot: number): void {
-    const s = this.unresolved.store, j = 3 * slot, t = this.now[0]!;
+    const s = this.unresolved.store,
+      j = 3 * slot,
+      t = this.now[0]!;
     // The new path at t (dt is usually 0, or the PDU's age in 'timestamp' mode): position p2, R_wb m2.
     this.minusDt[slot] = this.unresolved.reference[slot]! - t;
     positionAt(s, slot, 0, this.minusDt, this.p2, 0);
@@ -789,8 +829,18 @@ export class RemoteEntityTable {
    * orientation, else marked for conversion when read.
    * @returns false when the slot is no longer smoothing (finished or stopped).
    */
-  private smoothSlot(slot: number, location: Float64Array, matrices: Float64Array, o: number, display: boolean): boolean {
-    const o3 = 3 * o, o9 = 9 * o, j = 3 * slot, state = this.unresolved, s = state.store;
+  private smoothSlot(
+    slot: number,
+    location: Float64Array,
+    matrices: Float64Array,
+    o: number,
+    display: boolean,
+  ): boolean {
+    const o3 = 3 * o,
+      o9 = 9 * o,
+      j = 3 * slot,
+      state = this.unresolved,
+      s = state.store;
     const fixed = s.kernel[slot] === KERNEL_LINEAR;
     if (state.isSmoothing[slot] === 1) {
       const time = this.smoothTime;
@@ -800,7 +850,8 @@ export class RemoteEntityTable {
       const sFraction = time[SMOOTH_FRACTION]!;
       if (sFraction < 1) {
         for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
-        const from = fixed ? s.r0 : matrices, f9 = fixed ? 9 * slot : o9;
+        const from = fixed ? s.r0 : matrices,
+          f9 = fixed ? 9 * slot : o9;
         turnByError(this.errorRotation, this.errorHalfAngle, slot, time, from, f9, matrices, o9);
         if (display) state.displayStale[slot] = 1;
         return true;

@@ -54,7 +54,9 @@ export function r2OuterCoefficient(theta: number): number {
 
 /** Writes a·ωωᵀ + b·I + c·Ω (row-major). */
 function combine(out: Mat3, w: ReadonlyVec3, a: number, b: number, c: number): Mat3 {
-  const x = w[0]!, y = w[1]!, z = w[2]!;
+  const x = w[0]!,
+    y = w[1]!,
+    z = w[2]!;
   out[0] = a * x * x + b;
   out[1] = a * x * y - c * z;
   out[2] = a * x * z + c * y;
@@ -73,19 +75,28 @@ function combine(out: Mat3, w: ReadonlyVec3, a: number, b: number, c: number): M
  * @param tSeconds - total time since the state's time.
  */
 export function drMatrix(out: Mat3, angularVelocity: ReadonlyVec3, tSeconds: number): Mat3 {
-  const t = tSeconds, theta = Math.hypot(angularVelocity[0]!, angularVelocity[1]!, angularVelocity[2]!) * Math.abs(t);
+  const t = tSeconds,
+    theta = Math.hypot(angularVelocity[0]!, angularVelocity[1]!, angularVelocity[2]!) * Math.abs(t);
   return combine(out, angularVelocity, oneMinusCosOverSq(theta) * t * t, Math.cos(theta), -sinc(theta) * t);
 }
 
 /** R1(t) = ∫₀ᵗ DR(τ)ᵀ dτ (body velocity → displacement in the initial body frame). */
 export function r1Matrix(out: Mat3, angularVelocity: ReadonlyVec3, tSeconds: number): Mat3 {
-  const t = tSeconds, theta = Math.hypot(angularVelocity[0]!, angularVelocity[1]!, angularVelocity[2]!) * Math.abs(t);
-  return combine(out, angularVelocity, thetaMinusSinOverCube(theta) * t * t * t, sinc(theta) * t, oneMinusCosOverSq(theta) * t * t);
+  const t = tSeconds,
+    theta = Math.hypot(angularVelocity[0]!, angularVelocity[1]!, angularVelocity[2]!) * Math.abs(t);
+  return combine(
+    out,
+    angularVelocity,
+    thetaMinusSinOverCube(theta) * t * t * t,
+    sinc(theta) * t,
+    oneMinusCosOverSq(theta) * t * t,
+  );
 }
 
 /** R2(t) = ∫₀ᵗ τ·DR(τ)ᵀ dτ (body acceleration → displacement in the initial body frame). */
 export function r2Matrix(out: Mat3, angularVelocity: ReadonlyVec3, tSeconds: number): Mat3 {
-  const t = tSeconds, theta = Math.hypot(angularVelocity[0]!, angularVelocity[1]!, angularVelocity[2]!) * Math.abs(t);
+  const t = tSeconds,
+    theta = Math.hypot(angularVelocity[0]!, angularVelocity[1]!, angularVelocity[2]!) * Math.abs(t);
   const t2 = t * t;
   return combine(
     out,

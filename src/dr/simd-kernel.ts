@@ -26,7 +26,15 @@ export class Float64Arena {
   constructor(
     readonly memory: { buffer: ArrayBuffer },
     /** quadratic(pairs, t, p0, v, halfA, reference, out): byte offsets; two slots per pair. */
-    readonly quadratic: (pairs: number, tSeconds: number, p0: number, v: number, halfA: number, reference: number, out: number) => void,
+    readonly quadratic: (
+      pairs: number,
+      tSeconds: number,
+      p0: number,
+      v: number,
+      halfA: number,
+      reference: number,
+      out: number,
+    ) => void,
   ) {
     this.buffer = memory.buffer;
   }
@@ -38,7 +46,6 @@ export class Float64Arena {
     this.offset += 8 * length;
     return array;
   }
-
 }
 
 const PAGE_BYTES = 65536;
@@ -85,13 +92,23 @@ const name = (s: string) => [...uleb(s.length), ...Array.from(s, (c) => c.charCo
 const vector = (items: number[][]) => [...uleb(items.length), ...items.flat()];
 const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
 
-const I32 = 0x7f, F64 = 0x7c, V128 = 0x7b;
-const get = (i: number) => [0x20, i], set = (i: number) => [0x21, i];
+const I32 = 0x7f,
+  F64 = 0x7c,
+  V128 = 0x7b;
+const get = (i: number) => [0x20, i],
+  set = (i: number) => [0x21, i];
 const simd = (op: number, ...immediates: number[]) => [0xfd, ...uleb(op), ...immediates];
 const v128Load = (offset: number) => simd(0x00, 3, ...uleb(offset)); // align 2^3: f64 pairs at 8-byte offsets
 const v128Store = (offset: number) => simd(0x0b, 3, ...uleb(offset));
-const F64X2_SPLAT = 0x14, F64X2_ADD = 0xf0, F64X2_SUB = 0xf1, F64X2_MUL = 0xf2;
-const shuffle = (lane: number) => [0xfd, 0x0d, ...[0, 1].flatMap(() => [0, 1, 2, 3, 4, 5, 6, 7].map((b) => 8 * lane + b))];
+const F64X2_SPLAT = 0x14,
+  F64X2_ADD = 0xf0,
+  F64X2_SUB = 0xf1,
+  F64X2_MUL = 0xf2;
+const shuffle = (lane: number) => [
+  0xfd,
+  0x0d,
+  ...[0, 1].flatMap(() => [0, 1, 2, 3, 4, 5, 6, 7].map((b) => 8 * lane + b)),
+];
 const addConstant = (local: number, bytes: number) => [...get(local), 0x41, ...sleb(bytes), 0x6a, ...set(local)];
 function sleb(n: number): number[] {
   const out: number[] = [];
@@ -109,11 +126,18 @@ function sleb(n: number): number[] {
 function quadraticStep(offset: number, dtLocal: number): number[] {
   return [
     ...get(6),
-    ...get(2), ...v128Load(offset),
-    ...get(3), ...v128Load(offset),
-    ...get(4), ...v128Load(offset),
-    ...get(dtLocal), ...simd(F64X2_MUL), ...simd(F64X2_ADD), // V + ½A·dt
-    ...get(dtLocal), ...simd(F64X2_MUL), ...simd(F64X2_ADD), // P0 + (…)·dt
+    ...get(2),
+    ...v128Load(offset),
+    ...get(3),
+    ...v128Load(offset),
+    ...get(4),
+    ...v128Load(offset),
+    ...get(dtLocal),
+    ...simd(F64X2_MUL),
+    ...simd(F64X2_ADD), // V + ½A·dt
+    ...get(dtLocal),
+    ...simd(F64X2_MUL),
+    ...simd(F64X2_ADD), // P0 + (…)·dt
     ...v128Store(offset),
   ];
 }
@@ -121,20 +145,49 @@ function quadraticStep(offset: number, dtLocal: number): number[] {
 function quadraticModuleBytes(): Uint8Array {
   const body = [
     ...vector([[3, V128]]),
-    0x02, 0x40, 0x03, 0x40, // block, loop
-    ...get(0), 0x45, 0x0d, 1, // pairs == 0 → exit
-    ...get(1), ...simd(F64X2_SPLAT), ...get(5), ...v128Load(0), ...simd(F64X2_SUB), ...set(7),
-    ...get(7), ...get(7), ...shuffle(0), ...set(8),
-    ...get(7), ...get(7), ...shuffle(1), ...set(9),
-    ...quadraticStep(0, 8), ...quadraticStep(16, 7), ...quadraticStep(32, 9),
+    0x02,
+    0x40,
+    0x03,
+    0x40, // block, loop
+    ...get(0),
+    0x45,
+    0x0d,
+    1, // pairs == 0 → exit
+    ...get(1),
+    ...simd(F64X2_SPLAT),
+    ...get(5),
+    ...v128Load(0),
+    ...simd(F64X2_SUB),
+    ...set(7),
+    ...get(7),
+    ...get(7),
+    ...shuffle(0),
+    ...set(8),
+    ...get(7),
+    ...get(7),
+    ...shuffle(1),
+    ...set(9),
+    ...quadraticStep(0, 8),
+    ...quadraticStep(16, 7),
+    ...quadraticStep(32, 9),
     ...[2, 3, 4, 6].flatMap((local) => addConstant(local, 48)),
     ...addConstant(5, 16),
     ...addConstant(0, -1),
-    0x0c, 0, // br loop
-    0x0b, 0x0b, 0x0b, // end loop, end block, end function
+    0x0c,
+    0, // br loop
+    0x0b,
+    0x0b,
+    0x0b, // end loop, end block, end function
   ];
   return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, vector([[0x60, ...vector([I32, F64, I32, I32, I32, I32, I32].map((t) => [t])), 0]])),
     ...section(2, vector([[...name('env'), ...name('memory'), 0x02, 0x00, 1]])), // memory import, min 1 page
     ...section(3, vector([[0]])),

@@ -21,7 +21,13 @@ import {
 } from './algorithm.js';
 import type { Float64Arena } from './simd-kernel.js';
 import { sinCos, sinCosInPlace } from '../math/trig.js';
-import { oneMinusCosOverSq, r2OuterCoefficient, sinc, sinMinusThetaCosOverCube, thetaMinusSinOverCube } from './rotation.js';
+import {
+  oneMinusCosOverSq,
+  r2OuterCoefficient,
+  sinc,
+  sinMinusThetaCosOverCube,
+  thetaMinusSinOverCube,
+} from './rotation.js';
 
 /** How a slot is evaluated: quadratic only, + rotating orientation (RPW/RVW), + body-axis position (RPB/RVB). */
 export const KERNEL_LINEAR = 0;
@@ -118,15 +124,22 @@ export function resetSlot(
   algorithm: number,
   appearance: number,
 ): void {
-  const i3 = 3 * slot, i9 = 9 * slot;
+  const i3 = 3 * slot,
+    i9 = 9 * slot;
   const frozen = isFrozen(appearance);
   const alg = isKnownAlgorithm(algorithm) ? algorithm : DR_STATIC;
   s.algorithm[slot] = algorithm;
   s.effectiveAlgorithm[slot] = alg;
   s.frozen[slot] = frozen ? 1 : 0;
-  const vx = velocity[0]!, vy = velocity[1]!, vz = velocity[2]!;
-  const ax = acceleration[0]!, ay = acceleration[1]!, az = acceleration[2]!;
-  const wx = angularVelocity[0]!, wy = angularVelocity[1]!, wz = angularVelocity[2]!;
+  const vx = velocity[0]!,
+    vy = velocity[1]!,
+    vz = velocity[2]!;
+  const ax = acceleration[0]!,
+    ay = acceleration[1]!,
+    az = acceleration[2]!;
+  const wx = angularVelocity[0]!,
+    wy = angularVelocity[1]!,
+    wz = angularVelocity[2]!;
   s.location0[i3] = location[0]!;
   s.location0[i3 + 1] = location[1]!;
   s.location0[i3 + 2] = location[2]!;
@@ -147,12 +160,18 @@ export function resetSlot(
   s.turnAxis[i3 + 1] = wy * minusInverse;
   s.turnAxis[i3 + 2] = wz * minusInverse;
 
-  const psi = orientation[0]!, theta = orientation[1]!, phi = orientation[2]!;
+  const psi = orientation[0]!,
+    theta = orientation[1]!,
+    phi = orientation[2]!;
   s.orientation0[i3] = psi;
   s.orientation0[i3 + 1] = theta;
   s.orientation0[i3 + 2] = phi;
-  const cpsi = Math.cos(psi), spsi = Math.sin(psi), cth = Math.cos(theta), sth = Math.sin(theta);
-  const cphi = Math.cos(phi), sphi = Math.sin(phi);
+  const cpsi = Math.cos(psi),
+    spsi = Math.sin(psi),
+    cth = Math.cos(theta),
+    sth = Math.sin(theta);
+  const cphi = Math.cos(phi),
+    sphi = Math.sin(phi);
   const r = s.r0;
   r[i9] = cth * cpsi;
   r[i9 + 1] = cth * spsi;
@@ -166,7 +185,12 @@ export function resetSlot(
 
   // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
   // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
-  let vwx = 0, vwy = 0, vwz = 0, awx = 0, awy = 0, awz = 0;
+  let vwx = 0,
+    vwy = 0,
+    vwz = 0,
+    awx = 0,
+    awy = 0,
+    awz = 0;
   if (!frozen) {
     if (alg === DR_FPW || alg === DR_RPW || alg === DR_FVW || alg === DR_RVW) {
       vwx = vx;
@@ -208,14 +232,21 @@ export function resetSlot(
   // rotation, so q0 is the conjugate of the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ).
   // One sinCos call site in a loop rather than three: V8 inlines it even where resetSlot is itself inlined (three
   // copies overran the inlining budget of the table's resolve, and each angle passed to the call was boxed).
-  const half = scratchSinCos, halves = scratchHalfAngles;
+  const half = scratchSinCos,
+    halves = scratchHalfAngles;
   for (let k = 0; k < 3; k++) {
     sinCos(half, 0.5 * s.orientation0[i3 + k]!);
     halves[2 * k] = half[0]!;
     halves[2 * k + 1] = half[1]!;
   }
-  const sp = halves[0]!, cp = halves[1]!, st = halves[2]!, ct = halves[3]!, sf = halves[4]!, cf = halves[5]!;
-  const q = s.attitude0, i4 = 4 * slot;
+  const sp = halves[0]!,
+    cp = halves[1]!,
+    st = halves[2]!,
+    ct = halves[3]!,
+    sf = halves[4]!,
+    cf = halves[5]!;
+  const q = s.attitude0,
+    i4 = 4 * slot;
   q[i4] = -(sf * ct * cp - cf * st * sp);
   q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
   q[i4 + 2] = -(cf * ct * sp - sf * st * cp);
@@ -228,12 +259,35 @@ export function resetSlot(
  * (simd-kernel.ts, same results to the bit) when the store, the reference times and the output share an arena.
  * @param referenceSeconds - per slot, the time the model state is valid at (same axis as tSeconds).
  */
-export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: Float64Array, tSeconds: number, outLocation: Float64Array): void {
-  const p = s.location0, v = s.velocityWorld, a = s.halfAccelerationWorld, arena = s.arena;
+export function extrapolateLinear(
+  s: DrStore,
+  count: number,
+  referenceSeconds: Float64Array,
+  tSeconds: number,
+  outLocation: Float64Array,
+): void {
+  const p = s.location0,
+    v = s.velocityWorld,
+    a = s.halfAccelerationWorld,
+    arena = s.arena;
   let first = 0;
-  if (arena !== null && count >= SIMD_MIN_SLOTS && referenceSeconds.buffer === arena.buffer && outLocation.buffer === arena.buffer && a.buffer === arena.buffer) {
+  if (
+    arena !== null &&
+    count >= SIMD_MIN_SLOTS &&
+    referenceSeconds.buffer === arena.buffer &&
+    outLocation.buffer === arena.buffer &&
+    a.buffer === arena.buffer
+  ) {
     const pairs = count >>> 1;
-    arena.quadratic(pairs, tSeconds, p.byteOffset, v.byteOffset, a.byteOffset, referenceSeconds.byteOffset, outLocation.byteOffset);
+    arena.quadratic(
+      pairs,
+      tSeconds,
+      p.byteOffset,
+      v.byteOffset,
+      a.byteOffset,
+      referenceSeconds.byteOffset,
+      outLocation.byteOffset,
+    );
     first = 2 * pairs;
   }
   for (let i = first; i < count; i++) positionAt(s, i, tSeconds, referenceSeconds, outLocation, i);
@@ -243,9 +297,20 @@ export function extrapolateLinear(s: DrStore, count: number, referenceSeconds: F
  * Position of one slot by the quadratic of `extrapolateLinear` (P0 + V·dt + ½A·dt², dt = tSeconds − reference),
  * at `outLocation` offset 3·o.
  */
-export function positionAt(s: DrStore, slot: number, tSeconds: number, referenceSeconds: Float64Array, outLocation: Float64Array, o: number): void {
-  const p = s.location0, v = s.velocityWorld, a = s.halfAccelerationWorld;
-  const j = 3 * slot, o3 = 3 * o, dt = tSeconds - referenceSeconds[slot]!;
+export function positionAt(
+  s: DrStore,
+  slot: number,
+  tSeconds: number,
+  referenceSeconds: Float64Array,
+  outLocation: Float64Array,
+  o: number,
+): void {
+  const p = s.location0,
+    v = s.velocityWorld,
+    a = s.halfAccelerationWorld;
+  const j = 3 * slot,
+    o3 = 3 * o,
+    dt = tSeconds - referenceSeconds[slot]!;
   outLocation[o3] = p[j]! + (v[j]! + a[j]! * dt) * dt;
   outLocation[o3 + 1] = p[j + 1]! + (v[j + 1]! + a[j + 1]! * dt) * dt;
   outLocation[o3 + 2] = p[j + 2]! + (v[j + 2]! + a[j + 2]! * dt) * dt;
@@ -269,25 +334,47 @@ export function rotateSlots(
   outMatrix: Float64Array,
   m: number,
 ): void {
-  const q0 = s.attitude0, axis = s.turnAxis, omega = s.omegaMagnitude, half = scratchSinCos;
+  const q0 = s.attitude0,
+    axis = s.turnAxis,
+    omega = s.omegaMagnitude,
+    half = scratchSinCos;
   for (let k = 0; k < count; k++) {
-    const slot = slots[k]!, i3 = 3 * slot, i4 = 4 * slot, o = m < 0 ? 9 * slot : 9 * m;
+    const slot = slots[k]!,
+      i3 = 3 * slot,
+      i4 = 4 * slot,
+      o = m < 0 ? 9 * slot : 9 * m;
     half[0] = 0.5 * omega[slot]! * (tSeconds - referenceSeconds[slot]!);
     // No turn (ω = 0, or t at the reference, as when a PDU is loaded): sinCosInPlace(±0) is [+0, 1] exactly.
     if (half[0] === 0) {
       half[0] = 0;
       half[1] = 1;
     } else sinCosInPlace(half);
-    const sh = half[0], pw = half[1]!;
-    const px = axis[i3]! * sh, py = axis[i3 + 1]! * sh, pz = axis[i3 + 2]! * sh;
-    const qx = q0[i4]!, qy = q0[i4 + 1]!, qz = q0[i4 + 2]!, qw = q0[i4 + 3]!;
+    const sh = half[0],
+      pw = half[1]!;
+    const px = axis[i3]! * sh,
+      py = axis[i3 + 1]! * sh,
+      pz = axis[i3 + 2]! * sh;
+    const qx = q0[i4]!,
+      qy = q0[i4 + 1]!,
+      qz = q0[i4 + 2]!,
+      qw = q0[i4 + 3]!;
     // Hamilton product p ⊗ q0 (math/quat multiply), then its matrix (math/quat toMat3) with the 2 folded in.
     const x = pw * qx + px * qw + py * qz - pz * qy;
     const y = pw * qy - px * qz + py * qw + pz * qx;
     const z = pw * qz + px * qy - py * qx + pz * qw;
     const w = pw * qw - px * qx - py * qy - pz * qz;
-    const x2 = x + x, y2 = y + y, z2 = z + z;
-    const xx = x * x2, yy = y * y2, zz = z * z2, xy = x * y2, xz = x * z2, yz = y * z2, wx = w * x2, wy = w * y2, wz = w * z2;
+    const x2 = x + x,
+      y2 = y + y,
+      z2 = z + z;
+    const xx = x * x2,
+      yy = y * y2,
+      zz = z * z2,
+      xy = x * y2,
+      xz = x * z2,
+      yz = y * z2,
+      wx = w * x2,
+      wy = w * y2,
+      wz = w * z2;
     outMatrix[o] = 1 - (yy + zz);
     outMatrix[o + 1] = xy - wz;
     outMatrix[o + 2] = xz + wy;
@@ -328,31 +415,59 @@ export function evaluateRotating(
  * Position of a body-axis rotating slot (RPB/RVB) at tSeconds, at `outLocation` offset 3·o:
  * P0 + R0ᵀ·(R1·V_b + R2·A_b) (IEEE 1278.1 Annex E).
  */
-export function bodyPosition(s: DrStore, slot: number, tSeconds: number, referenceSeconds: Float64Array, outLocation: Float64Array, o: number): void {
-  const i3 = 3 * slot, i9 = 9 * slot, o3 = 3 * o;
+export function bodyPosition(
+  s: DrStore,
+  slot: number,
+  tSeconds: number,
+  referenceSeconds: Float64Array,
+  outLocation: Float64Array,
+  o: number,
+): void {
+  const i3 = 3 * slot,
+    i9 = 9 * slot,
+    o3 = 3 * o;
   const dt = tSeconds - referenceSeconds[slot]!;
-  const w = s.angularVelocity, r = s.r0;
-  const wx = w[i3]!, wy = w[i3 + 1]!, wz = w[i3 + 2]!;
+  const w = s.angularVelocity,
+    r = s.r0;
+  const wx = w[i3]!,
+    wy = w[i3 + 1]!,
+    wz = w[i3 + 2]!;
   const theta = s.omegaMagnitude[slot]! * Math.abs(dt);
   // Body displacement R1·V_b + R2·A_b; R1 = g·ωωᵀ + fs·t·I + fc·t²·Ω, R2 = h4·ωωᵀ + h2·I + h3·Ω (rotation.ts).
-  const v = s.velocity, acc = s.acceleration;
-  const vx = v[i3]!, vy = v[i3 + 1]!, vz = v[i3 + 2]!;
-  const ax = acc[i3]!, ay = acc[i3 + 1]!, az = acc[i3 + 2]!;
+  const v = s.velocity,
+    acc = s.acceleration;
+  const vx = v[i3]!,
+    vy = v[i3 + 1]!,
+    vz = v[i3 + 2]!;
+  const ax = acc[i3]!,
+    ay = acc[i3 + 1]!,
+    az = acc[i3 + 2]!;
   const t2 = dt * dt;
-  const fc = oneMinusCosOverSq(theta), fs = sinc(theta);
-  const g1 = thetaMinusSinOverCube(theta) * t2 * dt, i1 = fs * dt, k1 = fc * t2;
+  const fc = oneMinusCosOverSq(theta),
+    fs = sinc(theta);
+  const g1 = thetaMinusSinOverCube(theta) * t2 * dt,
+    i1 = fs * dt,
+    k1 = fc * t2;
   const useAcc = s.effectiveAlgorithm[slot] === DR_RVB;
   const g2 = useAcc ? r2OuterCoefficient(theta) * t2 * t2 : 0;
   const i2 = useAcc ? (fs - fc) * t2 : 0;
   const k2 = useAcc ? sinMinusThetaCosOverCube(theta) * t2 * dt : 0;
-  const wv = wx * vx + wy * vy + wz * vz, wa = wx * ax + wy * ay + wz * az;
+  const wv = wx * vx + wy * vy + wz * vz,
+    wa = wx * ax + wy * ay + wz * az;
   // ωωᵀ·v = ω(ω·v); Ω·v = ω × v.
   const bx = g1 * wx * wv + i1 * vx + k1 * (wy * vz - wz * vy) + g2 * wx * wa + i2 * ax + k2 * (wy * az - wz * ay);
   const by = g1 * wy * wv + i1 * vy + k1 * (wz * vx - wx * vz) + g2 * wy * wa + i2 * ay + k2 * (wz * ax - wx * az);
   const bz = g1 * wz * wv + i1 * vz + k1 * (wx * vy - wy * vx) + g2 * wz * wa + i2 * az + k2 * (wx * ay - wy * ax);
   const p = s.location0;
-  const r00 = r[i9]!, r01 = r[i9 + 1]!, r02 = r[i9 + 2]!, r10 = r[i9 + 3]!, r11 = r[i9 + 4]!, r12 = r[i9 + 5]!;
-  const r20 = r[i9 + 6]!, r21 = r[i9 + 7]!, r22 = r[i9 + 8]!;
+  const r00 = r[i9]!,
+    r01 = r[i9 + 1]!,
+    r02 = r[i9 + 2]!,
+    r10 = r[i9 + 3]!,
+    r11 = r[i9 + 4]!,
+    r12 = r[i9 + 5]!;
+  const r20 = r[i9 + 6]!,
+    r21 = r[i9 + 7]!,
+    r22 = r[i9 + 8]!;
   outLocation[o3] = p[i3]! + r00 * bx + r10 * by + r20 * bz;
   outLocation[o3 + 1] = p[i3 + 1]! + r01 * bx + r11 * by + r21 * bz;
   outLocation[o3 + 2] = p[i3 + 2]! + r02 * bx + r12 * by + r22 * bz;
@@ -363,7 +478,9 @@ export function bodyPosition(s: DrStore, slot: number, tSeconds: number, referen
  * `eulerFromWorldToBody` on offsets, so that tables convert their matrices in place.
  */
 export function eulerAt(out: Float64Array, o3: number, matrix: Float64Array, m9: number): void {
-  const m00 = matrix[m9]!, m01 = matrix[m9 + 1]!, m02 = matrix[m9 + 2]!;
+  const m00 = matrix[m9]!,
+    m01 = matrix[m9 + 1]!,
+    m02 = matrix[m9 + 2]!;
   const cosTheta = Math.sqrt(m00 * m00 + m01 * m01); // not Math.hypot: several times slower in V8
   out[o3 + 1] = Math.atan2(-m02, cosTheta);
   if (cosTheta < 1e-8) {
@@ -395,7 +512,9 @@ export function worldVelocity(
   // One subtraction on both paths (dt − 0 is dt, −0 included): a phi of the untyped parameter and a computed
   // double would be boxed.
   const elapsed = dt - (referenceSeconds === null ? 0 : referenceSeconds[slot]!);
-  const i3 = 3 * slot, o3 = 3 * o, m9 = 9 * m;
+  const i3 = 3 * slot,
+    o3 = 3 * o,
+    m9 = 9 * m;
   if (s.kernel[slot] === KERNEL_ROTATING_BODY && rotation !== null) {
     const accT = s.effectiveAlgorithm[slot] === DR_RVB ? elapsed : 0;
     const vx = s.velocity[i3]! + s.acceleration[i3]! * accT;
@@ -408,7 +527,9 @@ export function worldVelocity(
     return;
   }
   // d/dt (P0 + V t + ½A t²) = V + 2·(½A)·t.
-  const v = s.velocityWorld, a = s.halfAccelerationWorld, twoDt = 2 * elapsed;
+  const v = s.velocityWorld,
+    a = s.halfAccelerationWorld,
+    twoDt = 2 * elapsed;
   out[o3] = v[i3]! + a[i3]! * twoDt;
   out[o3 + 1] = v[i3 + 1]! + a[i3 + 1]! * twoDt;
   out[o3 + 2] = v[i3 + 2]! + a[i3 + 2]! * twoDt;

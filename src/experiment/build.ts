@@ -30,7 +30,10 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
       return missile(spec);
     case 'zero-g-parabolas': {
       const { flightPathAngle, ...options } = spec;
-      return zeroGParabolas({ ...options, ...(flightPathAngle === undefined ? {} : { flightPathAngleRad: flightPathAngle }) });
+      return zeroGParabolas({
+        ...options,
+        ...(flightPathAngle === undefined ? {} : { flightPathAngleRad: flightPathAngle }),
+      });
     }
     case 'straight-line':
       return straightLine(spec);

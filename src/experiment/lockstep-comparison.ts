@@ -63,7 +63,9 @@ const ACK_PACKET_BYTES = 8;
  * @param options.durationSeconds - simulated time per run, s. Defaults to 60.
  * @param options.seed - seeds the links and the bot input. Defaults to 1.
  */
-export function runLockstepComparison(options: { durationSeconds?: number; seed?: number } = {}): LockstepComparisonRow[] {
+export function runLockstepComparison(
+  options: { durationSeconds?: number; seed?: number } = {},
+): LockstepComparisonRow[] {
   const duration = options.durationSeconds ?? 60;
   const seed = options.seed ?? 1;
   const rows: LockstepComparisonRow[] = [];
@@ -85,7 +87,14 @@ function createPlayout(condition: LockstepCondition): PlayoutBuffer {
   return playout;
 }
 
-function row(condition: LockstepCondition, transport: LockstepComparisonRow['transport'], playout: PlayoutBuffer, duration: number, bytes: number, largest: number): LockstepComparisonRow {
+function row(
+  condition: LockstepCondition,
+  transport: LockstepComparisonRow['transport'],
+  playout: PlayoutBuffer,
+  duration: number,
+  bytes: number,
+  largest: number,
+): LockstepComparisonRow {
   playout.finish(duration);
   return {
     latencyMs: condition.latencyMs,

@@ -121,7 +121,9 @@ export class MetricsAccumulator {
     shownWorldToBody: Float64Array,
   ): void {
     const b = locationOffset;
-    const dx = truth[b]! - shownLocation[0]!, dy = truth[b + 1]! - shownLocation[1]!, dz = truth[b + 2]! - shownLocation[2]!;
+    const dx = truth[b]! - shownLocation[0]!,
+      dy = truth[b + 1]! - shownLocation[1]!,
+      dz = truth[b + 2]! - shownLocation[2]!;
     const error = Math.sqrt(dx * dx + dy * dy + dz * dz); // not Math.hypot: several times slower in V8
     // rotationAngleBetween with its atan2 here, for the same reason as above.
     rotationSinCos(this.sinCos, truth, shownWorldToBody, worldToBodyOffset);
@@ -135,11 +137,17 @@ export class MetricsAccumulator {
     // The displayed velocity from frame to frame, and its largest change: the kink a correction shows.
     const t = frame / renderRateHz;
     const dt = t - this.previousTime;
-    const p = this.previousPosition, v = this.previousVelocity, shown = shownLocation;
+    const p = this.previousPosition,
+      v = this.previousVelocity,
+      shown = shownLocation;
     if (dt > 0) {
-      const vx = (shown[0]! - p[0]!) / dt, vy = (shown[1]! - p[1]!) / dt, vz = (shown[2]! - p[2]!) / dt;
+      const vx = (shown[0]! - p[0]!) / dt,
+        vy = (shown[1]! - p[1]!) / dt,
+        vz = (shown[2]! - p[2]!) / dt;
       if (this.hasVelocity) {
-        const jx = vx - v[0]!, jy = vy - v[1]!, jz = vz - v[2]!;
+        const jx = vx - v[0]!,
+          jy = vy - v[1]!,
+          jz = vz - v[2]!;
         const jump = Math.sqrt(jx * jx + jy * jy + jz * jz);
         if (jump > this.maxJump) this.maxJump = jump;
       }
@@ -165,7 +173,8 @@ export class MetricsAccumulator {
     lost: number;
   }): RunMetrics {
     const duration = options.durationSeconds;
-    const bytesPerPdu = options.pduBytes + IPV4_UDP_HEADER_BYTES + (options.includeEthernet ? ETHERNET_FRAMING_BYTES : 0);
+    const bytesPerPdu =
+      options.pduBytes + IPV4_UDP_HEADER_BYTES + (options.includeEthernet ? ETHERNET_FRAMING_BYTES : 0);
     const baselinePdus = Math.floor(duration * options.baselineRateHz) + 1;
     const r = this.reasonCounts;
     return {
@@ -192,7 +201,8 @@ export class MetricsAccumulator {
 
   private grow(): void {
     const size = this.positionErrors.length * 2;
-    const p = new Float64Array(size), o = new Float64Array(size);
+    const p = new Float64Array(size),
+      o = new Float64Array(size);
     p.set(this.positionErrors);
     o.set(this.orientationErrors);
     this.positionErrors = p;
@@ -207,7 +217,9 @@ export function summarize(values: Float64Array, n: number, scale = 1): ErrorSumm
   // deoptimised at the object literal below on every run (never reached by the optimised loop), recompiled,
   // and deoptimised again.
   moments(summaryScratch, values, n);
-  const sum = summaryScratch[0]!, sumSq = summaryScratch[1]!, max = summaryScratch[2]!;
+  const sum = summaryScratch[0]!,
+    sumSq = summaryScratch[1]!,
+    max = summaryScratch[2]!;
   const p95 = kthSmallest(values, n, Math.max(0, Math.ceil(0.95 * n) - 1));
   return { mean: (sum / n) * scale, rms: Math.sqrt(sumSq / n) * scale, p95: p95 * scale, max: max * scale };
 }
@@ -216,7 +228,9 @@ const summaryScratch = new Float64Array(3);
 
 /** [sum, sum of squares, max (at least 0)] of values[0..n) into out. */
 function moments(out: Float64Array, values: Float64Array, n: number): void {
-  let sum = 0, sumSq = 0, max = 0;
+  let sum = 0,
+    sumSq = 0,
+    max = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
     sum += v;
@@ -258,7 +272,8 @@ const rankScratch = new Int32Array(1);
 
 /** The bucket holding rank k; the count below it goes to rankScratch[0]. (A loop of its own: see `summarize`.) */
 function bucketOfRank(counts: Int32Array, k: number): number {
-  let bucket = 0, below = 0;
+  let bucket = 0,
+    below = 0;
   while (below + counts[bucket]! <= k) below += counts[bucket++]!;
   rankScratch[0] = below;
   return bucket;
@@ -290,10 +305,12 @@ function moveBucketToFront(values: Float64Array, words: Uint32Array, n: number, 
 
 /** The k-th smallest of values[0..n) by quickselect (in place, no allocation). */
 function select(values: Float64Array, n: number, k: number): number {
-  let lo = 0, hi = n - 1;
+  let lo = 0,
+    hi = n - 1;
   while (lo < hi) {
     const pivot = values[(lo + hi) >> 1]!;
-    let i = lo, j = hi;
+    let i = lo,
+      j = hi;
     while (i <= j) {
       while (values[i]! < pivot) i++;
       while (values[j]! > pivot) j--;

@@ -12,14 +12,18 @@ export interface SpecPreset {
 export interface TablePreset {
   readonly summary: string;
   /** Runs the experiment and returns its rows (plain objects, one per line of the table). */
-  readonly table: (options: { seed?: number; durationSeconds?: number }) => Promise<ReadonlyArray<Record<string, unknown>>>;
+  readonly table: (options: {
+    seed?: number;
+    durationSeconds?: number;
+  }) => Promise<ReadonlyArray<Record<string, unknown>>>;
 }
 
 export type Preset = SpecPreset | TablePreset;
 
 export const PRESETS: Readonly<Record<string, Preset>> = {
   circle: {
-    summary: 'The classic DR circle: an aircraft at 100 m/s on a 1 km circle, FPW, 1 m threshold, no heartbeat, 60 Hz; PDUs per orbit',
+    summary:
+      'The classic DR circle: an aircraft at 100 m/s on a 1 km circle, FPW, 1 m threshold, no heartbeat, 60 Hz; PDUs per orbit',
     spec: {
       name: 'circle',
       trajectory: { type: 'circle', speed: '100 m/s', radius: '1000 m', orbits: 10 },

@@ -13,7 +13,12 @@ export interface Progress {
  * @param stream - usually process.stderr; `isTTY` decides the style.
  * @param now - clock in ms, for tests. Defaults to performance.now.
  */
-export function createProgress(total: number, stream: NodeJS.WritableStream & { isTTY?: boolean }, label = 'runs', now = () => performance.now()): Progress {
+export function createProgress(
+  total: number,
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  label = 'runs',
+  now = () => performance.now(),
+): Progress {
   const start = now();
   const tty = stream.isTTY === true;
   let lastTenth = -1;

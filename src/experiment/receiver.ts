@@ -22,7 +22,11 @@ export interface Display {
 export function createDisplay(smoothing: RunSpec['smoothing']): Display {
   const table = new RemoteEntityTable({
     capacity: 1,
-    smoothing: { method: smoothing.method, durationSeconds: smoothing.time, teleportMeters: smoothing.teleportDistance },
+    smoothing: {
+      method: smoothing.method,
+      durationSeconds: smoothing.time,
+      teleportMeters: smoothing.teleportDistance,
+    },
   });
   return {
     apply(record, arrivalSeconds) {

@@ -74,7 +74,12 @@ export function resultsJson(
   results: readonly RunResult[],
   partial?: PartialResults,
 ): string {
-  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({ index, settings, trajectory, metrics }));
+  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({
+    index,
+    settings,
+    trajectory,
+    metrics,
+  }));
   const marker = partial && {
     partial: { runsPlanned: partial.runsPlanned, runsFinished: results.length, reason: partial.reason },
   };

@@ -38,7 +38,10 @@ const METRIC_COLUMNS: readonly Column[] = [
 ];
 
 /** Header and rows; numbers are kept as numbers. `brief` keeps the columns that fit a terminal. */
-export function resultTable(results: readonly RunResult[], brief = false): { header: string[]; rows: Array<Array<number | string | null>> } {
+export function resultTable(
+  results: readonly RunResult[],
+  brief = false,
+): { header: string[]; rows: Array<Array<number | string | null>> } {
   const swept = [...new Set(results.flatMap((r) => Object.keys(r.settings)))];
   const columns = METRIC_COLUMNS.filter(
     (c) =>
@@ -47,7 +50,11 @@ export function resultTable(results: readonly RunResult[], brief = false): { hea
   );
   return {
     header: ['run', ...swept, ...columns.map((c) => c.header)],
-    rows: results.map((r) => [r.index, ...swept.map((k) => displayValue(r.settings[k])), ...columns.map((c) => c.value(r))]),
+    rows: results.map((r) => [
+      r.index,
+      ...swept.map((k) => displayValue(r.settings[k])),
+      ...columns.map((c) => c.value(r)),
+    ]),
   };
 }
 
@@ -72,7 +79,10 @@ export function toTextTable(results: readonly RunResult[]): string {
   const { header, rows } = resultTable(results, true);
   const text = rows.map((row) => row.map(formatCell));
   const widths = header.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || typeof rows[0]?.[i] !== 'number' ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || typeof rows[0]?.[i] !== 'number' ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...text.map(line)].join('\n') + '\n';
 }
 
@@ -88,7 +98,9 @@ export function displayValue(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'object' && v !== null && 'type' in v) {
     const { type, ...fields } = v as Record<string, unknown>;
-    const extra = Object.entries(fields).map(([k, x]) => `${k}=${displayValue(x)}`).join(' ');
+    const extra = Object.entries(fields)
+      .map(([k, x]) => `${k}=${displayValue(x)}`)
+      .join(' ');
     return extra ? `${String(type)} (${extra})` : String(type);
   }
   return JSON.stringify(v);

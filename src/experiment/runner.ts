@@ -39,7 +39,10 @@ export const MAX_RUN_STEPS = 2 ** 22;
  * render rates against MAX_RUN_STEPS.
  */
 export function runSizeProblem(spec: RunSpec, durationSeconds: number): string | undefined {
-  for (const [field, rateHz] of [['sampleRateHz', spec.sampleRateHz], ['renderRateHz', spec.renderRateHz]] as const) {
+  for (const [field, rateHz] of [
+    ['sampleRateHz', spec.sampleRateHz],
+    ['renderRateHz', spec.renderRateHz],
+  ] as const) {
     if (rateHz === undefined) continue;
     const steps = Math.floor(durationSeconds * rateHz + 1e-9) + 1;
     if (!(steps > MAX_RUN_STEPS)) continue;
@@ -105,7 +108,13 @@ export async function runExperiment(
   if (truth === undefined) {
     const trajectory = await trajectoryFromSpec(spec.trajectory, context.baseDirectory);
     checkRunSize(spec, trajectory);
-    truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
+    truth = sampleRunTruth(
+      trajectory,
+      spec.sampleRateHz,
+      spec.durationSeconds,
+      spec.renderRateHz,
+      context.maxTruthSteps,
+    );
     context.truths.set(key, truth);
   }
   const steps = simulateTruth(spec, truth, context, index, settings, senderKey(spec));
@@ -147,7 +156,13 @@ export function simulate(
   settings: Readonly<Record<string, unknown>> = {},
 ): RunResult {
   checkRunSize(spec, trajectory);
-  const truth = sampleRunTruth(trajectory, spec.sampleRateHz, spec.durationSeconds, spec.renderRateHz, context.maxTruthSteps);
+  const truth = sampleRunTruth(
+    trajectory,
+    spec.sampleRateHz,
+    spec.durationSeconds,
+    spec.renderRateHz,
+    context.maxTruthSteps,
+  );
   return finish(simulateTruth(spec, truth, context, index, settings, null));
 }
 
@@ -190,7 +205,8 @@ function* simulateTruth(
   const ideal = traces ? createDisplay({ method: 'snap', time: 0, teleportDistance: Infinity }) : undefined;
   const idealLocation = new Float64Array(3);
   const idealWorldToBody = new Float64Array(9);
-  const samples = runTruth.samples, frames = runTruth.frames;
+  const samples = runTruth.samples,
+    frames = runTruth.frames;
 
   // Matrices only: the emitter compares orientations as R_wb, never as angles.
   const truth = createTruthWithAttitude(true);
@@ -241,7 +257,8 @@ function* simulateTruth(
     if (!display.read(t, shownLocation, shownWorldToBody)) return; // nothing received yet
     // Truth is read in place from its table.
     const table = step >= 0 || frames === null ? samples : frames;
-    const d = table.pose, b = table.offset(step >= 0 ? step : frame);
+    const d = table.pose,
+      b = table.offset(step >= 0 ? step : frame);
     metrics.addFrame(frame, renderRate, d, b, b + TRUTH_WORLD_TO_BODY, shownLocation, shownWorldToBody);
     if (traces !== undefined) {
       trueLocation.set(d.subarray(b, b + 3));

@@ -65,14 +65,28 @@ export class SampledTruth {
 
   /** Writes the state at `step` (0 ≤ step < steps) into out (location, velocity, acceleration, body rates, R_wb). */
   read(step: number, out: TruthWithAttitude): TruthWithAttitude {
-    const b = this.offset(step), pose = this.pose;
-    const m = this.motion, c = MOTION * (step - this.first);
-    const p = out.location, v = out.linearVelocity, a = out.linearAcceleration, w = out.angularVelocity, r = out.worldToBody;
-    p[0] = pose[b]!; p[1] = pose[b + 1]!; p[2] = pose[b + 2]!;
+    const b = this.offset(step),
+      pose = this.pose;
+    const m = this.motion,
+      c = MOTION * (step - this.first);
+    const p = out.location,
+      v = out.linearVelocity,
+      a = out.linearAcceleration,
+      w = out.angularVelocity,
+      r = out.worldToBody;
+    p[0] = pose[b]!;
+    p[1] = pose[b + 1]!;
+    p[2] = pose[b + 2]!;
     for (let k = 0; k < 9; k++) r[k] = pose[b + 3 + k]!;
-    v[0] = m[c]!; v[1] = m[c + 1]!; v[2] = m[c + 2]!;
-    a[0] = m[c + 3]!; a[1] = m[c + 4]!; a[2] = m[c + 5]!;
-    w[0] = m[c + 6]!; w[1] = m[c + 7]!; w[2] = m[c + 8]!;
+    v[0] = m[c]!;
+    v[1] = m[c + 1]!;
+    v[2] = m[c + 2]!;
+    a[0] = m[c + 3]!;
+    a[1] = m[c + 4]!;
+    a[2] = m[c + 5]!;
+    w[0] = m[c + 6]!;
+    w[1] = m[c + 7]!;
+    w[2] = m[c + 8]!;
     return out;
   }
 
@@ -136,12 +150,20 @@ export function sampleRunTruth(
 
 /** The settings a run's truth tables depend on, as a string. */
 export function truthKey(spec: RunSpec): string {
-  return JSON.stringify([spec.trajectory, spec.durationSeconds ?? null, spec.sampleRateHz, spec.renderRateHz ?? spec.sampleRateHz]);
+  return JSON.stringify([
+    spec.trajectory,
+    spec.durationSeconds ?? null,
+    spec.sampleRateHz,
+    spec.renderRateHz ?? spec.sampleRateHz,
+  ]);
 }
 
 /** The state at step / rateHz: by the trajectory's recurrences where it has them (the same instants). */
 function stepSampler(trajectory: Trajectory, rateHz: number): StepSampler {
-  return trajectory.stepSampler?.(rateHz) ?? ((step, out) => sampleWithAttitude(trajectory, step / rateHz, out as TruthWithAttitude));
+  return (
+    trajectory.stepSampler?.(rateHz) ??
+    ((step, out) => sampleWithAttitude(trajectory, step / rateHz, out as TruthWithAttitude))
+  );
 }
 
 /** Samples truth with its R_wb (computed here when the trajectory did not fill it). */

@@ -47,8 +47,15 @@ export const NETWORK_PROFILES = {
   perfect: { latencyMs: 0, jitterMs: 0, lossPercent: 0 },
   lan: { latencyMs: 0.5, jitterMs: 0.2, jitter: 'exponential', lossPercent: 0 },
   wan: { latencyMs: 40, jitterMs: 5, jitter: 'normal', lossPercent: 0.5 },
-  'intercontinental': { latencyMs: 90, jitterMs: 8, jitter: 'normal', lossPercent: 1 },
-  satellite: { latencyMs: 280, jitterMs: 20, jitter: 'normal', lossPercent: 1, loss: 'gilbert-elliott', meanBurstLength: 4 },
+  intercontinental: { latencyMs: 90, jitterMs: 8, jitter: 'normal', lossPercent: 1 },
+  satellite: {
+    latencyMs: 280,
+    jitterMs: 20,
+    jitter: 'normal',
+    lossPercent: 1,
+    loss: 'gilbert-elliott',
+    meanBurstLength: 4,
+  },
   'lossy-wifi': {
     latencyMs: 3,
     jitterMs: 8,
@@ -305,7 +312,8 @@ export function validateNetworkProfile(profile: NetworkProfile): string[] {
   const problems: string[] = [];
   const check = (name: keyof NetworkProfile, ok: (v: number) => boolean, rule: string) => {
     const v = profile[name];
-    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || !ok(v))) problems.push(`${name} must be ${rule}, got ${String(v)}`);
+    if (v !== undefined && (typeof v !== 'number' || !Number.isFinite(v) || !ok(v)))
+      problems.push(`${name} must be ${rule}, got ${String(v)}`);
   };
   check('latencyMs', (v) => v >= 0, '≥ 0');
   check('jitterMs', (v) => v >= 0, '≥ 0');

@@ -20,7 +20,10 @@ const OriginSchema = z.strictObject({
 });
 
 const common = {
-  origin: setting(OriginSchema.optional(), 'Start of the local frame. Defaults to Monterey Bay.', { latitudeDeg: 47.4, longitudeDeg: 8.5 }),
+  origin: setting(OriginSchema.optional(), 'Start of the local frame. Defaults to Monterey Bay.', {
+    latitudeDeg: 47.4,
+    longitudeDeg: 8.5,
+  }),
   headingRad: setting(quantity('angle').optional(), 'Initial heading, clockwise from north.', '90 deg'),
 };
 const positive = positiveQuantity;
@@ -78,11 +81,25 @@ const MissileSchema = z.strictObject({
 const ZeroGParabolaSchema = z.strictObject({
   type: z.literal('zero-g-parabolas'),
   ...common,
-  speed: setting(positive('speed').optional(), 'Speed in level flight and at the ends of each parabola. Defaults to 160 m/s.', '160 m/s'),
-  flightPathAngle: setting(positive('angle').optional(), 'Entry (nose up) and exit (nose down) angle of each parabola. Defaults to 45°.', '45 deg'),
-  pullAcceleration: setting(positive('acceleration').optional(), 'Centripetal acceleration of the pull-up and pull-out. Defaults to 0.8 g.', '7.85 m/s^2'),
+  speed: setting(
+    positive('speed').optional(),
+    'Speed in level flight and at the ends of each parabola. Defaults to 160 m/s.',
+    '160 m/s',
+  ),
+  flightPathAngle: setting(
+    positive('angle').optional(),
+    'Entry (nose up) and exit (nose down) angle of each parabola. Defaults to 45°.',
+    '45 deg',
+  ),
+  pullAcceleration: setting(
+    positive('acceleration').optional(),
+    'Centripetal acceleration of the pull-up and pull-out. Defaults to 0.8 g.',
+    '7.85 m/s^2',
+  ),
   levelSeconds: setting(
-    quantity('time').refine((v) => v >= 0, { message: 'must not be negative' }).optional(),
+    quantity('time')
+      .refine((v) => v >= 0, { message: 'must not be negative' })
+      .optional(),
     'Level flight before each pull-up and after the last pull-out. Defaults to 10 s.',
     '10 s',
   ),
@@ -114,13 +131,27 @@ const ShipSchema = z.strictObject({
 
 const RecordedSchema = z.strictObject({
   type: z.literal('recorded'),
-  file: setting(z.string().min(1), 'Track file: .csv, .gpx, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.', 'tracks/ship.csv'),
+  file: setting(
+    z.string().min(1),
+    'Track file: .csv, .gpx, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.',
+    'tracks/ship.csv',
+  ),
   columns: z
-    .strictObject({ time: z.string(), latitude: z.string(), longitude: z.string(), height: z.string(), heading: z.string(), id: z.string() })
+    .strictObject({
+      time: z.string(),
+      latitude: z.string(),
+      longitude: z.string(),
+      height: z.string(),
+      heading: z.string(),
+      id: z.string(),
+    })
     .partial()
     .optional(),
   entity: setting(
-    z.string().regex(/^\d+:\d+:\d+$/, { message: 'expected "site:application:entity", e.g. "1:3001:54"' }).optional(),
+    z
+      .string()
+      .regex(/^\d+:\d+:\d+$/, { message: 'expected "site:application:entity", e.g. "1:3001:54"' })
+      .optional(),
     'DIS captures: the entity to follow ("site:application:entity"); needed when the capture holds several.',
     '1:3001:54',
   ),
@@ -134,11 +165,17 @@ const RecordedSchema = z.strictObject({
     'The recording to use when the file holds several (split at an id column or at long pauses); sweep over trajectory.segment to run each.',
     2,
   ),
-  maxGap: setting(positive('time').optional(), 'A pause between fixes longer than this starts a new recording. Defaults to 10 × the median interval between fixes.', '10 min'),
+  maxGap: setting(
+    positive('time').optional(),
+    'A pause between fixes longer than this starts a new recording. Defaults to 10 × the median interval between fixes.',
+    '10 min',
+  ),
   smoothingWindow: z.number().int().min(1).optional(),
   banked: z.boolean().optional(),
   attitudeSmoothing: setting(
-    quantity('time').refine((v) => v >= 0, { message: 'must not be negative' }).optional(),
+    quantity('time')
+      .refine((v) => v >= 0, { message: 'must not be negative' })
+      .optional(),
     'Average the attitude derived from the track (heading from course, pitch from climb, roll from turn rate) over this time. Defaults to 5 s for ADS-B, 0 otherwise.',
     '5 s',
   ),
@@ -161,23 +198,38 @@ export type TrajectorySpec = z.output<typeof TrajectorySpecSchema>;
 /** DR algorithms by name (IEEE 1278.1 Annex E) or number. */
 export const ALGORITHM_NUMBERS = { static: 1, FPW: 2, RPW: 3, RVW: 4, FVW: 5, FPB: 6, RPB: 7, RVB: 8, FVB: 9 } as const;
 type AlgorithmName = keyof typeof ALGORITHM_NUMBERS | 'auto';
-const ALGORITHM_ERROR =
-  `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}, any case), "auto" or a number 1–9`;
+const ALGORITHM_ERROR = `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}, any case), "auto" or a number 1–9`;
 const ALGORITHM_NAMES = ['auto', ...Object.keys(ALGORITHM_NUMBERS)] as [AlgorithmName, ...AlgorithmName[]];
 const AlgorithmSchema = z
   .union([anyCaseEnum(ALGORITHM_NAMES, ALGORITHM_ERROR), z.number().int().min(1).max(9)], { error: ALGORITHM_ERROR })
   .transform((a): number | 'auto' => (typeof a === 'number' || a === 'auto' ? a : ALGORITHM_NUMBERS[a]));
 
 export const EmitterSpecSchema = z.strictObject({
-  algorithm: setting(AlgorithmSchema.default(4), 'Dead-reckoning algorithm the owner sends: name, number 1–9, or "auto" (the emitter picks per PDU).', 'RVW'),
-  positionThreshold: setting(positive('length').default(1), 'Send when the dead-reckoned position is off by more (DRA_POS_THRSH).', '1 m'),
-  orientationThreshold: setting(positive('angle').default((3 * Math.PI) / 180), 'Send when the orientation is off by more (DRA_ORIENT_THRSH).', '3 deg'),
+  algorithm: setting(
+    AlgorithmSchema.default(4),
+    'Dead-reckoning algorithm the owner sends: name, number 1–9, or "auto" (the emitter picks per PDU).',
+    'RVW',
+  ),
+  positionThreshold: setting(
+    positive('length').default(1),
+    'Send when the dead-reckoned position is off by more (DRA_POS_THRSH).',
+    '1 m',
+  ),
+  orientationThreshold: setting(
+    positive('angle').default((3 * Math.PI) / 180),
+    'Send when the orientation is off by more (DRA_ORIENT_THRSH).',
+    '3 deg',
+  ),
   heartbeat: setting(positive('time').default(5), 'Send at least this often.', '5 s'),
   maxRateHz: setting(positive('frequency').optional(), 'Rate cap: at most this many PDUs per second.', '30 Hz'),
 });
 
 const NetworkProfileSchema = z.strictObject({
-  profile: setting(anyCaseEnum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]).optional(), 'Named profile the other fields override.', 'wan'),
+  profile: setting(
+    anyCaseEnum(Object.keys(NETWORK_PROFILES) as [keyof typeof NETWORK_PROFILES]).optional(),
+    'Named profile the other fields override.',
+    'wan',
+  ),
   latencyMs: z.number().min(0).optional(),
   jitterMs: z.number().min(0).optional(),
   jitter: anyCaseEnum(['uniform', 'normal', 'exponential', 'pareto']).optional(),
@@ -202,12 +254,24 @@ export const SmoothingSpecSchema = z.strictObject({
     'projective',
   ),
   time: setting(nonNegativeQuantity('time').default(0.5), 'Duration of the blend.', '500 ms'),
-  teleportDistance: setting(positive('length').default(100), 'Snap instead of blending when the correction is larger.', '100 m'),
+  teleportDistance: setting(
+    positive('length').default(100),
+    'Snap instead of blending when the correction is larger.',
+    '100 m',
+  ),
 });
 
 export const MetricsSpecSchema = z.strictObject({
-  baselineRateHz: setting(positive('frequency').default(15), 'Fixed-rate sender the reduction is measured against.', '15 Hz'),
-  includeEthernet: setting(z.boolean().default(false), 'Count Ethernet framing (14-byte header + 4-byte FCS) in wire bytes.', false),
+  baselineRateHz: setting(
+    positive('frequency').default(15),
+    'Fixed-rate sender the reduction is measured against.',
+    '15 Hz',
+  ),
+  includeEthernet: setting(
+    z.boolean().default(false),
+    'Count Ethernet framing (14-byte header + 4-byte FCS) in wire bytes.',
+    false,
+  ),
 });
 
 export const RunSpecSchema = z.strictObject({
@@ -218,21 +282,34 @@ export const RunSpecSchema = z.strictObject({
       .min(1)
       .max(100)
       .refine((n) => n !== '.' && n !== '..' && !/[/\\\u0000-\u001f\u007f]/.test(n), {
-        message: 'must be a folder name (results go to experiment-results/<name>): no "/", "\\" or control characters, not "." or ".."',
+        message:
+          'must be a folder name (results go to experiment-results/<name>): no "/", "\\" or control characters, not "." or ".."',
       })
       .default('experiment'),
     'Shown in reports, and the results folder experiment-results/<name> when no --out is given.',
     'circle',
   ),
   seed: setting(z.number().int().default(1), 'Seeds the network; same spec and seed, same result.', 1),
-  trajectory: setting(TrajectorySpecSchema.default({ type: 'circle', speed: 100, radius: 1000, orbits: 1 }), 'Truth trajectory.', {
-    type: 'circle',
-    speed: '100 m/s',
-    radius: '1 km',
-  }),
+  trajectory: setting(
+    TrajectorySpecSchema.default({ type: 'circle', speed: 100, radius: 1000, orbits: 1 }),
+    'Truth trajectory.',
+    {
+      type: 'circle',
+      speed: '100 m/s',
+      radius: '1 km',
+    },
+  ),
   durationSeconds: setting(positive('time').optional(), 'Simulated time; defaults to the trajectory’s.', '10 min'),
-  sampleRateHz: setting(positive('frequency').default(60), 'Rate at which the owner samples truth and decides to send.', '60 Hz'),
-  renderRateHz: setting(positive('frequency').optional(), 'Rate at which the receiver is read and errors measured; defaults to the sample rate.', '60 Hz'),
+  sampleRateHz: setting(
+    positive('frequency').default(60),
+    'Rate at which the owner samples truth and decides to send.',
+    '60 Hz',
+  ),
+  renderRateHz: setting(
+    positive('frequency').optional(),
+    'Rate at which the receiver is read and errors measured; defaults to the sample rate.',
+    '60 Hz',
+  ),
   emitter: EmitterSpecSchema.default(() => EmitterSpecSchema.parse({})),
   network: setting(NetworkSpecSchema.default('perfect'), 'Profile name or profile fields.', 'wan'),
   smoothing: SmoothingSpecSchema.default(() => SmoothingSpecSchema.parse({})),
@@ -246,9 +323,17 @@ export const ExperimentSpecSchema = RunSpecSchema.extend({
   sweep: setting(
     z.record(z.string(), z.array(z.unknown()).min(1)).default({}),
     'Settings to cross: dotted path → list of values; every combination is one run.',
-    { 'emitter.positionThreshold': ['0.5 m', '1 m', '2 m'], 'emitter.algorithm': ['FPW', 'RVW'], network: ['lan', 'wan'] },
+    {
+      'emitter.positionThreshold': ['0.5 m', '1 m', '2 m'],
+      'emitter.algorithm': ['FPW', 'RVW'],
+      network: ['lan', 'wan'],
+    },
   ),
-  parallel: setting(z.number().int().min(1).max(256).optional(), 'Worker threads (at most 256); defaults to the number of cores.', 2),
+  parallel: setting(
+    z.number().int().min(1).max(256).optional(),
+    'Worker threads (at most 256); defaults to the number of cores.',
+    2,
+  ),
 });
 
 export type RunSpec = z.output<typeof RunSpecSchema>;

@@ -116,7 +116,8 @@ export async function runSizeProblems(plan: ExperimentPlan, baseDirectory = proc
 export function senderBatches(runs: readonly PlannedRun[], threads: number): PlannedRun[][] {
   const byTruth = new Map<string, Map<string, PlannedRun[]>>();
   for (const run of runs) {
-    const truth = truthKey(run.spec), sender = senderKey(run.spec);
+    const truth = truthKey(run.spec),
+      sender = senderKey(run.spec);
     let senders = byTruth.get(truth);
     if (!senders) byTruth.set(truth, (senders = new Map()));
     const batch = senders.get(sender);
@@ -126,7 +127,8 @@ export function senderBatches(runs: readonly PlannedRun[], threads: number): Pla
   const most = threads > 1 ? Math.max(1, Math.ceil(runs.length / (4 * threads))) : runs.length;
   const batches: PlannedRun[][] = [];
   for (const senders of byTruth.values()) {
-    for (const batch of senders.values()) for (let i = 0; i < batch.length; i += most) batches.push(batch.slice(i, i + most));
+    for (const batch of senders.values())
+      for (let i = 0; i < batch.length; i += most) batches.push(batch.slice(i, i + most));
   }
   return batches;
 }
@@ -144,7 +146,9 @@ function runOnWorkers(
   const typescript = import.meta.url.endsWith('.ts');
   const workerUrl = new URL(typescript ? './worker.ts' : './worker.js', import.meta.url);
   const bootstrap = typescript
-    ? new URL(`data:text/javascript,const { register } = await import(${JSON.stringify(tsxApiUrl())}); register(); await import(${JSON.stringify(workerUrl.href)});`)
+    ? new URL(
+        `data:text/javascript,const { register } = await import(${JSON.stringify(tsxApiUrl())}); register(); await import(${JSON.stringify(workerUrl.href)});`,
+      )
     : workerUrl;
   return new Promise<RunResult[]>((resolve, reject) => {
     let next = 0;
@@ -169,27 +173,36 @@ function runOnWorkers(
       if (failed || next >= batches.length) return;
       const batch = batches[next++]!;
       pending.set(worker, batch.length);
-      worker.postMessage(batch.map((run) => ({ index: run.index, spec: run.spec, settings: { ...run.settings } })) satisfies WorkerRequest);
+      worker.postMessage(
+        batch.map((run) => ({
+          index: run.index,
+          spec: run.spec,
+          settings: { ...run.settings },
+        })) satisfies WorkerRequest,
+      );
     };
     for (let i = 0; i < threads; i++) {
       const worker = new Worker(bootstrap, { workerData: { baseDirectory } });
       workers.push(worker);
-      worker.on('message', (message: { ok: true; result: RunResult } | { ok: false; index: number; message: string }) => {
-        if (failed) return;
-        if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
-        results[message.result.index] = message.result;
-        done++;
-        options.onProgress?.(done, total);
-        if (done === total) {
-          signal?.removeEventListener('abort', onAbort);
-          for (const w of workers) w.postMessage(null);
-          resolve(results);
-        } else {
-          const left = pending.get(worker)! - 1;
-          pending.set(worker, left);
-          if (left === 0) feed(worker);
-        }
-      });
+      worker.on(
+        'message',
+        (message: { ok: true; result: RunResult } | { ok: false; index: number; message: string }) => {
+          if (failed) return;
+          if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
+          results[message.result.index] = message.result;
+          done++;
+          options.onProgress?.(done, total);
+          if (done === total) {
+            signal?.removeEventListener('abort', onAbort);
+            for (const w of workers) w.postMessage(null);
+            resolve(results);
+          } else {
+            const left = pending.get(worker)! - 1;
+            pending.set(worker, left);
+            if (left === 0) feed(worker);
+          }
+        },
+      );
       worker.on('error', (error) => stopAll(error));
       feed(worker);
     }

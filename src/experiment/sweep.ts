@@ -48,7 +48,8 @@ export function setPath(input: unknown, path: string, value: unknown): Record<st
     const child = node[key];
     if (isObject(child)) node = child;
     else if (i === 0 && key === 'network' && typeof child === 'string') node = node[key] = { profile: child };
-    else if (i === 0 && key === 'trajectory' && child === undefined) node = node[key] = { type: 'circle' }; // the default
+    else if (i === 0 && key === 'trajectory' && child === undefined)
+      node = node[key] = { type: 'circle' }; // the default
     else node = node[key] = {};
   }
   node[keys[keys.length - 1]!] = value;
@@ -65,14 +66,20 @@ export function parseSetValue(text: string): unknown {
 }
 
 /** Applies `path=value` assignments in order; malformed ones are reported, not thrown. */
-export function applySets(input: unknown, assignments: readonly string[]): { input: Record<string, unknown>; problems: SpecProblem[] } {
+export function applySets(
+  input: unknown,
+  assignments: readonly string[],
+): { input: Record<string, unknown>; problems: SpecProblem[] } {
   let out = structuredClone(isObject(input) ? input : {}) as Record<string, unknown>;
   const problems: SpecProblem[] = [];
   for (const assignment of assignments) {
     const eq = assignment.indexOf('=');
     const path = eq > 0 ? assignment.slice(0, eq).trim() : '';
     if (!/^[A-Za-z][\w-]*(\.[A-Za-z][\w-]*)*$/.test(path)) {
-      problems.push({ path: '--set', message: `expected PATH=VALUE such as emitter.positionThreshold="2.5 m", got "${assignment}"` });
+      problems.push({
+        path: '--set',
+        message: `expected PATH=VALUE such as emitter.positionThreshold="2.5 m", got "${assignment}"`,
+      });
       continue;
     }
     out = setPath(out, path, parseSetValue(assignment.slice(eq + 1).trim()));
@@ -103,7 +110,10 @@ export function planExperiment(input: unknown): ExperimentPlan {
       const result = RunSpecSchema.safeParse(setPath(base, path, value));
       if (result.success) return;
       for (const issue of describeIssues(result.error.issues, RunSpecSchema)) {
-        problems.push({ path: `sweep["${path}"][${i}]`, message: issue.path === path ? issue.message : `${issue.path}: ${issue.message}` });
+        problems.push({
+          path: `sweep["${path}"][${i}]`,
+          message: issue.path === path ? issue.message : `${issue.path}: ${issue.message}`,
+        });
       }
     });
   }
@@ -130,8 +140,15 @@ export function planExperiment(input: unknown): ExperimentPlan {
     }
     const result = RunSpecSchema.safeParse(runInput);
     if (!result.success) {
-      const where = Object.entries(settings).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-      throw new SpecError(describeIssues(result.error.issues, RunSpecSchema).map((p) => ({ ...p, message: `${p.message} (in the run with ${where})` })));
+      const where = Object.entries(settings)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+        .join(', ');
+      throw new SpecError(
+        describeIssues(result.error.issues, RunSpecSchema).map((p) => ({
+          ...p,
+          message: `${p.message} (in the run with ${where})`,
+        })),
+      );
     }
     runs.push({ index, spec: result.data, settings: Object.fromEntries(axes.map(([path]) => [path, settings[path]])) });
   }
@@ -143,14 +160,22 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[], schema: z.Zo
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.') || '<spec>';
     let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    if (issue.code === 'unrecognized_keys')
+      message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     const example = exampleAt(schema, issue.path);
     if (example !== undefined && !/e\.g\./.test(message)) message += `; e.g. ${JSON.stringify(example)}`;
     return { path, message };
   });
 }
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; options?: z.ZodType[]; valueType?: z.ZodType };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  options?: z.ZodType[];
+  valueType?: z.ZodType;
+};
 
 /** The first `examples` entry of the schema node at `path`, if any. */
 function exampleAt(schema: z.ZodType, path: readonly PropertyKey[]): unknown {
@@ -169,7 +194,10 @@ function exampleAt(schema: z.ZodType, path: readonly PropertyKey[]): unknown {
     example = undefined;
     const key = String(path[i]);
     if (def.shape) node = def.shape[key];
-    else if (def.options) node = def.options.map((o: z.ZodType) => (o as unknown as { def: Def }).def.shape?.[key]).find((s) => s !== undefined);
+    else if (def.options)
+      node = def.options
+        .map((o: z.ZodType) => (o as unknown as { def: Def }).def.shape?.[key])
+        .find((s) => s !== undefined);
     else if (def.valueType) node = def.valueType;
     else return undefined;
   }

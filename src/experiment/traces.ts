@@ -114,12 +114,14 @@ export class TraceRecorder {
   }
 
   private east(p: Float64Array): number {
-    const m = this.enu, o = this.origin;
+    const m = this.enu,
+      o = this.origin;
     return m[0]! * (p[0]! - o[0]!) + m[1]! * (p[1]! - o[1]!) + m[2]! * (p[2]! - o[2]!);
   }
 
   private north(p: Float64Array): number {
-    const m = this.enu, o = this.origin;
+    const m = this.enu,
+      o = this.origin;
     return m[3]! * (p[0]! - o[0]!) + m[4]! * (p[1]! - o[1]!) + m[5]! * (p[2]! - o[2]!);
   }
 }

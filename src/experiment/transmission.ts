@@ -27,7 +27,9 @@ export class Transmission {
   /** Records the PDU in `record` (its kinematics, algorithm and appearance) as sent at `step` for `reasons`. */
   add(step: number, reasons: number, record: EntityStateRecord): void {
     if (this.count === this.steps.length) this.grow();
-    const n = this.count++, f = this.fields, b = STRIDE * n;
+    const n = this.count++,
+      f = this.fields,
+      b = STRIDE * n;
     this.steps[n] = step;
     this.reasons[n] = reasons;
     f.set(record.location, b);
@@ -41,7 +43,8 @@ export class Transmission {
 
   /** Writes PDU k's recorded fields into `record` (the others are the caller's). */
   read(k: number, record: EntityStateRecord): EntityStateRecord {
-    const f = this.fields, b = STRIDE * k;
+    const f = this.fields,
+      b = STRIDE * k;
     for (let c = 0; c < 3; c++) {
       record.location[c] = f[b + c]!;
       record.linearVelocity[c] = f[b + 3 + c]!;
@@ -56,7 +59,9 @@ export class Transmission {
 
   private grow(): void {
     const size = 2 * this.steps.length;
-    const steps = new Int32Array(size), reasons = new Uint8Array(size), fields = new Float64Array(size * STRIDE);
+    const steps = new Int32Array(size),
+      reasons = new Uint8Array(size),
+      fields = new Float64Array(size * STRIDE);
     steps.set(this.steps);
     reasons.set(this.reasons);
     fields.set(this.fields);

@@ -30,7 +30,11 @@ async function runBatch(port: MessagePort, context: RunContext, batch: WorkerReq
     try {
       port.postMessage({ ok: true, result: await runExperiment(run.spec, context, run.index, run.settings) });
     } catch (error: unknown) {
-      port.postMessage({ ok: false, index: run.index, message: error instanceof Error ? error.message : String(error) });
+      port.postMessage({
+        ok: false,
+        index: run.index,
+        message: error instanceof Error ? error.message : String(error),
+      });
       return;
     }
   }

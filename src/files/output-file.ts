@@ -103,7 +103,9 @@ export async function prepareOutputFolder(path: string): Promise<void> {
     () => 'none',
   );
   if (kind === 'file') {
-    throw new OutputPathError(`"${path}" is a file, not a folder; give a folder for the results (it is created if missing)`);
+    throw new OutputPathError(
+      `"${path}" is a file, not a folder; give a folder for the results (it is created if missing)`,
+    );
   }
   if (kind === 'none') {
     try {

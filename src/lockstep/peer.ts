@@ -7,7 +7,13 @@
  */
 import { botInput } from './input.js';
 import { InputReceiver, InputSender } from './input-window.js';
-import { DecodedLockstepPacket, LockstepPacketEncoder, PACKET_STATUS_NAMES, PacketStatus, decodeLockstepPacket } from './packet.js';
+import {
+  DecodedLockstepPacket,
+  LockstepPacketEncoder,
+  PACKET_STATUS_NAMES,
+  PacketStatus,
+  decodeLockstepPacket,
+} from './packet.js';
 import { PlayoutBuffer } from './playout-buffer.js';
 import { ReliableEndpoint } from './reliable.js';
 import { unwrapSequence } from './sequence.js';
@@ -88,7 +94,11 @@ export class LockstepPeer {
     this.simulation = new LockstepSimulation({ seed: this.seed, players: 2 });
     this.sender = new InputSender(options.window ?? 512);
     this.decoded = new DecodedLockstepPacket(this.sender.capacity);
-    this.playout = new PlayoutBuffer({ stepSeconds: this.step, delaySeconds: options.playoutDelaySeconds ?? 0.1, capacity: RING });
+    this.playout = new PlayoutBuffer({
+      stepSeconds: this.step,
+      delaySeconds: options.playoutDelaySeconds ?? 0.1,
+      capacity: RING,
+    });
     this.stats = {
       frame: 0,
       hitches: 0,
@@ -116,7 +126,8 @@ export class LockstepPeer {
   tick(nowSeconds: number): Uint8Array | undefined {
     this.nowSeconds = nowSeconds;
     if (Number.isNaN(this.startSeconds)) this.startSeconds = nowSeconds;
-    if (!Number.isNaN(this.lastHeardSeconds) && nowSeconds - this.lastHeardSeconds > this.timeout) this.stats.timedOut = true;
+    if (!Number.isNaN(this.lastHeardSeconds) && nowSeconds - this.lastHeardSeconds > this.timeout)
+      this.stats.timedOut = true;
     if (this.stats.timedOut) return undefined;
 
     const sim = this.simulation;

@@ -58,7 +58,14 @@ export interface ReliableStats {
 
 /** One end of the channel: sends, acknowledges and delivers. Time-free and socket-free. */
 export class ReliableEndpoint {
-  readonly stats: ReliableStats = { sent: 0, resent: 0, delivered: 0, duplicates: 0, droppedAhead: 0, unreliableWithheld: 0 };
+  readonly stats: ReliableStats = {
+    sent: 0,
+    resent: 0,
+    delivered: 0,
+    duplicates: 0,
+    droppedAhead: 0,
+    unreliableWithheld: 0,
+  };
   /** After `readSection`: whether that packet's unreliable payload may be used. */
   unreliableAllowed = true;
 

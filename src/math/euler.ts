@@ -18,9 +18,12 @@ const GIMBAL_LOCK_COS_THETA = 1e-8;
  * @param phi - φ, about the new X″, radians.
  */
 export function worldToBodyFromEuler(out: Mat3, psi: number, theta: number, phi: number): Mat3 {
-  const cpsi = Math.cos(psi), spsi = Math.sin(psi);
-  const cth = Math.cos(theta), sth = Math.sin(theta);
-  const cphi = Math.cos(phi), sphi = Math.sin(phi);
+  const cpsi = Math.cos(psi),
+    spsi = Math.sin(psi);
+  const cth = Math.cos(theta),
+    sth = Math.sin(theta);
+  const cphi = Math.cos(phi),
+    sphi = Math.sin(phi);
   out[0] = cth * cpsi;
   out[1] = cth * spsi;
   out[2] = -sth;
@@ -43,7 +46,9 @@ export function worldToBodyFromEulerVec(out: Mat3, euler: ReadonlyVec3): Mat3 {
  * At gimbal lock (θ = ±90°) ψ is set to 0 and φ carries the whole remaining rotation, as KDIS does.
  */
 export function eulerFromWorldToBody(out: Vec3, m: ReadonlyMat3): Vec3 {
-  const m00 = m[0]!, m01 = m[1]!, m02 = m[2]!;
+  const m00 = m[0]!,
+    m01 = m[1]!,
+    m02 = m[2]!;
   const cosTheta = Math.sqrt(m00 * m00 + m01 * m01); // not Math.hypot: several times slower in V8, and |m| ≤ 1
   // atan2 rather than asin(−m02): accurate near ±90°, and never NaN when rounding makes |m02| > 1.
   const theta = Math.atan2(-m02, cosTheta);
@@ -64,11 +69,15 @@ export function eulerFromWorldToBody(out: Vec3, m: ReadonlyMat3): Vec3 {
  * θ = ±90°, where ψ̇ and φ̇ are unbounded: returns null there (out untouched).
  */
 export function eulerRatesFromBodyRates(out: Vec3, euler: ReadonlyVec3, bodyRates: ReadonlyVec3): Vec3 | null {
-  const theta = euler[1]!, phi = euler[2]!;
+  const theta = euler[1]!,
+    phi = euler[2]!;
   const cth = Math.cos(theta);
   if (Math.abs(cth) < GIMBAL_LOCK_COS_THETA) return null;
-  const wx = bodyRates[0]!, wy = bodyRates[1]!, wz = bodyRates[2]!;
-  const cphi = Math.cos(phi), sphi = Math.sin(phi);
+  const wx = bodyRates[0]!,
+    wy = bodyRates[1]!,
+    wz = bodyRates[2]!;
+  const cphi = Math.cos(phi),
+    sphi = Math.sin(phi);
   const psiDot = (wy * sphi + wz * cphi) / cth;
   out[0] = psiDot;
   out[1] = wy * cphi - wz * sphi;
@@ -78,9 +87,15 @@ export function eulerRatesFromBodyRates(out: Vec3, euler: ReadonlyVec3, bodyRate
 
 /** Body angular velocity (rad/s about body x, y, z) from Euler angles and their rates [ψ̇, θ̇, φ̇] (rad/s). */
 export function bodyRatesFromEulerRates(out: Vec3, euler: ReadonlyVec3, eulerRates: ReadonlyVec3): Vec3 {
-  const theta = euler[1]!, phi = euler[2]!;
-  const psiDot = eulerRates[0]!, thetaDot = eulerRates[1]!, phiDot = eulerRates[2]!;
-  const cth = Math.cos(theta), sth = Math.sin(theta), cphi = Math.cos(phi), sphi = Math.sin(phi);
+  const theta = euler[1]!,
+    phi = euler[2]!;
+  const psiDot = eulerRates[0]!,
+    thetaDot = eulerRates[1]!,
+    phiDot = eulerRates[2]!;
+  const cth = Math.cos(theta),
+    sth = Math.sin(theta),
+    cphi = Math.cos(phi),
+    sphi = Math.sin(phi);
   out[0] = phiDot - psiDot * sth;
   out[1] = thetaDot * cphi + psiDot * sphi * cth;
   out[2] = -thetaDot * sphi + psiDot * cphi * cth;

@@ -28,7 +28,8 @@ const DEG = Math.PI / 180;
  * @param heightM - height above the ellipsoid, metres.
  */
 export function geodeticToEcef(out: Vec3, latitudeRad: number, longitudeRad: number, heightM: number): Vec3 {
-  const sinLat = Math.sin(latitudeRad), cosLat = Math.cos(latitudeRad);
+  const sinLat = Math.sin(latitudeRad),
+    cosLat = Math.cos(latitudeRad);
   const n = WGS84_A / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
   const r = (n + heightM) * cosLat;
   out[0] = r * Math.cos(longitudeRad);
@@ -61,10 +62,13 @@ export function ecefToGeodetic(out: Vec3, x: number, y: number, z: number): Vec3
     sinLat = Math.sin(latitude);
     cosLat = Math.cos(latitude);
   } else {
-    let t = WGS84_A * z, u = WGS84_B * p;
+    let t = WGS84_A * z,
+      u = WGS84_B * p;
     let r = Math.hypot(t, u);
-    let sinBeta = t / r, cosBeta = u / r;
-    let num = 0, den = 1;
+    let sinBeta = t / r,
+      cosBeta = u / r;
+    let num = 0,
+      den = 1;
     for (let k = 0; k < 2; k++) {
       num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
       den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
@@ -96,8 +100,10 @@ export function ecefToGeodeticDegrees(out: Vec3, x: number, y: number, z: number
 
 /** Rotation ECEF → ENU at (lat, lon): rows are the East, North and Up unit vectors in ECEF. */
 export function ecefToEnuMatrix(out: Mat3, latitudeRad: number, longitudeRad: number): Mat3 {
-  const sLat = Math.sin(latitudeRad), cLat = Math.cos(latitudeRad);
-  const sLon = Math.sin(longitudeRad), cLon = Math.cos(longitudeRad);
+  const sLat = Math.sin(latitudeRad),
+    cLat = Math.cos(latitudeRad);
+  const sLon = Math.sin(longitudeRad),
+    cLon = Math.cos(longitudeRad);
   out[0] = -sLon;
   out[1] = cLon;
   out[2] = 0;
@@ -112,8 +118,10 @@ export function ecefToEnuMatrix(out: Mat3, latitudeRad: number, longitudeRad: nu
 
 /** Rotation ECEF → NED at (lat, lon): rows are the North, East and Down unit vectors in ECEF. */
 export function ecefToNedMatrix(out: Mat3, latitudeRad: number, longitudeRad: number): Mat3 {
-  const sLat = Math.sin(latitudeRad), cLat = Math.cos(latitudeRad);
-  const sLon = Math.sin(longitudeRad), cLon = Math.cos(longitudeRad);
+  const sLat = Math.sin(latitudeRad),
+    cLat = Math.cos(latitudeRad);
+  const sLon = Math.sin(longitudeRad),
+    cLon = Math.cos(longitudeRad);
   out[0] = -sLat * cLon;
   out[1] = -sLat * sLon;
   out[2] = cLat;

@@ -31,7 +31,9 @@ export function copy(out: Mat3, a: ReadonlyMat3): Mat3 {
 }
 
 export function transpose(out: Mat3, a: ReadonlyMat3): Mat3 {
-  const a01 = a[1]!, a02 = a[2]!, a12 = a[5]!;
+  const a01 = a[1]!,
+    a02 = a[2]!,
+    a12 = a[5]!;
   out[0] = a[0]!;
   out[1] = a[3]!;
   out[2] = a[6]!;
@@ -46,8 +48,24 @@ export function transpose(out: Mat3, a: ReadonlyMat3): Mat3 {
 
 /** out = a · b. */
 export function multiply(out: Mat3, a: ReadonlyMat3, b: ReadonlyMat3): Mat3 {
-  const a00 = a[0]!, a01 = a[1]!, a02 = a[2]!, a10 = a[3]!, a11 = a[4]!, a12 = a[5]!, a20 = a[6]!, a21 = a[7]!, a22 = a[8]!;
-  const b00 = b[0]!, b01 = b[1]!, b02 = b[2]!, b10 = b[3]!, b11 = b[4]!, b12 = b[5]!, b20 = b[6]!, b21 = b[7]!, b22 = b[8]!;
+  const a00 = a[0]!,
+    a01 = a[1]!,
+    a02 = a[2]!,
+    a10 = a[3]!,
+    a11 = a[4]!,
+    a12 = a[5]!,
+    a20 = a[6]!,
+    a21 = a[7]!,
+    a22 = a[8]!;
+  const b00 = b[0]!,
+    b01 = b[1]!,
+    b02 = b[2]!,
+    b10 = b[3]!,
+    b11 = b[4]!,
+    b12 = b[5]!,
+    b20 = b[6]!,
+    b21 = b[7]!,
+    b22 = b[8]!;
   out[0] = a00 * b00 + a01 * b10 + a02 * b20;
   out[1] = a00 * b01 + a01 * b11 + a02 * b21;
   out[2] = a00 * b02 + a01 * b12 + a02 * b22;
@@ -62,7 +80,9 @@ export function multiply(out: Mat3, a: ReadonlyMat3, b: ReadonlyMat3): Mat3 {
 
 /** out = m · v. */
 export function transformVec3(out: Vec3, m: ReadonlyMat3, v: ReadonlyVec3): Vec3 {
-  const x = v[0]!, y = v[1]!, z = v[2]!;
+  const x = v[0]!,
+    y = v[1]!,
+    z = v[2]!;
   out[0] = m[0]! * x + m[1]! * y + m[2]! * z;
   out[1] = m[3]! * x + m[4]! * y + m[5]! * z;
   out[2] = m[6]! * x + m[7]! * y + m[8]! * z;
@@ -71,7 +91,9 @@ export function transformVec3(out: Vec3, m: ReadonlyMat3, v: ReadonlyVec3): Vec3
 
 /** out = mᵀ · v (for a rotation, the inverse transform: body → world when m is world-to-body). */
 export function transformTransposeVec3(out: Vec3, m: ReadonlyMat3, v: ReadonlyVec3): Vec3 {
-  const x = v[0]!, y = v[1]!, z = v[2]!;
+  const x = v[0]!,
+    y = v[1]!,
+    z = v[2]!;
   out[0] = m[0]! * x + m[3]! * y + m[6]! * z;
   out[1] = m[1]! * x + m[4]! * y + m[7]! * z;
   out[2] = m[2]! * x + m[5]! * y + m[8]! * z;
@@ -80,7 +102,12 @@ export function transformTransposeVec3(out: Vec3, m: ReadonlyMat3, v: ReadonlyVe
 
 /** Outer product a·bᵀ. */
 export function outer(out: Mat3, a: ReadonlyVec3, b: ReadonlyVec3): Mat3 {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, bx = b[0]!, by = b[1]!, bz = b[2]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!,
+    bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!;
   out[0] = ax * bx;
   out[1] = ax * by;
   out[2] = ax * bz;
@@ -95,7 +122,9 @@ export function outer(out: Mat3, a: ReadonlyVec3, b: ReadonlyVec3): Mat3 {
 
 /** The cross-product matrix Ω = skew(w), so that Ω·v = w × v. */
 export function skew(out: Mat3, w: ReadonlyVec3): Mat3 {
-  const x = w[0]!, y = w[1]!, z = w[2]!;
+  const x = w[0]!,
+    y = w[1]!,
+    z = w[2]!;
   out[0] = 0;
   out[1] = -z;
   out[2] = y;
@@ -121,7 +150,8 @@ export function orthonormalityError(a: ReadonlyMat3): number {
   let worst = 0;
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) {
-      const d = a[3 * i]! * a[3 * j]! + a[3 * i + 1]! * a[3 * j + 1]! + a[3 * i + 2]! * a[3 * j + 2]! - (i === j ? 1 : 0);
+      const d =
+        a[3 * i]! * a[3 * j]! + a[3 * i + 1]! * a[3 * j + 1]! + a[3 * i + 2]! * a[3 * j + 2]! - (i === j ? 1 : 0);
       worst = Math.max(worst, Math.abs(d));
     }
   }
@@ -151,8 +181,24 @@ export function rotationSinCos(out: Float64Array, a: ReadonlyMat3, b: ReadonlyMa
   // part. Written out (eighteen reads, no helper): this runs twice per simulation step, for the emitter's
   // orientation threshold and the displayed orientation error.
   const o = aOffset;
-  const a0 = a[o]!, a1 = a[o + 1]!, a2 = a[o + 2]!, a3 = a[o + 3]!, a4 = a[o + 4]!, a5 = a[o + 5]!, a6 = a[o + 6]!, a7 = a[o + 7]!, a8 = a[o + 8]!;
-  const b0 = b[0]!, b1 = b[1]!, b2 = b[2]!, b3 = b[3]!, b4 = b[4]!, b5 = b[5]!, b6 = b[6]!, b7 = b[7]!, b8 = b[8]!;
+  const a0 = a[o]!,
+    a1 = a[o + 1]!,
+    a2 = a[o + 2]!,
+    a3 = a[o + 3]!,
+    a4 = a[o + 4]!,
+    a5 = a[o + 5]!,
+    a6 = a[o + 6]!,
+    a7 = a[o + 7]!,
+    a8 = a[o + 8]!;
+  const b0 = b[0]!,
+    b1 = b[1]!,
+    b2 = b[2]!,
+    b3 = b[3]!,
+    b4 = b[4]!,
+    b5 = b[5]!,
+    b6 = b[6]!,
+    b7 = b[7]!,
+    b8 = b[8]!;
   const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
   const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);
   const sy = a0 * b6 + a1 * b7 + a2 * b8 - (a6 * b0 + a7 * b1 + a8 * b2);

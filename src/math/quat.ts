@@ -34,8 +34,14 @@ export function dot(a: ReadonlyQuat, b: ReadonlyQuat): number {
 
 /** Hamilton product a·b (apply b, then a). */
 export function multiply(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat): Quat {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!;
-  const bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!,
+    aw = a[3]!;
+  const bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!,
+    bw = b[3]!;
   out[0] = aw * bx + ax * bw + ay * bz - az * by;
   out[1] = aw * by - ax * bz + ay * bw + az * bx;
   out[2] = aw * bz + ax * by - ay * bx + az * bw;
@@ -66,7 +72,15 @@ export function normalize(out: Quat, a: ReadonlyQuat): Quat | null {
 
 /** Quaternion of a rotation matrix (row-major), Shepperd's method: the largest diagonal term keeps it stable. */
 export function fromMat3(out: Quat, m: ReadonlyMat3): Quat {
-  const m00 = m[0]!, m01 = m[1]!, m02 = m[2]!, m10 = m[3]!, m11 = m[4]!, m12 = m[5]!, m20 = m[6]!, m21 = m[7]!, m22 = m[8]!;
+  const m00 = m[0]!,
+    m01 = m[1]!,
+    m02 = m[2]!,
+    m10 = m[3]!,
+    m11 = m[4]!,
+    m12 = m[5]!,
+    m20 = m[6]!,
+    m21 = m[7]!,
+    m22 = m[8]!;
   const trace = m00 + m11 + m22;
   if (trace > 0) {
     const s = 0.5 / Math.sqrt(trace + 1);
@@ -98,8 +112,19 @@ export function fromMat3(out: Quat, m: ReadonlyMat3): Quat {
 
 /** Rotation matrix (row-major) of a unit quaternion. */
 export function toMat3(out: Mat3, q: ReadonlyQuat): Mat3 {
-  const x = q[0]!, y = q[1]!, z = q[2]!, w = q[3]!;
-  const xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+  const x = q[0]!,
+    y = q[1]!,
+    z = q[2]!,
+    w = q[3]!;
+  const xx = x * x,
+    yy = y * y,
+    zz = z * z,
+    xy = x * y,
+    xz = x * z,
+    yz = y * z,
+    wx = w * x,
+    wy = w * y,
+    wz = w * z;
   out[0] = 1 - 2 * (yy + zz);
   out[1] = 2 * (xy - wz);
   out[2] = 2 * (xz + wy);
@@ -116,7 +141,14 @@ export function toMat3(out: Mat3, q: ReadonlyQuat): Mat3 {
 export function angleBetween(a: ReadonlyQuat, b: ReadonlyQuat): number {
   // |a·b| = cos(angle/2); atan2 form keeps precision for tiny angles.
   const d = Math.abs(dot(a, b));
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!, bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!,
+    aw = a[3]!,
+    bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!,
+    bw = b[3]!;
   // Vector part of conj(b)·a has length sin(angle/2).
   const vx = bw * ax - bx * aw - by * az + bz * ay;
   const vy = bw * ay + bx * az - by * aw - bz * ax;
@@ -129,8 +161,14 @@ export function angleBetween(a: ReadonlyQuat, b: ReadonlyQuat): number {
  * @param t - fraction, 0…1.
  */
 export function slerp(out: Quat, a: ReadonlyQuat, b: ReadonlyQuat, t: number): Quat {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!;
-  let bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!,
+    aw = a[3]!;
+  let bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!,
+    bw = b[3]!;
   let cosom = ax * bx + ay * by + az * bz + aw * bw;
   if (cosom < 0) {
     cosom = -cosom;

@@ -7,14 +7,22 @@
 
 const INV_PIO2 = 6.36619772367581382433e-1;
 /** π/2 = PIO2_1 + PIO2_1T: the first 33 bits, so n·PIO2_1 is exact for |n| < 2^20, and the rest. */
-const PIO2_1 = 1.57079632673412561417e0;
+const PIO2_1 = 1.57079632673412561417;
 const PIO2_1T = 6.07710050650619224932e-11;
 const REDUCE_BELOW = 1647099.3291652855; // 2^20 · π/2
 
-const S1 = -1.66666666666666324348e-1, S2 = 8.33333333332248946124e-3, S3 = -1.98412698298579493134e-4;
-const S4 = 2.75573137070700676789e-6, S5 = -2.50507602534068634195e-8, S6 = 1.58969099521155010221e-10;
-const C1 = 4.16666666666666019037e-2, C2 = -1.38888888888741095749e-3, C3 = 2.48015872894767294178e-5;
-const C4 = -2.75573143513906633035e-7, C5 = 2.08757232129817482790e-9, C6 = -1.13596475577881948265e-11;
+const S1 = -1.66666666666666324348e-1,
+  S2 = 8.33333333332248946124e-3,
+  S3 = -1.98412698298579493134e-4;
+const S4 = 2.75573137070700676789e-6,
+  S5 = -2.50507602534068634195e-8,
+  S6 = 1.58969099521155010221e-10;
+const C1 = 4.16666666666666019037e-2,
+  C2 = -1.38888888888741095749e-3,
+  C3 = 2.48015872894767294178e-5;
+const C4 = -2.75573143513906633035e-7,
+  C5 = 2.0875723212981748279e-9,
+  C6 = -1.13596475577881948265e-11;
 
 const quadrant = new Float64Array(4);
 
@@ -35,7 +43,8 @@ export function sinCos(out: Float64Array, x: number): Float64Array {
  * @returns io
  */
 export function sinCosInPlace(io: Float64Array): Float64Array {
-  const x = io[0]!, out = io;
+  const x = io[0]!,
+    out = io;
   if (!(Math.abs(x) < REDUCE_BELOW)) {
     out[0] = Math.sin(x);
     out[1] = Math.cos(x);
@@ -47,7 +56,8 @@ export function sinCosInPlace(io: Float64Array): Float64Array {
   const w = n * PIO2_1T;
   const y0 = r - w;
   const y1 = r - y0 - w;
-  const z = y0 * y0, v = z * y0;
+  const z = y0 * y0,
+    v = z * y0;
   const sr = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
   const sin = y0 - (z * (0.5 * y1 - v * sr) - y1 - v * S1);
   const cr = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));

@@ -66,7 +66,9 @@ export function scaleAndAdd(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, s: numb
 
 /** out = a + (b − a)·t. */
 export function lerp(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3, t: number): Vec3 {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!;
   out[0] = ax + (b[0]! - ax) * t;
   out[1] = ay + (b[1]! - ay) * t;
   out[2] = az + (b[2]! - az) * t;
@@ -78,8 +80,12 @@ export function dot(a: ReadonlyVec3, b: ReadonlyVec3): number {
 }
 
 export function cross(out: Vec3, a: ReadonlyVec3, b: ReadonlyVec3): Vec3 {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!;
-  const bx = b[0]!, by = b[1]!, bz = b[2]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!;
+  const bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!;
   out[0] = ay * bz - az * by;
   out[1] = az * bx - ax * bz;
   out[2] = ax * by - ay * bx;

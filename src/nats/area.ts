@@ -31,13 +31,17 @@ const UNIT_M: Record<string, number> = { m: 1, km: 1000, nmi: 1852, mi: 1609.344
  * @throws RangeError saying what is wrong.
  */
 export function parseCircleArea(text: string): CircleArea {
-  const match = /^\s*([-+]?\d+(?:\.\d+)?)\s*,\s*([-+]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*(m|km|nmi|mi)?\s*$/i.exec(text);
+  const match = /^\s*([-+]?\d+(?:\.\d+)?)\s*,\s*([-+]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*(m|km|nmi|mi)?\s*$/i.exec(
+    text,
+  );
   if (!match) throw new RangeError(`area "${text}" is not "LAT,LON,RADIUS", e.g. "48.1,11.6,50 km"`);
-  const latitudeDeg = Number(match[1]), longitudeDeg = Number(match[2]);
+  const latitudeDeg = Number(match[1]),
+    longitudeDeg = Number(match[2]);
   const radiusM = Number(match[3]) * UNIT_M[(match[4] ?? 'm').toLowerCase()]!;
   if (Math.abs(latitudeDeg) > 90) throw new RangeError(`area latitude ${latitudeDeg} is outside −90…90 degrees`);
   if (Math.abs(longitudeDeg) > 180) throw new RangeError(`area longitude ${longitudeDeg} is outside −180…180 degrees`);
-  if (!(radiusM > 0 && radiusM <= 5_000_000)) throw new RangeError(`area radius must be more than 0 and at most 5000 km`);
+  if (!(radiusM > 0 && radiusM <= 5_000_000))
+    throw new RangeError(`area radius must be more than 0 and at most 5000 km`);
   return { latitudeDeg, longitudeDeg, radiusM };
 }
 
@@ -51,16 +55,20 @@ export function areaFromConfig(value: string | PolygonArea): Area {
  * @returns [latDeg, lonDeg].
  */
 export function destination(latDeg: number, lonDeg: number, bearingRad: number, distanceM: number): [number, number] {
-  const d = distanceM / EARTH_RADIUS_M, lat = latDeg * DEG, lon = lonDeg * DEG;
+  const d = distanceM / EARTH_RADIUS_M,
+    lat = latDeg * DEG,
+    lon = lonDeg * DEG;
   const sinLat2 = Math.sin(lat) * Math.cos(d) + Math.cos(lat) * Math.sin(d) * Math.cos(bearingRad);
   const lat2 = Math.asin(sinLat2);
-  const lon2 = lon + Math.atan2(Math.sin(bearingRad) * Math.sin(d) * Math.cos(lat), Math.cos(d) - Math.sin(lat) * sinLat2);
-  return [lat2 / DEG, (((lon2 / DEG + 540) % 360) - 180)];
+  const lon2 =
+    lon + Math.atan2(Math.sin(bearingRad) * Math.sin(d) * Math.cos(lat), Math.cos(d) - Math.sin(lat) * sinLat2);
+  return [lat2 / DEG, ((lon2 / DEG + 540) % 360) - 180];
 }
 
 /** Great-circle distance in metres between two points given in degrees (haversine). */
 export function distanceM(lat1Deg: number, lon1Deg: number, lat2Deg: number, lon2Deg: number): number {
-  const dLat = (lat2Deg - lat1Deg) * DEG, dLon = (lon2Deg - lon1Deg) * DEG;
+  const dLat = (lat2Deg - lat1Deg) * DEG,
+    dLon = (lon2Deg - lon1Deg) * DEG;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1Deg * DEG) * Math.cos(lat2Deg * DEG) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
 }
@@ -101,7 +109,8 @@ export function cellsCoveringArea(area: Area, resolution: number, maxCells = 100
 /** Area enclosed by an outline of [latDeg, lonDeg] corners, m² (shoelace on an equirectangular projection). */
 function outlineAreaM2(outline: ReadonlyArray<readonly [number, number]>): number {
   const meanLat = outline.reduce((sum, [lat]) => sum + lat, 0) / outline.length;
-  const kx = EARTH_RADIUS_M * DEG * Math.cos(meanLat * DEG), ky = EARTH_RADIUS_M * DEG;
+  const kx = EARTH_RADIUS_M * DEG * Math.cos(meanLat * DEG),
+    ky = EARTH_RADIUS_M * DEG;
   let twice = 0;
   for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
     twice += outline[j]![1] * kx * outline[i]![0] * ky - outline[i]![1] * kx * outline[j]![0] * ky;
@@ -116,7 +125,8 @@ export function areaContains(area: Area, latDeg: number, lonDeg: number): boolea
   let inside = false;
   const p = area.polygon;
   for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
-    const [yi, xi] = p[i]!, [yj, xj] = p[j]!;
+    const [yi, xi] = p[i]!,
+      [yj, xj] = p[j]!;
     if (yi > latDeg !== yj > latDeg && lonDeg < ((xj - xi) * (latDeg - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;

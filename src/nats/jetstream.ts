@@ -55,9 +55,12 @@ export interface StoredMessage {
 function explain(action: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   let hint = '';
-  if (/503|no responders|jetstream not enabled/i.test(message)) hint = ' — JetStream is not enabled on the server: start nats-server with -js (and -sd DIR)';
-  else if (/subjects overlap/i.test(message)) hint = ' — another stream already captures these subjects: record into that stream (--stream) or delete it';
-  else if (/not found/i.test(message)) hint = ' — no such stream: create it with reckon record --nats URL --stream NAME';
+  if (/503|no responders|jetstream not enabled/i.test(message))
+    hint = ' — JetStream is not enabled on the server: start nats-server with -js (and -sd DIR)';
+  else if (/subjects overlap/i.test(message))
+    hint = ' — another stream already captures these subjects: record into that stream (--stream) or delete it';
+  else if (/not found/i.test(message))
+    hint = ' — no such stream: create it with reckon record --nats URL --stream NAME';
   return new Error(`${action} failed: ${message}${hint}`, { cause: error });
 }
 
@@ -134,7 +137,13 @@ export async function* readStream(
       // Leaving the loop ends the fetch (the iterator's return stops it).
       if (timeMs >= toMs || sequence > lastSequence) return;
       const left = message.headers?.get(LEFT_CELL_HEADER);
-      yield { subject: message.subject, data: message.data, timeMs, sequence, leftCell: left !== undefined && left !== '' };
+      yield {
+        subject: message.subject,
+        data: message.data,
+        timeMs,
+        sequence,
+        leftCell: left !== undefined && left !== '',
+      };
       if (sequence >= lastSequence) return;
     }
     // Nothing more stored after the start time.

@@ -119,9 +119,13 @@ export class SubjectRouter {
     const at = offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
     const scratch = this.scratch;
     for (let i = 0; i < 24; i++) scratch[i] = bytes[at + i]!;
-    const x = this.view.getFloat64(0), y = this.view.getFloat64(8), z = this.view.getFloat64(16);
+    const x = this.view.getFloat64(0),
+      y = this.view.getFloat64(8),
+      z = this.view.getFloat64(16);
     if (entry === undefined) entry = this.remember(key);
-    const dx = x - entry.x, dy = y - entry.y, dz = z - entry.z;
+    const dx = x - entry.x,
+      dy = y - entry.y,
+      dz = z - entry.z;
     // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
     const stays = entry.safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < entry.safeRadiusM * entry.safeRadiusM;
     if (!stays) this.locate(entry, x, y, z);
@@ -167,7 +171,16 @@ export class SubjectRouter {
       const oldest = this.entities.keys().next().value;
       if (oldest !== undefined) this.entities.delete(oldest);
     }
-    const entry: EntityRoute = { x: 0, y: 0, z: 0, safeRadiusM: -1, cell: undefined, kindDomain: 0, exercise: -1, subject: '' };
+    const entry: EntityRoute = {
+      x: 0,
+      y: 0,
+      z: 0,
+      safeRadiusM: -1,
+      cell: undefined,
+      kindDomain: 0,
+      exercise: -1,
+      subject: '',
+    };
     this.entities.set(key, entry);
     return entry;
   }
@@ -182,16 +195,22 @@ const EARTH_RADIUS_M = 6_371_008.8;
  * @param geodetic - the point as [latitudeRad, longitudeRad, …].
  */
 export function distanceToCellEdgeM(cell: string, geodetic: ArrayLike<number>): number {
-  const lat0 = geodetic[0]!, lon0 = geodetic[1]!;
-  const kx = EARTH_RADIUS_M * Math.cos(lat0), ky = EARTH_RADIUS_M;
+  const lat0 = geodetic[0]!,
+    lon0 = geodetic[1]!;
+  const kx = EARTH_RADIUS_M * Math.cos(lat0),
+    ky = EARTH_RADIUS_M;
   const boundary = cellToBoundary(cell);
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < boundary.length; i++) {
-    const [latA, lonA] = boundary[i]!, [latB, lonB] = boundary[(i + 1) % boundary.length]!;
-    const ax = wrap(lonA / RAD_TO_DEG - lon0) * kx, ay = (latA / RAD_TO_DEG - lat0) * ky;
-    const bx = wrap(lonB / RAD_TO_DEG - lon0) * kx, by = (latB / RAD_TO_DEG - lat0) * ky;
+    const [latA, lonA] = boundary[i]!,
+      [latB, lonB] = boundary[(i + 1) % boundary.length]!;
+    const ax = wrap(lonA / RAD_TO_DEG - lon0) * kx,
+      ay = (latA / RAD_TO_DEG - lat0) * ky;
+    const bx = wrap(lonB / RAD_TO_DEG - lon0) * kx,
+      by = (latB / RAD_TO_DEG - lat0) * ky;
     // Distance from the origin to segment AB.
-    const ex = bx - ax, ey = by - ay;
+    const ex = bx - ax,
+      ey = by - ay;
     const t = Math.max(0, Math.min(1, -(ax * ex + ay * ey) / (ex * ex + ey * ey || 1)));
     best = Math.min(best, Math.hypot(ax + t * ex, ay + t * ey));
   }

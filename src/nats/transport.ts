@@ -32,14 +32,7 @@ import {
   type TransportStats,
 } from '../transport/transport.js';
 import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
-import {
-  GLOBAL_TOKEN,
-  LEFT_CELL_HEADER,
-  NEW_CELL_HEADER,
-  SubjectRouter,
-  createRoute,
-  redactUrl,
-} from './subjects.js';
+import { GLOBAL_TOKEN, LEFT_CELL_HEADER, NEW_CELL_HEADER, SubjectRouter, createRoute, redactUrl } from './subjects.js';
 
 /** Counters of the NATS side, updated in place. */
 export interface NatsStats {
@@ -138,7 +131,14 @@ export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOpt
     subjectPrefix: nats.subjectPrefix,
     h3Resolution: nats.h3Resolution,
     maxMessageBytes: nats.maxMessageBytes,
-    ...(receive ? { receive: { ...receive, ...(nats.area !== undefined && !receive.area ? { area: areaFromConfig(nats.area) } : {}) } } : {}),
+    ...(receive
+      ? {
+          receive: {
+            ...receive,
+            ...(nats.area !== undefined && !receive.area ? { area: areaFromConfig(nats.area) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -169,7 +169,8 @@ function explainConnectError(error: unknown, servers: readonly string[]): Error 
   const name = error instanceof Error ? error.name : '';
   let hint: string;
   if (/authoriz|authenticat/i.test(`${name} ${message} ${code}`)) {
-    hint = 'the server refused the credentials: check nats.token, nats.user/nats.password or nats.credsFile ' +
+    hint =
+      'the server refused the credentials: check nats.token, nats.user/nats.password or nats.credsFile ' +
       '(--nats-token, --nats-user, --nats-password, --nats-creds or RECKON_NATS_*)';
   } else if (/ECONNREFUSED|connection refused/i.test(`${message} ${code}`)) {
     hint = 'nothing listens there: start nats-server, or check the URL given to --nats (nats.servers)';
@@ -223,7 +224,8 @@ export class NatsTransport implements DatagramTransport {
     this.receiveOptions = options.receive;
     void this.watchStatus();
     connection.closed().then(
-      (error) => void this.end(error instanceof Error ? new Error(`NATS connection closed: ${error.message}`) : undefined),
+      (error) =>
+        void this.end(error instanceof Error ? new Error(`NATS connection closed: ${error.message}`) : undefined),
       (error: unknown) => void this.end(error instanceof Error ? error : new Error(String(error))),
     );
     if (options.receive) this.setArea(options.receive.area);
@@ -235,7 +237,8 @@ export class NatsTransport implements DatagramTransport {
    *   credentials are refused.
    */
   static async open(options: NatsTransportOptions): Promise<NatsTransport> {
-    if (options.servers.length === 0) throw new Error('no NATS server given: pass --nats nats://HOST:4222 (nats.servers)');
+    if (options.servers.length === 0)
+      throw new Error('no NATS server given: pass --nats nats://HOST:4222 (nats.servers)');
     const connectOptions: NodeConnectionOptions = {
       servers: [...options.servers],
       name: options.name ?? 'reckon',
@@ -254,7 +257,9 @@ export class NatsTransport implements DatagramTransport {
         creds = await readFile(options.credsFile);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        throw new Error(`cannot read the NATS credentials file ${options.credsFile} (${code}): check nats.credsFile (--nats-creds)`);
+        throw new Error(
+          `cannot read the NATS credentials file ${options.credsFile} (${code}): check nats.credsFile (--nats-creds)`,
+        );
       }
       connectOptions.authenticator = credsAuthenticator(creds);
     }
@@ -317,7 +322,8 @@ export class NatsTransport implements DatagramTransport {
             break;
           case 'reconnect':
             this.natsStats.reconnects++;
-            if (this.disconnectedAtMs !== undefined) this.natsStats.gapSeconds += (Date.now() - this.disconnectedAtMs) / 1000;
+            if (this.disconnectedAtMs !== undefined)
+              this.natsStats.gapSeconds += (Date.now() - this.disconnectedAtMs) / 1000;
             this.disconnectedAtMs = undefined;
             break;
           case 'slowConsumer':
@@ -431,9 +437,11 @@ export class NatsTransport implements DatagramTransport {
     if (data.length < HEADER_BYTES) return undefined;
     const type = data[HeaderOffset.PDU_TYPE];
     const at =
-      type === PduType.ENTITY_STATE ? EntityStateOffset.APPEARANCE
-      : type === PduType.ENTITY_STATE_UPDATE ? EntityStateUpdateOffset.APPEARANCE
-      : -1;
+      type === PduType.ENTITY_STATE
+        ? EntityStateOffset.APPEARANCE
+        : type === PduType.ENTITY_STATE_UPDATE
+          ? EntityStateUpdateOffset.APPEARANCE
+          : -1;
     if (at < 0 || data.length < at + 4) return undefined;
     if (this.leaveScratch.length < data.length) this.leaveScratch = new Uint8Array(data.length);
     const copy = this.leaveScratch.subarray(0, data.length);
@@ -464,7 +472,8 @@ export class NatsTransport implements DatagramTransport {
       if (route.cell === undefined && (type === PduType.ENTITY_STATE || type === PduType.ENTITY_STATE_UPDATE)) {
         this.natsStats.unroutable++;
       }
-      if (route.cell !== undefined) this.trackCell(datagram, offset, pduLength, route.subject, route.cell, route.entityKey);
+      if (route.cell !== undefined)
+        this.trackCell(datagram, offset, pduLength, route.subject, route.cell, route.entityKey);
       this.append(route.subject, datagram, offset, pduLength);
       offset += pduLength;
     }
@@ -475,10 +484,18 @@ export class NatsTransport implements DatagramTransport {
   }
 
   /** Notes the entity's cell; on a change, queues a copy of the PDU for the cell it left. */
-  private trackCell(bytes: Uint8Array, offset: number, length: number, subject: string, cell: string, key: number): void {
+  private trackCell(
+    bytes: Uint8Array,
+    offset: number,
+    length: number,
+    subject: string,
+    cell: string,
+    key: number,
+  ): void {
     const previous = this.entityCells.get(key);
     const type = bytes[offset + HeaderOffset.PDU_TYPE];
-    const appearanceAt = offset + (type === PduType.ENTITY_STATE ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
+    const appearanceAt =
+      offset + (type === PduType.ENTITY_STATE ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
     const deactivated = (bytes[appearanceAt + 1]! & ((APPEARANCE_DEACTIVATED >>> 16) & 0xff)) !== 0;
     if (previous !== undefined && previous !== cell) {
       // The old cell's subject differs from the new one only in its CELL token.
@@ -510,7 +527,9 @@ export class NatsTransport implements DatagramTransport {
     }
     if (bundle.used > 0 && bundle.used + length > this.maxMessageBytes) this.publishBundle(subject, bundle);
     if (bundle.used + length > bundle.buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(Math.min(this.maxMessageBytes, bundle.buffer.length * 2), bundle.used + length));
+      const grown = Buffer.allocUnsafe(
+        Math.max(Math.min(this.maxMessageBytes, bundle.buffer.length * 2), bundle.used + length),
+      );
       bundle.buffer.copy(grown, 0, 0, bundle.used);
       bundle.buffer = grown;
     }

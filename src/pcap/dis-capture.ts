@@ -57,7 +57,16 @@ export interface DisCaptureTotals {
 }
 
 export function emptyTotals(): DisCaptureTotals {
-  return { frames: 0, skipped: {}, udpDatagrams: 0, otherDatagrams: 0, disDatagrams: 0, pdus: 0, pdusByType: {}, rejected: {} };
+  return {
+    frames: 0,
+    skipped: {},
+    udpDatagrams: 0,
+    otherDatagrams: 0,
+    disDatagrams: 0,
+    pdus: 0,
+    pdusByType: {},
+    rejected: {},
+  };
 }
 
 /**
@@ -65,7 +74,11 @@ export function emptyTotals(): DisCaptureTotals {
  * @param capture - from `readCapture`.
  * @param totals - counters to add to (see `emptyTotals`).
  */
-export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, options: DisCaptureOptions = {}): Generator<DisPduEvent> {
+export function* disCapturePdus(
+  capture: Capture,
+  totals: DisCaptureTotals,
+  options: DisCaptureOptions = {},
+): Generator<DisPduEvent> {
   const record = new EntityStateRecord();
   // Where each PDU of the datagram at hand starts and how long it is, as pairs; refilled per datagram.
   const spans: number[] = [];
@@ -80,7 +93,9 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
     totals.udpDatagrams++;
     const payload = udp.payload;
     const wanted =
-      options.port === undefined ? looksLikeDis(payload) : udp.sourcePort === options.port || udp.destinationPort === options.port;
+      options.port === undefined
+        ? looksLikeDis(payload)
+        : udp.sourcePort === options.port || udp.destinationPort === options.port;
     if (!wanted) {
       totals.otherDatagrams++;
       continue;
@@ -89,7 +104,8 @@ export function* disCapturePdus(capture: Capture, totals: DisCaptureTotals, opti
     spans.length = 0;
     const framing = forEachPdu(payload, collect);
     for (let i = 0; i < spans.length; i += 2) {
-      const offset = spans[i]!, length = spans[i + 1]!;
+      const offset = spans[i]!,
+        length = spans[i + 1]!;
       const pduType = payload[offset + HeaderOffset.PDU_TYPE]!;
       totals.pdus++;
       totals.pdusByType[pduType] = (totals.pdusByType[pduType] ?? 0) + 1;

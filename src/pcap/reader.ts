@@ -60,7 +60,8 @@ export function readCapture(bytes: Uint8Array): Capture {
   if (magic === PCAPNG_SECTION) return readPcapng(bytes, view);
   for (const littleEndian of [false, true]) {
     const m = view.getUint32(0, littleEndian);
-    if (m === PCAP_MICROS || m === PCAP_NANOS) return readPcap(bytes, view, littleEndian, m === PCAP_NANOS ? 1e-9 : 1e-6);
+    if (m === PCAP_MICROS || m === PCAP_NANOS)
+      return readPcap(bytes, view, littleEndian, m === PCAP_NANOS ? 1e-9 : 1e-6);
   }
   throw new CaptureFormatError(
     `not a pcap or pcapng file (starts with 0x${magic.toString(16).padStart(8, '0')}); save the capture as pcap or pcapng`,
@@ -138,7 +139,10 @@ function readPcapng(bytes: Uint8Array, view: DataView): Capture {
     const body = offset + 8;
     const bodyEnd = offset + blockLength - 4;
     if (type === 1) {
-      interfaces.push({ linkType: view.getUint16(body, le), resolution: interfaceResolution(view, body + 8, bodyEnd, le) });
+      interfaces.push({
+        linkType: view.getUint16(body, le),
+        resolution: interfaceResolution(view, body + 8, bodyEnd, le),
+      });
     } else if (type === 6 || type === 2) {
       // Enhanced packet block (6): interface u32; obsolete packet block (2): interface u16 + drops u16.
       const iface = interfaces[type === 6 ? view.getUint32(body, le) : view.getUint16(body, le)];
@@ -161,7 +165,13 @@ function readPcapng(bytes: Uint8Array, view: DataView): Capture {
       const start = body + 4;
       if (iface) {
         const end = Math.min(bodyEnd, start + originalLength);
-        frames.push({ number: frames.length + 1, timeSeconds: NaN, linkType: iface.linkType, data: bytes.subarray(start, end), originalLength });
+        frames.push({
+          number: frames.length + 1,
+          timeSeconds: NaN,
+          linkType: iface.linkType,
+          data: bytes.subarray(start, end),
+          originalLength,
+        });
       }
     }
     offset += blockLength;

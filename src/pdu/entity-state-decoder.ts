@@ -15,9 +15,20 @@ import * as status from './status.js';
 
 // Module-level copies of the imported constants: TurboFan folds this module's own `const`s into the machine code,
 // while every use of an imported binding loads it from its cell and checks it (~20 % of the decode time).
-const { ENTITY_STATE_BYTES, ENTITY_STATE_UPDATE_BYTES, HEADER_BYTES, MAX_PROTOCOL_VERSION, MIN_PROTOCOL_VERSION, PARAMETER_RECORD_BYTES } = constants;
+const {
+  ENTITY_STATE_BYTES,
+  ENTITY_STATE_UPDATE_BYTES,
+  HEADER_BYTES,
+  MAX_PROTOCOL_VERSION,
+  MIN_PROTOCOL_VERSION,
+  PARAMETER_RECORD_BYTES,
+} = constants;
 const { EntityStateOffset: ES, EntityStateUpdateOffset: ESU, HeaderOffset: H, PduType } = constants;
-const { BYTE_FIELDS_DR_OTHER: DR_OTHER, BYTE_FIELDS_MARKING: MARKING, BYTE_FIELDS_PARAMETERS: PARAMETERS } = recordLayout;
+const {
+  BYTE_FIELDS_DR_OTHER: DR_OTHER,
+  BYTE_FIELDS_MARKING: MARKING,
+  BYTE_FIELDS_PARAMETERS: PARAMETERS,
+} = recordLayout;
 const { CodecStatus } = status;
 type CodecStatus = status.CodecStatus;
 
@@ -51,7 +62,12 @@ export function decodeEntityStateOrUpdateInto(
 /**
  * Decodes an Entity State PDU (type 1) into `out`. Parameters and result as `decodeEntityStateOrUpdateInto`.
  */
-export function decodeEntityStateInto(out: EntityStateRecord, bytes: Uint8Array, offset = 0, end = bytes.length): CodecStatus {
+export function decodeEntityStateInto(
+  out: EntityStateRecord,
+  bytes: Uint8Array,
+  offset = 0,
+  end = bytes.length,
+): CodecStatus {
   const status = checkPdu(out, bytes, offset, end, PduType.ENTITY_STATE, ENTITY_STATE_BYTES, ES.PARAMETER_COUNT);
   if (status !== CodecStatus.OK) return status;
   const v = views.of(bytes);
@@ -107,7 +123,15 @@ export function decodeEntityStateUpdateInto(
   offset = 0,
   end = bytes.length,
 ): CodecStatus {
-  const status = checkPdu(out, bytes, offset, end, PduType.ENTITY_STATE_UPDATE, ENTITY_STATE_UPDATE_BYTES, ESU.PARAMETER_COUNT);
+  const status = checkPdu(
+    out,
+    bytes,
+    offset,
+    end,
+    PduType.ENTITY_STATE_UPDATE,
+    ENTITY_STATE_UPDATE_BYTES,
+    ESU.PARAMETER_COUNT,
+  );
   if (status !== CodecStatus.OK) return status;
   const v = views.of(bytes);
   const p = offset;

@@ -9,9 +9,20 @@ import type { EntityStateRecord } from './entity-state-record.js';
 import { CodecStatus as Status, codecStatusMessage } from './status.js';
 
 // Module-level copies of the imported constants, as in entity-state-decoder.ts: TurboFan folds them into the code.
-const { ENTITY_STATE_BYTES, ENTITY_STATE_UPDATE_BYTES, MAX_PROTOCOL_VERSION, MIN_PROTOCOL_VERSION, PARAMETER_RECORD_BYTES } = constants;
+const {
+  ENTITY_STATE_BYTES,
+  ENTITY_STATE_UPDATE_BYTES,
+  MAX_PROTOCOL_VERSION,
+  MIN_PROTOCOL_VERSION,
+  PARAMETER_RECORD_BYTES,
+} = constants;
 const { EntityStateOffset: ES, EntityStateUpdateOffset: ESU, HeaderOffset: H, PduType } = constants;
-const { BYTE_FIELDS_DR_OTHER: DR_OTHER, BYTE_FIELDS_MARKING: MARKING, BYTE_FIELDS_PARAMETERS: PARAMETERS, MAX_VARIABLE_PARAMETERS } = recordLayout;
+const {
+  BYTE_FIELDS_DR_OTHER: DR_OTHER,
+  BYTE_FIELDS_MARKING: MARKING,
+  BYTE_FIELDS_PARAMETERS: PARAMETERS,
+  MAX_VARIABLE_PARAMETERS,
+} = recordLayout;
 const CodecStatus = Status;
 
 /** The encoder's own cache: encoding into one send buffer while decoding datagrams keeps both views. */
@@ -41,7 +52,13 @@ export function encodeEntityStateInto(out: Uint8Array, record: EntityStateRecord
   const version = record.protocolVersion;
   if (!(version >= MIN_PROTOCOL_VERSION && version <= MAX_PROTOCOL_VERSION)) return -CodecStatus.UNSUPPORTED_VERSION;
   const count = record.variableParameterCount;
-  if (!(count >= 0 && count <= MAX_VARIABLE_PARAMETERS && count * PARAMETER_RECORD_BYTES <= record.variableParameters.length)) {
+  if (
+    !(
+      count >= 0 &&
+      count <= MAX_VARIABLE_PARAMETERS &&
+      count * PARAMETER_RECORD_BYTES <= record.variableParameters.length
+    )
+  ) {
     return -CodecStatus.TOO_MANY_PARAMETERS;
   }
   const update = record.pduType === PduType.ENTITY_STATE_UPDATE;
@@ -88,9 +105,13 @@ function writeEntityState(record: EntityStateRecord, v: DataView, p: number, len
   const dr2 = fields.getUint32(DR_OTHER + 7);
   const dr3 = fields.getUint32(DR_OTHER + 11);
   let f = record.linearAcceleration;
-  const ax = f[0]!, ay = f[1]!, az = f[2]!;
+  const ax = f[0]!,
+    ay = f[1]!,
+    az = f[2]!;
   f = record.angularVelocity;
-  const wx = f[0]!, wy = f[1]!, wz = f[2]!;
+  const wx = f[0]!,
+    wy = f[1]!,
+    wz = f[2]!;
   // The marking character set byte and the 11 marking bytes as three words.
   const marking0 = ((record.markingCharacterSet & 0xff) << 24) | (fields.getUint32(MARKING) >>> 8);
   const marking1 = fields.getUint32(MARKING + 3);
@@ -131,7 +152,9 @@ function writeEntityState(record: EntityStateRecord, v: DataView, p: number, len
 
 /** Bytes 0–3: protocol version, exercise id, PDU type, protocol family. */
 function headerWord(record: EntityStateRecord, type: number): number {
-  return (record.protocolVersion << 24) | ((record.exerciseId & 0xff) << 16) | (type << 8) | (record.protocolFamily & 0xff);
+  return (
+    (record.protocolVersion << 24) | ((record.exerciseId & 0xff) << 16) | (type << 8) | (record.protocolFamily & 0xff)
+  );
 }
 
 /** Bytes 8–11: Length, the v7 PDU status (padding before v7), a padding byte. */
@@ -152,11 +175,17 @@ function entityCountWord(record: EntityStateRecord, force: number, count: number
 /** Linear velocity, location, orientation, appearance: consecutive in both PDU types, from `p`. */
 function writeMotion(record: EntityStateRecord, v: DataView, p: number): void {
   let f = record.linearVelocity;
-  const vx = f[0]!, vy = f[1]!, vz = f[2]!;
+  const vx = f[0]!,
+    vy = f[1]!,
+    vz = f[2]!;
   f = record.location;
-  const x = f[0]!, y = f[1]!, z = f[2]!;
+  const x = f[0]!,
+    y = f[1]!,
+    z = f[2]!;
   f = record.orientation;
-  const psi = f[0]!, theta = f[1]!, phi = f[2]!;
+  const psi = f[0]!,
+    theta = f[1]!,
+    phi = f[2]!;
   const appearance = record.appearance;
   v.setFloat32(p, vx);
   v.setFloat32(p + 4, vy);

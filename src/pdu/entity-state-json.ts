@@ -108,7 +108,9 @@ export function entityStateRecordToPdu(record: EntityStateRecord): EntityStatePd
 export function entityStateRecordFromPdu(out: EntityStateRecord, pdu: EntityStatePdu): EntityStateRecord {
   const count = pdu.variableParameters.length;
   if (count * PARAMETER_RECORD_BYTES > out.variableParameters.length) {
-    throw new RangeError(`the record holds ${out.variableParameters.length / PARAMETER_RECORD_BYTES} parameter records, the PDU has ${count}`);
+    throw new RangeError(
+      `the record holds ${out.variableParameters.length / PARAMETER_RECORD_BYTES} parameter records, the PDU has ${count}`,
+    );
   }
   out.protocolVersion = pdu.protocolVersion;
   out.exerciseId = pdu.exerciseId;
@@ -140,7 +142,8 @@ export function entityStateRecordFromPdu(out: EntityStateRecord, pdu: EntityStat
   }
   out.capabilities = pdu.capabilities;
   out.variableParameterCount = count;
-  for (let i = 0; i < count; i++) parameterRecordFromJson(out.variableParameters, i * PARAMETER_RECORD_BYTES, pdu.variableParameters[i]!);
+  for (let i = 0; i < count; i++)
+    parameterRecordFromJson(out.variableParameters, i * PARAMETER_RECORD_BYTES, pdu.variableParameters[i]!);
   return out;
 }
 
@@ -149,7 +152,15 @@ function vec3(v: Float64Array): Vec3Tuple {
 }
 
 function entityTypeJson(t: Uint16Array): EntityType {
-  return { kind: t[0]!, domain: t[1]!, country: t[2]!, category: t[3]!, subcategory: t[4]!, specific: t[5]!, extra: t[6]! };
+  return {
+    kind: t[0]!,
+    domain: t[1]!,
+    country: t[2]!,
+    category: t[3]!,
+    subcategory: t[4]!,
+    specific: t[5]!,
+    extra: t[6]!,
+  };
 }
 
 function entityTypeInto(out: Uint16Array, t: EntityType): void {

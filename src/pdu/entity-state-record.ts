@@ -62,7 +62,11 @@ export class EntityStateRecord {
     const buffer = new ArrayBuffer(BYTE_FIELDS_PARAMETERS + maxVariableParameters * VARIABLE_PARAMETER_BYTES);
     this.drOtherParameters = new Uint8Array(buffer, BYTE_FIELDS_DR_OTHER, 15);
     this.markingBytes = new Uint8Array(buffer, BYTE_FIELDS_MARKING, 11);
-    this.variableParameters = new Uint8Array(buffer, BYTE_FIELDS_PARAMETERS, maxVariableParameters * VARIABLE_PARAMETER_BYTES);
+    this.variableParameters = new Uint8Array(
+      buffer,
+      BYTE_FIELDS_PARAMETERS,
+      maxVariableParameters * VARIABLE_PARAMETER_BYTES,
+    );
     this.byteFieldsView = new DataView(buffer);
   }
 }

@@ -22,7 +22,10 @@ export function timestampFromSeconds(secondsPastHour: number, absolute: boolean)
   let seconds = secondsPastHour % SECONDS_PER_HOUR;
   if (seconds < 0) seconds += SECONDS_PER_HOUR;
   // × 2^31 is exact and the one division is correctly rounded, so whole units survive seconds → units → seconds.
-  const units = Math.min(Math.floor((seconds * TIMESTAMP_UNITS_PER_HOUR) / SECONDS_PER_HOUR), TIMESTAMP_UNITS_PER_HOUR - 1);
+  const units = Math.min(
+    Math.floor((seconds * TIMESTAMP_UNITS_PER_HOUR) / SECONDS_PER_HOUR),
+    TIMESTAMP_UNITS_PER_HOUR - 1,
+  );
   // `* 2` and not `<< 1`: a shift is int32 and goes negative once units ≥ 2^30.
   return units * 2 + (absolute ? 1 : 0);
 }
@@ -81,7 +84,8 @@ export function isNewerTimestamp(candidate: number, reference: number): boolean 
  */
 export function advanceTimestamp(raw: number, dtSeconds: number): number {
   // Whole units are added (as IEEE 1278.1 implementations do), so the flag bit is never touched.
-  let units = ((raw >>> 1) + Math.trunc((dtSeconds * TIMESTAMP_UNITS_PER_HOUR) / SECONDS_PER_HOUR)) % TIMESTAMP_UNITS_PER_HOUR;
+  let units =
+    ((raw >>> 1) + Math.trunc((dtSeconds * TIMESTAMP_UNITS_PER_HOUR) / SECONDS_PER_HOUR)) % TIMESTAMP_UNITS_PER_HOUR;
   if (units < 0) units += TIMESTAMP_UNITS_PER_HOUR;
   return units * 2 + (raw & 1);
 }

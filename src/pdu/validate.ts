@@ -30,7 +30,9 @@ const MAX_SPEED_SQUARED = MAX_SPEED_METERS_PER_SECOND * MAX_SPEED_METERS_PER_SEC
  * @returns `CodecStatus.OK`, or the first reason the PDU cannot describe an entity.
  */
 export function validateEntityState(record: EntityStateRecord): CodecStatus {
-  const site = record.site, application = record.application, entity = record.entity;
+  const site = record.site,
+    application = record.application,
+    entity = record.entity;
   if (site === ENTITY_ID_NONE || application === ENTITY_ID_NONE || entity === ENTITY_ID_NONE) {
     return CodecStatus.ENTITY_ID_NONE;
   }

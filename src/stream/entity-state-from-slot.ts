@@ -13,7 +13,8 @@ import { VARIABLE_PARAMETER_BYTES, type EntityStateRecord } from '../pdu/entity-
  * @returns out.
  */
 export function entityStateFromSlot(out: EntityStateRecord, table: RemoteEntityTable, slot: number): EntityStateRecord {
-  const s3 = 3 * slot, m = table.store;
+  const s3 = 3 * slot,
+    m = table.store;
   out.protocolVersion = table.protocolVersion[slot]!;
   out.exerciseId = table.exerciseId[slot]!;
   out.pduType = PduType.ENTITY_STATE;
@@ -57,7 +58,8 @@ export function completeUpdateFromSlot(
   table: RemoteEntityTable,
   slot: number,
 ): EntityStateRecord {
-  const s3 = 3 * slot, m = table.store;
+  const s3 = 3 * slot,
+    m = table.store;
   update.pduType = PduType.ENTITY_STATE;
   update.length = ENTITY_STATE_BYTES + VARIABLE_PARAMETER_BYTES * update.variableParameterCount;
   update.forceId = table.forceId[slot]!;

@@ -67,7 +67,12 @@ export function createFrame(): EntityFrame {
  * interpolated view, the view's states a delay before tSeconds instead.
  * @returns frame.
  */
-export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSeconds: number, view?: InterpolatedView): EntityFrame {
+export function renderFrame(
+  frame: EntityFrame,
+  table: RemoteEntityTable,
+  tSeconds: number,
+  view?: InterpolatedView,
+): EntityFrame {
   if (view) {
     frame.timeSeconds = view.render(table, tSeconds);
     frame.location = view.location;
@@ -95,6 +100,7 @@ export function renderFrame(frame: EntityFrame, table: RemoteEntityTable, tSecon
 /** The marking of one slot as text (allocates a string: for display). */
 export function markingAt(frame: Pick<EntityFrame, 'marking'>, slot: number): string {
   let text = '';
-  for (let i = 11 * slot, end = i + 11; i < end && frame.marking[i] !== 0; i++) text += String.fromCharCode(frame.marking[i]!);
+  for (let i = 11 * slot, end = i + 11; i < end && frame.marking[i] !== 0; i++)
+    text += String.fromCharCode(frame.marking[i]!);
   return text;
 }

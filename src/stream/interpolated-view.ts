@@ -4,7 +4,13 @@
  * state. Trades a fixed delay for motion that never jumps back after a correction, as game clients do. The
  * states live in a `SnapshotInterpolationBuffer` indexed by the table's slots; nothing allocates per PDU or frame.
  */
-import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED, type RemoteEntityTable } from '../dr/remote-entity-table.js';
+import {
+  TABLE_APPEARED,
+  TABLE_REMOVED,
+  TABLE_TIMED_OUT,
+  TABLE_UPDATED,
+  type RemoteEntityTable,
+} from '../dr/remote-entity-table.js';
 import { InterpolationStatus, SnapshotInterpolationBuffer } from '../dr/snapshot-interpolation.js';
 
 /** States held per entity: enough for a delay spanning several PDUs of a fast sender. */
@@ -68,14 +74,20 @@ export class InterpolatedView {
     const renderSeconds = nowSeconds - this.states.delaySeconds;
     // Every slot's own dead reckoning at the render time; read only for slots beyond their newest state.
     table.extrapolate(renderSeconds);
-    const dr = table.location, p = this.position, o = this.angles, location = this.location, orientation = this.orientation;
+    const dr = table.location,
+      p = this.position,
+      o = this.angles,
+      location = this.location,
+      orientation = this.orientation;
     let drAngles: Float64Array | null = null;
     for (let slot = 0; slot < table.highWater; slot++) {
       if (table.active[slot] !== 1) continue;
       // Past the newest state (the one the table's model holds), as most entities are between the sparse PDUs of
       // dead reckoning: no need to search the states.
       const status =
-        renderSeconds >= table.referenceSeconds[slot]! ? InterpolationStatus.BEYOND_NEWEST : this.states.sample(slot, nowSeconds, p, o);
+        renderSeconds >= table.referenceSeconds[slot]!
+          ? InterpolationStatus.BEYOND_NEWEST
+          : this.states.sample(slot, nowSeconds, p, o);
       this.status[slot] = status;
       const s3 = 3 * slot;
       if (status === InterpolationStatus.INTERPOLATED || status === InterpolationStatus.BEFORE_OLDEST) {

@@ -152,10 +152,18 @@ export class LoadGenerator {
     const origin = DEFAULT_ORIGIN;
     // Three shapes per kind, in LOAD_KINDS order: shape index = 3 · kind + variant.
     for (const speed of [8, 10, 12]) this.shapes.push(tankRoadCourse({ origin, speed }));
-    for (const [speed, radius] of [[5, 200], [7, 250], [9, 400]] as const) {
+    for (const [speed, radius] of [
+      [5, 200],
+      [7, 250],
+      [9, 400],
+    ] as const) {
       this.shapes.push(shipTurningCircles({ origin, speed, radius }));
     }
-    for (const [speed, radius] of [[100, 2000], [120, 3000], [150, 5000]] as const) {
+    for (const [speed, radius] of [
+      [100, 2000],
+      [120, 3000],
+      [150, 5000],
+    ] as const) {
       this.shapes.push(aircraftOrbit({ origin, speed, radius }));
     }
     this.shapeDurations = Float64Array.from(this.shapes, (s) => s.durationSeconds);
@@ -185,7 +193,8 @@ export class LoadGenerator {
       this.joinSeconds[i] = (i / n) * this.rampSeconds;
       this.phaseSeconds[i] = random.uniform(0, this.shapeDurations[shape]!);
       const heading = random.uniform(0, 2 * Math.PI);
-      const north = random.uniform(-area / 2, area / 2), east = random.uniform(-area / 2, area / 2);
+      const north = random.uniform(-area / 2, area / 2),
+        east = random.uniform(-area / 2, area / 2);
       writeRigidMotion(this.motion, 12 * i, frame, heading, north, east);
       this.emitters[i] = new DeadReckoningEmitter(emitterOptions[kind]);
     }
@@ -218,7 +227,9 @@ export class LoadGenerator {
   tick(tSeconds: number, sink: PduSink, count = this.count, budget = Number.POSITIVE_INFINITY): number {
     const n = this.count;
     const todo = Math.min(Math.max(0, Math.floor(count)), n);
-    let written = 0, i = this.cursor, k = 0;
+    let written = 0,
+      i = this.cursor,
+      k = 0;
     for (; k < todo; k++) {
       if (written >= budget) {
         this.stats.deferred += todo - k;
@@ -267,35 +278,55 @@ export class LoadGenerator {
    * one object the generator reuses: valid until the next call. Allocates nothing.
    */
   truthAt(i: number, tSeconds: number): TruthWithAttitude {
-    const shape = this.shapeOf[i]!, duration = this.shapeDurations[shape]!;
+    const shape = this.shapeOf[i]!,
+      duration = this.shapeDurations[shape]!;
     let tau = tSeconds - this.joinSeconds[i]! + this.phaseSeconds[i]!;
     if (tau >= duration) tau %= duration;
     const s = this.shapes[shape]!.sample(tau, this.shapeTruth) as TruthWithAttitude;
-    const out = this.truth, g = this.motion, o = 12 * i;
-    const g0 = g[o]!, g1 = g[o + 1]!, g2 = g[o + 2]!, g3 = g[o + 3]!, g4 = g[o + 4]!, g5 = g[o + 5]!;
-    const g6 = g[o + 6]!, g7 = g[o + 7]!, g8 = g[o + 8]!;
-    let v = s.location, w = out.location;
-    let x = v[0]!, y = v[1]!, z = v[2]!;
+    const out = this.truth,
+      g = this.motion,
+      o = 12 * i;
+    const g0 = g[o]!,
+      g1 = g[o + 1]!,
+      g2 = g[o + 2]!,
+      g3 = g[o + 3]!,
+      g4 = g[o + 4]!,
+      g5 = g[o + 5]!;
+    const g6 = g[o + 6]!,
+      g7 = g[o + 7]!,
+      g8 = g[o + 8]!;
+    let v = s.location,
+      w = out.location;
+    let x = v[0]!,
+      y = v[1]!,
+      z = v[2]!;
     w[0] = g0 * x + g1 * y + g2 * z + g[o + 9]!;
     w[1] = g3 * x + g4 * y + g5 * z + g[o + 10]!;
     w[2] = g6 * x + g7 * y + g8 * z + g[o + 11]!;
     v = s.linearVelocity;
     w = out.linearVelocity;
-    x = v[0]!; y = v[1]!; z = v[2]!;
+    x = v[0]!;
+    y = v[1]!;
+    z = v[2]!;
     w[0] = g0 * x + g1 * y + g2 * z;
     w[1] = g3 * x + g4 * y + g5 * z;
     w[2] = g6 * x + g7 * y + g8 * z;
     v = s.linearAcceleration;
     w = out.linearAcceleration;
-    x = v[0]!; y = v[1]!; z = v[2]!;
+    x = v[0]!;
+    y = v[1]!;
+    z = v[2]!;
     w[0] = g0 * x + g1 * y + g2 * z;
     w[1] = g3 * x + g4 * y + g5 * z;
     w[2] = g6 * x + g7 * y + g8 * z;
     // Body rates do not change under a rigid motion of the world; R_wb' = R_wb · Gᵀ (a world vector u' = G·u).
     out.angularVelocity.set(s.angularVelocity);
-    const r = s.worldToBody, q = out.worldToBody;
+    const r = s.worldToBody,
+      q = out.worldToBody;
     for (let row = 0; row < 9; row += 3) {
-      x = r[row]!; y = r[row + 1]!; z = r[row + 2]!;
+      x = r[row]!;
+      y = r[row + 1]!;
+      z = r[row + 2]!;
       q[row] = x * g0 + y * g1 + z * g2;
       q[row + 1] = x * g3 + y * g4 + z * g5;
       q[row + 2] = x * g6 + y * g7 + z * g8;
@@ -305,7 +336,8 @@ export class LoadGenerator {
 
   /** Fills entity i's identity and timestamp into the record the emitter just wrote, and encodes it into `sink`. */
   private write(i: number, tSeconds: number, reasons: number, sink: PduSink): void {
-    const r = this.record, kind = LOAD_KINDS[this.kinds[i]!]!;
+    const r = this.record,
+      kind = LOAD_KINDS[this.kinds[i]!]!;
     r.application = this.application + Math.floor(i / ENTITIES_PER_APPLICATION);
     r.entity = (i % ENTITIES_PER_APPLICATION) + 1;
     const type = kind.entityType;
@@ -336,8 +368,10 @@ function writeRigidMotion(
   northM: number,
   eastM: number,
 ): void {
-  const m = frame.ecefToNed, o = frame.originEcef;
-  const c = Math.cos(headingRad), s = Math.sin(headingRad);
+  const m = frame.ecefToNed,
+    o = frame.originEcef;
+  const c = Math.cos(headingRad),
+    s = Math.sin(headingRad);
   // Rz in NED: a heading turn maps (n, e, d) to (c·n − s·e, s·n + c·e, d).
   const rz = [c, -s, 0, s, c, 0, 0, 0, 1];
   for (let row = 0; row < 3; row++) {

@@ -50,7 +50,10 @@ export class LocalEntityState {
   readonly emitter: DeadReckoningEmitter;
   readonly record = new EntityStateRecord(0);
 
-  constructor(readonly entity: LocalEntity, config: Config) {
+  constructor(
+    readonly entity: LocalEntity,
+    config: Config,
+  ) {
     const type = { ...DEFAULT_TYPE, ...entity.entityType };
     this.emitter = new DeadReckoningEmitter({
       ...emitterOptionsFromConfig(config, type.kind, type.domain),
@@ -65,7 +68,15 @@ export class LocalEntityState {
     r.application = config.dis.application;
     r.entity = entity.entity;
     r.forceId = entity.forceId ?? 1;
-    r.entityType.set([type.kind, type.domain, type.country, type.category, type.subcategory, type.specific, type.extra]);
+    r.entityType.set([
+      type.kind,
+      type.domain,
+      type.country,
+      type.category,
+      type.subcategory,
+      type.specific,
+      type.extra,
+    ]);
     setMarkingText(r, entity.marking ?? '');
   }
 }

@@ -58,7 +58,8 @@ export function deadReckonEmit(options: DeadReckonEmitOptions = {}): OperatorFun
           try {
             const local = locals.get(sample.entity);
             const reasons = locals.update(local, sample.state, sample.timeSeconds, sample.appearance);
-            if (reasons !== 0) pdu = { entity: local.entity.entity, record: local.record, reasons, timeSeconds: sample.timeSeconds };
+            if (reasons !== 0)
+              pdu = { entity: local.entity.entity, record: local.record, reasons, timeSeconds: sample.timeSeconds };
           } catch (error) {
             subscriber.error(error); // e.g. an entity number out of range: a programming error, not wire data
             return;

@@ -8,7 +8,11 @@ import type { TruthState } from '../dr/truth-state.js';
 import { APPEARANCE_DEACTIVATED, isDeactivated } from '../dr/algorithm.js';
 import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateInto } from '../pdu/entity-state-decoder.js';
-import { MAX_ENTITY_STATE_BYTES, encodeEntityStateInto, encodedEntityStateLength } from '../pdu/entity-state-encoder.js';
+import {
+  MAX_ENTITY_STATE_BYTES,
+  encodeEntityStateInto,
+  encodedEntityStateLength,
+} from '../pdu/entity-state-encoder.js';
 import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { advanceTimestamp, isAbsoluteTimestamp, isNewerTimestamp, timestampFromSeconds } from '../pdu/timestamp.js';
 import { codecStatusMessage } from '../pdu/status.js';
@@ -124,7 +128,8 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
     const length = encodedEntityStateLength(record);
     const at = bundler.claim(length);
     const written = encodeEntityStateInto(bundler.buffer, record, at);
-    if (written < 0) throw new RangeError(`cannot encode the PDU of entity ${record.entity}: ${codecStatusMessage(-written)}`);
+    if (written < 0)
+      throw new RangeError(`cannot encode the PDU of entity ${record.entity}: ${codecStatusMessage(-written)}`);
     sent.pdus++;
     sent.bytes += written;
     if (record.pduType === PduType.ENTITY_STATE && !isDeactivated(record.appearance)) {
@@ -183,7 +188,9 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
           notice.appearance = (notice.appearance | APPEARANCE_DEACTIVATED) >>> 0;
           const raw = timestampFromSeconds(t, isAbsoluteTimestamp(record.timestampRaw));
           // Receivers drop a PDU that is not newer than the one they hold.
-          notice.timestampRaw = isNewerTimestamp(raw, record.timestampRaw) ? raw : advanceTimestamp(record.timestampRaw, 1e-3);
+          notice.timestampRaw = isNewerTimestamp(raw, record.timestampRaw)
+            ? raw
+            : advanceTimestamp(record.timestampRaw, 1e-3);
           send(notice);
         }
       }

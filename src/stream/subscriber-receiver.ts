@@ -178,7 +178,10 @@ export class SubscriberReceiver implements EntitySubscriber {
       this,
     );
     if (this.options.transport) return this.attach(this.options.transport, connection);
-    const opening = this.config.nats.servers.length > 0 ? this.openNats(connection) : openUdpTransport(this.config.network, 'receive', this.stats.transport);
+    const opening =
+      this.config.nats.servers.length > 0
+        ? this.openNats(connection)
+        : openUdpTransport(this.config.network, 'receive', this.stats.transport);
     opening.then(
       (transport) => {
         if (generation !== this.generation) void transport.close();
@@ -196,7 +199,11 @@ export class SubscriberReceiver implements EntitySubscriber {
    */
   private async openNats(connection: Subscriber<never>): Promise<DatagramTransport> {
     const { openNatsTransport } = await import('../nats/transport.js');
-    const transport = await openNatsTransport(this.config.nats, { exercise: this.config.dis.exercise }, this.stats.transport);
+    const transport = await openNatsTransport(
+      this.config.nats,
+      { exercise: this.config.dis.exercise },
+      this.stats.transport,
+    );
     try {
       if (this.options.areas$) transport.followArea(this.options.areas$, (error) => connection.error(error));
       await transport.settled();
@@ -212,7 +219,8 @@ export class SubscriberReceiver implements EntitySubscriber {
 
   private attach(transport: DatagramTransport, connection: Subscriber<never>): void {
     this.transport = transport;
-    this.natsTransport = 'natsStats' in transport ? (transport as import('../nats/transport.js').NatsTransport) : undefined;
+    this.natsTransport =
+      'natsStats' in transport ? (transport as import('../nats/transport.js').NatsTransport) : undefined;
     transport.onDatagram(this.receiver.receive);
     transport.onClose((error) => {
       if (error && this.transport === transport) connection.error(error);
@@ -312,7 +320,8 @@ export class SubscriberReceiver implements EntitySubscriber {
    * full PDU — else (a timeout, a removal by the application) the last state the table holds.
    */
   private eventState(kind: number, slot: number): EntityStateRecord {
-    const pdu = this.applying, table = this.table!;
+    const pdu = this.applying,
+      table = this.table!;
     if (pdu === null) return entityStateFromSlot(this.slotRecord, table, slot);
     if (pdu.pduType === PduType.ENTITY_STATE) return pdu;
     // The table takes in an update before its event; a leave notice never enters it, so it is merged here.

@@ -125,7 +125,11 @@ export class PduReceiver {
    * @param options - filters; see `ReceiveFilterOptions`.
    * @param stats - counters to update, usually the transport's (`transport.stats`). Defaults to new ones.
    */
-  constructor(consumer: PduConsumer, options: ReceiveFilterOptions = {}, stats: TransportStats = createTransportStats()) {
+  constructor(
+    consumer: PduConsumer,
+    options: ReceiveFilterOptions = {},
+    stats: TransportStats = createTransportStats(),
+  ) {
     this.consumer = consumer;
     this.stats = stats;
     this.exercise = options.exercise ?? -1;
@@ -213,7 +217,11 @@ export class PduReceiver {
  * Delivers a transport's accepted PDUs to `consumer`, counting into the transport's stats.
  * @returns the receiver (its `stats` are the transport's).
  */
-export function receivePdus(transport: DatagramTransport, consumer: PduConsumer, options: ReceiveFilterOptions = {}): PduReceiver {
+export function receivePdus(
+  transport: DatagramTransport,
+  consumer: PduConsumer,
+  options: ReceiveFilterOptions = {},
+): PduReceiver {
   const receiver = new PduReceiver(consumer, options, transport.stats);
   transport.onDatagram(receiver.receive);
   return receiver;

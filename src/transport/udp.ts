@@ -6,7 +6,12 @@ import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { NetworkConfig } from '../config/schema.js';
-import { createTransportStats, type DatagramReceiver, type DatagramTransport, type TransportStats } from './transport.js';
+import {
+  createTransportStats,
+  type DatagramReceiver,
+  type DatagramTransport,
+  type TransportStats,
+} from './transport.js';
 
 /** DIS's UDP port (Wireshark `DEFAULT_DIS_UDP_PORT`). */
 export const DIS_PORT = 3000;
@@ -101,7 +106,7 @@ const SEND_HINTS: Record<string, string> = {
   EMSGSIZE: 'the datagram is larger than the network takes (publish bundles PDUs up to --mtu bytes)',
   EINVAL: 'this destination is invalid for the socket (an IPv4 address with --ipv6?)',
   EADDRNOTAVAIL: 'this destination cannot be sent to from this host (0.0.0.0 or a wrong interface?)',
-  ERR_SOCKET_BAD_PORT: 'port 0 is not a destination; give the receiver\'s port with --port',
+  ERR_SOCKET_BAD_PORT: "port 0 is not a destination; give the receiver's port with --port",
 };
 
 const SHARED_PORT_IN_USE =
@@ -159,7 +164,11 @@ export class UdpTransport implements DatagramTransport {
     if (--this.sendsInFlight === 0) this.drained?.();
   };
 
-  private constructor(socket: Socket, stats: TransportStats, destination: { address: string; port: number } | undefined) {
+  private constructor(
+    socket: Socket,
+    stats: TransportStats,
+    destination: { address: string; port: number } | undefined,
+  ) {
     this.socket = socket;
     this.stats = stats;
     this.destinationAddress = destination?.address;
@@ -203,7 +212,10 @@ export class UdpTransport implements DatagramTransport {
     const bindHost = options.bindAddress === undefined ? undefined : await resolveHost(options.bindAddress, wantsIpv6);
     const ipv6 = wantsIpv6 || [bindHost, destination?.address].some((a) => a !== undefined && isIP(a) === 6);
     const group = options.multicastGroup;
-    const socket = createSocket({ type: ipv6 ? 'udp6' : 'udp4', reuseAddr: options.reuseAddress ?? group !== undefined });
+    const socket = createSocket({
+      type: ipv6 ? 'udp6' : 'udp4',
+      reuseAddr: options.reuseAddress ?? group !== undefined,
+    });
     const bindAddress = bindHost ?? (ipv6 ? '::' : '0.0.0.0');
     const bindPort = options.bindPort ?? 0;
     await new Promise<void>((resolve, reject) => {

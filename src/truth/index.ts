@@ -15,7 +15,14 @@ export {
   type ParametricOptions,
   type ZeroGParabolaOptions,
 } from './parametric.js';
-export { pathTrajectory, stopAndGoKnots, SpeedSchedule, type PathOptions, type PathSegment, type SpeedKnot } from './path.js';
+export {
+  pathTrajectory,
+  stopAndGoKnots,
+  SpeedSchedule,
+  type PathOptions,
+  type PathSegment,
+  type SpeedKnot,
+} from './path.js';
 export {
   shipTurningCircles,
   straightLine,

@@ -64,7 +64,11 @@ const EPOCH_MILLISECONDS_ABOVE = 1e11;
  * The delimiter of a CSV: comma, semicolon or tab, whichever the header line (outside quotes) has most of.
  */
 function detectDelimiter(text: string): string {
-  const counts = new Map([[',', 0], [';', 0], ['\t', 0]]);
+  const counts = new Map([
+    [',', 0],
+    [';', 0],
+    ['\t', 0],
+  ]);
   let quoted = false;
   for (const c of text) {
     if (c === '"') quoted = !quoted;
@@ -101,7 +105,8 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
   const problems: string[] = [];
   const index = (key: keyof CsvColumns, required: boolean): number => {
     const wanted = columns[key];
-    const i = wanted !== undefined ? header.indexOf(wanted) : lowerHeader.findIndex((h) => CSV_DEFAULTS[key].includes(h));
+    const i =
+      wanted !== undefined ? header.indexOf(wanted) : lowerHeader.findIndex((h) => CSV_DEFAULTS[key].includes(h));
     if (i < 0 && (required || wanted !== undefined)) {
       problems.push(
         `no ${key} column${wanted ? ` "${wanted}"` : ` (tried ${CSV_DEFAULTS[key].join(', ')})`}; columns are: ${header.map(printable).join(', ')}` +
@@ -124,10 +129,12 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
   const points: TrackPoint[] = [];
   for (const { record: cells, info } of records.slice(1)) {
     const row = info.lines;
-    const latCell = cells[lat] ?? '', lonCell = cells[lon] ?? '';
+    const latCell = cells[lat] ?? '',
+      lonCell = cells[lon] ?? '';
     if (latCell === '' || lonCell === '') continue; // no fix in this row
     const timeSeconds = parseTime(cells[ti]);
-    const latitudeDeg = number(latCell), longitudeDeg = number(lonCell);
+    const latitudeDeg = number(latCell),
+      longitudeDeg = number(lonCell);
     if (!Number.isFinite(timeSeconds)) {
       problems.push(`row ${row}: time ${shown(cells[ti] ?? '')} is neither ISO 8601 nor seconds`);
     }
@@ -162,7 +169,8 @@ export function parseGpxTrack(text: string): TrackPoint[] {
   let row = 0;
   for (const match of text.matchAll(pattern)) {
     row++;
-    const attributes = match[2]!, body = match[3]!;
+    const attributes = match[2]!,
+      body = match[3]!;
     const latitudeDeg = Number(/\blat\s*=\s*["']([^"']+)["']/.exec(attributes)?.[1]);
     const longitudeDeg = Number(/\blon\s*=\s*["']([^"']+)["']/.exec(attributes)?.[1]);
     const timeSeconds = parseTime(/<time>([^<]+)<\/time>/.exec(body)?.[1]);
@@ -186,13 +194,20 @@ export function parseAdsbTrack(json: unknown): TrackPoint[] {
   (json as Array<Record<string, unknown> | null>).forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object') return;
     const ms = Number(raw.last_position ?? raw.timestamp);
-    const latitudeDeg = Number(raw.latitude), longitudeDeg = Number(raw.longitude);
+    const latitudeDeg = Number(raw.latitude),
+      longitudeDeg = Number(raw.longitude);
     const feet = Number(raw.geoaltitude ?? raw.altitude);
     if (![ms, latitudeDeg, longitudeDeg].every(Number.isFinite) || raw.latitude === null) return;
     const last = points[points.length - 1];
     const timeSeconds = ms / 1000;
     if (last && timeSeconds <= last.timeSeconds) return;
-    points.push({ timeSeconds, latitudeDeg, longitudeDeg, heightM: Number.isFinite(feet) ? feet * FEET : 0, row: i + 1 });
+    points.push({
+      timeSeconds,
+      latitudeDeg,
+      longitudeDeg,
+      heightM: Number.isFinite(feet) ? feet * FEET : 0,
+      row: i + 1,
+    });
   });
   return points;
 }
@@ -260,7 +275,18 @@ export function readDisCaptureTrack(
     const full = record.pduType === 1; // an Entity State Update carries no type, force or marking
     if (!track) {
       const t = frame.timeSeconds;
-      track = { fixes: [], summary: { id, marking: '', entityType: entityTypeOf(record), forceId: 0, pdus: 0, firstSeconds: t, lastSeconds: t } };
+      track = {
+        fixes: [],
+        summary: {
+          id,
+          marking: '',
+          entityType: entityTypeOf(record),
+          forceId: 0,
+          pdus: 0,
+          firstSeconds: t,
+          lastSeconds: t,
+        },
+      };
       tracks.set(id, track);
     }
     const s = track.summary;
@@ -287,7 +313,9 @@ export function readDisCaptureTrack(
   }
   const track = tracks.get(chosen);
   if (!track) {
-    throw new TrackError(file, [`no Entity State PDUs of entity ${chosen} in the capture; entities:\n${list().join('\n')}`]);
+    throw new TrackError(file, [
+      `no Entity State PDUs of entity ${chosen} in the capture; entities:\n${list().join('\n')}`,
+    ]);
   }
   const geo = new Float64Array(3);
   const points = track.fixes.map((f) => {
@@ -304,7 +332,15 @@ export function parseDisCaptureTrack(bytes: Uint8Array, entity?: string): TrackP
 
 function entityTypeOf(record: EntityStateRecord): EntityType {
   const t = record.entityType;
-  return { kind: t[0]!, domain: t[1]!, country: t[2]!, category: t[3]!, subcategory: t[4]!, specific: t[5]!, extra: t[6]! };
+  return {
+    kind: t[0]!,
+    domain: t[1]!,
+    country: t[2]!,
+    category: t[3]!,
+    subcategory: t[4]!,
+    specific: t[5]!,
+    extra: t[6]!,
+  };
 }
 
 /** The track kind of a DIS entity type: its platform domain, or munition (SISO-REF-010); air when unknown. */
@@ -387,12 +423,14 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   // Entity State PDUs come when dead reckoning needs them, so their intervals vary widely: a capture's entity is
   // gone only after a receiver would have timed it out (default heartbeat × HBT_TIMEOUT_MPLIER = 12 s).
   const captureTimeoutSeconds = HEARTBEAT_IEEE_TABLE_25.defaultSeconds * HEARTBEAT_TIMEOUT_MULTIPLIER;
-  const maxGapSeconds = options.maxGapSeconds ?? (captured ? captureTimeoutSeconds : defaultMaxGapSeconds(groupsOf(points)));
+  const maxGapSeconds =
+    options.maxGapSeconds ?? (captured ? captureTimeoutSeconds : defaultMaxGapSeconds(groupsOf(points)));
   const segments = splitSegments(points, { maxGapSeconds });
   const problems = segments.flatMap((s) => checkFixes(s.points, kind, { sameTimeAllowed: captured !== undefined }));
   if (problems.length > 0) throw new TrackError(path, capProblems(problems));
   const usable = segments.filter((s) => s.points.length >= 2);
-  if (usable.length === 0) throw new TrackError(path, [`needs at least two fixes with a position and a time, got ${points.length}`]);
+  if (usable.length === 0)
+    throw new TrackError(path, [`needs at least two fixes with a position and a time, got ${points.length}`]);
   const list = () => segments.map((s) => `  ${describeSegment(s)}`).join('\n');
   let chosen: TrackSegment[];
   const wanted = options.segment;
@@ -409,17 +447,25 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   } else {
     const segment = segments[wanted - 1];
     if (segment === undefined || segment.points.length < 2) {
-      throw new TrackError(path, [`segment ${wanted} ${segment ? 'has a single fix' : 'does not exist'}; the file holds:\n${list()}`]);
+      throw new TrackError(path, [
+        `segment ${wanted} ${segment ? 'has a single fix' : 'does not exist'}; the file holds:\n${list()}`,
+      ]);
     }
     chosen = [segment];
   }
-  const fileName = path.split(/[\\/]/).pop()!.replace(/\.(csv|gpx|json|pcapng|pcap)(\.gz)?$/i, '');
+  const fileName = path
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(csv|gpx|json|pcapng|pcap)(\.gz)?$/i, '');
   const base = options.name ?? (captured?.marking ? printable(captured.marking) : fileName);
   // ADS-B positions and 25 ft altitude steps are coarse, and what they track flies: smooth and bank by default,
   // and average the derived attitude over 5 s (docs/recorded-tracks.md, "Attitude from a track").
   const adsb = lower.endsWith('.json') ? { smoothingWindow: 5, banked: true, attitudeSmoothingSeconds: 5 } : {};
   return chosen.map((segment) => ({
-    trajectory: trajectoryOf(path, segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, { ...adsb, ...options }),
+    trajectory: trajectoryOf(path, segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, {
+      ...adsb,
+      ...options,
+    }),
     segment,
     segmentCount: segments.length,
     kind,
@@ -428,7 +474,12 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
 }
 
 /** `recordedTrajectory`, its refusals (fixes all at one time) as a TrackError. */
-function trajectoryOf(path: string, name: string, points: readonly TrackPoint[], options: RecordedTrackOptions): Trajectory {
+function trajectoryOf(
+  path: string,
+  name: string,
+  points: readonly TrackPoint[],
+  options: RecordedTrackOptions,
+): Trajectory {
   try {
     return recordedTrajectory(name, points, options);
   } catch (error) {
@@ -450,7 +501,10 @@ function groupsOf(points: readonly TrackPoint[]): TrackPoint[][] {
 /**
  * Reads a recorded track file as one trajectory (see `loadTracks`); `options.segment` must not be "all".
  */
-export async function loadTrack(path: string, options: LoadTrackOptions & { readonly segment?: number } = {}): Promise<Trajectory> {
+export async function loadTrack(
+  path: string,
+  options: LoadTrackOptions & { readonly segment?: number } = {},
+): Promise<Trajectory> {
   return (await loadTracks(path, options))[0]!.trajectory;
 }
 

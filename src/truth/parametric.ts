@@ -34,7 +34,15 @@ const ANCHOR_STEPS = 64;
  * Position and its first three derivatives (NED) at time t, given s, c = sin and cos of the phase φ0 + ω·t
  * (the one angle each curve depends on), so that a step sampler can advance them without trigonometry.
  */
-type Kinematics = (t: number, s: number, c: number, p: Float64Array, v: Float64Array, a: Float64Array, j: Float64Array) => void;
+type Kinematics = (
+  t: number,
+  s: number,
+  c: number,
+  p: Float64Array,
+  v: Float64Array,
+  a: Float64Array,
+  j: Float64Array,
+) => void;
 
 /** A trajectory's phase φ(t) = initialRad + rateRadPerSecond · t. */
 interface Phase {
@@ -77,8 +85,11 @@ function parametric(
       // out of sequence) the closed form re-anchors them, so rounding cannot build up.
       const cs = new Float64Array(2);
       sinCos(cs, rateRadPerSecond / rateHz);
-      const sinStep = cs[0]!, cosStep = cs[1]!;
-      let previous = -2, s = 0, c = 1;
+      const sinStep = cs[0]!,
+        cosStep = cs[1]!;
+      let previous = -2,
+        s = 0,
+        c = 1;
       return (step: number, out: TruthState): TruthState => {
         const t = step / rateHz;
         if (step === previous + 1 && step % ANCHOR_STEPS !== 0) {
@@ -120,23 +131,31 @@ export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory
   const h0 = options.headingRad ?? 0;
   const climb = options.climbRate ?? 0;
   const rate = (sign * speed) / radius;
-  const sinH0 = Math.sin(h0), cosH0 = Math.cos(h0);
+  const sinH0 = Math.sin(h0),
+    cosH0 = Math.cos(h0);
   const duration = ((options.orbits ?? 1) * 2 * Math.PI * radius) / speed;
   // Heading H(t) = H0 + rate·t, the phase; position = centre + sign·R·(sin H, −cos H), which is 0 at t = 0.
-  return parametric(name, duration, options, { initialRad: h0, rateRadPerSecond: rate }, (t, s, c, p, v, a, j) => {
-    p[0] = sign * radius * (s - sinH0);
-    p[1] = -sign * radius * (c - cosH0);
-    p[2] = -climb * t;
-    v[0] = speed * c;
-    v[1] = speed * s;
-    v[2] = -climb;
-    a[0] = -speed * rate * s;
-    a[1] = speed * rate * c;
-    a[2] = 0;
-    j[0] = -speed * rate * rate * c;
-    j[1] = -speed * rate * rate * s;
-    j[2] = 0;
-  }, h0);
+  return parametric(
+    name,
+    duration,
+    options,
+    { initialRad: h0, rateRadPerSecond: rate },
+    (t, s, c, p, v, a, j) => {
+      p[0] = sign * radius * (s - sinH0);
+      p[1] = -sign * radius * (c - cosH0);
+      p[2] = -climb * t;
+      v[0] = speed * c;
+      v[1] = speed * s;
+      v[2] = -climb;
+      a[0] = -speed * rate * s;
+      a[1] = speed * rate * c;
+      a[2] = 0;
+      j[0] = -speed * rate * rate * c;
+      j[1] = -speed * rate * rate * s;
+      j[2] = 0;
+    },
+    h0,
+  );
 }
 
 export interface AircraftOrbitOptions extends CircleOptions {}
@@ -172,20 +191,26 @@ export function ellipse(options: EllipseOptions = {}): Trajectory {
   const perimeter = Math.PI * (a + b) * (1 + (3 * h) / (10 + Math.sqrt(4 - 3 * h)));
   const period = perimeter / (options.speed ?? 50);
   const w = (2 * Math.PI) / period;
-  return parametric('ellipse', period * (options.laps ?? 1), options, { initialRad: 0, rateRadPerSecond: w }, (_t, s, c, p, v, acc, j) => {
-    p[0] = a * (1 - c);
-    p[1] = b * s;
-    p[2] = 0;
-    v[0] = a * w * s;
-    v[1] = b * w * c;
-    v[2] = 0;
-    acc[0] = a * w * w * c;
-    acc[1] = -b * w * w * s;
-    acc[2] = 0;
-    j[0] = -a * w * w * w * s;
-    j[1] = -b * w * w * w * c;
-    j[2] = 0;
-  });
+  return parametric(
+    'ellipse',
+    period * (options.laps ?? 1),
+    options,
+    { initialRad: 0, rateRadPerSecond: w },
+    (_t, s, c, p, v, acc, j) => {
+      p[0] = a * (1 - c);
+      p[1] = b * s;
+      p[2] = 0;
+      v[0] = a * w * s;
+      v[1] = b * w * c;
+      v[2] = 0;
+      acc[0] = a * w * w * c;
+      acc[1] = -b * w * w * s;
+      acc[2] = 0;
+      j[0] = -a * w * w * w * s;
+      j[1] = -b * w * w * w * c;
+      j[2] = 0;
+    },
+  );
 }
 
 export interface FigureEightOptions extends ParametricOptions {
@@ -207,7 +232,8 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
   let perimeter = 0;
   for (let i = 0, n0 = 0, e0 = 0; i <= 4096; i++) {
     const u = (2 * Math.PI * i) / 4096;
-    const n = halfLength * Math.sin(u), e = (halfWidth / 2) * Math.sin(2 * u);
+    const n = halfLength * Math.sin(u),
+      e = (halfWidth / 2) * Math.sin(2 * u);
     if (i > 0) perimeter += Math.hypot(n - n0, e - e0);
     n0 = n;
     e0 = e;
@@ -215,21 +241,28 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
   const period = perimeter / (options.speed ?? 60);
   const w = (2 * Math.PI) / period;
   const k = halfWidth / 2;
-  return parametric('figure-8', period * (options.laps ?? 1), options, { initialRad: 0, rateRadPerSecond: w }, (_t, s1, c1, p, v, a, j) => {
-    const s2 = 2 * s1 * c1, c2 = (c1 - s1) * (c1 + s1); // double-angle forms: two fewer sines per sample
-    p[0] = halfLength * s1;
-    p[1] = k * s2;
-    p[2] = 0;
-    v[0] = halfLength * w * c1;
-    v[1] = 2 * k * w * c2;
-    v[2] = 0;
-    a[0] = -halfLength * w * w * s1;
-    a[1] = -4 * k * w * w * s2;
-    a[2] = 0;
-    j[0] = -halfLength * w * w * w * c1;
-    j[1] = -8 * k * w * w * w * c2;
-    j[2] = 0;
-  });
+  return parametric(
+    'figure-8',
+    period * (options.laps ?? 1),
+    options,
+    { initialRad: 0, rateRadPerSecond: w },
+    (_t, s1, c1, p, v, a, j) => {
+      const s2 = 2 * s1 * c1,
+        c2 = (c1 - s1) * (c1 + s1); // double-angle forms: two fewer sines per sample
+      p[0] = halfLength * s1;
+      p[1] = k * s2;
+      p[2] = 0;
+      v[0] = halfLength * w * c1;
+      v[1] = 2 * k * w * c2;
+      v[2] = 0;
+      a[0] = -halfLength * w * w * s1;
+      a[1] = -4 * k * w * w * s2;
+      a[2] = 0;
+      j[0] = -halfLength * w * w * w * c1;
+      j[1] = -8 * k * w * w * w * c2;
+      j[2] = 0;
+    },
+  );
 }
 
 export interface MissileOptions extends ParametricOptions {
@@ -265,26 +298,41 @@ export function missile(options: MissileOptions = {}): Trajectory {
   const coast = (up0 + Math.sqrt(up0 * up0 + 2 * STANDARD_GRAVITY * -ud * dBurn)) / STANDARD_GRAVITY;
   const duration = options.durationSeconds ?? Math.min(burn + coast, 120);
   // No periodic part: the phase stays 0.
-  return parametric('missile', duration, options, { initialRad: 0, rateRadPerSecond: 0 }, (t, _s, _c, p, v, a, j) => {
-    j[0] = j[1] = j[2] = 0;
-    if (t <= burn) {
-      const d = 0.5 * boost * t * t, speed = boost * t;
-      p[0] = un * d; p[1] = ue * d; p[2] = ud * d;
-      v[0] = un * speed; v[1] = ue * speed; v[2] = ud * speed;
-      a[0] = un * boost; a[1] = ue * boost; a[2] = ud * boost;
-      return;
-    }
-    const tau = t - burn;
-    p[0] = un * (dBurn + vBurn * tau);
-    p[1] = ue * (dBurn + vBurn * tau);
-    p[2] = ud * (dBurn + vBurn * tau) + 0.5 * STANDARD_GRAVITY * tau * tau;
-    v[0] = un * vBurn;
-    v[1] = ue * vBurn;
-    v[2] = ud * vBurn + STANDARD_GRAVITY * tau;
-    a[0] = 0;
-    a[1] = 0;
-    a[2] = STANDARD_GRAVITY;
-  }, heading, elevation);
+  return parametric(
+    'missile',
+    duration,
+    options,
+    { initialRad: 0, rateRadPerSecond: 0 },
+    (t, _s, _c, p, v, a, j) => {
+      j[0] = j[1] = j[2] = 0;
+      if (t <= burn) {
+        const d = 0.5 * boost * t * t,
+          speed = boost * t;
+        p[0] = un * d;
+        p[1] = ue * d;
+        p[2] = ud * d;
+        v[0] = un * speed;
+        v[1] = ue * speed;
+        v[2] = ud * speed;
+        a[0] = un * boost;
+        a[1] = ue * boost;
+        a[2] = ud * boost;
+        return;
+      }
+      const tau = t - burn;
+      p[0] = un * (dBurn + vBurn * tau);
+      p[1] = ue * (dBurn + vBurn * tau);
+      p[2] = ud * (dBurn + vBurn * tau) + 0.5 * STANDARD_GRAVITY * tau * tau;
+      v[0] = un * vBurn;
+      v[1] = ue * vBurn;
+      v[2] = ud * vBurn + STANDARD_GRAVITY * tau;
+      a[0] = 0;
+      a[1] = 0;
+      a[2] = STANDARD_GRAVITY;
+    },
+    heading,
+    elevation,
+  );
 }
 
 export interface ZeroGParabolaOptions extends ParametricOptions {
@@ -315,13 +363,15 @@ export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
   const level = options.levelSeconds ?? 10;
   const count = options.parabolas ?? 3;
   const heading = options.headingRad ?? 0;
-  const cosH = Math.cos(heading), sinH = Math.sin(heading);
+  const cosH = Math.cos(heading),
+    sinH = Math.sin(heading);
   const omega = pull / speed; // flight-path rate on the arcs, rad/s
   const arc = gamma / omega;
   const ballistic = (2 * speed * Math.sin(gamma)) / STANDARD_GRAVITY;
   const cycle = level + arc + ballistic + arc;
   // Along-track distance and height gained over one cycle: level, arc up, parabola, arc down (symmetric).
-  const arcAlong = (speed / omega) * Math.sin(gamma), arcUp = (speed / omega) * (1 - Math.cos(gamma));
+  const arcAlong = (speed / omega) * Math.sin(gamma),
+    arcUp = (speed / omega) * (1 - Math.cos(gamma));
   const ballisticAlong = speed * Math.cos(gamma) * ballistic;
   const cycleAlong = speed * level + 2 * arcAlong + ballisticAlong;
   const out = new Float64Array(9); // along, up; their rates; accelerations; jerks (along, up) at 6–7
@@ -329,7 +379,11 @@ export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
   const inCycle = (t: number): void => {
     let along = 0;
     if (t < level) {
-      out[0] = speed * t; out[1] = 0; out[2] = speed; out[3] = 0; out[4] = out[5] = out[6] = out[7] = 0;
+      out[0] = speed * t;
+      out[1] = 0;
+      out[2] = speed;
+      out[3] = 0;
+      out[4] = out[5] = out[6] = out[7] = 0;
       return;
     }
     along = speed * level;
@@ -338,7 +392,8 @@ export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
     along += arcAlong;
     t -= arc;
     if (t < ballistic) {
-      const vx = speed * Math.cos(gamma), vu = speed * Math.sin(gamma);
+      const vx = speed * Math.cos(gamma),
+        vu = speed * Math.sin(gamma);
       out[0] = along + vx * t;
       out[1] = arcUp + vu * t - 0.5 * STANDARD_GRAVITY * t * t;
       out[2] = vx;
@@ -353,8 +408,10 @@ export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
   };
   /** A pull-up arc from flight-path angle γ0 at (along, up), τ seconds in. */
   const arcAt = (along: number, up: number, gamma0: number, tau: number): void => {
-    const g = gamma0 + omega * tau, r = speed / omega;
-    const c = Math.cos(g), s = Math.sin(g);
+    const g = gamma0 + omega * tau,
+      r = speed / omega;
+    const c = Math.cos(g),
+      s = Math.sin(g);
     out[0] = along + r * (s - Math.sin(gamma0));
     out[1] = up + r * (Math.cos(gamma0) - c);
     out[2] = speed * c;
@@ -365,17 +422,32 @@ export function zeroGParabolas(options: ZeroGParabolaOptions = {}): Trajectory {
     out[7] = -speed * omega * omega * s;
   };
   const duration = count * cycle + level;
-  return parametric('zero-g-parabolas', duration, { altitudeM: 6000, ...options }, { initialRad: 0, rateRadPerSecond: 0 }, (t, _s, _c, p, v, a, j) => {
-    const k = Math.min(Math.floor(t / cycle), count);
-    inCycle(k === count ? Math.min(t - k * cycle, level) : t - k * cycle);
-    if (k === count && t - k * cycle > level) {
-      // Past the end: straight and level on.
-      out[0]! += speed * (t - k * cycle - level);
-    }
-    const along = out[0]! + k * cycleAlong;
-    p[0] = along * cosH; p[1] = along * sinH; p[2] = -out[1]!;
-    v[0] = out[2]! * cosH; v[1] = out[2]! * sinH; v[2] = -out[3]!;
-    a[0] = out[4]! * cosH; a[1] = out[4]! * sinH; a[2] = -out[5]!;
-    j[0] = out[6]! * cosH; j[1] = out[6]! * sinH; j[2] = -out[7]!;
-  }, heading);
+  return parametric(
+    'zero-g-parabolas',
+    duration,
+    { altitudeM: 6000, ...options },
+    { initialRad: 0, rateRadPerSecond: 0 },
+    (t, _s, _c, p, v, a, j) => {
+      const k = Math.min(Math.floor(t / cycle), count);
+      inCycle(k === count ? Math.min(t - k * cycle, level) : t - k * cycle);
+      if (k === count && t - k * cycle > level) {
+        // Past the end: straight and level on.
+        out[0]! += speed * (t - k * cycle - level);
+      }
+      const along = out[0]! + k * cycleAlong;
+      p[0] = along * cosH;
+      p[1] = along * sinH;
+      p[2] = -out[1]!;
+      v[0] = out[2]! * cosH;
+      v[1] = out[2]! * sinH;
+      v[2] = -out[3]!;
+      a[0] = out[4]! * cosH;
+      a[1] = out[4]! * sinH;
+      a[2] = -out[5]!;
+      j[0] = out[6]! * cosH;
+      j[1] = out[6]! * sinH;
+      j[2] = -out[7]!;
+    },
+    heading,
+  );
 }

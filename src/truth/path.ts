@@ -8,7 +8,9 @@ import { sinCos } from '../math/trig.js';
 import { LocalFrame, createLocalMotion, type Origin, type Trajectory } from './trajectory.js';
 
 /** One piece of a path: a straight line, or an arc turning right (positive angle) or left (negative). */
-export type PathSegment = { readonly line: number } | { readonly arc: { readonly radius: number; readonly angleRad: number } };
+export type PathSegment =
+  | { readonly line: number }
+  | { readonly arc: { readonly radius: number; readonly angleRad: number } };
 
 /** A speed knot: from one knot to the next the speed changes linearly (constant acceleration). */
 export interface SpeedKnot {
@@ -144,7 +146,8 @@ export function pathTrajectory(
     starts[i + 1] = starts[i]! + length;
   }
   // Each segment's start heading is fixed: its cosine and sine once, not per sample.
-  const cosH0 = headings.map(Math.cos), sinH0 = headings.map(Math.sin);
+  const cosH0 = headings.map(Math.cos),
+    sinH0 = headings.map(Math.sin);
   const frame = new LocalFrame(options.origin);
   const motion = createLocalMotion();
   const along = new Float64Array(3);
@@ -157,7 +160,9 @@ export function pathTrajectory(
     durationSeconds: options.durationSeconds ?? schedule.endSeconds,
     sample(timeSeconds: number, out: TruthState): TruthState {
       schedule.evaluate(along, timeSeconds);
-      const s = along[0]!, sDot = along[1]!, sDdot = along[2]!;
+      const s = along[0]!,
+        sDot = along[1]!,
+        sDdot = along[2]!;
       // Segment containing s; the slot after the last segment is a straight line to infinity. The search starts
       // at the previous sample's segment (the distance only grows along a run) and restarts for an earlier time.
       let i = s >= starts[segment]! ? segment : 0;
@@ -166,7 +171,9 @@ export function pathTrajectory(
       const kappa = i < n ? curvatures[i]! : 0;
       const ds = s - starts[i]!;
       const heading = headings[i]! + kappa * ds;
-      const p = motion.position, v = motion.velocity, a = motion.acceleration;
+      const p = motion.position,
+        v = motion.velocity,
+        a = motion.acceleration;
       let c: number, sn: number;
       if (kappa === 0) {
         c = cosH0[i]!;
@@ -207,7 +214,15 @@ export function pathTrajectory(
 }
 
 /** Fills point `to` as the end of segment `from` (curvature κ, given length). */
-function pointAlong(north: Float64Array, east: Float64Array, headings: Float64Array, from: number, kappa: number, length: number, to: number): void {
+function pointAlong(
+  north: Float64Array,
+  east: Float64Array,
+  headings: Float64Array,
+  from: number,
+  kappa: number,
+  length: number,
+  to: number,
+): void {
   const h0 = headings[from]!;
   const h1 = h0 + kappa * length;
   headings[to] = h1;

@@ -59,7 +59,8 @@ export class CubicSpline {
     const c = new Float64Array(n);
     const d = new Float64Array(n);
     for (let i = 1; i < n - 1; i++) {
-      const h0 = times[i]! - times[i - 1]!, h1 = times[i + 1]! - times[i]!;
+      const h0 = times[i]! - times[i - 1]!,
+        h1 = times[i + 1]! - times[i]!;
       const rhs = 6 * ((values[i + 1]! - values[i]!) / h1 - (values[i]! - values[i - 1]!) / h0);
       const diag = 2 * (h0 + h1) - h0 * c[i - 1]!;
       c[i] = h1 / diag;
@@ -70,14 +71,17 @@ export class CubicSpline {
 
   /** Writes [y, y′, y″, y‴] at t (clamped to the knots' span) into out, starting at `at`. */
   evaluate(out: Float64Array, at: number, t: number): void {
-    const times = this.times, y = this.values, m = this.second;
+    const times = this.times,
+      y = this.values,
+      m = this.second;
     const n = times.length;
     if (n === 1) {
       out[at] = y[0]!;
       out[at + 1] = out[at + 2] = out[at + 3] = 0;
       return;
     }
-    let lo = 0, hi = n - 2;
+    let lo = 0,
+      hi = n - 2;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (times[mid]! <= t) lo = mid;
@@ -85,7 +89,8 @@ export class CubicSpline {
     }
     const h = times[lo + 1]! - times[lo]!;
     const u = Math.min(Math.max(t - times[lo]!, 0), h);
-    const m0 = m[lo]!, m1 = m[lo + 1]!;
+    const m0 = m[lo]!,
+      m1 = m[lo + 1]!;
     const slope = (y[lo + 1]! - y[lo]!) / h - (h * (2 * m0 + m1)) / 6;
     const third = (m1 - m0) / h;
     out[at] = y[lo]! + slope * u + (m0 / 2) * u * u + (third / 6) * u * u * u;
@@ -99,22 +104,34 @@ export class CubicSpline {
  * A trajectory through recorded fixes (at least two, in time order; repeated times are dropped).
  * @param name - shown in reports.
  */
-export function recordedTrajectory(name: string, points: readonly TrackPoint[], options: RecordedTrackOptions = {}): Trajectory {
+export function recordedTrajectory(
+  name: string,
+  points: readonly TrackPoint[],
+  options: RecordedTrackOptions = {},
+): Trajectory {
   const fixes = points.filter((p, i) => i === 0 || p.timeSeconds > points[i - 1]!.timeSeconds);
-  if (fixes.length < 2) throw new RangeError(`track "${name}" needs at least two fixes with increasing times, got ${fixes.length}`);
+  if (fixes.length < 2)
+    throw new RangeError(`track "${name}" needs at least two fixes with increasing times, got ${fixes.length}`);
   const first = fixes[0]!;
-  const frame = new LocalFrame({ latitudeDeg: first.latitudeDeg, longitudeDeg: first.longitudeDeg, heightM: first.heightM ?? 0 });
+  const frame = new LocalFrame({
+    latitudeDeg: first.latitudeDeg,
+    longitudeDeg: first.longitudeDeg,
+    heightM: first.heightM ?? 0,
+  });
   const n = fixes.length;
   let times: Float64Array = Float64Array.from(fixes, (p) => p.timeSeconds - first.timeSeconds);
   let axes: Float64Array[] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
-  const ecef = new Float64Array(3), local = new Float64Array(3);
+  const ecef = new Float64Array(3),
+    local = new Float64Array(3);
   for (let i = 0; i < n; i++) {
     const p = fixes[i]!;
     geodeticDegreesToEcef(ecef, p.latitudeDeg, p.longitudeDeg, p.heightM ?? 0);
     ecefToLocal(local, frame.ecefToNed, frame.originEcef, ecef);
     for (let k = 0; k < 3; k++) axes[k]![i] = local[k]!;
   }
-  let headingValues: Float64Array | undefined = fixes.every((p) => p.headingDeg !== undefined && Number.isFinite(p.headingDeg))
+  let headingValues: Float64Array | undefined = fixes.every(
+    (p) => p.headingDeg !== undefined && Number.isFinite(p.headingDeg),
+  )
     ? unwrapDegreesToRadians(fixes.map((p) => p.headingDeg!))
     : undefined;
   const window = options.smoothingWindow ?? 1;

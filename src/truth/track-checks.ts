@@ -82,7 +82,8 @@ export interface CheckOptions {
 export function checkFixes(points: readonly TrackPoint[], kind: TrackKind, options: CheckOptions = {}): string[] {
   const problems: string[] = [];
   const limit = MAX_SPEED_MPS[kind];
-  const a = new Float64Array(3), b = new Float64Array(3);
+  const a = new Float64Array(3),
+    b = new Float64Array(3);
   let previous: TrackPoint | undefined;
   let previousIndex = -1;
   points.forEach((p, i) => {
@@ -107,9 +108,12 @@ export function checkFixes(points: readonly TrackPoint[], kind: TrackKind, optio
       geodeticDegreesToEcef(b, p.latitudeDeg, p.longitudeDeg, p.heightM ?? 0);
       const distance = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!);
       if (dt < 0) {
-        problems.push(`${here}: time goes back ${formatSeconds(-dt)} from ${where(previous, previousIndex)} (sort the rows by time)`);
+        problems.push(
+          `${here}: time goes back ${formatSeconds(-dt)} from ${where(previous, previousIndex)} (sort the rows by time)`,
+        );
       } else if (dt === 0) {
-        if (distance > 0.01 && !options.sameTimeAllowed) problems.push(`${here}: same time as ${where(previous, previousIndex)} at another position`);
+        if (distance > 0.01 && !options.sameTimeAllowed)
+          problems.push(`${here}: same time as ${where(previous, previousIndex)} at another position`);
       } else if ((distance - POSITION_NOISE_M) / dt > limit) {
         problems.push(
           `${here}: ${formatSpeed(distance / dt)} from ${where(previous, previousIndex)} (${distance.toFixed(0)} m in ` +
@@ -158,7 +162,11 @@ export function splitSegments(points: readonly TrackPoint[], options: SplitOptio
     let start = 0;
     for (let i = 1; i <= group.length; i++) {
       if (i === group.length || group[i]!.timeSeconds - group[i - 1]!.timeSeconds > maxGap) {
-        segments.push({ index: segments.length + 1, ...(id === undefined ? {} : { id }), points: group.slice(start, i) });
+        segments.push({
+          index: segments.length + 1,
+          ...(id === undefined ? {} : { id }),
+          points: group.slice(start, i),
+        });
         start = i;
       }
     }
@@ -169,10 +177,11 @@ export function splitSegments(points: readonly TrackPoint[], options: SplitOptio
 /** 10 × the median positive interval between consecutive fixes of the groups, at least 1 s. */
 export function defaultMaxGapSeconds(groups: ReadonlyArray<readonly TrackPoint[]>): number {
   const steps: number[] = [];
-  for (const g of groups) for (let i = 1; i < g.length; i++) {
-    const dt = g[i]!.timeSeconds - g[i - 1]!.timeSeconds;
-    if (dt > 0) steps.push(dt);
-  }
+  for (const g of groups)
+    for (let i = 1; i < g.length; i++) {
+      const dt = g[i]!.timeSeconds - g[i - 1]!.timeSeconds;
+      if (dt > 0) steps.push(dt);
+    }
   if (steps.length === 0) return Infinity;
   steps.sort((x, y) => x - y);
   return Math.max(1, 10 * steps[steps.length >> 1]!);
@@ -180,7 +189,8 @@ export function defaultMaxGapSeconds(groups: ReadonlyArray<readonly TrackPoint[]
 
 /** One line per segment: number, id, start, duration, fixes and rows, for reports and error messages. */
 export function describeSegment(segment: TrackSegment): string {
-  const first = segment.points[0]!, last = segment.points[segment.points.length - 1]!;
+  const first = segment.points[0]!,
+    last = segment.points[segment.points.length - 1]!;
   const rows = first.row !== undefined ? `, rows ${first.row}–${last.row}` : '';
   return (
     `segment ${segment.index}${segment.id !== undefined ? ` (id ${segment.id})` : ''}: starts ${formatTime(first.timeSeconds)}, ` +

@@ -114,7 +114,9 @@ export class LocalFrame {
     rotateToEcef(out.linearAcceleration, m, motion.acceleration);
     // One set of sines and cosines serves the attitude matrix and the body rates (hot path: trigonometry
     // dominates a simulation step).
-    const att = motion.attitude, rates = motion.attitudeRates, cs = motion.attitudeCosSin;
+    const att = motion.attitude,
+      rates = motion.attitudeRates,
+      cs = motion.attitudeCosSin;
     if (!motion.attitudeCosSinValid) {
       for (let k = 0; k < 3; k++) {
         sinCos(this.sinCos, att[k]!);
@@ -122,14 +124,20 @@ export class LocalFrame {
         cs[2 * k + 1] = this.sinCos[0]!;
       }
     }
-    const ch = cs[0]!, sh = cs[1]!, cp = cs[2]!, sp = cs[3]!, cr = cs[4]!, sr = cs[5]!;
+    const ch = cs[0]!,
+      sh = cs[1]!,
+      cp = cs[2]!,
+      sp = cs[3]!,
+      cr = cs[4]!,
+      sr = cs[5]!;
     const withAttitude = out as Partial<TruthWithAttitude>;
     const wb = withAttitude.worldToBody ?? this.worldToBody;
     if (sp === 0 && sr === 0) {
       // Level (ground vehicles, ships, unbanked turns): R_nb is the heading turn alone, so R_wb's rows are the
       // north and east rows turned by the heading and the down row: 12 products instead of the 27 of R_nb · m.
       for (let k = 0; k < 3; k++) {
-        const north = m[k]!, east = m[3 + k]!;
+        const north = m[k]!,
+          east = m[3 + k]!;
         wb[k] = ch * north + sh * east;
         wb[3 + k] = ch * east - sh * north;
         wb[6 + k] = m[6 + k]!;
@@ -137,16 +145,24 @@ export class LocalFrame {
     } else {
       // R_nb(heading, pitch, roll), the DIS Z-Y-X matrix (docs/dis-reference.md §3.2) in the NED frame.
       const r = this.bodyFromNed;
-      r[0] = cp * ch; r[1] = cp * sh; r[2] = -sp;
-      r[3] = sr * sp * ch - cr * sh; r[4] = sr * sp * sh + cr * ch; r[5] = sr * cp;
-      r[6] = cr * sp * ch + sr * sh; r[7] = cr * sp * sh - sr * ch; r[8] = cr * cp;
+      r[0] = cp * ch;
+      r[1] = cp * sh;
+      r[2] = -sp;
+      r[3] = sr * sp * ch - cr * sh;
+      r[4] = sr * sp * sh + cr * ch;
+      r[5] = sr * cp;
+      r[6] = cr * sp * ch + sr * sh;
+      r[7] = cr * sp * sh - sr * ch;
+      r[8] = cr * cp;
       // R_wb = R_nb · R_ned←ecef (docs/dis-reference.md §6.5).
       mat3.multiply(wb, r, m);
     }
     if (withAttitude.matrixOnly !== true) eulerFromWorldToBody(out.orientation, wb);
     // Body rates from Euler rates (docs/dis-reference.md §3.2). They do not depend on the Earth-fixed frame the angles are
     // measured in, and the tangent frame is fixed in ECEF, so the local rates give the ECEF body rates.
-    const hDot = rates[0]!, pDot = rates[1]!, rDot = rates[2]!;
+    const hDot = rates[0]!,
+      pDot = rates[1]!,
+      rDot = rates[2]!;
     const w = out.angularVelocity;
     w[0] = rDot - hDot * sp;
     w[1] = pDot * cr + hDot * sr * cp;
@@ -173,7 +189,9 @@ export function createTruthWithAttitude(matrixOnly = false): TruthWithAttitude {
 
 /** out = mᵀ · v for a row-major 3×3 (local → ECEF). */
 function rotateToEcef(out: Float64Array, m: Float64Array, v: Float64Array): void {
-  const x = v[0]!, y = v[1]!, z = v[2]!;
+  const x = v[0]!,
+    y = v[1]!,
+    z = v[2]!;
   out[0] = m[0]! * x + m[3]! * y + m[6]! * z;
   out[1] = m[1]! * x + m[4]! * y + m[7]! * z;
   out[2] = m[2]! * x + m[5]! * y + m[8]! * z;
@@ -194,12 +212,18 @@ export function alignAttitudeWithVelocity(
   fallbackHeadingRad = 0,
   fallbackPitchRad = 0,
 ): void {
-  const v = motion.velocity, a = motion.acceleration;
-  const vn = v[0]!, ve = v[1]!, vd = v[2]!;
-  const an = a[0]!, ae = a[1]!, ad = a[2]!;
+  const v = motion.velocity,
+    a = motion.acceleration;
+  const vn = v[0]!,
+    ve = v[1]!,
+    vd = v[2]!;
+  const an = a[0]!,
+    ae = a[1]!,
+    ad = a[2]!;
   const h2 = vn * vn + ve * ve;
   const h = Math.sqrt(h2);
-  const att = motion.attitude, rates = motion.attitudeRates;
+  const att = motion.attitude,
+    rates = motion.attitudeRates;
   if (h < 1e-9) {
     att[0] = fallbackHeadingRad;
     att[1] = vd === 0 ? fallbackPitchRad : Math.atan2(-vd, 0);
@@ -212,7 +236,8 @@ export function alignAttitudeWithVelocity(
   // Divisions by h, h² and the speed go through their reciprocals, taken once (a division costs several
   // multiplications; this runs once per sample).
   const cross = vn * ae - ve * an;
-  const invH = 1 / h, invH2 = invH * invH;
+  const invH = 1 / h,
+    invH2 = invH * invH;
   const hDot = (vn * an + ve * ae) * invH;
   // Heading atan2(ve, vn), pitch atan2(−vd, h) and roll atan(lateral / g) are given by their sines and cosines,
   // which follow from the same vectors without trigonometry (the angles themselves are never needed).
@@ -234,7 +259,7 @@ export function alignAttitudeWithVelocity(
   if (banked) {
     const lateral = cross * invH;
     // d/dt (v × a) = v × j (a × a = 0), so the lateral acceleration's rate is (v × j)/h − lateral·ḣ/h.
-    const lateralDot = ((vn * jerk[1]! - ve * jerk[0]!) - lateral * hDot) * invH;
+    const lateralDot = (vn * jerk[1]! - ve * jerk[0]! - lateral * hDot) * invH;
     const ratio = lateral * (1 / STANDARD_GRAVITY);
     const cosRoll2 = 1 / (1 + ratio * ratio); // cos² roll = 1 / (1 + tan² roll)
     rates[2] = lateralDot * (1 / STANDARD_GRAVITY) * cosRoll2;

@@ -24,13 +24,13 @@ export function straightLine(options: StraightLineOptions = {}): Trajectory {
   const knots: readonly SpeedKnot[] =
     options.speed !== undefined
       ? [{ timeSeconds: 0, speed: options.speed }]
-      : options.speeds ?? [
+      : (options.speeds ?? [
           { timeSeconds: 0, speed: 10 },
           { timeSeconds: 20, speed: 10 },
           { timeSeconds: 30, speed: 20 },
           { timeSeconds: 60, speed: 20 },
           { timeSeconds: 65, speed: 5 },
-        ];
+        ]);
   return pathTrajectory('straight-line', [], knots, { durationSeconds: 120, ...options });
 }
 

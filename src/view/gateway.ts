@@ -364,10 +364,7 @@ export class ViewGateway {
       perMessageDeflate: false,
       clientTracking: false,
     });
-    this.timers = [
-      setInterval(() => this.tick(), this.tickMs),
-      setInterval(() => this.everySecond(), 1000),
-    ];
+    this.timers = [setInterval(() => this.tick(), this.tickMs), setInterval(() => this.everySecond(), 1000)];
     for (const timer of this.timers) timer.unref();
   }
 
@@ -425,7 +422,8 @@ export class ViewGateway {
     }
     if (full) {
       entry.force = record.forceId;
-      const kind = record.entityType[0]!, domain = record.entityType[1]!;
+      const kind = record.entityType[0]!,
+        domain = record.entityType[1]!;
       if (entry.timeoutMs === 0 || kind !== entry.kind || domain !== entry.domain) {
         // The longest of the stationary and moving timeouts: the snapshot never forgets a live entity early.
         entry.timeoutMs = 1000 * entityTimeoutSeconds(this.config.heartbeat, kind, domain, true);

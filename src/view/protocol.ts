@@ -275,7 +275,8 @@ function byteList(value: unknown, field: string): readonly number[] | null | str
 
 function bboxOf(value: unknown): ViewFilter['bbox'] | string {
   if (value === null || value === undefined) return null;
-  const usage = 'bbox must be [westDeg, southDeg, eastDeg, northDeg] (longitudes -180 to 180, latitudes -90 to 90, ' +
+  const usage =
+    'bbox must be [westDeg, southDeg, eastDeg, northDeg] (longitudes -180 to 180, latitudes -90 to 90, ' +
     'south ≤ north; west > east crosses the antimeridian), or null';
   if (!Array.isArray(value) || value.length !== 4 || !value.every((v) => typeof v === 'number' && Number.isFinite(v))) {
     return usage;
@@ -293,7 +294,9 @@ function bboxOf(value: unknown): ViewFilter['bbox'] | string {
  */
 export function normalizeFilter(value: Record<string, unknown>): ViewFilter | string {
   const exercise = value['exercise'];
-  const exerciseOk = exercise === null || exercise === undefined ||
+  const exerciseOk =
+    exercise === null ||
+    exercise === undefined ||
     (Number.isInteger(exercise) && (exercise as number) >= 0 && (exercise as number) <= 255);
   if (!exerciseOk) {
     return 'exercise must be an integer 0 to 255, or null';

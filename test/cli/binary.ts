@@ -16,13 +16,19 @@ export interface Running {
 }
 
 export function reckon(args: readonly string[], env: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   let err = '';
   const checks = new Set<() => void>();
   child.stdout!.on('data', (c) => ((out += String(c)), checks.forEach((f) => f())));
   child.stderr!.on('data', (c) => ((err += String(c)), checks.forEach((f) => f())));
-  const exited = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1))));
+  const exited = new Promise<number>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1))),
+  );
   return {
     child,
     exited,

@@ -40,9 +40,15 @@ describe('reckon bridge', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
     const bridge = reckon([
-      'bridge', '--port', '0', '--address', '127.0.0.1',
-      '--cot', `udp://127.0.0.1:${(listener.address() as AddressInfo).port}`,
-      '--cot', `tcp://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      'bridge',
+      '--port',
+      '0',
+      '--address',
+      '127.0.0.1',
+      '--cot',
+      `udp://127.0.0.1:${(listener.address() as AddressInfo).port}`,
+      '--cot',
+      `tcp://127.0.0.1:${(server.address() as AddressInfo).port}`,
     ]);
     const [, port] = await bridge.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const sender = createSocket('udp4');
@@ -75,7 +81,10 @@ describe('reckon bridge', () => {
     expect([hind.event.type, hind.contact.callsign]).toEqual(['a-h-A', 'HIND <&>']);
     expect(Number(hind.point.lat)).toBeCloseTo(36.6, 6);
     expect(Number(hind.point.hae)).toBeCloseTo(100, 1);
-    const tank = tcpText.split(/(?<=<\/event>)/).filter((s) => s.includes('DIS.1.1.3001.1"')).map((x) => parseCotEvent(x)!);
+    const tank = tcpText
+      .split(/(?<=<\/event>)/)
+      .filter((s) => s.includes('DIS.1.1.3001.1"'))
+      .map((x) => parseCotEvent(x)!);
     expect(tank[0]!.event.type).toBe('a-f-G-E-V');
     expect(bridge.stderr()).toMatch(/bridge: stopped \(interrupted\)/);
     expect(bridge.stderr()).toMatch(/2 appeared/);
@@ -99,7 +108,9 @@ describe('reckon bridge', () => {
     // Not a local interface: the socket set-up fails before anything is sent to the group.
     const run = reckon(['bridge', '--port', '0', '--cot', 'udp://239.2.3.1:6969?interface=192.0.2.77']);
     expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(1);
-    expect(run.stderr()).toMatch(/bridge: cannot open an output: udp:\/\/239\.2\.3\.1:6969\?interface=192\.0\.2\.77: .*EADDRNOTAVAIL/);
+    expect(run.stderr()).toMatch(
+      /bridge: cannot open an output: udp:\/\/239\.2\.3\.1:6969\?interface=192\.0\.2\.77: .*EADDRNOTAVAIL/,
+    );
   });
 
   it('needs an output', async () => {

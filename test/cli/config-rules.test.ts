@@ -105,19 +105,54 @@ function nested(path: string, value: unknown): Record<string, unknown> {
 
 const rows = BAD.flatMap((bad, i) => {
   const file = join(dir, `config-${i}.json`);
-  writeFileSync(file, JSON.stringify(nested(bad.path, bad.flag === 'accept-protocol-versions' ? [Number(bad.value)] : bad.value)));
+  writeFileSync(
+    file,
+    JSON.stringify(nested(bad.path, bad.flag === 'accept-protocol-versions' ? [Number(bad.value)] : bad.value)),
+  );
   const perCommand = bad.commands.flatMap((command) => [
-    { what: `${command} --${bad.flag} "${bad.value}"`, argv: [command, `--${bad.flag}`, bad.value], env: {}, bad, source: `--${bad.flag}` },
-    { what: `${command} with ${bad.env}="${bad.value}"`, argv: [command], env: { [bad.env]: bad.value }, bad, source: bad.env },
-    { what: `${command} --config {${bad.path}: "${bad.value}"}`, argv: [command, '--config', file], env: {}, bad, source: file },
+    {
+      what: `${command} --${bad.flag} "${bad.value}"`,
+      argv: [command, `--${bad.flag}`, bad.value],
+      env: {},
+      bad,
+      source: `--${bad.flag}`,
+    },
+    {
+      what: `${command} with ${bad.env}="${bad.value}"`,
+      argv: [command],
+      env: { [bad.env]: bad.value },
+      bad,
+      source: bad.env,
+    },
+    {
+      what: `${command} --config {${bad.path}: "${bad.value}"}`,
+      argv: [command, '--config', file],
+      env: {},
+      bad,
+      source: file,
+    },
   ]);
   if (bad.spec === undefined) return perCommand;
   const spec = join(dir, `spec-${i}.json`);
   writeFileSync(spec, JSON.stringify({ name: 'bad', ...nested(bad.spec, bad.value) }));
   return [
     ...perCommand,
-    { what: `experiment --set ${bad.spec}="${bad.value}"`, argv: ['experiment', '--preset', 'circle', '--set', `${bad.spec}=${bad.value}`], env: {}, bad, source: undefined, specPath: bad.spec },
-    { what: `experiment spec {${bad.spec}: "${bad.value}"}`, argv: ['experiment', spec], env: {}, bad, source: undefined, specPath: bad.spec },
+    {
+      what: `experiment --set ${bad.spec}="${bad.value}"`,
+      argv: ['experiment', '--preset', 'circle', '--set', `${bad.spec}=${bad.value}`],
+      env: {},
+      bad,
+      source: undefined,
+      specPath: bad.spec,
+    },
+    {
+      what: `experiment spec {${bad.spec}: "${bad.value}"}`,
+      argv: ['experiment', spec],
+      env: {},
+      bad,
+      source: undefined,
+      specPath: bad.spec,
+    },
   ];
 });
 

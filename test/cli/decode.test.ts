@@ -14,7 +14,11 @@ const DIS5 = capture('dis5_kdis_vrforces_hind_vs_m1a2');
 const DIS7 = capture('dis7_vrforces_gaz69_90deg_turn');
 
 function reckon(...args: string[]) {
-  const result = spawnSync(process.execPath, ['dist/cli/main.js', 'decode', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(process.execPath, ['dist/cli/main.js', 'decode', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -35,7 +39,8 @@ describe('reckon decode', () => {
   it('summarises the v5 capture with its three entities', () => {
     const { code, stdout } = reckon(DIS5, '--port-filter', '3000');
     expect(code).toBe(0);
-    for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m]) expect(stdout).toMatch(line);
+    for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m])
+      expect(stdout).toMatch(line);
     expect(stdout).toMatch(/Rejected: 0/);
   });
 
@@ -45,7 +50,10 @@ describe('reckon decode', () => {
   ])('prints one JSON object per PDU with --json: $file', ({ file, lines, espdus, errors }) => {
     const { code, stdout } = reckon(file, '--json');
     expect(code).toBe(0);
-    const objects = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const objects = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(objects).toHaveLength(lines);
     const pdus = objects.filter((o) => o.pdu);
     expect(pdus).toHaveLength(espdus);
@@ -91,10 +99,22 @@ describe('reckon decode', () => {
 
   it.each([
     { name: 'no capture', args: [], problem: /missing capture file: reckon decode <capture\.pcap\|capture\.pcapng>/ },
-    { name: 'a bad port', args: [DIS5, '--port-filter', '70000'], problem: /--port-filter: expected a UDP port 1–65535, e\.g\. 3000; got "70000"/ },
-    { name: 'a bad port (old name)', args: [DIS5, '--port', '3000x'], problem: /--port: expected a UDP port 1–65535, e\.g\. 3000; got "3000x"/ },
+    {
+      name: 'a bad port',
+      args: [DIS5, '--port-filter', '70000'],
+      problem: /--port-filter: expected a UDP port 1–65535, e\.g\. 3000; got "70000"/,
+    },
+    {
+      name: 'a bad port (old name)',
+      args: [DIS5, '--port', '3000x'],
+      problem: /--port: expected a UDP port 1–65535, e\.g\. 3000; got "3000x"/,
+    },
     { name: 'an unknown flag', args: [DIS5, '--jsno'], problem: /--jsno: unknown flag \(did you mean --json\?\)/ },
-    { name: 'a missing file', args: ['no/such/capture.pcap'], problem: /cannot read "no\/such\/capture.pcap": no such file/ },
+    {
+      name: 'a missing file',
+      args: ['no/such/capture.pcap'],
+      problem: /cannot read "no\/such\/capture.pcap": no such file/,
+    },
     { name: 'a file that is not a capture', args: ['package.json'], problem: /not a pcap or pcapng file/ },
   ])('exits 2 and lists the problem for $name', ({ args, problem }) => {
     const { code, stdout, stderr } = reckon(...args);

@@ -87,7 +87,11 @@ describe('hostile markings through the real binary', () => {
     await sendAll(Number(port));
     expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(0);
     expect(run.stdout()).not.toMatch(RAW_CONTROL);
-    const markings = run.stdout().trim().split('\n').map((l) => (JSON.parse(l) as { marking: string }).marking);
+    const markings = run
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { marking: string }).marking);
     expect(markings).toEqual([TITLE_AND_CLEAR, C1_AND_DEL, TITLE_AND_CLEAR, C1_AND_DEL]);
   });
 
@@ -120,7 +124,10 @@ describe('hostile markings through the real binary', () => {
     const screen = new Screen(80, 24);
     screen.write(out); // throws on any escape sequence other than our own CSI ones
     const shown = screen.lines();
-    expect(shown.filter((l) => /remote entities/.test(l)), shown.join('\n')).toHaveLength(1);
+    expect(
+      shown.filter((l) => /remote entities/.test(l)),
+      shown.join('\n'),
+    ).toHaveLength(1);
     expect(shown.join('\n')).toContain(SHOWN_TITLE_AND_CLEAR);
     expect(shown.join('\n')).toMatch(/1 remote entities · 1 left/);
     expect(shown.join('\n')).toMatch(/left 1:77:2 B\\x9b2J\\x7f/);
@@ -153,7 +160,9 @@ describe('hostile markings through the real binary', () => {
     const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const socket = createSocket('udp4');
     for (const bytes of [nanLocation, noEntity]) {
-      await new Promise<void>((resolve, reject) => socket.send(bytes, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        socket.send(bytes, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())),
+      );
     }
     socket.close();
     expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(0);

@@ -119,20 +119,23 @@ describe('runCli', () => {
     expect(r.err).toContain('--port-filter: expected a UDP port 1–65535, e.g. 3000; got "70000"');
   });
 
-  it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])('%s --help shows the default of every setting flag', async (name) => {
-    const { CONFIG_LEAVES } = await import('../../src/config/leaves.js');
-    const { out } = await cli([name, '--help']);
-    const lines = out.split('\n');
-    let checked = 0;
-    for (const leaf of CONFIG_LEAVES) {
-      const line = lines.find((l) => l.trimStart().startsWith(`--${leaf.flag} `));
-      if (!line || leaf.defaultValue === undefined) continue;
-      checked++;
-      if (leaf.kind === 'boolean') expect(line).toMatch(leaf.defaultValue ? /On by default/ : /Off by default/);
-      else expect(line).toMatch(/ Default: [^ ].*\./);
-    }
-    expect(checked).toBeGreaterThanOrEqual(7); // replay has the network section only
-  });
+  it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])(
+    '%s --help shows the default of every setting flag',
+    async (name) => {
+      const { CONFIG_LEAVES } = await import('../../src/config/leaves.js');
+      const { out } = await cli([name, '--help']);
+      const lines = out.split('\n');
+      let checked = 0;
+      for (const leaf of CONFIG_LEAVES) {
+        const line = lines.find((l) => l.trimStart().startsWith(`--${leaf.flag} `));
+        if (!line || leaf.defaultValue === undefined) continue;
+        checked++;
+        if (leaf.kind === 'boolean') expect(line).toMatch(leaf.defaultValue ? /On by default/ : /Off by default/);
+        else expect(line).toMatch(/ Default: [^ ].*\./);
+      }
+      expect(checked).toBeGreaterThanOrEqual(7); // replay has the network section only
+    },
+  );
 
   it('shows defaults in the unit of the example, and the ones a command applies itself', async () => {
     const demo = (await cli(['demo', '--help'])).out;
@@ -208,6 +211,8 @@ describe('runCli', () => {
   it('exits 2 before starting when an output path cannot be written', async () => {
     const r = await cli(['record', '--out', '/nonexistent-dir/x.pcap', '--address', '127.0.0.1', '--port', '0']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--out: cannot write "/nonexistent-dir/x.pcap": the folder "/nonexistent-dir" does not exist');
+    expect(r.err).toContain(
+      '--out: cannot write "/nonexistent-dir/x.pcap": the folder "/nonexistent-dir" does not exist',
+    );
   });
 });

@@ -22,15 +22,17 @@ async function exitOf(run: ReturnType<typeof reckon>, what: string): Promise<num
 }
 
 describe('a sender needs a destination port', () => {
-  it.each([
-    [['publish', '--port', '0', '--duration', '1']],
-    [['replay', CAPTURE, '--port', '0']],
-  ])('%j is a usage error (exit 2) that says why, not a crash', async (args) => {
-    const run = reckon(args);
-    expect(await exitOf(run, `${args[0]} to exit`)).toBe(2);
-    expect(run.stderr()).toContain('network.port: 0 means "any free port" to a receiver, but a sender needs the port its receivers listen on');
-    expect(run.stderr()).not.toMatch(STACK);
-  });
+  it.each([[['publish', '--port', '0', '--duration', '1']], [['replay', CAPTURE, '--port', '0']]])(
+    '%j is a usage error (exit 2) that says why, not a crash',
+    async (args) => {
+      const run = reckon(args);
+      expect(await exitOf(run, `${args[0]} to exit`)).toBe(2);
+      expect(run.stderr()).toContain(
+        'network.port: 0 means "any free port" to a receiver, but a sender needs the port its receivers listen on',
+      );
+      expect(run.stderr()).not.toMatch(STACK);
+    },
+  );
 });
 
 describe('failed sends', () => {
@@ -62,7 +64,12 @@ async function receiver(type: 'udp4' | 'udp6', address: string) {
   return {
     port: socket.address().port,
     count: () => count,
-    until: (n: number) => within(new Promise<void>((resolve) => ((wake = () => count >= n && resolve()), wake())), 15_000, `${n} datagrams`),
+    until: (n: number) =>
+      within(
+        new Promise<void>((resolve) => ((wake = () => count >= n && resolve()), wake())),
+        15_000,
+        `${n} datagrams`,
+      ),
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };
 }
@@ -105,12 +112,26 @@ describe('addresses', () => {
   });
 
   it('--address takes a host name, as --to does: subscribe and publish on localhost', async () => {
-    const subscribe = reckon(['subscribe', '--address', 'localhost', '--port', '0', '--json', '--count', '1', '--duration', '20']);
+    const subscribe = reckon([
+      'subscribe',
+      '--address',
+      'localhost',
+      '--port',
+      '0',
+      '--json',
+      '--count',
+      '1',
+      '--duration',
+      '20',
+    ]);
     const [, port] = await subscribe.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const publish = reckon(['publish', '--address', 'localhost', '--port', port!, '--duration', '1']);
     expect(await exitOf(publish, 'publish to exit'), publish.stderr()).toBe(0);
     expect(await exitOf(subscribe, 'subscribe to exit'), subscribe.stderr()).toBe(0);
-    expect(JSON.parse(subscribe.stdout().trim().split('\n')[0]!)).toMatchObject({ type: 'appeared', marking: 'TANK 1' });
+    expect(JSON.parse(subscribe.stdout().trim().split('\n')[0]!)).toMatchObject({
+      type: 'appeared',
+      marking: 'TANK 1',
+    });
   });
 });
 
@@ -131,11 +152,23 @@ describe('two receivers on one port', () => {
     expect(third.stderr()).toMatch(/EADDRINUSE.*--reuse-address \(network\.reuseAddress\) in each of them/);
     expect(third.stderr()).toMatch(/a unicast datagram reaches only one of them/);
 
-    const publish = reckon(['publish', '--address', '127.255.255.255', '--broadcast', '--port', port!, '--duration', '1']);
+    const publish = reckon([
+      'publish',
+      '--address',
+      '127.255.255.255',
+      '--broadcast',
+      '--port',
+      port!,
+      '--duration',
+      '1',
+    ]);
     expect(await exitOf(publish, 'publish to exit'), publish.stderr()).toBe(0);
     expect(await exitOf(subscribe, 'subscribe to exit'), subscribe.stderr()).toBe(0);
     expect(await exitOf(record, 'record to exit'), record.stderr()).toBe(0);
-    expect(JSON.parse(subscribe.stdout().trim().split('\n')[0]!)).toMatchObject({ type: 'appeared', marking: 'TANK 1' });
+    expect(JSON.parse(subscribe.stdout().trim().split('\n')[0]!)).toMatchObject({
+      type: 'appeared',
+      marking: 'TANK 1',
+    });
     expect(readCapture(readFileSync(out)).frames.length).toBe(2);
   });
 
@@ -158,9 +191,13 @@ describe('unexpected failures', () => {
   writeFileSync(boom, 'setTimeout(() => { throw new TypeError("boom"); }, 200);\n');
 
   it('end the run with one line and exit 1, no stack trace', async () => {
-    const run = reckon(['subscribe', '--address', '127.0.0.1', '--port', '0', '--duration', '20'], { NODE_OPTIONS: `--import=${boom}` });
+    const run = reckon(['subscribe', '--address', '127.0.0.1', '--port', '0', '--duration', '20'], {
+      NODE_OPTIONS: `--import=${boom}`,
+    });
     expect(await exitOf(run, 'subscribe to exit')).toBe(1);
-    expect(run.stderr()).toMatch(/^reckon subscribe: boom \(TypeError: an internal error; run again with RECKON_DEBUG=1/m);
+    expect(run.stderr()).toMatch(
+      /^reckon subscribe: boom \(TypeError: an internal error; run again with RECKON_DEBUG=1/m,
+    );
     expect(run.stderr()).not.toMatch(STACK);
   });
 

@@ -15,14 +15,21 @@ describe('reckon publish --entities', () => {
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
     const record = new EntityStateRecord();
     const seen = new Map<string, { marking: string; domain: number; pdus: number; left: boolean }>();
-    let datagrams = 0, pdus = 0, bad = 0;
+    let datagrams = 0,
+      pdus = 0,
+      bad = 0;
     socket.on('message', (datagram: Buffer) => {
       datagrams++;
       const status = forEachPdu(datagram, (bytes, offset, length) => {
         pdus++;
         if (decodeEntityStateInto(record, bytes, offset, offset + length) !== CodecStatus.OK) return void bad++;
         const key = `${record.site}:${record.application}:${record.entity}`;
-        const entry = seen.get(key) ?? { marking: markingText(record), domain: record.entityType[1]!, pdus: 0, left: false };
+        const entry = seen.get(key) ?? {
+          marking: markingText(record),
+          domain: record.entityType[1]!,
+          pdus: 0,
+          left: false,
+        };
         entry.pdus++;
         if (isDeactivated(record.appearance)) entry.left = true;
         else expect(markingText(record)).toBe(entry.marking);
@@ -32,14 +39,32 @@ describe('reckon publish --entities', () => {
     });
     try {
       const { port } = socket.address();
-      const n = 60, seconds = 7;
-      const run = reckon(['publish', '--entities', String(n), '--address', '127.0.0.1', '--port', String(port), '--application', '9', '--duration', `${seconds} s`, '--json']);
+      const n = 60,
+        seconds = 7;
+      const run = reckon([
+        'publish',
+        '--entities',
+        String(n),
+        '--address',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--application',
+        '9',
+        '--duration',
+        `${seconds} s`,
+        '--json',
+      ]);
       expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
       const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
       // Everything sent arrives (loopback, a few hundred PDUs) before the socket is read for the last time.
-      await within(new Promise<void>((resolve) => {
-        const check = setInterval(() => pdus >= summary.pdus! && (clearInterval(check), resolve()), 20);
-      }), 5_000, 'every PDU to arrive');
+      await within(
+        new Promise<void>((resolve) => {
+          const check = setInterval(() => pdus >= summary.pdus! && (clearInterval(check), resolve()), 20);
+        }),
+        5_000,
+        'every PDU to arrive',
+      );
       expect(bad).toBe(0);
       expect(pdus).toBe(summary.pdus);
       expect(datagrams).toBe(summary.datagrams);
@@ -60,7 +85,20 @@ describe('reckon publish --entities', () => {
   }, 60_000);
 
   it('keeps to --max-rate: entities past the budget wait for the next slice', async () => {
-    const run = reckon(['publish', '--entities', '100', '--max-rate', '10', '--address', '127.0.0.1', '--port', '9', '--duration', '3 s', '--json']);
+    const run = reckon([
+      'publish',
+      '--entities',
+      '100',
+      '--max-rate',
+      '10',
+      '--address',
+      '127.0.0.1',
+      '--port',
+      '9',
+      '--duration',
+      '3 s',
+      '--json',
+    ]);
     expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
     const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
     // The bucket fills at 10 PDUs per second of wall clock from one tick's worth (1 PDU): a bound, not a timing.
@@ -77,8 +115,21 @@ describe('reckon publish --entities', () => {
   });
 
   it('lists every problem of a load run together', async () => {
-    const run = reckon(['publish', '--entities', '10', '--entity', 'tank', '--max-rate', '0', '--seed', 'x', '--rate', '5000']);
+    const run = reckon([
+      'publish',
+      '--entities',
+      '10',
+      '--entity',
+      'tank',
+      '--max-rate',
+      '0',
+      '--seed',
+      'x',
+      '--rate',
+      '5000',
+    ]);
     expect(await within(run.exited, 10_000, 'publish to exit', run.child)).toBe(2);
-    for (const text of ['--entity: cannot be combined with --entities', '--max-rate', '--seed', '--rate']) expect(run.stderr()).toContain(text);
+    for (const text of ['--entity: cannot be combined with --entities', '--max-rate', '--seed', '--rate'])
+      expect(run.stderr()).toContain(text);
   });
 });

@@ -12,20 +12,54 @@ interface Event {
 
 describe('reckon publish and reckon subscribe', () => {
   it('the subscriber sees every published entity appear, update and leave', async () => {
-    const subscribe = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--exercise', '4', '--json', '--duration', '20']);
+    const subscribe = reckon([
+      'subscribe',
+      '--port',
+      '0',
+      '--address',
+      '127.0.0.1',
+      '--exercise',
+      '4',
+      '--json',
+      '--duration',
+      '20',
+    ]);
     const [, port] = await subscribe.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
-    const publish = reckon(['publish', '--entity', 'tank', '--entity', 'aircraft', '--port', port!, '--exercise', '4', '--application', '77', '--duration', '2']);
+    const publish = reckon([
+      'publish',
+      '--entity',
+      'tank',
+      '--entity',
+      'aircraft',
+      '--port',
+      port!,
+      '--exercise',
+      '4',
+      '--application',
+      '77',
+      '--duration',
+      '2',
+    ]);
     expect(await within(publish.exited, 15_000, 'publish to exit', publish.child)).toBe(0);
     expect(publish.stderr()).toMatch(/tank \(1:77:1\), aircraft \(1:77:2\)/);
     await subscribe.waitFor(/"type":"removed".*\n(.*\n)*.*"type":"removed"/);
     subscribe.child.kill('SIGINT');
     expect(await within(subscribe.exited, 10_000, 'subscribe to exit', subscribe.child)).toBe(0);
-    const events = subscribe.stdout().trim().split('\n').map((line) => JSON.parse(line) as Event);
-    for (const [entity, marking, domain] of [[1, 'TANK 1', 1], [2, 'AIRCRAFT 1', 2]] as const) {
+    const events = subscribe
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Event);
+    for (const [entity, marking, domain] of [
+      [1, 'TANK 1', 1],
+      [2, 'AIRCRAFT 1', 2],
+    ] as const) {
       const mine = events.filter((e) => e.entityId.entity === entity);
       expect(mine[0]!.type).toBe('appeared');
       expect(mine[mine.length - 1]!.type).toBe('removed');
-      expect(mine.every((e) => e.marking === marking && e.entityId.application === 77 && e.state.exerciseId === 4)).toBe(true);
+      expect(
+        mine.every((e) => e.marking === marking && e.entityId.application === 77 && e.state.exerciseId === 4),
+      ).toBe(true);
       expect(mine[0]!.state.entityType.domain).toBe(domain);
     }
     expect(subscribe.stderr()).toMatch(/stopped \(interrupted\)/);
@@ -33,8 +67,18 @@ describe('reckon publish and reckon subscribe', () => {
   });
 
   it.each([
-    [['publish', '--entity', 'boat', '--rate', '0', '--track', 'missing.csv'], ['--entity: expected one of tank, ship, aircraft; got "boat"', '--rate', 'cannot load "missing.csv": no such file']],
-    [['subscribe', '--count', 'x', '--smoothing', 'wobbly', '--multicast', '10.0.0.1'], ['--count: expected a whole number', 'receiver.smoothing', 'network.multicast']],
+    [
+      ['publish', '--entity', 'boat', '--rate', '0', '--track', 'missing.csv'],
+      [
+        '--entity: expected one of tank, ship, aircraft; got "boat"',
+        '--rate',
+        'cannot load "missing.csv": no such file',
+      ],
+    ],
+    [
+      ['subscribe', '--count', 'x', '--smoothing', 'wobbly', '--multicast', '10.0.0.1'],
+      ['--count: expected a whole number', 'receiver.smoothing', 'network.multicast'],
+    ],
   ])('%j lists every problem and exits 2', async (args, messages) => {
     const run = reckon(args);
     expect(await within(run.exited, 10_000, `${args[0]} to exit`, run.child)).toBe(2);

@@ -102,12 +102,29 @@ describe('reckon record', () => {
     const sent = payloads(FIXTURE).slice(0, 40);
     const otherExercise = Buffer.from(sent[5]!);
     otherExercise[1] = 9;
-    const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', '0', '--count', String(sent.length)]);
-    const [, port] = await within(record.stderrMatch(/listening on 127\.0\.0\.1 port (\d+)/), 20_000, 'record to listen', record.child);
+    const record = run([
+      'record',
+      '--out',
+      out,
+      '--address',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--count',
+      String(sent.length),
+    ]);
+    const [, port] = await within(
+      record.stderrMatch(/listening on 127\.0\.0\.1 port (\d+)/),
+      20_000,
+      'record to listen',
+      record.child,
+    );
     const socket = createSocket('udp4');
     try {
       for (const datagram of [otherExercise, ...sent]) {
-        await new Promise<void>((resolve, reject) => socket.send(datagram, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          socket.send(datagram, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())),
+        );
       }
       expect(await within(record.exited, 20_000, 'record to stop after --count', record.child)).toBe(0);
     } finally {
@@ -117,7 +134,10 @@ describe('reckon record', () => {
     expect(record.stderr()).toMatch(/rejected \d+ \(.*wrongExercise 1/);
     expect(payloads(out)).toEqual(sent); // the other exercise's datagram is not recorded
 
-    const tshark = spawnSync('tshark', ['-r', out, '-T', 'fields', '-e', 'frame.number'], { encoding: 'utf8', timeout: 30_000 });
+    const tshark = spawnSync('tshark', ['-r', out, '-T', 'fields', '-e', 'frame.number'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     if (tshark.error) return; // tshark not installed: the reader above is the check
     expect(tshark.status).toBe(0);
     expect(tshark.stdout.trim().split('\n').length).toBe(sent.length);

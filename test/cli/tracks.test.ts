@@ -34,7 +34,15 @@ describe('recorded tracks on the command line', () => {
   });
 
   it('experiment refuses it too, before any run', async () => {
-    const { code, stderr } = await exitOf(['experiment', '--preset', 'circle', '--set', `trajectory={"type":"recorded","file":"${bad}"}`, '--out', join(scratch, 'out')]);
+    const { code, stderr } = await exitOf([
+      'experiment',
+      '--preset',
+      'circle',
+      '--set',
+      `trajectory={"type":"recorded","file":"${bad}"}`,
+      '--out',
+      join(scratch, 'out'),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/trajectory\.file: .*bad\.csv: row 3: latitude 95° is outside/);
   });
@@ -46,23 +54,65 @@ describe('recorded tracks on the command line', () => {
   });
 
   it('publish keeps the captured marking, entity type and force', async () => {
-    const { code, stdout } = await exitOf(['publish', '--track', KDIS, '--entity', '1:3001:18', '--duration', '0.2 s', '--json', ...PORT]);
+    const { code, stdout } = await exitOf([
+      'publish',
+      '--track',
+      KDIS,
+      '--entity',
+      '1:3001:18',
+      '--duration',
+      '0.2 s',
+      '--json',
+      ...PORT,
+    ]);
     expect(code).toBe(0);
-    const first = JSON.parse(stdout.split('\n')[0]!) as { state: { marking: { text?: string } | string; forceId: number; entityType: Record<string, number> } };
+    const first = JSON.parse(stdout.split('\n')[0]!) as {
+      state: { marking: { text?: string } | string; forceId: number; entityType: Record<string, number> };
+    };
     expect(JSON.stringify(first.state.marking)).toContain('CISARW 1');
     expect(first.state.forceId).toBe(2);
-    expect(first.state.entityType).toEqual({ kind: 1, domain: 2, country: 222, category: 20, subcategory: 2, specific: 0, extra: 0 });
+    expect(first.state.entityType).toEqual({
+      kind: 1,
+      domain: 2,
+      country: 222,
+      category: 20,
+      subcategory: 2,
+      specific: 0,
+      extra: 0,
+    });
   });
 
   it('publish reports the recordings of a file and publishes each with --segment all', async () => {
     const rows = (start: number) => Array.from({ length: 60 }, (_, i) => `${start + i},47.${String(1000 + i)},8.5`);
-    const drives = file('drives.csv', 'time,lat,lon\n' + [...rows(1_700_000_000), ...rows(1_700_090_000)].join('\n') + '\n');
+    const drives = file(
+      'drives.csv',
+      'time,lat,lon\n' + [...rows(1_700_000_000), ...rows(1_700_090_000)].join('\n') + '\n',
+    );
     const refused = await exitOf(['publish', '--track', drives, ...PORT]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/holds 2 recordings[\s\S]*segment 2: starts 2023-11-15T23:13:20.000Z, 59 s, 60 fixes, rows 62–121/);
-    const all = await exitOf(['publish', '--track', drives, '--segment', 'all', '--kind', 'ground', '--duration', '0.2 s', '--json', ...PORT]);
+    expect(refused.stderr).toMatch(
+      /holds 2 recordings[\s\S]*segment 2: starts 2023-11-15T23:13:20.000Z, 59 s, 60 fixes, rows 62–121/,
+    );
+    const all = await exitOf([
+      'publish',
+      '--track',
+      drives,
+      '--segment',
+      'all',
+      '--kind',
+      'ground',
+      '--duration',
+      '0.2 s',
+      '--json',
+      ...PORT,
+    ]);
     expect(all.code).toBe(0);
-    const entities = new Set(all.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { entity: string }).entity));
+    const entities = new Set(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { entity: string }).entity),
+    );
     expect([...entities]).toEqual(['drives #1', 'drives #2']);
     expect(all.stderr).toMatch(/drives\.csv holds 2 recordings; publishing #1, #2/);
   });

@@ -6,10 +6,7 @@ import { readCapture } from '../../src/pcap/reader.js';
 import { PduType } from '../../src/pdu/constants.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 
-export const CAPTURES = [
-  'dis7_vrforces_gaz69_90deg_turn.pcap',
-  'dis5_kdis_vrforces_hind_vs_m1a2.pcap',
-] as const;
+export const CAPTURES = ['dis7_vrforces_gaz69_90deg_turn.pcap', 'dis5_kdis_vrforces_hind_vs_m1a2.pcap'] as const;
 
 /** Every Entity State PDU (PDU type 1) of a fixture capture, in capture order, each as its own copy. */
 export function readEntityStatePdus(name: string): Uint8Array[] {
@@ -26,7 +23,10 @@ export function readEntityStatePdus(name: string): Uint8Array[] {
 }
 
 /** The XOR delta of each ESPDU against the previous ESPDU of the same entity (the first one of each is raw). */
-export function entityStateDeltas(pdus: readonly Uint8Array[], xorDelta: (out: Uint8Array, a: Uint8Array, b: Uint8Array) => Uint8Array): Uint8Array[] {
+export function entityStateDeltas(
+  pdus: readonly Uint8Array[],
+  xorDelta: (out: Uint8Array, a: Uint8Array, b: Uint8Array) => Uint8Array,
+): Uint8Array[] {
   const previous = new Map<string, Uint8Array>();
   return pdus.map((pdu) => {
     const key = Array.from(pdu.subarray(12, 18)).join('.');

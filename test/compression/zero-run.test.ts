@@ -109,7 +109,10 @@ describe('zero-run compression', () => {
   });
 
   it('matches the reference model on mostly-zero bytes cut at any bit length, bits past the length ignored', () => {
-    const byte = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) });
+    const byte = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: 255 }) },
+    );
     fc.assert(
       fc.property(fc.array(byte, { maxLength: 80 }), fc.nat(640), (values, cut) => {
         const bytes = Uint8Array.from(values);
@@ -149,16 +152,19 @@ describe('zero-run compression', () => {
     expect(decodeZeroRuns(fromBits('000111 000111').bytes, out, 12)).toBe(ZeroRunStatus.OVERFLOW);
     expect(encodeZeroRuns(Uint8Array.of(0xff, 0xff), out)).toBe(ZeroRunStatus.OVERFLOW);
     // The next call on good input is unaffected.
-    expect(decode('000 011 010 000 100 110 000 101')).toBe(
-      '000000000010000000000000110000000000000000',
-    );
+    expect(decode('000 011 010 000 100 110 000 101')).toBe('000000000010000000000000110000000000000000');
   });
 
   it('never throws on hostile bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), fc.nat(600), fc.nat(80), (bytes, bitLength, capacity) => {
         const n = decodeZeroRuns(bytes, new Uint8Array(capacity), bitLength);
-        expect(n === ZeroRunStatus.OVERFLOW || n === ZeroRunStatus.TRUNCATED || n === ZeroRunStatus.BAD_RUN || (n >= 0 && n % 3 === 0)).toBe(true);
+        expect(
+          n === ZeroRunStatus.OVERFLOW ||
+            n === ZeroRunStatus.TRUNCATED ||
+            n === ZeroRunStatus.BAD_RUN ||
+            (n >= 0 && n % 3 === 0),
+        ).toBe(true);
       }),
       { numRuns: 2000 },
     );
@@ -180,7 +186,11 @@ describe('zero-run compression', () => {
       expect(decodeZeroRuns(encoded, decoded, bits)).toBeGreaterThanOrEqual(delta.length * 8);
       // Undo the delta with the previous PDU of the same entity: the original PDU comes back.
       const key = Array.from(pdus[i]!.subarray(12, 18)).join('.');
-      const restored = xorDelta(new Uint8Array(delta.length), decoded.subarray(0, delta.length), previous.get(key) ?? new Uint8Array(0));
+      const restored = xorDelta(
+        new Uint8Array(delta.length),
+        decoded.subarray(0, delta.length),
+        previous.get(key) ?? new Uint8Array(0),
+      );
       expect(restored).toEqual(pdus[i]);
       previous.set(key, pdus[i]!);
     });
@@ -193,7 +203,14 @@ describe('bit reader and writer', () => {
   it('round-trips fields of every width and clears stale bits of a reused buffer', () => {
     const buffer = new Uint8Array(16).fill(0xff);
     const writer = new BitWriter(buffer);
-    const fields: Array<[number, number]> = [[1, 1], [0, 1], [5, 3], [0xabcd, 16], [0xdeadbeef, 32], [0, 7]];
+    const fields: Array<[number, number]> = [
+      [1, 1],
+      [0, 1],
+      [5, 3],
+      [0xabcd, 16],
+      [0xdeadbeef, 32],
+      [0, 7],
+    ];
     for (const [v, n] of fields) writer.write(v, n);
     expect(writer.bitLength).toBe(60);
     expect(writer.overflowed).toBe(false);

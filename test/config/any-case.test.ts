@@ -22,19 +22,28 @@ describe('anyCaseEnum', () => {
   it.each(['fpv', 'FPW ', 'gilbert.elliott', '', 2])('rejects %j, naming the accepted values', (input) => {
     const result = schema.safeParse(input);
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.message)).toEqual(['expected one of "FPW", "static", "gilbert-elliott" (any letter case)']);
+    expect(result.error!.issues.map((i) => i.message)).toEqual([
+      'expected one of "FPW", "static", "gilbert-elliott" (any letter case)',
+    ]);
   });
 });
 
 describe('config: any case from every source', () => {
   it('flags', () => {
-    const c = loadConfig({ flags: { smoothing: 'Linear', display: 'INTERPOLATE', 'heartbeat-table': 'KDIS', 'latency-compensation': 'TimeStamp' } });
-    expect([c.receiver.smoothing, c.receiver.display, c.heartbeat.heartbeatTable, c.receiver.latencyCompensation]).toEqual([
-      'linear',
-      'interpolate',
-      'kdis',
-      'timestamp',
-    ]);
+    const c = loadConfig({
+      flags: {
+        smoothing: 'Linear',
+        display: 'INTERPOLATE',
+        'heartbeat-table': 'KDIS',
+        'latency-compensation': 'TimeStamp',
+      },
+    });
+    expect([
+      c.receiver.smoothing,
+      c.receiver.display,
+      c.heartbeat.heartbeatTable,
+      c.receiver.latencyCompensation,
+    ]).toEqual(['linear', 'interpolate', 'kdis', 'timestamp']);
   });
 
   it('environment and file', () => {
@@ -43,7 +52,9 @@ describe('config: any case from every source', () => {
   });
 
   it('still rejects an unknown name with the choices', () => {
-    expect(() => loadConfig({ flags: { smoothing: 'cubic' } })).toThrow(/receiver\.smoothing \(from --smoothing\): expected one of "snap", /);
+    expect(() => loadConfig({ flags: { smoothing: 'cubic' } })).toThrow(
+      /receiver\.smoothing \(from --smoothing\): expected one of "snap", /,
+    );
   });
 });
 
@@ -65,7 +76,10 @@ describe('the JSON Schemas say so', () => {
     ['config.schema.json', ['properties', 'receiver', 'properties', 'smoothing'], 'Projective'],
     ['experiment.schema.json', ['properties', 'smoothing', 'properties', 'method'], 'LINEAR'],
   ])('%s accepts %s in any case', (file, path, value) => {
-    const json = JSON.parse(readFileSync(new URL(`../../schemas/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+    const json = JSON.parse(readFileSync(new URL(`../../schemas/${file}`, import.meta.url), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     let node = json;
     for (const key of path) node = node[key] as Record<string, unknown>;
     const alternatives = node.anyOf as Array<{ enum?: string[]; pattern?: string }>;

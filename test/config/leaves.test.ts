@@ -11,7 +11,7 @@ import { HEARTBEAT_CLASSES, defaultConfig } from '../../src/config/schema.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
 
 describe('the generated leaf table', () => {
-  it('is the schema\'s leaves (run `npm run config-leaves` after changing the schema)', () => {
+  it("is the schema's leaves (run `npm run config-leaves` after changing the schema)", () => {
     expect(readFileSync('src/config/setting-leaves.generated.ts', 'utf8')).toBe(renderLeafTable());
     expect(CONFIG_LEAVES).toEqual(deriveConfigLeaves());
   });
@@ -36,15 +36,18 @@ function reachable(entry: string): Set<string> {
 }
 
 describe('command modules stay light', () => {
-  it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])('reckon %s loads no zod or mathjs before run()', (name) => {
-    const modules = reachable(`src/cli/commands/${name}.ts`);
-    expect(modules.has('src/cli/config-flags.ts')).toBe(true); // the walk follows the config flags
-    expect([...modules].filter((m) => /^(zod|mathjs)/.test(m) || m === 'src/config/schema.ts')).toEqual([]);
-  });
+  it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])(
+    'reckon %s loads no zod or mathjs before run()',
+    (name) => {
+      const modules = reachable(`src/cli/commands/${name}.ts`);
+      expect(modules.has('src/cli/config-flags.ts')).toBe(true); // the walk follows the config flags
+      expect([...modules].filter((m) => /^(zod|mathjs)/.test(m) || m === 'src/config/schema.ts')).toEqual([]);
+    },
+  );
 });
 
-describe('heartbeats: the dr tables, with the configuration\'s per-class overrides', () => {
-  it('are the dr module\'s own tables, not a copy', () => {
+describe("heartbeats: the dr tables, with the configuration's per-class overrides", () => {
+  it("are the dr module's own tables, not a copy", () => {
     expect(HEARTBEAT_TABLES.ieee).toBe(HEARTBEAT_IEEE_TABLE_25);
     expect(HEARTBEAT_TABLES.kdis).toBe(HEARTBEAT_KDIS);
     expect(heartbeatTableFromConfig(defaultConfig().heartbeat)).toBe(HEARTBEAT_IEEE_TABLE_25);
@@ -58,7 +61,9 @@ describe('heartbeats: the dr tables, with the configuration\'s per-class overrid
         const built = heartbeatTableFromConfig(config);
         for (let kind = 0; kind <= 12; kind++) {
           for (let domain = 0; domain <= 8; domain++) {
-            expect(heartbeatSecondsFor(built, kind, domain), `kind ${kind} domain ${domain}`).toBe(heartbeatSeconds(config, kind, domain));
+            expect(heartbeatSecondsFor(built, kind, domain), `kind ${kind} domain ${domain}`).toBe(
+              heartbeatSeconds(config, kind, domain),
+            );
           }
         }
       }),

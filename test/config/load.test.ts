@@ -39,13 +39,21 @@ describe('defaults', () => {
     expect(c.heartbeat.heartbeatTable).toBe('ieee');
     expect(c.heartbeat.timeoutMultiplier).toBe(2.4);
     expect(c.heartbeat.stationaryHeartbeat).toBe(60); // HBT_STATIONARY, 1 min
-    expect(c.receiver).toMatchObject({ maxEntities: 10_000, smoothing: 'projective', display: 'extrapolate', interpolationDelay: 0.1 });
+    expect(c.receiver).toMatchObject({
+      maxEntities: 10_000,
+      smoothing: 'projective',
+      display: 'extrapolate',
+      interpolationDelay: 0.1,
+    });
     expect(loadConfig()).toEqual(c);
   });
 });
 
 describe('precedence: flags > environment > file > defaults', () => {
-  const path = file('layers.json', { network: { port: 4000, mtu: 1400, ttl: 4 }, emitter: { positionThreshold: '50 cm' } });
+  const path = file('layers.json', {
+    network: { port: 4000, mtu: 1400, ttl: 4 },
+    emitter: { positionThreshold: '50 cm' },
+  });
   const env = { RECKON_NETWORK_PORT: '5000', RECKON_NETWORK_MTU: '1200', UNRELATED: 'x' };
   const flags = { port: '6000' };
 
@@ -114,11 +122,25 @@ describe('every problem is listed with its path, its source and an example', () 
     );
     const byPath = new Map(error.issues.map((i) => [i.path, i]));
     expect([...byPath.keys()].sort()).toEqual(
-      ['dis.exercise', 'emitter.positionThreshold', 'filter.allowSources.1', 'network', 'network.mtu', 'network.port', 'receiver.smoothing'].sort(),
+      [
+        'dis.exercise',
+        'emitter.positionThreshold',
+        'filter.allowSources.1',
+        'network',
+        'network.mtu',
+        'network.port',
+        'receiver.smoothing',
+      ].sort(),
     );
-    expect(byPath.get('network.port')).toMatchObject({ source: '--port', message: expect.stringMatching(/e\.g\. 3000/) });
+    expect(byPath.get('network.port')).toMatchObject({
+      source: '--port',
+      message: expect.stringMatching(/e\.g\. 3000/),
+    });
     expect(byPath.get('network.mtu')).toMatchObject({ source: path, message: expect.stringMatching(/e\.g\. 1472/) });
-    expect(byPath.get('dis.exercise')).toMatchObject({ source: 'RECKON_DIS_EXERCISE', message: expect.stringMatching(/255/) });
+    expect(byPath.get('dis.exercise')).toMatchObject({
+      source: 'RECKON_DIS_EXERCISE',
+      message: expect.stringMatching(/255/),
+    });
     expect(byPath.get('emitter.positionThreshold')?.message).toMatch(/not a length.*e\.g\. "1 m"/);
     expect(byPath.get('network')?.message).toMatch(/"nope".*known settings here: address, port/);
     expect(byPath.get('receiver.smoothing')?.message).toMatch(/"snap".*"convergence".*e\.g\. "projective"/);
@@ -138,7 +160,9 @@ describe('every problem is listed with its path, its source and an example', () 
   it('rejects a unicast address as multicast group, and a port out of range from code', () => {
     const error = configError(() => loadConfig({ overrides: { network: { multicast: '10.1.1.1', port: -1 } } }));
     expect(error.issues.map((i) => i.path)).toEqual(['network.port', 'network.multicast']);
-    expect(loadConfig({ overrides: { network: { multicast: 'ff02::1234', ipv6: true } } }).network.multicast).toBe('ff02::1234');
+    expect(loadConfig({ overrides: { network: { multicast: 'ff02::1234', ipv6: true } } }).network.multicast).toBe(
+      'ff02::1234',
+    );
   });
 });
 
@@ -148,7 +172,10 @@ describe('command helpers', () => {
     for (const name of ['address', 'port', 'exercise', 'multicast', 'config']) expect(specs[name], name).toBeDefined();
     expect(specs['position-threshold']).toBeUndefined();
     expect(specs.config!.description).toContain(CONFIG_PRECEDENCE);
-    const { args, problems } = parseArgs(['--port', '3001', '--multicast', '239.1.2.3', '--no-multicast-loopback'], specs);
+    const { args, problems } = parseArgs(
+      ['--port', '3001', '--multicast', '239.1.2.3', '--no-multicast-loopback'],
+      specs,
+    );
     expect(problems).toEqual([]);
     const c = configFromFlags(args.flags, {});
     expect(c.network).toMatchObject({ port: 3001, multicast: '239.1.2.3', multicastLoopback: false });
@@ -162,7 +189,10 @@ describe('command helpers', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).problems.map((p) => p.path)).toEqual(['network.port (from --port)', 'dis.exercise (from --exercise)']);
+    expect((caught as UsageError).problems.map((p) => p.path)).toEqual([
+      'network.port (from --port)',
+      'dis.exercise (from --exercise)',
+    ]);
   });
 });
 
@@ -198,12 +228,19 @@ describe('heartbeats per kind and domain', () => {
 
   it('stationaryHeartbeat: read with units from file, environment or flag; times a stationary entity out after it × 2.4', () => {
     expect(loadConfig({ flags: { 'stationary-heartbeat': '2 min' } }).heartbeat.stationaryHeartbeat).toBe(120);
-    expect(loadConfig({ env: { RECKON_HEARTBEAT_STATIONARY_HEARTBEAT: '90 s' } }).heartbeat.stationaryHeartbeat).toBe(90);
+    expect(loadConfig({ env: { RECKON_HEARTBEAT_STATIONARY_HEARTBEAT: '90 s' } }).heartbeat.stationaryHeartbeat).toBe(
+      90,
+    );
     expect(entityTimeoutSeconds(ieee, 1, 2, true)).toBeCloseTo(144, 12);
     // Never shorter than the class's own heartbeat; 0 is off.
     expect(entityTimeoutSeconds({ ...kdis, stationaryHeartbeat: 10 }, 1, 1, true)).toBeCloseTo(132, 12);
     expect(entityTimeoutSeconds({ ...ieee, stationaryHeartbeat: 0 }, 1, 2, true)).toBeCloseTo(12, 12);
     const error = configError(() => loadConfig({ overrides: { heartbeat: { stationaryHeartbeat: '-1 s' } } }));
-    expect(error.issues).toEqual([expect.objectContaining({ path: 'heartbeat.stationaryHeartbeat', message: expect.stringMatching(/0 \(off\) or more/) })]);
+    expect(error.issues).toEqual([
+      expect.objectContaining({
+        path: 'heartbeat.stationaryHeartbeat',
+        message: expect.stringMatching(/0 \(off\) or more/),
+      }),
+    ]);
   });
 });

@@ -14,15 +14,29 @@ function issuesOf(run: () => unknown): string[] {
 }
 
 describe('network.address', () => {
-  it.each(['127.0.0.1', '::1', 'localhost', 'dis-gateway', 'sim01.example.org', 'sim01.example.org.', 'xn--bcher-kva.example'])(
-    'accepts %s',
-    (address) => {
-      expect(loadConfig({ flags: { address } }).network.address).toBe(address);
-      expect(loadConfig({ env: { RECKON_NETWORK_ADDRESS: address } }).network.address).toBe(address);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '::1',
+    'localhost',
+    'dis-gateway',
+    'sim01.example.org',
+    'sim01.example.org.',
+    'xn--bcher-kva.example',
+  ])('accepts %s', (address) => {
+    expect(loadConfig({ flags: { address } }).network.address).toBe(address);
+    expect(loadConfig({ env: { RECKON_NETWORK_ADDRESS: address } }).network.address).toBe(address);
+  });
 
-  it.each(['10.0.0.256', '1.2.3', 'bad_host', '-leading.example', 'a..b', 'host name', `${'a'.repeat(64)}.example`, ''])('rejects "%s"', (address) => {
+  it.each([
+    '10.0.0.256',
+    '1.2.3',
+    'bad_host',
+    '-leading.example',
+    'a..b',
+    'host name',
+    `${'a'.repeat(64)}.example`,
+    '',
+  ])('rejects "%s"', (address) => {
     expect(issuesOf(() => loadConfig({ flags: { address } }))).toEqual([
       expect.stringMatching(/^network\.address: must be an IPv4 or IPv6 address or a host name such as localhost/),
     ]);

@@ -7,7 +7,13 @@ import { XMLValidator } from 'fast-xml-parser';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { encodeCotEvent, parseCotEvent, type CotEventFields } from '../../src/cot/event.js';
-import { affiliationForForce, cotTypeFor, cotUid, courseAndSpeed, stripControlCharacters } from '../../src/cot/mapping.js';
+import {
+  affiliationForForce,
+  cotTypeFor,
+  cotUid,
+  courseAndSpeed,
+  stripControlCharacters,
+} from '../../src/cot/mapping.js';
 import { cotEvents, type CotEvent } from '../../src/cot/operator.js';
 import { DR_FPW, DR_RVB } from '../../src/dr/algorithm.js';
 import { ecefToGeodeticDegrees, eulerFromHeadingPitchRoll, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
@@ -25,7 +31,8 @@ const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
 
 // A point near Monterey, 0 m above the ellipsoid, and ECEF velocities of 10 m/s due north and due east there,
 // from finite differences of the geodetic → ECEF conversion (independent of the ENU matrix).
-const LAT = 36.6, LON = -121.9;
+const LAT = 36.6,
+  LON = -121.9;
 const ORIGIN = geodeticDegreesToEcef(new Float64Array(3), LAT, LON, 0);
 function velocityToward(dLatDeg: number, dLonDeg: number, speedMps: number): number[] {
   const p = geodeticDegreesToEcef(new Float64Array(3), LAT + dLatDeg, LON + dLonDeg, 0);
@@ -58,7 +65,10 @@ function pdu(p: Pdu): Uint8Array {
   r.entity = p.entity ?? 54;
   r.forceId = p.force ?? 1;
   r.entityType.set([p.kind ?? 1, p.domain ?? 1, 225, 1, 1, 3, 0]);
-  const marking = typeof p.marking === 'string' ? new TextEncoder().encode(p.marking) : (p.marking ?? new TextEncoder().encode('TANK 1'));
+  const marking =
+    typeof p.marking === 'string'
+      ? new TextEncoder().encode(p.marking)
+      : (p.marking ?? new TextEncoder().encode('TANK 1'));
   r.markingCharacterSet = 1;
   r.markingBytes.fill(0);
   r.markingBytes.set(marking.subarray(0, 11));
@@ -100,11 +110,21 @@ function eventsOf(
 
 describe('mapping', () => {
   it('affiliation from the force: Friendly/Opposing/Neutral 1–10 in threes; Other and unknown values are unknown', () => {
-    const triples = Array.from({ length: 10 }, (_, i) => [`Friendly ${i + 1}`, `Opposing ${i + 1}`, `Neutral ${i + 1}`]);
+    const triples = Array.from({ length: 10 }, (_, i) => [
+      `Friendly ${i + 1}`,
+      `Opposing ${i + 1}`,
+      `Neutral ${i + 1}`,
+    ]);
     const names = ['Other', ...triples.flat()];
     for (let force = 0; force <= 255; force++) {
       const name = names[force] ?? 'none';
-      const expected = name.startsWith('Friendly') ? 'f' : name.startsWith('Opposing') ? 'h' : name.startsWith('Neutral') ? 'n' : 'u';
+      const expected = name.startsWith('Friendly')
+        ? 'f'
+        : name.startsWith('Opposing')
+          ? 'h'
+          : name.startsWith('Neutral')
+            ? 'n'
+            : 'u';
       expect(affiliationForForce(force), `force ${force} (${name})`).toBe(expected);
     }
   });
@@ -129,15 +149,18 @@ describe('mapping', () => {
 
   it('course and speed from an ECEF velocity: north 0°, east 90°, south-west 225°', () => {
     const out = new Float64Array(2);
-    const lat = (LAT * Math.PI) / 180, lon = (LON * Math.PI) / 180;
+    const lat = (LAT * Math.PI) / 180,
+      lon = (LON * Math.PI) / 180;
     courseAndSpeed(out, lat, lon, NORTH_10[0]!, NORTH_10[1]!, NORTH_10[2]!);
     expect(out[0]! < 0.01 || out[0]! > 359.99).toBe(true);
     expect(out[1]).toBeCloseTo(10, 4);
     courseAndSpeed(out, lat, lon, EAST_10[0]!, EAST_10[1]!, EAST_10[2]!);
     expect(out[0]).toBeCloseTo(90, 2);
     // Equal distances south and west: a latitude step over the meridian radius M, a longitude step over N·cos φ.
-    const e2 = 0.00669437999014, w = 1 - e2 * Math.sin(lat) ** 2;
-    const m = (6378137 * (1 - e2)) / w ** 1.5, n = 6378137 / Math.sqrt(w);
+    const e2 = 0.00669437999014,
+      w = 1 - e2 * Math.sin(lat) ** 2;
+    const m = (6378137 * (1 - e2)) / w ** 1.5,
+      n = 6378137 / Math.sqrt(w);
     const sw = velocityToward(-1e-6, (-1e-6 * m) / (n * Math.cos(lat)), 7);
     courseAndSpeed(out, lat, lon, sw[0]!, sw[1]!, sw[2]!);
     expect(out[0]).toBeCloseTo(225, 3);
@@ -230,7 +253,9 @@ describe('CoT events', () => {
 describe('cotEvents (frames → events, virtual time)', () => {
   it('one event at once for a new entity, then one per second, each with the dead-reckoned position', () => {
     // A tank moving north at 10 m/s, heartbeat PDUs every 5 s.
-    const deliveries = [0, 5000, 10_000].map((ms) => [ms + 50, pdu({ tSeconds: ms / 1000, velocity: NORTH_10 })] as const);
+    const deliveries = [0, 5000, 10_000].map(
+      (ms) => [ms + 50, pdu({ tSeconds: ms / 1000, velocity: NORTH_10 })] as const,
+    );
     const events = eventsOf(deliveries, 12_000);
     expect(events[0]!.reason).toBe('appeared');
     expect(events[0]!.atMs).toBe(100); // the first frame after the PDU
@@ -259,15 +284,22 @@ describe('cotEvents (frames → events, virtual time)', () => {
   });
 
   it('body-frame velocity (RVB): 8 m/s forward on heading 60°, turning right at 0.1 rad/s: course 60° + 0.1 rad/s × t', () => {
-    const lat = (LAT * Math.PI) / 180, lon = (LON * Math.PI) / 180;
+    const lat = (LAT * Math.PI) / 180,
+      lon = (LON * Math.PI) / 180;
     const orientation = [...eulerFromHeadingPitchRoll(new Float64Array(3), lat, lon, Math.PI / 3, 0, 0)];
     // Level, so the body z axis points down and a positive yaw rate turns the heading clockwise.
-    const turning = pdu({ tSeconds: 0, velocity: [8, 0, 0], orientation, angularVelocity: [0, 0, 0.1], algorithm: DR_RVB });
+    const turning = pdu({
+      tSeconds: 0,
+      velocity: [8, 0, 0],
+      orientation,
+      angularVelocity: [0, 0, 0.1],
+      algorithm: DR_RVB,
+    });
     const events = eventsOf([[50, turning]], 2500);
     expect(events).toHaveLength(3);
     for (const e of events) {
       const p = parseCotEvent(e.xml)!;
-      const turnedDeg = (0.1 * (e.atMs - 50)) / 1000 * (180 / Math.PI);
+      const turnedDeg = ((0.1 * (e.atMs - 50)) / 1000) * (180 / Math.PI);
       expect(Number(p.track.course)).toBeCloseTo(60 + turnedDeg, 0);
       expect(Math.abs(Number(p.track.course) - (60 + turnedDeg))).toBeLessThan(0.15);
       expect(Number(p.track.speed)).toBeCloseTo(8, 2);
@@ -352,7 +384,10 @@ describe('cotEvents (frames → events, virtual time)', () => {
     // The two entities of the capture (SOURCES.md): 1:3001:54 and 1:3001:59, exercise 1.
     expect([...byUid.keys()].sort()).toEqual(['DIS.1.1.3001.54', 'DIS.1.1.3001.59']);
     for (const [uid, list] of byUid) {
-      expect(list.filter((e) => e.reason === 'appeared'), uid).toHaveLength(1);
+      expect(
+        list.filter((e) => e.reason === 'appeared'),
+        uid,
+      ).toHaveLength(1);
       for (const e of list) expect(parseCotEvent(e.xml)!.event.uid).toBe(uid);
     }
     expect(parseCotEvent(byUid.get('DIS.1.1.3001.54')![0]!.xml)!.contact.callsign).toBe('UtilVeh 1');

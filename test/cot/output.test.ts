@@ -56,10 +56,18 @@ describe('parseCotUrl', () => {
         text: 'udp://239.2.3.1:6969',
       },
     });
-    expect(target('udp://239.2.3.1:6969?ttl=4&interface=192.168.1.10')).toMatchObject({ multicast: true, ttl: 4, interface: '192.168.1.10' });
+    expect(target('udp://239.2.3.1:6969?ttl=4&interface=192.168.1.10')).toMatchObject({
+      multicast: true,
+      ttl: 4,
+      interface: '192.168.1.10',
+    });
     expect(target('udp://[ff02::1]:6969')).toMatchObject({ host: 'ff02::1', multicast: true });
     expect(target('udp://10.0.0.5:4242')).toMatchObject({ protocol: 'udp', multicast: false });
-    expect(target('tcp://takserver.example:8087')).toMatchObject({ protocol: 'tcp', host: 'takserver.example', port: 8087 });
+    expect(target('tcp://takserver.example:8087')).toMatchObject({
+      protocol: 'tcp',
+      host: 'takserver.example',
+      port: 8087,
+    });
     expect(target('tls://[::1]:8089')).toMatchObject({ protocol: 'tls', host: '::1', port: 8089 });
   });
 
@@ -99,8 +107,17 @@ describe('CoT outputs on 127.0.0.1', () => {
     await within(three, 5000, 'three datagrams');
     await output.close();
     listener.close();
-    expect(received.map((x) => parseCotEvent(x)!.event.uid).sort()).toEqual(['DIS.1.1.3001.1', 'DIS.1.1.3001.2', 'DIS.1.1.3001.3']);
-    expect(output.stats).toMatchObject({ events: 3, bytes: received.reduce((n, x) => n + Buffer.byteLength(x), 0), dropped: 0, errors: 0 });
+    expect(received.map((x) => parseCotEvent(x)!.event.uid).sort()).toEqual([
+      'DIS.1.1.3001.1',
+      'DIS.1.1.3001.2',
+      'DIS.1.1.3001.3',
+    ]);
+    expect(output.stats).toMatchObject({
+      events: 3,
+      bytes: received.reduce((n, x) => n + Buffer.byteLength(x), 0),
+      dropped: 0,
+      errors: 0,
+    });
   });
 
   it('TCP: events back to back on one connection; reconnects when the server drops it', async () => {
@@ -139,7 +156,7 @@ describe('CoT outputs on 127.0.0.1', () => {
     await within(
       new Promise<void>((resolve) => {
         const timer = setInterval(() => {
-          if (connected() >= 2) (clearInterval(timer), resolve());
+          if (connected() >= 2) clearInterval(timer), resolve();
           else output.send(event(99)); // lost or queued while reconnecting, counted either way
         }, 50);
       }),
@@ -175,7 +192,10 @@ describe('CoT outputs on 127.0.0.1', () => {
     });
     await within(
       new Promise<void>((resolve) => {
-        const timer = setInterval(() => statuses.some((s) => s.endsWith('connected')) && (clearInterval(timer), resolve()), 10);
+        const timer = setInterval(
+          () => statuses.some((s) => s.endsWith('connected')) && (clearInterval(timer), resolve()),
+          10,
+        );
       }),
       5000,
       'the connection',
@@ -204,7 +224,18 @@ describe('TLS output', () => {
     const ca = ['-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=reckon test CA'];
     run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', ...ca);
     for (const name of ['server', 'client']) {
-      run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`);
+      run(
+        'req',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        `${name}.key`,
+        '-out',
+        `${name}.csr`,
+        '-subj',
+        `/CN=${name}`,
+      );
       const ext = join(dir, `${name}.ext`);
       const extText = name === 'server' ? 'subjectAltName=IP:127.0.0.1\n' : 'extendedKeyUsage=clientAuth\n';
       spawnSync('sh', ['-c', `printf '%s' "$1" > "$2"`, 'sh', extText, ext]);
@@ -223,7 +254,13 @@ describe('TLS output', () => {
     let peer = '';
     const got = new Promise<void>((resolve) => {
       const server = createTlsServer(
-        { cert: pem('server.pem'), key: pem('server.key'), ca: pem('ca.pem'), requestCert: true, rejectUnauthorized: true },
+        {
+          cert: pem('server.pem'),
+          key: pem('server.key'),
+          ca: pem('ca.pem'),
+          requestCert: true,
+          rejectUnauthorized: true,
+        },
         (socket) => {
           peer = String(socket.getPeerCertificate().subject?.CN ?? '');
           socket.on('data', (chunk) => {
@@ -250,27 +287,30 @@ describe('TLS output', () => {
     expect(splitEvents(text).map((x) => parseCotEvent(x)!.event.uid)).toEqual(['DIS.1.1.3001.1', 'DIS.1.1.3001.2']);
   });
 
-  it.skipIf(openssl.path === undefined)('refuses a server whose certificate does not chain to the given CA', async () => {
-    // The server certificate is signed by the test CA; the client trusts only another CA.
-    const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
-    const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem'];
-    const r = spawnSync(openssl.path!, [...args, '-days', '2', '-subj', '/CN=other CA'], { cwd: dir });
-    expect(r.status).toBe(0);
-    const server = createTlsServer({ cert: pem('server.pem'), key: pem('server.key') }, (socket) => socket.destroy());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const statuses: string[] = [];
-    const failed = new Promise<void>((resolve) => {
-      void openCotOutput(target(`tls://127.0.0.1:${(server.address() as AddressInfo).port}`), {
-        tls: { ca: pem('other.pem') },
-        onStatus: (s) => {
-          statuses.push(s);
-          resolve();
-        },
-      }).then((output) => failed.then(() => output.close()));
-    });
-    await within(failed, 10_000, 'a TLS failure');
-    server.close();
-    expect(statuses[0]).toMatch(/certificate/i);
-    expect(statuses[0]).toMatch(/retrying/);
-  });
+  it.skipIf(openssl.path === undefined)(
+    'refuses a server whose certificate does not chain to the given CA',
+    async () => {
+      // The server certificate is signed by the test CA; the client trusts only another CA.
+      const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
+      const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem'];
+      const r = spawnSync(openssl.path!, [...args, '-days', '2', '-subj', '/CN=other CA'], { cwd: dir });
+      expect(r.status).toBe(0);
+      const server = createTlsServer({ cert: pem('server.pem'), key: pem('server.key') }, (socket) => socket.destroy());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const statuses: string[] = [];
+      const failed = new Promise<void>((resolve) => {
+        void openCotOutput(target(`tls://127.0.0.1:${(server.address() as AddressInfo).port}`), {
+          tls: { ca: pem('other.pem') },
+          onStatus: (s) => {
+            statuses.push(s);
+            resolve();
+          },
+        }).then((output) => failed.then(() => output.close()));
+      });
+      await within(failed, 10_000, 'a TLS failure');
+      server.close();
+      expect(statuses[0]).toMatch(/certificate/i);
+      expect(statuses[0]).toMatch(/retrying/);
+    },
+  );
 });

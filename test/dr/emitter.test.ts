@@ -13,7 +13,12 @@ import {
   emitReasonNames,
   type EmitterOptions,
 } from '../../src/dr/emitter.js';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, HEARTBEAT_STATIONARY_SECONDS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
+import {
+  HEARTBEAT_IEEE_TABLE_25,
+  HEARTBEAT_KDIS,
+  HEARTBEAT_STATIONARY_SECONDS,
+  heartbeatSecondsFor,
+} from '../../src/dr/heartbeat.js';
 import { PoseRateEstimator } from '../../src/dr/pose-rates.js';
 import * as mat3 from '../../src/math/mat3.js';
 import { eulerFromWorldToBody, worldToBodyFromEuler } from '../../src/math/euler.js';
@@ -30,7 +35,11 @@ function receiverView(r: EntityStateRecord, dt: number) {
       linearVelocity: r.linearVelocity,
       orientation: r.orientation,
       appearance: r.appearance,
-      deadReckoning: { algorithm: r.drAlgorithm, linearAcceleration: r.linearAcceleration, angularVelocity: r.angularVelocity },
+      deadReckoning: {
+        algorithm: r.drAlgorithm,
+        linearAcceleration: r.linearAcceleration,
+        angularVelocity: r.angularVelocity,
+      },
     },
     dt,
   );
@@ -42,7 +51,9 @@ function run(options: EmitterOptions, truthAt: (out: TruthState, t: number) => T
   const record = new EntityStateRecord();
   const truth = createTruthState();
   const sends: { t: number; reasons: number; algorithm: number }[] = [];
-  let maxUnsentError = 0, maxUnsentAngle = 0, sentAt = 0;
+  let maxUnsentError = 0,
+    maxUnsentAngle = 0,
+    sentAt = 0;
   for (let i = 0; i <= seconds * hz; i++) {
     const t = i / hz;
     truthAt(truth, t);
@@ -55,7 +66,12 @@ function run(options: EmitterOptions, truthAt: (out: TruthState, t: number) => T
       const p = truth.location;
       const error = Math.hypot(p[0]! - seen.location[0]!, p[1]! - seen.location[1]!, p[2]! - seen.location[2]!);
       maxUnsentError = Math.max(maxUnsentError, error);
-      const rt = worldToBodyFromEuler(mat3.create(), truth.orientation[0]!, truth.orientation[1]!, truth.orientation[2]!);
+      const rt = worldToBodyFromEuler(
+        mat3.create(),
+        truth.orientation[0]!,
+        truth.orientation[1]!,
+        truth.orientation[2]!,
+      );
       const rs = worldToBodyFromEuler(mat3.create(), seen.orientation[0]!, seen.orientation[1]!, seen.orientation[2]!);
       const angle = mat3.rotationAngleBetween(rt, rs);
       maxUnsentAngle = Math.max(maxUnsentAngle, angle);
@@ -80,7 +96,11 @@ describe('DeadReckoningEmitter', () => {
   });
 
   it('keeps what receivers see within the position threshold (Euclidean) and sends when it is crossed', () => {
-    const r = run({ algorithm: 2, positionThresholdMeters: 1, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [10, 0, 0], [0, 2, 2]), 20);
+    const r = run(
+      { algorithm: 2, positionThresholdMeters: 1, heartbeatSeconds: 1e9 },
+      (o, t) => accelerating(o, t, [10, 0, 0], [0, 2, 2]),
+      20,
+    );
     // ½·|a|·t² = 1 m after t = 0.84 s, so about one PDU per 0.84 s at 20 Hz sampling.
     expect(r.sends.length).toBeGreaterThan(15);
     expect(r.sends.slice(1).every((s) => s.reasons === EMIT_POSITION)).toBe(true);
@@ -89,7 +109,11 @@ describe('DeadReckoningEmitter', () => {
   });
 
   it('sends on the orientation threshold when a fixed model misses a turn', () => {
-    const r = run({ algorithm: 2, positionThresholdMeters: 1e9, heartbeatSeconds: 1e9 }, (o, t) => turning(o, t, 50, 0.2), 10);
+    const r = run(
+      { algorithm: 2, positionThresholdMeters: 1e9, heartbeatSeconds: 1e9 },
+      (o, t) => turning(o, t, 50, 0.2),
+      10,
+    );
     expect(r.sends.slice(1).every((s) => s.reasons === EMIT_ORIENTATION)).toBe(true);
     // 3° at 0.2 rad/s is 0.26 s: about 38 PDUs in 10 s.
     expect(r.sends.length).toBeGreaterThan(30);
@@ -118,7 +142,11 @@ describe('DeadReckoningEmitter', () => {
   });
 
   it('never sends faster than the rate cap', () => {
-    const r = run({ algorithm: 2, minIntervalSeconds: 1, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [0, 0, 0], [0, 20, 0]), 10);
+    const r = run(
+      { algorithm: 2, minIntervalSeconds: 1, heartbeatSeconds: 1e9 },
+      (o, t) => accelerating(o, t, [0, 0, 0], [0, 20, 0]),
+      10,
+    );
     const gaps = r.sends.slice(1).map((s, i) => s.t - r.sends[i]!.t);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1 - 1e-9);
     expect(r.sends.length).toBe(11);
@@ -136,8 +164,16 @@ describe('DeadReckoningEmitter', () => {
 
   it('adaptive threshold: proportional to speed within its bounds', () => {
     const adaptiveThreshold = { secondsOfTravel: 0.1, minMeters: 0.5, maxMeters: 3 };
-    const slow = run({ algorithm: 2, adaptiveThreshold, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [2, 0, 0], [0, 0.1, 0]), 10);
-    const fast = run({ algorithm: 2, adaptiveThreshold, heartbeatSeconds: 1e9 }, (o, t) => accelerating(o, t, [100, 0, 0], [0, 0.1, 0]), 10);
+    const slow = run(
+      { algorithm: 2, adaptiveThreshold, heartbeatSeconds: 1e9 },
+      (o, t) => accelerating(o, t, [2, 0, 0], [0, 0.1, 0]),
+      10,
+    );
+    const fast = run(
+      { algorithm: 2, adaptiveThreshold, heartbeatSeconds: 1e9 },
+      (o, t) => accelerating(o, t, [100, 0, 0], [0, 0.1, 0]),
+      10,
+    );
     expect(slow.emitter.thresholdMeters).toBe(0.5);
     expect(fast.emitter.thresholdMeters).toBe(3);
     expect(slow.maxUnsentError).toBeLessThanOrEqual(0.5);
@@ -161,10 +197,16 @@ describe('DeadReckoningEmitter: stationary heartbeat (HBT_STATIONARY)', () => {
 
   it('a parked entity sends its first PDU, then one per 60 s; one per 5 s with the stationary heartbeat off', () => {
     const r = run({}, parked, 200);
-    expect(r.sends.map((s) => [s.t, s.reasons])).toEqual([[0, EMIT_FIRST], [60, EMIT_HEARTBEAT], [120, EMIT_HEARTBEAT], [180, EMIT_HEARTBEAT]]);
+    expect(r.sends.map((s) => [s.t, s.reasons])).toEqual([
+      [0, EMIT_FIRST],
+      [60, EMIT_HEARTBEAT],
+      [120, EMIT_HEARTBEAT],
+      [180, EMIT_HEARTBEAT],
+    ]);
     expect(r.emitter.sentStationary).toBe(true);
     expect(r.emitter.currentHeartbeatSeconds).toBe(HEARTBEAT_STATIONARY_SECONDS);
-    for (const off of [null, 0]) expect(run({ stationaryHeartbeatSeconds: off }, parked, 20).sends.map((s) => s.t)).toEqual([0, 5, 10, 15, 20]);
+    for (const off of [null, 0])
+      expect(run({ stationaryHeartbeatSeconds: off }, parked, 20).sends.map((s) => s.t)).toEqual([0, 5, 10, 15, 20]);
   });
 
   it('sends when it drives off past the threshold, heartbeats every 5 s while moving, every 60 s once parked again', () => {
@@ -200,23 +242,34 @@ describe('DeadReckoningEmitter: stationary heartbeat (HBT_STATIONARY)', () => {
       [83.4375, EMIT_POSITION, 1],
     ]);
     // Without the threshold in reach, the stationary heartbeat.
-    expect(run({ algorithm: 'auto' }, creep, 130, 16).sends.map((s) => [s.t, s.reasons])).toEqual([[0, EMIT_FIRST], [60, EMIT_HEARTBEAT], [120, EMIT_HEARTBEAT]]);
+    expect(run({ algorithm: 'auto' }, creep, 130, 16).sends.map((s) => [s.t, s.reasons])).toEqual([
+      [0, EMIT_FIRST],
+      [60, EMIT_HEARTBEAT],
+      [120, EMIT_HEARTBEAT],
+    ]);
   });
 
   it('turning on the spot (rates only) is not stationary for rotating models, and a longer regular heartbeat wins', () => {
     const spin = (o: TruthState, t: number) => turning(o, t, 0, 0.2);
-    expect(run({ algorithm: 4 }, spin, 10).sends.map((s) => [s.t, s.reasons])).toEqual([[0, EMIT_FIRST], [5, EMIT_HEARTBEAT], [10, EMIT_HEARTBEAT]]);
+    expect(run({ algorithm: 4 }, spin, 10).sends.map((s) => [s.t, s.reasons])).toEqual([
+      [0, EMIT_FIRST],
+      [5, EMIT_HEARTBEAT],
+      [10, EMIT_HEARTBEAT],
+    ]);
     // A fixed-orientation model misses the turn: sent on the orientation threshold, each PDU still with ω.
     expect(run({ algorithm: 2 }, spin, 10).sends.length).toBeGreaterThan(30);
     expect(run({ heartbeatSeconds: 100 }, parked, 200).sends.map((s) => s.t)).toEqual([0, 100, 200]);
-    expect(new DeadReckoningEmitter({ heartbeatSeconds: 100, stationaryHeartbeatSeconds: 60 }).stationaryHeartbeatSeconds).toBe(100);
+    expect(
+      new DeadReckoningEmitter({ heartbeatSeconds: 100, stationaryHeartbeatSeconds: 60 }).stationaryHeartbeatSeconds,
+    ).toBe(100);
   });
 });
 
 describe('pose-only mode', () => {
   it('estimates velocity and acceleration exactly for constant acceleration, body rates exactly for a steady turn', () => {
     const est = new PoseRateEstimator();
-    const truth = createTruthState(), estimated = createTruthState();
+    const truth = createTruthState(),
+      estimated = createTruthState();
     for (const t of [0, 0.1, 0.25, 0.3]) {
       accelerating(truth, t, [10, -5, 3], [0.5, 0.25, -0.5]);
       est.add(truth.location, truth.orientation, t, estimated);
@@ -233,7 +286,8 @@ describe('pose-only mode', () => {
   it('an emitter fed poses of a steady turn sends little more than heartbeats', () => {
     // RVB: a steady turn has constant body velocity and rates, so only the estimates' errors can trigger.
     const e = new DeadReckoningEmitter({ algorithm: 8 });
-    const rec = new EntityStateRecord(0), truth = createTruthState();
+    const rec = new EntityStateRecord(0),
+      truth = createTruthState();
     let sends = 0;
     for (let i = 0; i <= 200; i++) {
       turning(truth, i / 20, 50, 0.2);
@@ -262,14 +316,26 @@ describe('heartbeat tables', () => {
  * the error rotation from `rotationSinCos`, 2sin·cos θ − 2cos·sin θ > 0. The emitter skips square roots and, for
  * rotating models, most evaluations of the model's rotation; its decisions must be these to the bit.
  */
-function referenceDecision(model: DeadReckoningModel, dt: number, location: ArrayLike<number>, trueR: Float64Array, positionM: number, angleRad: number) {
-  const q = new Float64Array(3), r = new Float64Array(9);
+function referenceDecision(
+  model: DeadReckoningModel,
+  dt: number,
+  location: ArrayLike<number>,
+  trueR: Float64Array,
+  positionM: number,
+  angleRad: number,
+) {
+  const q = new Float64Array(3),
+    r = new Float64Array(9);
   model.evaluate(dt, q, null, r);
-  const ex = location[0]! - q[0]!, ey = location[1]! - q[1]!, ez = location[2]! - q[2]!;
+  const ex = location[0]! - q[0]!,
+    ey = location[1]! - q[1]!,
+    ez = location[2]! - q[2]!;
   const error = Math.sqrt(ex * ex + ey * ey + ez * ez);
   const sinCos = mat3.rotationSinCos(new Float64Array(2), trueR, r);
   const theta = Math.min(Math.max(angleRad, 0), Math.PI);
-  const reasons = (error > positionM ? EMIT_POSITION : 0) | (sinCos[0]! * Math.cos(theta) - sinCos[1]! * Math.sin(theta) > 0 ? EMIT_ORIENTATION : 0);
+  const reasons =
+    (error > positionM ? EMIT_POSITION : 0) |
+    (sinCos[0]! * Math.cos(theta) - sinCos[1]! * Math.sin(theta) > 0 ? EMIT_ORIENTATION : 0);
   return { reasons, error, angle: Math.atan2(sinCos[0]!, sinCos[1]!) };
 }
 
@@ -310,28 +376,51 @@ describe('DeadReckoningEmitter: decisions to the bit', () => {
         const firstModel = modelOf(sent);
         // The truth path: the first model plus a growing offset and error rotation.
         const truths = Array.from({ length: sc.steps }, (_, i) => {
-          const t = (i + 1) / 60, f = (i + 1) / sc.steps;
-          const truth = createTruthState(), r = new Float64Array(9);
+          const t = (i + 1) / 60,
+            f = (i + 1) / sc.steps;
+          const truth = createTruthState(),
+            r = new Float64Array(9);
           firstModel.evaluate(t, truth.location, null, r);
           if (!sc.truthTurns) firstModel.evaluate(0, new Float64Array(3), null, r);
           for (let k = 0; k < 3; k++) truth.location[k]! += sc.drift[k]! * f;
-          const e = drMatrix(mat3.create(), sc.axis.map((x) => x * sc.angle * (sc.truthTurns ? f : 1)), 1);
+          const e = drMatrix(
+            mat3.create(),
+            sc.axis.map((x) => x * sc.angle * (sc.truthTurns ? f : 1)),
+            1,
+          );
           const trueR = mat3.multiply(mat3.create(), e, r);
           eulerFromWorldToBody(truth.orientation, trueR);
           truth.linearVelocity.set(sc.velocity);
           truth.angularVelocity.set(sc.rates);
-          return { t, truth, trueR: sc.byAngles ? worldToBodyFromEuler(mat3.create(), truth.orientation[0]!, truth.orientation[1]!, truth.orientation[2]!) : trueR };
+          return {
+            t,
+            truth,
+            trueR: sc.byAngles
+              ? worldToBodyFromEuler(mat3.create(), truth.orientation[0]!, truth.orientation[1]!, truth.orientation[2]!)
+              : trueR,
+          };
         });
         const last = truths[truths.length - 1]!;
         const atEnd = referenceDecision(firstModel, last.t, last.truth.location, last.trueR, 0, 0);
         const positionM = atEnd.error * (1 + sc.positionUlps * Number.EPSILON);
         const angleRad = atEnd.angle + sc.angleNudge;
-        const emitter = new DeadReckoningEmitter({ ...options, positionThresholdMeters: positionM, orientationThresholdRad: angleRad });
+        const emitter = new DeadReckoningEmitter({
+          ...options,
+          positionThresholdMeters: positionM,
+          orientationThresholdRad: angleRad,
+        });
         const record = new EntityStateRecord();
         emitter.update(first, 0, record);
         let model = modelOf(record);
         for (const { t, truth, trueR } of truths) {
-          const expected = referenceDecision(model, t - emitter.lastSentSeconds, truth.location, trueR, positionM, angleRad);
+          const expected = referenceDecision(
+            model,
+            t - emitter.lastSentSeconds,
+            truth.location,
+            trueR,
+            positionM,
+            angleRad,
+          );
           const reasons = emitter.update(truth, t, record, 0, sc.byAngles ? null : trueR);
           expect(reasons & (EMIT_POSITION | EMIT_ORIENTATION)).toBe(expected.reasons);
           if (reasons === 0) {
@@ -346,5 +435,13 @@ describe('DeadReckoningEmitter: decisions to the bit', () => {
 });
 
 function modelOf(r: EntityStateRecord): DeadReckoningModel {
-  return new DeadReckoningModel().reset(r.location, r.linearVelocity, r.orientation, r.linearAcceleration, r.angularVelocity, r.drAlgorithm, r.appearance);
+  return new DeadReckoningModel().reset(
+    r.location,
+    r.linearVelocity,
+    r.orientation,
+    r.linearAcceleration,
+    r.angularVelocity,
+    r.drAlgorithm,
+    r.appearance,
+  );
 }

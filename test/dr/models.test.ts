@@ -14,7 +14,13 @@ const ESPDU4 = { p0: [-6378137, -5, -10], w: [60 * DEG, 65 * DEG, 70 * DEG] };
 const ESPDU8 = { p0: [6378137, 5, 10], w: [-60 * DEG, -65 * DEG, -70 * DEG] };
 
 function state(alg: number, c: typeof ESPDU4, appearance = 0) {
-  return { location: c.p0, linearVelocity: V, orientation: EULER, appearance, deadReckoning: { algorithm: alg, linearAcceleration: A, angularVelocity: c.w } };
+  return {
+    location: c.p0,
+    linearVelocity: V,
+    orientation: EULER,
+    appearance,
+    deadReckoning: { algorithm: alg, linearAcceleration: A, angularVelocity: c.w },
+  };
 }
 
 /** Orientations are compared as rotations: Euler triples are not unique. */
@@ -22,7 +28,8 @@ function expectSameOrientation(actual: ArrayLike<number>, expectedDeg: readonly 
   const ra = worldToBodyFromEuler(mat3.create(), actual[0]!, actual[1]!, actual[2]!);
   const re = worldToBodyFromEuler(mat3.create(), expectedDeg[0]! * DEG, expectedDeg[1]! * DEG, expectedDeg[2]! * DEG);
   const angle = mat3.rotationAngleBetween(ra, re) / DEG;
-  if (angle > toleranceDeg) expect.fail(`orientation off by ${angle}° (got ${Array.from(actual, (a) => a / DEG)}°, want ${expectedDeg}°)`);
+  if (angle > toleranceDeg)
+    expect.fail(`orientation off by ${angle}° (got ${Array.from(actual, (a) => a / DEG)}°, want ${expectedDeg}°)`);
 }
 
 // open-dis-java DeadReckonerTest (docs/dis-reference.md §3.6): Δt = 0.5 s; values printed to 2 decimals.
@@ -64,27 +71,45 @@ const omega = fc.tuple(rate, rate, rate);
 const dt = fc.double({ min: -5, max: 30, noNaN: true });
 const angle = fc.double({ min: -Math.PI, max: Math.PI, noNaN: true });
 const euler = fc.tuple(angle, fc.double({ min: -1.5, max: 1.5, noNaN: true }), angle);
-const vec = fc.tuple(fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true }), fc.double({ min: -300, max: 300, noNaN: true }));
+const vec = fc.tuple(
+  fc.double({ min: -300, max: 300, noNaN: true }),
+  fc.double({ min: -300, max: 300, noNaN: true }),
+  fc.double({ min: -300, max: 300, noNaN: true }),
+);
 
 describe('dead-reckoning properties for any input', () => {
   it('RPB with ω about body z and constant body velocity traces the exact circle', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1, max: 300, noNaN: true }), fc.double({ min: 0.01, max: 2, noNaN: true }), fc.double({ min: 0, max: 60, noNaN: true }), euler, (speed, w, t, e) => {
-        const model = new DeadReckoningModel().reset([1e6, 2e6, 3e6], [speed, 0, 0], e, [0, 0, 0], [0, 0, w], 7);
-        const p = model.evaluate(t, new Float64Array(3));
-        // In the initial body frame: (V/ω·sin ωt, V/ω·(1 − cos ωt), 0).
-        const r0 = worldToBodyFromEuler(mat3.create(), e[0], e[1], e[2]);
-        const body = mat3.transformVec3(new Float64Array(3), r0, [p[0]! - 1e6, p[1]! - 2e6, p[2]! - 3e6]);
-        expectClose(body, [(speed / w) * Math.sin(w * t), (speed / w) * (1 - Math.cos(w * t)), 0], 1e-6 * (1 + speed / w), 'circle');
-      }),
+      fc.property(
+        fc.double({ min: 1, max: 300, noNaN: true }),
+        fc.double({ min: 0.01, max: 2, noNaN: true }),
+        fc.double({ min: 0, max: 60, noNaN: true }),
+        euler,
+        (speed, w, t, e) => {
+          const model = new DeadReckoningModel().reset([1e6, 2e6, 3e6], [speed, 0, 0], e, [0, 0, 0], [0, 0, w], 7);
+          const p = model.evaluate(t, new Float64Array(3));
+          // In the initial body frame: (V/ω·sin ωt, V/ω·(1 − cos ωt), 0).
+          const r0 = worldToBodyFromEuler(mat3.create(), e[0], e[1], e[2]);
+          const body = mat3.transformVec3(new Float64Array(3), r0, [p[0]! - 1e6, p[1]! - 2e6, p[2]! - 3e6]);
+          expectClose(
+            body,
+            [(speed / w) * Math.sin(w * t), (speed / w) * (1 - Math.cos(w * t)), 0],
+            1e-6 * (1 + speed / w),
+            'circle',
+          );
+        },
+      ),
     );
   });
 
   it('the orientation stays orthonormal and rotates by |ω|·t; F models never change it', () => {
     fc.assert(
       fc.property(euler, omega, dt, fc.integer({ min: 1, max: 9 }), (e, w, t, alg) => {
-        const m = new Float64Array(9), o = new Float64Array(3);
-        new DeadReckoningModel().reset([0, 0, 6.4e6], [1, 2, 3], e, [1, 1, 1], w, alg).evaluate(t, new Float64Array(3), o, m);
+        const m = new Float64Array(9),
+          o = new Float64Array(3);
+        new DeadReckoningModel()
+          .reset([0, 0, 6.4e6], [1, 2, 3], e, [1, 1, 1], w, alg)
+          .evaluate(t, new Float64Array(3), o, m);
         expect(mat3.orthonormalityError(m)).toBeLessThan(1e-12);
         expectClose(worldToBodyFromEuler(mat3.create(), o[0]!, o[1]!, o[2]!), m, 1e-7, 'R(ψθφ) vs R');
         const r0 = worldToBodyFromEuler(mat3.create(), e[0], e[1], e[2]);
@@ -100,8 +125,14 @@ describe('dead-reckoning properties for any input', () => {
     fc.assert(
       fc.property(euler, omega, dt, fc.constantFrom(3, 4, 7, 8), (e, w, t, alg) => {
         const m = new Float64Array(9);
-        new DeadReckoningModel().reset([0, 0, 6.4e6], [1, 2, 3], e, [1, 1, 1], w, alg).evaluate(t, new Float64Array(3), null, m);
-        const expected = mat3.multiply(mat3.create(), drMatrix(mat3.create(), w, t), worldToBodyFromEuler(mat3.create(), e[0], e[1], e[2]));
+        new DeadReckoningModel()
+          .reset([0, 0, 6.4e6], [1, 2, 3], e, [1, 1, 1], w, alg)
+          .evaluate(t, new Float64Array(3), null, m);
+        const expected = mat3.multiply(
+          mat3.create(),
+          drMatrix(mat3.create(), w, t),
+          worldToBodyFromEuler(mat3.create(), e[0], e[1], e[2]),
+        );
         expectClose(m, expected, 1e-12, `DR${alg} R_wb`);
       }),
     );
@@ -109,24 +140,35 @@ describe('dead-reckoning properties for any input', () => {
 
   it('reported world velocity is the time derivative of the position, every algorithm', () => {
     fc.assert(
-      fc.property(euler, omega, vec, vec, fc.double({ min: 0, max: 20, noNaN: true }), fc.integer({ min: 1, max: 9 }), (e, w, v, a, t, alg) => {
-        const model = new DeadReckoningModel().reset([3e6, -4e6, 3.5e6], v, e, a, w, alg);
-        const h = 1e-4;
-        const p1 = model.evaluate(t + h, new Float64Array(3));
-        const p0 = model.evaluate(t - h, new Float64Array(3));
-        // Differences of ECEF-sized numbers: subtract the base first to keep the digits.
-        const numeric = [0, 1, 2].map((k) => (p1[k]! - p0[k]!) / (2 * h));
-        const scale = Math.hypot(...v) + Math.hypot(...a) * (t + 1);
-        expectClose(model.velocityWorld(t, new Float64Array(3)), numeric, 1e-4 * (1 + scale), `DR${alg} velocity`);
-      }),
+      fc.property(
+        euler,
+        omega,
+        vec,
+        vec,
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        fc.integer({ min: 1, max: 9 }),
+        (e, w, v, a, t, alg) => {
+          const model = new DeadReckoningModel().reset([3e6, -4e6, 3.5e6], v, e, a, w, alg);
+          const h = 1e-4;
+          const p1 = model.evaluate(t + h, new Float64Array(3));
+          const p0 = model.evaluate(t - h, new Float64Array(3));
+          // Differences of ECEF-sized numbers: subtract the base first to keep the digits.
+          const numeric = [0, 1, 2].map((k) => (p1[k]! - p0[k]!) / (2 * h));
+          const scale = Math.hypot(...v) + Math.hypot(...a) * (t + 1);
+          expectClose(model.velocityWorld(t, new Float64Array(3)), numeric, 1e-4 * (1 + scale), `DR${alg} velocity`);
+        },
+      ),
     );
   });
 
   it('is continuous as ω → 0: 1e-12, 1e-9 and 1e-4 rad/s differ from 0 only by their first-order effect', () => {
-    const t = 10, speed = Math.hypot(...V), accel = Math.hypot(...A);
+    const t = 10,
+      speed = Math.hypot(...V),
+      accel = Math.hypot(...A);
     for (const alg of [3, 4, 7, 8]) {
       const at = (w: number) => {
-        const p = new Float64Array(3), o = new Float64Array(3);
+        const p = new Float64Array(3),
+          o = new Float64Array(3);
         new DeadReckoningModel().reset([6378137, 0, 0], V, EULER, A, [w, -2 * w, 3 * w], alg).evaluate(t, p, o);
         return { p, o };
       };
@@ -140,7 +182,10 @@ describe('dead-reckoning properties for any input', () => {
         expect(moved, `DR${alg} ω = ${w} position`).toBeLessThanOrEqual(positionBound);
         const r = worldToBodyFromEuler(mat3.create(), o[0]!, o[1]!, o[2]!);
         const r0 = worldToBodyFromEuler(mat3.create(), zero.o[0]!, zero.o[1]!, zero.o[2]!);
-        expect(mat3.rotationAngleBetween(r, r0) / (rate * t), `DR${alg} ω = ${w} turn`).toBeCloseTo(1, w < 1e-9 ? 2 : 6);
+        expect(mat3.rotationAngleBetween(r, r0) / (rate * t), `DR${alg} ω = ${w} turn`).toBeCloseTo(
+          1,
+          w < 1e-9 ? 2 : 6,
+        );
       }
     }
   });
@@ -148,7 +193,8 @@ describe('dead-reckoning properties for any input', () => {
   it('at ω = 0 the body models equal their fixed counterparts (R1 = tI, R2 = ½t²I)', () => {
     fc.assert(
       fc.property(euler, vec, vec, dt, (e, v, a, t) => {
-        const at = (alg: number) => new DeadReckoningModel().reset([0, 0, 0], v, e, a, [0, 0, 0], alg).evaluate(t, new Float64Array(3));
+        const at = (alg: number) =>
+          new DeadReckoningModel().reset([0, 0, 0], v, e, a, [0, 0, 0], alg).evaluate(t, new Float64Array(3));
         expectClose(at(7), at(6), 1e-8 * (1 + t * t), 'RPB vs FPB');
         expectClose(at(8), at(9), 1e-8 * (1 + t * t * 300), 'RVB vs FVB');
       }),

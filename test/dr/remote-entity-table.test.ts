@@ -27,7 +27,8 @@ import { worldToBodyFromEuler } from '../../src/math/euler.js';
 
 const HOUR_UNITS = 2 ** 31;
 /** Raw timestamp for seconds past the hour (absolute flag set). */
-const stamp = (seconds: number, absolute = true) => ((Math.floor((seconds * HOUR_UNITS) / 3600) % HOUR_UNITS) * 2 + (absolute ? 1 : 0)) >>> 0;
+const stamp = (seconds: number, absolute = true) =>
+  ((Math.floor((seconds * HOUR_UNITS) / 3600) % HOUR_UNITS) * 2 + (absolute ? 1 : 0)) >>> 0;
 
 interface Pdu {
   entity?: number;
@@ -74,8 +75,12 @@ describe('RemoteEntityTable: applying PDUs', () => {
     const { table, events } = recordingTable();
     expect(table.apply(record({ timestamp: stamp(1) }), 100)).toBe(APPLY_APPEARED);
     expect(table.apply(record({ timestamp: stamp(2), velocity: [1, 2, 3] }), 101)).toBe(APPLY_UPDATED);
-    const key = entityKey(1, 2, 3), slot = table.slotOf(key);
-    expect(events).toEqual([[TABLE_APPEARED, slot, key], [TABLE_UPDATED, slot, key]]);
+    const key = entityKey(1, 2, 3),
+      slot = table.slotOf(key);
+    expect(events).toEqual([
+      [TABLE_APPEARED, slot, key],
+      [TABLE_UPDATED, slot, key],
+    ]);
     expect([...table.entityId.subarray(3 * slot, 3 * slot + 3)]).toEqual([1, 2, 3]);
     expect(table.entityType[7 * slot + 1]).toBe(2);
     expect(table.marking[11 * slot]).toBe(72);
@@ -98,7 +103,13 @@ describe('RemoteEntityTable: applying PDUs', () => {
     const { table } = recordingTable();
     expect(table.apply(record({ type: 67 }), 0)).toBe(APPLY_UNKNOWN_UPDATE);
     table.apply(record({ algorithm: 4, acceleration: [1, 0, 0], rates: [0, 0, 0.1], timestamp: stamp(1) }), 0);
-    const esu = record({ type: 67, algorithm: 0, acceleration: [9, 9, 9], location: [6378137, 50, 0], timestamp: stamp(2) });
+    const esu = record({
+      type: 67,
+      algorithm: 0,
+      acceleration: [9, 9, 9],
+      location: [6378137, 50, 0],
+      timestamp: stamp(2),
+    });
     expect(table.apply(esu, 1)).toBe(APPLY_UPDATED);
     const slot = table.slotOf(entityKey(1, 2, 3));
     expect(table.store.algorithm[slot]).toBe(4);
@@ -112,7 +123,9 @@ describe('RemoteEntityTable: applying PDUs', () => {
     table.apply(record({ entity: 2 }), 0);
     expect(table.apply(record({ entity: 3 }), 0)).toBe(APPLY_TABLE_FULL);
     expect(table.stats.full).toBe(1);
-    expect(table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1) }), 1)).toBe(APPLY_REMOVED);
+    expect(table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1) }), 1)).toBe(
+      APPLY_REMOVED,
+    );
     expect(events.at(-1)).toEqual([TABLE_REMOVED, 0, entityKey(1, 2, 1)]);
     expect(table.apply(record({ entity: 3 }), 1)).toBe(APPLY_APPEARED);
     expect(table.slotOf(entityKey(1, 2, 3))).toBe(0);
@@ -123,7 +136,8 @@ describe('RemoteEntityTable: applying PDUs', () => {
     const seen: string[] = [];
     const table = new RemoteEntityTable({
       heartbeatTable: HEARTBEAT_KDIS,
-      onEvent: (kind, slot) => kind === TABLE_TIMED_OUT && seen.push(`${table.entityId[3 * slot + 2]}@${table.entityType[7 * slot + 1]}`),
+      onEvent: (kind, slot) =>
+        kind === TABLE_TIMED_OUT && seen.push(`${table.entityId[3 * slot + 2]}@${table.entityType[7 * slot + 1]}`),
     });
     table.apply(record({ entity: 1, kind: 1, domain: 2 }), 0); // air: 5 s → 12 s
     table.apply(record({ entity: 2, kind: 1, domain: 1 }), 0); // land (KDIS): 55 s → 132 s
@@ -171,7 +185,7 @@ describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
     expect(timedOutAt(table)).toBeCloseTo(seconds + 0.1, 9);
   });
 
-  it('follows the last PDU: parked, moving, parked again; an update PDU judged with its full PDU\'s model', () => {
+  it("follows the last PDU: parked, moving, parked again; an update PDU judged with its full PDU's model", () => {
     const table = new RemoteEntityTable();
     table.apply(record({ ...still, timestamp: stamp(0) }), 0);
     table.apply(record({ timestamp: stamp(100) }), 100);
@@ -183,7 +197,7 @@ describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
     expect(table.expire(301 + 144.1)).toBe(1);
   });
 
-  it('never shortens a longer kind timeout; off (null or 0) uses the kind\'s heartbeat', () => {
+  it("never shortens a longer kind timeout; off (null or 0) uses the kind's heartbeat", () => {
     const land = { ...still, kind: 1, domain: 1 };
     const kdis = new RemoteEntityTable({ heartbeatTable: HEARTBEAT_KDIS, stationaryHeartbeatSeconds: 10 });
     kdis.apply(record(land), 0);
@@ -201,9 +215,11 @@ describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
   it('holds a parked entity fed by an emitter for 10 minutes, then times it out 144 s after its last PDU', () => {
     const emitter = new DeadReckoningEmitter();
     const table = new RemoteEntityTable();
-    const truth = createTruthState(), pdu = record({});
+    const truth = createTruthState(),
+      pdu = record({});
     truth.location.set([6378137, 0, 0]);
-    let sent = 0, last = 0;
+    let sent = 0,
+      last = 0;
     for (let i = 0; i <= 600 * 4; i++) {
       const t = i / 4;
       if (emitter.update(truth, t, pdu) !== 0) {
@@ -215,36 +231,65 @@ describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
       expect(table.expire(t)).toBe(0);
     }
     expect(sent).toBe(11);
-    expect(isStationaryState(pdu.drAlgorithm, pdu.linearVelocity, 0, pdu.linearAcceleration, 0, pdu.angularVelocity, 0)).toBe(true);
+    expect(
+      isStationaryState(pdu.drAlgorithm, pdu.linearVelocity, 0, pdu.linearAcceleration, 0, pdu.angularVelocity, 0),
+    ).toBe(true);
     expect(table.expire(last + 143.9)).toBe(0);
     expect(table.expire(last + 144.1)).toBe(1);
   });
 });
 
 describe('RemoteEntityTable: extrapolation', () => {
-  const vec = fc.tuple(fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }));
-  const rates = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }));
-  const entity = fc.record({ algorithm: fc.integer({ min: 0, max: 12 }), velocity: vec, acceleration: vec, rates, orientation: rates, arrival: fc.double({ min: 0, max: 5, noNaN: true }) });
+  const vec = fc.tuple(
+    fc.double({ min: -100, max: 100, noNaN: true }),
+    fc.double({ min: -100, max: 100, noNaN: true }),
+    fc.double({ min: -100, max: 100, noNaN: true }),
+  );
+  const rates = fc.tuple(
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  );
+  const entity = fc.record({
+    algorithm: fc.integer({ min: 0, max: 12 }),
+    velocity: vec,
+    acceleration: vec,
+    rates,
+    orientation: rates,
+    arrival: fc.double({ min: 0, max: 5, noNaN: true }),
+  });
 
   it('every slot equals the single-entity model, whatever mix of algorithms', () => {
     fc.assert(
-      fc.property(fc.array(entity, { minLength: 1, maxLength: 30 }), fc.double({ min: 5, max: 20, noNaN: true }), (entities, t) => {
-        const table = new RemoteEntityTable({ capacity: 64 });
-        entities.forEach((e, i) => table.apply(record({ entity: i + 1, location: [6378137, i * 10, 0], ...e }), e.arrival));
-        table.extrapolate(t);
-        const outL = new Float64Array(3 * 64), outO = new Float64Array(3 * 64);
-        table.extrapolate(t, outL, outO);
-        entities.forEach((e, i) => {
-          const slot = table.slotOf(entityKey(1, 2, i + 1));
-          const p = new Float64Array(3), o = new Float64Array(3);
-          new DeadReckoningModel().reset([6378137, i * 10, 0], e.velocity, e.orientation, e.acceleration, e.rates, e.algorithm).evaluate(t - e.arrival, p, o);
-          expectClose(table.location.subarray(3 * slot, 3 * slot + 3), p, 1e-7, `slot ${slot} location`);
-          expectClose(table.orientation.subarray(3 * slot, 3 * slot + 3), o, 1e-12, `slot ${slot} orientation`);
-          expectClose(outL.subarray(3 * slot, 3 * slot + 3), p, 1e-7, `caller array ${slot} location`);
-          expectClose(outO.subarray(3 * slot, 3 * slot + 3), o, 1e-12, `caller array ${slot} orientation`);
-        });
-        expect(table.stats.unknownAlgorithm).toBe(entities.filter((e) => e.algorithm === 0 || e.algorithm > 9).length);
-      }),
+      fc.property(
+        fc.array(entity, { minLength: 1, maxLength: 30 }),
+        fc.double({ min: 5, max: 20, noNaN: true }),
+        (entities, t) => {
+          const table = new RemoteEntityTable({ capacity: 64 });
+          entities.forEach((e, i) =>
+            table.apply(record({ entity: i + 1, location: [6378137, i * 10, 0], ...e }), e.arrival),
+          );
+          table.extrapolate(t);
+          const outL = new Float64Array(3 * 64),
+            outO = new Float64Array(3 * 64);
+          table.extrapolate(t, outL, outO);
+          entities.forEach((e, i) => {
+            const slot = table.slotOf(entityKey(1, 2, i + 1));
+            const p = new Float64Array(3),
+              o = new Float64Array(3);
+            new DeadReckoningModel()
+              .reset([6378137, i * 10, 0], e.velocity, e.orientation, e.acceleration, e.rates, e.algorithm)
+              .evaluate(t - e.arrival, p, o);
+            expectClose(table.location.subarray(3 * slot, 3 * slot + 3), p, 1e-7, `slot ${slot} location`);
+            expectClose(table.orientation.subarray(3 * slot, 3 * slot + 3), o, 1e-12, `slot ${slot} orientation`);
+            expectClose(outL.subarray(3 * slot, 3 * slot + 3), p, 1e-7, `caller array ${slot} location`);
+            expectClose(outO.subarray(3 * slot, 3 * slot + 3), o, 1e-12, `caller array ${slot} orientation`);
+          });
+          expect(table.stats.unknownAlgorithm).toBe(
+            entities.filter((e) => e.algorithm === 0 || e.algorithm > 9).length,
+          );
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -252,28 +297,50 @@ describe('RemoteEntityTable: extrapolation', () => {
   it('keeps R_wb per slot, converting to angles only when read, and a PDU applied in between wins', () => {
     const table = new RemoteEntityTable({ capacity: 64, smoothing: { method: 'snap' } });
     const rotating = { algorithm: 4, rates: [0.3, -0.2, 0.5], orientation: [0.4, 0.2, -0.1], acceleration: [0, 1, 0] };
-    for (let e = 1; e <= 20; e++) table.apply(record({ entity: e, location: [6378137, e, 0], ...(e % 2 ? rotating : {}) }), 0);
+    for (let e = 1; e <= 20; e++)
+      table.apply(record({ entity: e, location: [6378137, e, 0], ...(e % 2 ? rotating : {}) }), 0);
     table.extrapolate(2);
-    const model = new DeadReckoningModel().reset([6378137, 1, 0], [0, 10, 0], rotating.orientation, rotating.acceleration, rotating.rates, 4);
-    const p = new Float64Array(3), o = new Float64Array(3), m = new Float64Array(9);
+    const model = new DeadReckoningModel().reset(
+      [6378137, 1, 0],
+      [0, 10, 0],
+      rotating.orientation,
+      rotating.acceleration,
+      rotating.rates,
+      4,
+    );
+    const p = new Float64Array(3),
+      o = new Float64Array(3),
+      m = new Float64Array(9);
     model.evaluate(2, p, o, m);
     const slot = table.slotOf(entityKey(1, 2, 1));
     expectClose(table.worldToBody.subarray(9 * slot, 9 * slot + 9), m, 0, 'R_wb');
     expectClose(table.location.subarray(3 * slot, 3 * slot + 3), p, 0, 'location');
     // A new PDU for one slot after the extrapolation: its angles are the PDU's, not converted from the old matrix.
-    table.apply(record({ entity: 1, location: [6378137, 1, 0], ...rotating, orientation: [1, 0.5, 0.25], timestamp: stamp(1) }), 2);
+    table.apply(
+      record({ entity: 1, location: [6378137, 1, 0], ...rotating, orientation: [1, 0.5, 0.25], timestamp: stamp(1) }),
+      2,
+    );
     expectClose(table.orientation.subarray(3 * slot, 3 * slot + 3), [1, 0.5, 0.25], 0, 'angles of the new PDU');
     const other = table.slotOf(entityKey(1, 2, 3));
-    model.reset([6378137, 3, 0], [0, 10, 0], rotating.orientation, rotating.acceleration, rotating.rates, 4).evaluate(2, p, o);
+    model
+      .reset([6378137, 3, 0], [0, 10, 0], rotating.orientation, rotating.acceleration, rotating.rates, 4)
+      .evaluate(2, p, o);
     expectClose(table.orientation.subarray(3 * other, 3 * other + 3), o, 0, 'converted angles');
     const fixed = table.slotOf(entityKey(1, 2, 2));
-    expectClose(table.worldToBody.subarray(9 * fixed, 9 * fixed + 9), worldToBodyFromEuler(mat3.create(), 0, 0, 0), 0, 'fixed R_wb');
+    expectClose(
+      table.worldToBody.subarray(9 * fixed, 9 * fixed + 9),
+      worldToBodyFromEuler(mat3.create(), 0, 0, 0),
+      0,
+      'fixed R_wb',
+    );
   });
 
   it('a slot that changes between fixed and rotating algorithms turns from its newest PDU, or not at all when ω = 0', () => {
     const table = new RemoteEntityTable({ smoothing: { method: 'snap' } });
     const model = new DeadReckoningModel();
-    const p = new Float64Array(3), o = new Float64Array(3), m = new Float64Array(9);
+    const p = new Float64Array(3),
+      o = new Float64Array(3),
+      m = new Float64Array(9);
     const history = [
       { algorithm: 3, orientation: [0.3, -0.2, 0.1], rates: [0.2, 0.1, -0.3] },
       { algorithm: 2, orientation: [1.2, 0.4, -0.5], rates: [0, 0, 0] },
@@ -290,7 +357,10 @@ describe('RemoteEntityTable: extrapolation', () => {
         expectClose(table.worldToBody.subarray(0, 9), m, 0, `PDU ${i} at +${dt} s: as the model`);
         const turned = pdu.rates.some((w) => w !== 0) && dt > 0 && pdu.algorithm !== 2 && pdu.algorithm !== 5;
         const r0 = worldToBodyFromEuler(mat3.create(), pdu.orientation[0]!, pdu.orientation[1]!, pdu.orientation[2]!);
-        expect(mat3.rotationAngleBetween(table.worldToBody.subarray(0, 9), r0)).toBeCloseTo(turned ? 0.5 * Math.hypot(...pdu.rates) : 0, 7);
+        expect(mat3.rotationAngleBetween(table.worldToBody.subarray(0, 9), r0)).toBeCloseTo(
+          turned ? 0.5 * Math.hypot(...pdu.rates) : 0,
+          7,
+        );
       }
     });
   });
@@ -317,49 +387,78 @@ describe('RemoteEntityTable: smoothing', () => {
     const table = new RemoteEntityTable({ smoothing: { method, durationSeconds: T, teleportMeters: 50 } });
     table.apply(record({ timestamp: stamp(0), orientation: [0, 0, 0] }), 0);
     table.render(1);
-    const before = table.displayLocation.slice(0, 3), beforeO = table.displayOrientation.slice(0, 3);
-    table.apply(record({ timestamp: stamp(1), location: [6378137, 10, jumpEast], velocity: [0, 12, 0], orientation: [0.2, 0, 0] }), 1);
+    const before = table.displayLocation.slice(0, 3),
+      beforeO = table.displayOrientation.slice(0, 3);
+    table.apply(
+      record({
+        timestamp: stamp(1),
+        location: [6378137, 10, jumpEast],
+        velocity: [0, 12, 0],
+        orientation: [0.2, 0, 0],
+      }),
+      1,
+    );
     return { table, before, beforeO };
   }
 
-  it.each(['linear', 'projective', 'convergence'] as const)('%s: starts at the old display, is continuous, ends on the new path', (method) => {
-    const { table, before, beforeO } = corrected(method);
-    table.render(1);
-    expectClose(table.displayLocation.subarray(0, 3), before, 1e-9, 'start position');
-    expectClose(table.displayOrientation.subarray(0, 3), beforeO, 1e-12, 'start orientation');
-    let previous = table.displayLocation.slice(0, 3), maxStep = 0;
-    for (let t = 1.001; t <= 1 + T + 0.0005; t += 0.001) {
-      table.render(t);
-      maxStep = Math.max(maxStep, Math.hypot(...table.displayLocation.subarray(0, 3).map((c, k) => c - previous[k]!)));
-      previous = table.displayLocation.slice(0, 3);
-    }
-    // 12 m/s × 1 ms = 12 mm of travel plus a share of the 3 m correction per step: no jump.
-    expect(maxStep).toBeLessThan(0.04);
-    table.render(1 + T + 0.01);
-    table.extrapolate(1 + T + 0.01);
-    expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
-    expectClose(table.displayOrientation.subarray(0, 3), [0.2, 0, 0], 0, 'end orientation');
-    expect(table.isConverging(0)).toBe(false);
-  });
+  it.each(['linear', 'projective', 'convergence'] as const)(
+    '%s: starts at the old display, is continuous, ends on the new path',
+    (method) => {
+      const { table, before, beforeO } = corrected(method);
+      table.render(1);
+      expectClose(table.displayLocation.subarray(0, 3), before, 1e-9, 'start position');
+      expectClose(table.displayOrientation.subarray(0, 3), beforeO, 1e-12, 'start orientation');
+      let previous = table.displayLocation.slice(0, 3),
+        maxStep = 0;
+      for (let t = 1.001; t <= 1 + T + 0.0005; t += 0.001) {
+        table.render(t);
+        maxStep = Math.max(
+          maxStep,
+          Math.hypot(...table.displayLocation.subarray(0, 3).map((c, k) => c - previous[k]!)),
+        );
+        previous = table.displayLocation.slice(0, 3);
+      }
+      // 12 m/s × 1 ms = 12 mm of travel plus a share of the 3 m correction per step: no jump.
+      expect(maxStep).toBeLessThan(0.04);
+      table.render(1 + T + 0.01);
+      table.extrapolate(1 + T + 0.01);
+      expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
+      expectClose(table.displayOrientation.subarray(0, 3), [0.2, 0, 0], 0, 'end orientation');
+      expect(table.isConverging(0)).toBe(false);
+    },
+  );
 
-  it.each([4, 8])('rotating algorithm %d: orientation and position start at the old display and end on the new path', (algorithm) => {
-    const table = new RemoteEntityTable({ smoothing: { method: 'projective', durationSeconds: T } });
-    table.apply(record({ algorithm, rates: [0.1, 0, 0.3], timestamp: stamp(0) }), 0);
-    table.render(1);
-    const before = table.displayLocation.slice(0, 3), beforeO = table.displayOrientation.slice(0, 3);
-    table.apply(record({ algorithm, rates: [0, 0.2, -0.1], location: [6378137, 12, 1], orientation: [0.5, 0.1, 0], timestamp: stamp(1) }), 1);
-    table.render(1);
-    expectClose(table.displayLocation.subarray(0, 3), before, 1e-9, 'start position');
-    const r = (o: ArrayLike<number>) => worldToBodyFromEuler(mat3.create(), o[0]!, o[1]!, o[2]!);
-    expect(mat3.rotationAngleBetween(r(table.displayOrientation), r(beforeO))).toBeLessThan(1e-9);
-    table.render(1.25);
-    table.extrapolate(1.25);
-    expect(mat3.rotationAngleBetween(r(table.displayOrientation), r(table.orientation))).toBeGreaterThan(1e-3);
-    table.render(1 + T);
-    table.extrapolate(1 + T);
-    expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
-    expectClose(table.displayOrientation.subarray(0, 3), table.orientation.subarray(0, 3), 0, 'end orientation');
-  });
+  it.each([4, 8])(
+    'rotating algorithm %d: orientation and position start at the old display and end on the new path',
+    (algorithm) => {
+      const table = new RemoteEntityTable({ smoothing: { method: 'projective', durationSeconds: T } });
+      table.apply(record({ algorithm, rates: [0.1, 0, 0.3], timestamp: stamp(0) }), 0);
+      table.render(1);
+      const before = table.displayLocation.slice(0, 3),
+        beforeO = table.displayOrientation.slice(0, 3);
+      table.apply(
+        record({
+          algorithm,
+          rates: [0, 0.2, -0.1],
+          location: [6378137, 12, 1],
+          orientation: [0.5, 0.1, 0],
+          timestamp: stamp(1),
+        }),
+        1,
+      );
+      table.render(1);
+      expectClose(table.displayLocation.subarray(0, 3), before, 1e-9, 'start position');
+      const r = (o: ArrayLike<number>) => worldToBodyFromEuler(mat3.create(), o[0]!, o[1]!, o[2]!);
+      expect(mat3.rotationAngleBetween(r(table.displayOrientation), r(beforeO))).toBeLessThan(1e-9);
+      table.render(1.25);
+      table.extrapolate(1.25);
+      expect(mat3.rotationAngleBetween(r(table.displayOrientation), r(table.orientation))).toBeGreaterThan(1e-3);
+      table.render(1 + T);
+      table.extrapolate(1 + T);
+      expectClose(table.displayLocation.subarray(0, 3), table.location.subarray(0, 3), 0, 'end position');
+      expectClose(table.displayOrientation.subarray(0, 3), table.orientation.subarray(0, 3), 0, 'end orientation');
+    },
+  );
 
   it('never smooths a frozen entity', () => {
     const table = new RemoteEntityTable({ smoothing: { method: 'linear', durationSeconds: T } });
@@ -381,7 +480,10 @@ describe('RemoteEntityTable: smoothing', () => {
   });
 
   it('snaps for the snap method, for a teleport, and for new entities', () => {
-    for (const [method, jump] of [['snap', 3], ['linear', 80]] as const) {
+    for (const [method, jump] of [
+      ['snap', 3],
+      ['linear', 80],
+    ] as const) {
       const { table } = corrected(method, jump);
       table.render(1);
       expectClose(table.displayLocation.subarray(0, 3), [6378137, 10, jump], 1e-9, `${method} ${jump} m`);
@@ -392,8 +494,16 @@ describe('RemoteEntityTable: smoothing', () => {
 describe('RemoteEntityTable: renderSlot', () => {
   const small = fc.double({ min: -20, max: 20, noNaN: true });
   const vec = fc.tuple(small, small, small);
-  const angles = fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -1.5, max: 1.5, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true }));
-  const rates = fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true }));
+  const angles = fc.tuple(
+    fc.double({ min: -3, max: 3, noNaN: true }),
+    fc.double({ min: -1.5, max: 1.5, noNaN: true }),
+    fc.double({ min: -3, max: 3, noNaN: true }),
+  );
+  const rates = fc.tuple(
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  );
   const pdu = fc.record({
     entity: fc.integer({ min: 1, max: 3 }),
     algorithm: fc.integer({ min: 0, max: 12 }),
@@ -413,14 +523,27 @@ describe('RemoteEntityTable: renderSlot', () => {
   it('writes bit for bit what render writes at the slot, whatever the history, and leaves the display arrays alone', () => {
     fc.assert(
       fc.property(method, fc.array(pdu, { minLength: 1, maxLength: 25 }), (smoothingMethod, pdus) => {
-        const options = { capacity: 3, smoothing: { method: smoothingMethod, durationSeconds: 0.3, teleportMeters: 30 } };
-        const rendered = new RemoteEntityTable(options), single = new RemoteEntityTable(options);
-        const location = new Float64Array(3), worldToBody = new Float64Array(9);
+        const options = {
+          capacity: 3,
+          smoothing: { method: smoothingMethod, durationSeconds: 0.3, teleportMeters: 30 },
+        };
+        const rendered = new RemoteEntityTable(options),
+          single = new RemoteEntityTable(options);
+        const location = new Float64Array(3),
+          worldToBody = new Float64Array(9);
         let t = 0;
         const r = new EntityStateRecord(0);
         for (const p of pdus) {
           t += p.gapSeconds;
-          record({ ...p, location: [6378137 + p.location[0], p.location[1], p.location[2]], appearance: p.frozen ? 1 << 21 : 0, timestamp: stamp(t) }, r);
+          record(
+            {
+              ...p,
+              location: [6378137 + p.location[0], p.location[1], p.location[2]],
+              appearance: p.frozen ? 1 << 21 : 0,
+              timestamp: stamp(t),
+            },
+            r,
+          );
           rendered.apply(r, t);
           single.apply(r, t);
           for (let f = 0; f < p.frames; f++) {
@@ -448,10 +571,18 @@ describe('RemoteEntityTable: lazy model resets', () => {
   const smoothing = { method: 'projective', durationSeconds: T } as const;
   const p1 = { algorithm: 4, rates: [0.1, 0, 0.3], timestamp: stamp(0) };
   const p2 = { algorithm: 4, rates: [0, 0.2, 0], location: [6378137, 9, 1], timestamp: stamp(1) };
-  const p3 = { algorithm: 4, rates: [0, 0.2, -0.1], location: [6378137, 12, 2], orientation: [0.5, 0.1, 0], velocity: [0, 11, 0], timestamp: stamp(1.2) };
+  const p3 = {
+    algorithm: 4,
+    rates: [0, 0.2, -0.1],
+    location: [6378137, 12, 2],
+    orientation: [0.5, 0.1, 0],
+    velocity: [0, 11, 0],
+    timestamp: stamp(1.2),
+  };
 
   it('a burst of PDUs between frames is displayed as its last PDU alone, smoothed from the display before the burst', () => {
-    const burst = new RemoteEntityTable({ smoothing }), last = new RemoteEntityTable({ smoothing });
+    const burst = new RemoteEntityTable({ smoothing }),
+      last = new RemoteEntityTable({ smoothing });
     for (const table of [burst, last]) {
       table.apply(record(p1), 0);
       table.render(0.5);
@@ -461,7 +592,8 @@ describe('RemoteEntityTable: lazy model resets', () => {
     last.apply(record(p3), 1.2);
     // When the last PDU arrives nothing but the first PDU's model has been displayed: the correction starts there.
     const first = new DeadReckoningModel().reset([6378137, 0, 0], [0, 10, 0], [0, 0, 0], [0, 0, 0], p1.rates, 4);
-    const p = new Float64Array(3), m = new Float64Array(9);
+    const p = new Float64Array(3),
+      m = new Float64Array(9);
     first.evaluate(1.2, p, null, m);
     burst.render(1.2);
     expectClose(burst.displayLocation.subarray(0, 3), p, 1e-9, 'start position');
@@ -490,7 +622,12 @@ describe('RemoteEntityTable: lazy model resets', () => {
     expect(seen).toEqual([TABLE_APPEARED, 0, 0, TABLE_UPDATED, 9, 1]);
     expectClose(table.store.location0.subarray(0, 3), [6378137, 9, 1], 0, 'models');
     expectClose(table.orientation.subarray(0, 3), [0.4, 0.1, 0], 0, 'angles');
-    expectClose(table.worldToBody.subarray(0, 9), worldToBodyFromEuler(mat3.create(), 0.4, 0.1, 0), 1e-15, 'fixed R_wb');
+    expectClose(
+      table.worldToBody.subarray(0, 9),
+      worldToBodyFromEuler(mat3.create(), 0.4, 0.1, 0),
+      1e-15,
+      'fixed R_wb',
+    );
     expect(table.isConverging(0)).toBe(true);
     table.apply(record({ ...p3, algorithm: 2, location: [6378137, 13, 0] }), 1.2);
     table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 1.3);
@@ -551,7 +688,9 @@ describe('RemoteEntityTable: lazy model resets', () => {
     table.render(0.5);
     table.apply(record({ entity: 1, ...p2 }), 1);
     table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.1) }), 1.1);
-    expect(table.apply(record({ entity: 2, location: [6378137, 500, 0], timestamp: stamp(1.1) }), 1.1)).toBe(APPLY_APPEARED);
+    expect(table.apply(record({ entity: 2, location: [6378137, 500, 0], timestamp: stamp(1.1) }), 1.1)).toBe(
+      APPLY_APPEARED,
+    );
     table.render(1.2);
     expect(table.isConverging(0)).toBe(false);
     expectClose(table.displayLocation.subarray(0, 3), [6378137, 501, 0], 1e-9, 'the new entity alone');
@@ -565,7 +704,17 @@ describe('RemoteEntityTable: lazy model resets', () => {
     table.apply(record({ algorithm: 2, timestamp: stamp(0) }), 0);
     table.render(0.5);
     table.apply(record({ algorithm: 4, acceleration: [1, 0, 0], rates: [0, 0, 0.1], timestamp: stamp(1) }), 1);
-    table.apply(record({ type: 67, algorithm: 0, acceleration: [9, 9, 9], rates: [9, 9, 9], location: [6378137, 30, 0], timestamp: stamp(1.1) }), 1.1);
+    table.apply(
+      record({
+        type: 67,
+        algorithm: 0,
+        acceleration: [9, 9, 9],
+        rates: [9, 9, 9],
+        location: [6378137, 30, 0],
+        timestamp: stamp(1.1),
+      }),
+      1.1,
+    );
     expect(table.store.algorithm[0]).toBe(4);
     expectClose(table.store.acceleration.subarray(0, 3), [1, 0, 0], 0, 'acceleration');
     expectClose(table.store.angularVelocity.subarray(0, 3), [0, 0, 0.1], 0, 'rates');
@@ -577,7 +726,8 @@ describe('EntityIndex', () => {
   it('behaves like a Map under random inserts and deletes', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 40 })), { maxLength: 300 }), (ops) => {
-        const index = new EntityIndex(64), map = new Map<number, number>();
+        const index = new EntityIndex(64),
+          map = new Map<number, number>();
         ops.forEach(([insert, k], i) => {
           const key = entityKey(k % 3, 7, k);
           if (insert && !map.has(key) && map.size < 64) {
@@ -587,7 +737,8 @@ describe('EntityIndex', () => {
             index.delete(key);
             map.delete(key);
           }
-          for (let j = 0; j <= 40; j++) expect(index.get(entityKey(j % 3, 7, j))).toBe(map.get(entityKey(j % 3, 7, j)) ?? -1);
+          for (let j = 0; j <= 40; j++)
+            expect(index.get(entityKey(j % 3, 7, j))).toBe(map.get(entityKey(j % 3, 7, j)) ?? -1);
         });
       }),
       { numRuns: 40 },

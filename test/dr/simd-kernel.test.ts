@@ -5,7 +5,14 @@ import { DrStore, extrapolateLinear } from '../../src/dr/store.js';
 import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
 
 /** The quadratic P0 + (V + ½A·dt)·dt written out, as the reference the kernel must match to the bit. */
-function referenceQuadratic(p: Float64Array, v: Float64Array, a: Float64Array, t0: Float64Array, t: number, count: number): Float64Array {
+function referenceQuadratic(
+  p: Float64Array,
+  v: Float64Array,
+  a: Float64Array,
+  t0: Float64Array,
+  t: number,
+  count: number,
+): Float64Array {
   const out = new Float64Array(3 * count);
   for (let i = 0; i < count; i++) {
     const dt = t - t0[i]!;
@@ -49,22 +56,35 @@ describe('WebAssembly SIMD quadratic kernel', () => {
   it('equals the scalar quadratic bit for bit, for even and odd counts and any values', () => {
     const finite = fc.double({ min: -1e7, max: 1e7, noNaN: true });
     fc.assert(
-      fc.property(fc.integer({ min: 16, max: 80 }), fc.array(finite, { minLength: 10 * 80, maxLength: 10 * 80 }), finite, (count, values, t) => {
-        const capacity = 80;
-        const arena = createFloat64Arena(4 * 3 * capacity + capacity)!;
-        const store = new DrStore(capacity, arena);
-        const t0 = arena.allocate(capacity)!, out = arena.allocate(3 * capacity)!;
-        for (let j = 0; j < 3 * capacity; j++) {
-          store.location0[j] = values[j]!;
-          store.velocityWorld[j] = values[3 * capacity + j]! / 1e4;
-          store.halfAccelerationWorld[j] = values[6 * capacity + j]! / 1e6;
-        }
-        for (let i = 0; i < capacity; i++) t0[i] = values[9 * capacity + i]! / 1e3;
-        extrapolateLinear(store, count, t0, t, out);
-        const expected = referenceQuadratic(store.location0, store.velocityWorld, store.halfAccelerationWorld, t0, t, count);
-        expect(Array.from(out.subarray(0, 3 * count))).toEqual(Array.from(expected));
-        expect(out.subarray(3 * count).every((x) => x === 0)).toBe(true); // nothing written past count
-      }),
+      fc.property(
+        fc.integer({ min: 16, max: 80 }),
+        fc.array(finite, { minLength: 10 * 80, maxLength: 10 * 80 }),
+        finite,
+        (count, values, t) => {
+          const capacity = 80;
+          const arena = createFloat64Arena(4 * 3 * capacity + capacity)!;
+          const store = new DrStore(capacity, arena);
+          const t0 = arena.allocate(capacity)!,
+            out = arena.allocate(3 * capacity)!;
+          for (let j = 0; j < 3 * capacity; j++) {
+            store.location0[j] = values[j]!;
+            store.velocityWorld[j] = values[3 * capacity + j]! / 1e4;
+            store.halfAccelerationWorld[j] = values[6 * capacity + j]! / 1e6;
+          }
+          for (let i = 0; i < capacity; i++) t0[i] = values[9 * capacity + i]! / 1e3;
+          extrapolateLinear(store, count, t0, t, out);
+          const expected = referenceQuadratic(
+            store.location0,
+            store.velocityWorld,
+            store.halfAccelerationWorld,
+            t0,
+            t,
+            count,
+          );
+          expect(Array.from(out.subarray(0, 3 * count))).toEqual(Array.from(expected));
+          expect(out.subarray(3 * count).every((x) => x === 0)).toBe(true); // nothing written past count
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -73,7 +93,13 @@ describe('WebAssembly SIMD quadratic kernel', () => {
     const table = new RemoteEntityTable({ capacity: 1000 });
     const arena = table.store.arena;
     expect(arena).not.toBeNull();
-    for (const array of [table.location, table.displayLocation, table.referenceSeconds, table.store.location0, table.store.halfAccelerationWorld]) {
+    for (const array of [
+      table.location,
+      table.displayLocation,
+      table.referenceSeconds,
+      table.store.location0,
+      table.store.halfAccelerationWorld,
+    ]) {
       expect(array.buffer).toBe(arena!.buffer);
     }
     // Small tables (one entity per experiment run) keep plain arrays: a call into WebAssembly costs more there.

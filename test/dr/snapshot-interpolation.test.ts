@@ -53,7 +53,8 @@ describe('snapshot interpolation buffer', () => {
   it('returns the newest and oldest states exactly as added, Euler angles included', () => {
     const buffer = new SnapshotInterpolationBuffer({ slots: 1, delaySeconds: 0 });
     // Nose straight up (θ = π/2) and ψ beyond π: a trip through a rotation would give ψ, φ other values.
-    const oldest = [Math.PI + 0.5, Math.PI / 2, 0.2], newest = [0.3, Math.PI / 2, -0.4];
+    const oldest = [Math.PI + 0.5, Math.PI / 2, 0.2],
+      newest = [0.3, Math.PI / 2, -0.4];
     buffer.add(0, 1, [1, 2, 3], oldest);
     buffer.add(0, 2, [4, 5, 6], newest);
     expect(buffer.sample(0, 3, position, orientation)).toBe(InterpolationStatus.BEYOND_NEWEST);

@@ -7,7 +7,13 @@ import type { TruthState } from '../../src/dr/truth-state.js';
 export const ORIGIN = [6378137, 0, 0];
 
 /** Constant world acceleration from ORIGIN, fixed orientation. */
-export function accelerating(out: TruthState, t: number, v0: number[], a: number[], euler = [0.1, 0.2, 0.3]): TruthState {
+export function accelerating(
+  out: TruthState,
+  t: number,
+  v0: number[],
+  a: number[],
+  euler = [0.1, 0.2, 0.3],
+): TruthState {
   for (let k = 0; k < 3; k++) {
     out.location[k] = ORIGIN[k]! + v0[k]! * t + 0.5 * a[k]! * t * t;
     out.linearVelocity[k] = v0[k]! + a[k]! * t;

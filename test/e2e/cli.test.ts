@@ -10,12 +10,35 @@ const CAPTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pca
 
 describe('captures through the binaries', () => {
   it('a capture replayed with reckon replay is seen by reckon subscribe --json', async () => {
-    const subscribe = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--json', '--count', '97', '--duration', '30']);
+    const subscribe = reckon([
+      'subscribe',
+      '--port',
+      '0',
+      '--address',
+      '127.0.0.1',
+      '--json',
+      '--count',
+      '97',
+      '--duration',
+      '30',
+    ]);
     const [, port] = await subscribe.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const replay = reckon(['replay', CAPTURE, '--to', `127.0.0.1:${port}`, '--speed', '50']);
     expect(await within(replay.exited, 20_000, 'replay to exit', replay.child)).toBe(0);
     expect(await within(subscribe.exited, 20_000, 'subscribe to exit', subscribe.child)).toBe(0);
-    const events = subscribe.stdout().trim().split('\n').map((l) => JSON.parse(l) as { type: string; marking: string; entityId: { entity: number }; state: { deadReckoning: { algorithm: number } } });
+    const events = subscribe
+      .stdout()
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            type: string;
+            marking: string;
+            entityId: { entity: number };
+            state: { deadReckoning: { algorithm: number } };
+          },
+      );
     // The capture's 97 Entity State PDUs: entities 1:3001:54 (94, RVW) and 1:3001:59 (3), both "UtilVeh 1".
     expect(events).toHaveLength(97);
     expect(new Set(events.map((e) => e.entityId.entity))).toEqual(new Set([54, 59]));
@@ -28,7 +51,19 @@ describe('captures through the binaries', () => {
 
   it('a recording made with reckon record decodes with reckon decode', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'reckon-e2e-')), 'replayed.pcap');
-    const record = reckon(['record', '--out', out, '--port', '0', '--address', '127.0.0.1', '--count', '40', '--duration', '30']);
+    const record = reckon([
+      'record',
+      '--out',
+      out,
+      '--port',
+      '0',
+      '--address',
+      '127.0.0.1',
+      '--count',
+      '40',
+      '--duration',
+      '30',
+    ]);
     const [, port] = await record.waitFor(/port (\d+)/);
     const replay = reckon(['replay', CAPTURE, '--to', `127.0.0.1:${port}`, '--speed', '50']);
     expect(await within(record.exited, 20_000, 'record to exit', record.child)).toBe(0);

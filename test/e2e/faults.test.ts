@@ -33,8 +33,19 @@ afterEach(async () => {
 /** `reckon publish` of a tank (1:1:1) and an aircraft (1:1:2) to 127.0.0.1:`port`, killed after the test if still running. */
 function publish(port: number): Running {
   const run = reckon([
-    'publish', '--entity', 'tank', '--entity', 'aircraft',
-    '--address', '127.0.0.1', '--port', String(port), '--config', CONFIG, '--duration', '120',
+    'publish',
+    '--entity',
+    'tank',
+    '--entity',
+    'aircraft',
+    '--address',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--config',
+    CONFIG,
+    '--duration',
+    '120',
   ]);
   cleanup.push(() => {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
@@ -80,7 +91,10 @@ describe('publisher faults', () => {
     const subscriber = subscriberOnLoopback();
     const { port, events, until } = await listen(subscriber);
     const publisher = publish(port);
-    await until('both entities to update twice', () => count(events, 'updated', 1) >= 2 && count(events, 'updated', 2) >= 2);
+    await until(
+      'both entities to update twice',
+      () => count(events, 'updated', 1) >= 2 && count(events, 'updated', 2) >= 2,
+    );
     await kill(publisher);
     await until('both entities to time out', () => count(events, 'timedOut') === 2);
     expect(count(events, 'removed')).toBe(0); // SIGKILL: no leave notice was sent
@@ -97,7 +111,10 @@ describe('publisher faults', () => {
   it('restarted, its clock started again: the entities keep updating, with no time-out and no second entity', async () => {
     // In process: a restart far quicker than the 12 s timeout of the default 5 s heartbeat, with the timestamps
     // (relative, from the publisher's own clock) going back from 100 s to 0.5 s.
-    const subscriber = createSubscriber({ network: { address: '127.0.0.1', port: 0 } }, { expireIntervalSeconds: 0.05 });
+    const subscriber = createSubscriber(
+      { network: { address: '127.0.0.1', port: 0 } },
+      { expireIntervalSeconds: 0.05 },
+    );
     const { port, events, until } = await listen(subscriber);
     const cast = [
       { entity: { entity: 1, marking: 'TANK 1' }, trajectory: tankRoadCourse() },
@@ -112,7 +129,10 @@ describe('publisher faults', () => {
           publisher.update(c.entity, truth, t);
         }
         publisher.flush();
-        await until(`the PDUs of ${t} s`, () => events.filter((e) => Math.abs(e.state.timestamp.secondsPastHour - t) < 1e-3).length >= 2);
+        await until(
+          `the PDUs of ${t} s`,
+          () => events.filter((e) => Math.abs(e.state.timestamp.secondsPastHour - t) < 1e-3).length >= 2,
+        );
       }
       await publisher.close({ deactivate: false }); // gone without a leave notice, as a killed process
     };
@@ -158,7 +178,11 @@ describe('subscriber faults', () => {
     await second.waitFor(/("type":"updated"[^\n]*\n[\s\S]*){6}/, 30_000);
     second.child.kill('SIGINT');
     expect(await within(second.exited, 10_000, 'subscribe to stop')).toBe(0);
-    const lines = second.stdout().trim().split('\n').map((l) => JSON.parse(l) as EntityEvent);
+    const lines = second
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EntityEvent);
     for (const entity of [1, 2]) {
       const mine = lines.filter((e) => e.entityId.entity === entity);
       expect(mine[0]?.type).toBe('appeared');

@@ -24,7 +24,11 @@ afterEach(async () => {
  * Subscribes to `events$`, waits until the socket is bound, and returns the port, the events so far, and `until`,
  * which resolves once the events received (already or later) satisfy a condition.
  */
-async function listen(subscriber: EntitySubscriber): Promise<{ port: number; events: EntityEvent[]; until: (done: (events: EntityEvent[]) => boolean) => Promise<void> }> {
+async function listen(subscriber: EntitySubscriber): Promise<{
+  port: number;
+  events: EntityEvent[];
+  until: (done: (events: EntityEvent[]) => boolean) => Promise<void>;
+}> {
   const events: EntityEvent[] = [];
   let waiters: Array<{ done: (events: EntityEvent[]) => boolean; resolve: () => void }> = [];
   const subscription = subscriber.events$.subscribe((event) => {
@@ -34,7 +38,9 @@ async function listen(subscriber: EntitySubscriber): Promise<{ port: number; eve
   cleanup.push(() => subscription.unsubscribe());
   const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
   const until = (done: (events: EntityEvent[]) => boolean) =>
-    done(events) ? Promise.resolve() : within(new Promise<void>((resolve) => waiters.push({ done, resolve })), 5000, 'entity events');
+    done(events)
+      ? Promise.resolve()
+      : within(new Promise<void>((resolve) => waiters.push({ done, resolve })), 5000, 'entity events');
   return { port, events, until };
 }
 
@@ -42,7 +48,9 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms))),
+    new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
+    ),
   ]);
 }
 
@@ -54,7 +62,9 @@ async function rawSocket(): Promise<Socket> {
 }
 
 function sendTo(socket: Socket, port: number, bytes: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => socket.send(bytes, port, '127.0.0.1', (error) => (error ? reject(error) : resolve())));
+  return new Promise((resolve, reject) =>
+    socket.send(bytes, port, '127.0.0.1', (error) => (error ? reject(error) : resolve())),
+  );
 }
 
 /** A valid Entity State PDU of entity 1:2:`entity` at `tSeconds`. */
@@ -84,7 +94,11 @@ describe('publisher → UDP → subscriber', () => {
     cleanup.push(() => publisher.close({ deactivate: false }));
     const cast = [
       { entity: { entity: 1, marking: 'TANK', algorithm: 'auto' as const }, trajectory: tankRoadCourse(), start: 30 },
-      { entity: { entity: 2, marking: 'SHIP', algorithm: 4 }, trajectory: shipTurningCircles({ straightLength: 50 }), start: 0 },
+      {
+        entity: { entity: 2, marking: 'SHIP', algorithm: 4 },
+        trajectory: shipTurningCircles({ straightLength: 50 }),
+        start: 0,
+      },
       { entity: { entity: 3, marking: 'AIRCRAFT', algorithm: 3 }, trajectory: aircraftOrbit(), start: 0 },
     ];
     const truth = createTruthState();
@@ -111,7 +125,9 @@ describe('publisher → UDP → subscriber', () => {
         c.trajectory.sample(c.start + k * 0.05, truth);
         const slot = table.slotOf(entityKey(4, 5, c.entity.entity));
         expect(slot).toBeGreaterThanOrEqual(0);
-        const p = truth.location, q = table.location, j = 3 * slot;
+        const p = truth.location,
+          q = table.location,
+          j = 3 * slot;
         const error = Math.hypot(p[0]! - q[j]!, p[1]! - q[j + 1]!, p[2]! - q[j + 2]!);
         expect(error, `${c.entity.marking} at ${k * 0.05} s`).toBeLessThanOrEqual(thresholdMeters + 1e-6);
         checked++;
@@ -119,19 +135,29 @@ describe('publisher → UDP → subscriber', () => {
     }
     expect(checked).toBe(3 * 401);
     expect(sent).toBeGreaterThan(6);
-    expect(sent).toBeLessThan(3 * 401 / 4); // dead reckoning saves most updates
+    expect(sent).toBeLessThan((3 * 401) / 4); // dead reckoning saves most updates
     for (const c of cast) {
       const mine = events.filter((e) => e.entityId.entity === c.entity.entity);
       expect(mine[0]!.type).toBe('appeared');
-      expect(mine.every((e) => e.marking === c.entity.marking && e.entityId.site === 4 && e.entityId.application === 5)).toBe(true);
+      expect(
+        mine.every((e) => e.marking === c.entity.marking && e.entityId.site === 4 && e.entityId.application === 5),
+      ).toBe(true);
       if (typeof c.entity.algorithm === 'number') {
-        expect(mine.every((e) => e.state.deadReckoning.algorithm === c.entity.algorithm), DR_ALGORITHM_NAMES[c.entity.algorithm]).toBe(true);
+        expect(
+          mine.every((e) => e.state.deadReckoning.algorithm === c.entity.algorithm),
+          DR_ALGORITHM_NAMES[c.entity.algorithm],
+        ).toBe(true);
       }
     }
     // Leave notices: every entity is removed at once.
     await publisher.close();
     await until((all) => all.filter((e) => e.type === 'removed').length === 3);
-    expect(events.filter((e) => e.type === 'removed').map((e) => e.marking).sort()).toEqual(['AIRCRAFT', 'SHIP', 'TANK']);
+    expect(
+      events
+        .filter((e) => e.type === 'removed')
+        .map((e) => e.marking)
+        .sort(),
+    ).toEqual(['AIRCRAFT', 'SHIP', 'TANK']);
   });
 
   it('receives PDUs encoded by open-dis and sent from a raw socket', async () => {
@@ -200,7 +226,12 @@ describe('bad input on a live socket', () => {
     expect(subscriber.table!.stats.full).toBe(50 - 19);
     expect(subscriber.table!.size).toBe(20);
     expect(diagnostics.filter((r) => r === 'tableFull')).toHaveLength(31);
-    expect(diagnostics.filter((r) => r !== 'tableFull').sort()).toEqual(['badLength', 'oversized', 'truncated', 'wrongExercise']);
+    expect(diagnostics.filter((r) => r !== 'tableFull').sort()).toEqual([
+      'badLength',
+      'oversized',
+      'truncated',
+      'wrongExercise',
+    ]);
   });
 });
 
@@ -231,6 +262,15 @@ describe('teardown', () => {
     const socket = await rawSocket();
     const port = socket.address().port;
     const events$: Observable<EntityEvent> = createSubscriber({ network: { address: '127.0.0.1', port } }).events$;
-    await expect(firstValueFrom(events$.pipe(filter(() => false), take(1), toArray(), timeout(5000)))).rejects.toThrow(/EADDRINUSE|address already in use/);
+    await expect(
+      firstValueFrom(
+        events$.pipe(
+          filter(() => false),
+          take(1),
+          toArray(),
+          timeout(5000),
+        ),
+      ),
+    ).rejects.toThrow(/EADDRINUSE|address already in use/);
   });
 });

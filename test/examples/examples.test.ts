@@ -12,7 +12,10 @@ import { createSubscriber } from '../../src/stream/subscriber.js';
 import { ROOT, within } from '../cli/binary.js';
 
 function example(name: string, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', name), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', name), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let listening: (port: string) => void = () => {};
   const port = new Promise<string>((resolve) => (listening = resolve));
@@ -56,13 +59,26 @@ describe.concurrent('examples', () => {
   });
 
   it.each([
-    ['subscribe-table.ts', (port: number) => ['2', String(port)], /TANK 1 +(static|FPW|FVW|RPW|RVW) +36\.59\d+ -121\.87\d+/],
-    ['render-frames.ts', (port: number) => ['2', String(port), '4'], /frame \d+ t=\d+\.\d+ TANK 1 +36\.59\d+ -121\.87\d+/],
-    ['render-frames.ts', (port: number) => ['2', String(port), '4', 'interpolate'], /TANK 1 +36\.59\d+ -121\.87\d+ .*(interpolated|dead-reckoned|held)/],
+    [
+      'subscribe-table.ts',
+      (port: number) => ['2', String(port)],
+      /TANK 1 +(static|FPW|FVW|RPW|RVW) +36\.59\d+ -121\.87\d+/,
+    ],
+    [
+      'render-frames.ts',
+      (port: number) => ['2', String(port), '4'],
+      /frame \d+ t=\d+\.\d+ TANK 1 +36\.59\d+ -121\.87\d+/,
+    ],
+    [
+      'render-frames.ts',
+      (port: number) => ['2', String(port), '4', 'interpolate'],
+      /TANK 1 +36\.59\d+ -121\.87\d+ .*(interpolated|dead-reckoned|held)/,
+    ],
   ])('%s shows what a publisher sends', async (name, args, line) => {
     const port = await freePort();
     const run = example(name, args(port));
-    if (name === 'subscribe-table.ts') expect(await within(run.port, 30_000, 'the example to listen')).toBe(String(port));
+    if (name === 'subscribe-table.ts')
+      expect(await within(run.port, 30_000, 'the example to listen')).toBe(String(port));
     const publisher = await createPublisher({ network: { port } });
     // A short heartbeat, so that an example that binds a little later still sees the tank within 0.2 s.
     publisher.define({ entity: 1, marking: 'TANK 1', emitter: { heartbeatSeconds: 0.2 } });
@@ -84,7 +100,9 @@ describe.concurrent('examples', () => {
     try {
       const run = example('subscribe-table.ts', ['2', String(holder.address().port)]);
       expect(await run.exited, run.output()).toBe(1);
-      expect(run.output()).toMatch(/^subscribe-table: binding UDP 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.*--reuse-address/);
+      expect(run.output()).toMatch(
+        /^subscribe-table: binding UDP 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.*--reuse-address/,
+      );
       expect(run.output().trim().split('\n')).toHaveLength(1); // no stack trace, no table
     } finally {
       await new Promise<void>((resolve) => holder.close(() => resolve()));

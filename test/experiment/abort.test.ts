@@ -8,7 +8,10 @@ import { planExperiment } from '../../src/experiment/sweep.js';
 describe('runSweep aborted', () => {
   it.each([1, 2])('on %i thread(s): stops mid-run and keeps the finished run', async (parallel) => {
     // A short run, then 1000 orbits (3.8 million steps): the abort comes while the long one runs.
-    const plan = planExperiment({ trajectory: { type: 'circle', orbits: 0.5 }, sweep: { 'trajectory.orbits': [0.5, 1000] } });
+    const plan = planExperiment({
+      trajectory: { type: 'circle', orbits: 0.5 },
+      sweep: { 'trajectory.orbits': [0.5, 1000] },
+    });
     const controller = new AbortController();
     // Aborted from a timer: it fires only if the long run gives the event loop a turn (or runs on a worker).
     const onProgress = () => void setTimeout(() => controller.abort('test'), 20);

@@ -9,9 +9,16 @@ describe('lockstep over TCP against redundant UDP', () => {
   it('has one row per condition and transport with every figure', () => {
     expect(rows).toHaveLength(LOCKSTEP_CONDITIONS.length * 2);
     for (const r of rows) {
-      expect(Object.keys(r).sort()).toEqual(
-        ['bytesPerSecond', 'hitchesPerMinute', 'largestPacketBytes', 'latencyMs', 'longestStallMs', 'lossPercent', 'playoutDelayMs', 'transport'],
-      );
+      expect(Object.keys(r).sort()).toEqual([
+        'bytesPerSecond',
+        'hitchesPerMinute',
+        'largestPacketBytes',
+        'latencyMs',
+        'longestStallMs',
+        'lossPercent',
+        'playoutDelayMs',
+        'transport',
+      ]);
       expect(r.bytesPerSecond).toBeGreaterThan(0);
     }
   });
@@ -35,12 +42,18 @@ describe('lockstep over TCP against redundant UDP', () => {
   });
 
   it('pays for redundancy in bytes: bigger packets the longer acknowledgements take', () => {
-    expect(find(2000, 50, 'udp-redundant').largestPacketBytes).toBeGreaterThan(find(100, 1, 'udp-redundant').largestPacketBytes);
+    expect(find(2000, 50, 'udp-redundant').largestPacketBytes).toBeGreaterThan(
+      find(100, 1, 'udp-redundant').largestPacketBytes,
+    );
     expect(find(100, 1, 'tcp').largestPacketBytes).toBe(1);
   });
 
   it('is exactly reproducible for a seed and differs for another', () => {
-    expect(runLockstepComparison({ durationSeconds: 20, seed: 3 })).toEqual(runLockstepComparison({ durationSeconds: 20, seed: 3 }));
-    expect(runLockstepComparison({ durationSeconds: 20, seed: 4 })).not.toEqual(runLockstepComparison({ durationSeconds: 20, seed: 3 }));
+    expect(runLockstepComparison({ durationSeconds: 20, seed: 3 })).toEqual(
+      runLockstepComparison({ durationSeconds: 20, seed: 3 }),
+    );
+    expect(runLockstepComparison({ durationSeconds: 20, seed: 4 })).not.toEqual(
+      runLockstepComparison({ durationSeconds: 20, seed: 3 }),
+    );
   });
 });

@@ -33,7 +33,10 @@ describe('summarize on run-sized series', () => {
   });
 
   it('a sawtooth error series of a 10-minute run (36 001 frames)', () => {
-    const values = Float64Array.from({ length: 36_001 }, (_, i) => 0.5 * ((i % 27) / 27) ** 2 + (i % 1000 === 0 ? 40 : 0));
+    const values = Float64Array.from(
+      { length: 36_001 },
+      (_, i) => 0.5 * ((i % 27) / 27) ** 2 + (i % 1000 === 0 ? 40 : 0),
+    );
     const reference = p95BySorting([...values]);
     expect(summarize(values, values.length).p95).toBe(reference);
   });

@@ -26,17 +26,28 @@ interface Condition {
 
 /** Per frame: displayed orientation error and the truth's angular rate (rad, rad/s), and the PDU count. */
 function run(trajectory: Trajectory, c: Condition): { errors: Float64Array; rates: Float64Array; pdus: number } {
-  const emitter = new DeadReckoningEmitter({ algorithm: 5, positionThresholdMeters: 1, orientationThresholdRad: c.thresholdRad, heartbeatSeconds: 5 });
+  const emitter = new DeadReckoningEmitter({
+    algorithm: 5,
+    positionThresholdMeters: 1,
+    orientationThresholdRad: c.thresholdRad,
+    heartbeatSeconds: 5,
+  });
   const table = new RemoteEntityTable({
     capacity: 1,
-    smoothing: { method: c.smoothingSeconds > 0 ? 'linear' : 'snap', durationSeconds: c.smoothingSeconds, teleportMeters: 100 },
+    smoothing: {
+      method: c.smoothingSeconds > 0 ? 'linear' : 'snap',
+      durationSeconds: c.smoothingSeconds,
+      teleportMeters: 100,
+    },
   });
   const steps = Math.floor(trajectory.durationSeconds * c.rateHz);
-  const errors = new Float64Array(steps), rates = new Float64Array(steps);
+  const errors = new Float64Array(steps),
+    rates = new Float64Array(steps);
   const truth = createTruthWithAttitude();
   const sent = new Transmission();
   const out = new EntityStateRecord(0);
-  const location = new Float64Array(3), shown = new Float64Array(9);
+  const location = new Float64Array(3),
+    shown = new Float64Array(9);
   let delivered = 0;
   for (let i = 0; i < steps; i++) {
     const t = i / c.rateHz;
@@ -67,7 +78,8 @@ function framesOverBound(trajectory: Trajectory, c: Condition): string[] {
     let rate = 0;
     for (let j = Math.max(0, i - window); j <= i; j++) rate = Math.max(rate, rates[j]!);
     const bound = c.thresholdRad + rate * explained + 1e-6;
-    if (errors[i]! > bound) over.push(`t ${(i / c.rateHz).toFixed(2)} s: ${(errors[i]! / DEG).toFixed(2)}° > ${(bound / DEG).toFixed(2)}°`);
+    if (errors[i]! > bound)
+      over.push(`t ${(i / c.rateHz).toFixed(2)} s: ${(errors[i]! / DEG).toFixed(2)}° > ${(bound / DEG).toFixed(2)}°`);
   }
   return over;
 }
@@ -84,9 +96,12 @@ describe('displayed orientation error with FVW', () => {
     expect(framesOverBound(zeroGParabolas({ parabolas: 2 }), c)).toEqual([]);
   });
 
-  it.each(CONDITIONS)('stays within the threshold plus latency and smoothing on the REGA helicopter (%j)', async (c) => {
-    expect(framesOverBound(await loadTrack(HELICOPTER), c)).toEqual([]);
-  });
+  it.each(CONDITIONS)(
+    'stays within the threshold plus latency and smoothing on the REGA helicopter (%j)',
+    async (c) => {
+      expect(framesOverBound(await loadTrack(HELICOPTER), c)).toEqual([]);
+    },
+  );
 
   it('without latency or smoothing never exceeds the threshold by more than one sample step of turn', () => {
     const c = CONDITIONS[0]!;

@@ -20,7 +20,9 @@ describe('createRandom', () => {
     // First outputs of the reference C implementation (prng.di.unimi.it/xoshiro128starstar.c).
     const r = createRandomFromState([1, 2, 3, 4]);
     const got = Array.from({ length: 10 }, () => r.nextUint32());
-    expect(got).toEqual([11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849, 3729100597, 4258142804]);
+    expect(got).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849, 3729100597, 4258142804,
+    ]);
   });
 
   it('gives the same sequence for the same seed and different ones for neighbouring seeds', () => {

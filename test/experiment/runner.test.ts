@@ -16,7 +16,13 @@ describe('runExperiment: metrics with known answers', () => {
       emitter: { algorithm: 'FPW', positionThreshold: '1 m', heartbeat: '5 s' },
     });
     const { metrics } = await runExperiment(spec);
-    expect(metrics.pdusByReason).toEqual({ first: 1, position: 0, orientation: 0, heartbeat: metrics.pdus - 1, change: 0 });
+    expect(metrics.pdusByReason).toEqual({
+      first: 1,
+      position: 0,
+      orientation: 0,
+      heartbeat: metrics.pdus - 1,
+      change: 0,
+    });
     // One every 5 s (or the next 60 Hz sample after it): 11 or 12 in 60 s.
     expect(metrics.pdusByReason.heartbeat).toBeGreaterThanOrEqual(11);
     expect(metrics.pdusByReason.heartbeat).toBeLessThanOrEqual(12);
@@ -24,7 +30,10 @@ describe('runExperiment: metrics with known answers', () => {
   });
 
   it('a circle under FPW sends each time ½·(v²/R)·t² reaches the threshold (the classic circle)', () => {
-    const speed = 100, radius = 1000, threshold = 1, rate = 60;
+    const speed = 100,
+      radius = 1000,
+      threshold = 1,
+      rate = 60;
     const spec = runSpec({
       trajectory: { type: 'circle', speed, radius, orbits: 3 },
       sampleRateHz: rate,
@@ -56,7 +65,9 @@ describe('runExperiment: metrics with known answers', () => {
   it('counts what a lossy link drops and measures the error it causes', async () => {
     const base = { trajectory: { type: 'aircraft-orbit', orbits: 0.5 }, emitter: { algorithm: 'RVW' } };
     const clean = await runExperiment(runSpec({ ...base, network: 'perfect' }));
-    const lossy = await runExperiment(runSpec({ ...base, network: { profile: 'perfect', latencyMs: 100, lossPercent: 20 } }));
+    const lossy = await runExperiment(
+      runSpec({ ...base, network: { profile: 'perfect', latencyMs: 100, lossPercent: 20 } }),
+    );
     expect(clean.metrics.lost).toBe(0);
     expect(lossy.metrics.lost).toBeGreaterThan(0);
     // Every PDU is delivered or lost, except those still in flight (< 100 ms) when the run ends.
@@ -69,7 +80,12 @@ describe('runExperiment: metrics with known answers', () => {
 
   it('reports heartbeat and position reasons as bits', () => {
     expect(EMIT_POSITION | EMIT_HEARTBEAT).toBe(10);
-    const spec = runSpec({ trajectory: { type: 'straight-line' }, durationSeconds: 30, emitter: { algorithm: 'FPW' }, traces: true });
+    const spec = runSpec({
+      trajectory: { type: 'straight-line' },
+      durationSeconds: 30,
+      emitter: { algorithm: 'FPW' },
+      traces: true,
+    });
     const result = simulate(spec, straightLine(), new RunContext());
     expect(result.traces!.pduReasons.every((r) => r > 0)).toBe(true);
     expect(result.metrics.pdusByReason.position).toBeGreaterThan(0); // the speed changes at 20–30 s

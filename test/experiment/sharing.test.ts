@@ -19,7 +19,8 @@ describe('SampledTruth', () => {
     const window = new SampledTruth(orbit.stepSampler!(60), 500, 7);
     expect(window.byteLength).toBe(7 * 21 * 8);
     expect(full.byteLength).toBe(500 * 21 * 8);
-    const a = createTruthWithAttitude(true), b = createTruthWithAttitude(true);
+    const a = createTruthWithAttitude(true),
+      b = createTruthWithAttitude(true);
     for (let step = 0; step < 500; step++) expect(fields(window.read(step, a))).toEqual(fields(full.read(step, b)));
   });
 
@@ -95,7 +96,12 @@ describe('runs that share a sender', () => {
 describe('a run longer than its truth table', () => {
   it('reads truth through a moving window and gives the result a whole table gives', async () => {
     for (const renderRateHz of [60, 25]) {
-      const spec = planExperiment({ durationSeconds: 30, renderRateHz, trajectory: { type: 'aircraft-orbit' }, network: 'wan' }).runs[0]!.spec;
+      const spec = planExperiment({
+        durationSeconds: 30,
+        renderRateHz,
+        trajectory: { type: 'aircraft-orbit' },
+        network: 'wan',
+      }).runs[0]!.spec;
       const windowed = await runExperiment(spec, new RunContext(undefined, 97));
       expect(windowed).toEqual(await runExperiment(spec, new RunContext()));
     }
@@ -132,7 +138,12 @@ describe('senderBatches', () => {
   it('hands every run out once, in batches that share a sender', () => {
     for (const threads of [1, 2, 8]) {
       const batches = senderBatches(plan.runs, threads);
-      expect(batches.flat().map((r) => r.index).sort((a, b) => a - b)).toEqual(plan.runs.map((r) => r.index));
+      expect(
+        batches
+          .flat()
+          .map((r) => r.index)
+          .sort((a, b) => a - b),
+      ).toEqual(plan.runs.map((r) => r.index));
       for (const batch of batches) expect(new Set(batch.map((r) => senderKey(r.spec))).size).toBe(1);
       // 3 senders of 8 runs; a batch holds at most a quarter of a thread's share.
       const most = threads > 1 ? Math.ceil(24 / (4 * threads)) : 24;

@@ -102,7 +102,10 @@ describe('SimulatedLink', () => {
   });
 
   it('Gilbert–Elliott loss hits lossPercent with the requested mean burst length', () => {
-    const { arrivals, link } = run({ latencyMs: 1, jitterMs: 0, lossPercent: 5, loss: 'gilbert-elliott', meanBurstLength: 4 }, 200_000);
+    const { arrivals, link } = run(
+      { latencyMs: 1, jitterMs: 0, lossPercent: 5, loss: 'gilbert-elliott', meanBurstLength: 4 },
+      200_000,
+    );
     const bursts = burstLengths(arrivals);
     expect(link.stats.lost / 200_000).toBeGreaterThan(0.045);
     expect(link.stats.lost / 200_000).toBeLessThan(0.055);
@@ -111,7 +114,14 @@ describe('SimulatedLink', () => {
   });
 
   it('duplicates and reorders the requested shares; preserves order otherwise', () => {
-    const profile: NetworkProfile = { latencyMs: 10, jitterMs: 5, lossPercent: 0, duplicatePercent: 2, reorderPercent: 3, reorderDelayMs: 50 };
+    const profile: NetworkProfile = {
+      latencyMs: 10,
+      jitterMs: 5,
+      lossPercent: 0,
+      duplicatePercent: 2,
+      reorderPercent: 3,
+      reorderDelayMs: 50,
+    };
     const { link, order, copies } = run(profile, 50_000);
     expect(copies).toBe(link.stats.duplicated);
     expect(link.stats.duplicated / 50_000).toBeCloseTo(0.02, 2);
@@ -121,12 +131,20 @@ describe('SimulatedLink', () => {
     let backwards = 0;
     for (let i = 1; i < order.length; i++) if (order[i]! < order[i - 1]!) backwards++;
     expect(backwards / 50_000).toBeGreaterThan(0.025);
-    expect(run({ ...profile, reorderPercent: 0, duplicatePercent: 0 }, 10_000).order).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
+    expect(run({ ...profile, reorderPercent: 0, duplicatePercent: 0 }, 10_000).order).toEqual(
+      Array.from({ length: 10_000 }, (_, i) => i),
+    );
   });
 
   it('a bandwidth bottleneck serialises packets and drops what overflows its buffer', () => {
     // 144 bytes at 115.2 kb/s take exactly 10 ms; sending every 5 ms overloads the link by 2×.
-    const profile: NetworkProfile = { latencyMs: 0, jitterMs: 0, lossPercent: 0, bandwidthBitsPerSecond: 115_200, bufferBytes: 1440 };
+    const profile: NetworkProfile = {
+      latencyMs: 0,
+      jitterMs: 0,
+      lossPercent: 0,
+      bandwidthBitsPerSecond: 115_200,
+      bufferBytes: 1440,
+    };
     const { link, arrivals } = run(profile, 1000, 0.005);
     expect(arrivals[0]).toBeCloseTo(0.01, 12);
     expect(arrivals[1]).toBeCloseTo(0.02, 12);

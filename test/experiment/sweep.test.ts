@@ -21,11 +21,19 @@ function problemsOf(input: unknown): Array<{ path: string; message: string }> {
 describe('planExperiment', () => {
   it('crosses every swept setting, last one fastest, converting units', () => {
     const plan = planExperiment({
-      sweep: { 'emitter.positionThreshold': ['50 cm', 2], network: ['lan', { profile: 'wan', lossPercent: 5 }], 'smoothing.method': ['snap', 'linear', 'projective'] },
+      sweep: {
+        'emitter.positionThreshold': ['50 cm', 2],
+        network: ['lan', { profile: 'wan', lossPercent: 5 }],
+        'smoothing.method': ['snap', 'linear', 'projective'],
+      },
     });
     expect(plan.runs).toHaveLength(12);
     expect(plan.runs.map((r) => r.index)).toEqual([...Array(12).keys()]);
-    expect(plan.runs[0]!.settings).toEqual({ 'emitter.positionThreshold': '50 cm', network: 'lan', 'smoothing.method': 'snap' });
+    expect(plan.runs[0]!.settings).toEqual({
+      'emitter.positionThreshold': '50 cm',
+      network: 'lan',
+      'smoothing.method': 'snap',
+    });
     expect(plan.runs[1]!.spec.smoothing.method).toBe('linear');
     expect(plan.runs[3]!.spec.network).toEqual({ profile: 'wan', lossPercent: 5 });
     expect(plan.runs[6]!.spec.emitter.positionThreshold).toBe(2);
@@ -44,7 +52,12 @@ describe('planExperiment', () => {
   });
 
   it('reports every problem with its path and an example', () => {
-    const problems = problemsOf({ sampleRateHz: '-3 Hz', emitter: { heartbeat: '5 m' }, trajectory: { type: 'boat' }, extra: 1 });
+    const problems = problemsOf({
+      sampleRateHz: '-3 Hz',
+      emitter: { heartbeat: '5 m' },
+      trajectory: { type: 'boat' },
+      extra: 1,
+    });
     expect(problems).toHaveLength(4);
     expect(problems).toEqual(
       expect.arrayContaining([
@@ -55,7 +68,10 @@ describe('planExperiment', () => {
       ]),
     );
     expect(problemsOf({ sweep: { 'emitter.positionThreshold': ['1 m', 'far'], 'trajectory.radius': [-5] } })).toEqual([
-      { path: 'sweep["emitter.positionThreshold"][1]', message: '"far" is not a quantity with a known unit, e.g. "1 m"' },
+      {
+        path: 'sweep["emitter.positionThreshold"][1]',
+        message: '"far" is not a quantity with a known unit, e.g. "1 m"',
+      },
       { path: 'sweep["trajectory.radius"][0]', message: 'must be positive; e.g. "1 km"' },
     ]);
   });
@@ -91,7 +107,14 @@ describe('metrics helpers', () => {
   });
 
   it('paretoFront keeps the runs no other run beats on both rate and error', () => {
-    const points: Array<[number, number]> = [[1, 5], [2, 3], [3, 4], [4, 1], [2, 2], [5, 1]];
+    const points: Array<[number, number]> = [
+      [1, 5],
+      [2, 3],
+      [3, 4],
+      [4, 1],
+      [2, 2],
+      [5, 1],
+    ];
     expect(paretoFront(points)).toEqual([0, 4, 3]);
   });
 });
@@ -99,7 +122,9 @@ describe('metrics helpers', () => {
 describe('examples/threshold-sweep.ts', () => {
   it('runs a small sweep from the package entry and writes its outputs', async () => {
     const out = mkdtempSync(join(tmpdir(), 'reckon-example-'));
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'examples/threshold-sweep.ts', out], { cwd: new URL('../..', import.meta.url).pathname });
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'examples/threshold-sweep.ts', out], {
+      cwd: new URL('../..', import.meta.url).pathname,
+    });
     expect(stdout).toMatch(/^run\s+emitter\.algorithm\s+emitter\.positionThreshold\s+pdus/);
     expect(stdout.split('\n').filter((l) => /^\d+ /.test(l))).toHaveLength(8);
     expect(stdout).toMatch(/cheapest under 2 m p95: .* PDU\/s/);

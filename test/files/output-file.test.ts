@@ -37,7 +37,11 @@ describe('output files: written beside the target, renamed over it when complete
 
   it.each([
     { name: 'a folder', path: () => dir, message: /is a folder; give a file name/ },
-    { name: 'a missing folder', path: () => join(dir, 'no', 'such', 'x.pcap'), message: /the folder ".*no\/such" does not exist/ },
+    {
+      name: 'a missing folder',
+      path: () => join(dir, 'no', 'such', 'x.pcap'),
+      message: /the folder ".*no\/such" does not exist/,
+    },
     { name: 'a file as its folder', path: () => join(dir, 'precious.pcap', 'x.pcap'), message: /is not a folder/ },
   ])('refuses $name up front, naming the path', async ({ path, message }) => {
     await expect(openOutputFile(path())).rejects.toThrow(OutputPathError);

@@ -32,11 +32,23 @@ function runPeer(args: string[]): Promise<{ code: number | null; stdout: string;
 }
 
 describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json` first', () => {
-  it('agrees on every checksum with 30 % of one side\'s packets dropped, and both exit 0', async () => {
+  it("agrees on every checksum with 30 % of one side's packets dropped, and both exit 0", async () => {
     const [portA, portB] = await freePorts();
     const [a, b] = await Promise.all([
       runPeer(['--port', String(portA), '--peer', `127.0.0.1:${portB}`, '--duration', '3', '--seed', '7', '--json']),
-      runPeer(['--port', String(portB), '--peer', `127.0.0.1:${portA}`, '--duration', '3', '--seed', '7', '--drop', '30', '--json']),
+      runPeer([
+        '--port',
+        String(portB),
+        '--peer',
+        `127.0.0.1:${portA}`,
+        '--duration',
+        '3',
+        '--seed',
+        '7',
+        '--drop',
+        '30',
+        '--json',
+      ]),
     ]);
     for (const peer of [a, b]) {
       expect(peer.code, peer.stderr).toBe(0);
@@ -60,7 +72,9 @@ describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json
     ]);
     for (const peer of [a, b]) {
       expect(peer.code, peer.stderr).toBe(0);
-      expect(peer.stdout).toMatch(/^\d+ frames, \d+ (hitch|hitches) \(longest \d+ ms\), checksums (\d+)\/\2 agree, .* bytes\n$/);
+      expect(peer.stdout).toMatch(
+        /^\d+ frames, \d+ (hitch|hitches) \(longest \d+ ms\), checksums (\d+)\/\2 agree, .* bytes\n$/,
+      );
       expect(peer.stderr).toMatch(/^lockstep: player [01] .*, 1\.5 s\n/);
     }
   });

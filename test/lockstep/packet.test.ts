@@ -126,13 +126,23 @@ describe('input window', () => {
     const receiver = new InputReceiver();
     const got: Array<[number, number]> = [];
     const take = (f: number, i: number) => got.push([f, i]);
-    const run = (newest: number, inputs: number[]) => ({ newestSequence: newest, count: inputs.length, inputs: Uint8Array.from(inputs) });
+    const run = (newest: number, inputs: number[]) => ({
+      newestSequence: newest,
+      count: inputs.length,
+      inputs: Uint8Array.from(inputs),
+    });
     expect(receiver.ackSequence).toBe(-1);
     expect(receiver.receive(run(2, [10, 11, 12]), take)).toBe(ReceiveStatus.OK);
     expect(receiver.receive(run(2, [10, 11, 12]), take)).toBe(ReceiveStatus.STALE);
     expect(receiver.receive(run(4, [12, 13, 14]), take)).toBe(ReceiveStatus.OK);
     expect(receiver.receive(run(9, [19]), take)).toBe(ReceiveStatus.GAP);
-    expect(got).toEqual([[0, 10], [1, 11], [2, 12], [3, 13], [4, 14]]);
+    expect(got).toEqual([
+      [0, 10],
+      [1, 11],
+      [2, 12],
+      [3, 13],
+      [4, 14],
+    ]);
     expect(receiver.ackSequence).toBe(4);
   });
 });

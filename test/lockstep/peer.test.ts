@@ -3,7 +3,13 @@ import { LockstepPeer } from '../../src/lockstep/peer.js';
 import { SimulatedLink } from '../../src/experiment/simulated-network.js';
 
 /** Two peers on a simulated lossy network, each ticking at 60 Hz; peer B starts `lagSeconds` later. */
-function session(options: { lossPercent: number; seconds: number; seedB?: number; lagSeconds?: number; silenceAfter?: number }) {
+function session(options: {
+  lossPercent: number;
+  seconds: number;
+  seedB?: number;
+  lagSeconds?: number;
+  silenceAfter?: number;
+}) {
   const a = new LockstepPeer({ player: 0, seed: 5 });
   const b = new LockstepPeer({ player: 1, seed: options.seedB ?? 5 });
   const profile = { latencyMs: 30, jitterMs: 10, lossPercent: options.lossPercent };

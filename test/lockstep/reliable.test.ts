@@ -17,7 +17,14 @@ interface Outcome {
  * streams back so that acknowledgements flow. Both directions lose and reorder packets.
  */
 function exchange(seed: number, lossPercent: number, seconds = 20): Outcome {
-  const profile = { latencyMs: 40, jitterMs: 15, jitter: 'exponential' as const, lossPercent, reorderPercent: 10, preserveOrder: false };
+  const profile = {
+    latencyMs: 40,
+    jitterMs: 15,
+    jitter: 'exponential' as const,
+    lossPercent,
+    reorderPercent: 10,
+    preserveOrder: false,
+  };
   const forward = new SimulatedLink<Uint8Array>(profile, seed);
   const backward = new SimulatedLink<Uint8Array>(profile, seed + 1);
   const a = new ReliableEndpoint();

@@ -3,11 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { hash32 } from '../../src/lockstep/hash.js';
 import { botInput, INPUT_MASK, packInput, unpackInput } from '../../src/lockstep/input.js';
 import { LockstepSimulation } from '../../src/lockstep/simulation.js';
-import {
-  isSequenceNewer,
-  sequenceDifference,
-  unwrapSequence,
-} from '../../src/lockstep/sequence.js';
+import { isSequenceNewer, sequenceDifference, unwrapSequence } from '../../src/lockstep/sequence.js';
 
 function run(seed: number, frames: number, inputFor: (player: number, frame: number) => number): number[] {
   const sim = new LockstepSimulation({ seed });

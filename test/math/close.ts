@@ -12,7 +12,8 @@ export function expectClose(
 ): void {
   expect(actual.length, `${label}.length`).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
-    const a = actual[i]!, e = expected[i]!;
+    const a = actual[i]!,
+      e = expected[i]!;
     if (!(Math.abs(a - e) <= tolerance)) {
       expect.fail(`${label}[${i}]: ${a} vs ${e} (±${tolerance}, off by ${Math.abs(a - e)})`);
     }

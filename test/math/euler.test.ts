@@ -14,7 +14,8 @@ const pitch = fc.double({ min: -Math.PI / 2, max: Math.PI / 2, noNaN: true });
 
 /** Elementary frame (passive) rotations, built independently of the closed form. */
 function frameRotation(axis: 0 | 1 | 2, a: number): Float64Array {
-  const c = Math.cos(a), s = Math.sin(a);
+  const c = Math.cos(a),
+    s = Math.sin(a);
   if (axis === 0) return mat3.fromValues(1, 0, 0, 0, c, s, 0, -s, c);
   if (axis === 1) return mat3.fromValues(c, 0, -s, 0, 1, 0, s, 0, c);
   return mat3.fromValues(c, s, 0, -s, c, 0, 0, 0, 1);
@@ -25,7 +26,11 @@ describe('DIS Euler angles', () => {
     fc.assert(
       fc.property(angle, pitch, angle, (psi, theta, phi) => {
         const r = worldToBodyFromEuler(mat3.create(), psi, theta, phi);
-        const composed = mat3.multiply(mat3.create(), frameRotation(0, phi), mat3.multiply(mat3.create(), frameRotation(1, theta), frameRotation(2, psi)));
+        const composed = mat3.multiply(
+          mat3.create(),
+          frameRotation(0, phi),
+          mat3.multiply(mat3.create(), frameRotation(1, theta), frameRotation(2, psi)),
+        );
         expectClose(r, composed, 1e-14, 'R_wb');
         expect(mat3.orthonormalityError(r)).toBeLessThan(1e-14);
         expect(mat3.determinant(r)).toBeCloseTo(1, 14);
@@ -60,19 +65,38 @@ describe('DIS Euler angles', () => {
 
   it('body rates and Euler rates convert both ways, and match a finite difference of the matrix', () => {
     fc.assert(
-      fc.property(angle, fc.double({ min: -1.4, max: 1.4, noNaN: true }), angle, angle, angle, angle, (psi, theta, phi, wx, wy, wz) => {
-        const euler = [psi, theta, phi], body = [wx, wy, wz];
-        const rates = eulerRatesFromBodyRates(new Float64Array(3), euler, body)!;
-        expectClose(bodyRatesFromEulerRates(new Float64Array(3), euler, rates), body, 1e-9, 'ω round trip');
-        // dR/dt = −Ω·R for body rates ω (R_wb evolves by exp(−Ωt)); compare with a central difference.
-        const h = 1e-6;
-        const rp = worldToBodyFromEuler(mat3.create(), psi + rates[0]! * h, theta + rates[1]! * h, phi + rates[2]! * h);
-        const rm = worldToBodyFromEuler(mat3.create(), psi - rates[0]! * h, theta - rates[1]! * h, phi - rates[2]! * h);
-        const r = worldToBodyFromEuler(mat3.create(), psi, theta, phi);
-        const expected = mat3.multiply(mat3.create(), mat3.skew(mat3.create(), body), r).map((v) => -v);
-        const numeric = rp.map((v, i) => (v - rm[i]!) / (2 * h));
-        expectClose(numeric, expected, 1e-5 * (1 + Math.hypot(...rates)), 'dR/dt');
-      }),
+      fc.property(
+        angle,
+        fc.double({ min: -1.4, max: 1.4, noNaN: true }),
+        angle,
+        angle,
+        angle,
+        angle,
+        (psi, theta, phi, wx, wy, wz) => {
+          const euler = [psi, theta, phi],
+            body = [wx, wy, wz];
+          const rates = eulerRatesFromBodyRates(new Float64Array(3), euler, body)!;
+          expectClose(bodyRatesFromEulerRates(new Float64Array(3), euler, rates), body, 1e-9, 'ω round trip');
+          // dR/dt = −Ω·R for body rates ω (R_wb evolves by exp(−Ωt)); compare with a central difference.
+          const h = 1e-6;
+          const rp = worldToBodyFromEuler(
+            mat3.create(),
+            psi + rates[0]! * h,
+            theta + rates[1]! * h,
+            phi + rates[2]! * h,
+          );
+          const rm = worldToBodyFromEuler(
+            mat3.create(),
+            psi - rates[0]! * h,
+            theta - rates[1]! * h,
+            phi - rates[2]! * h,
+          );
+          const r = worldToBodyFromEuler(mat3.create(), psi, theta, phi);
+          const expected = mat3.multiply(mat3.create(), mat3.skew(mat3.create(), body), r).map((v) => -v);
+          const numeric = rp.map((v, i) => (v - rm[i]!) / (2 * h));
+          expectClose(numeric, expected, 1e-5 * (1 + Math.hypot(...rates)), 'dR/dt');
+        },
+      ),
     );
     expect(eulerRatesFromBodyRates(new Float64Array(3), [0, Math.PI / 2, 0], [0, 1, 0])).toBeNull();
   });

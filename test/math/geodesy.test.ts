@@ -22,7 +22,12 @@ const v = () => new Float64Array(3);
 
 describe('WGS-84 geodetic ↔ ECEF', () => {
   it('reproduces the docs/dis-reference.md §6.2 check value (dis-tutorial CoordinateSystems.md)', () => {
-    expectClose(geodeticDegreesToEcef(v(), 36.5973, -121.8731, 5), [-2707135.985, -4353750.737, 3781611.558], 1e-3, 'ecef');
+    expectClose(
+      geodeticDegreesToEcef(v(), 36.5973, -121.8731, 5),
+      [-2707135.985, -4353750.737, 3781611.558],
+      1e-3,
+      'ecef',
+    );
     // The check value is rounded to the millimetre, so the way back is good to ~1e-8° and 1 mm.
     const g = ecefToGeodeticDegrees(v(), -2707135.985, -4353750.737, 3781611.558);
     expectClose(g.subarray(0, 2), [36.5973, -121.8731], 1e-8, 'latitude, longitude');
@@ -57,7 +62,8 @@ describe('WGS-84 geodetic ↔ ECEF', () => {
           const g = ecefToGeodeticDegrees(v(), p[0]!, p[1]!, p[2]!);
           expect(Math.abs(g[0]! - lat), 'latitude').toBeLessThan(1e-9);
           // Longitude is undefined at the poles; compare positions there instead.
-          if (Math.abs(lat) < 90 - 1e-9) expect(Math.abs(((g[1]! - lon + 540) % 360) - 180), 'longitude').toBeLessThan(1e-9);
+          if (Math.abs(lat) < 90 - 1e-9)
+            expect(Math.abs(((g[1]! - lon + 540) % 360) - 180), 'longitude').toBeLessThan(1e-9);
           expect(Math.abs(g[2]! - h), 'height').toBeLessThan(1e-3);
           expectClose(geodeticDegreesToEcef(v(), g[0]!, g[1]!, g[2]!), p, 1e-3, 'position');
         },
@@ -68,20 +74,28 @@ describe('WGS-84 geodetic ↔ ECEF', () => {
 
   it('round-trips ECEF → geodetic → ECEF for points from the centre to 1000 km up', () => {
     fc.assert(
-      fc.property(fc.double({ min: -7.4e6, max: 7.4e6, noNaN: true }), fc.double({ min: -7.4e6, max: 7.4e6, noNaN: true }), fc.double({ min: -7.4e6, max: 7.4e6, noNaN: true }), (x, y, z) => {
-        const g = ecefToGeodetic(v(), x, y, z);
-        expect(g.every(Number.isFinite)).toBe(true);
-        // Deep inside, the geodetic normal through a point is not unique; check where it is.
-        if (Math.hypot(x, y, z) > 6.0e6) expectClose(geodeticToEcef(v(), g[0]!, g[1]!, g[2]!), [x, y, z], 1e-6, 'position');
-      }),
+      fc.property(
+        fc.double({ min: -7.4e6, max: 7.4e6, noNaN: true }),
+        fc.double({ min: -7.4e6, max: 7.4e6, noNaN: true }),
+        fc.double({ min: -7.4e6, max: 7.4e6, noNaN: true }),
+        (x, y, z) => {
+          const g = ecefToGeodetic(v(), x, y, z);
+          expect(g.every(Number.isFinite)).toBe(true);
+          // Deep inside, the geodetic normal through a point is not unique; check where it is.
+          if (Math.hypot(x, y, z) > 6.0e6)
+            expectClose(geodeticToEcef(v(), g[0]!, g[1]!, g[2]!), [x, y, z], 1e-6, 'position');
+        },
+      ),
     );
   });
 });
 
 describe('local frames', () => {
   it('ENU and NED rows are orthonormal, Up is the ellipsoid normal, and local ↔ ECEF round-trips', () => {
-    const lat = 47.38 * DEG, lon = 8.54 * DEG;
-    const enu = ecefToEnuMatrix(mat3.create(), lat, lon), ned = ecefToNedMatrix(mat3.create(), lat, lon);
+    const lat = 47.38 * DEG,
+      lon = 8.54 * DEG;
+    const enu = ecefToEnuMatrix(mat3.create(), lat, lon),
+      ned = ecefToNedMatrix(mat3.create(), lat, lon);
     expect(mat3.orthonormalityError(enu)).toBeLessThan(1e-15);
     expect(mat3.determinant(ned)).toBeCloseTo(1, 14);
     const origin = geodeticToEcef(v(), lat, lon, 400);
@@ -92,11 +106,17 @@ describe('local frames', () => {
     const n = ecefToLocal(v(), ned, origin, north);
     expect(n[0]).toBeGreaterThan(1.1);
     expect(Math.abs(n[1]!)).toBeLessThan(1e-9);
-    expectClose(localToEcef(v(), enu, origin, [12, -34, 56]), ecefToLocal(v(), mat3.transpose(mat3.create(), enu), [0, 0, 0], [12, -34, 56]).map((c, i) => c + origin[i]!), 1e-9, 'local → ECEF');
+    expectClose(
+      localToEcef(v(), enu, origin, [12, -34, 56]),
+      ecefToLocal(v(), mat3.transpose(mat3.create(), enu), [0, 0, 0], [12, -34, 56]).map((c, i) => c + origin[i]!),
+      1e-9,
+      'local → ECEF',
+    );
   });
 
   it('converts heading/pitch/roll to DIS ψθφ: docs/dis-reference.md §6.5 check vector and its round trip', () => {
-    const lat = 36.5973 * DEG, lon = -121.8731 * DEG;
+    const lat = 36.5973 * DEG,
+      lon = -121.8731 * DEG;
     const e = eulerFromHeadingPitchRoll(v(), lat, lon, 20 * DEG, 10 * DEG, 5 * DEG);
     expectClose(e, [0.329531, -1.009364, -2.512434], 1e-6, 'ψθφ');
     const hpr = headingPitchRollFromEuler(v(), lat, lon, e[0]!, e[1]!, e[2]!);

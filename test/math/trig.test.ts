@@ -6,7 +6,8 @@ describe('sinCos', () => {
   const out = new Float64Array(2);
   const check = (x: number) => {
     sinCos(out, x);
-    const s = Math.sin(x), c = Math.cos(x);
+    const s = Math.sin(x),
+      c = Math.cos(x);
     // Relative to the larger of the pair: near a zero of one, its absolute error is what a rotation sees.
     const scale = Math.max(Math.abs(s), Math.abs(c)) * Number.EPSILON;
     expect(Math.abs(out[0]! - s) / scale, `sin(${x}) ${out[0]} vs ${s}`).toBeLessThanOrEqual(2);
@@ -14,8 +15,14 @@ describe('sinCos', () => {
   };
 
   it('agrees with Math.sin and Math.cos within 2 ulp over the reduced range and beyond', () => {
-    fc.assert(fc.property(fc.double({ min: -2e6, max: 2e6, noNaN: true }), (x) => check(x)), { numRuns: 20_000 });
-    fc.assert(fc.property(fc.double({ min: -10, max: 10, noNaN: true }), (x) => check(x)), { numRuns: 20_000 });
+    fc.assert(
+      fc.property(fc.double({ min: -2e6, max: 2e6, noNaN: true }), (x) => check(x)),
+      { numRuns: 20_000 },
+    );
+    fc.assert(
+      fc.property(fc.double({ min: -10, max: 10, noNaN: true }), (x) => check(x)),
+      { numRuns: 20_000 },
+    );
   });
 
   it('is exact where it must be and close at multiples of π/2, the quadrant boundaries', () => {

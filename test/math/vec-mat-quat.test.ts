@@ -18,7 +18,9 @@ describe('vec3 out-parameter contract', () => {
     ['scaleAndAdd', (o: Float64Array, a: Float64Array, b: Float64Array) => vec3.scaleAndAdd(o, a, b, 2), [-7, 8, 4]],
     ['lerp', (o: Float64Array, a: Float64Array, b: Float64Array) => vec3.lerp(o, a, b, 0.5), [-1.5, 1.5, 1.75]],
   ] as const)('%s', (_name, fn, expected) => {
-    const a = Float64Array.from(A), b = Float64Array.from(B), out = vec3.create();
+    const a = Float64Array.from(A),
+      b = Float64Array.from(B),
+      out = vec3.create();
     expect(fn(out, a, b)).toBe(out);
     expectClose(out, expected, 1e-12, 'separate');
     expectClose(a, A, 0, 'a unchanged');
@@ -38,9 +40,9 @@ describe('vec3 out-parameter contract', () => {
 });
 
 const anyAngle = fc.double({ min: -Math.PI, max: Math.PI, noNaN: true });
-const rotation = fc.tuple(anyAngle, fc.double({ min: -1.5, max: 1.5, noNaN: true }), anyAngle).map(([a, b, c]) =>
-  worldToBodyFromEuler(mat3.create(), a, b, c),
-);
+const rotation = fc
+  .tuple(anyAngle, fc.double({ min: -1.5, max: 1.5, noNaN: true }), anyAngle)
+  .map(([a, b, c]) => worldToBodyFromEuler(mat3.create(), a, b, c));
 
 describe('mat3', () => {
   it('multiply and transpose are safe when out aliases an input', () => {
@@ -58,7 +60,8 @@ describe('mat3', () => {
   it('skew(w)·v = w × v and transformTranspose inverts a rotation', () => {
     fc.assert(
       fc.property(rotation, fc.tuple(anyAngle, anyAngle, anyAngle), (r, [x, y, z]) => {
-        const w = vec3.fromValues(x, z, y), v = vec3.fromValues(y, x, z);
+        const w = vec3.fromValues(x, z, y),
+          v = vec3.fromValues(y, x, z);
         const viaSkew = mat3.transformVec3(vec3.create(), mat3.skew(mat3.create(), w), v);
         expectClose(viaSkew, vec3.cross(vec3.create(), w, v), 1e-12, 'skew');
         const back = mat3.transformTransposeVec3(vec3.create(), r, mat3.transformVec3(vec3.create(), r, v));
@@ -80,7 +83,8 @@ describe('quat', () => {
   it('fromMat3 and toMat3 round-trip any rotation, and the angle agrees with the matrix angle', () => {
     fc.assert(
       fc.property(rotation, rotation, (ra, rb) => {
-        const qa = quat.fromMat3(quat.create(), ra), qb = quat.fromMat3(quat.create(), rb);
+        const qa = quat.fromMat3(quat.create(), ra),
+          qb = quat.fromMat3(quat.create(), rb);
         expectClose(quat.toMat3(mat3.create(), qa), ra, 1e-12, 'toMat3(fromMat3(R))');
         expect(quat.angleBetween(qa, qb)).toBeCloseTo(mat3.rotationAngleBetween(ra, rb), 9);
         // Hamilton product matches matrix product.
@@ -93,7 +97,8 @@ describe('quat', () => {
   it('slerp starts at a, ends at b, and moves at a constant angular rate along the shorter arc', () => {
     fc.assert(
       fc.property(rotation, rotation, fc.double({ min: 0, max: 1, noNaN: true }), (ra, rb, t) => {
-        const qa = quat.fromMat3(quat.create(), ra), qb = quat.fromMat3(quat.create(), rb);
+        const qa = quat.fromMat3(quat.create(), ra),
+          qb = quat.fromMat3(quat.create(), rb);
         const total = quat.angleBetween(qa, qb);
         expect(quat.angleBetween(quat.slerp(quat.create(), qa, qb, 0), qa)).toBeLessThan(1e-7);
         expect(quat.angleBetween(quat.slerp(quat.create(), qa, qb, 1), qb)).toBeLessThan(1e-7);

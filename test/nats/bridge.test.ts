@@ -71,7 +71,13 @@ describeNats('bridge UDP ⇄ NATS', () => {
     await nats.settled();
     let loop: () => void = () => {};
     const looped = new Promise<void>((resolve) => (loop = resolve));
-    const bridge = new Bridge({ udp, nats, filter: { exercise: 1, ...options.filter }, mtu: 1472, onLoop: () => loop() });
+    const bridge = new Bridge({
+      udp,
+      nats,
+      filter: { exercise: 1, ...options.filter },
+      mtu: 1472,
+      onLoop: () => loop(),
+    });
     return { lan, udp, nats, bridge, looped };
   }
 
@@ -94,7 +100,10 @@ describeNats('bridge UDP ⇄ NATS', () => {
     lan.send(bundle, udp.local.port, '127.0.0.1');
     const seen: Array<[string, number]> = [];
     for await (const m of cells) seen.push([m.subject, m.data.length]);
-    expect(seen.sort()).toEqual([[`dis.1.${latLngToCell(48, 11, 5)}.1.1`, 144], ['dis.1.all.2', 144]]);
+    expect(seen.sort()).toEqual([
+      [`dis.1.${latLngToCell(48, 11, 5)}.1.1`, 144],
+      ['dis.1.all.2', 144],
+    ]);
     expect(bridge.stats.udpToNats).toMatchObject({ in: 1, pdus: 2 });
     expect(bridge.stats.udpReceive.rejected.applicationNotAllowed).toBe(1);
     await bridge.close();

@@ -26,11 +26,17 @@ describeNats('reckon publish/subscribe --nats', () => {
     await subscribe.waitFor(/connected to NATS 127\.0\.0\.1:\d+, exercise 1, the whole exercise/);
     const publish = reckon(['publish', '--entity', 'tank', '--nats', server.url, '--duration', '1.5'], env);
     expect(await within(publish.exited, 15_000, 'publish to exit', publish.child)).toBe(0);
-    expect(publish.stderr()).toMatch(/tank \(1:1:1\) → NATS nats:\/\/127\.0\.0\.1:\d+ \(subjects dis\.1\.<H3 cell, resolution 5>/);
+    expect(publish.stderr()).toMatch(
+      /tank \(1:1:1\) → NATS nats:\/\/127\.0\.0\.1:\d+ \(subjects dis\.1\.<H3 cell, resolution 5>/,
+    );
     await subscribe.waitFor(/"type":"removed"/);
     subscribe.child.kill('SIGINT');
     expect(await within(subscribe.exited, 10_000, 'subscribe to exit', subscribe.child)).toBe(0);
-    const types = subscribe.stdout().trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
+    const types = subscribe
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { type: string }).type);
     expect(types[0]).toBe('appeared');
     expect(types[types.length - 1]).toBe('removed');
     expect(subscribe.stderr()).toMatch(/nats {6}\d+ messages?, 0 left the area, 0 disconnects/);
@@ -40,13 +46,17 @@ describeNats('reckon publish/subscribe --nats', () => {
   it.each([
     ['subscribe', ['--nats-token', 'wrong-secret-1']],
     ['publish', ['--entity', 'tank', '--duration', '1', '--nats-token', 'wrong-secret-1']],
-  ])('%s with a wrong token: one clear line, exit 1, the token not shown', async (command, extra) => {
-    const run = reckon([command, '--nats', server.url, ...extra]);
-    expect(await within(run.exited, 15_000, `${command} to exit`, run.child)).toBe(1);
-    expect(run.stderr()).toMatch(/refused the credentials: check nats\.token/);
-    expect(run.stderr()).not.toContain('wrong-secret-1');
-    expect(run.stderr()).not.toMatch(/\n\s+at /); // no stack trace
-  }, 20_000);
+  ])(
+    '%s with a wrong token: one clear line, exit 1, the token not shown',
+    async (command, extra) => {
+      const run = reckon([command, '--nats', server.url, ...extra]);
+      expect(await within(run.exited, 15_000, `${command} to exit`, run.child)).toBe(1);
+      expect(run.stderr()).toMatch(/refused the credentials: check nats\.token/);
+      expect(run.stderr()).not.toContain('wrong-secret-1');
+      expect(run.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+    },
+    20_000,
+  );
 
   it('no server at the URL: exit 1 saying to start one', async () => {
     const run = reckon(['subscribe', '--nats', `nats://127.0.0.1:${await freePort()}`]);
@@ -70,8 +80,13 @@ describeNats('reckon publish/subscribe --nats', () => {
     const received = raw.subscribe('dis.1.>', { max: 1 });
     await raw.flush();
     const port = await freeUdpPort();
-    const bridge = reckon(['bridge', '--udp', `127.0.0.1:${port}`, '--udp-send', '127.0.0.1:9', '--nats', server.url, '--duration', '20'], { RECKON_NATS_TOKEN: TOKEN });
-    await bridge.waitFor(/bridge: LAN 127\.0\.0\.1:\d+ .* ⇄ NATS nats:\/\/127\.0\.0\.1:\d+, exercise 1, the whole exercise/);
+    const bridge = reckon(
+      ['bridge', '--udp', `127.0.0.1:${port}`, '--udp-send', '127.0.0.1:9', '--nats', server.url, '--duration', '20'],
+      { RECKON_NATS_TOKEN: TOKEN },
+    );
+    await bridge.waitFor(
+      /bridge: LAN 127\.0\.0\.1:\d+ .* ⇄ NATS nats:\/\/127\.0\.0\.1:\d+, exercise 1, the whole exercise/,
+    );
     const pdu = Buffer.alloc(144);
     pdu.set([7, 1, 1, 1]);
     pdu.writeUInt16BE(144, 8);

@@ -36,7 +36,12 @@ describeNats('JetStream recording', () => {
     const info = await ensureStream(nc, { name: 'DIS', subjects: ['dis.1.>'], maxAgeSeconds: 3600, maxBytes: 1 << 20 });
     expect(info.config.max_age).toBe(3600e9);
     expect(info.config.max_bytes).toBe(1 << 20);
-    const updated = await ensureStream(nc, { name: 'DIS', subjects: ['dis.1.>'], maxAgeSeconds: 60, maxBytes: 2 << 20 });
+    const updated = await ensureStream(nc, {
+      name: 'DIS',
+      subjects: ['dis.1.>'],
+      maxAgeSeconds: 60,
+      maxBytes: 2 << 20,
+    });
     expect(updated.config.max_age).toBe(60e9);
     for (let i = 0; i < 5; i++) nc.publish(`dis.1.cell${i}.1.1`, new Uint8Array([i]));
     nc.publish('dis.2.x.1.1', new Uint8Array([99])); // another exercise: not captured
@@ -88,7 +93,17 @@ describeNats('reckon record/replay --nats --stream', () => {
   });
 
   it('record creates the stream; replay exports it to pcap and sends it over UDP, leaving out left-cell copies', async () => {
-    const record = reckon(['record', '--nats', server.url, '--stream', 'EX1', '--stream-max-age', '1 h', '--duration', '0.5']);
+    const record = reckon([
+      'record',
+      '--nats',
+      server.url,
+      '--stream',
+      'EX1',
+      '--stream-max-age',
+      '1 h',
+      '--duration',
+      '0.5',
+    ]);
     expect(await within(record.exited, 15_000, 'record to exit', record.child)).toBe(0);
     expect(record.stderr()).toMatch(/stream EX1 keeps dis\.1\.> on .*\(1\.00 h, /);
     // An entity moving north across cells: one left-cell copy per crossing, stored too.
@@ -107,7 +122,10 @@ describeNats('reckon record/replay --nats --stream', () => {
     expect(await within(exported.exited, 15_000, 'export to exit', exported.child)).toBe(0);
     expect(exported.stderr()).toContain(`${copies} left-cell copies left out`);
     const capture = readCapture(readFileSync(out));
-    const payloads = capture.frames.map((f) => udpFromFrame(f.linkType, f.data)).filter((u) => u.kind === 'udp').map((u) => (u as { payload: Uint8Array }).payload);
+    const payloads = capture.frames
+      .map((f) => udpFromFrame(f.linkType, f.data))
+      .filter((u) => u.kind === 'udp')
+      .map((u) => (u as { payload: Uint8Array }).payload);
     expect(payloads).toHaveLength(10);
     expect(payloads.every((p) => p.length === 144 && p[2] === 1)).toBe(true);
     expect(existsSync(`${out}.partial`)).toBe(false);
@@ -116,7 +134,17 @@ describeNats('reckon record/replay --nats --stream', () => {
     await new Promise<void>((resolve) => lan.bind(0, '127.0.0.1', () => resolve()));
     const got: Buffer[] = [];
     const all = new Promise<void>((resolve) => lan.on('message', (d) => got.push(d) === 10 && resolve()));
-    const replay = reckon(['replay', '--nats', server.url, '--stream', 'EX1', '--speed', '0', '--to', `127.0.0.1:${lan.address().port}`]);
+    const replay = reckon([
+      'replay',
+      '--nats',
+      server.url,
+      '--stream',
+      'EX1',
+      '--speed',
+      '0',
+      '--to',
+      `127.0.0.1:${lan.address().port}`,
+    ]);
     expect(await within(replay.exited, 15_000, 'replay to exit', replay.child)).toBe(0);
     await within(all, 5_000, 'the datagrams to arrive');
     lan.close();

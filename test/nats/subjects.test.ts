@@ -24,7 +24,7 @@ function pdu(latDeg: number, lonDeg: number, heightM = 100, type: [number, numbe
 }
 
 describe('SubjectRouter', () => {
-  it('routes an Entity State PDU to PREFIX.EXERCISE.CELL.KIND.DOMAIN with h3-js\'s cell of its position', () => {
+  it("routes an Entity State PDU to PREFIX.EXERCISE.CELL.KIND.DOMAIN with h3-js's cell of its position", () => {
     const router = new SubjectRouter('dis', 5);
     fc.assert(
       fc.property(
@@ -52,10 +52,13 @@ describe('SubjectRouter', () => {
         fc.double({ min: -80, max: 80, noNaN: true }),
         fc.double({ min: -179, max: 179, noNaN: true }),
         fc.integer({ min: 5, max: 9 }),
-        fc.array(fc.tuple(fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }), fc.double({ min: 0, max: 3000, noNaN: true })), {
-          minLength: 5,
-          maxLength: 60,
-        }),
+        fc.array(
+          fc.tuple(fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }), fc.double({ min: 0, max: 3000, noNaN: true })),
+          {
+            minLength: 5,
+            maxLength: 60,
+          },
+        ),
         (lat0, lon0, resolution, steps) => {
           const cached = new SubjectRouter('dis', resolution);
           let [lat, lon] = [lat0, lon0];
@@ -96,7 +99,7 @@ describe('SubjectRouter', () => {
     expect(router.route(pdu(10, 10), 0, 100, createRoute()).subject).toBe('site1.dis.3.all.1');
   });
 
-  it('an Entity State Update PDU takes the kind and domain of the entity\'s last full PDU', () => {
+  it("an Entity State Update PDU takes the kind and domain of the entity's last full PDU", () => {
     const router = new SubjectRouter('dis', 5);
     const full = pdu(48, 11, 0, [3, 0]);
     router.route(full, 0, 144, createRoute());
@@ -150,9 +153,21 @@ describe('cellsCoveringArea', () => {
   });
 
   it('covers a polygon, and refuses an area needing too many cells', () => {
-    const polygon = { polygon: [[48, 11], [48, 12], [49, 12], [49, 11]] as Array<[number, number]> };
+    const polygon = {
+      polygon: [
+        [48, 11],
+        [48, 12],
+        [49, 12],
+        [49, 11],
+      ] as Array<[number, number]>,
+    };
     const cells = new Set(cellsCoveringArea(polygon, 5));
-    for (const [lat, lon] of [[48.01, 11.01], [48.5, 11.5], [48.99, 11.99]]) expect(cells.has(latLngToCell(lat!, lon!, 5))).toBe(true);
+    for (const [lat, lon] of [
+      [48.01, 11.01],
+      [48.5, 11.5],
+      [48.99, 11.99],
+    ])
+      expect(cells.has(latLngToCell(lat!, lon!, 5))).toBe(true);
     expect(() => cellsCoveringArea(parseCircleArea('0,0,2000 km'), 8, 1000)).toThrow(/lower nats\.h3Resolution/);
   });
 

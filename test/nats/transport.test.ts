@@ -77,108 +77,139 @@ describeNats('NATS transport on one server', () => {
     await server?.stop();
   });
 
-  it('publishes each Entity State PDU to dis.EXERCISE.CELL.KIND.DOMAIN, the cell from its location', async () => {
-    const seen = raw.subscribe('dis.>', { max: 1 });
-    await raw.flush();
-    const publisher = await createPublisher(natsConfig([server.url]));
-    open.push(publisher);
-    publisher.send(record(7, MUNICH.lat, MUNICH.lon, 1));
-    const iterator = seen[Symbol.asyncIterator]();
-    const message = (await iterator.next()).value!;
-    expect(message.subject).toBe(`dis.1.${latLngToCell(MUNICH.lat, MUNICH.lon, 5)}.1.1`);
-    expect(message.data.length).toBe(144);
-    expect((message.data[16]! << 8) | message.data[17]!).toBe(7);
-  }, TIMEOUT_MS);
+  it(
+    'publishes each Entity State PDU to dis.EXERCISE.CELL.KIND.DOMAIN, the cell from its location',
+    async () => {
+      const seen = raw.subscribe('dis.>', { max: 1 });
+      await raw.flush();
+      const publisher = await createPublisher(natsConfig([server.url]));
+      open.push(publisher);
+      publisher.send(record(7, MUNICH.lat, MUNICH.lon, 1));
+      const iterator = seen[Symbol.asyncIterator]();
+      const message = (await iterator.next()).value!;
+      expect(message.subject).toBe(`dis.1.${latLngToCell(MUNICH.lat, MUNICH.lon, 5)}.1.1`);
+      expect(message.data.length).toBe(144);
+      expect((message.data[16]! << 8) | message.data[17]!).toBe(7);
+    },
+    TIMEOUT_MS,
+  );
 
-  it('bundles the PDUs of one cell and tick into one message', async () => {
-    const subscription = raw.subscribe('dis.1.>', { max: 1 });
-    await raw.flush();
-    const publisher = await createPublisher(natsConfig([server.url]));
-    open.push(publisher);
-    for (let entity = 1; entity <= 20; entity++) publisher.send(record(entity, MUNICH.lat, MUNICH.lon, 1));
-    const message = (await subscription[Symbol.asyncIterator]().next()).value!;
-    expect(message.data.length).toBe(20 * 144);
-  }, TIMEOUT_MS);
+  it(
+    'bundles the PDUs of one cell and tick into one message',
+    async () => {
+      const subscription = raw.subscribe('dis.1.>', { max: 1 });
+      await raw.flush();
+      const publisher = await createPublisher(natsConfig([server.url]));
+      open.push(publisher);
+      for (let entity = 1; entity <= 20; entity++) publisher.send(record(entity, MUNICH.lat, MUNICH.lon, 1));
+      const message = (await subscription[Symbol.asyncIterator]().next()).value!;
+      expect(message.data.length).toBe(20 * 144);
+    },
+    TIMEOUT_MS,
+  );
 
-  it('a subscriber with an area gets the entities in it and none outside', async () => {
-    const subscriber = createSubscriber(natsConfig([server.url], { area: `${MUNICH.lat},${MUNICH.lon},20 km` }));
-    const events: EntityEvent[] = [];
-    const listening = firstValueFrom(subscriber.listening$);
-    const sub = subscriber.events$.subscribe((e) => events.push(e));
-    await listening;
-    const publisher = await createPublisher(natsConfig([server.url]));
-    open.push(publisher);
-    const inside = next(subscriber.events$, (e) => e.entityId.entity === 2);
-    publisher.send(record(1, 52.52, 13.405, 1)); // Berlin: outside
-    publisher.send(record(2, MUNICH.lat + 0.1, MUNICH.lon, 1)); // 11 km north: inside
-    publisher.flush();
-    await inside;
-    // The marker entity 3 is sent after entity 1, on the same connection: once it is here, entity 1 would be too.
-    const marker = next(subscriber.events$, (e) => e.entityId.entity === 3);
-    publisher.send(record(3, MUNICH.lat, MUNICH.lon, 2));
-    await marker;
-    sub.unsubscribe();
-    expect(events.map((e) => e.entityId.entity).sort()).toEqual([2, 3]);
-  }, TIMEOUT_MS);
-
-  it('an entity crossing out of the area leaves it at once (removed, no timeout); a whole-exercise receiver sees it move', async () => {
-    const area = createSubscriber(natsConfig([server.url], { area: `${MUNICH.lat},${MUNICH.lon},10 km`, h3Resolution: 6 }));
-    const everything = createSubscriber(natsConfig([server.url]));
-    const areaEvents: EntityEvent[] = [];
-    const allEvents: EntityEvent[] = [];
-    const ready = Promise.all([firstValueFrom(area.listening$), firstValueFrom(everything.listening$)]);
-    const subs = [area.events$.subscribe((e) => areaEvents.push(e)), everything.events$.subscribe((e) => allEvents.push(e))];
-    await ready;
-    const publisher = await createPublisher(natsConfig([server.url], { h3Resolution: 6 }));
-    open.push(publisher);
-    const appeared = next(area.events$, (e) => e.type === 'appeared');
-    publisher.send(record(5, MUNICH.lat, MUNICH.lon, 1));
-    await appeared;
-    // Moves 0.02° at a time, through cells inside the area, out to 55 km north.
-    const removed = next(area.events$, (e) => e.type === 'removed');
-    const allUpdates = firstValueFrom(everything.events$.pipe(filter((e) => e.type === 'updated'), take(25), toArray()));
-    for (let step = 1; step <= 25; step++) {
-      publisher.send(record(5, MUNICH.lat + 0.02 * step, MUNICH.lon, 1 + step));
+  it(
+    'a subscriber with an area gets the entities in it and none outside',
+    async () => {
+      const subscriber = createSubscriber(natsConfig([server.url], { area: `${MUNICH.lat},${MUNICH.lon},20 km` }));
+      const events: EntityEvent[] = [];
+      const listening = firstValueFrom(subscriber.listening$);
+      const sub = subscriber.events$.subscribe((e) => events.push(e));
+      await listening;
+      const publisher = await createPublisher(natsConfig([server.url]));
+      open.push(publisher);
+      const inside = next(subscriber.events$, (e) => e.entityId.entity === 2);
+      publisher.send(record(1, 52.52, 13.405, 1)); // Berlin: outside
+      publisher.send(record(2, MUNICH.lat + 0.1, MUNICH.lon, 1)); // 11 km north: inside
       publisher.flush();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    const leave = await removed;
-    expect(await allUpdates).toHaveLength(25);
-    subs.forEach((s) => s.unsubscribe());
-    // The leave came from a cell inside the area, before the entity reached 55 km; no timeout anywhere.
-    expect(areaEvents.filter((e) => e.type === 'removed')).toHaveLength(1);
-    expect(leave.entityId.entity).toBe(5);
-    expect([...areaEvents, ...allEvents].some((e) => e.type === 'timedOut')).toBe(false);
-    expect(allEvents.some((e) => e.type === 'removed')).toBe(false);
-  }, TIMEOUT_MS);
+      await inside;
+      // The marker entity 3 is sent after entity 1, on the same connection: once it is here, entity 1 would be too.
+      const marker = next(subscriber.events$, (e) => e.entityId.entity === 3);
+      publisher.send(record(3, MUNICH.lat, MUNICH.lon, 2));
+      await marker;
+      sub.unsubscribe();
+      expect(events.map((e) => e.entityId.entity).sort()).toEqual([2, 3]);
+    },
+    TIMEOUT_MS,
+  );
 
-  it('re-subscribes when the area moves (an Observable of areas)', async () => {
-    const areas$ = new Subject<Area | undefined>();
-    const subscriber: EntitySubscriber = createSubscriber(natsConfig([server.url]), { areas$ });
-    const listening = firstValueFrom(subscriber.listening$);
-    const events: EntityEvent[] = [];
-    const sub = subscriber.events$.subscribe((e) => events.push(e));
-    await listening;
-    const transport = (subscriber as unknown as { natsTransport: NatsTransport }).natsTransport;
-    areas$.next({ latitudeDeg: 52.52, longitudeDeg: 13.405, radiusM: 20_000 });
-    await transport.settled();
-    const berlinCells = transport.cells!;
-    expect(berlinCells).toContain(latLngToCell(52.52, 13.405, 5));
-    const publisher = await createPublisher(natsConfig([server.url]));
-    open.push(publisher);
-    const berlin = next(subscriber.events$, (e) => e.entityId.entity === 11);
-    publisher.send(record(10, MUNICH.lat, MUNICH.lon, 1)); // not in the area now
-    publisher.send(record(11, 52.52, 13.405, 1));
-    await berlin;
-    areas$.next({ latitudeDeg: MUNICH.lat, longitudeDeg: MUNICH.lon, radiusM: 20_000 });
-    await transport.settled();
-    expect(transport.cells).not.toContain(latLngToCell(52.52, 13.405, 5));
-    const munich = next(subscriber.events$, (e) => e.entityId.entity === 10);
-    publisher.send(record(10, MUNICH.lat, MUNICH.lon, 2));
-    await munich;
-    sub.unsubscribe();
-    expect(events.filter((e) => e.entityId.entity === 10).map((e) => e.type)).toEqual(['appeared']);
-  }, TIMEOUT_MS);
+  it(
+    'an entity crossing out of the area leaves it at once (removed, no timeout); a whole-exercise receiver sees it move',
+    async () => {
+      const area = createSubscriber(
+        natsConfig([server.url], { area: `${MUNICH.lat},${MUNICH.lon},10 km`, h3Resolution: 6 }),
+      );
+      const everything = createSubscriber(natsConfig([server.url]));
+      const areaEvents: EntityEvent[] = [];
+      const allEvents: EntityEvent[] = [];
+      const ready = Promise.all([firstValueFrom(area.listening$), firstValueFrom(everything.listening$)]);
+      const subs = [
+        area.events$.subscribe((e) => areaEvents.push(e)),
+        everything.events$.subscribe((e) => allEvents.push(e)),
+      ];
+      await ready;
+      const publisher = await createPublisher(natsConfig([server.url], { h3Resolution: 6 }));
+      open.push(publisher);
+      const appeared = next(area.events$, (e) => e.type === 'appeared');
+      publisher.send(record(5, MUNICH.lat, MUNICH.lon, 1));
+      await appeared;
+      // Moves 0.02° at a time, through cells inside the area, out to 55 km north.
+      const removed = next(area.events$, (e) => e.type === 'removed');
+      const allUpdates = firstValueFrom(
+        everything.events$.pipe(
+          filter((e) => e.type === 'updated'),
+          take(25),
+          toArray(),
+        ),
+      );
+      for (let step = 1; step <= 25; step++) {
+        publisher.send(record(5, MUNICH.lat + 0.02 * step, MUNICH.lon, 1 + step));
+        publisher.flush();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const leave = await removed;
+      expect(await allUpdates).toHaveLength(25);
+      subs.forEach((s) => s.unsubscribe());
+      // The leave came from a cell inside the area, before the entity reached 55 km; no timeout anywhere.
+      expect(areaEvents.filter((e) => e.type === 'removed')).toHaveLength(1);
+      expect(leave.entityId.entity).toBe(5);
+      expect([...areaEvents, ...allEvents].some((e) => e.type === 'timedOut')).toBe(false);
+      expect(allEvents.some((e) => e.type === 'removed')).toBe(false);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    're-subscribes when the area moves (an Observable of areas)',
+    async () => {
+      const areas$ = new Subject<Area | undefined>();
+      const subscriber: EntitySubscriber = createSubscriber(natsConfig([server.url]), { areas$ });
+      const listening = firstValueFrom(subscriber.listening$);
+      const events: EntityEvent[] = [];
+      const sub = subscriber.events$.subscribe((e) => events.push(e));
+      await listening;
+      const transport = (subscriber as unknown as { natsTransport: NatsTransport }).natsTransport;
+      areas$.next({ latitudeDeg: 52.52, longitudeDeg: 13.405, radiusM: 20_000 });
+      await transport.settled();
+      const berlinCells = transport.cells!;
+      expect(berlinCells).toContain(latLngToCell(52.52, 13.405, 5));
+      const publisher = await createPublisher(natsConfig([server.url]));
+      open.push(publisher);
+      const berlin = next(subscriber.events$, (e) => e.entityId.entity === 11);
+      publisher.send(record(10, MUNICH.lat, MUNICH.lon, 1)); // not in the area now
+      publisher.send(record(11, 52.52, 13.405, 1));
+      await berlin;
+      areas$.next({ latitudeDeg: MUNICH.lat, longitudeDeg: MUNICH.lon, radiusM: 20_000 });
+      await transport.settled();
+      expect(transport.cells).not.toContain(latLngToCell(52.52, 13.405, 5));
+      const munich = next(subscriber.events$, (e) => e.entityId.entity === 10);
+      publisher.send(record(10, MUNICH.lat, MUNICH.lon, 2));
+      await munich;
+      sub.unsubscribe();
+      expect(events.filter((e) => e.entityId.entity === 10).map((e) => e.type)).toEqual(['appeared']);
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describeNats('NATS cluster of 3 servers', () => {
@@ -199,27 +230,31 @@ describeNats('NATS cluster of 3 servers', () => {
     for (const s of servers) await s.stop();
   });
 
-  it('a publisher on server A reaches a subscriber on server C', async () => {
-    const [a, , c] = servers;
-    const subscriber = createSubscriber(natsConfig([c!.url], { area: `${MUNICH.lat},${MUNICH.lon},30 km` }));
-    const listening = firstValueFrom(subscriber.listening$);
-    const appeared = next(subscriber.events$, (e) => e.type === 'appeared' && e.entityId.entity === 42);
-    const local = await listening;
-    expect(local.port).toBe(c!.port);
-    const transport = await NatsTransport.open({ servers: [a!.url] });
-    expect(transport.local.port).toBe(a!.port);
-    const publisher = await createPublisher(natsConfig([a!.url]), { transport });
-    let t = 1;
-    // The subscription's interest reaches A over the routes shortly after C has it: send until it arrives.
-    const event = await sendUntil(appeared, async () => {
-      publisher.send(record(42, MUNICH.lat, MUNICH.lon, t++));
-      publisher.flush();
-      await transport.connection.flush();
-    });
-    expect(event.marking).toBe('E42');
-    await publisher.close();
-    await transport.close();
-  }, TIMEOUT_MS);
+  it(
+    'a publisher on server A reaches a subscriber on server C',
+    async () => {
+      const [a, , c] = servers;
+      const subscriber = createSubscriber(natsConfig([c!.url], { area: `${MUNICH.lat},${MUNICH.lon},30 km` }));
+      const listening = firstValueFrom(subscriber.listening$);
+      const appeared = next(subscriber.events$, (e) => e.type === 'appeared' && e.entityId.entity === 42);
+      const local = await listening;
+      expect(local.port).toBe(c!.port);
+      const transport = await NatsTransport.open({ servers: [a!.url] });
+      expect(transport.local.port).toBe(a!.port);
+      const publisher = await createPublisher(natsConfig([a!.url]), { transport });
+      let t = 1;
+      // The subscription's interest reaches A over the routes shortly after C has it: send until it arrives.
+      const event = await sendUntil(appeared, async () => {
+        publisher.send(record(42, MUNICH.lat, MUNICH.lon, t++));
+        publisher.flush();
+        await transport.connection.flush();
+      });
+      expect(event.marking).toBe('E42');
+      await publisher.close();
+      await transport.close();
+    },
+    TIMEOUT_MS,
+  );
 });
 
 describeNats('NATS server restarted mid-stream', () => {
@@ -235,7 +270,10 @@ describeNats('NATS server restarted mid-stream', () => {
     const subscriber = createSubscriber(natsConfig([url]));
     const errors: unknown[] = [];
     const seen = new Set<number>();
-    const sub = subscriber.events$.subscribe({ next: (e) => seen.add(e.entityId.entity), error: (e) => errors.push(e) });
+    const sub = subscriber.events$.subscribe({
+      next: (e) => seen.add(e.entityId.entity),
+      error: (e) => errors.push(e),
+    });
     await firstValueFrom(subscriber.listening$);
     const transport = await NatsTransport.open({ servers: [url], reconnectTimeWaitMs: 50 });
     const publisher = await createPublisher(natsConfig([url]), { transport });
@@ -304,7 +342,10 @@ describeNats('NATS credentials', () => {
 
   it('credentials in the URL are not shown either', async () => {
     const url = `nats://user:pa55word@127.0.0.1:${server.port}`;
-    const error = await NatsTransport.open({ servers: [url] }).then(() => undefined, (e: unknown) => e as Error);
+    const error = await NatsTransport.open({ servers: [url] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error!.message).toMatch(/refused the credentials/);
     expect(error!.message).not.toContain('pa55word');
   });
@@ -317,7 +358,10 @@ describeNats('NATS credentials', () => {
 
   it('no server listening is a clear error', async () => {
     const port = await freePort();
-    const error = await NatsTransport.open({ servers: [`nats://127.0.0.1:${port}`] }).then(() => undefined, (e: unknown) => e as Error);
+    const error = await NatsTransport.open({ servers: [`nats://127.0.0.1:${port}`] }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error!.message).toMatch(/nothing listens there|start nats-server/);
   });
 });

@@ -63,10 +63,14 @@ function pcapng(le: boolean, linkType: number, tsresol: number | undefined, fram
     idb.setUint8(12, tsresol);
     // then opt_endofopt (4 zero bytes)
   }
-  const blocks = [pcapngBlock(0x0a0d0d0a, new Uint8Array(shb.buffer), le), pcapngBlock(1, new Uint8Array(idb.buffer), le)];
+  const blocks = [
+    pcapngBlock(0x0a0d0d0a, new Uint8Array(shb.buffer), le),
+    pcapngBlock(1, new Uint8Array(idb.buffer), le),
+  ];
   for (const frame of frames) {
     const epb = new DataView(new ArrayBuffer(20 + frame.length));
-    const ticks = BigInt(1_700_000_000) * (tsresol === 9 ? 1_000_000_000n : 1_000_000n) + (tsresol === 9 ? 250_000_000n : 250_000n);
+    const ticks =
+      BigInt(1_700_000_000) * (tsresol === 9 ? 1_000_000_000n : 1_000_000n) + (tsresol === 9 ? 250_000_000n : 250_000n);
     epb.setUint32(4, Number(ticks >> 32n), le);
     epb.setUint32(8, Number(ticks & 0xffff_ffffn), le);
     epb.setUint32(12, frame.length, le);
@@ -86,11 +90,23 @@ const SLL2 = hex('0800 0000 00000001 0304 00 00 000000000000 0000');
 describe('readCapture', () => {
   it.each([
     { name: 'pcap big-endian µs', bytes: classicPcap(false, false, 1, [concat(ETH, ipUdp())]), time: 1_700_000_000.5 },
-    { name: 'pcap little-endian µs', bytes: classicPcap(true, false, 1, [concat(ETH, ipUdp())]), time: 1_700_000_000.5 },
+    {
+      name: 'pcap little-endian µs',
+      bytes: classicPcap(true, false, 1, [concat(ETH, ipUdp())]),
+      time: 1_700_000_000.5,
+    },
     { name: 'pcap little-endian ns', bytes: classicPcap(true, true, 1, [concat(ETH, ipUdp())]), time: 1_700_000_000.5 },
     { name: 'pcap big-endian ns', bytes: classicPcap(false, true, 1, [concat(ETH, ipUdp())]), time: 1_700_000_000.5 },
-    { name: 'pcapng little-endian, default µs', bytes: pcapng(true, 1, undefined, [concat(ETH, ipUdp())]), time: 1_700_000_000.25 },
-    { name: 'pcapng big-endian, if_tsresol 9 (ns)', bytes: pcapng(false, 1, 9, [concat(ETH, ipUdp())]), time: 1_700_000_000.25 },
+    {
+      name: 'pcapng little-endian, default µs',
+      bytes: pcapng(true, 1, undefined, [concat(ETH, ipUdp())]),
+      time: 1_700_000_000.25,
+    },
+    {
+      name: 'pcapng big-endian, if_tsresol 9 (ns)',
+      bytes: pcapng(false, 1, 9, [concat(ETH, ipUdp())]),
+      time: 1_700_000_000.25,
+    },
   ])('$name', ({ bytes, time }) => {
     const capture = readCapture(bytes);
     expect(capture.frames).toHaveLength(1);
@@ -116,7 +132,9 @@ describe('readCapture', () => {
     expect(capture.frames).toHaveLength(1);
     expect(capture.truncated).toBe(false);
     expect(capture.corrupt?.offset).toBe(second);
-    expect(capture.corrupt?.message).toMatch(new RegExp(`record 2 at byte ${second} is corrupt: captured length 2147418112 exceeds`));
+    expect(capture.corrupt?.message).toMatch(
+      new RegExp(`record 2 at byte ${second} is corrupt: captured length 2147418112 exceeds`),
+    );
   });
 
   it('calls a record that holds more bytes than were on the wire corrupt', () => {
@@ -165,7 +183,16 @@ describe('udpFromFrame', () => {
     { name: 'a first fragment (MF set)', linkType: 1, frame: concat(ETH, ipUdp('2000')), reason: 'fragment' },
     { name: 'a later fragment (offset ≠ 0)', linkType: 1, frame: concat(ETH, ipUdp('00b9')), reason: 'fragment' },
     { name: 'IPv6', linkType: 1, frame: concat(hex('ffffffffffff 020000000001 86dd'), ipUdp()), reason: 'not-ipv4' },
-    { name: 'TCP', linkType: 101, frame: (() => { const b = ipUdp(); b[9] = 6; return b; })(), reason: 'not-udp' },
+    {
+      name: 'TCP',
+      linkType: 101,
+      frame: (() => {
+        const b = ipUdp();
+        b[9] = 6;
+        return b;
+      })(),
+      reason: 'not-udp',
+    },
     { name: 'a cut UDP header', linkType: 101, frame: ipUdp().subarray(0, 24), reason: 'truncated' },
     { name: 'an unknown link type', linkType: 147, frame: ipUdp(), reason: 'link-type' },
   ])('skips $name', ({ linkType, frame, reason }) => {
@@ -181,14 +208,21 @@ describe('pcap writer', () => {
   });
 
   it('writes the file header libpcap expects', () => {
-    expect(Buffer.from(pcapFileHeader()).toString('hex')).toBe('d4c3b2a1' + '0200' + '0400' + '00000000' + '00000000' + 'ffff0000' + '01000000');
+    expect(Buffer.from(pcapFileHeader()).toString('hex')).toBe(
+      'd4c3b2a1' + '0200' + '0400' + '00000000' + '00000000' + 'ffff0000' + '01000000',
+    );
   });
 
   it('frames a payload as Ethernet/IPv4/UDP that the reader gets back', () => {
     const payload = Uint8Array.from({ length: 144 }, (_, i) => i);
     const file = concat(
       pcapFileHeader(),
-      pcapUdpRecord(payload, 1_700_000_000.123456, { source: '10.1.2.3', destination: '239.1.2.3', sourcePort: 4000, destinationPort: 3000 }),
+      pcapUdpRecord(payload, 1_700_000_000.123456, {
+        source: '10.1.2.3',
+        destination: '239.1.2.3',
+        sourcePort: 4000,
+        destinationPort: 3000,
+      }),
     );
     const record = file.subarray(24);
     // Record header: seconds, microseconds, captured = original = 14 + 20 + 8 + 144.
@@ -204,7 +238,13 @@ describe('pcap writer', () => {
     const capture = readCapture(file);
     expect(capture.frames[0]!.timeSeconds).toBeCloseTo(1_700_000_000.123456, 6);
     const udp = udpFromFrame(capture.frames[0]!.linkType, capture.frames[0]!.data);
-    expect(udp).toMatchObject({ kind: 'udp', source: '10.1.2.3', destination: '239.1.2.3', sourcePort: 4000, destinationPort: 3000 });
+    expect(udp).toMatchObject({
+      kind: 'udp',
+      source: '10.1.2.3',
+      destination: '239.1.2.3',
+      sourcePort: 4000,
+      destinationPort: 3000,
+    });
     expect(udp.kind === 'udp' && Buffer.from(udp.payload).equals(Buffer.from(payload))).toBe(true);
   });
 
@@ -228,7 +268,24 @@ describe('pcap writer', () => {
       const espdu = udpFromFrame(1, readCapture(dis).frames[4]!.data);
       if (espdu.kind !== 'udp') throw new Error('fixture frame 5 should be UDP');
       writeFileSync(join(dir, 'out.pcap'), concat(pcapFileHeader(), pcapUdpRecord(espdu.payload, 1_700_000_000.5)));
-      const out = execFileSync('tshark', ['-r', join(dir, 'out.pcap'), '-o', 'ip.check_checksum:TRUE', '-T', 'fields', '-e', 'ip.checksum.status', '-e', 'dis.pdu_type', '-e', 'dis.entity_marking'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const out = execFileSync(
+        'tshark',
+        [
+          '-r',
+          join(dir, 'out.pcap'),
+          '-o',
+          'ip.check_checksum:TRUE',
+          '-T',
+          'fields',
+          '-e',
+          'ip.checksum.status',
+          '-e',
+          'dis.pdu_type',
+          '-e',
+          'dis.entity_marking',
+        ],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+      );
       expect(out.trim()).toBe('1\t1\tM1A2 1'); // checksum status 1 = good (0 bad, 2 unverified)
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -53,7 +53,15 @@ describe.each([
 
   it("agrees with tshark on every frame's first PDU header and the frame time", () => {
     const [header, ...rows] = fixture(`tshark/${name}.headers.tsv`).toString('utf8').trim().split('\n');
-    expect(header!.split('\t')).toEqual(['frame.number', 'frame.time_epoch', 'udp.length', 'dis.proto_ver', 'dis.pdu_type', 'dis.pdu_length', 'dis.timestamp']);
+    expect(header!.split('\t')).toEqual([
+      'frame.number',
+      'frame.time_epoch',
+      'udp.length',
+      'dis.proto_ver',
+      'dis.pdu_type',
+      'dis.pdu_length',
+      'dis.timestamp',
+    ]);
     expect(rows).toHaveLength(frames);
     expect(totals.frames).toBe(frames);
     for (const row of rows) {
@@ -69,7 +77,9 @@ describe.each([
   it('decodes every PDU; bundled PDUs fill their datagrams exactly; only the truncated Data PDU is rejected', () => {
     const rejected = events.filter((e) => e.status !== CodecStatus.OK);
     if (name.startsWith('dis7')) {
-      expect(rejected.map((e) => [e.frame, e.pduType, e.length, e.status])).toEqual([[155, 20, 14064, CodecStatus.TRUNCATED]]);
+      expect(rejected.map((e) => [e.frame, e.pduType, e.length, e.status])).toEqual([
+        [155, 20, 14064, CodecStatus.TRUNCATED],
+      ]);
       expect(totals.rejected).toEqual({ TRUNCATED: 1 });
       expect(totals.pdusByType[72]).toBe(108); // Attribute PDUs bundled behind Entity State PDUs
     } else {
@@ -98,30 +108,67 @@ describe.each([
       expect(timestampGap, `${at} timestamp`).toBeLessThan(3e-6);
       if (pdu.protocolVersion >= 7) expect(pdu.pduStatus, at).toBe(Number(h['dis.pdu_status']));
       const id = es['Entity ID'];
-      expect([pdu.entityId.site, pdu.entityId.application, pdu.entityId.entity, pdu.forceId, pdu.variableParameters.length], at).toEqual(
-        [id['dis.entity_id_site'], id['dis.entity_id_application'], id['dis.entity_id_entity'], es['dis.force_id'], es['dis.num_articulation_params']].map(Number),
+      expect(
+        [pdu.entityId.site, pdu.entityId.application, pdu.entityId.entity, pdu.forceId, pdu.variableParameters.length],
+        at,
+      ).toEqual(
+        [
+          id['dis.entity_id_site'],
+          id['dis.entity_id_application'],
+          id['dis.entity_id_entity'],
+          es['dis.force_id'],
+          es['dis.num_articulation_params'],
+        ].map(Number),
       );
-      for (const [ours, prefix] of [[pdu.entityType, 'Entity Type'], [pdu.alternativeEntityType, 'Alternative Entity Type']] as const) {
+      for (const [ours, prefix] of [
+        [pdu.entityType, 'Entity Type'],
+        [pdu.alternativeEntityType, 'Alternative Entity Type'],
+      ] as const) {
         const t = subtree(es, prefix);
         const category = t[Object.keys(t).find((k) => k.startsWith('dis.category'))!];
-        expect([ours.kind, ours.domain, ours.country, ours.category, ours.subcategory, ours.specific, ours.extra], `${at} ${prefix}`).toEqual(
-          [t['dis.entityKind'], t['dis.entityDomain'], t['dis.country'], category, t['dis.subcategory'], t['dis.specific'], t['dis.extra']].map(Number),
+        expect(
+          [ours.kind, ours.domain, ours.country, ours.category, ours.subcategory, ours.specific, ours.extra],
+          `${at} ${prefix}`,
+        ).toEqual(
+          [
+            t['dis.entityKind'],
+            t['dis.entityDomain'],
+            t['dis.country'],
+            category,
+            t['dis.subcategory'],
+            t['dis.specific'],
+            t['dis.extra'],
+          ].map(Number),
         );
       }
       const xyz = ['x', 'y', 'z'];
       xyz.forEach((c, i) => {
-        near(pdu.linearVelocity[i]!, es['Entity Linear Velocity'][`dis.entity_linear_velocity.${c}`], `${at} velocity ${c}`);
+        near(
+          pdu.linearVelocity[i]!,
+          es['Entity Linear Velocity'][`dis.entity_linear_velocity.${c}`],
+          `${at} velocity ${c}`,
+        );
         near(pdu.location[i]!, es['Entity Location'][`dis.entity_location.${c}`], `${at} location ${c}`, 6);
       });
-      ['psi', 'theta', 'phi'].forEach((c, i) => near(pdu.orientation[i]!, es['Entity Orientation'][`dis.entity_orientation.${c}`], `${at} ${c}`));
+      ['psi', 'theta', 'phi'].forEach((c, i) =>
+        near(pdu.orientation[i]!, es['Entity Orientation'][`dis.entity_orientation.${c}`], `${at} ${c}`),
+      );
       expect(pdu.appearance, at).toBe(Number(es['dis.appearance']));
       const dr = es['Dead Reckoning Parameters'];
       // Wireshark 4.0 files the DR algorithm under the marking character set's field name.
       expect(pdu.deadReckoning.algorithm, at).toBe(Number(dr['dis.entity_marking_character_set']));
       expect(pdu.deadReckoning.otherParameters, at).toBe(dr['dis.dead_reckoning_other_parameters'].replaceAll(':', ''));
       xyz.forEach((c, i) => {
-        near(pdu.deadReckoning.linearAcceleration[i]!, dr['Entity Linear Acceleration'][`dis.entity_linear_acceleration.${c}`], `${at} acceleration ${c}`);
-        near(pdu.deadReckoning.angularVelocity[i]!, dr['Entity Angular Velocity'][`dis.entity_angular_velocity.${c}`], `${at} angular velocity ${c}`);
+        near(
+          pdu.deadReckoning.linearAcceleration[i]!,
+          dr['Entity Linear Acceleration'][`dis.entity_linear_acceleration.${c}`],
+          `${at} acceleration ${c}`,
+        );
+        near(
+          pdu.deadReckoning.angularVelocity[i]!,
+          dr['Entity Angular Velocity'][`dis.entity_angular_velocity.${c}`],
+          `${at} angular velocity ${c}`,
+        );
       });
       expect([pdu.marking.characterSet, pdu.marking.text], at).toEqual([
         Number(es['Entity Marking']['dis.entity_marking_character_set']),
@@ -132,8 +179,16 @@ describe.each([
       expect(theirs.length, at).toBe(pdu.variableParameters.length);
       theirs.forEach((vp, i) => {
         const ours = pdu.variableParameters[i]!;
-        expect([ours.recordType, ours.changeIndicator, ours.partAttachedTo, ours.parameterType], `${at} record ${i}`).toEqual(
-          [vp['dis.variable_parameter_type'], vp['dis.vp.change'], vp['dis.vp.part_attached_to_id'], vp['dis.vp.artic_param_type']].map(Number),
+        expect(
+          [ours.recordType, ours.changeIndicator, ours.partAttachedTo, ours.parameterType],
+          `${at} record ${i}`,
+        ).toEqual(
+          [
+            vp['dis.variable_parameter_type'],
+            vp['dis.vp.change'],
+            vp['dis.vp.part_attached_to_id'],
+            vp['dis.vp.artic_param_type'],
+          ].map(Number),
         );
         near(ours.parameterValue!, vp['dis.vp.parameter_value'], `${at} record ${i} value`);
       });

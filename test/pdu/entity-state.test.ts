@@ -42,7 +42,9 @@ describe('encodeEntityState', () => {
   it('builds typed records without raw bytes', () => {
     const bytes = encodeEntityState({
       ...base,
-      variableParameters: [{ recordType: 0, changeIndicator: 1, partAttachedTo: 1, parameterType: 4433, parameterValue: -0.5, raw: '' }],
+      variableParameters: [
+        { recordType: 0, changeIndicator: 1, partAttachedTo: 1, parameterType: 4433, parameterValue: -0.5, raw: '' },
+      ],
     });
     expect(toHex(bytes.subarray(144))).toBe('0001000100001151bf00000000000000');
   });

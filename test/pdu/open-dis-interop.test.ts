@@ -12,12 +12,21 @@ import { comparableFromOpenDis, comparableFromPdu, loadOpenDis, openDisDecode, o
 const u8 = fc.integer({ min: 0, max: 0xff });
 const u16 = fc.integer({ min: 0, max: 0xffff });
 const u32 = fc.integer({ min: 0, max: 0xffff_ffff });
-const hexBytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString('hex'));
+const hexBytes = (n: number) =>
+  fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString('hex'));
 // Doubles for float32 fields: the comparison applies Math.fround, as the wire does.
 const float32Field = fc.double({ min: -1e30, max: 1e30, noNaN: true });
 const vec3f = fc.tuple(float32Field, float32Field, float32Field);
 const ecef = fc.double({ min: -1e8, max: 1e8, noNaN: true });
-const entityType = fc.record({ kind: u8, domain: u8, country: u16, category: u8, subcategory: u8, specific: u8, extra: u8 });
+const entityType = fc.record({
+  kind: u8,
+  domain: u8,
+  country: u16,
+  category: u8,
+  subcategory: u8,
+  specific: u8,
+  extra: u8,
+});
 const latin1 = fc.string({ unit: fc.integer({ min: 1, max: 255 }).map((c) => String.fromCharCode(c)), maxLength: 11 });
 
 /**
@@ -47,7 +56,12 @@ const pduArbitrary = (versions: number[], nanSafeByte: number): fc.Arbitrary<Ent
     location: fc.tuple(ecef, ecef, ecef),
     orientation: vec3f,
     appearance: u32,
-    deadReckoning: fc.record({ algorithm: u8, otherParameters: hexBytes(15), linearAcceleration: vec3f, angularVelocity: vec3f }),
+    deadReckoning: fc.record({
+      algorithm: u8,
+      otherParameters: hexBytes(15),
+      linearAcceleration: vec3f,
+      angularVelocity: vec3f,
+    }),
     marking: fc.record({ characterSet: u8, text: latin1 }),
     capabilities: u32,
     variableParameters: fc.array(record(nanSafeByte), { maxLength: 6 }),
@@ -86,7 +100,9 @@ describe.each(cases)('open-dis v$version', ({ version, versions, nanSafeByte }) 
     const pdu = new lib.EntityStatePdu();
     expect(version === 6 ? pdu.pduLength : pdu.length).toBe(0);
     const bytes = encodeEntityState({
-      ...decodeEntityState(openDisEncode(lib, version, fc.sample(pduArbitrary(versions, nanSafeByte), { numRuns: 1, seed: 1 })[0]!)),
+      ...decodeEntityState(
+        openDisEncode(lib, version, fc.sample(pduArbitrary(versions, nanSafeByte), { numRuns: 1, seed: 1 })[0]!),
+      ),
       variableParameters: [{ recordType: 0, raw: '' }],
     });
     const reused = new lib.EntityStatePdu();

@@ -42,14 +42,36 @@ export interface Comparable {
 const f = Math.fround;
 const hex = (bytes: ArrayLike<number>) => Buffer.from(Uint8Array.from(bytes, (b) => b & 0xff)).toString('hex');
 const markingBytes = (text: string) => Array.from({ length: 11 }, (_, i) => (i < text.length ? text.charCodeAt(i) : 0));
-const typeOf = (t: EntityStatePdu['entityType']) => [t.kind, t.domain, t.country, t.category, t.subcategory, t.specific, t.extra];
+const typeOf = (t: EntityStatePdu['entityType']) => [
+  t.kind,
+  t.domain,
+  t.country,
+  t.category,
+  t.subcategory,
+  t.specific,
+  t.extra,
+];
 
 /** The comparable form of one of our JSON PDUs (what the wire carries of it). */
 export function comparableFromPdu(pdu: EntityStatePdu): Comparable {
   const dr = pdu.deadReckoning;
   return {
-    header: [pdu.protocolVersion, pdu.exerciseId, 1, pdu.protocolFamily, pdu.timestamp.raw, 144 + 16 * pdu.variableParameters.length, pdu.protocolVersion >= 7 ? pdu.pduStatus : 0],
-    entity: [pdu.entityId.site, pdu.entityId.application, pdu.entityId.entity, pdu.forceId, pdu.variableParameters.length],
+    header: [
+      pdu.protocolVersion,
+      pdu.exerciseId,
+      1,
+      pdu.protocolFamily,
+      pdu.timestamp.raw,
+      144 + 16 * pdu.variableParameters.length,
+      pdu.protocolVersion >= 7 ? pdu.pduStatus : 0,
+    ],
+    entity: [
+      pdu.entityId.site,
+      pdu.entityId.application,
+      pdu.entityId.entity,
+      pdu.forceId,
+      pdu.variableParameters.length,
+    ],
     entityType: typeOf(pdu.entityType),
     alternativeEntityType: typeOf(pdu.alternativeEntityType),
     float32: [...pdu.linearVelocity, ...pdu.orientation, ...dr.linearAcceleration, ...dr.angularVelocity].map(f),
@@ -66,18 +88,41 @@ export function comparableFromPdu(pdu: EntityStatePdu): Comparable {
 export function comparableFromOpenDis(o: OpenDis, version: 6 | 7): Comparable {
   const v6 = version === 6;
   const id = o.entityID;
-  const type = (t: OpenDis) => [t.entityKind, t.domain, t.country, t.category, t.subcategory, v6 ? t.spec : t.specific, t.extra];
+  const type = (t: OpenDis) => [
+    t.entityKind,
+    t.domain,
+    t.country,
+    t.category,
+    t.subcategory,
+    v6 ? t.spec : t.specific,
+    t.extra,
+  ];
   const vec = (v: OpenDis) => [v.x, v.y, v.z];
   const dr = o.deadReckoningParameters;
   const records: OpenDis[] = v6 ? o.articulationParameters : o.variableParameters;
   return {
-    header: [o.protocolVersion, o.exerciseID, o.pduType, o.protocolFamily, o.timestamp, v6 ? o.pduLength : o.length, v6 ? 0 : o.pduStatus],
+    header: [
+      o.protocolVersion,
+      o.exerciseID,
+      o.pduType,
+      o.protocolFamily,
+      o.timestamp,
+      v6 ? o.pduLength : o.length,
+      v6 ? 0 : o.pduStatus,
+    ],
     entity: v6
       ? [id.site, id.application, id.entity, o.forceId, o.numberOfArticulationParameters & 0xff]
       : [id.siteID, id.applicationID, id.entityID, o.forceId, o.numberOfVariableParameters],
     entityType: type(o.entityType),
     alternativeEntityType: type(o.alternativeEntityType),
-    float32: [...vec(o.entityLinearVelocity), o.entityOrientation.psi, o.entityOrientation.theta, o.entityOrientation.phi, ...vec(dr.entityLinearAcceleration), ...vec(dr.entityAngularVelocity)],
+    float32: [
+      ...vec(o.entityLinearVelocity),
+      o.entityOrientation.psi,
+      o.entityOrientation.theta,
+      o.entityOrientation.phi,
+      ...vec(dr.entityLinearAcceleration),
+      ...vec(dr.entityAngularVelocity),
+    ],
     location: vec(o.entityLocation),
     appearance: o.entityAppearance >>> 0, // v6 reads it with the signed readInt
     dr: [dr.deadReckoningAlgorithm, ...(v6 ? dr.otherParameters : dr.parameters).map((b: number) => b & 0xff)],
@@ -131,11 +176,25 @@ export function openDisEncode(lib: OpenDis, version: 6 | 7, pdu: EntityStatePdu)
     o.pduStatus = pdu.pduStatus;
   }
   const id = o.entityID;
-  if (v6) Object.assign(id, { site: pdu.entityId.site, application: pdu.entityId.application, entity: pdu.entityId.entity });
-  else Object.assign(id, { siteID: pdu.entityId.site, applicationID: pdu.entityId.application, entityID: pdu.entityId.entity });
+  if (v6)
+    Object.assign(id, { site: pdu.entityId.site, application: pdu.entityId.application, entity: pdu.entityId.entity });
+  else
+    Object.assign(id, {
+      siteID: pdu.entityId.site,
+      applicationID: pdu.entityId.application,
+      entityID: pdu.entityId.entity,
+    });
   o.forceId = pdu.forceId;
   const setType = (t: OpenDis, from: EntityStatePdu['entityType']) =>
-    Object.assign(t, { entityKind: from.kind, domain: from.domain, country: from.country, category: from.category, subcategory: from.subcategory, extra: from.extra, [v6 ? 'spec' : 'specific']: from.specific });
+    Object.assign(t, {
+      entityKind: from.kind,
+      domain: from.domain,
+      country: from.country,
+      category: from.category,
+      subcategory: from.subcategory,
+      extra: from.extra,
+      [v6 ? 'spec' : 'specific']: from.specific,
+    });
   setType(o.entityType, pdu.entityType);
   setType(o.alternativeEntityType, pdu.alternativeEntityType);
   const setVec = (v: OpenDis, [x, y, z]: readonly number[]) => Object.assign(v, { x, y, z });
@@ -158,11 +217,23 @@ export function openDisEncode(lib: OpenDis, version: 6 | 7, pdu: EntityStatePdu)
     const at = new DataView(raw.buffer, raw.byteOffset, 16);
     if (v6) {
       const r = new lib.ArticulationParameter();
-      Object.assign(r, { parameterTypeDesignator: raw[0], changeIndicator: raw[1], partAttachedTo: at.getUint16(2), parameterType: at.getInt32(4), parameterValue: at.getFloat64(8) });
+      Object.assign(r, {
+        parameterTypeDesignator: raw[0],
+        changeIndicator: raw[1],
+        partAttachedTo: at.getUint16(2),
+        parameterType: at.getInt32(4),
+        parameterValue: at.getFloat64(8),
+      });
       o.articulationParameters.push(r);
     } else {
       const r = new lib.VariableParameter();
-      Object.assign(r, { recordType: raw[0], variableParameterFields1: at.getFloat64(1), variableParameterFields2: at.getUint32(9), variableParameterFields3: at.getUint16(13), variableParameterFields4: raw[15] });
+      Object.assign(r, {
+        recordType: raw[0],
+        variableParameterFields1: at.getFloat64(1),
+        variableParameterFields2: at.getUint32(9),
+        variableParameterFields3: at.getUint16(13),
+        variableParameterFields4: raw[15],
+      });
       o.variableParameters.push(r);
     }
   }

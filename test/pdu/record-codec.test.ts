@@ -148,9 +148,27 @@ describe('encodeEntityStateInto', () => {
 
   it.each([
     { name: 'no room', change: () => {}, out: new Uint8Array(191), offset: 0, status: CodecStatus.BUFFER_TOO_SMALL },
-    { name: 'no room at the offset', change: () => {}, out: new Uint8Array(200), offset: 9, status: CodecStatus.BUFFER_TOO_SMALL },
-    { name: 'version 4', change: (r: EntityStateRecord) => (r.protocolVersion = 4), out: new Uint8Array(200), offset: 0, status: CodecStatus.UNSUPPORTED_VERSION },
-    { name: 'count over capacity', change: (r: EntityStateRecord) => (r.variableParameterCount = 256), out: new Uint8Array(9000), offset: 0, status: CodecStatus.TOO_MANY_PARAMETERS },
+    {
+      name: 'no room at the offset',
+      change: () => {},
+      out: new Uint8Array(200),
+      offset: 9,
+      status: CodecStatus.BUFFER_TOO_SMALL,
+    },
+    {
+      name: 'version 4',
+      change: (r: EntityStateRecord) => (r.protocolVersion = 4),
+      out: new Uint8Array(200),
+      offset: 0,
+      status: CodecStatus.UNSUPPORTED_VERSION,
+    },
+    {
+      name: 'count over capacity',
+      change: (r: EntityStateRecord) => (r.variableParameterCount = 256),
+      out: new Uint8Array(9000),
+      offset: 0,
+      status: CodecStatus.TOO_MANY_PARAMETERS,
+    },
   ])('returns minus the status and writes nothing: $name', ({ change, out, offset, status }) => {
     const r = entityStateRecordFromPdu(new EntityStateRecord(), v7.pdu);
     change(r);
@@ -206,9 +224,24 @@ describe('bundles: pduLengthAt and forEachPdu', () => {
   });
 
   it.each([
-    { name: 'a trailing partial header', bytes: bundle.subarray(0, 144 + 11), status: CodecStatus.TRUNCATED, visited: 1 },
+    {
+      name: 'a trailing partial header',
+      bytes: bundle.subarray(0, 144 + 11),
+      status: CodecStatus.TRUNCATED,
+      visited: 1,
+    },
     { name: 'a Length past the end', bytes: bundle.subarray(0, 144 + 100), status: CodecStatus.TRUNCATED, visited: 1 },
-    { name: 'a Length under 12', bytes: (() => { const b = bundle.slice(); b[144 + 8] = 0; b[144 + 9] = 4; return b; })(), status: CodecStatus.BAD_LENGTH, visited: 1 },
+    {
+      name: 'a Length under 12',
+      bytes: (() => {
+        const b = bundle.slice();
+        b[144 + 8] = 0;
+        b[144 + 9] = 4;
+        return b;
+      })(),
+      status: CodecStatus.BAD_LENGTH,
+      visited: 1,
+    },
   ])('stops at $name and says why', ({ bytes, status, visited }) => {
     let count = 0;
     expect(forEachPdu(bytes, () => count++)).toBe(status);

@@ -12,7 +12,9 @@ import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
 
-const seeds = [...ENTITY_STATE_FIXTURES.map((f) => f.hex), ENTITY_STATE_UPDATE_HEX].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+const seeds = [...ENTITY_STATE_FIXTURES.map((f) => f.hex), ENTITY_STATE_UPDATE_HEX].map((h) =>
+  Uint8Array.from(Buffer.from(h, 'hex')),
+);
 const valid = seeds[2]!;
 const validPdu = ENTITY_STATE_FIXTURES[2]!.pdu;
 const statuses = new Set<number>(Object.values(CodecStatus));
@@ -90,7 +92,13 @@ describe('decoders on hostile input', () => {
       }
     }
     // The mutations reach every decode status, and plenty of PDUs still decode.
-    for (const status of [CodecStatus.OK, CodecStatus.TRUNCATED, CodecStatus.BAD_LENGTH, CodecStatus.UNSUPPORTED_VERSION, CodecStatus.NOT_ENTITY_STATE]) {
+    for (const status of [
+      CodecStatus.OK,
+      CodecStatus.TRUNCATED,
+      CodecStatus.BAD_LENGTH,
+      CodecStatus.UNSUPPORTED_VERSION,
+      CodecStatus.NOT_ENTITY_STATE,
+    ]) {
       expect(seen.get(status) ?? 0).toBeGreaterThan(100);
     }
     expect(pdusVisited).toBeGreaterThan(50_000);

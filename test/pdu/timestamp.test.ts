@@ -31,7 +31,7 @@ describe('timestamp conversions', () => {
   it('uses `* 2` and an unsigned read: no negative field once units ≥ 2^30', () => {
     const raw = timestampFromSeconds(2700, false);
     expect(raw).toBeGreaterThan(0x7fff_ffff);
-    expect(raw).toBe((2 ** 31 * 0.75) * 2);
+    expect(raw).toBe(2 ** 31 * 0.75 * 2);
     // The pitfall this guards against: `units << 1` is a signed int32.
     expect((2 ** 31 * 0.75) << 1).toBeLessThan(0);
     expect(secondsPastHourFromTimestamp(raw)).toBe(2700);

@@ -44,7 +44,11 @@ const MOTION_CASES: ReadonlyArray<[string, Edit, CodecStatusName]> = [
   ['velocity x NaN', (v, m) => v.setFloat32(m, NaN), 'VELOCITY_NOT_FINITE'],
   ['velocity z -Infinity', (v, m) => v.setFloat32(m + 8, -Infinity), 'VELOCITY_NOT_FINITE'],
   ['speed 1.1e5 m/s', (v, m) => v.setFloat32(m + 4, 1.1e5), 'VELOCITY_OUT_OF_RANGE'],
-  ['speed 8e4 m/s on two axes (1.13e5 m/s)', (v, m) => (v.setFloat32(m, 8e4), v.setFloat32(m + 4, 8e4)), 'VELOCITY_OUT_OF_RANGE'],
+  [
+    'speed 8e4 m/s on two axes (1.13e5 m/s)',
+    (v, m) => (v.setFloat32(m, 8e4), v.setFloat32(m + 4, 8e4)),
+    'VELOCITY_OUT_OF_RANGE',
+  ],
   ['psi NaN', (v, m) => v.setFloat32(m + 36, NaN), 'ORIENTATION_NOT_FINITE'],
   ['phi +Infinity', (v, m) => v.setFloat32(m + 44, Infinity), 'ORIENTATION_NOT_FINITE'],
 ];
@@ -54,7 +58,11 @@ const DR_CASES: ReadonlyArray<[string, Edit, CodecStatusName]> = [
   ['DR algorithm 255', (v) => v.setUint8(ES.DR_ALGORITHM, 255), 'DR_ALGORITHM_INVALID'],
   ['acceleration x NaN', (v) => v.setFloat32(ES.DR_LINEAR_ACCELERATION, NaN), 'ACCELERATION_NOT_FINITE'],
   ['acceleration z +Infinity', (v) => v.setFloat32(ES.DR_LINEAR_ACCELERATION + 8, Infinity), 'ACCELERATION_NOT_FINITE'],
-  ['angular velocity y -Infinity', (v) => v.setFloat32(ES.DR_ANGULAR_VELOCITY + 4, -Infinity), 'ANGULAR_VELOCITY_NOT_FINITE'],
+  [
+    'angular velocity y -Infinity',
+    (v) => v.setFloat32(ES.DR_ANGULAR_VELOCITY + 4, -Infinity),
+    'ANGULAR_VELOCITY_NOT_FINITE',
+  ],
   ['angular velocity z NaN', (v) => v.setFloat32(ES.DR_ANGULAR_VELOCITY + 8, NaN), 'ANGULAR_VELOCITY_NOT_FINITE'],
 ];
 
@@ -80,7 +88,8 @@ describe('validateEntityState', () => {
     const codes = new Set([...MOTION_CASES, ...DR_CASES].map(([, , code]) => CodecStatus[code]));
     expect(codes.size).toBe(10);
     for (const code of codes) expect(isValidationStatus(code)).toBe(true);
-    for (const code of [CodecStatus.OK, CodecStatus.TRUNCATED, CodecStatus.BUFFER_TOO_SMALL]) expect(isValidationStatus(code)).toBe(false);
+    for (const code of [CodecStatus.OK, CodecStatus.TRUNCATED, CodecStatus.BUFFER_TOO_SMALL])
+      expect(isValidationStatus(code)).toBe(false);
   });
 
   it('accepts the edges: ids 1 and 65534, |coordinate| = 1e9 m, speed = 1e5 m/s, DR algorithms 0–9', () => {
@@ -88,7 +97,12 @@ describe('validateEntityState', () => {
       (v) => (v.setUint16(12, 1), v.setUint16(14, 65534), v.setUint16(16, 65534)),
       (v, m) => (v.setFloat64(m + 12, MAX_LOCATION_METERS), v.setFloat64(m + 20, -MAX_LOCATION_METERS)),
       (v, m) => (v.setFloat32(m, 0), v.setFloat32(m + 4, -MAX_SPEED_METERS_PER_SECOND), v.setFloat32(m + 8, 0)),
-      ...Array.from({ length: 10 }, (_, a): Edit => (v) => v.setUint8(ES.DR_ALGORITHM, a)),
+      ...Array.from(
+        { length: 10 },
+        (_, a): Edit =>
+          (v) =>
+            v.setUint8(ES.DR_ALGORITHM, a),
+      ),
       (v) => v.setFloat32(ES.DR_ANGULAR_VELOCITY, 3.4e38), // finite: no bound (see the dead-reckoning property below)
     ];
     for (const edit of edges) expect(statusAfter(fullPdu(), edit)).toBe(CodecStatus.OK);

@@ -94,7 +94,9 @@ describe('error against rate', () => {
   it('gives a one-run chart readable axes, and every point a tooltip', async () => {
     const results = fakeResults(planExperiment({}), false);
     const svg = await renderVegaLite(errorRateSpec(results, runEncoding(results)));
-    const axisLabels = [...svg.matchAll(/role-axis-label[\s\S]*?<\/g>/g)].map((m) => (m[0].match(/<text/g) ?? []).length);
+    const axisLabels = [...svg.matchAll(/role-axis-label[\s\S]*?<\/g>/g)].map(
+      (m) => (m[0].match(/<text/g) ?? []).length,
+    );
     expect(axisLabels).toHaveLength(2);
     for (const n of axisLabels) expect(n).toBeGreaterThanOrEqual(3);
     expect(svg).toContain(

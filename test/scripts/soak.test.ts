@@ -6,16 +6,35 @@ import { ROOT, within } from '../cli/binary.js';
 
 describe('npm run soak', () => {
   it('runs a publisher and a subscriber and prints one JSON line of figures', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/soak.ts', '--entities', '200', '--seconds', '3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '', err = '';
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/soak.ts', '--entities', '200', '--seconds', '3'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '',
+      err = '';
     child.stdout.on('data', (c) => (out += String(c)));
     child.stderr.on('data', (c) => (err += String(c)));
-    const code = await within(new Promise<number | null>((resolve) => child.once('exit', resolve)), 45_000, 'the soak to finish', child);
+    const code = await within(
+      new Promise<number | null>((resolve) => child.once('exit', resolve)),
+      45_000,
+      'the soak to finish',
+      child,
+    );
     expect(code, err).toBe(0);
     const lines = out.trim().split('\n');
     expect(lines).toHaveLength(1);
-    const result = JSON.parse(lines[0]!) as Record<string, unknown> & Record<'subscriberRssMB' | 'eventLoopDelayMs' | 'publisher' | 'machine', Record<string, unknown>>;
-    expect(result).toMatchObject({ entities: 200, entitiesExpected: 200, pdusLost: 0, lossPercent: 0, kernelDrops: 0, rejected: 0, decodeErrors: 0 });
+    const result = JSON.parse(lines[0]!) as Record<string, unknown> &
+      Record<'subscriberRssMB' | 'eventLoopDelayMs' | 'publisher' | 'machine', Record<string, unknown>>;
+    expect(result).toMatchObject({
+      entities: 200,
+      entitiesExpected: 200,
+      pdusLost: 0,
+      lossPercent: 0,
+      kernelDrops: 0,
+      rejected: 0,
+      decodeErrors: 0,
+    });
     expect(result.pdusReceived).toBe(result.pdusSent);
     expect(result.datagramsReceived).toBe(result.datagramsSent);
     expect(result.pdusSent as number).toBeGreaterThan(0);

@@ -25,11 +25,28 @@ describe('npm run fuzz', () => {
     expect(report.throws).toBe(0);
     expect(report.nonFinite).toBe(0);
     const r = report.receive;
-    for (const reason of ['truncated', 'badLength', 'oversized', 'unsupportedVersion', 'wrongExercise', 'pduTypeNotAccepted']) {
+    for (const reason of [
+      'truncated',
+      'badLength',
+      'oversized',
+      'unsupportedVersion',
+      'wrongExercise',
+      'pduTypeNotAccepted',
+    ]) {
       expect(r.rejected[reason] ?? 0, reason).toBeGreaterThan(0);
     }
-    for (const code of ['OK', 'TRUNCATED', 'BAD_LENGTH', ...VALIDATION]) expect(r.status[code] ?? 0, code).toBeGreaterThan(0);
-    for (const outcome of ['appeared', 'updated', 'removed', 'timedOut', 'duplicates', 'outOfOrder', 'unknownUpdates', 'full']) {
+    for (const code of ['OK', 'TRUNCATED', 'BAD_LENGTH', ...VALIDATION])
+      expect(r.status[code] ?? 0, code).toBeGreaterThan(0);
+    for (const outcome of [
+      'appeared',
+      'updated',
+      'removed',
+      'timedOut',
+      'duplicates',
+      'outOfOrder',
+      'unknownUpdates',
+      'full',
+    ]) {
       expect(r.table[outcome] ?? 0, outcome).toBeGreaterThan(0);
     }
     expect(r.frames).toBeGreaterThan(50);

@@ -55,7 +55,11 @@ interface Shown {
  * Delivers `deliveries` (scheduler ms → PDU) to a subscriber and records its frames at 10 Hz until `untilMs`:
  * the displayed x offset from LOCATION, ψ and the interpolation status of the one entity.
  */
-function framesOf(config: StreamConfig, deliveries: ReadonlyArray<readonly [number, Uint8Array]>, untilMs: number): Shown[] {
+function framesOf(
+  config: StreamConfig,
+  deliveries: ReadonlyArray<readonly [number, Uint8Array]>,
+  untilMs: number,
+): Shown[] {
   const shown: Shown[] = [];
   const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
   scheduler.run(({ cold }) => {

@@ -8,7 +8,13 @@ import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
-import { ENTITIES_PER_APPLICATION, LOAD_KINDS, LoadGenerator, MAX_LOAD_ENTITIES, type PduSink } from '../../src/stream/load-generator.js';
+import {
+  ENTITIES_PER_APPLICATION,
+  LOAD_KINDS,
+  LoadGenerator,
+  MAX_LOAD_ENTITIES,
+  type PduSink,
+} from '../../src/stream/load-generator.js';
 
 /** A sink that keeps every PDU written, decoded. */
 function capture(): PduSink & { pdus: EntityStateRecord[] } {
@@ -29,9 +35,14 @@ function capture(): PduSink & { pdus: EntityStateRecord[] } {
   function queueDecode(at: number, length: number): void {
     queueMicrotask(() => {
       const record = new EntityStateRecord();
-      const status = forEachPdu(buffer, (bytes, offset, n) => {
-        expect(decodeEntityStateInto(record, bytes, offset, offset + n)).toBe(CodecStatus.OK);
-      }, at, at + length);
+      const status = forEachPdu(
+        buffer,
+        (bytes, offset, n) => {
+          expect(decodeEntityStateInto(record, bytes, offset, offset + n)).toBe(CodecStatus.OK);
+        },
+        at,
+        at + length,
+      );
       expect(status).toBe(CodecStatus.OK);
       pdus.push(record);
     });
@@ -62,7 +73,9 @@ describe('LoadGenerator', () => {
     expect(byKind.get(1)!.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `TANK ${i + 1}`).sort());
     expect(byKind.get(3)!.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `SHIP ${i + 1}`).sort());
     expect(byKind.get(2)!.sort()).toEqual(Array.from({ length: 30 }, (_, i) => `AIR ${i + 1}`).sort());
-    expect(sink.pdus.find((p) => markingText(p) === 'TANK 1')!.entityType).toEqual(Uint16Array.from(LOAD_KINDS[0].entityType));
+    expect(sink.pdus.find((p) => markingText(p) === 'TANK 1')!.entityType).toEqual(
+      Uint16Array.from(LOAD_KINDS[0].entityType),
+    );
   });
 
   it('numbers entities past 65534 under the next application id', () => {
@@ -72,7 +85,11 @@ describe('LoadGenerator', () => {
     expect(generator.entityId(0)).toEqual({ site: 1, application: 3001, entity: 1 });
     expect(generator.entityId(ENTITIES_PER_APPLICATION - 1)).toEqual({ site: 1, application: 3001, entity: 65534 });
     expect(generator.entityId(ENTITIES_PER_APPLICATION)).toEqual({ site: 1, application: 3002, entity: 1 });
-    expect(generator.entityId(MAX_LOAD_ENTITIES - 1)).toEqual({ site: 1, application: 3002, entity: MAX_LOAD_ENTITIES - ENTITIES_PER_APPLICATION });
+    expect(generator.entityId(MAX_LOAD_ENTITIES - 1)).toEqual({
+      site: 1,
+      application: 3002,
+      entity: MAX_LOAD_ENTITIES - ENTITIES_PER_APPLICATION,
+    });
   });
 
   it.each([0, -1, 1.5, MAX_LOAD_ENTITIES + 1, Number.NaN])('refuses %s entities', (n) => {
@@ -91,11 +108,13 @@ describe('LoadGenerator', () => {
     for (let i = 0; i < 30; i++) {
       const t = 20 + i;
       const at = (dt: number): Float64Array => Float64Array.from(generator.truthAt(i, t + dt).location);
-      const before = at(-h), after = at(h);
+      const before = at(-h),
+        after = at(h);
       const truth = generator.truthAt(i, t);
       const v = Float64Array.from(truth.linearVelocity);
       const speed = Math.hypot(...v);
-      for (let k = 0; k < 3; k++) expect(Math.abs((after[k]! - before[k]!) / (2 * h) - v[k]!)).toBeLessThan(1e-3 * Math.max(1, speed));
+      for (let k = 0; k < 3; k++)
+        expect(Math.abs((after[k]! - before[k]!) / (2 * h) - v[k]!)).toBeLessThan(1e-3 * Math.max(1, speed));
       // R_wb is a rotation, and its first row (the body x axis, the nose) points along the velocity.
       const r = truth.worldToBody;
       for (let a = 0; a < 3; a++) {
@@ -113,7 +132,9 @@ describe('LoadGenerator', () => {
 
   it('sends far less often than it decides, and receivers dead-reckon within the threshold between PDUs', async () => {
     const config = defaultConfig();
-    const n = 40, rateHz = 10, seconds = 60;
+    const n = 40,
+      rateHz = 10,
+      seconds = 60;
     const generator = new LoadGenerator(config, { entities: n, rampSeconds: 1 });
     const sink = capture();
     // Each entity's last PDU, as a receiver's model; checked against the truth at every tick.
@@ -126,7 +147,14 @@ describe('LoadGenerator', () => {
       await flush();
       for (const pdu of sink.pdus.splice(0)) {
         const model = models.get(key(pdu))?.model ?? new DeadReckoningModel();
-        model.reset(pdu.location, pdu.linearVelocity, pdu.orientation, pdu.linearAcceleration, pdu.angularVelocity, pdu.drAlgorithm);
+        model.reset(
+          pdu.location,
+          pdu.linearVelocity,
+          pdu.orientation,
+          pdu.linearAcceleration,
+          pdu.angularVelocity,
+          pdu.drAlgorithm,
+        );
         models.set(key(pdu), { model, t });
       }
       for (let i = 0; i < n; i++) {

@@ -57,12 +57,20 @@ describe('deadReckonEmit', () => {
     const durationSeconds = 60;
     const actual: Array<[number, number, number[]]> = [];
     let completed = false;
-    sampleTrajectory(trajectory, { entity: { entity: 3, marking: 'UNDER TEST', algorithm }, rateHz, startSeconds, durationSeconds, scheduler })
+    sampleTrajectory(trajectory, {
+      entity: { entity: 3, marking: 'UNDER TEST', algorithm },
+      rateHz,
+      startSeconds,
+      durationSeconds,
+      scheduler,
+    })
       .pipe(deadReckonEmit({ config: { dis: { site: 5, application: 6, exercise: 9 } } }))
       .subscribe({
         next: (pdu) => {
           expect(pdu.entity).toBe(3);
-          expect([pdu.record.site, pdu.record.application, pdu.record.entity, pdu.record.exerciseId]).toEqual([5, 6, 3, 9]);
+          expect([pdu.record.site, pdu.record.application, pdu.record.entity, pdu.record.exerciseId]).toEqual([
+            5, 6, 3, 9,
+          ]);
           expect(markingText(pdu.record)).toBe('UNDER TEST');
           expect(pdu.record.timestampRaw).toBe(timestampFromSeconds(pdu.timeSeconds, false));
           actual.push([pdu.timeSeconds, pdu.reasons, [...pdu.record.location, pdu.record.drAlgorithm]]);
@@ -94,7 +102,9 @@ describe('deadReckonEmit', () => {
     const operator = deadReckonEmit();
     const counts = [0, 0];
     for (const i of [0, 1]) {
-      sampleTrajectory(parked, { entity: 1, rateHz: 10, durationSeconds: 1, scheduler }).pipe(operator).subscribe(() => counts[i]!++);
+      sampleTrajectory(parked, { entity: 1, rateHz: 10, durationSeconds: 1, scheduler })
+        .pipe(operator)
+        .subscribe(() => counts[i]!++);
     }
     scheduler.flush();
     expect(counts).toEqual([1, 1]); // each subscription saw its own first sight
@@ -103,7 +113,9 @@ describe('deadReckonEmit', () => {
   it('reports an entity number out of range on the error channel', () => {
     const scheduler = testScheduler();
     let error: unknown;
-    sampleTrajectory(parked, { entity: 70_000, durationSeconds: 1, scheduler }).pipe(deadReckonEmit()).subscribe({ error: (e) => (error = e) });
+    sampleTrajectory(parked, { entity: 70_000, durationSeconds: 1, scheduler })
+      .pipe(deadReckonEmit())
+      .subscribe({ error: (e) => (error = e) });
     scheduler.flush();
     expect(String(error)).toMatch(/entity number must be a whole number from 1 to 65534/);
   });

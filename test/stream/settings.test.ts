@@ -20,9 +20,11 @@ import { FakeTransport } from './fake-transport.js';
 async function pdusOnCircle(config: StreamConfig, speed: number, radius: number): Promise<number> {
   const publisher = await createPublisher(config, { transport: new FakeTransport() });
   publisher.define({ entity: 1, algorithm: 2 });
-  const truth = createTruthState(), w = speed / radius;
+  const truth = createTruthState(),
+    w = speed / radius;
   for (let t = 0; t <= 60; t += 0.05) {
-    const c = Math.cos(w * t), s = Math.sin(w * t);
+    const c = Math.cos(w * t),
+      s = Math.sin(w * t);
     truth.location.set([6_378_137 + radius * c, radius * s, 0]);
     truth.linearVelocity.set([-speed * s, speed * c, 0]);
     truth.linearAcceleration.set([-speed * w * c, -speed * w * s, 0]);
@@ -34,7 +36,15 @@ async function pdusOnCircle(config: StreamConfig, speed: number, radius: number)
 
 describe('emitter.adaptiveThresholds', () => {
   const fixed = { heartbeat: { heartbeatOverrides: { platformOther: '1 h' } } } as const;
-  const adaptive = { ...fixed, emitter: { adaptiveThresholds: true, adaptiveTravelTime: '100 ms', minPositionThreshold: '10 cm', maxPositionThreshold: '10 m' } };
+  const adaptive = {
+    ...fixed,
+    emitter: {
+      adaptiveThresholds: true,
+      adaptiveTravelTime: '100 ms',
+      minPositionThreshold: '10 cm',
+      maxPositionThreshold: '10 m',
+    },
+  };
 
   it('a slow entity (2 m/s: 0.2 m threshold) sends more than with the fixed 1 m, a fast one (100 m/s: 10 m) fewer', async () => {
     const slow = [await pdusOnCircle(fixed, 2, 100), await pdusOnCircle(adaptive, 2, 100)];
@@ -46,7 +56,11 @@ describe('emitter.adaptiveThresholds', () => {
 
   it('reaches the emitter options with its bounds, and rejects bounds the wrong way round', () => {
     const c = loadConfig({ overrides: adaptive });
-    expect(emitterOptionsFromConfig(c, 1, 1).adaptiveThreshold).toEqual({ secondsOfTravel: 0.1, minMeters: 0.1, maxMeters: 10 });
+    expect(emitterOptionsFromConfig(c, 1, 1).adaptiveThreshold).toEqual({
+      secondsOfTravel: 0.1,
+      minMeters: 0.1,
+      maxMeters: 10,
+    });
     expect(emitterOptionsFromConfig(loadConfig(), 1, 1).adaptiveThreshold).toBeNull();
     expect(() => loadConfig({ overrides: { emitter: { minPositionThreshold: 5, maxPositionThreshold: 2 } } })).toThrow(
       /emitter\.maxPositionThreshold .*must not be below minPositionThreshold/,
@@ -134,7 +148,12 @@ const CHANGED: Readonly<Record<string, unknown>> = {
  * Settings read where they are used rather than by a function of the whole config: checked by their effect, below
  * (mtu, renderRate) and in interpolation.test.ts (display, interpolationDelay).
  */
-const READ_IN_PLACE = new Set(['network.mtu', 'receiver.renderRate', 'receiver.display', 'receiver.interpolationDelay']);
+const READ_IN_PLACE = new Set([
+  'network.mtu',
+  'receiver.renderRate',
+  'receiver.display',
+  'receiver.interpolationDelay',
+]);
 
 /** What the stream and transport layers build from a configuration (adaptive settings need the switch on). */
 function builtFrom(c: Config): unknown {
@@ -144,7 +163,14 @@ function builtFrom(c: Config): unknown {
     send: udpOptionsFromConfig(c.network, 'send'),
     receive: udpOptionsFromConfig(c.network, 'receive'),
     filter: receiveFilterFromConfig(c),
-    emitter: [[1, 1], [1, 2], [3, 0]].map(([kind, domain]) => [emitterOptionsFromConfig(c, kind!, domain!), emitterOptionsFromConfig(adaptive, kind!, domain!)]),
+    emitter: [
+      [1, 1],
+      [1, 2],
+      [3, 0],
+    ].map(([kind, domain]) => [
+      emitterOptionsFromConfig(c, kind!, domain!),
+      emitterOptionsFromConfig(adaptive, kind!, domain!),
+    ]),
     table: tableOptionsFromConfig(c),
     header: [header.protocolVersion, header.exerciseId, header.site, header.application],
     nats: natsOptionsFromConfig(c.nats, { exercise: c.dis.exercise }),
@@ -161,10 +187,13 @@ describe('configuration audit', () => {
     expect(Object.keys(CHANGED).sort()).toEqual(CONFIG_LEAVES.map((l) => l.path).sort());
   });
 
-  it.each(CONFIG_LEAVES.filter((l) => !READ_IN_PLACE.has(l.path)).map((l) => [l.path, l] as const))('%s changes what is built', (_path, leaf) => {
-    const c = loadConfig({ overrides: { [leaf.section]: { [leaf.key]: CHANGED[leaf.path] } } });
-    expect(JSON.stringify(builtFrom(c))).not.toBe(baseline);
-  });
+  it.each(CONFIG_LEAVES.filter((l) => !READ_IN_PLACE.has(l.path)).map((l) => [l.path, l] as const))(
+    '%s changes what is built',
+    (_path, leaf) => {
+      const c = loadConfig({ overrides: { [leaf.section]: { [leaf.key]: CHANGED[leaf.path] } } });
+      expect(JSON.stringify(builtFrom(c))).not.toBe(baseline);
+    },
+  );
 
   it('network.mtu bounds the datagrams a publisher bundles: 10 PDUs of 144 bytes in 1 datagram of 1472, or 5 of 300', async () => {
     const datagrams = async (mtu?: number) => {

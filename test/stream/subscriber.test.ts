@@ -17,7 +17,10 @@ import { FakeTransport } from './fake-transport.js';
 const LOCATION = [-2_700_000, -4_300_000, 3_800_000];
 
 /** An Entity State PDU of entity 1:2:3 moving at 10 m/s along ECEF x (FPW), stamped at tSeconds. */
-function pdu(tSeconds: number, options: { entity?: number; appearance?: number; exercise?: number; x?: number } = {}): Uint8Array {
+function pdu(
+  tSeconds: number,
+  options: { entity?: number; appearance?: number; exercise?: number; x?: number } = {},
+): Uint8Array {
   const r = new EntityStateRecord(0);
   r.exerciseId = options.exercise ?? 1;
   r.site = 1;
@@ -70,7 +73,11 @@ describe('createSubscriber in virtual time', () => {
       cold('-a 999ms b', { a: 0, b: 1 }).subscribe((t) => transport.deliver(pdu(t)));
       const types$ = subscriber.events$.pipe(map((e) => `${e.type} ${e.marking}`));
       // Expiry runs every second: silent since 1.001 s, more than 12 s later at the check at 14 s.
-      expectObservable(types$, '^ 15s !').toBe('-a 999ms b 12998ms c', { a: 'appeared TANK 1', b: 'updated TANK 1', c: 'timedOut TANK 1' });
+      expectObservable(types$, '^ 15s !').toBe('-a 999ms b 12998ms c', {
+        a: 'appeared TANK 1',
+        b: 'updated TANK 1',
+        c: 'timedOut TANK 1',
+      });
     });
   });
 
@@ -98,8 +105,13 @@ describe('createSubscriber in virtual time', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const transport = new FakeTransport();
       const subscriber = createSubscriber({}, { transport });
-      cold('-a 99ms b', { a: 0, b: 0.1 }).subscribe((t) => transport.deliver(pdu(t, t > 0 ? { appearance: APPEARANCE_DEACTIVATED } : {})));
-      expectObservable(subscriber.events$.pipe(map((e) => e.type)), '^ 1s !').toBe('-a 99ms b', { a: 'appeared', b: 'removed' });
+      cold('-a 99ms b', { a: 0, b: 0.1 }).subscribe((t) =>
+        transport.deliver(pdu(t, t > 0 ? { appearance: APPEARANCE_DEACTIVATED } : {})),
+      );
+      expectObservable(subscriber.events$.pipe(map((e) => e.type)), '^ 1s !').toBe('-a 99ms b', {
+        a: 'appeared',
+        b: 'removed',
+      });
     });
   });
 
@@ -143,7 +155,10 @@ describe('createSubscriber in virtual time', () => {
     const diagnostics: Diagnostic[] = [];
     const events: string[] = [];
     const a = subscriber.diagnostics$.subscribe((d) => diagnostics.push(d));
-    const b = subscriber.events$.subscribe({ next: (e) => events.push(e.type), error: (e) => events.push(`error ${e}`) });
+    const b = subscriber.events$.subscribe({
+      next: (e) => events.push(e.type),
+      error: (e) => events.push(`error ${e}`),
+    });
     transport.deliver(new Uint8Array([1, 2, 3])); // truncated
     transport.deliver(pdu(0, { exercise: 9 })); // wrong exercise
     const short = pdu(0).slice(0, 100);
@@ -181,7 +196,9 @@ describe('createSubscriber in virtual time', () => {
       ...pdu(0, { exercise: 8 }),
       ...undecodable,
       ...pdu(0, { entity: 2 }), // beyond maxEntities
-      0, 0, 0, // not a header
+      0,
+      0,
+      0, // not a header
     ]);
     transport.deliver(bundle);
     expect(events).toEqual(['appeared']);

@@ -63,7 +63,10 @@ function edited(pdu: Uint8Array, edit: Edit, step: number): Uint8Array {
 describe('values no entity can have', () => {
   it('a subscriber counts each under its own code; the known entity keeps its last valid state, nothing else appears', () => {
     const transport = new FakeTransport();
-    const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1] } }, { transport, expireIntervalSeconds: 3600 });
+    const subscriber = createSubscriber(
+      { dis: { exercise: recorded[0]![1] } },
+      { transport, expireIntervalSeconds: 3600 },
+    );
     const events: EntityEvent[] = [];
     const diagnostics: Diagnostic[] = [];
     const subscriptions = [
@@ -97,13 +100,19 @@ describe('values no entity can have', () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const datagrams = [gaz[0]!, ...CASES.map(([, edit], i) => edited(gaz[0]!, edit, i + 1)), gaz[1]!];
     const file = join(dir, 'invalid.pcap');
-    writeFileSync(file, Buffer.concat([pcapFileHeader(), ...datagrams.map((d, i) => pcapUdpRecord(d, 1_700_000_000 + i))]));
+    writeFileSync(
+      file,
+      Buffer.concat([pcapFileHeader(), ...datagrams.map((d, i) => pcapUdpRecord(d, 1_700_000_000 + i))]),
+    );
 
     it('gives the codes a subscriber gives, PDU for PDU', () => {
       const totals = emptyTotals();
       const statuses = [...disCapturePdus(readCapture(readFileSync(file)), totals)].map((e) => e.status);
       const transport = new FakeTransport();
-      const subscriber = createSubscriber({ dis: { exercise: recorded[0]![1] } }, { transport, expireIntervalSeconds: 3600 });
+      const subscriber = createSubscriber(
+        { dis: { exercise: recorded[0]![1] } },
+        { transport, expireIntervalSeconds: 3600 },
+      );
       const subscription = subscriber.events$.subscribe();
       for (const d of datagrams) transport.deliver(d);
       subscription.unsubscribe();
@@ -114,11 +123,18 @@ describe('values no entity can have', () => {
 
     it('--json: each rejected PDU as an error with its code and the PDU as on the wire; the summary counts them', () => {
       const run = (...args: string[]) =>
-        spawnSync(process.execPath, ['dist/cli/main.js', 'decode', file, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+        spawnSync(process.execPath, ['dist/cli/main.js', 'decode', file, ...args], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
       const json = run('--json');
       expect(json.status).toBe(0);
       type Line = { error?: { code: string }; pdu?: { location: unknown[]; entityId: unknown } };
-      const lines = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as Line);
+      const lines = json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Line);
       expect(lines).toHaveLength(datagrams.length);
       expect(lines.map((l) => l.error?.code ?? 'OK')).toEqual(['OK', ...CASES.map(([code]) => code), 'OK']);
       expect(lines[3]!.pdu!.location[0]).toBe('NaN'); // LOCATION_NOT_FINITE: named, not null
@@ -126,7 +142,8 @@ describe('values no entity can have', () => {
       const summary = run();
       expect(summary.status).toBe(0);
       expect(summary.stdout).toMatch(/Rejected: 10\n/);
-      for (const [code] of CASES) expect(summary.stdout).toContain(`1  ${code}: ${codecStatusMessage(CodecStatus[code])}`);
+      for (const [code] of CASES)
+        expect(summary.stdout).toContain(`1  ${code}: ${codecStatusMessage(CodecStatus[code])}`);
     });
   });
 });

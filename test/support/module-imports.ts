@@ -20,12 +20,42 @@ export interface ModuleImport {
 }
 
 /** Characters after which a `/` begins a regular expression rather than a division. */
-const BEFORE_REGEX = new Set(
-  ['', '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>'],
-);
-const KEYWORDS_BEFORE_REGEX = new Set(
-  ['return', 'typeof', 'case', 'in', 'of', 'void', 'yield', 'await', 'delete', 'new', 'throw', 'else', 'do'],
-);
+const BEFORE_REGEX = new Set([
+  '',
+  '(',
+  ',',
+  '=',
+  ':',
+  '[',
+  '!',
+  '&',
+  '|',
+  '?',
+  '{',
+  '}',
+  ';',
+  '+',
+  '-',
+  '*',
+  '%',
+  '<',
+  '>',
+]);
+const KEYWORDS_BEFORE_REGEX = new Set([
+  'return',
+  'typeof',
+  'case',
+  'in',
+  'of',
+  'void',
+  'yield',
+  'await',
+  'delete',
+  'new',
+  'throw',
+  'else',
+  'do',
+]);
 
 /**
  * The source with comments, the text of string and template literals and regular-expression bodies replaced by
@@ -148,7 +178,11 @@ export function findImports(source: string): FoundImport[] {
     const at = m.indices?.[2];
     return at === undefined ? undefined : source.slice(at[0], at[1]);
   };
-  for (const [pattern, kind] of [[STATIC, 'static'], [SIDE_EFFECT, 'static'], [DYNAMIC, 'dynamic']] as const) {
+  for (const [pattern, kind] of [
+    [STATIC, 'static'],
+    [SIDE_EFFECT, 'static'],
+    [DYNAMIC, 'dynamic'],
+  ] as const) {
     for (const m of skeleton.matchAll(pattern)) found.push({ index: m.index, kind, specifier: specifier(m) });
   }
   return found.sort((a, b) => a.index - b.index);

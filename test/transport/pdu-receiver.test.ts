@@ -60,19 +60,39 @@ describe('PduReceiver filters', () => {
   it('takes exercise, versions and allow-lists from the configuration', () => {
     const config = defaultConfig();
     config.filter.allowApplications = ['5'];
-    expect(receiveFilterFromConfig(config)).toEqual({ exercise: 1, protocolVersions: [5, 6, 7], sources: [], applications: ['5'] });
+    expect(receiveFilterFromConfig(config)).toEqual({
+      exercise: 1,
+      protocolVersions: [5, 6, 7],
+      sources: [],
+      applications: ['5'],
+    });
   });
 });
 
 describe('PduReceiver splitting and bad framing', () => {
   it.each<[string, Buffer, number[], Partial<Record<RejectReason, number>>]>([
-    ['three bundled PDUs', Buffer.concat([makePdu({ entity: 1 }), makePdu({ entity: 2, length: 160 }), makePdu({ entity: 3 })]), [1, 2, 3], {}],
+    [
+      'three bundled PDUs',
+      Buffer.concat([makePdu({ entity: 1 }), makePdu({ entity: 2, length: 160 }), makePdu({ entity: 3 })]),
+      [1, 2, 3],
+      {},
+    ],
     ['fewer than 12 bytes', Buffer.alloc(5, 7), [], { truncated: 1 }],
     ['a header claiming more bytes than arrived', makePdu({ lengthField: 144 }).subarray(0, 100), [], { truncated: 1 }],
     ['a Length field below 12', makePdu({ lengthField: 4 }), [], { badLength: 1 }],
     ['a good PDU then 7 stray bytes', Buffer.concat([makePdu({ entity: 4 }), Buffer.alloc(7)]), [4], { truncated: 1 }],
-    ['a good PDU then a header with Length 0', Buffer.concat([makePdu({ entity: 5 }), Buffer.alloc(20)]), [5], { badLength: 1 }],
-    ['an oversized PDU between good ones', Buffer.concat([makePdu({ entity: 6 }), makePdu({ length: 9000 }), makePdu({ entity: 7 })]), [6, 7], { oversized: 1 }],
+    [
+      'a good PDU then a header with Length 0',
+      Buffer.concat([makePdu({ entity: 5 }), Buffer.alloc(20)]),
+      [5],
+      { badLength: 1 },
+    ],
+    [
+      'an oversized PDU between good ones',
+      Buffer.concat([makePdu({ entity: 6 }), makePdu({ length: 9000 }), makePdu({ entity: 7 })]),
+      [6, 7],
+      { oversized: 1 },
+    ],
   ])('%s', (_name, datagram, entities, rejected) => {
     const { receiver, accepted } = receiverWith();
     receiver.receive(datagram, FROM);
@@ -129,8 +149,18 @@ describe('PduReceiver rejection sink', () => {
   it.each<[string, ReceiveFilterOptions, Buffer, Array<[RejectReason, number]>]>([
     ['nothing for good PDUs', {}, Buffer.concat([makePdu({ entity: 1 }), makePdu({ entity: 2 })]), []],
     ['fewer than 12 bytes, at 0', {}, Buffer.alloc(5, 7), [['truncated', 0]]],
-    ['a Length below 12 after a good PDU, at its header', {}, Buffer.concat([PDU, Buffer.alloc(20)]), [['badLength', 144]]],
-    ['a header claiming more than arrived', {}, Buffer.concat([PDU, makePdu({ lengthField: 200 })]), [['truncated', 144]]],
+    [
+      'a Length below 12 after a good PDU, at its header',
+      {},
+      Buffer.concat([PDU, Buffer.alloc(20)]),
+      [['badLength', 144]],
+    ],
+    [
+      'a header claiming more than arrived',
+      {},
+      Buffer.concat([PDU, makePdu({ lengthField: 200 })]),
+      [['truncated', 144]],
+    ],
     [
       'every filtered PDU of a bundle, each at its own offset',
       { exercise: 1 },
@@ -140,12 +170,21 @@ describe('PduReceiver rejection sink', () => {
         makePdu({ exercise: 3, length: 160 }),
         makePdu({ length: 9000 }),
       ]),
-      [['wrongExercise', 0], ['wrongExercise', 288], ['oversized', 448]],
+      [
+        ['wrongExercise', 0],
+        ['wrongExercise', 288],
+        ['oversized', 448],
+      ],
     ],
     [
       'version, type and application filters',
       { protocolVersions: [7], pduTypes: [1], applications: ['1:3001'] },
-      Buffer.concat([makePdu({ version: 6 }), makePdu({ pduType: 2 }), makePdu({ application: 9 }), makePdu({ length: 14 })]),
+      Buffer.concat([
+        makePdu({ version: 6 }),
+        makePdu({ pduType: 2 }),
+        makePdu({ application: 9 }),
+        makePdu({ length: 14 }),
+      ]),
       [
         ['unsupportedVersion', 0],
         ['pduTypeNotAccepted', 144],
@@ -153,7 +192,12 @@ describe('PduReceiver rejection sink', () => {
         ['applicationNotAllowed', 432],
       ],
     ],
-    ['a source not allowed, once per datagram', { sources: ['10.0.0.1'] }, Buffer.concat([PDU, PDU]), [['sourceNotAllowed', 0]]],
+    [
+      'a source not allowed, once per datagram',
+      { sources: ['10.0.0.1'] },
+      Buffer.concat([PDU, PDU]),
+      [['sourceNotAllowed', 0]],
+    ],
   ])('%s', (_name, options, datagram, expected) => {
     const { receiver, reports } = receiverReporting(options);
     receiver.receive(datagram, OTHER);
@@ -241,7 +285,9 @@ describe('PduBundler', () => {
     expect(sent.every((d) => d.length <= 1472)).toBe(true);
     expect(sent.length).toBe(Math.ceil(pdus.reduce((n, p) => n + p.length, 0) / 1472));
     const back: Buffer[] = [];
-    const receiver = new PduReceiver((bytes, offset, length) => back.push(Buffer.from(bytes.subarray(offset, offset + length))));
+    const receiver = new PduReceiver((bytes, offset, length) =>
+      back.push(Buffer.from(bytes.subarray(offset, offset + length))),
+    );
     for (const datagram of sent) receiver.receive(datagram, FROM);
     expect(back).toEqual(pdus);
     // Each datagram keeps its own memory: later PDUs never overwrite one already handed to send().

@@ -19,13 +19,20 @@ async function listener(filter: ReceiveFilterOptions = {}, options: Parameters<t
   open.push(transport);
   const entities: number[] = [];
   let wake: (() => void) | undefined;
-  receivePdus(transport, (bytes, offset) => {
-    entities.push(entityOf(bytes, offset));
-    wake?.();
-  }, filter);
+  receivePdus(
+    transport,
+    (bytes, offset) => {
+      entities.push(entityOf(bytes, offset));
+      wake?.();
+    },
+    filter,
+  );
   const until = (predicate: () => boolean, what: string, ms = 5000) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(entities)}`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(entities)}`)),
+        ms,
+      );
       wake = () => {
         if (predicate()) {
           clearTimeout(timer);
@@ -76,7 +83,12 @@ describe('UdpTransport on loopback', () => {
     await send(makePdu({ entity: MARKER, site: 9, application: MARKER }), port);
     await rx.until(() => rx.entities.includes(MARKER), 'the marker');
     expect(rx.entities).toEqual([1, MARKER]);
-    expect(rx.transport.stats.rejected).toMatchObject({ wrongExercise: 1, unsupportedVersion: 1, sourceNotAllowed: 1, applicationNotAllowed: 1 });
+    expect(rx.transport.stats.rejected).toMatchObject({
+      wrongExercise: 1,
+      unsupportedVersion: 1,
+      sourceNotAllowed: 1,
+      applicationNotAllowed: 1,
+    });
   });
 
   it('survives garbage, truncated and oversized datagrams, counting each, and valid PDUs keep flowing', async () => {
@@ -163,7 +175,9 @@ describe('UdpTransport on loopback', () => {
     try {
       await rx!.until(() => rx!.entities.length === 1, 'a multicast datagram', 2000);
     } catch {
-      context.skip(`joined ${group}, but loopback multicast is not delivered on this host (sendErrors: ${tx.stats.sendErrors})`);
+      context.skip(
+        `joined ${group}, but loopback multicast is not delivered on this host (sendErrors: ${tx.stats.sendErrors})`,
+      );
     }
     expect(rx!.entities).toEqual([7]);
   });
@@ -186,7 +200,7 @@ describe('UdpTransport on loopback', () => {
 });
 
 describe('UdpTransport: addresses, failed sends and shared ports', () => {
-  it('refuses destination port 0: a sender needs the receiver\'s port', async () => {
+  it("refuses destination port 0: a sender needs the receiver's port", async () => {
     await expect(UdpTransport.open({ destination: { address: '127.0.0.1', port: 0 } })).rejects.toThrow(
       /cannot send to port 0: a sender needs the receiver's port/,
     );
@@ -194,7 +208,10 @@ describe('UdpTransport: addresses, failed sends and shared ports', () => {
 
   it('never throws from send, and explains the first refused send: broadcast without --broadcast', async () => {
     // 255.255.255.255 without SO_BROADCAST: the kernel refuses the send (EACCES), nothing leaves the host.
-    const tx = await UdpTransport.open({ bindAddress: '127.0.0.1', destination: { address: '255.255.255.255', port: 9 } });
+    const tx = await UdpTransport.open({
+      bindAddress: '127.0.0.1',
+      destination: { address: '255.255.255.255', port: 9 },
+    });
     open.push(tx);
     tx.send(makePdu());
     tx.send(makePdu());
@@ -222,7 +239,10 @@ describe('UdpTransport: addresses, failed sends and shared ports', () => {
       return;
     }
     const network = { ...defaultConfig().network, port: rx!.transport.local.port };
-    const tx = await UdpTransport.open({ ...udpOptionsFromConfig(network, 'send'), destination: { address: '::1', port: network.port } });
+    const tx = await UdpTransport.open({
+      ...udpOptionsFromConfig(network, 'send'),
+      destination: { address: '::1', port: network.port },
+    });
     open.push(tx);
     tx.send(makePdu({ entity: 6 }));
     await rx!.until(() => rx!.entities.length === 1, 'an IPv6 datagram');
@@ -234,12 +254,19 @@ describe('UdpTransport: addresses, failed sends and shared ports', () => {
     const first = await listener({}, { bindAddress: '127.255.255.255', reuseAddress: true });
     const port = first.transport.local.port;
     const second = await listener({}, { bindAddress: '127.255.255.255', bindPort: port, reuseAddress: true });
-    const broadcast = await UdpTransport.open({ bindAddress: '127.0.0.1', broadcast: true, destination: { address: '127.255.255.255', port } });
+    const broadcast = await UdpTransport.open({
+      bindAddress: '127.0.0.1',
+      broadcast: true,
+      destination: { address: '127.255.255.255', port },
+    });
     open.push(broadcast);
     for (let entity = 1; entity <= 3; entity++) broadcast.send(makePdu({ entity }));
     await first.until(() => first.entities.length === 3, 'the broadcasts at the first receiver');
     await second.until(() => second.entities.length === 3, 'the broadcasts at the second receiver');
-    expect([first.entities, second.entities]).toEqual([[1, 2, 3], [1, 2, 3]]);
+    expect([first.entities, second.entities]).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
 
     const a = await listener({}, { reuseAddress: true });
     const b = await listener({}, { bindPort: a.transport.local.port, reuseAddress: true });
@@ -272,10 +299,30 @@ describe('udp options from the configuration', () => {
   it.each([
     ['receive, defaults', {}, 'receive', { bindPort: 3000 }],
     ['send, defaults', {}, 'send', { destination: { address: '127.0.0.1', port: 3000 } }],
-    ['send, multicast', { multicast: '239.1.2.3', ttl: 4 }, 'send', { destination: { address: '239.1.2.3', port: 3000 }, multicastTtl: 4 }],
-    ['send, broadcast', { broadcast: true }, 'send', { destination: { address: '255.255.255.255', port: 3000 }, broadcast: true }],
-    ['receive, multicast', { multicast: '239.1.2.3', port: 3001 }, 'receive', { multicastGroup: '239.1.2.3', bindPort: 3001 }],
-    ['both', { address: '10.0.0.255' }, 'both', { bindPort: 3000, reuseAddress: true, destination: { address: '10.0.0.255', port: 3000 } }],
+    [
+      'send, multicast',
+      { multicast: '239.1.2.3', ttl: 4 },
+      'send',
+      { destination: { address: '239.1.2.3', port: 3000 }, multicastTtl: 4 },
+    ],
+    [
+      'send, broadcast',
+      { broadcast: true },
+      'send',
+      { destination: { address: '255.255.255.255', port: 3000 }, broadcast: true },
+    ],
+    [
+      'receive, multicast',
+      { multicast: '239.1.2.3', port: 3001 },
+      'receive',
+      { multicastGroup: '239.1.2.3', bindPort: 3001 },
+    ],
+    [
+      'both',
+      { address: '10.0.0.255' },
+      'both',
+      { bindPort: 3000, reuseAddress: true, destination: { address: '10.0.0.255', port: 3000 } },
+    ],
     ['send, IPv6', { ipv6: true }, 'send', { ipv6: true, destination: { address: '::1', port: 3000 } }],
     ['receive, shared port', { reuseAddress: true, port: 3001 }, 'receive', { reuseAddress: true, bindPort: 3001 }],
     ['send, host name', { address: 'localhost' }, 'send', { destination: { address: 'localhost', port: 3000 } }],

@@ -33,17 +33,26 @@ describe('CubicSpline', () => {
   it('reproduces a straight line exactly, with zero curvature and jerk', () => {
     // A natural spline (y″ = 0 at the ends) is exact for straight lines, whatever the knot spacing.
     const times = Float64Array.from([0, 0.5, 2, 3, 4.5]);
-    const spline = new CubicSpline(times, Float64Array.from(times, (t) => 2 * t - 1));
+    const spline = new CubicSpline(
+      times,
+      Float64Array.from(times, (t) => 2 * t - 1),
+    );
     const out = new Float64Array(4);
     spline.evaluate(out, 0, 1.7);
-    expect(Array.from(out)).toEqual([expect.closeTo(2.4, 12), expect.closeTo(2, 12), expect.closeTo(0, 12), expect.closeTo(0, 12)]);
+    expect(Array.from(out)).toEqual([
+      expect.closeTo(2.4, 12),
+      expect.closeTo(2, 12),
+      expect.closeTo(0, 12),
+      expect.closeTo(0, 12),
+    ]);
   });
 
   it('passes through every knot with continuous slope and curvature', () => {
     const times = Float64Array.from([0, 1, 1.5, 3, 4]);
     const values = Float64Array.from([0, 2, 1, 5, 4]);
     const spline = new CubicSpline(times, values);
-    const left = new Float64Array(4), right = new Float64Array(4);
+    const left = new Float64Array(4),
+      right = new Float64Array(4);
     for (let i = 0; i < times.length; i++) {
       spline.evaluate(left, 0, times[i]!);
       expect(left[0]).toBeCloseTo(values[i]!, 12);
@@ -96,7 +105,11 @@ describe('recorded track loaders', () => {
     const points = parseAdsbTrack(json);
     expect(points.length).toBeGreaterThan(300);
     expect(points.length).toBeLessThanOrEqual(json.length);
-    expect(points[0]).toMatchObject({ timeSeconds: json[0]!.last_position! / 1000, latitudeDeg: json[0]!.latitude, heightM: 2175 * 0.3048 });
+    expect(points[0]).toMatchObject({
+      timeSeconds: json[0]!.last_position! / 1000,
+      latitudeDeg: json[0]!.latitude,
+      heightM: 2175 * 0.3048,
+    });
     for (let i = 1; i < points.length; i++) expect(points[i]!.timeSeconds).toBeGreaterThan(points[i - 1]!.timeSeconds);
 
     const heli = await loadTrack(HELICOPTER);
@@ -166,14 +179,18 @@ describe('CSV as real exports write it', () => {
   const rows = ['2024-05-01T10:00:00Z', '2024-05-01T10:00:01Z', '2024-05-01T10:00:02Z'];
 
   it('reads quoted headers and fields, a byte-order mark and CRLF line ends', () => {
-    const text = '\uFEFF"time_utc","gps_lat","gps_lon","note"\r\n' +
-      rows.map((t, i) => `"${t}","47.${1000 + i}","8.5","left, then right"`).join('\r\n') + '\r\n';
+    const text =
+      '\uFEFF"time_utc","gps_lat","gps_lon","note"\r\n' +
+      rows.map((t, i) => `"${t}","47.${1000 + i}","8.5","left, then right"`).join('\r\n') +
+      '\r\n';
     const points = parseCsvTrack(text);
     expect(points.map((p) => [p.timeSeconds, p.latitudeDeg, p.longitudeDeg, p.row])).toEqual(
       rows.map((t, i) => [Date.parse(t) / 1000, Number(`47.${1000 + i}`), 8.5, i + 2]),
     );
     // A column mapping names the quoted header by its text.
-    expect(parseCsvTrack('"when","y","x"\n"1","2","3"\n', { time: 'when', latitude: 'y', longitude: 'x' })).toHaveLength(1);
+    expect(
+      parseCsvTrack('"when","y","x"\n"1","2","3"\n', { time: 'when', latitude: 'y', longitude: 'x' }),
+    ).toHaveLength(1);
   });
 
   it('detects a semicolon delimiter with decimal commas', () => {
@@ -185,7 +202,13 @@ describe('CSV as real exports write it', () => {
 
   it('reads ISO 8601 with and without a zone (UTC), epoch seconds and epoch milliseconds alike', () => {
     const expected = Date.UTC(2024, 4, 1, 10, 0, 0) / 1000;
-    const cells = ['2024-05-01T10:00:00Z', '2024-05-01 10:00:00', '2024-05-01T12:00:00+02:00', String(expected), String(expected * 1000)];
+    const cells = [
+      '2024-05-01T10:00:00Z',
+      '2024-05-01 10:00:00',
+      '2024-05-01T12:00:00+02:00',
+      String(expected),
+      String(expected * 1000),
+    ];
     for (const cell of cells) expect(parseCsvTrack(`time,lat,lon\n${cell},1,2\n`)[0]!.timeSeconds).toBe(expected);
   });
 
@@ -201,7 +224,8 @@ describe('CSV as real exports write it', () => {
 describe('track checks', () => {
   it('lists every coordinate out of range and the impossible speeds with their rows', async () => {
     // Latitudes 91–100 and longitudes 200–400 at 1 Hz.
-    const text = 'time,lat,lon\n' + Array.from({ length: 11 }, (_, i) => `${i},${91 + i * 0.9},${200 + 20 * i}`).join('\n') + '\n';
+    const text =
+      'time,lat,lon\n' + Array.from({ length: 11 }, (_, i) => `${i},${91 + i * 0.9},${200 + 20 * i}`).join('\n') + '\n';
     const problems = await problemsOf(() => loadTrack(trackFile('bad.csv', text)));
     expect(problems).toContain('row 2: latitude 91° is outside −90…90°');
     expect(problems).toContain('row 2: longitude 200° is outside −180…180°');
@@ -213,13 +237,20 @@ describe('track checks', () => {
 
   it('rejects a jump faster than the kind can move, and times that go back', () => {
     // 0.005° of latitude ≈ 556 m in 1 s: fine in the air, not on the ground.
-    const points = [0, 1, 2, 1.5].map((t, i) => ({ timeSeconds: t, latitudeDeg: 47 + 0.005 * Math.min(i, 1), longitudeDeg: 8, row: i + 2 }));
+    const points = [0, 1, 2, 1.5].map((t, i) => ({
+      timeSeconds: t,
+      latitudeDeg: 47 + 0.005 * Math.min(i, 1),
+      longitudeDeg: 8,
+      row: i + 2,
+    }));
     expect(checkFixes(points.slice(0, 3), 'air')).toEqual([]);
     // 5 m in 10 ms is receiver noise, not 500 m/s.
     const close = [0, 0.01].map((t, i) => ({ timeSeconds: t, latitudeDeg: 47 + 0.000045 * i, longitudeDeg: 8 }));
     expect(checkFixes(close, 'ground')).toEqual([]);
     const problems = checkFixes(points, 'ground');
-    expect(problems[0]).toMatch(/^row 3: 556 m\/s from row 2 \(556 m in 1 s\) is faster than a ground track can move \(100 m\/s/);
+    expect(problems[0]).toMatch(
+      /^row 3: 556 m\/s from row 2 \(556 m in 1 s\) is faster than a ground track can move \(100 m\/s/,
+    );
     expect(problems[1]).toMatch(/^row 5: time goes back 0.5 s from row 4/);
   });
 
@@ -234,7 +265,11 @@ describe('several recordings in one file', () => {
   const day = 86_400;
   const drive = (start: number, id: string) =>
     Array.from({ length: 300 }, (_, i) => `${id},${start + i},${47 + i * 1e-4},8.5`);
-  const text = 'drive,time,lat,lon\n' + [...drive(1_700_000_000, 'a'), ...drive(1_700_000_000 + day, 'b'), ...drive(1_700_000_000 + 26 * day, 'c')].join('\n');
+  const text =
+    'drive,time,lat,lon\n' +
+    [...drive(1_700_000_000, 'a'), ...drive(1_700_000_000 + day, 'b'), ...drive(1_700_000_000 + 26 * day, 'c')].join(
+      '\n',
+    );
 
   it('splits at gaps over 10 × the median interval, and at an id column', () => {
     const withoutIds = parseCsvTrack(text.replace(/^[abc],/gm, '').replace('drive,', ''));
@@ -252,7 +287,9 @@ describe('several recordings in one file', () => {
   it('asks which recording to use, lists them, and runs one or each', async () => {
     const path = trackFile('drives.csv', text);
     const problems = await problemsOf(() => loadTrack(path));
-    expect(problems[0]).toMatch(/holds 3 recordings[\s\S]*segment 1 \(id a\): starts 2023-11-14T22:13:20.000Z, 4 min 59 s, 300 fixes, rows 2–301/);
+    expect(problems[0]).toMatch(
+      /holds 3 recordings[\s\S]*segment 1 \(id a\): starts 2023-11-14T22:13:20.000Z, 4 min 59 s, 300 fixes, rows 2–301/,
+    );
     expect(problems[0]).toMatch(/segment 3 \(id c\): starts 2023-12-10T22:13:20.000Z/);
     const second = await loadTrack(path, { segment: 2 });
     expect(second.durationSeconds).toBe(299);
@@ -262,7 +299,9 @@ describe('several recordings in one file', () => {
       ['drives #2', 299],
       ['drives #3', 299],
     ]);
-    await expect(problemsOf(() => loadTrack(path, { segment: 4 }))).resolves.toEqual([expect.stringMatching(/segment 4 does not exist/)]);
+    await expect(problemsOf(() => loadTrack(path, { segment: 4 }))).resolves.toEqual([
+      expect.stringMatching(/segment 4 does not exist/),
+    ]);
   });
 });
 
@@ -280,7 +319,12 @@ describe('DIS captures with several entities', () => {
 
   it('keeps the captured marking, type and force for what is published', async () => {
     const [track] = await loadTracks(KDIS, { entity: '1:3001:18' });
-    expect(track!.captured).toMatchObject({ id: '1:3001:18', marking: 'CISARW 1', forceId: 2, entityType: { kind: 1, domain: 2, country: 222 } });
+    expect(track!.captured).toMatchObject({
+      id: '1:3001:18',
+      marking: 'CISARW 1',
+      forceId: 2,
+      entityType: { kind: 1, domain: 2, country: 222 },
+    });
     expect(track!.trajectory.name).toBe('CISARW 1');
     // An air platform: checked against the air speed limit.
     expect(track!.kind).toBe('air');
@@ -295,7 +339,9 @@ describe('attitude derived from an ADS-B track', () => {
    * decimals of a degree, with a few metres of receiver noise, and the barometric altitude in 25 ft steps.
    */
   function adsbLog(flight: Trajectory): string {
-    const s = createTruthState(), geo = new Float64Array(3), random = createRandom(7);
+    const s = createTruthState(),
+      geo = new Float64Array(3),
+      random = createRandom(7);
     const rows = [];
     for (let t = 0; t <= flight.durationSeconds; t += 1) {
       flight.sample(t, s);
@@ -316,14 +362,17 @@ describe('attitude derived from an ADS-B track', () => {
   it('follows the flown attitude, not the noise of the fixes’ derivatives', async () => {
     const flight = zeroGParabolas({ origin: { latitudeDeg: 47.4, longitudeDeg: 8.5 } });
     const recorded = await loadTrack(trackFile('parabolas.json', adsbLog(flight)));
-    const truth = createTruthWithAttitude(), derived = createTruthWithAttitude();
-    const angles: number[] = [], rates: number[] = [];
+    const truth = createTruthWithAttitude(),
+      derived = createTruthWithAttitude();
+    const angles: number[] = [],
+      rates: number[] = [];
     // The first and last seconds lack neighbours to average with.
     for (let t = 3; t < recorded.durationSeconds - 3; t += 0.1) {
       flight.sample(t, truth);
       recorded.sample(t, derived);
       angles.push(rotationAngleBetween(truth.worldToBody, derived.worldToBody) * (180 / Math.PI));
-      const w = truth.angularVelocity, v = derived.angularVelocity;
+      const w = truth.angularVelocity,
+        v = derived.angularVelocity;
       rates.push(Math.hypot(w[0]! - v[0]!, w[1]! - v[1]!, w[2]! - v[2]!) * (180 / Math.PI));
     }
     const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(0.95 * values.length)];

@@ -30,7 +30,10 @@ function expectClose(label: string, got: ArrayLike<number>, want: ArrayLike<numb
 
 const TRAJECTORIES: ReadonlyArray<[string, Trajectory]> = [
   ['circle', circle({ speed: 50, radius: 400 })],
-  ['banked climbing circle (left)', circle({ speed: 80, radius: 900, direction: 'left', banked: true, climbRate: 3, headingRad: 1 })],
+  [
+    'banked climbing circle (left)',
+    circle({ speed: 80, radius: 900, direction: 'left', banked: true, climbRate: 3, headingRad: 1 }),
+  ],
   ['aircraft orbit', aircraftOrbit()],
   ['ellipse (banked)', ellipse({ banked: true })],
   ['figure-8 (banked)', figureEight({ banked: true })],
@@ -39,12 +42,19 @@ const TRAJECTORIES: ReadonlyArray<[string, Trajectory]> = [
   ['tank road course', tankRoadCourse({ origin: { latitudeDeg: 59.7, longitudeDeg: 24.7 } })],
   ['ship turning circles', shipTurningCircles()],
   ['zero-g parabolas', zeroGParabolas({ headingRad: 0.7 })],
-  ['recorded parabolas, attitude averaged over 5 s', recordedTrajectory('fixes', fixesOf(zeroGParabolas({ parabolas: 1 }), 1), { banked: true, attitudeSmoothingSeconds: 5 })],
+  [
+    'recorded parabolas, attitude averaged over 5 s',
+    recordedTrajectory('fixes', fixesOf(zeroGParabolas({ parabolas: 1 }), 1), {
+      banked: true,
+      attitudeSmoothingSeconds: 5,
+    }),
+  ],
 ];
 
 /** Fixes of `trajectory` every `stepSeconds`, as a recorder would log them. */
 function fixesOf(trajectory: Trajectory, stepSeconds: number): TrackPoint[] {
-  const s = createTruthState(), geo = new Float64Array(3);
+  const s = createTruthState(),
+    geo = new Float64Array(3);
   const points: TrackPoint[] = [];
   for (let t = 0; t <= trajectory.durationSeconds; t += stepSeconds) {
     trajectory.sample(t, s);
@@ -77,8 +87,18 @@ describe.each(TRAJECTORIES)('%s', (_name, trajectory) => {
 
   it.each(FRACTIONS)('velocity and acceleration are the derivatives of position at %s of the run', (f) => {
     sampleAround(f * trajectory.durationSeconds);
-    expectClose('velocity', at.linearVelocity, derivative((s) => s.location), 1e-4);
-    expectClose('acceleration', at.linearAcceleration, derivative((s) => s.linearVelocity), 1e-4);
+    expectClose(
+      'velocity',
+      at.linearVelocity,
+      derivative((s) => s.location),
+      1e-4,
+    );
+    expectClose(
+      'acceleration',
+      at.linearAcceleration,
+      derivative((s) => s.linearVelocity),
+      1e-4,
+    );
   });
 
   it.each(FRACTIONS)('body angular velocity matches the orientation’s derivative at %s of the run', (f) => {
@@ -86,7 +106,8 @@ describe.each(TRAJECTORIES)('%s', (_name, trajectory) => {
     // R(t + h)·R(t − h)ᵀ ≈ I − 2h·skew(ω) for the world-to-body matrix (docs/dis-reference.md §3.3: DR(t) = exp(−Ωt)).
     worldToBodyFromEuler(m0, before.orientation[0]!, before.orientation[1]!, before.orientation[2]!);
     worldToBodyFromEuler(m1, after.orientation[0]!, after.orientation[1]!, after.orientation[2]!);
-    const r = (i: number, j: number) => m1[3 * i]! * m0[3 * j]! + m1[3 * i + 1]! * m0[3 * j + 1]! + m1[3 * i + 2]! * m0[3 * j + 2]!;
+    const r = (i: number, j: number) =>
+      m1[3 * i]! * m0[3 * j]! + m1[3 * i + 1]! * m0[3 * j + 1]! + m1[3 * i + 2]! * m0[3 * j + 2]!;
     numeric[0] = (r(1, 2) - r(2, 1)) / (4 * H);
     numeric[1] = (r(2, 0) - r(0, 2)) / (4 * H);
     numeric[2] = (r(0, 1) - r(1, 0)) / (4 * H);
@@ -125,8 +146,16 @@ describe('trajectory specifics', () => {
   // Attitude in the origin's tangent frame, the flat frame the trajectories are defined in.
   const localAttitude = (state: TruthState) => {
     ecefToGeodeticDegrees(geo, state.location[0]!, state.location[1]!, state.location[2]!);
-    const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180, lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
-    return headingPitchRollFromEuler(hpr, lat, lon, state.orientation[0]!, state.orientation[1]!, state.orientation[2]!);
+    const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180,
+      lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
+    return headingPitchRollFromEuler(
+      hpr,
+      lat,
+      lon,
+      state.orientation[0]!,
+      state.orientation[1]!,
+      state.orientation[2]!,
+    );
   };
 
   it('a circle starts at the origin, heading north, keeps its speed and closes after one orbit', () => {
@@ -191,15 +220,26 @@ describe('trajectory specifics', () => {
 });
 
 describe('zero-g parabolas', () => {
-  const speed = 150, gamma = Math.PI / 4, pull = 8, level = 10;
-  const flight = zeroGParabolas({ speed, flightPathAngleRad: gamma, pullAcceleration: pull, levelSeconds: level, parabolas: 2 });
-  const arc = gamma / (pull / speed), ballistic = (2 * speed * Math.sin(gamma)) / 9.80665;
+  const speed = 150,
+    gamma = Math.PI / 4,
+    pull = 8,
+    level = 10;
+  const flight = zeroGParabolas({
+    speed,
+    flightPathAngleRad: gamma,
+    pullAcceleration: pull,
+    levelSeconds: level,
+    parabolas: 2,
+  });
+  const arc = gamma / (pull / speed),
+    ballistic = (2 * speed * Math.sin(gamma)) / 9.80665;
   const s = createTruthState();
   const hpr = new Float64Array(3);
   // Pitch in the origin's tangent frame (the flight is at the default origin).
   const pitchAt = (t: number) => {
     flight.sample(t, s);
-    const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180, lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
+    const lat = (DEFAULT_ORIGIN.latitudeDeg * Math.PI) / 180,
+      lon = (DEFAULT_ORIGIN.longitudeDeg * Math.PI) / 180;
     return headingPitchRollFromEuler(hpr, lat, lon, s.orientation[0]!, s.orientation[1]!, s.orientation[2]!)[1];
   };
 
@@ -232,26 +272,32 @@ describe('step samplers (angle addition between closed-form anchors)', () => {
   const RATE_HZ = 60;
   const parametric: ReadonlyArray<[string, Trajectory]> = [
     ['aircraft orbit', aircraftOrbit()],
-    ['banked climbing circle (left)', circle({ speed: 80, radius: 900, direction: 'left', banked: true, climbRate: 3, headingRad: 1 })],
+    [
+      'banked climbing circle (left)',
+      circle({ speed: 80, radius: 900, direction: 'left', banked: true, climbRate: 3, headingRad: 1 }),
+    ],
     ['ellipse (banked)', ellipse({ banked: true })],
     ['figure-8 (banked)', figureEight({ banked: true })],
     ['missile', missile()],
   ];
 
-  it.each(parametric)('%s: every step of 10 minutes at 60 Hz agrees with sample() within 1e-9 m', (_name, trajectory) => {
-    const step = trajectory.stepSampler!(RATE_HZ);
-    const stepped = createTruthState();
-    const closed = createTruthState();
-    for (let k = 0; k <= 600 * RATE_HZ; k++) {
-      step(k, stepped);
-      trajectory.sample(k / RATE_HZ, closed);
-      expectClose(`location at step ${k}`, stepped.location, closed.location, 1e-9);
-      expectClose(`velocity at step ${k}`, stepped.linearVelocity, closed.linearVelocity, 1e-11);
-      expectClose(`acceleration at step ${k}`, stepped.linearAcceleration, closed.linearAcceleration, 1e-11);
-      expectClose(`angular velocity at step ${k}`, stepped.angularVelocity, closed.angularVelocity, 1e-13);
-      expectClose(`orientation at step ${k}`, stepped.orientation, closed.orientation, 1e-12);
-    }
-  });
+  it.each(parametric)(
+    '%s: every step of 10 minutes at 60 Hz agrees with sample() within 1e-9 m',
+    (_name, trajectory) => {
+      const step = trajectory.stepSampler!(RATE_HZ);
+      const stepped = createTruthState();
+      const closed = createTruthState();
+      for (let k = 0; k <= 600 * RATE_HZ; k++) {
+        step(k, stepped);
+        trajectory.sample(k / RATE_HZ, closed);
+        expectClose(`location at step ${k}`, stepped.location, closed.location, 1e-9);
+        expectClose(`velocity at step ${k}`, stepped.linearVelocity, closed.linearVelocity, 1e-11);
+        expectClose(`acceleration at step ${k}`, stepped.linearAcceleration, closed.linearAcceleration, 1e-11);
+        expectClose(`angular velocity at step ${k}`, stepped.angularVelocity, closed.angularVelocity, 1e-13);
+        expectClose(`orientation at step ${k}`, stepped.orientation, closed.orientation, 1e-12);
+      }
+    },
+  );
 
   it('a step out of sequence (and every anchor step) is the closed form to the bit', () => {
     const trajectory = aircraftOrbit();
@@ -262,7 +308,10 @@ describe('step samplers (angle addition between closed-form anchors)', () => {
     for (const k of [0, 500, 448, 63, 512]) {
       step(k, stepped);
       trajectory.sample(k / RATE_HZ, closed);
-      expect([...stepped.location, ...stepped.orientation], `step ${k}`).toEqual([...closed.location, ...closed.orientation]);
+      expect([...stepped.location, ...stepped.orientation], `step ${k}`).toEqual([
+        ...closed.location,
+        ...closed.orientation,
+      ]);
     }
   });
 });

@@ -40,21 +40,24 @@ describe('reckon demo live map', () => {
   });
 
   const script = findSystemBinary('script', 'bsdutils');
-  it.skipIf(!script.path)('keeps the map URL as the first line of the live table on a terminal, within its size', async () => {
-    const demo = `'${process.execPath}' '${BIN}' demo --duration 2 --http 127.0.0.1:0`;
-    const child = spawn(script.path!, ['-qec', `stty cols 80 rows 24; exec ${demo}`, '/dev/null'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let out = '';
-    child.stdout.on('data', (c) => (out += String(c)));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(await within(exited, 20_000, 'the demo to exit', child)).toBe(0);
-    expect(out).toMatch(/live map: http:\/\/127\.0\.0\.1:\d+\//);
-    // Each redraw of the table (cursor up to its first line, then the lines) starts with the URL.
-    const redraws = out.split(/\x1b\[\d+A\r/).slice(1); // eslint-disable-line no-control-regex
-    expect(redraws.length).toBeGreaterThan(0);
-    for (const r of redraws) expect(r.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).toMatch(/^live map: http/); // eslint-disable-line no-control-regex
-  });
+  it.skipIf(!script.path)(
+    'keeps the map URL as the first line of the live table on a terminal, within its size',
+    async () => {
+      const demo = `'${process.execPath}' '${BIN}' demo --duration 2 --http 127.0.0.1:0`;
+      const child = spawn(script.path!, ['-qec', `stty cols 80 rows 24; exec ${demo}`, '/dev/null'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      let out = '';
+      child.stdout.on('data', (c) => (out += String(c)));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(await within(exited, 20_000, 'the demo to exit', child)).toBe(0);
+      expect(out).toMatch(/live map: http:\/\/127\.0\.0\.1:\d+\//);
+      // Each redraw of the table (cursor up to its first line, then the lines) starts with the URL.
+      const redraws = out.split(/\x1b\[\d+A\r/).slice(1); // eslint-disable-line no-control-regex
+      expect(redraws.length).toBeGreaterThan(0);
+      for (const r of redraws) expect(r.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')).toMatch(/^live map: http/); // eslint-disable-line no-control-regex
+    },
+  );
 });

@@ -136,14 +136,52 @@ describe('view gateway', () => {
   });
 
   const filterCases: Array<[string, Partial<ViewFilter>, EntitySpec[], number[]]> = [
-    ['force', { forces: [2] }, [{ entity: 1, force: 1 }, { entity: 2, force: 2 }, { entity: 3, force: 3 }], [2]],
-    ['kind', { kinds: [1] }, [{ entity: 1, kind: 1 }, { entity: 2, kind: 3 }], [1]],
-    ['domain', { domains: [2, 3] }, [{ entity: 1, domain: 1 }, { entity: 2, domain: 2 }, { entity: 3, domain: 3 }], [2, 3]],
-    ['exercise', { exercise: 2 }, [{ entity: 1, exercise: 1 }, { entity: 2, exercise: 2 }], [2]],
+    [
+      'force',
+      { forces: [2] },
+      [
+        { entity: 1, force: 1 },
+        { entity: 2, force: 2 },
+        { entity: 3, force: 3 },
+      ],
+      [2],
+    ],
+    [
+      'kind',
+      { kinds: [1] },
+      [
+        { entity: 1, kind: 1 },
+        { entity: 2, kind: 3 },
+      ],
+      [1],
+    ],
+    [
+      'domain',
+      { domains: [2, 3] },
+      [
+        { entity: 1, domain: 1 },
+        { entity: 2, domain: 2 },
+        { entity: 3, domain: 3 },
+      ],
+      [2, 3],
+    ],
+    [
+      'exercise',
+      { exercise: 2 },
+      [
+        { entity: 1, exercise: 1 },
+        { entity: 2, exercise: 2 },
+      ],
+      [2],
+    ],
     [
       'bbox',
       { bbox: [5, 45, 10, 55] },
-      [{ entity: 1, latDeg: 50, lonDeg: 8 }, { entity: 2, latDeg: 50, lonDeg: 12 }, { entity: 3, latDeg: 40, lonDeg: 8 }],
+      [
+        { entity: 1, latDeg: 50, lonDeg: 8 },
+        { entity: 2, latDeg: 50, lonDeg: 12 },
+        { entity: 3, latDeg: 40, lonDeg: 8 },
+      ],
       [1],
     ],
     [
@@ -178,7 +216,11 @@ describe('view gateway', () => {
     const snapshot = filtered.records.filter((r) => r.afterJson >= okAt).map((r) => r.entity);
     expect([...new Set(snapshot)].sort((a, b) => a - b)).toEqual(expected);
 
-    await publish(g, observer, entities.map((e) => ({ ...e, speed: 3 })));
+    await publish(
+      g,
+      observer,
+      entities.map((e) => ({ ...e, speed: 3 })),
+    );
     await filtered.sync();
     expect(filtered.entities(afterFilter)).toEqual(expected);
   });
@@ -189,10 +231,16 @@ describe('view gateway', () => {
     const filtered = await client(g);
     filtered.send({ type: 'filter', forces: [2] });
     await filtered.next('filter-ok');
-    await publish(g, observer, [{ entity: 1, force: 1 }, { entity: 2, force: 2 }]);
+    await publish(g, observer, [
+      { entity: 1, force: 1 },
+      { entity: 2, force: 2 },
+    ]);
     await filtered.sync();
     const from = filtered.records.length;
-    await publish(g, observer, [{ entity: 1, update: true }, { entity: 2, update: true }]);
+    await publish(g, observer, [
+      { entity: 1, update: true },
+      { entity: 2, update: true },
+    ]);
     await filtered.sync();
     expect(filtered.records.slice(from).map((r) => [r.entity, r.pdu.length])).toEqual([[2, 72]]);
   });
@@ -231,7 +279,7 @@ describe('view gateway', () => {
     expect(late.records).toEqual([]);
   });
 
-  it('refuses a foreign Origin with 403 and accepts the page\'s own, an allowed one, and none', async () => {
+  it("refuses a foreign Origin with 403 and accepts the page's own, an allowed one, and none", async () => {
     const g = await gateway({ allowOrigins: ['http://localhost:5173'] });
     const port = new URL(g.url).port;
     const upgrade = (origin: string | undefined) =>
@@ -310,7 +358,9 @@ describe('view gateway', () => {
 
     bad.send('x'.repeat(17 * 1024));
     expect(await within(bad.closed, 5000, 'the oversized sender closed')).toBe(1009);
-    await observer.waitFor(() => g.gateway.stats.clientErrors === 5, 'the oversized message counted', 5000).catch(() => {});
+    await observer
+      .waitFor(() => g.gateway.stats.clientErrors === 5, 'the oversized message counted', 5000)
+      .catch(() => {});
     expect(g.gateway.stats.clientErrors).toBe(5);
     expect(g.gateway.stats.clients).toBe(1);
     await publish(g, observer, [{ entity: 7 }]);

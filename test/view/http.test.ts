@@ -108,7 +108,8 @@ describe('page server', () => {
     expect(parseHttpAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
     expect(parseHttpAddress('localhost:80')).toEqual({ host: 'localhost', port: 80 });
     expect(parseHttpAddress('9000')).toEqual({ host: '127.0.0.1', port: 9000 });
-    for (const bad of ['', 'host', ':80', 'host:', 'host:x', 'host:70000', '::1:80']) expect(typeof parseHttpAddress(bad), bad).toBe('string');
+    for (const bad of ['', 'host', ':80', 'host:', 'host:x', 'host:70000', '::1:80'])
+      expect(typeof parseHttpAddress(bad), bad).toBe('string');
   });
 
   it('leaves the tile origin out of the policy when there are no tiles', () => {
@@ -135,7 +136,7 @@ describe('reckon view', () => {
       feed.close();
       run.child.kill('SIGINT');
       expect(await within(run.exited, 10_000, 'exit')).toBe(0);
-      expect(run.stderr()).toMatch(/view: stopped \(interrupted\)[^]*1 Entity State PDUs forwarded/);
+      expect(run.stderr()).toMatch(/view: stopped \(interrupted\)[\s\S]*1 Entity State PDUs forwarded/);
     } finally {
       run.child.kill('SIGKILL');
     }
@@ -149,7 +150,9 @@ describe('reckon view', () => {
     try {
       const taken = reckon(['view', '--http', `127.0.0.1:${new URL(g.url).port}`, '--port', '0']);
       expect(await within(taken.exited, 10_000, 'exit')).toBe(1);
-      expect(taken.stderr()).toMatch(/serving the page on 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.* pick another with --http/);
+      expect(taken.stderr()).toMatch(
+        /serving the page on 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.* pick another with --http/,
+      );
       expect(taken.stderr()).not.toMatch(/\n\s+at /);
     } finally {
       await g.close();

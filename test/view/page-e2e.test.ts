@@ -8,7 +8,10 @@ import { reckon, within, type Running } from '../cli/binary.js';
 import { artifactPath, chromiumBinary, launchChromium } from './support/browser.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
 
-function distanceMeters(a: { lat: number; lon: number; altM: number }, b: { lat: number; lon: number; altM: number }): number {
+function distanceMeters(
+  a: { lat: number; lon: number; altM: number },
+  b: { lat: number; lon: number; altM: number },
+): number {
   const p = geodeticDegreesToEcef(new Float64Array(3), a.lat, a.lon, a.altM);
   const q = geodeticDegreesToEcef(new Float64Array(3), b.lat, b.lon, b.altM);
   return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
@@ -45,14 +48,21 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
 
   const publish = () => {
     const now = Date.now();
-    for (const e of fleet) sender.send(entityStatePdu(e, now, positionAfter(e, (now - t0Ms) / 1000)), udpPort, '127.0.0.1');
+    for (const e of fleet)
+      sender.send(entityStatePdu(e, now, positionAfter(e, (now - t0Ms) / 1000)), udpPort, '127.0.0.1');
   };
 
   /** Publishes every 200 ms until `condition` holds in the page (bounded by `timeoutMs`). */
   async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 20_000): Promise<void> {
-    const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, { timeout: timeoutMs, polling: 100 });
+    const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, {
+      timeout: timeoutMs,
+      polling: 100,
+    });
     let done = false;
-    void waiting.then(() => (done = true), () => (done = true));
+    void waiting.then(
+      () => (done = true),
+      () => (done = true),
+    );
     const deadline = Date.now() + timeoutMs;
     publish();
     while (!done && Date.now() < deadline) {
@@ -105,8 +115,13 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
 
   it('asks the gateway for one force only and gets only that force', async () => {
     await page.evaluate(() => window.__reckon.setFilter({ forces: [1] }));
-    await publishUntil(() => window.__reckon.filtersConfirmed > 0 && window.__reckon.entities().length === 2 &&
-      window.__reckon.entities().every((e) => e.force === 1), null);
+    await publishUntil(
+      () =>
+        window.__reckon.filtersConfirmed > 0 &&
+        window.__reckon.entities().length === 2 &&
+        window.__reckon.entities().every((e) => e.force === 1),
+      null,
+    );
     await page.evaluate(() => window.__reckon.setFilter({}));
     await publishUntil((n) => window.__reckon.entities().length === n, fleet.length);
     expect(pageErrors).toEqual([]);

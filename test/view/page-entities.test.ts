@@ -16,23 +16,39 @@ import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
 
 const tank: TestEntity = {
-  site: 1, application: 2, entity: 3, marking: 'TANK 1', force: 2, kind: 1, domain: 1,
-  lat: 48.1, lon: 11.5, altM: 500, eastMps: 10, northMps: 0,
+  site: 1,
+  application: 2,
+  entity: 3,
+  marking: 'TANK 1',
+  force: 2,
+  kind: 1,
+  domain: 1,
+  lat: 48.1,
+  lon: 11.5,
+  altM: 500,
+  eastMps: 10,
+  northMps: 0,
 };
 
 describe('page entities', () => {
   it('converts ECEF to geodetic as src/math/geodesy.ts does, to a micrometre', () => {
-    const out = new Float64Array(3), reference = new Float64Array(3), ecef = new Float64Array(3);
+    const out = new Float64Array(3),
+      reference = new Float64Array(3),
+      ecef = new Float64Array(3);
     fc.assert(
-      fc.property(fc.double({ min: -89.9, max: 89.9, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true }),
-        fc.double({ min: -500, max: 40_000_000, noNaN: true }), (lat, lon, h) => {
+      fc.property(
+        fc.double({ min: -89.9, max: 89.9, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: -500, max: 40_000_000, noNaN: true }),
+        (lat, lon, h) => {
           geodeticDegreesToEcef(ecef, lat, lon, h);
           geodeticOf(out, ecef[0]!, ecef[1]!, ecef[2]!);
           ecefToGeodetic(reference, ecef[0]!, ecef[1]!, ecef[2]!);
           expect(Math.abs(out[0]! - reference[0]!) * 6.4e6).toBeLessThan(1e-6);
           expect(Math.abs(out[1]! - reference[1]!) * 6.4e6).toBeLessThan(1e-6);
           expect(Math.abs(out[2]! - reference[2]!)).toBeLessThan(1e-6);
-        }),
+        },
+      ),
     );
   });
 
@@ -61,7 +77,8 @@ describe('page entities', () => {
     const e = new PageEntities({ capacity: 16 });
     const writer = new FeedWriter();
     const t0 = 1_800_000_000_000;
-    const a = entityStatePdu(tank, t0), b = entityStatePdu({ ...tank, entity: 4 }, t0);
+    const a = entityStatePdu(tank, t0),
+      b = entityStatePdu({ ...tank, entity: 4 }, t0);
     writer.add(t0, a, 0, a.length);
     writer.add(t0, b, 0, b.length);
     const cut = writer.bytes().slice(0, writer.length - 10);
@@ -107,9 +124,13 @@ describe('page symbols and grid', () => {
     expect(gridSpacingMeters(900)).toBe(200);
     const grid = metricGrid(11, 48, 11.5, 48.3);
     expect(grid.spacingMeters).toBe(10_000);
-    const parallels = grid.geojson.features.filter((f) => f.geometry.coordinates[0]![1] === f.geometry.coordinates[1]![1]);
-    const lat1 = parallels[0]!.geometry.coordinates[0]![1]!, lat2 = parallels[1]!.geometry.coordinates[0]![1]!;
-    const p = geodeticDegreesToEcef(new Float64Array(3), lat1, 11, 0), q = geodeticDegreesToEcef(new Float64Array(3), lat2, 11, 0);
+    const parallels = grid.geojson.features.filter(
+      (f) => f.geometry.coordinates[0]![1] === f.geometry.coordinates[1]![1],
+    );
+    const lat1 = parallels[0]!.geometry.coordinates[0]![1]!,
+      lat2 = parallels[1]!.geometry.coordinates[0]![1]!;
+    const p = geodeticDegreesToEcef(new Float64Array(3), lat1, 11, 0),
+      q = geodeticDegreesToEcef(new Float64Array(3), lat2, 11, 0);
     expect(Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!)).toBeCloseTo(10_000, -1);
   });
 });

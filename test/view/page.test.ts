@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { artifactPath, chromiumBinary, launchChromium, nextFrames } from './support/browser.js';
+import { artifactPath, chromiumBinary, launchChromium } from './support/browser.js';
 import { PAGE_DIR, PageServer, positionAfter, type TestEntity } from './support/page-server.js';
 
 const HOSTILE_MARKING = '<img src=x>';
@@ -39,7 +39,10 @@ function fleet(): TestEntity[] {
 type HookEntity = { id: string; marking: string; lat: number; lon: number; altM: number; force: number };
 
 /** Straight-line distance between two geodetic points, metres. */
-function distanceMeters(a: { lat: number; lon: number; altM: number }, b: { lat: number; lon: number; altM: number }): number {
+function distanceMeters(
+  a: { lat: number; lon: number; altM: number },
+  b: { lat: number; lon: number; altM: number },
+): number {
   const p = geodeticDegreesToEcef(new Float64Array(3), a.lat, a.lon, a.altM);
   const q = geodeticDegreesToEcef(new Float64Array(3), b.lat, b.lon, b.altM);
   return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
@@ -63,9 +66,15 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
   async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     publish();
-    const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, { timeout: timeoutMs, polling: 100 });
+    const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, {
+      timeout: timeoutMs,
+      polling: 100,
+    });
     let done = false;
-    void waiting.then(() => (done = true), () => (done = true));
+    void waiting.then(
+      () => (done = true),
+      () => (done = true),
+    );
     while (!done && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
       publish();
@@ -132,17 +141,26 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
     await server.until(() => server.received.slice(sent).some((m) => m['type'] === 'filter'), 'a filter message');
     const filter = server.received.slice(sent).find((m) => m['type'] === 'filter')!;
     expect(filter['forces']).toEqual([2, 3, 0]);
-    await publishUntil(() => window.__reckon.entities().length === 4 && window.__reckon.entities().every((e) => e.force !== 1), null);
+    await publishUntil(
+      () => window.__reckon.entities().length === 4 && window.__reckon.entities().every((e) => e.force !== 1),
+      null,
+    );
     // Through the hook as well: only the opposing force.
     await page.evaluate(() => window.__reckon.setFilter({ forces: [2] }));
-    await publishUntil(() => window.__reckon.entities().length === 3 && window.__reckon.entities().every((e) => e.force === 2), null);
+    await publishUntil(
+      () => window.__reckon.entities().length === 3 && window.__reckon.entities().every((e) => e.force === 2),
+      null,
+    );
     await page.evaluate(() => window.__reckon.setFilter({}));
     await page.check('#f-forces input[value="1"]');
     await publishUntil(() => window.__reckon.entities().length === 6, null);
   });
 
   it('survives malformed messages and keeps applying the feed', async () => {
-    const before = await page.evaluate(() => ({ bad: window.__reckon.badMessages, rejected: window.__reckon.rejectedPdus }));
+    const before = await page.evaluate(() => ({
+      bad: window.__reckon.badMessages,
+      rejected: window.__reckon.rejectedPdus,
+    }));
     server.broadcast('this is not JSON');
     server.broadcast('{"type":42}');
     server.broadcast('{"type":"hello","serverTimeMs":"soon"}');
@@ -182,7 +200,9 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
     await server.close();
     await page.waitForFunction(() => window.__reckon.connected === false, null, { timeout: 20_000 });
     server = await PageServer.start(port);
-    await page.waitForFunction((n) => window.__reckon.connected && window.__reckon.hellos === n + 1, hellos, { timeout: 20_000 });
+    await page.waitForFunction((n) => window.__reckon.connected && window.__reckon.hellos === n + 1, hellos, {
+      timeout: 20_000,
+    });
     // A restarted server knows nothing yet: the page starts over and fills again as PDUs come.
     await publishUntil((n) => window.__reckon.entities().length === n, entities.length);
     expect(pageErrors).toEqual([]);

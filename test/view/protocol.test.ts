@@ -36,11 +36,16 @@ describe('feed framing', () => {
     expect(writer.add(1.5, pdu, 2, 3)).toBe(true);
     expect(writer.add(-2, pdu, 0, 1)).toBe(true);
     expect([...writer.bytes()]).toEqual([
-      0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0x00, 0x03, 1, 1, 0xbb,
-      0xc0, 0x00, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0xaa,
+      0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0x00, 0x03, 1, 1, 0xbb, 0xc0, 0x00, 0, 0, 0, 0, 0, 0, 0x00, 0x01, 0xaa,
     ]);
     expect(writer.records).toBe(2);
-    expect(readAll(writer.bytes())).toEqual({ status: 2, records: [{ timeMs: 1.5, pdu: [1, 1, 0xbb] }, { timeMs: -2, pdu: [0xaa] }] });
+    expect(readAll(writer.bytes())).toEqual({
+      status: 2,
+      records: [
+        { timeMs: 1.5, pdu: [1, 1, 0xbb] },
+        { timeMs: -2, pdu: [0xaa] },
+      ],
+    });
     writer.reset();
     expect(writer.bytes().length).toBe(0);
   });
@@ -59,7 +64,9 @@ describe('feed framing', () => {
   it('round-trips any records that fit (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.double({ noNaN: true }), fc.uint8Array({ minLength: 1, maxLength: 300 })), { maxLength: 40 }),
+        fc.array(fc.tuple(fc.double({ noNaN: true }), fc.uint8Array({ minLength: 1, maxLength: 300 })), {
+          maxLength: 40,
+        }),
         (records) => {
           const writer = new FeedWriter();
           for (const [timeMs, pdu] of records) expect(writer.add(timeMs, pdu, 0, pdu.length)).toBe(true);
@@ -136,7 +143,14 @@ describe('client messages', () => {
     expect(parseClientMessage('{"type":"ping"}')).toEqual({ ok: true, message: { type: 'ping' } });
     expect(parseClientMessage('{"type":"filter","forces":[3,1,3],"bbox":[170,-10,-170,10],"extra":true}')).toEqual({
       ok: true,
-      message: { type: 'filter', exercise: null, forces: [1, 3], kinds: null, domains: null, bbox: [170, -10, -170, 10] },
+      message: {
+        type: 'filter',
+        exercise: null,
+        forces: [1, 3],
+        kinds: null,
+        domains: null,
+        bbox: [170, -10, -170, 10],
+      },
     });
     expect(normalizeFilter({ exercise: 4, kinds: [], domains: null })).toEqual({
       exercise: 4,
@@ -149,10 +163,17 @@ describe('client messages', () => {
 
   it('never throws on arbitrary text or JSON', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.json(), fc.json().map((j) => `{"type":"filter","bbox":${j}}`)), (text) => {
-        const parsed = parseClientMessage(text);
-        expect(typeof parsed.ok).toBe('boolean');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json(),
+          fc.json().map((j) => `{"type":"filter","bbox":${j}}`),
+        ),
+        (text) => {
+          const parsed = parseClientMessage(text);
+          expect(typeof parsed.ok).toBe('boolean');
+        },
+      ),
     );
   });
 });
@@ -160,7 +181,8 @@ describe('client messages', () => {
 describe('server messages', () => {
   it('returns objects with a string type and undefined for anything else', () => {
     expect(parseServerMessage('{"type":"pong","serverTimeMs":5}')).toEqual({ type: 'pong', serverTimeMs: 5 });
-    for (const text of ['', '{', '[]', 'null', '{"type":3}', '"hello"']) expect(parseServerMessage(text)).toBeUndefined();
+    for (const text of ['', '{', '[]', 'null', '{"type":3}', '"hello"'])
+      expect(parseServerMessage(text)).toBeUndefined();
   });
 });
 
@@ -181,8 +203,18 @@ describe('filter matching', () => {
     ['empty list', filter({ domains: [] }), null, [1, 1, 1, 1, 0, 0]],
     ['bbox', filter({ bbox: [10, 40, 20, 50] }), [1, 1, 1, 1, 45, 15], [1, 1, 1, 1, 45, 21]],
     ['bbox latitude', filter({ bbox: [10, 40, 20, 50] }), [1, 1, 1, 1, 40, 10], [1, 1, 1, 1, 39.9, 15]],
-    ['bbox across the antimeridian, east side', filter({ bbox: [170, -10, -170, 10] }), [1, 1, 1, 1, 0, 175], [1, 1, 1, 1, 0, 0]],
-    ['bbox across the antimeridian, west side', filter({ bbox: [170, -10, -170, 10] }), [1, 1, 1, 1, 0, -175], [1, 1, 1, 1, 0, -160]],
+    [
+      'bbox across the antimeridian, east side',
+      filter({ bbox: [170, -10, -170, 10] }),
+      [1, 1, 1, 1, 0, 175],
+      [1, 1, 1, 1, 0, 0],
+    ],
+    [
+      'bbox across the antimeridian, west side',
+      filter({ bbox: [170, -10, -170, 10] }),
+      [1, 1, 1, 1, 0, -175],
+      [1, 1, 1, 1, 0, -160],
+    ],
   ] as const)('%s', (_name, f, pass, fail) => {
     type Entity = readonly [number, number, number, number, number, number];
     const matches = (e: Entity) => filterMatches(f, e[0], e[1], e[2], e[3], e[4], e[5]);

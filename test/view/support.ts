@@ -132,7 +132,10 @@ export class FeedClient {
   /** The first JSON message of `type` after the first `skip` of them, waited for. */
   async next<T extends ServerMessage['type']>(type: T, after = 0): Promise<Extract<ServerMessage, { type: T }>> {
     let found: ServerMessage | undefined;
-    await this.waitFor(() => (found = this.json.slice(after).find((m) => m.type === type)) !== undefined, `a ${type} message`);
+    await this.waitFor(
+      () => (found = this.json.slice(after).find((m) => m.type === type)) !== undefined,
+      `a ${type} message`,
+    );
     return found as Extract<ServerMessage, { type: T }>;
   }
 

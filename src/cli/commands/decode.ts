@@ -21,7 +21,8 @@ export const command: Command = {
     'port-filter': {
       type: 'string',
       value: 'N',
-      description: 'Only UDP datagrams from or to this port, all decoded as DIS. Defaults to any port (DIS-looking datagrams).',
+      description:
+        'Only UDP datagrams from or to this port, all decoded as DIS. Defaults to any port (DIS-looking datagrams).',
     },
     // The name replay uses for the same thing is the main one; the old name still works.
     port: { type: 'string', value: 'N', description: 'Same as --port-filter.' },
@@ -55,20 +56,25 @@ export const command: Command = {
       bytes = await readFile(path);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      throw new UsageError([{ path: '<capture>', message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file` }]);
+      throw new UsageError([
+        { path: '<capture>', message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file` },
+      ]);
     }
     const { readCapture, CaptureFormatError } = await import('../../pcap/reader.js');
     let capture;
     try {
       capture = readCapture(bytes);
     } catch (error) {
-      if (error instanceof CaptureFormatError) throw new UsageError([{ path: '<capture>', message: `"${path}": ${error.message}` }]);
+      if (error instanceof CaptureFormatError)
+        throw new UsageError([{ path: '<capture>', message: `"${path}": ${error.message}` }]);
       throw error;
     }
     const options = port === undefined ? {} : { port };
     const report = stringFlag(args.flags, 'report');
     if (report !== undefined && report.trim() === '') {
-      throw new UsageError([{ path: '--report', message: 'expected the path of the HTML file to write, e.g. --report capture.html' }]);
+      throw new UsageError([
+        { path: '--report', message: 'expected the path of the HTML file to write, e.g. --report capture.html' },
+      ]);
     }
     if (booleanFlag(args.flags, 'json')) await writeNdjson(capture, options, io);
     else await writeSummary(path, capture, options, io);
@@ -117,7 +123,9 @@ function writeCaptureDamage(capture: Capture, io: CommandIo): void {
     const kept = capture.frames.length;
     io.stderr.write(`reckon decode: ${capture.corrupt.message}; the ${kept} frames before it were decoded\n`);
   } else if (capture.truncated) {
-    io.stderr.write('reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n');
+    io.stderr.write(
+      'reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n',
+    );
   }
 }
 
@@ -127,7 +135,13 @@ function nonFiniteAsText(_key: string, value: unknown): unknown {
 }
 
 /** Writes the HTML report next to its final name and renames it: a failed run leaves an older file intact. */
-async function writeReport(file: string, capturePath: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {
+async function writeReport(
+  file: string,
+  capturePath: string,
+  capture: Capture,
+  options: Options,
+  io: CommandIo,
+): Promise<void> {
   const [{ captureReportHtml }, { writeFile, rename, rm }, nodePath] = await Promise.all([
     import('../../report/capture-report.js'),
     import('node:fs/promises'),
@@ -142,7 +156,9 @@ async function writeReport(file: string, capturePath: string, capture: Capture, 
     await rm(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code ?? (error as Error).message;
-    throw new UsageError([{ path: '--report', message: `cannot write "${file}": ${reason}; give a path in a writable folder` }]);
+    throw new UsageError([
+      { path: '--report', message: `cannot write "${file}": ${reason}; give a path in a writable folder` },
+    ]);
   }
   io.stderr.write(`wrote ${file}\n`);
 }

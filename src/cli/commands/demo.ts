@@ -14,13 +14,21 @@ export const command: Command = {
   summary: 'Publish a tank, a ship and an aircraft over UDP on 127.0.0.1 and watch them dead-reckoned live',
   usage: 'reckon demo [--duration T] [--algorithm auto|1-9|NAME] [--json] [--port P] [--position-threshold D] …',
   flags: {
-    duration: { type: 'string', value: 'T', description: 'How long to run, e.g. "30 s", "2 min" or 30 (seconds). Defaults to 30 s.' },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'How long to run, e.g. "30 s", "2 min" or 30 (seconds). Defaults to 30 s.',
+    },
     algorithm: {
       type: 'string',
       value: 'ALG',
       description: `DR algorithm the entities send: auto (static at rest, F/R × P/V chosen by the motion), 1–9 or a name (${ALGORITHM_FLAG_NAMES.join(', ')}). Defaults to auto.`,
     },
-    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second given to each emitter, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
+    rate: {
+      type: 'string',
+      value: 'HZ',
+      description: 'Truth samples per second given to each emitter, e.g. "60 Hz" or 60. Defaults to 30 Hz.',
+    },
     json: { type: 'boolean', description: 'Print only a JSON summary on stdout (no live table).' },
     view: {
       type: 'boolean',
@@ -33,7 +41,10 @@ export const command: Command = {
       value: 'HOST:PORT',
       description: 'Where the live map is served. Defaults to 127.0.0.1:8080, or a free port when 8080 is taken.',
     },
-    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], { port: 'a free port', 'latency-compensation': 'timestamp' }),
+    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], {
+      port: 'a free port',
+      'latency-compensation': 'timestamp',
+    }),
   },
   examples: [
     'reckon demo',
@@ -58,12 +69,18 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);
     // A free ephemeral port unless one was asked for, so the demo runs beside anything on port 3000.
-    const portGiven = args.flags.port !== undefined || process.env.RECKON_NETWORK_PORT !== undefined || config.network.port !== 3000;
+    const portGiven =
+      args.flags.port !== undefined || process.env.RECKON_NETWORK_PORT !== undefined || config.network.port !== 3000;
     const network = { ...config.network, port: portGiven ? config.network.port : 0 };
     // Publishers and subscriber share this host's clock, so PDUs carry absolute timestamps and the subscriber
     // dead-reckons from the time of sending, not of arrival, unless told otherwise.
-    const compensationGiven = args.flags['latency-compensation'] !== undefined || process.env.RECKON_RECEIVER_LATENCY_COMPENSATION !== undefined;
-    const receiver = { ...config.receiver, latencyCompensation: compensationGiven ? config.receiver.latencyCompensation : ('timestamp' as const) };
+    const compensationGiven =
+      args.flags['latency-compensation'] !== undefined ||
+      process.env.RECKON_RECEIVER_LATENCY_COMPENSATION !== undefined;
+    const receiver = {
+      ...config.receiver,
+      latencyCompensation: compensationGiven ? config.receiver.latencyCompensation : ('timestamp' as const),
+    };
 
     const [{ runDemo }, view, { LiveView }] = await Promise.all([
       import('../terminal/demo-session.js'),

@@ -13,7 +13,11 @@ export const command: Command = {
   usage: 'reckon experiment <spec.json> | --preset NAME [--set PATH=VALUE]… [--out DIR] [--json]',
   positionals: { min: 0, max: 1 },
   flags: {
-    preset: { type: 'string', value: 'NAME', description: 'Run a named experiment instead of a spec file (see --list).' },
+    preset: {
+      type: 'string',
+      value: 'NAME',
+      description: 'Run a named experiment instead of a spec file (see --list).',
+    },
     list: { type: 'boolean', description: 'List the presets and exit.' },
     set: {
       type: 'string',
@@ -41,17 +45,22 @@ export const command: Command = {
     const { PRESETS, isTablePreset } = await import('../../experiment/presets.js');
     if (booleanFlag(args.flags, 'list')) {
       const width = Math.max(...Object.keys(PRESETS).map((n) => n.length));
-      for (const [name, preset] of Object.entries(PRESETS)) io.stdout.write(`${name.padEnd(width)}  ${preset.summary}\n`);
+      for (const [name, preset] of Object.entries(PRESETS))
+        io.stdout.write(`${name.padEnd(width)}  ${preset.summary}\n`);
       return EXIT_OK;
     }
     const presetName = stringFlag(args.flags, 'preset')?.toLowerCase(); // preset names are lower case
     const file = args.positionals[0];
     if ((presetName === undefined) === (file === undefined)) {
-      throw new UsageError([{ path: '<spec.json>', message: 'give a spec file or --preset NAME (one of them; see --list)' }]);
+      throw new UsageError([
+        { path: '<spec.json>', message: 'give a spec file or --preset NAME (one of them; see --list)' },
+      ]);
     }
     const preset = presetName === undefined || !Object.hasOwn(PRESETS, presetName) ? undefined : PRESETS[presetName];
     if (presetName !== undefined && !preset) {
-      throw new UsageError([{ path: '--preset', message: `unknown preset "${presetName}"; presets: ${Object.keys(PRESETS).join(', ')}` }]);
+      throw new UsageError([
+        { path: '--preset', message: `unknown preset "${presetName}"; presets: ${Object.keys(PRESETS).join(', ')}` },
+      ]);
     }
     if (preset && isTablePreset(preset)) return runTablePreset(presetName!, preset.table, args.flags, io);
     const input = preset ? preset.spec : await readSpecFile(file!);
@@ -65,12 +74,19 @@ async function readSpecFile(file: string): Promise<unknown> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError([{ path: '<spec.json>', message: `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}` }]);
+    throw new UsageError([
+      {
+        path: '<spec.json>',
+        message: `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      },
+    ]);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError([{ path: '<spec.json>', message: `"${file}" is not valid JSON: ${(error as Error).message}` }]);
+    throw new UsageError([
+      { path: '<spec.json>', message: `"${file}" is not valid JSON: ${(error as Error).message}` },
+    ]);
   }
 }
 
@@ -86,15 +102,21 @@ function parallelFlag(flags: FlagValues): number | undefined {
 }
 
 async function runSpec(input: unknown, file: string | undefined, flags: FlagValues, io: CommandIo): Promise<number> {
-  const [{ applySets, planExperiment, SpecError }, { runSweep, runSizeProblems, SweepAbortedError }, { createProgress }, { writeExperimentOutputs, resultsJson, partialNote }, { toTextTable }, path] =
-    await Promise.all([
-      import('../../experiment/sweep.js'),
-      import('../../experiment/sweep-runner.js'),
-      import('../../experiment/progress.js'),
-      import('../../experiment/report.js'),
-      import('../../experiment/results-table.js'),
-      import('node:path'),
-    ]);
+  const [
+    { applySets, planExperiment, SpecError },
+    { runSweep, runSizeProblems, SweepAbortedError },
+    { createProgress },
+    { writeExperimentOutputs, resultsJson, partialNote },
+    { toTextTable },
+    path,
+  ] = await Promise.all([
+    import('../../experiment/sweep.js'),
+    import('../../experiment/sweep-runner.js'),
+    import('../../experiment/progress.js'),
+    import('../../experiment/report.js'),
+    import('../../experiment/results-table.js'),
+    import('node:path'),
+  ]);
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
   const { input: withSets, problems } = applySets(input, sets);
   let plan;
@@ -107,7 +129,10 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   if (problems.length > 0) throw new UsageError(problems);
   const parallel = parallelFlag(flags);
   const baseDirectory = file ? path.dirname(path.resolve(file)) : process.cwd();
-  await checkRecordedTracks(plan.runs.map((r) => r.spec.trajectory), baseDirectory);
+  await checkRecordedTracks(
+    plan.runs.map((r) => r.spec.trajectory),
+    baseDirectory,
+  );
   // Sizes and the results folder are checked before anything runs: a long sweep must not fail at its end.
   const sizeProblems = await runSizeProblems(plan, baseDirectory);
   if (sizeProblems.length > 0) throw new UsageError(sizeProblems);
@@ -159,7 +184,10 @@ async function outputFolder(out: string): Promise<void> {
  * Reads every recorded track the runs fly before any run starts, so that a missing file or a bad one (rows out
  * of range, several recordings or entities to choose from) is a usage problem listed in full, not a failed run.
  */
-async function checkRecordedTracks(trajectories: ReadonlyArray<{ type: string }>, baseDirectory: string): Promise<void> {
+async function checkRecordedTracks(
+  trajectories: ReadonlyArray<{ type: string }>,
+  baseDirectory: string,
+): Promise<void> {
   const [{ trajectoryFromSpec }, { TrackError }] = await Promise.all([
     import('../../experiment/build.js'),
     import('../../truth/track-checks.js'),
@@ -176,9 +204,13 @@ async function checkRecordedTracks(trajectories: ReadonlyArray<{ type: string }>
     } catch (error) {
       const file = (trajectory as { file?: string }).file;
       if (error instanceof TrackError) {
-        for (const problem of error.problems) problems.push({ path: 'trajectory.file', message: `${file}: ${problem}` });
+        for (const problem of error.problems)
+          problems.push({ path: 'trajectory.file', message: `${file}: ${problem}` });
       } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        problems.push({ path: 'trajectory.file', message: `${file}: no such file (relative paths start at the spec file's folder)` });
+        problems.push({
+          path: 'trajectory.file',
+          message: `${file}: no such file (relative paths start at the spec file's folder)`,
+        });
       } else {
         throw error;
       }

@@ -13,14 +13,31 @@ const LOOPBACK = '127.0.0.1';
 
 export const command: Command = {
   name: 'lockstep',
-  summary: 'Run one peer of a deterministic lockstep session over UDP on 127.0.0.1, with redundant inputs and checksum checks.',
+  summary:
+    'Run one peer of a deterministic lockstep session over UDP on 127.0.0.1, with redundant inputs and checksum checks.',
   usage: 'reckon lockstep --peer HOST:PORT [--port N] [--drop PERCENT] [--duration T] [--seed N] [--json]',
   flags: {
     peer: { type: 'string', value: 'HOST:PORT', description: 'The other peer (host 127.0.0.1 or localhost).' },
-    port: { type: 'string', value: 'N', description: 'Local UDP port on 127.0.0.1. Defaults to 0 (any free port, printed).' },
-    drop: { type: 'string', value: 'PERCENT', description: 'Drop this share of outgoing packets on purpose. Defaults to 0.' },
-    duration: { type: 'string', value: 'T', description: 'Run this long, then print the summary, e.g. "10 s", "2 min" or 10 (seconds). Defaults to 10 s.' },
-    seed: { type: 'string', value: 'N', description: 'Seed of the world and the bot input; both peers must use the same. Defaults to 1.' },
+    port: {
+      type: 'string',
+      value: 'N',
+      description: 'Local UDP port on 127.0.0.1. Defaults to 0 (any free port, printed).',
+    },
+    drop: {
+      type: 'string',
+      value: 'PERCENT',
+      description: 'Drop this share of outgoing packets on purpose. Defaults to 0.',
+    },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'Run this long, then print the summary, e.g. "10 s", "2 min" or 10 (seconds). Defaults to 10 s.',
+    },
+    seed: {
+      type: 'string',
+      value: 'N',
+      description: 'Seed of the world and the bot input; both peers must use the same. Defaults to 1.',
+    },
     json: { type: 'boolean', description: 'Print the summary as one JSON object (progress always goes to stderr).' },
   },
   examples: [
@@ -31,15 +48,33 @@ export const command: Command = {
   async run(args, io) {
     const problems: UsageProblem[] = [];
     const peer = parsePeer(stringFlag(args.flags, 'peer'), problems);
-    const port = parseNumber(args.flags, 'port', 0, problems, (n) => Number.isInteger(n) && n >= 0 && n <= 65535, 'a UDP port 0–65535');
+    const port = parseNumber(
+      args.flags,
+      'port',
+      0,
+      problems,
+      (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+      'a UDP port 0–65535',
+    );
     const drop = parseNumber(args.flags, 'drop', 0, problems, (n) => n >= 0 && n <= 100, 'a percentage 0–100');
     const { durationFlag } = await import('../config-from-flags.js');
     const duration = args.flags.duration === undefined ? 10 : durationFlag(args.flags, 'duration', problems);
     if (duration !== undefined && duration > 86_400) {
-      problems.push({ path: '--duration', message: `at most a day (86400 s), got "${stringFlag(args.flags, 'duration')}"` });
+      problems.push({
+        path: '--duration',
+        message: `at most a day (86400 s), got "${stringFlag(args.flags, 'duration')}"`,
+      });
     }
-    const seed = parseNumber(args.flags, 'seed', 1, problems, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, 'an integer 0–4294967295');
-    if (peer && port === peer.port) problems.push({ path: '--port', message: `is the same as the peer's port ${port}; give each peer its own` });
+    const seed = parseNumber(
+      args.flags,
+      'seed',
+      1,
+      problems,
+      (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff,
+      'an integer 0–4294967295',
+    );
+    if (peer && port === peer.port)
+      problems.push({ path: '--port', message: `is the same as the peer's port ${port}; give each peer its own` });
     if (problems.length > 0) throw new UsageError(problems);
 
     const { createSocket } = await import('node:dgram');
@@ -67,7 +102,9 @@ export const command: Command = {
     const started = performance.now();
     const now = () => (performance.now() - started) / 1000;
     socket.on('message', (message) => session.receive(message, now()));
-    progress.write(`lockstep: player ${player} on ${LOOPBACK}:${localPort} ⇄ ${peer!.host}:${peer!.port}, seed ${seed}, drop ${drop} %, ${duration} s\n`);
+    progress.write(
+      `lockstep: player ${player} on ${LOOPBACK}:${localPort} ⇄ ${peer!.host}:${peer!.port}, seed ${seed}, drop ${drop} %, ${duration} s\n`,
+    );
 
     await new Promise<void>((resolve) => {
       let lastReport = 0;
@@ -124,7 +161,10 @@ export const command: Command = {
     }
     if (s.seedMismatch) io.stderr.write('reckon lockstep: the peer runs with another --seed; give both the same one\n');
     else if (s.timedOut) io.stderr.write('reckon lockstep: the peer stopped answering for 2 s (timed out)\n');
-    else if (s.checksumsCompared === 0) io.stderr.write('reckon lockstep: no checksum was compared; is the peer running? (start both within a few seconds)\n');
+    else if (s.checksumsCompared === 0)
+      io.stderr.write(
+        'reckon lockstep: no checksum was compared; is the peer running? (start both within a few seconds)\n',
+      );
     else if (!agreed) io.stderr.write(`reckon lockstep: DESYNC: checksums differ from frame ${s.firstMismatchFrame}\n`);
     return agreed ? EXIT_OK : EXIT_FAILURE;
   },
@@ -143,7 +183,10 @@ function parsePeer(text: string | undefined, problems: UsageProblem[]): { host: 
   }
   const host = match[1] === 'localhost' ? LOOPBACK : match[1];
   if (host !== LOOPBACK) {
-    problems.push({ path: '--peer', message: `only the loopback host 127.0.0.1 (or localhost) is supported, got "${match[1]}"` });
+    problems.push({
+      path: '--peer',
+      message: `only the loopback host 127.0.0.1 (or localhost) is supported, got "${match[1]}"`,
+    });
     return undefined;
   }
   return { host, port };

@@ -20,7 +20,8 @@ const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
 export const command: Command = {
   name: 'publish',
   summary: 'Publish simulated or recorded entities as Entity State PDUs, sent only when needed',
-  usage: 'reckon publish [--entity tank|ship|aircraft|S:A:E]… [--track FILE]… [--segment N|all] [--duration T] [--address A] [--port P] [--exercise N] …',
+  usage:
+    'reckon publish [--entity tank|ship|aircraft|S:A:E]… [--track FILE]… [--segment N|all] [--duration T] [--address A] [--port P] [--exercise N] …',
   flags: {
     entity: {
       type: 'string',
@@ -34,30 +35,61 @@ export const command: Command = {
       type: 'string',
       value: 'FILE',
       multiple: true,
-      description: 'A recorded track as the truth: .csv (time, lat, lon[, alt, heading, drive id]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
+      description:
+        'A recorded track as the truth: .csv (time, lat, lon[, alt, heading, drive id]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
     },
     segment: {
       type: 'string',
       value: 'N|all',
-      description: 'Tracks that hold several recordings (an id column, or pauses longer than --max-gap): publish recording N, or all of them as entities of their own. Needed when there are several.',
+      description:
+        'Tracks that hold several recordings (an id column, or pauses longer than --max-gap): publish recording N, or all of them as entities of their own. Needed when there are several.',
     },
-    'max-gap': { type: 'string', value: 'T', description: 'A pause between fixes longer than this starts a new recording, e.g. "10 min". Defaults to 10 × the median interval.' },
+    'max-gap': {
+      type: 'string',
+      value: 'T',
+      description:
+        'A pause between fixes longer than this starts a new recording, e.g. "10 min". Defaults to 10 × the median interval.',
+    },
     kind: {
       type: 'string',
       value: 'KIND',
       description: `What the tracks record: ${TRACK_KIND_NAMES.join(', ')}; sets the plausible speed the fixes are checked against and the entity type's domain. Defaults to air (DIS: the captured type).`,
     },
-    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.' },
-    rate: { type: 'string', value: 'HZ', description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.' },
-    algorithm: { type: 'string', value: 'ALG', description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.' },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description:
+        'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to the end of the trajectories, or Ctrl-C.',
+    },
+    rate: {
+      type: 'string',
+      value: 'HZ',
+      description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.',
+    },
+    algorithm: {
+      type: 'string',
+      value: 'ALG',
+      description: 'DR algorithm to send: auto (chosen by the motion), 1–9 or a name such as RVW. Defaults to auto.',
+    },
     json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
     entities: {
       type: 'string',
       value: 'N',
-      description: 'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
+      description:
+        'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
     },
-    'max-rate': { type: 'string', value: 'PDUS', description: 'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.' },
-    seed: { type: 'string', value: 'N', description: 'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.' },
+    'max-rate': {
+      type: 'string',
+      value: 'PDUS',
+      description:
+        'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.',
+    },
+    seed: {
+      type: 'string',
+      value: 'N',
+      description:
+        'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.',
+    },
     ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
     ...natsFlags(),
   },
@@ -81,7 +113,10 @@ export const command: Command = {
     const tracks = (args.flags.track as string[] | undefined) ?? [];
     for (const name of names) {
       if (!SIMULATED.includes(name)) {
-        problems.push({ path: '--entity', message: `expected one of ${SIMULATED.join(', ')}; got "${name}" (an entity of a DIS capture is site:application:entity)` });
+        problems.push({
+          path: '--entity',
+          message: `expected one of ${SIMULATED.join(', ')}; got "${name}" (an entity of a DIS capture is site:application:entity)`,
+        });
       }
     }
     if (capturedEntities.length > 0 && !tracks.some(isCapture)) {
@@ -98,7 +133,8 @@ export const command: Command = {
     const maxGapSeconds = durationFlag(args.flags, 'max-gap', problems);
     const kindText = stringFlag(args.flags, 'kind');
     const kind = TRACK_KIND_NAMES.find((k) => k === kindText?.toLowerCase());
-    if (kindText !== undefined && kind === undefined) problems.push({ path: '--kind', message: `expected one of ${TRACK_KIND_NAMES.join(', ')}; got "${kindText}"` });
+    if (kindText !== undefined && kind === undefined)
+      problems.push({ path: '--kind', message: `expected one of ${TRACK_KIND_NAMES.join(', ')}; got "${kindText}"` });
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
@@ -126,7 +162,9 @@ export const command: Command = {
             ...(maxGapSeconds === undefined ? {} : { maxGapSeconds }),
           });
           if (loaded[0]!.segmentCount > 1) {
-            found.push(`publish: ${path} holds ${loaded[0]!.segmentCount} recordings; publishing ${loaded.map((l) => `#${l.segment.index}`).join(', ')}`);
+            found.push(
+              `publish: ${path} holds ${loaded[0]!.segmentCount} recordings; publishing ${loaded.map((l) => `#${l.segment.index}`).join(', ')}`,
+            );
             for (const l of loaded) found.push(`  ${describeSegment(l.segment)}`);
           }
           for (const { trajectory, captured, kind: trackKind, segment: seg } of loaded) {
@@ -134,15 +172,34 @@ export const command: Command = {
             const suffix = loaded.length > 1 || loaded[0]!.segmentCount > 1 ? ` ${seg.index}` : '';
             const marking = captured?.marking
               ? captured.marking
-              : (trajectory.name.replace(/ #\d+$/, '').replace(/[^ -~]/g, '').toUpperCase().slice(0, 11 - suffix.length) + suffix);
-            const entityType = captured?.entityType ?? { ...KIND_ENTITY_TYPE[trackKind], country: 0, category: 0, subcategory: 0, specific: 0, extra: 0 };
-            cast.push({ name: trajectory.name, marking, entityType, trajectory, startSeconds: 0, ...(captured ? { forceId: captured.forceId } : {}) });
+              : trajectory.name
+                  .replace(/ #\d+$/, '')
+                  .replace(/[^ -~]/g, '')
+                  .toUpperCase()
+                  .slice(0, 11 - suffix.length) + suffix;
+            const entityType = captured?.entityType ?? {
+              ...KIND_ENTITY_TYPE[trackKind],
+              country: 0,
+              category: 0,
+              subcategory: 0,
+              specific: 0,
+              extra: 0,
+            };
+            cast.push({
+              name: trajectory.name,
+              marking,
+              entityType,
+              trajectory,
+              startSeconds: 0,
+              ...(captured ? { forceId: captured.forceId } : {}),
+            });
           }
         } catch (error) {
           if (error instanceof TrackError) {
             for (const problem of error.problems) problems.push({ path: '--track', message: `${path}: ${problem}` });
           } else {
-            const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+            const reason =
+              (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
             problems.push({ path: '--track', message: `cannot load "${path}": ${reason}` });
           }
         }
@@ -150,7 +207,14 @@ export const command: Command = {
     }
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ merge }, { createPublisher }, { deadReckonEmit, sampleTrajectory }, { emitReasonNames }, { entityStateRecordToPdu }, { DR_ALGORITHM_NAMES }] = await Promise.all([
+    const [
+      { merge },
+      { createPublisher },
+      { deadReckonEmit, sampleTrajectory },
+      { emitReasonNames },
+      { entityStateRecordToPdu },
+      { DR_ALGORITHM_NAMES },
+    ] = await Promise.all([
       import('rxjs'),
       import('../../stream/publisher.js'),
       import('../../stream/operators.js'),
@@ -188,7 +252,9 @@ export const command: Command = {
       const { redactUrl } = await import('../../nats/subjects.js');
       destination = `NATS ${config.nats.servers.map(redactUrl).join(',')} (subjects ${config.nats.subjectPrefix}.${config.dis.exercise}.<H3 cell, resolution ${config.nats.h3Resolution}>.<kind>.<domain>)`;
     }
-    io.stderr.write(`publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`);
+    io.stderr.write(
+      `publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
+    );
 
     let failure: Error | undefined;
     // The first refused send is reported at once (a long run must not look healthy); the summary counts them all.
@@ -206,20 +272,31 @@ export const command: Command = {
           c.pdus++;
           showSendFailure();
           for (const reason of emitReasonNames(pdu.reasons)) c.reasons.set(reason, (c.reasons.get(reason) ?? 0) + 1);
-          if (json) io.stdout.write(JSON.stringify({ entity: cast[pdu.entity - 1]!.name, reasons: emitReasonNames(pdu.reasons), timeSeconds: pdu.timeSeconds, state: entityStateRecordToPdu(pdu.record) }) + '\n');
+          if (json)
+            io.stdout.write(
+              JSON.stringify({
+                entity: cast[pdu.entity - 1]!.name,
+                reasons: emitReasonNames(pdu.reasons),
+                timeSeconds: pdu.timeSeconds,
+                state: entityStateRecordToPdu(pdu.record),
+              }) + '\n',
+            );
         },
         error(error: unknown) {
           failure = error instanceof Error ? error : new Error(String(error));
           resolve('failed');
         },
-        complete: () => resolve(durationSeconds === undefined ? 'the trajectories ended' : `${durationSeconds} s elapsed`),
+        complete: () =>
+          resolve(durationSeconds === undefined ? 'the trajectories ended' : `${durationSeconds} s elapsed`),
       });
       io.signal.addEventListener('abort', () => resolve('interrupted'), { once: true });
       if (io.signal.aborted) resolve('interrupted');
     });
     const progress = setInterval(() => {
       showSendFailure();
-      io.stderr.write(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`);
+      io.stderr.write(
+        `publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`,
+      );
     }, 5000);
     const reason = await finished;
     subscription?.unsubscribe();

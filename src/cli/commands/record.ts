@@ -22,9 +22,16 @@ export const command: Command = {
       description:
         'The pcap file to write. Written to a temporary file beside it and renamed when recording stops, so an existing file is replaced only by a finished recording.',
     },
-    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s", "5 min" or 30 (seconds). Defaults to until Ctrl-C.' },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'Stop after this time, e.g. "30 s", "5 min" or 30 (seconds). Defaults to until Ctrl-C.',
+    },
     count: { type: 'string', value: 'N', description: 'Stop after N datagrams. Defaults to no limit.' },
-    all: { type: 'boolean', description: 'Record every datagram received, also those the filters reject (other exercises, non-DIS).' },
+    all: {
+      type: 'boolean',
+      description: 'Record every datagram received, also those the filters reject (other exercises, non-DIS).',
+    },
     ...configFlags(NETWORK_SECTIONS),
     ...natsFlags({ stream: true }),
   },
@@ -42,21 +49,28 @@ export const command: Command = {
     const { configOrProblems, durationFlag, integerFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const out = stringFlag(args.flags, 'out');
-    if (out === undefined) problems.push({ path: '--out', message: 'required: the pcap file to write, e.g. --out exercise.pcap' });
+    if (out === undefined)
+      problems.push({ path: '--out', message: 'required: the pcap file to write, e.g. --out exercise.pcap' });
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const count = integerFlag(args.flags, 'count', problems);
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ openUdpTransport }, { PduReceiver, receiveFilterFromConfig, filterRejections }, { formatRejections }, pcap, output, { looksLikeDis }] =
-      await Promise.all([
-        import('../../transport/udp.js'),
-        import('../../transport/pdu-receiver.js'),
-        import('../../transport/transport.js'),
-        import('../../pcap/writer.js'),
-        import('../../files/output-file.js'),
-        import('../../pdu/header.js'),
-      ]);
+    const [
+      { openUdpTransport },
+      { PduReceiver, receiveFilterFromConfig, filterRejections },
+      { formatRejections },
+      pcap,
+      output,
+      { looksLikeDis },
+    ] = await Promise.all([
+      import('../../transport/udp.js'),
+      import('../../transport/pdu-receiver.js'),
+      import('../../transport/transport.js'),
+      import('../../pcap/writer.js'),
+      import('../../files/output-file.js'),
+      import('../../pdu/header.js'),
+    ]);
     // Written beside --out and renamed over it at the end: a file already there survives a start that fails.
     let target;
     try {
@@ -78,7 +92,10 @@ export const command: Command = {
 
     const keepAll = booleanFlag(args.flags, 'all');
     const receiver = new PduReceiver(() => {}, receiveFilterFromConfig(config), transport.stats);
-    const local = transport.local.family === 'IPv4' && transport.local.address !== '0.0.0.0' ? transport.local.address : '127.0.0.1';
+    const local =
+      transport.local.family === 'IPv4' && transport.local.address !== '0.0.0.0'
+        ? transport.local.address
+        : '127.0.0.1';
     const startedMs = Date.now();
     let datagrams = 0;
     let bytes = 0;
@@ -96,7 +113,8 @@ export const command: Command = {
       receiver.receive(datagram, source);
       // Kept: datagrams with a wanted PDU, and malformed DIS that no filter turned away (worth having on record).
       const wanted =
-        transport.stats.pdusAccepted > acceptedBefore || (filterRejections(transport.stats) === filteredBefore && looksLikeDis(datagram));
+        transport.stats.pdusAccepted > acceptedBefore ||
+        (filterRejections(transport.stats) === filteredBefore && looksLikeDis(datagram));
       if (!keepAll && !wanted) return;
       const ipv4 = source.family === 'IPv4';
       if (!ipv4) notIpv4++;
@@ -116,10 +134,18 @@ export const command: Command = {
     transport.onClose((error) => error && stop(`socket failed: ${error.message}`));
     const onAbort = () => stop('interrupted');
     io.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+    const timer =
+      durationSeconds === undefined
+        ? undefined
+        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
     // Progress every 5 s, on stderr so that stdout stays clean.
-    const progress = setInterval(() => io.stderr.write(`record: ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} so far\n`), 5000);
-    io.stderr.write(`record: listening on ${transport.local.address} port ${transport.local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}; Ctrl-C to stop\n`);
+    const progress = setInterval(
+      () => io.stderr.write(`record: ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} so far\n`),
+      5000,
+    );
+    io.stderr.write(
+      `record: listening on ${transport.local.address} port ${transport.local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}; Ctrl-C to stop\n`,
+    );
 
     const reason = await Promise.race([stopped, fileError.then((e) => `cannot write ${out}: ${e.message}`)]);
     clearInterval(progress);
@@ -150,7 +176,9 @@ export const command: Command = {
         `record: stopped (${reason}) after ${seconds.toFixed(1)} s`,
         `  recorded  ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} of DIS → ${out}`,
         `  received  ${formatCount(s.datagramsIn, 'datagram')}, ${formatCount(s.pdusAccepted, 'PDU')} accepted${formatRejections(s.rejected)}`,
-        ...(notIpv4 > 0 ? [`  note      ${notIpv4} IPv6 datagrams written with source 0.0.0.0 (pcap frames are IPv4)`] : []),
+        ...(notIpv4 > 0
+          ? [`  note      ${notIpv4} IPv6 datagrams written with source 0.0.0.0 (pcap frames are IPv4)`]
+          : []),
       ].join('\n') + '\n',
     );
     return failed ? EXIT_FAILURE : EXIT_OK;

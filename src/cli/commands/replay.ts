@@ -19,19 +19,43 @@ export const command: Command = {
     to: {
       type: 'string',
       value: 'HOST:PORT',
-      description: 'Destination, e.g. 127.0.0.1:3000 or [::1]:3000. Defaults to --address (else 127.0.0.1, or the --multicast group) and --port.',
+      description:
+        'Destination, e.g. 127.0.0.1:3000 or [::1]:3000. Defaults to --address (else 127.0.0.1, or the --multicast group) and --port.',
     },
-    speed: { type: 'string', value: 'X', description: 'Time scale: 2 = twice as fast, 0.5 = half speed, 0 = as fast as possible. Defaults to 1.' },
+    speed: {
+      type: 'string',
+      value: 'X',
+      description: 'Time scale: 2 = twice as fast, 0.5 = half speed, 0 = as fast as possible. Defaults to 1.',
+    },
     loop: { type: 'boolean', description: 'Start again at the end, until Ctrl-C.' },
     'port-filter': {
       type: 'string',
       value: 'N',
-      description: 'Only datagrams from or to this UDP port in the capture. Defaults to every datagram that looks like DIS.',
+      description:
+        'Only datagrams from or to this UDP port in the capture. Defaults to every datagram that looks like DIS.',
     },
-    'only-exercise': { type: 'string', value: 'N', description: 'Only datagrams whose first PDU belongs to this exercise (1–255). Defaults to all.' },
-    from: { type: 'string', value: 'TIME', description: 'With --stream: first stored message to replay, e.g. 2026-05-01T12:00:00Z, Unix seconds or "-10 min" (ago). Defaults to the oldest.' },
-    until: { type: 'string', value: 'TIME', description: 'With --stream: replay up to this time (exclusive). Defaults to the newest message.' },
-    export: { type: 'string', value: 'FILE', description: 'With --stream: write the window to this pcap file instead of sending it (replaced only once complete).' },
+    'only-exercise': {
+      type: 'string',
+      value: 'N',
+      description: 'Only datagrams whose first PDU belongs to this exercise (1–255). Defaults to all.',
+    },
+    from: {
+      type: 'string',
+      value: 'TIME',
+      description:
+        'With --stream: first stored message to replay, e.g. 2026-05-01T12:00:00Z, Unix seconds or "-10 min" (ago). Defaults to the oldest.',
+    },
+    until: {
+      type: 'string',
+      value: 'TIME',
+      description: 'With --stream: replay up to this time (exclusive). Defaults to the newest message.',
+    },
+    export: {
+      type: 'string',
+      value: 'FILE',
+      description:
+        'With --stream: write the window to this pcap file instead of sending it (replaced only once complete).',
+    },
     ...configFlags(['network']),
     ...natsFlags({ stream: true }),
   },
@@ -50,17 +74,22 @@ export const command: Command = {
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
     const speed = Number(speedText);
     if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
-      problems.push({ path: '--speed', message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"` });
+      problems.push({
+        path: '--speed',
+        message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"`,
+      });
     }
     const portFilter = portFlag(args.flags, 'port-filter', problems);
     const exercise = integerInRange(args.flags, 'only-exercise', 1, 255, 'an exercise ID', problems);
     const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
     if (args.flags.stream !== undefined || args.flags.nats !== undefined) {
-      if (args.positionals.length > 0) problems.push({ path: '<capture>', message: 'replays a capture file or a --stream, not both' });
+      if (args.positionals.length > 0)
+        problems.push({ path: '<capture>', message: 'replays a capture file or a --stream, not both' });
       return (await import('../nats-stream.js')).replayFromStream(args.flags, io, to, speed, problems);
     }
     const path = args.positionals[0]!;
-    if (path === undefined) throw new UsageError([{ path: 'missing capture file', message: 'reckon replay <capture.pcap|capture.pcapng>' }]);
+    if (path === undefined)
+      throw new UsageError([{ path: 'missing capture file', message: 'reckon replay <capture.pcap|capture.pcapng>' }]);
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && !to && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);
@@ -70,7 +99,10 @@ export const command: Command = {
       bytes = await readFile(path);
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      problems.push({ path: '<capture>', message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file` });
+      problems.push({
+        path: '<capture>',
+        message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file`,
+      });
     }
     const { readCapture, CaptureFormatError } = await import('../../pcap/reader.js');
     let capture: import('../../pcap/reader.js').Capture | undefined;
@@ -82,20 +114,28 @@ export const command: Command = {
     }
     if (problems.length > 0 || !config || !capture) throw new UsageError(problems);
 
-    const [{ udpFromFrame }, { looksLikeDis }] = await Promise.all([import('../../pcap/packet.js'), import('../../pdu/header.js')]);
+    const [{ udpFromFrame }, { looksLikeDis }] = await Promise.all([
+      import('../../pcap/packet.js'),
+      import('../../pdu/header.js'),
+    ]);
     const datagrams: Uint8Array[] = [];
     const times: number[] = [];
     for (const frame of capture.frames) {
       const udp = udpFromFrame(frame.linkType, frame.data);
       if (udp.kind !== 'udp') continue;
       const p = udp.payload;
-      const wanted = portFilter === undefined ? looksLikeDis(p) : udp.sourcePort === portFilter || udp.destinationPort === portFilter;
+      const wanted =
+        portFilter === undefined
+          ? looksLikeDis(p)
+          : udp.sourcePort === portFilter || udp.destinationPort === portFilter;
       if (!wanted || (exercise !== undefined && (p.length < 2 || p[1] !== exercise))) continue;
       datagrams.push(p);
       times.push(Number.isFinite(frame.timeSeconds) ? frame.timeSeconds : (times[times.length - 1] ?? 0));
     }
     if (datagrams.length === 0) {
-      io.stderr.write(`replay: "${path}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}; nothing sent\n`);
+      io.stderr.write(
+        `replay: "${path}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}; nothing sent\n`,
+      );
       return EXIT_FAILURE;
     }
 
@@ -103,7 +143,9 @@ export const command: Command = {
     const options = udpOptionsFromConfig(config.network, 'send');
     const transport = await UdpTransport.open({ ...options, ...(to ? { destination: to } : {}) });
     const destination = to ?? options.destination!;
-    io.stderr.write(`replay: ${formatCount(datagrams.length, 'datagram')} from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`);
+    io.stderr.write(
+      `replay: ${formatCount(datagrams.length, 'datagram')} from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`,
+    );
 
     let sent = 0;
     let loops = 0;
@@ -166,7 +208,10 @@ function integerInRange(
 }
 
 /** `host:port`, `[v6]:port`; adds a problem and returns undefined when malformed. */
-function parseHostPort(text: string | undefined, problems: UsageProblem[]): { address: string; port: number } | undefined {
+function parseHostPort(
+  text: string | undefined,
+  problems: UsageProblem[],
+): { address: string; port: number } | undefined {
   if (text === undefined) return undefined;
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
   const port = match ? Number(match[3]) : NaN;

@@ -12,10 +12,18 @@ import { formatCount } from '../terminal/format.js';
 export const command: Command = {
   name: 'subscribe',
   summary: 'Receive Entity State PDUs and show remote entities live (or as NDJSON events)',
-  usage: 'reckon subscribe [--json] [--duration T] [--count N] [--display extrapolate|interpolate] [--address A] [--port P] [--exercise N] [--multicast GROUP] …',
+  usage:
+    'reckon subscribe [--json] [--duration T] [--count N] [--display extrapolate|interpolate] [--address A] [--port P] [--exercise N] [--multicast GROUP] …',
   flags: {
-    json: { type: 'boolean', description: 'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout.' },
-    duration: { type: 'string', value: 'T', description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.' },
+    json: {
+      type: 'boolean',
+      description: 'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout.',
+    },
+    duration: {
+      type: 'string',
+      value: 'T',
+      description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
+    },
     count: { type: 'string', value: 'N', description: 'Stop after N entity events. Defaults to no limit.' },
     diagnostics: { type: 'boolean', description: 'Report each rejected datagram or PDU (reason, sender) on stderr.' },
     ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
@@ -46,9 +54,9 @@ export const command: Command = {
     ]);
     const subscriber = createSubscriber(config);
     // Over NATS: the transport's cells and counters (the subscriber opens it on the first subscription).
-    const nats = () => (subscriber as { natsTransport?: import('../../nats/transport.js').NatsTransport }).natsTransport;
+    const nats = () =>
+      (subscriber as { natsTransport?: import('../../nats/transport.js').NatsTransport }).natsTransport;
     const describeArea = config.nats.servers.length > 0 ? (await import('../../nats/area.js')).describeArea : undefined;
-    let natsStats: import('../../nats/transport.js').NatsStats | undefined;
     const json = booleanFlag(args.flags, 'json');
     const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
     const entities = new view.EntityList();
@@ -74,8 +82,12 @@ export const command: Command = {
           if (nats()) {
             const transport = nats()!;
             const area = transport.currentArea;
-            const where = area ? `area ${describeArea!(area)} (${transport.cells!.length} H3 cells at resolution ${transport.subjects.resolution})` : 'the whole exercise';
-            io.stderr.write(`subscribe: connected to NATS ${local.address}, exercise ${config.dis.exercise}, ${where}; Ctrl-C to stop\n`);
+            const where = area
+              ? `area ${describeArea!(area)} (${transport.cells!.length} H3 cells at resolution ${transport.subjects.resolution})`
+              : 'the whole exercise';
+            io.stderr.write(
+              `subscribe: connected to NATS ${local.address}, exercise ${config.dis.exercise}, ${where}; Ctrl-C to stop\n`,
+            );
             return;
           }
           io.stderr.write(
@@ -88,7 +100,10 @@ export const command: Command = {
     if (booleanFlag(args.flags, 'diagnostics')) {
       subscriptions.push(
         subscriber.diagnostics$.subscribe({
-          next: (d) => io.stderr.write(`subscribe: rejected ${d.bytes}-byte datagram from ${d.source.address}:${d.source.port}: ${d.reason} (${d.message})\n`),
+          next: (d) =>
+            io.stderr.write(
+              `subscribe: rejected ${d.bytes}-byte datagram from ${d.source.address}:${d.source.port}: ${d.reason} (${d.message})\n`,
+            ),
           error: fail,
         }),
       );
@@ -112,14 +127,18 @@ export const command: Command = {
     const onAbort = () => stop('interrupted');
     io.signal.addEventListener('abort', onAbort, { once: true });
     if (io.signal.aborted) onAbort();
-    const timer = durationSeconds === undefined ? undefined : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+    const timer =
+      durationSeconds === undefined
+        ? undefined
+        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
 
     const reason = await stopped;
     clearTimeout(timer);
     io.signal.removeEventListener('abort', onAbort);
     // Without a terminal, the entities as last seen (the periodic lines may be seconds old).
-    if (!json && !live.tty && lastFrame) io.stdout.write(view.subscribePlainLines(lastFrame, entities).join('\n') + '\n');
-    natsStats = nats()?.natsStats;
+    if (!json && !live.tty && lastFrame)
+      io.stdout.write(view.subscribePlainLines(lastFrame, entities).join('\n') + '\n');
+    const natsStats = nats()?.natsStats;
     for (const s of subscriptions) s.unsubscribe();
     live.close();
     const s = subscriber.stats;
@@ -129,7 +148,9 @@ export const command: Command = {
         `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  entities  ${entities.size} seen, ${events} events`,
         `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatRejections(s.transport.rejected)}` +
-          (decodeErrors.length > 0 ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}` : ''),
+          (decodeErrors.length > 0
+            ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}`
+            : ''),
         ...(natsStats
           ? [
               `  nats      ${formatCount(natsStats.messagesIn, 'message')}, ${natsStats.leftArea} left the area, ` +

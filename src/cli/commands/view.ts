@@ -74,12 +74,12 @@ export const command: Command = {
       { formatRejections },
       { existsSync },
     ] = await Promise.all([
-        import('../../view/gateway.js'),
-        import('../../view/http.js'),
-        import('../../transport/udp.js'),
-        import('../../transport/transport.js'),
-        import('node:fs'),
-      ]);
+      import('../../view/gateway.js'),
+      import('../../view/http.js'),
+      import('../../transport/udp.js'),
+      import('../../transport/transport.js'),
+      import('node:fs'),
+    ]);
     const startedMs = Date.now();
     const udp = await openUdpTransport(config.network, 'receive');
     const allExercises = booleanFlag(args.flags, 'all-exercises');
@@ -134,7 +134,8 @@ export const command: Command = {
     await udp.close();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    const s = gateway.stats, t = gateway.transportStats;
+    const s = gateway.stats,
+      t = gateway.transportStats;
     io.stderr.write(
       [
         `view: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,

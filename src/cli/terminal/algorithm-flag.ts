@@ -10,6 +10,9 @@ export function algorithmFlag(text: string | undefined, problems: UsageProblem[]
   if (byName >= 0) return byName + 1;
   const n = Number(text);
   if (Number.isInteger(n) && n >= 1 && n <= 9) return n;
-  problems.push({ path: '--algorithm', message: `expected auto, 1–9 or one of ${ALGORITHM_FLAG_NAMES.join(', ')}; got "${text}"` });
+  problems.push({
+    path: '--algorithm',
+    message: `expected auto, 1–9 or one of ${ALGORITHM_FLAG_NAMES.join(', ')}; got "${text}"`,
+  });
   return 'auto';
 }

@@ -16,7 +16,9 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
   const span = summary.lastTimeSeconds - summary.firstTimeSeconds;
   const lines = [
     `${printable(path)}: ${capture.format}, ${totals.frames} frames` +
-      (Number.isFinite(span) ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}` : '') +
+      (Number.isFinite(span)
+        ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}`
+        : '') +
       (capture.corrupt
         ? ` (corrupt record at byte ${capture.corrupt.offset})`
         : capture.truncated
@@ -57,7 +59,10 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
   );
   const byType = Object.entries(totals.pdusByType)
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([type, n]) => `  ${String(n).padStart(6)}  type ${type}${PDU_TYPE_NAMES[Number(type)] ? ` ${PDU_TYPE_NAMES[Number(type)]}` : ''}`);
+    .map(
+      ([type, n]) =>
+        `  ${String(n).padStart(6)}  type ${type}${PDU_TYPE_NAMES[Number(type)] ? ` ${PDU_TYPE_NAMES[Number(type)]}` : ''}`,
+    );
   lines.push(`PDUs: ${totals.pdus}`, ...byType);
   const rejected = Object.entries(totals.rejected);
   const rejectedCount = rejected.reduce((sum, [, n]) => sum + n, 0);

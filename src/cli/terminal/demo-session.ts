@@ -64,7 +64,14 @@ export interface DemoEntityReport {
   /** What the subscriber saw. */
   readonly received: { appeared: boolean; updates: number; removed: boolean; marking: string; algorithm: string };
   /** Displayed (subscriber) position against the truth, metres. */
-  readonly error: { nowMeters: number; meanMeters: number; rmsMeters: number; p95Meters: number; maxMeters: number; samples: number };
+  readonly error: {
+    nowMeters: number;
+    meanMeters: number;
+    rmsMeters: number;
+    p95Meters: number;
+    maxMeters: number;
+    samples: number;
+  };
   /** PDUs and bytes a fixed 15 Hz update would have sent over the same time. */
   baselinePdus: number;
   pdusSaved: number;
@@ -84,7 +91,14 @@ export interface DemoReport {
   readonly orientationThresholdDeg: number;
   stoppedBy: 'running' | 'duration' | 'interrupted';
   readonly entities: DemoEntityReport[];
-  readonly totals: { pdusSent: number; baselinePdus: number; pdusSaved: number; savedFraction: number; bytesSent: number; baselineBytes: number };
+  readonly totals: {
+    pdusSent: number;
+    baselinePdus: number;
+    pdusSaved: number;
+    savedFraction: number;
+    bytesSent: number;
+    baselineBytes: number;
+  };
   readonly receiver: { datagrams: number; pdus: number; rejected: number; entities: number };
 }
 
@@ -147,7 +161,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       if (i < 0) return;
       const seen = report.entities[i]!.received;
       seen.marking = event.marking;
-      seen.algorithm = DR_ALGORITHM_NAMES[event.state.deadReckoning.algorithm] ?? String(event.state.deadReckoning.algorithm);
+      seen.algorithm =
+        DR_ALGORITHM_NAMES[event.state.deadReckoning.algorithm] ?? String(event.state.deadReckoning.algorithm);
       if (event.type === 'appeared') seen.appeared = true;
       else if (event.type === 'updated') seen.updates++;
       else if (event.type === 'removed') seen.removed = true;
@@ -163,7 +178,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         const slot = frame.table.slotOf(keys[i]!);
         if (slot < 0) continue;
         actor.trajectory.sample(actor.startSeconds + (frame.timeSeconds * 1000 - t0Ms) / 1000, truth);
-        const p = truth.location, j = 3 * slot, q = frame.location;
+        const p = truth.location,
+          j = 3 * slot,
+          q = frame.location;
         const error = Math.hypot(p[0]! - q[j]!, p[1]! - q[j + 1]!, p[2]! - q[j + 2]!);
         errors[i]!.push(error);
         report.entities[i]!.error.nowMeters = error;
@@ -171,13 +188,23 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     };
     subscriptions.push(subscriber.frames({ rateHz: options.frameRateHz }).subscribe({ next: onFrame, error: fail }));
     for (const [i, actor] of cast.entries()) {
-      const publisherConfig = { ...config, network: { ...config.network, address, port: bound.port }, dis: { ...config.dis, application: applicationId(config, i) } };
+      const publisherConfig = {
+        ...config,
+        network: { ...config.network, address, port: bound.port },
+        dis: { ...config.dis, application: applicationId(config, i) },
+      };
       const publisher = await createPublisher(publisherConfig);
       publishers.push(publisher);
       const entity = { entity: 1, marking: actor.marking, entityType: actor.entityType, algorithm: options.algorithm };
       const stats = report.entities[i]!;
       subscriptions.push(
-        sampleTrajectory(actor.trajectory, { entity, rateHz: options.rateHz, startSeconds: actor.startSeconds, originMs: t0Ms, durationSeconds: options.durationSeconds + 5 })
+        sampleTrajectory(actor.trajectory, {
+          entity,
+          rateHz: options.rateHz,
+          startSeconds: actor.startSeconds,
+          originMs: t0Ms,
+          durationSeconds: options.durationSeconds + 5,
+        })
           .pipe(deadReckonEmit({ config: publisherConfig, absoluteTimestamps: true }), publisher.transmit())
           .subscribe((pdu) => {
             stats.pdusSent++;
@@ -248,7 +275,7 @@ function truthNow(cast: ReturnType<typeof demoActors>, report: DemoReport, t0Ms:
     const [latRad, lonRad, altM] = ecefToGeodetic(geodeticScratch, x, y, z) as unknown as [number, number, number];
     const [psi, theta, phi] = truthScratch.orientation as unknown as [number, number, number];
     const headingRad = headingPitchRollFromEuler(attitudeScratch, latRad, lonRad, psi, theta, phi)[0]!;
-    const headingDeg = (((headingRad * 180) / Math.PI) % 360 + 360) % 360;
+    const headingDeg = ((((headingRad * 180) / Math.PI) % 360) + 360) % 360;
     const id = report.entities[i]!.entityId;
     return { id, lat: (latRad * 180) / Math.PI, lon: (lonRad * 180) / Math.PI, altM, headingDeg };
   });
@@ -303,15 +330,29 @@ function update(
   report.receiver.entities = received.entities;
 }
 
-function errorFigures(samples: readonly number[]): { meanMeters: number; rmsMeters: number; p95Meters: number; maxMeters: number; samples: number } {
+function errorFigures(samples: readonly number[]): {
+  meanMeters: number;
+  rmsMeters: number;
+  p95Meters: number;
+  maxMeters: number;
+  samples: number;
+} {
   const n = samples.length;
   if (n === 0) return { meanMeters: NaN, rmsMeters: NaN, p95Meters: NaN, maxMeters: NaN, samples: 0 };
-  let sum = 0, squares = 0, max = 0;
+  let sum = 0,
+    squares = 0,
+    max = 0;
   for (const e of samples) {
     sum += e;
     squares += e * e;
     if (e > max) max = e;
   }
   const sorted = Float64Array.from(samples).sort();
-  return { meanMeters: sum / n, rmsMeters: Math.sqrt(squares / n), p95Meters: sorted[Math.min(n - 1, Math.floor(0.95 * n))]!, maxMeters: max, samples: n };
+  return {
+    meanMeters: sum / n,
+    rmsMeters: Math.sqrt(squares / n),
+    p95Meters: sorted[Math.min(n - 1, Math.floor(0.95 * n))]!,
+    maxMeters: max,
+    samples: n,
+  };
 }

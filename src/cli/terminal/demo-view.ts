@@ -137,7 +137,9 @@ export function demoSummaryLines(report: DemoReport, tty: boolean, color = tty):
   const removed = report.entities.filter((e) => e.received.removed).length;
   return [
     '',
-    s.bold(`Summary after ${report.elapsedSeconds.toFixed(1)} s${report.stoppedBy === 'interrupted' ? ' (interrupted)' : ''}`),
+    s.bold(
+      `Summary after ${report.elapsedSeconds.toFixed(1)} s${report.stoppedBy === 'interrupted' ? ' (interrupted)' : ''}`,
+    ),
     s.bold(table[0]!),
     ...table.slice(1),
     '',

@@ -91,5 +91,11 @@ export function formatFittedTable(
     });
     return parts.join('  ').trimEnd();
   };
-  return [line(columns.map((c) => c.title), -1), ...rows.map((r, row) => line(r, row))];
+  return [
+    line(
+      columns.map((c) => c.title),
+      -1,
+    ),
+    ...rows.map((r, row) => line(r, row)),
+  ];
 }

@@ -11,7 +11,9 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
   const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
     columns
-      .map((c, i) => (c.align === 'right' ? (cells[i] ?? '').padStart(widths[i]!) : (cells[i] ?? '').padEnd(widths[i]!)))
+      .map((c, i) =>
+        c.align === 'right' ? (cells[i] ?? '').padStart(widths[i]!) : (cells[i] ?? '').padEnd(widths[i]!),
+      )
       .join('  ')
       .trimEnd();
   return [line(columns.map((c) => c.title)), ...rows.map(line)];

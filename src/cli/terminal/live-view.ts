@@ -109,7 +109,10 @@ export function colorSupported(tty: boolean, env: NodeJS.ProcessEnv): boolean {
 }
 
 /** Bold and dim on a terminal, plain text elsewhere; green only where `color` (defaults to `tty`). */
-export function styles(tty: boolean, color = tty): {
+export function styles(
+  tty: boolean,
+  color = tty,
+): {
   bold(text: string): string;
   dim(text: string): string;
   green(text: string): string;

@@ -166,7 +166,10 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
       more++;
       continue;
     }
-    const j = 3 * slot, v = t.store.velocity, o = frame.orientation, key = frame.key[slot]!;
+    const j = 3 * slot,
+      v = t.store.velocity,
+      o = frame.orientation,
+      key = frame.key[slot]!;
     ecefToGeodetic(geo, frame.location[j]!, frame.location[j + 1]!, frame.location[j + 2]!);
     headingPitchRollFromEuler(hpr, geo[0]!, geo[1]!, o[j]!, o[j + 1]!, o[j + 2]!);
     // Rounded before wrapping, so 359.7° shows as 0°, not 360°.

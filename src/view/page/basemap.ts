@@ -56,7 +56,11 @@ export function onlineStyle(tiles: string): StyleSpecification | string {
 }
 
 /** Adds the grid's source and layer to a loaded style that lacks them (an online style URL). */
-export function ensureGrid(map: { getSource(id: string): unknown; addSource(id: string, source: object): unknown; addLayer(layer: object): unknown }): void {
+export function ensureGrid(map: {
+  getSource(id: string): unknown;
+  addSource(id: string, source: object): unknown;
+  addLayer(layer: object): unknown;
+}): void {
   if (map.getSource('grid') !== undefined) return;
   map.addSource('grid', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
   map.addLayer(GRID_LAYER);
@@ -78,7 +82,10 @@ export function formatDistance(meters: number): string {
 export interface MetricGrid {
   spacingMeters: number;
   /** GeoJSON LineStrings, longitude/latitude degrees. */
-  geojson: { type: 'FeatureCollection'; features: Array<{ type: 'Feature'; properties: object; geometry: { type: 'LineString'; coordinates: number[][] } }> };
+  geojson: {
+    type: 'FeatureCollection';
+    features: Array<{ type: 'Feature'; properties: object; geometry: { type: 'LineString'; coordinates: number[][] } }>;
+  };
 }
 
 /**
@@ -95,7 +102,8 @@ export function metricGrid(
   northDeg: number,
   maxLines = 40,
 ): MetricGrid {
-  const south = Math.max(-85, southDeg), north = Math.min(85, northDeg);
+  const south = Math.max(-85, southDeg),
+    north = Math.min(85, northDeg);
   const centreLat = ((south + north) / 2) * DEG;
   const sin = Math.sin(centreLat);
   const w = 1 - WGS84_E2 * sin * sin;
@@ -105,16 +113,31 @@ export function metricGrid(
   const metersPerDegLon = Math.max(primeVerticalRadius * Math.cos(centreLat) * DEG, 1);
   const span = eastDeg >= westDeg ? eastDeg - westDeg : eastDeg + 360 - westDeg;
   let spacingMeters = gridSpacingMeters(span * metersPerDegLon);
-  while ((north - south) * metersPerDegLat / spacingMeters > maxLines || span * metersPerDegLon / spacingMeters > maxLines) {
+  while (
+    ((north - south) * metersPerDegLat) / spacingMeters > maxLines ||
+    (span * metersPerDegLon) / spacingMeters > maxLines
+  ) {
     spacingMeters *= 2;
   }
   const features: MetricGrid['geojson']['features'] = [];
-  const dLat = spacingMeters / metersPerDegLat, dLon = spacingMeters / metersPerDegLon;
+  const dLat = spacingMeters / metersPerDegLat,
+    dLon = spacingMeters / metersPerDegLon;
   for (let lat = Math.ceil(south / dLat) * dLat; lat <= north; lat += dLat) {
-    features.push(line([[westDeg, lat], [westDeg + span / 2, lat], [westDeg + span, lat]]));
+    features.push(
+      line([
+        [westDeg, lat],
+        [westDeg + span / 2, lat],
+        [westDeg + span, lat],
+      ]),
+    );
   }
   for (let lon = Math.ceil(westDeg / dLon) * dLon; lon <= westDeg + span; lon += dLon) {
-    features.push(line([[lon, south], [lon, north]]));
+    features.push(
+      line([
+        [lon, south],
+        [lon, north],
+      ]),
+    );
   }
   return { spacingMeters, geojson: { type: 'FeatureCollection', features } };
 }

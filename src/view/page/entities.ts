@@ -166,7 +166,10 @@ export class PageEntities {
    */
   applyPdu(bytes: Uint8Array, offset: number, end: number, arrivalSeconds: number): number {
     const record = this.record;
-    if (!Number.isFinite(arrivalSeconds) || decodeEntityStateOrUpdateInto(record, bytes, offset, end) !== CodecStatus.OK) {
+    if (
+      !Number.isFinite(arrivalSeconds) ||
+      decodeEntityStateOrUpdateInto(record, bytes, offset, end) !== CodecStatus.OK
+    ) {
       this.stats.rejected++;
       return 0;
     }
@@ -234,9 +237,15 @@ export class PageEntities {
   frame(tSeconds: number, ghosts = false): void {
     const table = this.table;
     table.render(tSeconds);
-    const location = table.displayLocation, matrix = table.displayWorldToBody, active = table.active;
-    const positions = this.positions, angles = this.angles, heading = this.headingDeg;
-    const instanceSlot = this.instanceSlot, slotInstance = this.slotInstance, g = this.geodetic;
+    const location = table.displayLocation,
+      matrix = table.displayWorldToBody,
+      active = table.active;
+    const positions = this.positions,
+      angles = this.angles,
+      heading = this.headingDeg;
+    const instanceSlot = this.instanceSlot,
+      slotInstance = this.slotInstance,
+      g = this.geodetic;
     let n = 0;
     const high = table.highWater;
     for (let slot = 0; slot < high; slot++) {
@@ -245,7 +254,9 @@ export class PageEntities {
         continue;
       }
       const s3 = 3 * slot;
-      const x = location[s3]!, y = location[s3 + 1]!, z = location[s3 + 2]!;
+      const x = location[s3]!,
+        y = location[s3 + 1]!,
+        z = location[s3 + 2]!;
       geodeticOf(g, x, y, z);
       const n3 = 3 * n;
       positions[n3] = g[1]! / DEG;
@@ -253,10 +264,14 @@ export class PageEntities {
       positions[n3 + 2] = g[2]!;
       // Heading: the body x axis (row 0 of R_wb) against local north and east (IEEE 1278.1 §1.4.3 frames).
       const m = 9 * slot;
-      const bx = matrix[m]!, by = matrix[m + 1]!, bz = matrix[m + 2]!;
+      const bx = matrix[m]!,
+        by = matrix[m + 1]!,
+        bz = matrix[m + 2]!;
       const p = Math.sqrt(x * x + y * y);
-      const cosLon = p > 0 ? x / p : 1, sinLon = p > 0 ? y / p : 0;
-      const sinLat = Math.sin(g[0]!), cosLat = Math.cos(g[0]!);
+      const cosLon = p > 0 ? x / p : 1,
+        sinLon = p > 0 ? y / p : 0;
+      const sinLat = Math.sin(g[0]!),
+        cosLat = Math.cos(g[0]!);
       const east = -sinLon * bx + cosLon * by;
       const north = -sinLat * cosLon * bx - sinLat * sinLon * by + cosLat * bz;
       let h = Math.atan2(east, north) / DEG;
@@ -280,7 +295,9 @@ export class PageEntities {
   private fillGhosts(tSeconds: number): void {
     const table = this.table;
     table.extrapolate(tSeconds);
-    const location = table.location, out = this.ghostPositions, g = this.geodetic;
+    const location = table.location,
+      out = this.ghostPositions,
+      g = this.geodetic;
     for (let i = 0; i < this.count; i++) {
       const s3 = 3 * this.instanceSlot[i]!;
       geodeticOf(g, location[s3]!, location[s3 + 1]!, location[s3 + 2]!);
@@ -292,7 +309,10 @@ export class PageEntities {
 
   /** Appends every instance's displayed position to its trail and packs the trails for the path layer. */
   private sampleTrails(): void {
-    const points = this.trailPoints, values = this.trailValues, path = this.trailPath, starts = this.trailStarts;
+    const points = this.trailPoints,
+      values = this.trailValues,
+      path = this.trailPath,
+      starts = this.trailStarts;
     let w = 0;
     for (let i = 0; i < this.count; i++) {
       const slot = this.instanceSlot[i]!;
@@ -322,7 +342,8 @@ export class PageEntities {
     const count = this.arrivalCount[slot]!;
     if (count < 2) return 0;
     const base = RATE_WINDOW * slot;
-    let first = Infinity, last = -Infinity;
+    let first = Infinity,
+      last = -Infinity;
     for (let k = 0; k < Math.min(count, RATE_WINDOW); k++) {
       const t = this.arrivals[base + k]!;
       if (t < first) first = t;
@@ -341,17 +362,21 @@ export class PageEntities {
    * metres: the correction the smoothing has yet to make.
    */
   displayErrorMeters(slot: number, tSeconds: number): number {
-    const table = this.table, out = this.scratch;
+    const table = this.table,
+      out = this.scratch;
     positionAt(table.store, slot, tSeconds, table.referenceSeconds, out, 0);
-    const d = table.displayLocation, s3 = 3 * slot;
+    const d = table.displayLocation,
+      s3 = 3 * slot;
     return Math.hypot(d[s3]! - out[0]!, d[s3 + 1]! - out[1]!, d[s3 + 2]! - out[2]!);
   }
 
   /** Speed of a slot's current model, m/s (world-frame velocity at tSeconds). */
   speedMetersPerSecond(slot: number, tSeconds: number): number {
-    const s = this.table.store, j = 3 * slot;
+    const s = this.table.store,
+      j = 3 * slot;
     const dt = tSeconds - this.table.referenceSeconds[slot]!;
-    const v = s.velocityWorld, a = s.halfAccelerationWorld;
+    const v = s.velocityWorld,
+      a = s.halfAccelerationWorld;
     return Math.hypot(v[j]! + 2 * a[j]! * dt, v[j + 1]! + 2 * a[j + 1]! * dt, v[j + 2]! + 2 * a[j + 2]! * dt);
   }
 
@@ -360,16 +385,21 @@ export class PageEntities {
    * predicts at its arrival (the sender's test, IEEE 1278.1-2012 §5.3.2.4, seen from the receiver).
    */
   private reasonFor(slot: number, record: EntityStateRecord, arrivalSeconds: number): number {
-    const table = this.table, out = this.scratch;
+    const table = this.table,
+      out = this.scratch;
     const models = table.store;
     positionAt(models, slot, arrivalSeconds, table.referenceSeconds, out, 0);
     const l = record.location;
     const positionError = Math.hypot(l[0]! - out[0]!, l[1]! - out[1]!, l[2]! - out[2]!);
     if (positionError >= 0.9 * this.positionThresholdMeters) return PDU_REASON_POSITION;
-    const o = models.orientation0, s3 = 3 * slot, r = record.orientation;
+    const o = models.orientation0,
+      s3 = 3 * slot,
+      r = record.orientation;
     const rotating = models.omegaMagnitude[slot]! > 0;
     if (!rotating) {
-      const dPsi = wrapAngle(r[0]! - o[s3]!), dTheta = wrapAngle(r[1]! - o[s3 + 1]!), dPhi = wrapAngle(r[2]! - o[s3 + 2]!);
+      const dPsi = wrapAngle(r[0]! - o[s3]!),
+        dTheta = wrapAngle(r[1]! - o[s3 + 1]!),
+        dPhi = wrapAngle(r[2]! - o[s3 + 2]!);
       if (Math.max(Math.abs(dPsi), Math.abs(dTheta), Math.abs(dPhi)) >= 0.9 * this.orientationThresholdRad) {
         return PDU_REASON_ORIENTATION;
       }
@@ -403,7 +433,8 @@ export class PageEntities {
 
   /** Re-reads a slot's marking when its bytes differ from the cached text (no string built otherwise). */
   private updateMarking(slot: number): void {
-    const bytes = this.table.marking, start = 11 * slot;
+    const bytes = this.table.marking,
+      start = 11 * slot;
     const cached = this.markings[slot]!;
     let same = true;
     for (let i = 0; i < 11; i++) {
@@ -445,10 +476,13 @@ function wrapAngle(a: number): number {
  */
 export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
   const p = Math.sqrt(x * x + y * y);
-  let t = WGS84_A * z, u = WGS84_B * p;
+  let t = WGS84_A * z,
+    u = WGS84_B * p;
   let r = Math.sqrt(t * t + u * u);
-  let sinBeta = t / r, cosBeta = u / r;
-  let num = 0, den = 1;
+  let sinBeta = t / r,
+    cosBeta = u / r;
+  let num = 0,
+    den = 1;
   for (let k = 0; k < 2; k++) {
     num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
     den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
@@ -459,7 +493,8 @@ export function geodeticOf(out: Float64Array, x: number, y: number, z: number): 
     cosBeta = u / r;
   }
   const h = Math.sqrt(num * num + den * den);
-  const sinLat = num / h, cosLat = den / h;
+  const sinLat = num / h,
+    cosLat = den / h;
   out[0] = Math.atan2(num, den);
   out[1] = Math.atan2(y, x);
   out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);

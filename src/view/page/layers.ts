@@ -7,7 +7,7 @@
 import { IconLayer, LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { ms, std2525c } from 'milsymbol/index.mjs';
-import { PageEntities } from './entities.js';
+import type { PageEntities } from './entities.js';
 import { symbolKey } from './symbols.js';
 
 type Rgba = [number, number, number, number];
@@ -54,7 +54,10 @@ export interface TruthPoint {
 /** Symbol atlas: every symbol drawn once with milsymbol into one canvas. */
 export class SymbolAtlas {
   readonly canvas: HTMLCanvasElement;
-  readonly mapping: Record<string, { x: number; y: number; width: number; height: number; anchorX: number; anchorY: number }> = {};
+  readonly mapping: Record<
+    string,
+    { x: number; y: number; width: number; height: number; anchorX: number; anchorY: number }
+  > = {};
 
   constructor(sizePx = 28) {
     const keys = new Set<string>();
@@ -64,15 +67,21 @@ export class SymbolAtlas {
         for (let force = 0; force <= 3; force++) keys.add(symbolKey(kind, domain, force));
       }
     }
-    const symbols = [...keys].map((key) => ({ key, symbol: new ms.Symbol(key, { size: sizePx, colorMode: 'Medium' }) }));
-    const cell = Math.ceil(Math.max(...symbols.map(({ symbol }) => Math.max(symbol.getSize().width, symbol.getSize().height)))) + 2;
+    const symbols = [...keys].map((key) => ({
+      key,
+      symbol: new ms.Symbol(key, { size: sizePx, colorMode: 'Medium' }),
+    }));
+    const cell =
+      Math.ceil(Math.max(...symbols.map(({ symbol }) => Math.max(symbol.getSize().width, symbol.getSize().height)))) +
+      2;
     const columns = 8;
     const canvas = (this.canvas = document.createElement('canvas'));
     canvas.width = columns * cell;
     canvas.height = Math.ceil(symbols.length / columns) * cell;
     const context = canvas.getContext('2d')!;
     symbols.forEach(({ key, symbol }, i) => {
-      const x = (i % columns) * cell, y = Math.floor(i / columns) * cell;
+      const x = (i % columns) * cell,
+        y = Math.floor(i / columns) * cell;
       const image = symbol.asCanvas();
       context.drawImage(image, x, y);
       const anchor = symbol.getAnchor();
@@ -194,7 +203,9 @@ export class EntityLayers {
     }
     if (options.labels) {
       const indices = n <= options.maxLabels ? this.labelIndices : selectedInstance >= 0 ? [selectedInstance] : [];
-      const positions = e.positions, markings = e.markings, slots = e.instanceSlot;
+      const positions = e.positions,
+        markings = e.markings,
+        slots = e.instanceSlot;
       layers.push(
         new TextLayer({
           id: 'labels',
@@ -219,9 +230,11 @@ export class EntityLayers {
 
   /** Icon key and trail colour of every instance, and the label list: when entities came, went or changed. */
   private rebuildStructure(maxLabels: number): void {
-    const e = this.entities, table = e.table, n = e.count;
+    const e = this.entities,
+      table = e.table,
+      n = e.count;
     this.builtStructure = e.structureVersion;
-    const keys = (this.iconKeys.length = n, this.iconKeys);
+    const keys = ((this.iconKeys.length = n), this.iconKeys);
     for (let i = 0; i < n; i++) {
       const slot = e.instanceSlot[i]!;
       keys[i] = symbolKey(table.entityType[7 * slot]!, table.entityType[7 * slot + 1]!, table.forceId[slot]!);
@@ -230,9 +243,10 @@ export class EntityLayers {
   }
 
   private rebuildTrails(): void {
-    const e = this.entities, table = e.table;
+    const e = this.entities,
+      table = e.table;
     this.builtTrail = e.trailVersion;
-    const colours = (this.trailColours.length = e.trailCount, this.trailColours);
+    const colours = ((this.trailColours.length = e.trailCount), this.trailColours);
     for (let i = 0; i < e.trailCount; i++) {
       const slot = e.instanceSlot[i]!;
       colours[i] = FORCE_COLOURS[symbolKey(0, 0, table.forceId[slot]!).charAt(1)]!;

@@ -6,7 +6,15 @@
 import './app.css';
 import * as maplibregl from 'maplibre-gl';
 import { MapboxOverlay } from '@deck.gl/mapbox';
-import { EMPTY_FILTER, FEED_PATH, type CountersMessage, type HelloMessage, type ServerMessage, type TruthEntity, type ViewFilter } from '../protocol.js';
+import {
+  EMPTY_FILTER,
+  FEED_PATH,
+  type CountersMessage,
+  type HelloMessage,
+  type ServerMessage,
+  type TruthEntity,
+  type ViewFilter,
+} from '../protocol.js';
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
 import { PageEntities } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
@@ -17,7 +25,16 @@ import { Panel } from './panel.js';
 /** What the browser tests read (not pixels): see docs/view.md. */
 export interface TestHook {
   connected: boolean;
-  entities(): Array<{ id: string; marking: string; lat: number; lon: number; altM: number; force: number; kind: number; domain: number }>;
+  entities(): Array<{
+    id: string;
+    marking: string;
+    lat: number;
+    lon: number;
+    altM: number;
+    force: number;
+    kind: number;
+    domain: number;
+  }>;
   counters: CountersMessage | null;
   /** JS time of the last frame's work (dead reckoning, smoothing, layer update), ms. */
   frameMs: number;
@@ -126,7 +143,9 @@ class App {
       },
       errors: [],
       entities() {
-        const e = app.entities, t = e.table, out = [];
+        const e = app.entities,
+          t = e.table,
+          out = [];
         for (let i = 0; i < e.count; i++) {
           const slot = e.instanceSlot[i]!;
           out.push({
@@ -214,9 +233,12 @@ class App {
     const c = hello.config;
     const previous = this.hello?.config;
     this.hello = hello;
-    const sameModel = previous !== undefined &&
-      previous.smoothing.method === c.smoothing.method && previous.smoothing.timeSeconds === c.smoothing.timeSeconds &&
-      previous.positionThresholdMeters === c.positionThresholdMeters && previous.orientationThresholdDeg === c.orientationThresholdDeg;
+    const sameModel =
+      previous !== undefined &&
+      previous.smoothing.method === c.smoothing.method &&
+      previous.smoothing.timeSeconds === c.smoothing.timeSeconds &&
+      previous.positionThresholdMeters === c.positionThresholdMeters &&
+      previous.orientationThresholdDeg === c.orientationThresholdDeg;
     if (sameModel) {
       this.entities.clear();
     } else {
@@ -227,7 +249,8 @@ class App {
       });
       this.layers = new EntityLayers(this.entities, this.atlas);
     }
-    if (typeof c.tiles === 'string' && c.tiles !== '' && previous?.tiles !== c.tiles) this.map.setStyle(onlineStyle(c.tiles));
+    if (typeof c.tiles === 'string' && c.tiles !== '' && previous?.tiles !== c.tiles)
+      this.map.setStyle(onlineStyle(c.tiles));
     // A reconnect restores the filter the user had; the server starts every client with the empty one.
     if (this.filter !== EMPTY_FILTER) this.applyFilter();
   }
@@ -240,7 +263,8 @@ class App {
   }
 
   private onTruth(serverTimeMs: number, truth: readonly TruthEntity[]): void {
-    const e = this.entities, t = e.table;
+    const e = this.entities,
+      t = e.table;
     const points: TruthPoint[] = [];
     this.truthError.clear();
     for (const entity of truth) {
@@ -253,7 +277,8 @@ class App {
       // The displayed state at the truth's own time: the error the viewer sees, free of message latency.
       t.renderSlot(slot, serverTimeMs / 1000, this.displayed, this.displayedMatrix);
       geodeticDegreesToEcef(this.ecef, entity.lat, entity.lon, Number.isFinite(entity.altM) ? entity.altM : 0);
-      const d = this.displayed, x = this.ecef;
+      const d = this.displayed,
+        x = this.ecef;
       this.truthError.set(slot, Math.hypot(d[0]! - x[0]!, d[1]! - x[1]!, d[2]! - x[2]!));
     }
     this.truth = points;
@@ -266,7 +291,10 @@ class App {
   }
 
   private sendFilter(): void {
-    this.filter = this.panel.filter(this.hello?.config.exercise ?? null, this.panel.wantsVisibleArea ? this.visibleBbox() : null);
+    this.filter = this.panel.filter(
+      this.hello?.config.exercise ?? null,
+      this.panel.wantsVisibleArea ? this.visibleBbox() : null,
+    );
     this.applyFilter();
   }
 
@@ -281,7 +309,8 @@ class App {
   private visibleBbox(): [number, number, number, number] {
     const b = this.map.getBounds();
     const clampLat = (v: number) => Math.max(-90, Math.min(90, v));
-    const west = b.getWest(), east = b.getEast();
+    const west = b.getWest(),
+      east = b.getEast();
     if (east - west >= 360) return [-180, clampLat(b.getSouth()), 180, clampLat(b.getNorth())];
     const wrap = (v: number) => ((((v + 180) % 360) + 360) % 360) - 180;
     return [wrap(west), clampLat(b.getSouth()), wrap(east), clampLat(b.getNorth())];
@@ -312,17 +341,17 @@ class App {
     e.frame(t, ghosts);
     const selectedSlot = this.selectedKey >= 0 ? e.table.slotOf(this.selectedKey) : -1;
     const built = this.layers.layers(
-        {
-          trails: this.panel.toggle('trails'),
-          markers: this.panel.toggle('markers'),
-          ghosts,
-          labels: this.panel.toggle('labels'),
-          selectedSlot,
-          maxLabels: MAX_LABELS,
-          onSelect: (slot) => this.selectSlot(slot),
-        },
-        this.truth,
-      );
+      {
+        trails: this.panel.toggle('trails'),
+        markers: this.panel.toggle('markers'),
+        ghosts,
+        labels: this.panel.toggle('labels'),
+        selectedSlot,
+        maxLabels: MAX_LABELS,
+        onSelect: (slot) => this.selectSlot(slot),
+      },
+      this.truth,
+    );
     this.overlay.setProps({ layers: built });
     this.frameMs = this.hook.frameMs = performance.now() - start;
     this.hook.frameServerMs = t * 1000;
@@ -337,7 +366,8 @@ class App {
 
   private truthSummary(): string | null {
     if (this.truthError.size === 0) return null;
-    let sum = 0, max = 0;
+    let sum = 0,
+      max = 0;
     for (const error of this.truthError.values()) {
       sum += error;
       if (error > max) max = error;
@@ -349,7 +379,10 @@ class App {
   private fitToEntities(): void {
     this.fitted = true;
     const p = this.entities.positions;
-    let west = 180, east = -180, south = 90, north = -90;
+    let west = 180,
+      east = -180,
+      south = 90,
+      north = -90;
     for (let i = 0; i < this.entities.count; i++) {
       west = Math.min(west, p[3 * i]!);
       east = Math.max(east, p[3 * i]!);
@@ -357,7 +390,13 @@ class App {
       north = Math.max(north, p[3 * i + 1]!);
     }
     const pad = 0.02;
-    this.map.fitBounds([[west - pad, south - pad], [east + pad, north + pad]], { padding: 60, maxZoom: 13, duration: 0 });
+    this.map.fitBounds(
+      [
+        [west - pad, south - pad],
+        [east + pad, north + pad],
+      ],
+      { padding: 60, maxZoom: 13, duration: 0 },
+    );
   }
 }
 
@@ -370,11 +409,20 @@ const SMOOTHING_METHODS = ['snap', 'linear', 'projective', 'convergence'];
 /** A hello whose fields the page reads are all there (a malformed one is ignored, not half-applied). */
 function isHello(message: HelloMessage): boolean {
   const c = message.config as Partial<HelloMessage['config']> | undefined;
-  return isFiniteNumber(message.serverTimeMs) && typeof c === 'object' && c !== null &&
-    typeof c.smoothing === 'object' && c.smoothing !== null && SMOOTHING_METHODS.includes(c.smoothing.method) &&
-    isFiniteNumber(c.smoothing.timeSeconds) && c.smoothing.timeSeconds >= 0 &&
-    isFiniteNumber(c.positionThresholdMeters) && isFiniteNumber(c.orientationThresholdDeg) &&
-    (c.exercise === null || isFiniteNumber(c.exercise)) && (c.tiles === null || typeof c.tiles === 'string');
+  return (
+    isFiniteNumber(message.serverTimeMs) &&
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.smoothing === 'object' &&
+    c.smoothing !== null &&
+    SMOOTHING_METHODS.includes(c.smoothing.method) &&
+    isFiniteNumber(c.smoothing.timeSeconds) &&
+    c.smoothing.timeSeconds >= 0 &&
+    isFiniteNumber(c.positionThresholdMeters) &&
+    isFiniteNumber(c.orientationThresholdDeg) &&
+    (c.exercise === null || isFiniteNumber(c.exercise)) &&
+    (c.tiles === null || typeof c.tiles === 'string')
+  );
 }
 
 new App();

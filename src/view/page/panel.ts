@@ -3,13 +3,24 @@
  * selected entity's details. Every piece of network text (markings) goes in through `textContent`, never as HTML.
  */
 import type { CountersMessage, ViewFilter } from '../protocol.js';
-import { PageEntities, PDU_REASON_NAMES } from './entities.js';
+import { type PageEntities, PDU_REASON_NAMES } from './entities.js';
 import { REASON_COLOURS } from './layers.js';
 import { affiliationOf } from './symbols.js';
 
 const FORCE_NAMES = ['other', 'friendly', 'opposing', 'neutral'];
 const DOMAIN_NAMES = ['other', 'land', 'air', 'surface', 'subsurface', 'space'];
-const KIND_NAMES = ['other', 'platform', 'munition', 'life form', 'environmental', 'cultural feature', 'supply', 'radio', 'expendable', 'sensor/emitter'];
+const KIND_NAMES = [
+  'other',
+  'platform',
+  'munition',
+  'life form',
+  'environmental',
+  'cultural feature',
+  'supply',
+  'radio',
+  'expendable',
+  'sensor/emitter',
+];
 const DR_NAMES = ['other', 'static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
 /** One collator for every sort: `localeCompare` builds one per call. */
 const collator = new Intl.Collator(undefined, { numeric: true });
@@ -55,7 +66,7 @@ export class Panel {
   private readonly detailFields = byId('d-fields');
   private readonly truthSummary = byId('truth-summary');
 
-  constructor(private readonly hooks: PanelHooks) {
+  constructor(hooks: PanelHooks) {
     for (const id of ['f-forces', 'f-domains']) byId(id).addEventListener('change', () => hooks.filterChanged());
     byId('f-bbox').addEventListener('change', () => hooks.filterChanged());
     byId<HTMLInputElement>('search').addEventListener('input', (event) => {
@@ -100,7 +111,8 @@ export class Panel {
   connection(state: string, reconnects: number): void {
     const element = byId('connection');
     element.className = `state ${state}`;
-    element.textContent = state === 'open' ? 'connected' : state === 'connecting' ? `connecting… (${reconnects})` : 'disconnected';
+    element.textContent =
+      state === 'open' ? 'connected' : state === 'connecting' ? `connecting… (${reconnects})` : 'disconnected';
   }
 
   counters(counters: CountersMessage | null, entities: number, frameMs: number, gridText: string): void {
@@ -118,13 +130,22 @@ export class Panel {
   }
 
   /** Redraws the list and the details (a few times a second, not per frame). */
-  refresh(entities: PageEntities, nowSeconds: number, selectedSlot: number, truthErrorMeters: number | undefined): void {
+  refresh(
+    entities: PageEntities,
+    nowSeconds: number,
+    selectedSlot: number,
+    truthErrorMeters: number | undefined,
+  ): void {
     const table = entities.table;
     const slots: number[] = [];
     const search = this.search;
     for (let i = 0; i < entities.count; i++) {
       const slot = entities.instanceSlot[i]!;
-      if (search === '' || entities.markings[slot]!.toLowerCase().includes(search) || entities.ids[slot]!.includes(search)) {
+      if (
+        search === '' ||
+        entities.markings[slot]!.toLowerCase().includes(search) ||
+        entities.ids[slot]!.includes(search)
+      ) {
         slots.push(slot);
       }
     }
@@ -137,9 +158,10 @@ export class Panel {
       rate: (a, b) => entities.pduRate(b) - entities.pduRate(a),
     };
     slots.sort(comparators[this.sort] ?? comparators['marking']);
-    this.listCount.textContent = slots.length > MAX_ROWS
-      ? `${slots.length} of ${entities.count} entities (first ${MAX_ROWS} shown)`
-      : `${slots.length} of ${entities.count} entities`;
+    this.listCount.textContent =
+      slots.length > MAX_ROWS
+        ? `${slots.length} of ${entities.count} entities (first ${MAX_ROWS} shown)`
+        : `${slots.length} of ${entities.count} entities`;
     const rows: HTMLLIElement[] = [];
     for (const slot of slots.slice(0, MAX_ROWS)) {
       const row = document.createElement('li');
@@ -159,7 +181,12 @@ export class Panel {
     this.refreshDetails(entities, nowSeconds, selectedSlot, truthErrorMeters);
   }
 
-  private refreshDetails(entities: PageEntities, nowSeconds: number, slot: number, truthErrorMeters: number | undefined): void {
+  private refreshDetails(
+    entities: PageEntities,
+    nowSeconds: number,
+    slot: number,
+    truthErrorMeters: number | undefined,
+  ): void {
     const table = entities.table;
     const instance = slot >= 0 && table.active[slot] === 1 ? entities.slotInstance[slot]! : -1;
     this.details.hidden = instance < 0;
@@ -171,7 +198,10 @@ export class Panel {
     const fields: Array<[string, string]> = [
       ['id', entities.ids[slot]!],
       ['marking', entities.markings[slot]!],
-      ['type', `${type.join(':')} (${KIND_NAMES[type[0]!] ?? 'kind ' + type[0]}, ${DOMAIN_NAMES[type[1]!] ?? 'domain ' + type[1]})`],
+      [
+        'type',
+        `${type.join(':')} (${KIND_NAMES[type[0]!] ?? 'kind ' + type[0]}, ${DOMAIN_NAMES[type[1]!] ?? 'domain ' + type[1]})`,
+      ],
       ['force', `${force} (${FORCE_NAMES[force] ?? affiliationOf(force)})`],
       ['lat, lon', `${fixed(p[3 * instance + 1]!, 6)}°, ${fixed(p[3 * instance]!, 6)}°`],
       ['alt', `${fixed(p[3 * instance + 2]!, 1)} m`],
@@ -179,7 +209,10 @@ export class Panel {
       ['heading', `${fixed(entities.headingDeg[slot]!, 1)}°`],
       ['DR algorithm', `${algorithm} (${DR_NAMES[algorithm] ?? 'unknown'})`],
       ['PDUs/s', fixed(entities.pduRate(slot), 2)],
-      ['last PDU', `${fixed(entities.ageSeconds(slot, nowSeconds), 1)} s ago (${PDU_REASON_NAMES[entities.lastReason[slot]!]})`],
+      [
+        'last PDU',
+        `${fixed(entities.ageSeconds(slot, nowSeconds), 1)} s ago (${PDU_REASON_NAMES[entities.lastReason[slot]!]})`,
+      ],
       ['display − DR', `${fixed(entities.displayErrorMeters(slot, nowSeconds), 2)} m`],
     ];
     if (truthErrorMeters !== undefined) fields.push(['display − truth', `${fixed(truthErrorMeters, 2)} m`]);

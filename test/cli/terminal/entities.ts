@@ -26,7 +26,8 @@ export function record(entity: number, spec: Spec): EntityStateRecord {
   r.entity = entity;
   r.forceId = spec.forceId ?? 1;
   r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
-  const lat = spec.latitudeDeg ?? 47.39712, lon = spec.longitudeDeg ?? 8.54803;
+  const lat = spec.latitudeDeg ?? 47.39712,
+    lon = spec.longitudeDeg ?? 8.54803;
   geodeticDegreesToEcef(r.location, lat, lon, 408);
   const rad = Math.PI / 180;
   eulerFromHeadingPitchRoll(r.orientation, lat * rad, lon * rad, (spec.headingDeg ?? 90) * rad, 0, 0);
@@ -52,7 +53,10 @@ export function world(specs: readonly Spec[]): {
   const table = new RemoteEntityTable({ capacity: Math.max(1, specs.length) });
   const entities = new EntityList();
   const records = specs.map((spec, i) => record(i + 1, spec));
-  for (const [t, type] of [[0, 'appeared'], [1, 'updated']] as const) {
+  for (const [t, type] of [
+    [0, 'appeared'],
+    [1, 'updated'],
+  ] as const) {
     for (const r of records) {
       r.timestampRaw = timestampFromSeconds(t, false);
       table.apply(r, t);

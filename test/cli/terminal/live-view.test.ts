@@ -12,7 +12,10 @@ function block(frame: number, n: number, width = 97): string[] {
 
 function onScreen(screen: Screen, frame: number): void {
   const visible = screen.lines();
-  expect(visible.filter((l) => l.startsWith('frame ')), visible.join('\n')).toEqual([`frame ${frame}`]);
+  expect(
+    visible.filter((l) => l.startsWith('frame ')),
+    visible.join('\n'),
+  ).toEqual([`frame ${frame}`]);
   expect(visible.filter((l) => l.startsWith('row  0 '))).toHaveLength(1);
   for (const line of visible) expect(line.length).toBeLessThan(screen.columns);
 }
@@ -35,7 +38,13 @@ describe('LiveView on a terminal', () => {
     const screen = new Screen(120, 40);
     const live = new LiveView(screen, { env: {} });
     let frame = 0;
-    for (const [columns, rows] of [[120, 40], [80, 24], [100, 30], [60, 10], [120, 40]] as const) {
+    for (const [columns, rows] of [
+      [120, 40],
+      [80, 24],
+      [100, 30],
+      [60, 10],
+      [120, 40],
+    ] as const) {
       screen.resize(columns, rows);
       for (let i = 0; i < 3; i++) live.update(block(++frame, 30));
       onScreen(screen, frame);

@@ -49,14 +49,28 @@ describe('subscribe view', () => {
     const { frame, entities } = world([{ marking: 'TANK 1', forceId: 2, headingDeg: 135 }]);
     const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 200, rows: 40 });
     expect(lines[1]!.split(/\s{2,}/)).toEqual(
-      ['entity', 'marking', 'force', 'type', 'DR', 'position (displayed)'].concat(
-        ['heading', 'speed', 'rate', 'PDUs', 'last PDU'],
-      ),
+      ['entity', 'marking', 'force', 'type', 'DR', 'position (displayed)'].concat([
+        'heading',
+        'speed',
+        'rate',
+        'PDUs',
+        'last PDU',
+      ]),
     );
     const position = '47.39712° N 8.54803° E 408 m';
-    expect(lines[2]!.split(/\s{2,}/)).toEqual(
-      ['1:77:1', 'TANK 1', 'opposing', '1:1:225:1:1:3:0', 'FPW', position, '135°', '0.0 m/s', '0.67/s', '2', '0.5 s ago'],
-    );
+    expect(lines[2]!.split(/\s{2,}/)).toEqual([
+      '1:77:1',
+      'TANK 1',
+      'opposing',
+      '1:1:225:1:1:3:0',
+      'FPW',
+      position,
+      '135°',
+      '0.0 m/s',
+      '0.67/s',
+      '2',
+      '0.5 s ago',
+    ]);
     expect(subscribePlainLines(frame, entities)[0]).toMatch(/opposing .* heading=135° .* rate=0\.67\/s pdus=2/);
   });
 
@@ -97,7 +111,10 @@ describe('subscribe view', () => {
   });
 
   it('colours the force on a terminal only when colour is wanted', () => {
-    const { frame, entities } = world([{ marking: 'RED', forceId: 2 }, { marking: 'BLUE', forceId: 1 }]);
+    const { frame, entities } = world([
+      { marking: 'RED', forceId: 2 },
+      { marking: 'BLUE', forceId: 1 },
+    ]);
     const coloured = subscribeLiveLines(frame, entities, stats, true, { columns: 200, rows: 40 }, true).join('\n');
     expect(coloured).toContain('\x1b[31mopposing');
     expect(coloured).toContain('\x1b[34mfriendly');
@@ -131,7 +148,10 @@ describe('subscribe view', () => {
     const draw = () => live.update(subscribeLiveLines(frame, entities, stats, true, live.size, live.color));
     const check = () => {
       const visible = screen.lines();
-      expect(visible.filter((l) => l.startsWith('50 remote entities')), visible.join('\n')).toHaveLength(1);
+      expect(
+        visible.filter((l) => l.startsWith('50 remote entities')),
+        visible.join('\n'),
+      ).toHaveLength(1);
       expect(visible.filter((l) => l.startsWith('entity '))).toHaveLength(1);
       expect(visible.filter((l) => /Ctrl-C to stop/.test(l))).toHaveLength(1);
       for (const line of screen.written.split('\n')) expect(visibleWidth(line)).toBeLessThan(screen.columns);

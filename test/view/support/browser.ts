@@ -31,7 +31,9 @@ export async function launchChromium(): Promise<Browser> {
 
 /** Where tests write artifacts (screenshots): $RECKON_TEST_ARTIFACTS or out/test-artifacts. */
 export function artifactPath(name: string): string {
-  const dir = resolve(process.env['RECKON_TEST_ARTIFACTS'] ?? resolve(import.meta.dirname, '../../../out/test-artifacts'));
+  const dir = resolve(
+    process.env['RECKON_TEST_ARTIFACTS'] ?? resolve(import.meta.dirname, '../../../out/test-artifacts'),
+  );
   mkdirSync(dir, { recursive: true });
   return resolve(dir, name);
 }

@@ -2,7 +2,16 @@
 // with page.evaluate / waitForFunction. Declared here so that the Node-side typecheck (no DOM library) knows it.
 interface ReckonTestHook {
   connected: boolean;
-  entities(): Array<{ id: string; marking: string; lat: number; lon: number; altM: number; force: number; kind: number; domain: number }>;
+  entities(): Array<{
+    id: string;
+    marking: string;
+    lat: number;
+    lon: number;
+    altM: number;
+    force: number;
+    kind: number;
+    domain: number;
+  }>;
   counters: Record<string, number> | null;
   frameMs: number;
   frameServerMs: number;

@@ -10,7 +10,15 @@ import { EntityStateRecord, setMarkingText } from '../../../src/pdu/entity-state
 import { encodeEntityStateInto } from '../../../src/pdu/entity-state-encoder.js';
 import { timestampFromEpochMillis } from '../../../src/pdu/timestamp.js';
 import { geodeticDegreesToEcef } from '../../../src/math/geodesy.js';
-import { EMPTY_FILTER, FeedWriter, filterMatches, normalizeFilter, type ServerMessage, type ViewConfig, type ViewFilter } from '../../../src/view/protocol.js';
+import {
+  EMPTY_FILTER,
+  FeedWriter,
+  filterMatches,
+  normalizeFilter,
+  type ServerMessage,
+  type ViewConfig,
+  type ViewFilter,
+} from '../../../src/view/protocol.js';
 
 export const PAGE_DIR = resolve(import.meta.dirname, '../../../dist/view/page');
 export const CSP =
@@ -65,10 +73,14 @@ export function entityStatePdu(e: TestEntity, nowMs: number, at?: { lat: number;
   r.forceId = e.force;
   r.entityType.set([e.kind, e.domain, 225, 1, 1, 0, 0]);
   r.timestampRaw = timestampFromEpochMillis(nowMs, true);
-  const lat = at?.lat ?? e.lat, lon = at?.lon ?? e.lon;
+  const lat = at?.lat ?? e.lat,
+    lon = at?.lon ?? e.lon;
   geodeticDegreesToEcef(r.location, lat, lon, e.altM);
   // East and north unit vectors at (lat, lon) in ECEF.
-  const sl = Math.sin(lat * DEG), cl = Math.cos(lat * DEG), so = Math.sin(lon * DEG), co = Math.cos(lon * DEG);
+  const sl = Math.sin(lat * DEG),
+    cl = Math.cos(lat * DEG),
+    so = Math.sin(lon * DEG),
+    co = Math.cos(lon * DEG);
   r.linearVelocity[0] = -so * e.eastMps - sl * co * e.northMps;
   r.linearVelocity[1] = co * e.eastMps - sl * so * e.northMps;
   r.linearVelocity[2] = cl * e.northMps;
@@ -93,10 +105,17 @@ export function entityStatePdu(e: TestEntity, nowMs: number, at?: { lat: number;
 
 /** The roll φ that puts the body y axis in the local horizontal plane, for ψ, θ at (lat, lon). */
 function rollForLevel(lat: number, lon: number, psi: number, theta: number): number {
-  const down = [-Math.cos(lat * DEG) * Math.cos(lon * DEG), -Math.cos(lat * DEG) * Math.sin(lon * DEG), -Math.sin(lat * DEG)];
+  const down = [
+    -Math.cos(lat * DEG) * Math.cos(lon * DEG),
+    -Math.cos(lat * DEG) * Math.sin(lon * DEG),
+    -Math.sin(lat * DEG),
+  ];
   // Body y and z for roll 0 (Z-Y-X Euler); y = cos φ·y0 + sin φ·z0 is level when tan φ = −(y0·down)/(z0·down),
   // and this φ keeps z·down > 0.
-  const cp = Math.cos(psi), sp = Math.sin(psi), ct = Math.cos(theta), st = Math.sin(theta);
+  const cp = Math.cos(psi),
+    sp = Math.sin(psi),
+    ct = Math.cos(theta),
+    st = Math.sin(theta);
   const y0 = [-sp, cp, 0];
   const z0 = [cp * st, sp * st, ct];
   const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
@@ -105,9 +124,12 @@ function rollForLevel(lat: number, lon: number, psi: number, theta: number): num
 
 /** Where `e` is `dtSeconds` after its start (flat-earth step from its start, good to centimetres over minutes). */
 export function positionAfter(e: TestEntity, dtSeconds: number): { lat: number; lon: number } {
-  const a = 6_378_137, e2 = 0.00669437999014;
-  const s = Math.sin(e.lat * DEG), w = 1 - e2 * s * s;
-  const m = (a * (1 - e2)) / (w * Math.sqrt(w)), n = a / Math.sqrt(w);
+  const a = 6_378_137,
+    e2 = 0.00669437999014;
+  const s = Math.sin(e.lat * DEG),
+    w = 1 - e2 * s * s;
+  const m = (a * (1 - e2)) / (w * Math.sqrt(w)),
+    n = a / Math.sqrt(w);
   return {
     lat: e.lat + (e.northMps * dtSeconds) / (m + e.altM) / DEG,
     lon: e.lon + (e.eastMps * dtSeconds) / ((n + e.altM) * Math.cos(e.lat * DEG)) / DEG,
@@ -226,7 +248,10 @@ export class PageServer {
   }
 
   /** Sends the items that pass the client's filter, in feed messages. */
-  private sendTo(socket: WebSocket, items: ReadonlyArray<{ entity: TestEntity; arrivalMs: number; bytes: Uint8Array }>): void {
+  private sendTo(
+    socket: WebSocket,
+    items: ReadonlyArray<{ entity: TestEntity; arrivalMs: number; bytes: Uint8Array }>,
+  ): void {
     const filter = this.filters.get(socket) ?? EMPTY_FILTER;
     const writer = new FeedWriter();
     for (const { entity: e, arrivalMs, bytes } of items) {
