@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { CaptureFormatError, readCapture } from '../../src/pcap/reader.js';
 import { ipv4HeaderChecksum, pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
+import { findSystemBinary } from '../support/system-binary.js';
 
 const hex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
 const PAYLOAD = hex('07 01 01 01 00000000 000c 0000'); // a bare 12-byte DIS header
@@ -253,42 +254,38 @@ describe('pcap writer', () => {
     expect(() => pcapUdpRecord(new Uint8Array(1), 0, { source: 'localhost' })).toThrow(/dotted-quad/);
   });
 
-  const tshark = (() => {
-    try {
-      execFileSync('tshark', ['--version'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  it.skipIf(!tshark)('writes files tshark opens, with a good IPv4 checksum (only where tshark is installed)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reckon-pcap-'));
-    try {
-      const dis = readFileSync(new URL('../fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap', import.meta.url));
-      const espdu = udpFromFrame(1, readCapture(dis).frames[4]!.data);
-      if (espdu.kind !== 'udp') throw new Error('fixture frame 5 should be UDP');
-      writeFileSync(join(dir, 'out.pcap'), concat(pcapFileHeader(), pcapUdpRecord(espdu.payload, 1_700_000_000.5)));
-      const out = execFileSync(
-        'tshark',
-        [
-          '-r',
-          join(dir, 'out.pcap'),
-          '-o',
-          'ip.check_checksum:TRUE',
-          '-T',
-          'fields',
-          '-e',
-          'ip.checksum.status',
-          '-e',
-          'dis.pdu_type',
-          '-e',
-          'dis.entity_marking',
-        ],
-        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
-      );
-      expect(out.trim()).toBe('1\t1\tM1A2 1'); // checksum status 1 = good (0 bad, 2 unverified)
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  const tshark = findSystemBinary('tshark').path !== undefined;
+  it.skipIf(!tshark)(
+    'writes files tshark opens, with a good IPv4 checksum (tshark from Debian, which .ci/run installs)',
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'reckon-pcap-'));
+      try {
+        const dis = readFileSync(new URL('../fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap', import.meta.url));
+        const espdu = udpFromFrame(1, readCapture(dis).frames[4]!.data);
+        if (espdu.kind !== 'udp') throw new Error('fixture frame 5 should be UDP');
+        writeFileSync(join(dir, 'out.pcap'), concat(pcapFileHeader(), pcapUdpRecord(espdu.payload, 1_700_000_000.5)));
+        const out = execFileSync(
+          'tshark',
+          [
+            '-r',
+            join(dir, 'out.pcap'),
+            '-o',
+            'ip.check_checksum:TRUE',
+            '-T',
+            'fields',
+            '-e',
+            'ip.checksum.status',
+            '-e',
+            'dis.pdu_type',
+            '-e',
+            'dis.entity_marking',
+          ],
+          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+        );
+        expect(out.trim()).toBe('1\t1\tM1A2 1'); // checksum status 1 = good (0 bad, 2 unverified)
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
