@@ -125,15 +125,13 @@ async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const config = configOrProblems(args.flags, problems);
 
-    const urls = args.flags.cot === undefined ? [] : ([] as string[]).concat(args.flags.cot as string | string[]);
+    // Called only when --cot was given (the command checks that an output was asked for).
+    const urls = ([] as string[]).concat(args.flags.cot as string | string[]);
     const targets: CotOutputTarget[] = [];
     for (const url of urls) {
       const parsed = parseCotUrl(url);
       if (parsed.ok) targets.push(parsed.target);
       else problems.push({ path: '--cot', message: parsed.message });
-    }
-    if (urls.length === 0) {
-      problems.push({ path: '--cot', message: 'no output given: add at least one, e.g. --cot udp://239.2.3.1:6969' });
     }
 
     let rateHz: number | undefined;
