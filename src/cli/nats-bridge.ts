@@ -14,6 +14,7 @@ import {
 } from './command.js';
 import { configFlags, natsFlags } from './config-flags.js';
 import { formatCount } from './terminal/format.js';
+import { untilStopped } from './until-stopped.js';
 
 /** `HOST:PORT` or `[IPv6]:PORT`. */
 function hostPort(text: string): { address: string; port: number } | undefined {
@@ -116,17 +117,9 @@ export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<nu
   );
 
   const startedMs = Date.now();
-  let stop: (reason: string) => void = () => {};
-  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  const { stop, stopped } = untilStopped(io.signal, durationSeconds);
   nats.onClose((error) => error && stop(`failed: ${error.message}`));
   udp.onClose((error) => error && stop(`failed: ${error.message}`));
-  const onAbort = () => stop('interrupted');
-  io.signal.addEventListener('abort', onAbort, { once: true });
-  if (io.signal.aborted) onAbort();
-  const timer =
-    durationSeconds === undefined
-      ? undefined
-      : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
   const s = bridge.stats;
   let last = { up: 0, down: 0, ms: startedMs };
   const progress = setInterval(() => {
@@ -140,9 +133,7 @@ export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<nu
   }, 5000);
 
   const reason = await stopped;
-  clearTimeout(timer);
   clearInterval(progress);
-  io.signal.removeEventListener('abort', onAbort);
   await bridge.close();
   const seconds = (Date.now() - startedMs) / 1000;
   const rate = (n: number) => (seconds > 0 ? `${Math.round(n / seconds)}/s` : '–');

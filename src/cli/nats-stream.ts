@@ -8,6 +8,7 @@
 import { stringFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagValues, type UsageProblem } from './command.js';
 import { formatCount } from './terminal/format.js';
+import { untilStopped } from './until-stopped.js';
 
 /**
  * Reads a time: ISO 8601 (`2026-05-01T12:00:00Z`), Unix epoch seconds, or a duration ago (`-10 min`, `-30 s`).
@@ -75,16 +76,8 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
         'The server records on its own: this command only reports; Ctrl-C to stop\n',
     );
     const startMessages = info.state.messages;
-    let stop: (reason: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const { stop, stopped } = untilStopped(io.signal, durationSeconds);
     transport.onClose((error) => error && stop(`failed: ${error.message}`));
-    const onAbort = () => stop('interrupted');
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    if (io.signal.aborted) onAbort();
-    const timer =
-      durationSeconds === undefined
-        ? undefined
-        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
     const progress = setInterval(() => {
       streamInfo(transport.connection, name).then(
         (now) =>
@@ -95,9 +88,7 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
       );
     }, 5000);
     const reason = await stopped;
-    clearTimeout(timer);
     clearInterval(progress);
-    io.signal.removeEventListener('abort', onAbort);
     const end = await streamInfo(transport.connection, name).catch(() => undefined);
     io.stderr.write(
       `record: stopped (${reason}); stream ${name} ` +

@@ -18,6 +18,7 @@ import {
 import { configFlags } from '../config-flags.js';
 import { NATS_BRIDGE_FLAGS } from '../nats-bridge.js';
 import type { CotOutputTarget } from '../../cot/output.js';
+import { untilStopped } from '../until-stopped.js';
 
 /** Environment variables read for the TLS settings when their flags are absent. */
 const TLS_ENV = { 'cot-cert': 'RECKON_COT_CERT', 'cot-key': 'RECKON_COT_KEY', 'cot-ca': 'RECKON_COT_CA' } as const;
@@ -167,8 +168,7 @@ async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
 
     const subscriber = createSubscriber(config);
     const startedMs = Date.now();
-    let stop: (reason: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const { stop, stopped } = untilStopped(io.signal, durationSeconds);
     const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
     const entities = new Set<number>();
     const byReason = { appeared: 0, typeChanged: 0, periodic: 0, removed: 0 };
@@ -197,17 +197,8 @@ async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
           error: fail,
         }),
     ];
-    const onAbort = () => stop('interrupted');
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    if (io.signal.aborted) onAbort();
-    const timer =
-      durationSeconds === undefined
-        ? undefined
-        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
 
     const reason = await stopped;
-    clearTimeout(timer);
-    io.signal.removeEventListener('abort', onAbort);
     for (const s of subscriptions) s.unsubscribe();
     await Promise.all(outputs.map((o) => o.close()));
     const s = subscriber.stats;

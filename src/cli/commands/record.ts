@@ -8,6 +8,7 @@ import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags, natsFlags, NETWORK_SECTIONS } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
+import { untilStopped } from '../until-stopped.js';
 
 export const command: Command = {
   name: 'record',
@@ -100,12 +101,14 @@ export const command: Command = {
     let datagrams = 0;
     let bytes = 0;
     let notIpv4 = 0;
-    let resolveStop: (reason: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (resolveStop = resolve));
+    const latch = untilStopped(io.signal, durationSeconds);
+    const stopped = latch.stopped;
     const stop = (reason: string): void => {
       transport.onDatagram(undefined); // nothing more is written once a stop condition is met
-      resolveStop(reason);
+      latch.stop(reason);
     };
+    // Ctrl-C, SIGTERM and --duration stop the writes too.
+    void stopped.then(() => transport.onDatagram(undefined));
 
     transport.onDatagram((datagram, source) => {
       const acceptedBefore = transport.stats.pdusAccepted;
@@ -132,12 +135,6 @@ export const command: Command = {
       if (count !== undefined && datagrams >= count) stop(`${formatCount(count, 'datagram')} recorded`);
     });
     transport.onClose((error) => error && stop(`socket failed: ${error.message}`));
-    const onAbort = () => stop('interrupted');
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    const timer =
-      durationSeconds === undefined
-        ? undefined
-        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
     // Progress every 5 s, on stderr so that stdout stays clean.
     const progress = setInterval(
       () => io.stderr.write(`record: ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} so far\n`),
@@ -149,8 +146,7 @@ export const command: Command = {
 
     const reason = await Promise.race([stopped, fileError.then((e) => `cannot write ${out}: ${e.message}`)]);
     clearInterval(progress);
-    clearTimeout(timer);
-    io.signal.removeEventListener('abort', onAbort);
+    stop(reason); // a write error ends the wait too: release the timer and the signal listener
     await transport.close();
     let failed = reason.startsWith('socket failed');
     if (file.errored || reason.startsWith('cannot write')) {

@@ -8,6 +8,7 @@ import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags, natsFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
+import { untilStopped } from '../until-stopped.js';
 
 export const command: Command = {
   name: 'subscribe',
@@ -63,8 +64,7 @@ export const command: Command = {
     const startedMs = Date.now();
     let events = 0;
     let lastFrame: import('../../stream/frame.js').EntityFrame | undefined;
-    let stop: (reason: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const { stop, stopped } = untilStopped(io.signal, durationSeconds);
     const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
 
     const subscriptions = [
@@ -124,17 +124,8 @@ export const command: Command = {
         }),
       );
     }
-    const onAbort = () => stop('interrupted');
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    if (io.signal.aborted) onAbort();
-    const timer =
-      durationSeconds === undefined
-        ? undefined
-        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
 
     const reason = await stopped;
-    clearTimeout(timer);
-    io.signal.removeEventListener('abort', onAbort);
     // Without a terminal, the entities as last seen (the periodic lines may be seconds old).
     if (!json && !live.tty && lastFrame)
       io.stdout.write(view.subscribePlainLines(lastFrame, entities).join('\n') + '\n');

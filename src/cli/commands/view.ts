@@ -6,6 +6,7 @@
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags } from '../config-flags.js';
+import { untilStopped } from '../until-stopped.js';
 
 export const command: Command = {
   name: 'view',
@@ -113,23 +114,13 @@ export const command: Command = {
       );
     }
 
-    let stop: (reason: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
+    const { stop, stopped } = untilStopped(io.signal, durationSeconds);
     udp.onClose((error) => {
       if (error) stop(`failed: ${error.message}`);
     });
     server.on('error', (error) => stop(`failed: ${error.message}`));
-    const onAbort = () => stop('interrupted');
-    io.signal.addEventListener('abort', onAbort, { once: true });
-    if (io.signal.aborted) onAbort();
-    const timer =
-      durationSeconds === undefined
-        ? undefined
-        : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
 
     const reason = await stopped;
-    clearTimeout(timer);
-    io.signal.removeEventListener('abort', onAbort);
     gateway.close();
     await udp.close();
     server.closeAllConnections();
