@@ -7,7 +7,7 @@
  */
 import { stringFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagValues, type UsageProblem } from './command.js';
-import { formatCount } from './terminal/format.js';
+import { formatBytes, formatCount } from './terminal/format.js';
 import { untilStopped } from './until-stopped.js';
 
 /**
@@ -70,7 +70,7 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
   try {
     const info = await ensureStream(transport.connection, settings);
     const age = config.nats.streamMaxAge > 0 ? `${(config.nats.streamMaxAge / 3600).toPrecision(3)} h` : 'no age limit';
-    const bytes = config.nats.streamMaxBytes >= 0 ? formatCount(config.nats.streamMaxBytes, 'byte') : 'no byte limit';
+    const bytes = config.nats.streamMaxBytes >= 0 ? formatBytes(config.nats.streamMaxBytes) : 'no byte limit';
     io.stderr.write(
       `record: stream ${name} keeps ${subject} on ${transport.server} (${age}, ${bytes}); holds ${formatCount(info.state.messages, 'message')} now. ` +
         'The server records on its own: this command only reports; Ctrl-C to stop\n',
@@ -82,7 +82,7 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
       streamInfo(transport.connection, name).then(
         (now) =>
           io.stderr.write(
-            `record: ${name} holds ${formatCount(now.state.messages, 'message')}, ${formatCount(now.state.bytes, 'byte')}\n`,
+            `record: ${name} holds ${formatCount(now.state.messages, 'message')}, ${formatBytes(now.state.bytes)}\n`,
           ),
         () => {},
       );
@@ -93,7 +93,7 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
     io.stderr.write(
       `record: stopped (${reason}); stream ${name} ` +
         (end
-          ? `holds ${formatCount(end.state.messages, 'message')} (${formatCount(end.state.messages - startMessages, 'message')} since start), ${formatCount(end.state.bytes, 'byte')}`
+          ? `holds ${formatCount(end.state.messages, 'message')} (${formatCount(end.state.messages - startMessages, 'message')} since start), ${formatBytes(end.state.bytes)}`
           : 'state unknown') +
         '\n',
     );

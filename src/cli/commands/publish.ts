@@ -314,7 +314,7 @@ export const command: Command = {
       [
         `publish: stopped (${reason}${failure ? `: ${failure.message}` : ''}) after ${seconds.toFixed(1)} s; DR ${typeof algorithm === 'number' ? DR_ALGORITHM_NAMES[algorithm] : 'auto'}`,
         ...lines,
-        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, 'datagram')}${sendFailureSummary(publisher.stats)}`,
+        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, config.nats.servers.length > 0 ? 'NATS message' : 'datagram')}${sendFailureSummary(publisher.stats)}`,
       ].join('\n') + '\n',
     );
     return failure || everySendFailed(publisher.stats) ? EXIT_FAILURE : EXIT_OK;

@@ -24,6 +24,20 @@ export function formatCount(count: number, singular: string, plural = `${singula
   return `${count} ${count === 1 ? singular : plural}`;
 }
 
+/** `512 bytes`, `4 KiB`, `1.5 MiB`, `1 GiB`: sizes and limits, in powers of 1024 with three significant digits. */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '–';
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  if (Math.abs(bytes) < 1024) return formatCount(bytes, 'byte');
+  let value = bytes / 1024;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Math.abs(value) >= 1000 ? Math.round(value) : Number(value.toPrecision(3))} ${units[unit]}`;
+}
+
 /** `x.toFixed(digits)`, but never `-0` or `-0.00`: a value that rounds to zero prints without a sign. */
 export function toFixedUnsigned(value: number, digits: number): string {
   const text = value.toFixed(digits);

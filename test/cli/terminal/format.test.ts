@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatLatLonAlt, formatMeters, toFixedUnsigned } from '../../../src/cli/terminal/format.js';
+import {
+  formatBytes,
+  formatCount,
+  formatLatLonAlt,
+  formatMeters,
+  toFixedUnsigned,
+} from '../../../src/cli/terminal/format.js';
 
 describe('formatCount', () => {
   it.each([
@@ -11,6 +17,23 @@ describe('formatCount', () => {
     [1, 'pass', 'passes', '1 pass'],
   ])('%i %s', (count, singular, plural, text) => {
     expect(formatCount(count, singular, plural)).toBe(text);
+  });
+});
+
+describe('formatBytes', () => {
+  it.each([
+    [0, '0 bytes'],
+    [1, '1 byte'],
+    [1023, '1023 bytes'],
+    [1024, '1 KiB'],
+    [1536, '1.5 KiB'],
+    [796 * 1024, '796 KiB'],
+    [16 * 1024 * 1024, '16 MiB'],
+    [1073741824, '1 GiB'],
+    [5 * 2 ** 40, '5 TiB'],
+    [2 ** 52, '4096 TiB'],
+  ])('%d bytes', (bytes, text) => {
+    expect(formatBytes(bytes)).toBe(text);
   });
 });
 
