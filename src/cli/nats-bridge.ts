@@ -3,15 +3,7 @@
  * both ways, with loop prevention, exercise and site filters, and rate and byte counters (src/nats/bridge.ts,
  * docs/nats.md). Stops on Ctrl-C or after `--duration`, then prints what went each way on stderr.
  */
-import {
-  EXIT_FAILURE,
-  EXIT_OK,
-  UsageError,
-  type CommandIo,
-  type FlagSpec,
-  type ParsedArgs,
-  type UsageProblem,
-} from './command.js';
+import { EXIT_FAILURE, EXIT_OK, type CommandIo, type FlagSpec, type ParsedArgs, type UsageProblem } from './command.js';
 import { configFlags, natsFlags } from './config-flags.js';
 import { formatCount } from './terminal/format.js';
 import { untilStopped } from './until-stopped.js';
@@ -46,10 +38,17 @@ export const NATS_BRIDGE_FLAGS: Record<string, FlagSpec> = {
   ...natsFlags({ area: true }),
 };
 
-/** Runs the LAN ⇄ NATS bridge until Ctrl-C, SIGTERM or `--duration`; returns the exit code. */
-export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
+/**
+ * Checks the LAN ⇄ NATS bridge's flags, adding each problem to `problems`; when there is none, returns what runs
+ * the bridge until Ctrl-C, SIGTERM or `--duration` and resolves with the exit code.
+ */
+export async function prepareNatsBridge(
+  args: ParsedArgs,
+  io: CommandIo,
+  problems: UsageProblem[],
+): Promise<(() => Promise<number>) | undefined> {
   const { configOrProblems, durationFlag } = await import('./config-from-flags.js');
-  const problems: UsageProblem[] = [];
+  const before = problems.length;
   const durationSeconds = durationFlag(args.flags, 'duration', problems);
   const udpText = args.flags.udp;
   const bind = typeof udpText === 'string' ? hostPort(udpText) : undefined;
@@ -67,8 +66,17 @@ export async function runNatsBridge(args: ParsedArgs, io: CommandIo): Promise<nu
       path: '--nats',
       message: 'required: the NATS server URL, e.g. nats://127.0.0.1:4222 (or RECKON_NATS_SERVERS)',
     });
-  if (problems.length > 0 || !config || !bind) throw new UsageError(problems);
+  if (problems.length > before || !config || !bind) return undefined;
+  return () => runNatsBridge(io, config, bind, sendTo, durationSeconds);
+}
 
+async function runNatsBridge(
+  io: CommandIo,
+  config: import('../config/schema.js').Config,
+  bind: { address: string; port: number },
+  sendTo: { address: string; port: number } | undefined,
+  durationSeconds: number | undefined,
+): Promise<number> {
   const [
     { UdpTransport },
     { openNatsTransport },

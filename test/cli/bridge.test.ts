@@ -104,6 +104,27 @@ describe('reckon bridge', () => {
     expect(err).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  it('with both halves asked for, lists the problems of both once each and starts neither', async () => {
+    const run = reckon([
+      'bridge',
+      '--udp',
+      '127.0.0.1:x',
+      '--nats',
+      'nats://127.0.0.1:4222',
+      '--cot',
+      'http://x:1',
+      '--h3-resolution',
+      '99',
+    ]);
+    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
+    const err = run.stderr();
+    expect(err).toMatch(/3 problems/);
+    expect(err).toMatch(/--udp: expected HOST:PORT/);
+    expect(err).toMatch(/--cot: unsupported scheme "http:"/);
+    expect(err.match(/nats\.h3Resolution/g)).toHaveLength(1); // a setting both halves read, listed once
+    expect(err).not.toMatch(/connected to NATS|⇄ NATS/);
+  });
+
   it('exits 1 with the output named when an output cannot be opened', async () => {
     // Not a local interface: the socket set-up fails before anything is sent to the group.
     const run = reckon(['bridge', '--port', '0', '--cot', 'udp://239.2.3.1:6969?interface=192.0.2.77']);

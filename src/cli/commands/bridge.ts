@@ -106,23 +106,47 @@ export const command: Command = {
             },
       ]);
     }
-    const runs: Array<Promise<number>> = [];
-    if (lan) runs.push(import('../nats-bridge.js').then(({ runNatsBridge }) => runNatsBridge(args, io)));
-    if (cot) runs.push(runCotBridge(args, io));
-    const codes = await Promise.all(runs);
+    // Both halves check their flags before either starts, so every problem is listed and nothing runs half-way.
+    const problems: UsageProblem[] = [];
+    const starts = await Promise.all([
+      lan
+        ? import('../nats-bridge.js').then(({ prepareNatsBridge }) => prepareNatsBridge(args, io, problems))
+        : undefined,
+      cot ? prepareCotBridge(args, io, problems) : undefined,
+    ]);
+    if (problems.length > 0) throw new UsageError(uniqueProblems(problems));
+    const codes = await Promise.all(starts.flatMap((start) => (start ? [start()] : [])));
     return Math.max(...codes);
   },
 };
 
-/** The TAK half: remote entities received over UDP (or NATS) → CoT events to every `--cot` output. */
-async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
+/** Problems both halves found (the settings they share) are listed once. */
+function uniqueProblems(problems: readonly UsageProblem[]): UsageProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\n${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * The TAK half: remote entities received over UDP (or NATS) → CoT events to every `--cot` output. Adds its usage
+ * problems to `problems`; returns what starts it when it has none.
+ */
+async function prepareCotBridge(
+  args: ParsedArgs,
+  io: CommandIo,
+  problems: UsageProblem[],
+): Promise<(() => Promise<number>) | undefined> {
   {
     const [{ configOrProblems, durationFlag }, { readQuantity }] = await Promise.all([
       import('../config-from-flags.js'),
       import('../../config/units.js'),
     ]);
     const { parseCotUrl, cotEventsOptionProblems } = await import('../../cot/index.js');
-    const problems: UsageProblem[] = [];
+    const before = problems.length;
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const config = configOrProblems(args.flags, problems);
 
@@ -149,8 +173,23 @@ async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
       problems.push({ path: '--cot-uid-prefix', message });
     }
     const tls = targets.some((t) => t.protocol === 'tls') ? await readTlsFiles(args.flags, problems) : undefined;
-    if (problems.length > 0 || !config) throw new UsageError(problems);
+    if (problems.length > before || !config) return undefined;
+    return () => runCotBridge(io, { config, targets, tls, rateHz, uidPrefix, durationSeconds });
+  }
+}
 
+interface CotBridgeSettings {
+  readonly config: import('../../config/schema.js').Config;
+  readonly targets: readonly CotOutputTarget[];
+  readonly tls: Awaited<ReturnType<typeof readTlsFiles>> | undefined;
+  readonly rateHz: number | undefined;
+  readonly uidPrefix: string | undefined;
+  readonly durationSeconds: number | undefined;
+}
+
+async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise<number> {
+  {
+    const { config, targets, tls, rateHz, uidPrefix, durationSeconds } = settings;
     const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections }] = await Promise.all([
       import('../../stream/subscriber.js'),
       import('../../cot/index.js'),
@@ -179,8 +218,11 @@ async function runCotBridge(args: ParsedArgs, io: CommandIo): Promise<number> {
         next: (local) => {
           const group = config.network.multicast ? ` (group ${config.network.multicast})` : '';
           const to = targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ');
-          const from = `${local.address} port ${local.port}${group}, exercise ${config.dis.exercise}`;
-          status(`listening on ${from}; CoT to ${to}; Ctrl-C to stop`);
+          const from =
+            config.nats.servers.length > 0
+              ? `connected to NATS ${local.address}, exercise ${config.dis.exercise}`
+              : `listening on ${local.address} port ${local.port}${group}, exercise ${config.dis.exercise}`;
+          status(`${from}; CoT to ${to}; Ctrl-C to stop`);
         },
         error: fail,
       }),
