@@ -21,6 +21,7 @@ import { createFrame, renderFrame, type EntityFrame } from '../src/stream/frame.
 import { createSubscriber } from '../src/stream/subscriber.js';
 import { createTransportStats, type DatagramReceiver, type DatagramTransport } from '../src/transport/transport.js';
 import { consume, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
+import { TANK_EVENT_FIELDS } from '../test/fixtures/cot/tank-event.js';
 
 const N = 1000;
 
@@ -128,21 +129,7 @@ const suite: BenchSuite = async ({ quick }) => {
   consume(bytes);
   results.push({ name: 'cot.encode', eventsPerSec: round(rate), entities: N, bytesPerEvent: round(bytes / events) });
 
-  const fields = {
-    uid: 'DIS.1.1.3001.54',
-    type: 'a-f-G-E-V',
-    how: 'm-s',
-    timeSeconds: 1_700_000_000,
-    startSeconds: 1_700_000_000,
-    staleSeconds: 1_700_000_012,
-    latitudeDeg: 36.6,
-    longitudeDeg: -121.9,
-    haeM: 17,
-    callsign: 'TANK 1',
-    courseDeg: 90,
-    speedMps: 10,
-    dis: { exercise: 1, id: '1:3001:54', entityType: '1:1:225:1:1:3:0', force: 1 },
-  };
+  const fields = TANK_EVENT_FIELDS;
   let length = 0;
   const xmlRate = opsPerSecond(
     () => {

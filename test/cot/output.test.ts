@@ -9,26 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCotEvent, parseCotEvent, type CotEventFields } from '../../src/cot/event.js';
+import { encodeCotEvent, parseCotEvent } from '../../src/cot/event.js';
 import { openCotOutput, parseCotUrl, type CotOutputTarget } from '../../src/cot/output.js';
 import { within } from '../cli/binary.js';
+import { TANK_EVENT_FIELDS } from '../fixtures/cot/tank-event.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
-const FIELDS: CotEventFields = {
-  uid: 'DIS.1.1.3001.54',
-  type: 'a-f-G-E-V',
-  how: 'm-s',
-  timeSeconds: 1_700_000_000,
-  startSeconds: 1_700_000_000,
-  staleSeconds: 1_700_000_012,
-  latitudeDeg: 36.6,
-  longitudeDeg: -121.9,
-  haeM: 17,
-  callsign: 'TANK 1',
-  courseDeg: 90,
-  speedMps: 10,
-  dis: { exercise: 1, id: '1:3001:54', entityType: '1:1:225:1:1:3:0', force: 1 },
-};
+const FIELDS = TANK_EVENT_FIELDS;
 const event = (n: number): string => encodeCotEvent({ ...FIELDS, uid: `DIS.1.1.3001.${n}` });
 
 function target(url: string): CotOutputTarget {
