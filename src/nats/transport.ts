@@ -58,6 +58,13 @@ export interface NatsStats {
   serverErrors: number;
   /** Subjects currently subscribed to. */
   subscriptions: number;
+  /** Cell subscriptions dropped because the area of interest moved off them. */
+  cellsDropped: number;
+  /**
+   * Entities removed at once because the area moved off their cell (counted by the subscriber that holds the
+   * entity table, `createSubscriber`).
+   */
+  leftWithCell: number;
 }
 
 export function createNatsStats(): NatsStats {
@@ -74,7 +81,26 @@ export function createNatsStats(): NatsStats {
     slowConsumers: 0,
     serverErrors: 0,
     subscriptions: 0,
+    cellsDropped: 0,
+    leftWithCell: 0,
   };
+}
+
+/**
+ * The source of a datagram from NATS: the subject it came on. `leaveNotice` marks a left-cell copy turned into a
+ * leave notice (docs/nats.md, "Crossing a cell boundary"), so a receiver can tell that leave from a deactivation.
+ */
+export interface NatsDatagramSource extends DatagramSource {
+  readonly family: 'nats';
+  readonly leaveNotice?: true;
+}
+
+/** What changed when the area of interest moved (`NatsTransport.onAreaChange`). */
+export interface NatsAreaChange {
+  /** Subjects no longer subscribed to (cell subjects `PREFIX.EXERCISE.CELL.>`, or `PREFIX.EXERCISE.>`). */
+  readonly dropped: readonly string[];
+  /** Subjects newly subscribed to. */
+  readonly added: readonly string[];
 }
 
 /** What a transport subscribes to. */
@@ -209,6 +235,9 @@ export class NatsTransport implements DatagramTransport {
   private readonly maxTrackedEntities = 1 << 20;
   /** Subscriptions by subject. */
   private readonly subscriptions = new Map<string, Subscription>();
+  /** The ids of those subscriptions: a message for any other id is late, for a subscription already dropped. */
+  private readonly liveSids = new Set<number>();
+  private readonly areaListeners: Array<(change: NatsAreaChange) => void> = [];
   /** Cells subscribed to, or undefined when the whole exercise is. */
   private cellSet: Set<string> | undefined;
   private area: Area | undefined;
@@ -360,10 +389,16 @@ export class NatsTransport implements DatagramTransport {
       for (const cell of cells) wanted.add(`${prefix}.${cell}.>`);
       if (receive.global) wanted.add(`${prefix}.${GLOBAL_TOKEN}.>`);
     }
+    const dropped: string[] = [];
+    const added: string[] = [];
     for (const [subject, subscription] of this.subscriptions) {
       if (wanted.has(subject)) continue;
+      // Synchronous: from here on no message of this subscription reaches the receiver, even one the server sent
+      // before it saw the UNSUB (docs/nats.md, "Area of interest").
       subscription.unsubscribe();
+      this.liveSids.delete(subscription.getID());
       this.subscriptions.delete(subject);
+      dropped.push(subject);
     }
     for (const subject of wanted) {
       if (this.subscriptions.has(subject)) continue;
@@ -372,10 +407,46 @@ export class NatsTransport implements DatagramTransport {
         ...(receive.queue !== undefined ? { queue: receive.queue } : {}),
       });
       this.subscriptions.set(subject, subscription);
+      this.liveSids.add(subscription.getID());
+      added.push(subject);
     }
     this.area = area;
     this.cellSet = cells;
     this.natsStats.subscriptions = this.subscriptions.size;
+    const notCells = [`${prefix}.>`, `${prefix}.${GLOBAL_TOKEN}.>`];
+    this.natsStats.cellsDropped += dropped.filter((subject) => !notCells.includes(subject)).length;
+    if (dropped.length === 0) return;
+    const change: NatsAreaChange = { dropped, added };
+    for (const listener of [...this.areaListeners]) listener(change);
+  }
+
+  /**
+   * Whether the subscriptions take `subject`: the whole exercise, a cell of the area, or (with `receive.global`)
+   * the per-exercise subject of the other PDU types.
+   */
+  covers(subject: string): boolean {
+    const receive = this.receiveOptions;
+    if (!receive || this.closing) return false;
+    const prefix = `${this.router.prefix}.${receive.exercise}.`;
+    if (!subject.startsWith(prefix)) return false;
+    const cells = this.cellSet;
+    if (cells === undefined) return true;
+    const end = subject.indexOf('.', prefix.length);
+    const token = subject.slice(prefix.length, end < 0 ? undefined : end);
+    return token === GLOBAL_TOKEN ? receive.global === true : cells.has(token);
+  }
+
+  /**
+   * Calls `listener` synchronously each time a change of area drops subscriptions, after the new ones are asked
+   * for: the entities of the dropped subjects get no more PDUs here, so a holder of an entity table removes them
+   * at once (`createSubscriber` does, docs/nats.md). @returns a function that stops the calls.
+   */
+  onAreaChange(listener: (change: NatsAreaChange) => void): () => void {
+    this.areaListeners.push(listener);
+    return () => {
+      const at = this.areaListeners.indexOf(listener);
+      if (at >= 0) this.areaListeners.splice(at, 1);
+    };
   }
 
   /** The area subscribed to, or undefined for the whole exercise. */
@@ -408,13 +479,15 @@ export class NatsTransport implements DatagramTransport {
       this.natsStats.serverErrors++;
       return;
     }
+    // A message of a subscription already dropped (sent before the server saw the UNSUB) must not bring an entity
+    // of a dropped cell back: the client (nats.js 3) hands none over; this check keeps it so whatever the client.
+    if (!this.liveSids.has(message.sid)) return;
     const data = message.data;
     this.natsStats.messagesIn++;
     this.stats.datagramsIn++;
     this.stats.bytesIn += data.length;
     const receiver = this.receiver;
     if (!receiver) return;
-    const source: DatagramSource = { address: message.subject, port: 0, family: 'nats' };
     const left = message.headers?.get(LEFT_CELL_HEADER);
     if (left !== undefined && left !== '') {
       // Receivers of both cells get the entity's PDU in its new cell: only the others see it leave.
@@ -426,9 +499,11 @@ export class NatsTransport implements DatagramTransport {
       const notice = this.leaveNotice(data);
       if (notice === undefined) return;
       this.natsStats.leftArea++;
+      const source: NatsDatagramSource = { address: message.subject, port: 0, family: 'nats', leaveNotice: true };
       receiver(notice, source);
       return;
     }
+    const source: NatsDatagramSource = { address: message.subject, port: 0, family: 'nats' };
     receiver(data, source);
   };
 
