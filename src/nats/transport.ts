@@ -10,7 +10,8 @@
  * re-subscribes when the area changes, and counts disconnects, reconnects, the time spent disconnected and slow
  * consumer events. The NATS client reconnects by itself; nothing here throws on wire data.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import {
   connect,
   credsAuthenticator,
@@ -202,8 +203,19 @@ function explainConnectError(error: unknown, servers: readonly string[]): Error 
     hint = 'nothing listens there: start nats-server, or check the URL given to --nats (nats.servers)';
   } else if (/ENOTFOUND|EAI_AGAIN/i.test(`${message} ${code}`)) {
     hint = 'no such host: check the URL given to --nats (nats.servers)';
-  } else if (/tls|certificate|ssl/i.test(message)) {
-    hint = 'TLS failed: check nats.tlsCa, nats.tlsCert and nats.tlsKey';
+  } else if (/unable to parse credentials/i.test(message)) {
+    hint =
+      'the credentials file is not a NATS creds file (a user JWT and its NKey seed, as `nsc generate creds` writes ' +
+      'it): check nats.credsFile (--nats-creds)';
+  } else if (/does not support 'tls'|tls.*not available/i.test(message)) {
+    hint = 'the server does not speak TLS: leave out nats.tlsCa/tlsCert/tlsKey (--nats-tls-*), or enable TLS on it';
+  } else if (/certificate|self.signed|verify|altnames|hostname/i.test(`${message} ${code}`)) {
+    hint =
+      "TLS failed: the server's certificate is not signed by a CA this client trusts, or is not for this host: " +
+      'give the CA that signed it with nats.tlsCa (--nats-tls-ca), and connect by a name or address it is made for';
+  } else if (/tls|ssl/i.test(`${message} ${code}`)) {
+    hint =
+      'TLS failed: check nats.tlsCa, nats.tlsCert and nats.tlsKey (--nats-tls-ca, --nats-tls-cert, --nats-tls-key)';
   } else {
     hint = 'check --nats (nats.servers) and that the servers are running';
   }
@@ -291,6 +303,20 @@ export class NatsTransport implements DatagramTransport {
         );
       }
       connectOptions.authenticator = credsAuthenticator(creds);
+    }
+    // The client would name a missing file as a connection failure: said here as what it is.
+    for (const [file, setting, flag] of [
+      [options.tlsCa, 'nats.tlsCa', '--nats-tls-ca'],
+      [options.tlsCert, 'nats.tlsCert', '--nats-tls-cert'],
+      [options.tlsKey, 'nats.tlsKey', '--nats-tls-key'],
+    ] as const) {
+      if (file === undefined) continue;
+      try {
+        await access(file, constants.R_OK);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new Error(`cannot read the NATS TLS file ${file} (${code}): check ${setting} (${flag})`);
+      }
     }
     if (options.tlsCa !== undefined || options.tlsCert !== undefined || options.tlsKey !== undefined) {
       connectOptions.tls = {
