@@ -141,6 +141,8 @@ export interface NatsTransportOptions {
   readonly stats?: TransportStats;
   /** Wait for each reconnect attempt this long, ms. Defaults to 250. */
   readonly reconnectTimeWaitMs?: number;
+  /** Give up the first connection after this long without the server's answer, ms. Defaults to 20000 (the client's). */
+  readonly connectTimeoutMs?: number;
 }
 
 /** Transport options for the `nats` section of a configuration. */
@@ -189,7 +191,7 @@ const MAX_IDLE_BUNDLES = 8192;
 const FIRST_BUNDLE_BYTES = 4 * 144;
 
 /** The explanation of a failed connect, without the credentials. */
-function explainConnectError(error: unknown, servers: readonly string[]): Error {
+function explainConnectError(error: unknown, servers: readonly string[], tls: boolean): Error {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string }).code ?? '';
   const where = servers.map(redactUrl).join(', ');
@@ -216,6 +218,12 @@ function explainConnectError(error: unknown, servers: readonly string[]): Error 
   } else if (/tls|ssl/i.test(`${message} ${code}`)) {
     hint =
       'TLS failed: check nats.tlsCa, nats.tlsCert and nats.tlsKey (--nats-tls-ca, --nats-tls-cert, --nats-tls-key)';
+  } else if (tls && /timeout/i.test(`${name} ${message}`)) {
+    // A server that asks for a client certificate (tls verify) drops a connection without one after the TLS
+    // handshake, which the client sees only as no answer.
+    hint =
+      'no answer after the TLS handshake: a server that asks for a client certificate drops connections without ' +
+      'one, so give nats.tlsCert and nats.tlsKey (--nats-tls-cert, --nats-tls-key); else check that it is running';
   } else {
     hint = 'check --nats (nats.servers) and that the servers are running';
   }
@@ -286,6 +294,7 @@ export class NatsTransport implements DatagramTransport {
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: options.reconnectTimeWaitMs ?? 250,
+      ...(options.connectTimeoutMs !== undefined ? { timeout: options.connectTimeoutMs } : {}),
       // A bridge both publishes and subscribes: it must not get its own messages back.
       noEcho: true,
       ...(options.token !== undefined ? { token: options.token } : {}),
@@ -329,7 +338,8 @@ export class NatsTransport implements DatagramTransport {
     try {
       connection = await connect(connectOptions);
     } catch (error) {
-      throw explainConnectError(error, options.servers);
+      const tls = connectOptions.tls !== undefined || options.servers.some((url) => /^tls:/i.test(url));
+      throw explainConnectError(error, options.servers, tls);
     }
     try {
       return new NatsTransport(connection, options);

@@ -142,6 +142,12 @@ describeSecurity('NATS over TLS', () => {
     await transport.close();
   });
 
+  it('without a client certificate, a server that asks for one is said to need it', async () => {
+    // The server drops the connection after the handshake; the client sees no answer until its timeout.
+    const error = await openError({ servers: [mutual.url], tlsCa: certs.caCert, connectTimeoutMs: 1000 });
+    expect(error.message).toMatch(/give nats\.tlsCert and nats\.tlsKey \(--nats-tls-cert, --nats-tls-key\)/);
+  });
+
   it('without the CA, or with another one, the failure is one line saying to give the CA', async () => {
     for (const options of [{}, { tlsCa: certs.otherCaCert }]) {
       const error = await openError({ servers: [tls.url], ...options });
