@@ -410,7 +410,7 @@ export {
   type SampleTrajectoryOptions,
 } from './stream/operators.js';
 export type { LocalEntity, EmittedPdu } from './stream/local-entities.js';
-export type { EntityEvent, EntityEventType } from './stream/entity-events.js';
+export type { EntityEvent, EntityEventType, LeaveReason } from './stream/entity-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
 export type { StreamConfig } from './stream/settings.js';
 

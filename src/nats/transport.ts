@@ -10,7 +10,8 @@
  * re-subscribes when the area changes, and counts disconnects, reconnects, the time spent disconnected and slow
  * consumer events. The NATS client reconnects by itself; nothing here throws on wire data.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import {
   connect,
   credsAuthenticator,
@@ -58,6 +59,13 @@ export interface NatsStats {
   serverErrors: number;
   /** Subjects currently subscribed to. */
   subscriptions: number;
+  /** Cell subscriptions dropped because the area of interest moved off them. */
+  cellsDropped: number;
+  /**
+   * Entities removed at once because the area moved off their cell (counted by the subscriber that holds the
+   * entity table, `createSubscriber`).
+   */
+  leftWithCell: number;
 }
 
 export function createNatsStats(): NatsStats {
@@ -74,7 +82,26 @@ export function createNatsStats(): NatsStats {
     slowConsumers: 0,
     serverErrors: 0,
     subscriptions: 0,
+    cellsDropped: 0,
+    leftWithCell: 0,
   };
+}
+
+/**
+ * The source of a datagram from NATS: the subject it came on. `leaveNotice` marks a left-cell copy turned into a
+ * leave notice (docs/nats.md, "Crossing a cell boundary"), so a receiver can tell that leave from a deactivation.
+ */
+export interface NatsDatagramSource extends DatagramSource {
+  readonly family: 'nats';
+  readonly leaveNotice?: true;
+}
+
+/** What changed when the area of interest moved (`NatsTransport.onAreaChange`). */
+export interface NatsAreaChange {
+  /** Subjects no longer subscribed to (cell subjects `PREFIX.EXERCISE.CELL.>`, or `PREFIX.EXERCISE.>`). */
+  readonly dropped: readonly string[];
+  /** Subjects newly subscribed to. */
+  readonly added: readonly string[];
 }
 
 /** What a transport subscribes to. */
@@ -114,6 +141,8 @@ export interface NatsTransportOptions {
   readonly stats?: TransportStats;
   /** Wait for each reconnect attempt this long, ms. Defaults to 250. */
   readonly reconnectTimeWaitMs?: number;
+  /** Give up the first connection after this long without the server's answer, ms. Defaults to 20000 (the client's). */
+  readonly connectTimeoutMs?: number;
 }
 
 /** Transport options for the `nats` section of a configuration. */
@@ -162,7 +191,7 @@ const MAX_IDLE_BUNDLES = 8192;
 const FIRST_BUNDLE_BYTES = 4 * 144;
 
 /** The explanation of a failed connect, without the credentials. */
-function explainConnectError(error: unknown, servers: readonly string[]): Error {
+function explainConnectError(error: unknown, servers: readonly string[], tls: boolean): Error {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string }).code ?? '';
   const where = servers.map(redactUrl).join(', ');
@@ -176,8 +205,25 @@ function explainConnectError(error: unknown, servers: readonly string[]): Error 
     hint = 'nothing listens there: start nats-server, or check the URL given to --nats (nats.servers)';
   } else if (/ENOTFOUND|EAI_AGAIN/i.test(`${message} ${code}`)) {
     hint = 'no such host: check the URL given to --nats (nats.servers)';
-  } else if (/tls|certificate|ssl/i.test(message)) {
-    hint = 'TLS failed: check nats.tlsCa, nats.tlsCert and nats.tlsKey';
+  } else if (/unable to parse credentials/i.test(message)) {
+    hint =
+      'the credentials file is not a NATS creds file (a user JWT and its NKey seed, as `nsc generate creds` writes ' +
+      'it): check nats.credsFile (--nats-creds)';
+  } else if (/does not support 'tls'|tls.*not available/i.test(message)) {
+    hint = 'the server does not speak TLS: leave out nats.tlsCa/tlsCert/tlsKey (--nats-tls-*), or enable TLS on it';
+  } else if (/certificate|self.signed|verify|altnames|hostname/i.test(`${message} ${code}`)) {
+    hint =
+      "TLS failed: the server's certificate is not signed by a CA this client trusts, or is not for this host: " +
+      'give the CA that signed it with nats.tlsCa (--nats-tls-ca), and connect by a name or address it is made for';
+  } else if (/tls|ssl/i.test(`${message} ${code}`)) {
+    hint =
+      'TLS failed: check nats.tlsCa, nats.tlsCert and nats.tlsKey (--nats-tls-ca, --nats-tls-cert, --nats-tls-key)';
+  } else if (tls && /timeout/i.test(`${name} ${message}`)) {
+    // A server that asks for a client certificate (tls verify) drops a connection without one after the TLS
+    // handshake, which the client sees only as no answer.
+    hint =
+      'no answer after the TLS handshake: a server that asks for a client certificate drops connections without ' +
+      'one, so give nats.tlsCert and nats.tlsKey (--nats-tls-cert, --nats-tls-key); else check that it is running';
   } else {
     hint = 'check --nats (nats.servers) and that the servers are running';
   }
@@ -209,6 +255,9 @@ export class NatsTransport implements DatagramTransport {
   private readonly maxTrackedEntities = 1 << 20;
   /** Subscriptions by subject. */
   private readonly subscriptions = new Map<string, Subscription>();
+  /** The ids of those subscriptions: a message for any other id is late, for a subscription already dropped. */
+  private readonly liveSids = new Set<number>();
+  private readonly areaListeners: Array<(change: NatsAreaChange) => void> = [];
   /** Cells subscribed to, or undefined when the whole exercise is. */
   private cellSet: Set<string> | undefined;
   private area: Area | undefined;
@@ -245,6 +294,7 @@ export class NatsTransport implements DatagramTransport {
       reconnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: options.reconnectTimeWaitMs ?? 250,
+      ...(options.connectTimeoutMs !== undefined ? { timeout: options.connectTimeoutMs } : {}),
       // A bridge both publishes and subscribes: it must not get its own messages back.
       noEcho: true,
       ...(options.token !== undefined ? { token: options.token } : {}),
@@ -263,6 +313,20 @@ export class NatsTransport implements DatagramTransport {
       }
       connectOptions.authenticator = credsAuthenticator(creds);
     }
+    // The client would name a missing file as a connection failure: said here as what it is.
+    for (const [file, setting, flag] of [
+      [options.tlsCa, 'nats.tlsCa', '--nats-tls-ca'],
+      [options.tlsCert, 'nats.tlsCert', '--nats-tls-cert'],
+      [options.tlsKey, 'nats.tlsKey', '--nats-tls-key'],
+    ] as const) {
+      if (file === undefined) continue;
+      try {
+        await access(file, constants.R_OK);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? String(error);
+        throw new Error(`cannot read the NATS TLS file ${file} (${code}): check ${setting} (${flag})`);
+      }
+    }
     if (options.tlsCa !== undefined || options.tlsCert !== undefined || options.tlsKey !== undefined) {
       connectOptions.tls = {
         ...(options.tlsCa !== undefined ? { caFile: options.tlsCa } : {}),
@@ -274,7 +338,8 @@ export class NatsTransport implements DatagramTransport {
     try {
       connection = await connect(connectOptions);
     } catch (error) {
-      throw explainConnectError(error, options.servers);
+      const tls = connectOptions.tls !== undefined || options.servers.some((url) => /^tls:/i.test(url));
+      throw explainConnectError(error, options.servers, tls);
     }
     try {
       return new NatsTransport(connection, options);
@@ -360,10 +425,16 @@ export class NatsTransport implements DatagramTransport {
       for (const cell of cells) wanted.add(`${prefix}.${cell}.>`);
       if (receive.global) wanted.add(`${prefix}.${GLOBAL_TOKEN}.>`);
     }
+    const dropped: string[] = [];
+    const added: string[] = [];
     for (const [subject, subscription] of this.subscriptions) {
       if (wanted.has(subject)) continue;
+      // Synchronous: from here on no message of this subscription reaches the receiver, even one the server sent
+      // before it saw the UNSUB (docs/nats.md, "Area of interest").
       subscription.unsubscribe();
+      this.liveSids.delete(subscription.getID());
       this.subscriptions.delete(subject);
+      dropped.push(subject);
     }
     for (const subject of wanted) {
       if (this.subscriptions.has(subject)) continue;
@@ -372,10 +443,46 @@ export class NatsTransport implements DatagramTransport {
         ...(receive.queue !== undefined ? { queue: receive.queue } : {}),
       });
       this.subscriptions.set(subject, subscription);
+      this.liveSids.add(subscription.getID());
+      added.push(subject);
     }
     this.area = area;
     this.cellSet = cells;
     this.natsStats.subscriptions = this.subscriptions.size;
+    const notCells = [`${prefix}.>`, `${prefix}.${GLOBAL_TOKEN}.>`];
+    this.natsStats.cellsDropped += dropped.filter((subject) => !notCells.includes(subject)).length;
+    if (dropped.length === 0) return;
+    const change: NatsAreaChange = { dropped, added };
+    for (const listener of [...this.areaListeners]) listener(change);
+  }
+
+  /**
+   * Whether the subscriptions take `subject`: the whole exercise, a cell of the area, or (with `receive.global`)
+   * the per-exercise subject of the other PDU types.
+   */
+  covers(subject: string): boolean {
+    const receive = this.receiveOptions;
+    if (!receive || this.closing) return false;
+    const prefix = `${this.router.prefix}.${receive.exercise}.`;
+    if (!subject.startsWith(prefix)) return false;
+    const cells = this.cellSet;
+    if (cells === undefined) return true;
+    const end = subject.indexOf('.', prefix.length);
+    const token = subject.slice(prefix.length, end < 0 ? undefined : end);
+    return token === GLOBAL_TOKEN ? receive.global === true : cells.has(token);
+  }
+
+  /**
+   * Calls `listener` synchronously each time a change of area drops subscriptions, after the new ones are asked
+   * for: the entities of the dropped subjects get no more PDUs here, so a holder of an entity table removes them
+   * at once (`createSubscriber` does, docs/nats.md). @returns a function that stops the calls.
+   */
+  onAreaChange(listener: (change: NatsAreaChange) => void): () => void {
+    this.areaListeners.push(listener);
+    return () => {
+      const at = this.areaListeners.indexOf(listener);
+      if (at >= 0) this.areaListeners.splice(at, 1);
+    };
   }
 
   /** The area subscribed to, or undefined for the whole exercise. */
@@ -408,13 +515,15 @@ export class NatsTransport implements DatagramTransport {
       this.natsStats.serverErrors++;
       return;
     }
+    // A message of a subscription already dropped (sent before the server saw the UNSUB) must not bring an entity
+    // of a dropped cell back: the client (nats.js 3) hands none over; this check keeps it so whatever the client.
+    if (!this.liveSids.has(message.sid)) return;
     const data = message.data;
     this.natsStats.messagesIn++;
     this.stats.datagramsIn++;
     this.stats.bytesIn += data.length;
     const receiver = this.receiver;
     if (!receiver) return;
-    const source: DatagramSource = { address: message.subject, port: 0, family: 'nats' };
     const left = message.headers?.get(LEFT_CELL_HEADER);
     if (left !== undefined && left !== '') {
       // Receivers of both cells get the entity's PDU in its new cell: only the others see it leave.
@@ -426,9 +535,11 @@ export class NatsTransport implements DatagramTransport {
       const notice = this.leaveNotice(data);
       if (notice === undefined) return;
       this.natsStats.leftArea++;
+      const source: NatsDatagramSource = { address: message.subject, port: 0, family: 'nats', leaveNotice: true };
       receiver(notice, source);
       return;
     }
+    const source: NatsDatagramSource = { address: message.subject, port: 0, family: 'nats' };
     receiver(data, source);
   };
 

@@ -4,6 +4,16 @@ import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
 
 export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed';
 
+/**
+ * Why an entity left the table:
+ * - `timeout`: silent for heartbeat × 2.4 (a `timedOut` event);
+ * - `deactivated`: its own PDU said so (appearance State = Deactivated);
+ * - `leftArea`: over NATS, it crossed into a cell outside the area of interest (a leave notice, docs/nats.md);
+ * - `areaMoved`: over NATS, the area of interest moved and no longer covers the entity's cell (docs/nats.md);
+ * - `application`: the application removed it from the table.
+ */
+export type LeaveReason = 'timeout' | 'deactivated' | 'leftArea' | 'areaMoved' | 'application';
+
 /** One change to the set of remote entities. */
 export interface EntityEvent {
   /**
@@ -24,6 +34,8 @@ export interface EntityEvent {
    * `timedOut`, and a removal the application asked for, the last state received.
    */
   readonly state: EntityStatePdu;
+  /** On `timedOut` and `removed`: why the entity left. Absent on `appeared` and `updated`. */
+  readonly reason?: LeaveReason;
 }
 
 const TYPES: Readonly<Record<number, EntityEventType>> = {
@@ -34,6 +46,13 @@ const TYPES: Readonly<Record<number, EntityEventType>> = {
 };
 
 /** The event for a table event kind (TABLE_*). */
-export function entityEvent(kind: number, key: number, state: EntityStatePdu, timeSeconds: number): EntityEvent {
-  return { type: TYPES[kind]!, key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
+export function entityEvent(
+  kind: number,
+  key: number,
+  state: EntityStatePdu,
+  timeSeconds: number,
+  reason?: LeaveReason,
+): EntityEvent {
+  const event = { type: TYPES[kind]!, key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
+  return reason === undefined ? event : { ...event, reason };
 }

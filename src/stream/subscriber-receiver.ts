@@ -6,7 +6,16 @@
  */
 import { Observable, asyncScheduler, share, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import { APPLY_TABLE_FULL, APPLY_UNKNOWN_UPDATE, RemoteEntityTable, TABLE_REMOVED } from '../dr/remote-entity-table.js';
+import {
+  APPLY_TABLE_FULL,
+  APPLY_UNKNOWN_UPDATE,
+  RemoteEntityTable,
+  TABLE_APPEARED,
+  TABLE_REMOVED,
+  TABLE_TIMED_OUT,
+  TABLE_UPDATED,
+} from '../dr/remote-entity-table.js';
+import type { NatsDatagramSource, NatsTransport } from '../nats/transport.js';
 import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
@@ -21,7 +30,7 @@ import {
   type DatagramTransport,
 } from '../transport/transport.js';
 import { openUdpTransport } from '../transport/udp.js';
-import { entityEvent, type EntityEvent } from './entity-events.js';
+import { entityEvent, type EntityEvent, type LeaveReason } from './entity-events.js';
 import { completeUpdateFromSlot, entityStateFromSlot } from './entity-state-from-slot.js';
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
 import { InterpolatedView } from './interpolated-view.js';
@@ -97,6 +106,17 @@ export class SubscriberReceiver implements EntitySubscriber {
   private readonly receiver: PduReceiver;
   /** The PDU being applied (the state of the events it causes), else null. */
   private applying: EntityStateRecord | null = null;
+  /** Where that PDU came from. */
+  private applyingSource: DatagramSource | null = null;
+  /** Why the entities being removed by the subscriber itself leave (an area that moved), else undefined. */
+  private removing: LeaveReason | undefined;
+  /**
+   * Over NATS: the subject of each slot's last PDU (its H3 cell), so that the entities of a cell the area no longer
+   * covers can be removed when the area moves (docs/nats.md, "Area of interest"). Undefined over UDP.
+   */
+  private slotSubjects: string[] | undefined;
+  /** Stops the area-change calls of the NATS transport attached. */
+  private stopAreaChanges: (() => void) | undefined;
 
   constructor(
     readonly config: Config,
@@ -215,12 +235,16 @@ export class SubscriberReceiver implements EntitySubscriber {
   }
 
   /** The NATS transport while connected over NATS (its counters, cells, connection), else undefined. */
-  natsTransport: import('../nats/transport.js').NatsTransport | undefined;
+  natsTransport: NatsTransport | undefined;
 
   private attach(transport: DatagramTransport, connection: Subscriber<never>): void {
     this.transport = transport;
-    this.natsTransport =
-      'natsStats' in transport ? (transport as import('../nats/transport.js').NatsTransport) : undefined;
+    const nats = 'natsStats' in transport ? (transport as NatsTransport) : undefined;
+    this.natsTransport = nats;
+    if (nats && this.table) {
+      this.slotSubjects = new Array<string>(this.table.capacity).fill('');
+      this.stopAreaChanges = nats.onAreaChange(this.onAreaChange);
+    }
     transport.onDatagram(this.receiver.receive);
     transport.onClose((error) => {
       if (error && this.transport === transport) connection.error(error);
@@ -236,6 +260,9 @@ export class SubscriberReceiver implements EntitySubscriber {
     const transport = this.transport;
     this.transport = undefined;
     this.natsTransport = undefined;
+    this.stopAreaChanges?.();
+    this.stopAreaChanges = undefined;
+    this.slotSubjects = undefined;
     this.table = undefined;
     this.view = undefined;
     this.stats.transport.entities = 0;
@@ -280,8 +307,10 @@ export class SubscriberReceiver implements EntitySubscriber {
       return;
     }
     this.applying = this.record;
+    this.applyingSource = source;
     const result = table.apply(this.record, this.scheduler.now() / 1000);
     this.applying = null;
+    this.applyingSource = null;
     this.stats.transport.entities = table.size;
     if (!this.diagnostics.observed) return;
     if (result === APPLY_TABLE_FULL) {
@@ -305,14 +334,55 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.diagnostics.next(diagnostic);
   }
 
+  /**
+   * The area of interest moved: the entities whose last PDU came on a subject the transport no longer takes leave
+   * at once (`removed`, reason `areaMoved`) instead of timing out; those of the cells still covered are untouched.
+   * PDUs of a dropped cell that arrive later are not handed over by the transport, so they cannot bring an entity
+   * back (docs/nats.md, "Area of interest").
+   */
+  private readonly onAreaChange = (): void => {
+    const table = this.table,
+      nats = this.natsTransport,
+      subjects = this.slotSubjects;
+    if (!table || !nats || !subjects) return;
+    const covered = new Map<string, boolean>();
+    const leaving: number[] = [];
+    for (let slot = 0; slot < table.highWater; slot++) {
+      if (table.active[slot] !== 1) continue;
+      const subject = subjects[slot]!;
+      let takes = covered.get(subject);
+      if (takes === undefined) covered.set(subject, (takes = nats.covers(subject)));
+      if (!takes) leaving.push(table.key[slot]!);
+    }
+    this.removing = 'areaMoved';
+    try {
+      for (const key of leaving) table.remove(key);
+    } finally {
+      this.removing = undefined;
+    }
+    nats.natsStats.leftWithCell += leaving.length;
+    this.stats.transport.entities = table.size;
+  };
+
   private readonly onTableEvent = (kind: number, slot: number, key: number): void => {
     if (!this.table) return;
+    if (this.slotSubjects && this.applyingSource && (kind === TABLE_APPEARED || kind === TABLE_UPDATED))
+      this.slotSubjects[slot] = this.applyingSource.address;
     this.view?.onTableEvent(kind, slot, this.table);
     if (!this.events.observed) return;
     const state = entityStateRecordToPdu(this.eventState(kind, slot));
-    const event = entityEvent(kind, key, state, this.scheduler.now() / 1000);
+    const event = entityEvent(kind, key, state, this.scheduler.now() / 1000, this.leaveReason(kind));
     this.events.next(event);
   };
+
+  /** Why an entity leaves, for the events of a timeout or a removal; undefined for the others. */
+  private leaveReason(kind: number): LeaveReason | undefined {
+    if (kind === TABLE_TIMED_OUT) return 'timeout';
+    if (kind !== TABLE_REMOVED) return undefined;
+    if (this.removing !== undefined) return this.removing;
+    if (this.applying === null) return 'application';
+    return (this.applyingSource as NatsDatagramSource | null)?.leaveNotice === true ? 'leftArea' : 'deactivated';
+  }
 
   /**
    * The state an event carries: the PDU that caused it — a full Entity State PDU as received (for `removed`, the

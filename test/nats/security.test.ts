@@ -1,0 +1,281 @@
+// NATS security against real servers (Debian's nats-server on free loopback ports): TLS with certificates made by
+// openssl for the test (a CA, a server certificate for 127.0.0.1/localhost, a client certificate), user/password,
+// and decentralised JWT authentication with a creds file (operator, account and user minted with @nats-io/jwt).
+// Each is tried through the library and through the built `reckon` binary: the right settings connect and carry
+// entities; wrong ones give one clear line (exit 1 from the CLI, no stack trace), and no secret is ever printed.
+// Skipped with an install line where nats-server or openssl is missing.
+import { readFileSync } from 'node:fs';
+import { filter, firstValueFrom, take } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DR_FPW } from '../../src/dr/algorithm.js';
+import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { NatsTransport, type NatsTransportOptions } from '../../src/nats/transport.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { createPublisher } from '../../src/stream/publisher.js';
+import { createSubscriber } from '../../src/stream/subscriber.js';
+import { reckon, within } from '../cli/binary.js';
+import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import {
+  makeCertificates,
+  makeOperator,
+  tempDir,
+  type TempDir,
+  type TestCertificates,
+  type TestOperator,
+} from '../support/nats-security.js';
+import { findSystemBinary } from '../support/system-binary.js';
+
+const natsServer = findSystemBinary('nats-server');
+const openssl = findSystemBinary('openssl');
+const describeSecurity = natsServer.path && openssl.path ? describe : describe.skip;
+
+const USER = 'alice';
+const PASSWORD = 'pw-7c1e55';
+const WRONG_PASSWORD = 'wrong-pw-9d02';
+
+function record(entity: number, tSeconds: number): EntityStateRecord {
+  const r = new EntityStateRecord(0);
+  r.exerciseId = 1;
+  r.site = 1;
+  r.application = 1;
+  r.entity = entity;
+  r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
+  geodeticDegreesToEcef(r.location, 48.137, 11.575, 500);
+  r.drAlgorithm = DR_FPW;
+  r.timestampRaw = timestampFromSeconds(tSeconds, false);
+  setMarkingText(r, `E${entity}`);
+  return r;
+}
+
+/** The error `NatsTransport.open` rejects with. */
+async function openError(options: NatsTransportOptions): Promise<Error> {
+  const result = await NatsTransport.open(options).then(
+    async (transport) => {
+      await transport.close();
+      return undefined;
+    },
+    (error: unknown) => error as Error,
+  );
+  if (!result) throw new Error('connected, but should not have');
+  return result;
+}
+
+/**
+ * A subscriber and a publisher with the same `nats` settings: resolves once an entity published by one appeared at
+ * the other.
+ */
+async function roundTrip(nats: Record<string, unknown>): Promise<void> {
+  const config = { nats, heartbeat: { heartbeatTable: 'ieee' as const } };
+  const subscriber = createSubscriber(config);
+  const appeared = firstValueFrom(
+    subscriber.events$.pipe(
+      filter((e) => e.type === 'appeared'),
+      take(1),
+    ),
+  );
+  await firstValueFrom(subscriber.listening$);
+  const publisher = await createPublisher(config);
+  try {
+    publisher.send(record(7, 1));
+    publisher.flush();
+    expect((await appeared).marking).toBe('E7');
+  } finally {
+    await publisher.close();
+  }
+}
+
+/** A CLI run that must fail at connecting: exit 1, the failure on one line matching `pattern`, no stack trace. */
+async function expectCliFailure(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
+  const run = reckon(args, env);
+  expect(await within(run.exited, 15_000, `${args[0]} to exit`, run.child)).toBe(1);
+  const output = run.stdout() + run.stderr();
+  const line = output.split('\n').find((l) => pattern.test(l));
+  expect(line, output).toBeDefined();
+  expect(output).not.toMatch(/\n\s+at /);
+  return output;
+}
+
+/** A CLI subscriber that must connect: says so, then stops on SIGINT with exit 0. */
+async function expectCliConnects(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const run = reckon(['subscribe', ...args, '--json', '--duration', '20'], env);
+  await run.waitFor(/connected to NATS 127\.0\.0\.1:\d+/);
+  run.child.kill('SIGINT');
+  expect(await within(run.exited, 10_000, 'subscribe to exit', run.child)).toBe(0);
+  return run.stdout() + run.stderr();
+}
+
+describeSecurity('NATS over TLS', () => {
+  let dir: TempDir;
+  let certs: TestCertificates;
+  let tls: RunningNatsServer;
+  let mutual: RunningNatsServer;
+  beforeAll(async () => {
+    dir = tempDir('reckon-nats-tls-');
+    certs = makeCertificates(openssl.path!, dir);
+    const server = `cert_file: "${certs.serverCert}"\n  key_file: "${certs.serverKey}"`;
+    tls = await startNatsServer(natsServer.path!, { args: ['-c', dir.file('tls.conf', `tls {\n  ${server}\n}\n`)] });
+    const verify = `tls {\n  ${server}\n  ca_file: "${certs.caCert}"\n  verify: true\n}\n`;
+    mutual = await startNatsServer(natsServer.path!, { args: ['-c', dir.file('mutual.conf', verify)] });
+  });
+  afterAll(async () => {
+    await tls?.stop();
+    await mutual?.stop();
+    dir?.remove();
+  });
+
+  it('with the CA configured, entities go from a publisher to a subscriber over TLS', async () => {
+    const transport = await NatsTransport.open({ servers: [tls.url], tlsCa: certs.caCert });
+    expect(transport.connection.info?.tls_required).toBe(true);
+    await transport.close();
+    await roundTrip({ servers: [tls.url], tlsCa: certs.caCert });
+  });
+
+  it('with a client certificate, a server that asks for one takes the connection', async () => {
+    const transport = await NatsTransport.open({
+      servers: [mutual.url],
+      tlsCa: certs.caCert,
+      tlsCert: certs.clientCert,
+      tlsKey: certs.clientKey,
+    });
+    expect(transport.connection.info?.tls_verify).toBe(true);
+    await transport.close();
+  });
+
+  it('without a client certificate, a server that asks for one is said to need it', async () => {
+    // The server drops the connection after the handshake; the client sees no answer until its timeout.
+    const error = await openError({ servers: [mutual.url], tlsCa: certs.caCert, connectTimeoutMs: 1000 });
+    expect(error.message).toMatch(/give nats\.tlsCert and nats\.tlsKey \(--nats-tls-cert, --nats-tls-key\)/);
+  });
+
+  it('without the CA, or with another one, the failure is one line saying to give the CA', async () => {
+    for (const options of [{}, { tlsCa: certs.otherCaCert }]) {
+      const error = await openError({ servers: [tls.url], ...options });
+      expect(error.message).toMatch(/certificate/);
+      expect(error.message).toMatch(/give the CA that signed it with nats\.tlsCa \(--nats-tls-ca\)/);
+      expect(error.message).not.toContain('\n');
+    }
+  });
+
+  it('a CA file that does not exist is named as such, not as a connection failure', async () => {
+    const error = await openError({ servers: [tls.url], tlsCa: `${dir.path}/missing.pem` });
+    expect(error.message).toBe(
+      `cannot read the NATS TLS file ${dir.path}/missing.pem (ENOENT): check nats.tlsCa (--nats-tls-ca)`,
+    );
+  });
+
+  it('reckon subscribe: connects with --nats-tls-ca; without it exits 1 with one line, no stack trace', async () => {
+    await expectCliConnects(['--nats', tls.url, '--nats-tls-ca', certs.caCert]);
+    await expectCliConnects(['--nats', tls.url], { RECKON_NATS_TLS_CA: certs.caCert });
+    await expectCliFailure(['subscribe', '--nats', tls.url], {}, /failed: .*certificate.*--nats-tls-ca/);
+  }, 30_000);
+});
+
+describeSecurity('NATS user and password', () => {
+  let server: RunningNatsServer;
+  beforeAll(async () => {
+    server = await startNatsServer(natsServer.path!, { args: ['--user', USER, '--pass', PASSWORD] });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('the right ones carry entities; a wrong password is refused without being shown', async () => {
+    await roundTrip({ servers: [server.url], user: USER, password: PASSWORD });
+    const error = await openError({ servers: [server.url], user: USER, password: WRONG_PASSWORD });
+    expect(error.message).toMatch(/refused the credentials: check .*nats\.user\/nats\.password/);
+    expect(error.message).not.toContain(WRONG_PASSWORD);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('reckon subscribe and publish: a wrong password exits 1 with one line; no password is printed', async () => {
+    const ok = await expectCliConnects(['--nats', server.url, '--nats-user', USER], { RECKON_NATS_PASSWORD: PASSWORD });
+    expect(ok).not.toContain(PASSWORD);
+    for (const command of [['subscribe'], ['publish', '--entity', 'tank', '--duration', '1']]) {
+      const output = await expectCliFailure(
+        [...command, '--nats', server.url, '--nats-user', USER, '--nats-password', WRONG_PASSWORD],
+        {},
+        /refused the credentials/,
+      );
+      expect(output).not.toContain(WRONG_PASSWORD);
+    }
+    // In the URL: the password is hidden wherever the URL is shown.
+    const inUrl = `nats://${USER}:${WRONG_PASSWORD}@127.0.0.1:${server.port}`;
+    const output = await expectCliFailure(['subscribe', '--nats', inUrl], {}, /refused the credentials/);
+    expect(output).not.toContain(WRONG_PASSWORD);
+    expect(output).toContain(`nats://***@127.0.0.1:${server.port}`);
+  }, 30_000);
+
+  it('--help and a usage error show no secret given by flag or environment', async () => {
+    const env = { RECKON_NATS_PASSWORD: PASSWORD, RECKON_NATS_TOKEN: 'tok-env-5e1f' };
+    const help = reckon(['subscribe', '--help'], env);
+    expect(await within(help.exited, 10_000, 'help to exit', help.child)).toBe(0);
+    expect(help.stdout()).toMatch(/--nats-password/);
+    const usage = reckon(
+      ['subscribe', '--nats', server.url, '--nats-password', WRONG_PASSWORD, '--h3-resolution', '99'],
+      env,
+    );
+    expect(await within(usage.exited, 10_000, 'subscribe to exit', usage.child)).toBe(2);
+    expect(usage.stderr()).toMatch(/nats\.h3Resolution/);
+    for (const run of [help, usage]) {
+      const output = run.stdout() + run.stderr();
+      for (const secret of [PASSWORD, WRONG_PASSWORD, 'tok-env-5e1f']) expect(output).not.toContain(secret);
+    }
+  }, 20_000);
+});
+
+describeSecurity('NATS creds file (decentralised JWT authentication)', () => {
+  let dir: TempDir;
+  let operator: TestOperator;
+  let server: RunningNatsServer;
+  /** A creds file whose JWT is damaged: its seed must not be printed either. */
+  let damaged: string;
+  let seed: string;
+  beforeAll(async () => {
+    dir = tempDir('reckon-nats-jwt-');
+    operator = await makeOperator(dir);
+    server = await startNatsServer(natsServer.path!, {
+      args: ['-c', dir.file('operator.conf', operator.serverConfig)],
+    });
+    const creds = readFileSync(operator.userCreds, 'utf8');
+    seed = /\bSU[A-Z2-7]{56}\b/.exec(creds)![0];
+    damaged = dir.file(
+      'damaged.creds',
+      creds.replace(/-----BEGIN NATS USER JWT-----\n[^\n]+/, '-----BEGIN NATS USER JWT-----\n'),
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+    dir?.remove();
+  });
+
+  it('a user of the trusted account carries entities; a user of an unknown account is refused', async () => {
+    await roundTrip({ servers: [server.url], credsFile: operator.userCreds });
+    const error = await openError({ servers: [server.url], credsFile: operator.strangerCreds });
+    expect(error.message).toMatch(/refused the credentials: check .*nats\.credsFile/);
+    const noCreds = await openError({ servers: [server.url] });
+    expect(noCreds.message).toMatch(/refused the credentials/);
+  });
+
+  it('a damaged creds file is named as such, its seed not shown', async () => {
+    const error = await openError({ servers: [server.url], credsFile: damaged });
+    expect(error.message).toMatch(/is not a NATS creds file .*nats\.credsFile \(--nats-creds\)/);
+    expect(error.message).not.toContain(seed);
+  });
+
+  it('reckon subscribe --nats-creds: connects with the user, exits 1 with one line for the stranger', async () => {
+    const ok = await expectCliConnects(['--nats', server.url, '--nats-creds', operator.userCreds]);
+    expect(ok).not.toContain(seed);
+    await expectCliFailure(
+      ['subscribe', '--nats', server.url],
+      { RECKON_NATS_CREDS_FILE: operator.strangerCreds },
+      /refused the credentials/,
+    );
+    const output = await expectCliFailure(
+      ['subscribe', '--nats', server.url, '--nats-creds', damaged],
+      {},
+      /not a NATS creds file/,
+    );
+    expect(output).not.toContain(seed);
+  }, 30_000);
+});
