@@ -12,6 +12,7 @@
  * Subject tokens never need escaping: cells are hex, the rest are decimal numbers.
  */
 import { cellToBoundary, latLngToCell } from 'h3-js';
+import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
 
@@ -28,14 +29,34 @@ const MAX_ROUTED_RADIUS_M = 5e7;
 /** Below this the location is not a point on or above the Earth (e.g. all zeros: unset). */
 const MIN_ROUTED_RADIUS_M = 6.0e6;
 
+/**
+ * One subject, interned: the router hands out the same object for every PDU of a subject, so its user can keep
+ * per-subject state on it (the transport keeps its bundle in `data`) without looking the subject string up.
+ */
+export interface SubjectSlot {
+  readonly subject: string;
+  /** The H3 cell of a subject routed by position, else undefined. */
+  readonly cell: string | undefined;
+  /** Free for the router's user; the router never reads it. */
+  data: unknown;
+}
+
 /** Where one PDU goes. */
 export interface PduRoute {
   /** Its subject. */
   subject: string;
+  /** The subject interned (`slot.subject === subject`). */
+  slot: SubjectSlot;
   /** H3 cell of an Entity State (Update) PDU routed by position, else undefined. */
   cell: string | undefined;
   /** Entity key (site·2³² + application·2¹⁶ + entity) of an Entity State (Update) PDU, else -1. */
   entityKey: number;
+  /**
+   * For a PDU routed to a cell: the cell the entity's previous PDU routed to a cell went to, when that was another
+   * cell (the entity crossed an edge), else undefined. A PDU whose appearance says Deactivated (IEEE 1278.1
+   * §6.2.26) ends the entity's track: its next PDU has no left cell.
+   */
+  leftCell: string | undefined;
 }
 
 /** What the router remembers of one entity: where its cell was last computed, and how far it may move in it. */
@@ -50,22 +71,38 @@ interface EntityRoute {
   /** Kind·256 + domain of the last full Entity State PDU. */
   kindDomain: number;
   exercise: number;
-  /** The subject last computed for this entity (its cell, kind, domain and exercise). */
-  subject: string;
+  /** The subject of its cell, kind, domain and exercise; undefined when one of them changed. */
+  slot: SubjectSlot | undefined;
+  /** The cell its last PDU routed to a cell went to, until a Deactivated PDU; undefined before. */
+  trackedCell: string | undefined;
 }
 
+/** Deactivated bit of the appearance record (IEEE 1278.1 §6.2.26) within its second byte (big-endian). */
+const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
+
 /**
- * Computes subjects; keeps scratch memory so that reading a location allocates nothing, and remembers per entity
+ * Computes subjects; keeps scratch memory so that routing a PDU allocates nothing, and remembers per entity
  * where its cell was computed: while an entity stays closer to that point than to the cell's nearest edge (most
  * updates: entities move metres between PDUs, cells are kilometres wide), its cell and subject are reused without
  * asking H3 (whose `latLngToCell` costs microseconds).
+ *
+ * Entities are found by site·2¹⁶ + application (one map per simulation application, the last one kept at hand:
+ * consecutive PDUs mostly come from the same application), then by entity number: both keys are small integers,
+ * which a Map hashes and compares without reading a boxed number as it must for a 48-bit key.
  */
 export class SubjectRouter {
   private readonly scratch = new Uint8Array(24);
   private readonly view = new DataView(this.scratch.buffer);
   private readonly geodetic = new Float64Array(3);
-  /** Per entity key. Bounded: the entity seen first is forgotten first. */
-  private readonly entities = new Map<number, EntityRoute>();
+  /** Per site·2¹⁶ + application, per entity number. Bounded: see `remember`. */
+  private readonly applications = new Map<number, Map<number, EntityRoute>>();
+  private lastApplication = -1;
+  private lastEntities: Map<number, EntityRoute> | undefined;
+  private entityCount = 0;
+  /** Subjects of cells, interned. Bounded: cleared when full (see `intern`). */
+  private readonly cellSlots = new Map<string, SubjectSlot>();
+  /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
+  private readonly globalSlots = new Map<number, SubjectSlot>();
   /** H3 calls made (cache misses), for tests and benchmarks. */
   cellComputations = 0;
 
@@ -73,11 +110,13 @@ export class SubjectRouter {
    * @param prefix - first subject tokens, e.g. `dis`.
    * @param resolution - H3 resolution 0–15.
    * @param maxEntities - most entities remembered. Defaults to 1 048 576.
+   * @param maxSubjects - most cell subjects interned. Defaults to 65 536.
    */
   constructor(
     readonly prefix: string,
     readonly resolution: number,
     private readonly maxEntities = 1 << 20,
+    private readonly maxSubjects = 1 << 16,
   ) {}
 
   /** `PREFIX.EXERCISE.all.TYPE`. */
@@ -90,6 +129,11 @@ export class SubjectRouter {
     return `${this.prefix}.${exercise}.${cell}.${kind}.${domain}`;
   }
 
+  /** Entities remembered. */
+  get entities(): number {
+    return this.entityCount;
+  }
+
   /**
    * The route of the PDU at `bytes[offset, offset + length)` (a whole PDU, its Length checked by the caller).
    * @param out - receives the route.
@@ -99,19 +143,24 @@ export class SubjectRouter {
     const exercise = bytes[offset + HeaderOffset.EXERCISE_ID]!;
     out.cell = undefined;
     out.entityKey = -1;
+    out.leftCell = undefined;
     const isState = type === PduType.ENTITY_STATE && length >= EntityStateOffset.PARAMETERS;
     const isUpdate = type === PduType.ENTITY_STATE_UPDATE && length >= EntityStateUpdateOffset.PARAMETERS;
-    if (!isState && !isUpdate) {
-      out.subject = this.globalSubject(exercise, type);
-      return out;
-    }
+    if (!isState && !isUpdate) return this.routeGlobal(exercise, type, out);
     const id = offset + EntityStateOffset.ENTITY_ID;
-    const key =
-      ((bytes[id]! << 8) | bytes[id + 1]!) * 2 ** 32 +
-      ((bytes[id + 2]! << 8) | bytes[id + 3]!) * 2 ** 16 +
-      ((bytes[id + 4]! << 8) | bytes[id + 5]!);
-    out.entityKey = key;
-    let entry = this.entities.get(key);
+    const site = (bytes[id]! << 8) | bytes[id + 1]!,
+      application = (bytes[id + 2]! << 8) | bytes[id + 3]!,
+      number = (bytes[id + 4]! << 8) | bytes[id + 5]!;
+    out.entityKey = site * 2 ** 32 + application * 2 ** 16 + number;
+    // site·2¹⁶ + application as a signed 32-bit integer: a small integer for the Map, whatever the site.
+    const siteApplication = (site << 16) | application;
+    let entities = this.lastEntities;
+    if (siteApplication !== this.lastApplication || entities === undefined) {
+      entities = this.applications.get(siteApplication);
+      this.lastApplication = siteApplication;
+      this.lastEntities = entities;
+    }
+    let entry = entities?.get(number);
     const kindDomain = isState
       ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
       : (entry?.kindDomain ?? 0);
@@ -122,31 +171,63 @@ export class SubjectRouter {
     const x = this.view.getFloat64(0),
       y = this.view.getFloat64(8),
       z = this.view.getFloat64(16);
-    if (entry === undefined) entry = this.remember(key);
+    if (entry === undefined) entry = this.remember(siteApplication, number);
     const dx = x - entry.x,
       dy = y - entry.y,
       dz = z - entry.z;
     // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
     const stays = entry.safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < entry.safeRadiusM * entry.safeRadiusM;
     if (!stays) this.locate(entry, x, y, z);
-    if (entry.cell === undefined) {
+    const cell = entry.cell;
+    if (cell === undefined) {
       entry.kindDomain = kindDomain;
-      out.subject = this.globalSubject(exercise, type);
-      return out;
+      return this.routeGlobal(exercise, type, out);
     }
-    if (!stays || entry.kindDomain !== kindDomain || entry.exercise !== exercise || entry.subject === '') {
+    let slot = entry.slot;
+    if (slot === undefined || entry.kindDomain !== kindDomain || entry.exercise !== exercise) {
       entry.kindDomain = kindDomain;
       entry.exercise = exercise;
-      entry.subject = this.cellSubject(exercise, entry.cell, kindDomain >> 8, kindDomain & 0xff);
+      slot = entry.slot = this.intern(this.cellSubject(exercise, cell, kindDomain >> 8, kindDomain & 0xff), cell);
     }
-    out.cell = entry.cell;
-    out.subject = entry.subject;
+    const tracked = entry.trackedCell;
+    if (tracked !== undefined && tracked !== cell) out.leftCell = tracked;
+    const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
+    entry.trackedCell = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
+    out.cell = cell;
+    out.slot = slot;
+    out.subject = slot.subject;
     return out;
+  }
+
+  private routeGlobal(exercise: number, type: number, out: PduRoute): PduRoute {
+    const key = (exercise << 8) | type;
+    let slot = this.globalSlots.get(key);
+    if (slot === undefined) {
+      slot = { subject: this.globalSubject(exercise, type), cell: undefined, data: undefined };
+      this.globalSlots.set(key, slot);
+    }
+    out.slot = slot;
+    out.subject = slot.subject;
+    return out;
+  }
+
+  /**
+   * The one slot of a cell subject. Past `maxSubjects` the table starts afresh: entities keep the slots they hold,
+   * so a subject may then have two slots for a while (its PDUs still all go to it, in up to two messages a tick).
+   */
+  private intern(subject: string, cell: string): SubjectSlot {
+    let slot = this.cellSlots.get(subject);
+    if (slot === undefined) {
+      if (this.cellSlots.size >= this.maxSubjects) this.cellSlots.clear();
+      slot = { subject, cell, data: undefined };
+      this.cellSlots.set(subject, slot);
+    }
+    return slot;
   }
 
   /** The H3 cell of an ECEF location (metres), or undefined if it has none. */
   cellOfEcef(x: number, y: number, z: number): string | undefined {
-    const radius = Math.hypot(x, y, z);
+    const radius = Math.sqrt(x * x + y * y + z * z);
     // NaN fails both comparisons too.
     if (!(radius >= MIN_ROUTED_RADIUS_M && radius <= MAX_ROUTED_RADIUS_M)) return undefined;
     const g = ecefToGeodetic(this.geodetic, x, y, z);
@@ -160,17 +241,39 @@ export class SubjectRouter {
     entry.x = x;
     entry.y = y;
     entry.z = z;
-    entry.cell = this.cellOfEcef(x, y, z);
-    if (entry.cell !== previous) entry.subject = '';
-    entry.safeRadiusM = entry.cell === undefined ? -1 : distanceToCellEdgeM(entry.cell, this.geodetic) * 0.98 - 1;
+    const cell = this.cellOfEcef(x, y, z);
+    // Keep the string already held when the cell is the same, so later comparisons are by identity.
+    if (cell !== previous) {
+      entry.cell = cell;
+      entry.slot = undefined;
+    }
+    entry.safeRadiusM = cell === undefined ? -1 : distanceToCellEdgeM(cell, this.geodetic) * 0.98 - 1;
   }
 
-  private remember(key: number): EntityRoute {
-    if (this.entities.size >= this.maxEntities) {
-      // Forget the entity seen first: a Map iterates in insertion order.
-      const oldest = this.entities.keys().next().value;
-      if (oldest !== undefined) this.entities.delete(oldest);
+  /**
+   * A new entry for an entity. Bounded by `maxEntities`: past it, the entity seen first of the application seen
+   * first is forgotten (Maps iterate in insertion order).
+   */
+  private remember(siteApplication: number, number: number): EntityRoute {
+    if (this.entityCount >= this.maxEntities) {
+      const first = this.applications.entries().next().value;
+      if (first !== undefined) {
+        const [application, entities] = first;
+        const oldest = entities.keys().next().value;
+        if (oldest !== undefined) {
+          entities.delete(oldest);
+          this.entityCount--;
+        }
+        if (entities.size === 0) this.applications.delete(application);
+      }
     }
+    let entities = this.applications.get(siteApplication);
+    if (entities === undefined) {
+      entities = new Map();
+      this.applications.set(siteApplication, entities);
+    }
+    this.lastApplication = siteApplication;
+    this.lastEntities = entities;
     const entry: EntityRoute = {
       x: 0,
       y: 0,
@@ -179,9 +282,11 @@ export class SubjectRouter {
       cell: undefined,
       kindDomain: 0,
       exercise: -1,
-      subject: '',
+      slot: undefined,
+      trackedCell: undefined,
     };
-    this.entities.set(key, entry);
+    entities.set(number, entry);
+    this.entityCount++;
     return entry;
   }
 }
@@ -224,8 +329,11 @@ function wrap(radians: number): number {
 
 /** A fresh route to pass to `SubjectRouter.route`. */
 export function createRoute(): PduRoute {
-  return { subject: '', cell: undefined, entityKey: -1 };
+  return { subject: '', slot: NO_SLOT, cell: undefined, entityKey: -1, leftCell: undefined };
 }
+
+/** The slot of a route not yet computed. */
+const NO_SLOT: SubjectSlot = Object.freeze({ subject: '', cell: undefined, data: undefined });
 
 /** The CELL token of a subject `PREFIX.EXERCISE.CELL.…` (prefix of `prefixTokens` tokens), else undefined. */
 export function cellOfSubject(subject: string, prefixTokens: number): string | undefined {
