@@ -77,6 +77,20 @@ interface EntityRoute {
   trackedCell: string | undefined;
 }
 
+/**
+ * The entities of one simulation application (site, application). `byNumber` holds them all, in the order first
+ * seen; `dense` indexes the same entries by entity number while the numbers are mostly small and dense (as DIS
+ * applications number their entities 1, 2, 3, …), so the common lookup is an array read in the order the entities
+ * are sent, rather than a hash lookup at a random place in memory.
+ */
+interface Application {
+  readonly byNumber: Map<number, EntityRoute>;
+  dense: Array<EntityRoute | undefined>;
+}
+
+/** `Application.dense` grows to cover entity number n while n < 2 · entities + this; beyond, the Map alone. */
+const DENSE_SLACK = 64;
+
 /** Deactivated bit of the appearance record (IEEE 1278.1 §6.2.26) within its second byte (big-endian). */
 const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
 
@@ -86,18 +100,18 @@ const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
  * updates: entities move metres between PDUs, cells are kilometres wide), its cell and subject are reused without
  * asking H3 (whose `latLngToCell` costs microseconds).
  *
- * Entities are found by site·2¹⁶ + application (one map per simulation application, the last one kept at hand:
- * consecutive PDUs mostly come from the same application), then by entity number: both keys are small integers,
- * which a Map hashes and compares without reading a boxed number as it must for a 48-bit key.
+ * Entities are found by site·2¹⁶ + application (the last application kept at hand: consecutive PDUs mostly come
+ * from the same one), then by entity number (see `Application`): small integers, which a Map hashes and compares
+ * without reading a boxed number as it must for a 48-bit key.
  */
 export class SubjectRouter {
   private readonly scratch = new Uint8Array(24);
   private readonly view = new DataView(this.scratch.buffer);
   private readonly geodetic = new Float64Array(3);
   /** Per site·2¹⁶ + application, per entity number. Bounded: see `remember`. */
-  private readonly applications = new Map<number, Map<number, EntityRoute>>();
+  private readonly applications = new Map<number, Application>();
   private lastApplication = -1;
-  private lastEntities: Map<number, EntityRoute> | undefined;
+  private lastEntities: Application | undefined;
   private entityCount = 0;
   /** Subjects of cells, interned. Bounded: cleared when full (see `intern`). */
   private readonly cellSlots = new Map<string, SubjectSlot>();
@@ -160,7 +174,11 @@ export class SubjectRouter {
       this.lastApplication = siteApplication;
       this.lastEntities = entities;
     }
-    let entry = entities?.get(number);
+    let entry: EntityRoute | undefined;
+    if (entities !== undefined) {
+      const dense = entities.dense;
+      entry = number < dense.length ? dense[number] : entities.byNumber.get(number);
+    }
     const kindDomain = isState
       ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
       : (entry?.kindDomain ?? 0);
@@ -258,22 +276,23 @@ export class SubjectRouter {
     if (this.entityCount >= this.maxEntities) {
       const first = this.applications.entries().next().value;
       if (first !== undefined) {
-        const [application, entities] = first;
-        const oldest = entities.keys().next().value;
+        const [key, application] = first;
+        const oldest = application.byNumber.keys().next().value;
         if (oldest !== undefined) {
-          entities.delete(oldest);
+          application.byNumber.delete(oldest);
+          if (oldest < application.dense.length) application.dense[oldest] = undefined;
           this.entityCount--;
         }
-        if (entities.size === 0) this.applications.delete(application);
+        if (application.byNumber.size === 0) this.applications.delete(key);
       }
     }
-    let entities = this.applications.get(siteApplication);
-    if (entities === undefined) {
-      entities = new Map();
-      this.applications.set(siteApplication, entities);
+    let application = this.applications.get(siteApplication);
+    if (application === undefined) {
+      application = { byNumber: new Map(), dense: [] };
+      this.applications.set(siteApplication, application);
     }
     this.lastApplication = siteApplication;
-    this.lastEntities = entities;
+    this.lastEntities = application;
     const entry: EntityRoute = {
       x: 0,
       y: 0,
@@ -285,8 +304,18 @@ export class SubjectRouter {
       slot: undefined,
       trackedCell: undefined,
     };
-    entities.set(number, entry);
+    application.byNumber.set(number, entry);
     this.entityCount++;
+    if (number >= application.dense.length && number < 2 * application.byNumber.size + DENSE_SLACK) {
+      // Grow the index (at least doubling: amortised) and fill it from the Map, which holds every entity.
+      const dense = new Array<EntityRoute | undefined>(Math.max(number + 1, 2 * application.dense.length)).fill(
+        undefined,
+      );
+      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e;
+      application.dense = dense;
+    } else if (number < application.dense.length) {
+      application.dense[number] = entry;
+    }
     return entry;
   }
 }

@@ -259,6 +259,42 @@ describe('SubjectRouter per-entity memory', () => {
     expect(router.route(fire, 0, 96, createRoute()).slot).toBe(router.route(fire, 0, 96, createRoute()).slot);
   });
 
+  it('remembers each entity apart, whether its number is small, large or sparse (property)', () => {
+    const cells = [48, 49, 50].map((lat) => latLngToCell(lat, 11, 5));
+    fc.assert(
+      fc.property(
+        // A few entity numbers of each kind, each entity coming back many times, moving between three cells.
+        fc.uniqueArray(
+          fc.oneof(
+            fc.integer({ min: 1, max: 40 }),
+            fc.integer({ min: 1, max: 700 }),
+            fc.integer({ min: 1, max: 65_535 }),
+          ),
+          { minLength: 1, maxLength: 60 },
+        ),
+        fc.array(fc.record({ site: fc.constantFrom(1, 7), pick: fc.nat(), place: fc.integer({ min: 0, max: 2 }) }), {
+          maxLength: 400,
+        }),
+        (numbers, steps) => {
+          const router = new SubjectRouter('dis', 5);
+          const route = createRoute();
+          const tracked = new Map<string, string>();
+          for (const { site, pick, place } of steps) {
+            const entity = numbers[pick % numbers.length]!;
+            router.route(at(48 + place, entity, site), 0, 144, route);
+            const key = `${site}:${entity}`;
+            const previous = tracked.get(key);
+            const expected = previous !== undefined && previous !== cells[place] ? previous : undefined;
+            if (route.cell !== cells[place] || route.leftCell !== expected) return false;
+            tracked.set(key, cells[place]!);
+          }
+          return router.entities === tracked.size;
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('keeps entities of sites past 32 767 apart, and forgets the entity seen first beyond its bound', () => {
     const router = new SubjectRouter('dis', 5, 4);
     const route = createRoute();
