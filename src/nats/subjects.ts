@@ -31,14 +31,13 @@ const MIN_ROUTED_RADIUS_M = 6.0e6;
 
 /**
  * One subject, interned: the router hands out the same object for every PDU of a subject, so its user can keep
- * per-subject state on it (the transport keeps its bundle in `data`) without looking the subject string up.
+ * per-subject state on it without looking the subject string up (a subclass of the router makes the slots it needs:
+ * `newSlot`; the transport's are its bundles).
  */
 export interface SubjectSlot {
   readonly subject: string;
   /** The H3 cell of a subject routed by position, else undefined. */
   readonly cell: string | undefined;
-  /** Free for the router's user; the router never reads it. */
-  data: unknown;
 }
 
 /** Where one PDU goes. */
@@ -95,7 +94,7 @@ const DENSE_SLACK = 64;
 const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
 
 /**
- * Computes subjects; keeps scratch memory so that routing a PDU allocates nothing, and remembers per entity
+ * Computes subjects without allocating per PDU, and remembers per entity
  * where its cell was computed: while an entity stays closer to that point than to the cell's nearest edge (most
  * updates: entities move metres between PDUs, cells are kilometres wide), its cell and subject are reused without
  * asking H3 (whose `latLngToCell` costs microseconds).
@@ -105,8 +104,9 @@ const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
  * without reading a boxed number as it must for a 48-bit key.
  */
 export class SubjectRouter {
-  private readonly scratch = new Uint8Array(24);
-  private readonly view = new DataView(this.scratch.buffer);
+  /** A DataView over the caller's buffer, made again only when the buffer changes. */
+  private sourceBuffer: ArrayBufferLike | undefined;
+  private source: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private readonly geodetic = new Float64Array(3);
   /** Per site·2¹⁶ + application, per entity number. Bounded: see `remember`. */
   private readonly applications = new Map<number, Application>();
@@ -182,13 +182,16 @@ export class SubjectRouter {
     const kindDomain = isState
       ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
       : (entry?.kindDomain ?? 0);
-    // The location, read through the scratch bytes (one DataView for the router's lifetime).
-    const at = offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
-    const scratch = this.scratch;
-    for (let i = 0; i < 24; i++) scratch[i] = bytes[at + i]!;
-    const x = this.view.getFloat64(0),
-      y = this.view.getFloat64(8),
-      z = this.view.getFloat64(16);
+    // The location (big-endian doubles), read in place.
+    if (bytes.buffer !== this.sourceBuffer) {
+      this.sourceBuffer = bytes.buffer;
+      this.source = new DataView(bytes.buffer);
+    }
+    const at = bytes.byteOffset + offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
+    const source = this.source;
+    const x = source.getFloat64(at),
+      y = source.getFloat64(at + 8),
+      z = source.getFloat64(at + 16);
     if (entry === undefined) entry = this.remember(siteApplication, number);
     const dx = x - entry.x,
       dy = y - entry.y,
@@ -221,7 +224,7 @@ export class SubjectRouter {
     const key = (exercise << 8) | type;
     let slot = this.globalSlots.get(key);
     if (slot === undefined) {
-      slot = { subject: this.globalSubject(exercise, type), cell: undefined, data: undefined };
+      slot = this.newSlot(this.globalSubject(exercise, type), undefined);
       this.globalSlots.set(key, slot);
     }
     out.slot = slot;
@@ -237,10 +240,15 @@ export class SubjectRouter {
     let slot = this.cellSlots.get(subject);
     if (slot === undefined) {
       if (this.cellSlots.size >= this.maxSubjects) this.cellSlots.clear();
-      slot = { subject, cell, data: undefined };
+      slot = this.newSlot(subject, cell);
       this.cellSlots.set(subject, slot);
     }
     return slot;
+  }
+
+  /** Makes the one slot of a subject. */
+  protected newSlot(subject: string, cell: string | undefined): SubjectSlot {
+    return { subject, cell };
   }
 
   /** The H3 cell of an ECEF location (metres), or undefined if it has none. */
@@ -362,7 +370,7 @@ export function createRoute(): PduRoute {
 }
 
 /** The slot of a route not yet computed. */
-const NO_SLOT: SubjectSlot = Object.freeze({ subject: '', cell: undefined, data: undefined });
+const NO_SLOT: SubjectSlot = Object.freeze({ subject: '', cell: undefined });
 
 /** The CELL token of a subject `PREFIX.EXERCISE.CELL.…` (prefix of `prefixTokens` tokens), else undefined. */
 export function cellOfSubject(subject: string, prefixTokens: number): string | undefined {

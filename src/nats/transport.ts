@@ -32,7 +32,15 @@ import {
   type TransportStats,
 } from '../transport/transport.js';
 import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
-import { GLOBAL_TOKEN, LEFT_CELL_HEADER, NEW_CELL_HEADER, SubjectRouter, createRoute, redactUrl } from './subjects.js';
+import {
+  GLOBAL_TOKEN,
+  LEFT_CELL_HEADER,
+  NEW_CELL_HEADER,
+  SubjectRouter,
+  createRoute,
+  redactUrl,
+  type SubjectSlot,
+} from './subjects.js';
 
 /** Counters of the NATS side, updated in place. */
 export interface NatsStats {
@@ -149,11 +157,10 @@ export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOpt
 }
 
 /**
- * The PDUs of one subject waiting to be published together: a chain through the transport's staged PDUs (kept on
- * the subject's slot, `SubjectSlot.data`).
+ * A subject's slot (made by `BundlingRouter`) with the PDUs waiting to be published together to it: a chain through
+ * the transport's staged PDUs.
  */
-interface Bundle {
-  readonly subject: string;
+interface Bundle extends SubjectSlot {
   /** First and last staged PDU of the chain, -1 when empty. */
   first: number;
   last: number;
@@ -161,6 +168,13 @@ interface Bundle {
   bytes: number;
   /** In the list of bundles to publish at the end of this tick. */
   pending: boolean;
+}
+
+/** A router whose subject slots are bundles. */
+class BundlingRouter extends SubjectRouter {
+  protected override newSlot(subject: string, cell: string | undefined): Bundle {
+    return { subject, cell, first: -1, last: -1, bytes: 0, pending: false };
+  }
 }
 
 /** A copy bound for the cell its entity left. */
@@ -249,7 +263,7 @@ export class NatsTransport implements DatagramTransport {
    * Where PDUs are copied as they are sent (the caller may reuse its buffer once `send` returns), and messages of
    * several PDUs gathered: `chunk[chunkUsed…]` is free; the bytes before may be payloads the client holds.
    */
-  private chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  private chunk = new Uint8Array(CHUNK_BYTES);
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
   /** The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes). */
@@ -257,7 +271,7 @@ export class NatsTransport implements DatagramTransport {
   private source32: Int32Array<ArrayBufferLike> = new Int32Array(0);
   /** The PDUs sent in this tick: the buffer, start and length of each, and the next PDU of its subject (-1: none). */
   private stagedCount = 0;
-  private readonly stagedChunk: Buffer[] = [];
+  private readonly stagedChunk: Uint8Array[] = [];
   private readonly stagedChunk32: Int32Array[] = [];
   private stagedStart = new Int32Array(FIRST_STAGED_PDUS);
   private stagedLength = new Int32Array(FIRST_STAGED_PDUS);
@@ -279,7 +293,7 @@ export class NatsTransport implements DatagramTransport {
   private constructor(connection: NatsConnection, options: NatsSubjectOptions) {
     this.connection = connection;
     this.stats = options.stats ?? createTransportStats();
-    this.router = new SubjectRouter(options.subjectPrefix ?? 'dis', options.h3Resolution ?? 5);
+    this.router = new BundlingRouter(options.subjectPrefix ?? 'dis', options.h3Resolution ?? 5);
     this.maxMessageBytes = options.maxMessageBytes ?? 16384;
     this.receiveOptions = options.receive;
     void this.watchStatus();
@@ -542,12 +556,8 @@ export class NatsTransport implements DatagramTransport {
       } else if (route.leftCell !== undefined) {
         this.queueLeftCopy(datagram, offset, pduLength, route.subject, route.cell, route.leftCell);
       }
-      let bundle = route.slot.data as Bundle | undefined;
-      if (bundle === undefined) {
-        bundle = { subject: route.subject, first: -1, last: -1, bytes: 0, pending: false };
-        route.slot.data = bundle;
-      }
-      this.stage(bundle, datagram, offset, pduLength);
+      // The router is a BundlingRouter: its slots are bundles.
+      this.stage(route.slot as Bundle, datagram, offset, pduLength);
       offset += pduLength;
     }
     if (!this.flushQueued) {
@@ -611,7 +621,7 @@ export class NatsTransport implements DatagramTransport {
       return at;
     }
     const size = Math.max(CHUNK_BYTES, (length + 3) & ~3);
-    this.chunk = Buffer.allocUnsafeSlow(size);
+    this.chunk = new Uint8Array(size);
     this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
     this.chunkUsed = length;
     return 0;
