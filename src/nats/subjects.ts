@@ -60,12 +60,12 @@ export interface PduRoute {
 
 /** What the router remembers of one entity: where its cell was last computed, and how far it may move in it. */
 interface EntityRoute {
-  /** ECEF metres of the location whose cell was computed. */
-  x: number;
-  y: number;
-  z: number;
-  /** Distance from that location to the nearest edge of its cell, less a margin, metres; -1 = no cell. */
-  safeRadiusM: number;
+  /**
+   * Its place in `SubjectRouter.places`: the ECEF metres (x, y, z) of the location whose cell was computed, and the
+   * distance from there to the nearest edge of the cell, less a margin, metres (-1 = no cell). In a Float64Array
+   * rather than fields: V8 keeps a double field of an object in a box of its own, one more read from memory.
+   */
+  readonly place: number;
   cell: string | undefined;
   /** Kind·256 + domain of the last full Entity State PDU. */
   kindDomain: number;
@@ -113,6 +113,10 @@ export class SubjectRouter {
   private lastApplication = -1;
   private lastEntities: Application | undefined;
   private entityCount = 0;
+  /** Four doubles per entity (see `EntityRoute.place`), and the places of forgotten entities. */
+  private places = new Float64Array(4 * 1024);
+  private readonly freePlaces: number[] = [];
+  private placesUsed = 0;
   /** Subjects of cells, interned. Bounded: cleared when full (see `intern`). */
   private readonly cellSlots = new Map<string, SubjectSlot>();
   /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
@@ -193,11 +197,14 @@ export class SubjectRouter {
       y = source.getFloat64(at + 8),
       z = source.getFloat64(at + 16);
     if (entry === undefined) entry = this.remember(siteApplication, number);
-    const dx = x - entry.x,
-      dy = y - entry.y,
-      dz = z - entry.z;
+    const places = this.places,
+      p = entry.place * 4;
+    const dx = x - places[p]!,
+      dy = y - places[p + 1]!,
+      dz = z - places[p + 2]!,
+      safeRadiusM = places[p + 3]!;
     // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
-    const stays = entry.safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < entry.safeRadiusM * entry.safeRadiusM;
+    const stays = safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < safeRadiusM * safeRadiusM;
     if (!stays) this.locate(entry, x, y, z);
     const cell = entry.cell;
     if (cell === undefined) {
@@ -246,6 +253,22 @@ export class SubjectRouter {
     return slot;
   }
 
+  /** A place for a new entity: no location yet, no cell. */
+  private takePlace(): number {
+    let place = this.freePlaces.pop();
+    if (place === undefined) {
+      place = this.placesUsed++;
+      if (place * 4 === this.places.length) {
+        const grown = new Float64Array(this.places.length * 2);
+        grown.set(this.places);
+        this.places = grown;
+      }
+    }
+    this.places.fill(0, place * 4, place * 4 + 3);
+    this.places[place * 4 + 3] = -1;
+    return place;
+  }
+
   /** Makes the one slot of a subject. */
   protected newSlot(subject: string, cell: string | undefined): SubjectSlot {
     return { subject, cell };
@@ -264,16 +287,18 @@ export class SubjectRouter {
   /** Computes the entry's cell at (x, y, z) and how far the entity may move before it must be computed again. */
   private locate(entry: EntityRoute, x: number, y: number, z: number): void {
     const previous = entry.cell;
-    entry.x = x;
-    entry.y = y;
-    entry.z = z;
+    const places = this.places,
+      p = entry.place * 4;
+    places[p] = x;
+    places[p + 1] = y;
+    places[p + 2] = z;
     const cell = this.cellOfEcef(x, y, z);
     // Keep the string already held when the cell is the same, so later comparisons are by identity.
     if (cell !== previous) {
       entry.cell = cell;
       entry.slot = undefined;
     }
-    entry.safeRadiusM = cell === undefined ? -1 : distanceToCellEdgeM(cell, this.geodetic) * 0.98 - 1;
+    places[p + 3] = cell === undefined ? -1 : distanceToCellEdgeM(cell, this.geodetic) * 0.98 - 1;
   }
 
   /**
@@ -287,6 +312,7 @@ export class SubjectRouter {
         const [key, application] = first;
         const oldest = application.byNumber.keys().next().value;
         if (oldest !== undefined) {
+          this.freePlaces.push(application.byNumber.get(oldest)!.place);
           application.byNumber.delete(oldest);
           if (oldest < application.dense.length) application.dense[oldest] = undefined;
           this.entityCount--;
@@ -302,10 +328,7 @@ export class SubjectRouter {
     this.lastApplication = siteApplication;
     this.lastEntities = application;
     const entry: EntityRoute = {
-      x: 0,
-      y: 0,
-      z: 0,
-      safeRadiusM: -1,
+      place: this.takePlace(),
       cell: undefined,
       kindDomain: 0,
       exercise: -1,

@@ -195,6 +195,11 @@ const FIRST_STAGED_PDUS = 1024;
  */
 const CHUNK_BYTES = 64 * 1024;
 
+/** A chunk of `size` bytes, not zeroed (every byte published is written first), as a plain Uint8Array. */
+function newChunk(size: number): Uint8Array {
+  return new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
+}
+
 /**
  * Copies `length` bytes from `source[from…]` to `target[to…]` (`target` starts its ArrayBuffer). Four bytes at a
  * time through Int32Array views of the whole buffers when both ends are 4-aligned (a quarter of the steps of a
@@ -263,7 +268,7 @@ export class NatsTransport implements DatagramTransport {
    * Where PDUs are copied as they are sent (the caller may reuse its buffer once `send` returns), and messages of
    * several PDUs gathered: `chunk[chunkUsed…]` is free; the bytes before may be payloads the client holds.
    */
-  private chunk = new Uint8Array(CHUNK_BYTES);
+  private chunk = newChunk(CHUNK_BYTES);
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
   /** The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes). */
@@ -621,7 +626,7 @@ export class NatsTransport implements DatagramTransport {
       return at;
     }
     const size = Math.max(CHUNK_BYTES, (length + 3) & ~3);
-    this.chunk = new Uint8Array(size);
+    this.chunk = newChunk(size);
     this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
     this.chunkUsed = length;
     return 0;
