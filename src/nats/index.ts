@@ -10,6 +10,7 @@ export {
   createNatsStats,
   type NatsStats,
   type NatsTransportOptions,
+  type NatsSubjectOptions,
   type NatsReceiveOptions,
 } from './transport.js';
 export {
@@ -21,6 +22,7 @@ export {
   LEFT_CELL_HEADER,
   NEW_CELL_HEADER,
   type PduRoute,
+  type SubjectSlot,
 } from './subjects.js';
 export {
   areaContains,

@@ -12,6 +12,7 @@
  * Subject tokens never need escaping: cells are hex, the rest are decimal numbers.
  */
 import { cellToBoundary, latLngToCell } from 'h3-js';
+import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
 
@@ -28,44 +29,98 @@ const MAX_ROUTED_RADIUS_M = 5e7;
 /** Below this the location is not a point on or above the Earth (e.g. all zeros: unset). */
 const MIN_ROUTED_RADIUS_M = 6.0e6;
 
+/**
+ * One subject, interned: the router hands out the same object for every PDU of a subject, so its user can keep
+ * per-subject state on it without looking the subject string up (a subclass of the router makes the slots it needs:
+ * `newSlot`; the transport's are its bundles).
+ */
+export interface SubjectSlot {
+  readonly subject: string;
+  /** The H3 cell of a subject routed by position, else undefined. */
+  readonly cell: string | undefined;
+}
+
 /** Where one PDU goes. */
 export interface PduRoute {
   /** Its subject. */
   subject: string;
+  /** The subject interned (`slot.subject === subject`). */
+  slot: SubjectSlot;
   /** H3 cell of an Entity State (Update) PDU routed by position, else undefined. */
   cell: string | undefined;
   /** Entity key (site·2³² + application·2¹⁶ + entity) of an Entity State (Update) PDU, else -1. */
   entityKey: number;
+  /**
+   * For a PDU routed to a cell: the cell the entity's previous PDU routed to a cell went to, when that was another
+   * cell (the entity crossed an edge), else undefined. A PDU whose appearance says Deactivated (IEEE 1278.1
+   * §6.2.26) ends the entity's track: its next PDU has no left cell.
+   */
+  leftCell: string | undefined;
 }
 
 /** What the router remembers of one entity: where its cell was last computed, and how far it may move in it. */
 interface EntityRoute {
-  /** ECEF metres of the location whose cell was computed. */
-  x: number;
-  y: number;
-  z: number;
-  /** Distance from that location to the nearest edge of its cell, less a margin, metres; -1 = no cell. */
-  safeRadiusM: number;
+  /**
+   * Its place in `SubjectRouter.places`: the ECEF metres (x, y, z) of the location whose cell was computed, and the
+   * distance from there to the nearest edge of the cell, less a margin, metres (-1 = no cell). In a Float64Array
+   * rather than fields: V8 keeps a double field of an object in a box of its own, one more read from memory.
+   */
+  readonly place: number;
   cell: string | undefined;
   /** Kind·256 + domain of the last full Entity State PDU. */
   kindDomain: number;
   exercise: number;
-  /** The subject last computed for this entity (its cell, kind, domain and exercise). */
-  subject: string;
+  /** The subject of its cell, kind, domain and exercise; undefined when one of them changed. */
+  slot: SubjectSlot | undefined;
+  /** The cell its last PDU routed to a cell went to, until a Deactivated PDU; undefined before. */
+  trackedCell: string | undefined;
 }
 
 /**
- * Computes subjects; keeps scratch memory so that reading a location allocates nothing, and remembers per entity
+ * The entities of one simulation application (site, application). `byNumber` holds them all, in the order first
+ * seen; `dense` indexes the same entries by entity number while the numbers are mostly small and dense (as DIS
+ * applications number their entities 1, 2, 3, …), so the common lookup is an array read in the order the entities
+ * are sent, rather than a hash lookup at a random place in memory.
+ */
+interface Application {
+  readonly byNumber: Map<number, EntityRoute>;
+  dense: Array<EntityRoute | undefined>;
+}
+
+/** `Application.dense` grows to cover entity number n while n < 2 · entities + this; beyond, the Map alone. */
+const DENSE_SLACK = 64;
+
+/** Deactivated bit of the appearance record (IEEE 1278.1 §6.2.26) within its second byte (big-endian). */
+const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
+
+/**
+ * Computes subjects without allocating per PDU, and remembers per entity
  * where its cell was computed: while an entity stays closer to that point than to the cell's nearest edge (most
  * updates: entities move metres between PDUs, cells are kilometres wide), its cell and subject are reused without
  * asking H3 (whose `latLngToCell` costs microseconds).
+ *
+ * Entities are found by site·2¹⁶ + application (the last application kept at hand: consecutive PDUs mostly come
+ * from the same one), then by entity number (see `Application`): small integers, which a Map hashes and compares
+ * without reading a boxed number as it must for a 48-bit key.
  */
 export class SubjectRouter {
-  private readonly scratch = new Uint8Array(24);
-  private readonly view = new DataView(this.scratch.buffer);
+  /** A DataView over the caller's buffer, made again only when the buffer changes. */
+  private sourceBuffer: ArrayBufferLike | undefined;
+  private source: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private readonly geodetic = new Float64Array(3);
-  /** Per entity key. Bounded: the entity seen first is forgotten first. */
-  private readonly entities = new Map<number, EntityRoute>();
+  /** Per site·2¹⁶ + application, per entity number. Bounded: see `remember`. */
+  private readonly applications = new Map<number, Application>();
+  private lastApplication = -1;
+  private lastEntities: Application | undefined;
+  private entityCount = 0;
+  /** Four doubles per entity (see `EntityRoute.place`), and the places of forgotten entities. */
+  private places = new Float64Array(4 * 1024);
+  private readonly freePlaces: number[] = [];
+  private placesUsed = 0;
+  /** Subjects of cells, interned. Bounded: cleared when full (see `intern`). */
+  private readonly cellSlots = new Map<string, SubjectSlot>();
+  /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
+  private readonly globalSlots = new Map<number, SubjectSlot>();
   /** H3 calls made (cache misses), for tests and benchmarks. */
   cellComputations = 0;
 
@@ -73,11 +128,13 @@ export class SubjectRouter {
    * @param prefix - first subject tokens, e.g. `dis`.
    * @param resolution - H3 resolution 0–15.
    * @param maxEntities - most entities remembered. Defaults to 1 048 576.
+   * @param maxSubjects - most cell subjects interned. Defaults to 65 536.
    */
   constructor(
     readonly prefix: string,
     readonly resolution: number,
     private readonly maxEntities = 1 << 20,
+    private readonly maxSubjects = 1 << 16,
   ) {}
 
   /** `PREFIX.EXERCISE.all.TYPE`. */
@@ -90,6 +147,11 @@ export class SubjectRouter {
     return `${this.prefix}.${exercise}.${cell}.${kind}.${domain}`;
   }
 
+  /** Entities remembered. */
+  get entities(): number {
+    return this.entityCount;
+  }
+
   /**
    * The route of the PDU at `bytes[offset, offset + length)` (a whole PDU, its Length checked by the caller).
    * @param out - receives the route.
@@ -99,54 +161,122 @@ export class SubjectRouter {
     const exercise = bytes[offset + HeaderOffset.EXERCISE_ID]!;
     out.cell = undefined;
     out.entityKey = -1;
+    out.leftCell = undefined;
     const isState = type === PduType.ENTITY_STATE && length >= EntityStateOffset.PARAMETERS;
     const isUpdate = type === PduType.ENTITY_STATE_UPDATE && length >= EntityStateUpdateOffset.PARAMETERS;
-    if (!isState && !isUpdate) {
-      out.subject = this.globalSubject(exercise, type);
-      return out;
-    }
+    if (!isState && !isUpdate) return this.routeGlobal(exercise, type, out);
     const id = offset + EntityStateOffset.ENTITY_ID;
-    const key =
-      ((bytes[id]! << 8) | bytes[id + 1]!) * 2 ** 32 +
-      ((bytes[id + 2]! << 8) | bytes[id + 3]!) * 2 ** 16 +
-      ((bytes[id + 4]! << 8) | bytes[id + 5]!);
-    out.entityKey = key;
-    let entry = this.entities.get(key);
+    const site = (bytes[id]! << 8) | bytes[id + 1]!,
+      application = (bytes[id + 2]! << 8) | bytes[id + 3]!,
+      number = (bytes[id + 4]! << 8) | bytes[id + 5]!;
+    out.entityKey = site * 2 ** 32 + application * 2 ** 16 + number;
+    // site·2¹⁶ + application as a signed 32-bit integer: a small integer for the Map, whatever the site.
+    const siteApplication = (site << 16) | application;
+    let entities = this.lastEntities;
+    if (siteApplication !== this.lastApplication || entities === undefined) {
+      entities = this.applications.get(siteApplication);
+      this.lastApplication = siteApplication;
+      this.lastEntities = entities;
+    }
+    let entry: EntityRoute | undefined;
+    if (entities !== undefined) {
+      const dense = entities.dense;
+      entry = number < dense.length ? dense[number] : entities.byNumber.get(number);
+    }
     const kindDomain = isState
       ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
       : (entry?.kindDomain ?? 0);
-    // The location, read through the scratch bytes (one DataView for the router's lifetime).
-    const at = offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
-    const scratch = this.scratch;
-    for (let i = 0; i < 24; i++) scratch[i] = bytes[at + i]!;
-    const x = this.view.getFloat64(0),
-      y = this.view.getFloat64(8),
-      z = this.view.getFloat64(16);
-    if (entry === undefined) entry = this.remember(key);
-    const dx = x - entry.x,
-      dy = y - entry.y,
-      dz = z - entry.z;
-    // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
-    const stays = entry.safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < entry.safeRadiusM * entry.safeRadiusM;
-    if (!stays) this.locate(entry, x, y, z);
-    if (entry.cell === undefined) {
-      entry.kindDomain = kindDomain;
-      out.subject = this.globalSubject(exercise, type);
-      return out;
+    // The location (big-endian doubles), read in place.
+    if (bytes.buffer !== this.sourceBuffer) {
+      this.sourceBuffer = bytes.buffer;
+      this.source = new DataView(bytes.buffer);
     }
-    if (!stays || entry.kindDomain !== kindDomain || entry.exercise !== exercise || entry.subject === '') {
+    const at = bytes.byteOffset + offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
+    const source = this.source;
+    const x = source.getFloat64(at),
+      y = source.getFloat64(at + 8),
+      z = source.getFloat64(at + 16);
+    if (entry === undefined) entry = this.remember(siteApplication, number);
+    const places = this.places,
+      p = entry.place * 4;
+    const dx = x - places[p]!,
+      dy = y - places[p + 1]!,
+      dz = z - places[p + 2]!,
+      safeRadiusM = places[p + 3]!;
+    // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
+    const stays = safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < safeRadiusM * safeRadiusM;
+    if (!stays) this.locate(entry, x, y, z);
+    const cell = entry.cell;
+    if (cell === undefined) {
+      entry.kindDomain = kindDomain;
+      return this.routeGlobal(exercise, type, out);
+    }
+    let slot = entry.slot;
+    if (slot === undefined || entry.kindDomain !== kindDomain || entry.exercise !== exercise) {
       entry.kindDomain = kindDomain;
       entry.exercise = exercise;
-      entry.subject = this.cellSubject(exercise, entry.cell, kindDomain >> 8, kindDomain & 0xff);
+      slot = entry.slot = this.intern(this.cellSubject(exercise, cell, kindDomain >> 8, kindDomain & 0xff), cell);
     }
-    out.cell = entry.cell;
-    out.subject = entry.subject;
+    const tracked = entry.trackedCell;
+    if (tracked !== undefined && tracked !== cell) out.leftCell = tracked;
+    const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
+    entry.trackedCell = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
+    out.cell = cell;
+    out.slot = slot;
+    out.subject = slot.subject;
     return out;
+  }
+
+  private routeGlobal(exercise: number, type: number, out: PduRoute): PduRoute {
+    const key = (exercise << 8) | type;
+    let slot = this.globalSlots.get(key);
+    if (slot === undefined) {
+      slot = this.newSlot(this.globalSubject(exercise, type), undefined);
+      this.globalSlots.set(key, slot);
+    }
+    out.slot = slot;
+    out.subject = slot.subject;
+    return out;
+  }
+
+  /**
+   * The one slot of a cell subject. Past `maxSubjects` the table starts afresh: entities keep the slots they hold,
+   * so a subject may then have two slots for a while (its PDUs still all go to it, in up to two messages a tick).
+   */
+  private intern(subject: string, cell: string): SubjectSlot {
+    let slot = this.cellSlots.get(subject);
+    if (slot === undefined) {
+      if (this.cellSlots.size >= this.maxSubjects) this.cellSlots.clear();
+      slot = this.newSlot(subject, cell);
+      this.cellSlots.set(subject, slot);
+    }
+    return slot;
+  }
+
+  /** A place for a new entity: no location yet, no cell. */
+  private takePlace(): number {
+    let place = this.freePlaces.pop();
+    if (place === undefined) {
+      place = this.placesUsed++;
+      if (place * 4 === this.places.length) {
+        const grown = new Float64Array(this.places.length * 2);
+        grown.set(this.places);
+        this.places = grown;
+      }
+    }
+    this.places.fill(0, place * 4, place * 4 + 3);
+    this.places[place * 4 + 3] = -1;
+    return place;
+  }
+
+  /** Makes the one slot of a subject. */
+  protected newSlot(subject: string, cell: string | undefined): SubjectSlot {
+    return { subject, cell };
   }
 
   /** The H3 cell of an ECEF location (metres), or undefined if it has none. */
   cellOfEcef(x: number, y: number, z: number): string | undefined {
-    const radius = Math.hypot(x, y, z);
+    const radius = Math.sqrt(x * x + y * y + z * z);
     // NaN fails both comparisons too.
     if (!(radius >= MIN_ROUTED_RADIUS_M && radius <= MAX_ROUTED_RADIUS_M)) return undefined;
     const g = ecefToGeodetic(this.geodetic, x, y, z);
@@ -157,31 +287,66 @@ export class SubjectRouter {
   /** Computes the entry's cell at (x, y, z) and how far the entity may move before it must be computed again. */
   private locate(entry: EntityRoute, x: number, y: number, z: number): void {
     const previous = entry.cell;
-    entry.x = x;
-    entry.y = y;
-    entry.z = z;
-    entry.cell = this.cellOfEcef(x, y, z);
-    if (entry.cell !== previous) entry.subject = '';
-    entry.safeRadiusM = entry.cell === undefined ? -1 : distanceToCellEdgeM(entry.cell, this.geodetic) * 0.98 - 1;
+    const places = this.places,
+      p = entry.place * 4;
+    places[p] = x;
+    places[p + 1] = y;
+    places[p + 2] = z;
+    const cell = this.cellOfEcef(x, y, z);
+    // Keep the string already held when the cell is the same, so later comparisons are by identity.
+    if (cell !== previous) {
+      entry.cell = cell;
+      entry.slot = undefined;
+    }
+    places[p + 3] = cell === undefined ? -1 : distanceToCellEdgeM(cell, this.geodetic) * 0.98 - 1;
   }
 
-  private remember(key: number): EntityRoute {
-    if (this.entities.size >= this.maxEntities) {
-      // Forget the entity seen first: a Map iterates in insertion order.
-      const oldest = this.entities.keys().next().value;
-      if (oldest !== undefined) this.entities.delete(oldest);
+  /**
+   * A new entry for an entity. Bounded by `maxEntities`: past it, the entity seen first of the application seen
+   * first is forgotten (Maps iterate in insertion order).
+   */
+  private remember(siteApplication: number, number: number): EntityRoute {
+    if (this.entityCount >= this.maxEntities) {
+      const first = this.applications.entries().next().value;
+      if (first !== undefined) {
+        const [key, application] = first;
+        const oldest = application.byNumber.keys().next().value;
+        if (oldest !== undefined) {
+          this.freePlaces.push(application.byNumber.get(oldest)!.place);
+          application.byNumber.delete(oldest);
+          if (oldest < application.dense.length) application.dense[oldest] = undefined;
+          this.entityCount--;
+        }
+        if (application.byNumber.size === 0) this.applications.delete(key);
+      }
     }
+    let application = this.applications.get(siteApplication);
+    if (application === undefined) {
+      application = { byNumber: new Map(), dense: [] };
+      this.applications.set(siteApplication, application);
+    }
+    this.lastApplication = siteApplication;
+    this.lastEntities = application;
     const entry: EntityRoute = {
-      x: 0,
-      y: 0,
-      z: 0,
-      safeRadiusM: -1,
+      place: this.takePlace(),
       cell: undefined,
       kindDomain: 0,
       exercise: -1,
-      subject: '',
+      slot: undefined,
+      trackedCell: undefined,
     };
-    this.entities.set(key, entry);
+    application.byNumber.set(number, entry);
+    this.entityCount++;
+    if (number >= application.dense.length && number < 2 * application.byNumber.size + DENSE_SLACK) {
+      // Grow the index (at least doubling: amortised) and fill it from the Map, which holds every entity.
+      const dense = new Array<EntityRoute | undefined>(Math.max(number + 1, 2 * application.dense.length)).fill(
+        undefined,
+      );
+      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e;
+      application.dense = dense;
+    } else if (number < application.dense.length) {
+      application.dense[number] = entry;
+    }
     return entry;
   }
 }
@@ -224,8 +389,11 @@ function wrap(radians: number): number {
 
 /** A fresh route to pass to `SubjectRouter.route`. */
 export function createRoute(): PduRoute {
-  return { subject: '', cell: undefined, entityKey: -1 };
+  return { subject: '', slot: NO_SLOT, cell: undefined, entityKey: -1, leftCell: undefined };
 }
+
+/** The slot of a route not yet computed. */
+const NO_SLOT: SubjectSlot = Object.freeze({ subject: '', cell: undefined });
 
 /** The CELL token of a subject `PREFIX.EXERCISE.CELL.…` (prefix of `prefixTokens` tokens), else undefined. */
 export function cellOfSubject(subject: string, prefixTokens: number): string | undefined {
