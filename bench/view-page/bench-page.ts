@@ -115,7 +115,7 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
     entities.expire(t);
     entities.frame(t, false);
     const modelDone = performance.now();
-    overlay.setProps({ layers: layers.layers(options, []) });
+    overlay.setProps({ layers: layers.layers(options, [], t) });
     // deck.gl matches the new layers and updates their attributes (the typed arrays' upload) at its next render;
     // run that here, inside the timed work, so that the figure holds the layer attribute update too.
     deckLayerManager()?.updateLayers();

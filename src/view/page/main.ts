@@ -284,6 +284,8 @@ class App {
     this.truth = points;
   }
 
+  private readonly onSelect = (slot: number): void => this.selectSlot(slot);
+
   private selectSlot(slot: number): void {
     const t = this.entities.table;
     this.selectedKey = slot >= 0 && t.active[slot] === 1 ? t.key[slot]! : -1;
@@ -348,9 +350,10 @@ class App {
         labels: this.panel.toggle('labels'),
         selectedSlot,
         maxLabels: MAX_LABELS,
-        onSelect: (slot) => this.selectSlot(slot),
+        onSelect: this.onSelect,
       },
       this.truth,
+      t,
     );
     this.overlay.setProps({ layers: built });
     this.frameMs = this.hook.frameMs = performance.now() - start;
