@@ -344,6 +344,8 @@ export class ViewGateway {
       // One bound for every entity on the page: a land platform's, at rest (the longer one), as the gateway keeps
       // them; entities that leave say so with a leave notice and are gone at once.
       entityTimeoutSeconds: entityTimeoutSeconds(options.config.heartbeat, 1, 1, true),
+      // The page's table holds what the gateway can forward (docs/view.md, "Design").
+      maxEntities: this.maxEntities,
       tiles: options.tiles ?? null,
       demo: options.demo ?? false,
     };

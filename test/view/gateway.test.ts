@@ -88,6 +88,17 @@ describe('view gateway', () => {
       demo: false,
     });
     expect(hello.config.entityTimeoutSeconds).toBeGreaterThan(0);
+    // The default `receiver.maxEntities`.
+    expect(hello.config.maxEntities).toBe(10_000);
+  });
+
+  it("tells the page the gateway's receiver.maxEntities, which the page sizes its table from", async () => {
+    const g = await gateway({ config: { receiver: { maxEntities: 25_000 } } });
+    const c = await FeedClient.connect(g.feedUrl);
+    clients.push(c);
+    await c.waitFor(() => c.json.length > 0, 'a first message');
+    const hello = c.json[0]!;
+    expect(hello.type === 'hello' && hello.config.maxEntities).toBe(25_000);
   });
 
   it('forwards the PDUs a UDP publisher sends, byte for byte, with their arrival times', async () => {

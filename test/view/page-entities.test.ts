@@ -10,6 +10,8 @@ import {
   PDU_REASON_HEARTBEAT,
   PDU_REASON_POSITION,
   geodeticOf,
+  MAX_PAGE_ENTITIES,
+  pageCapacity,
 } from '../../src/view/page/entities.js';
 import { sidcFor } from '../../src/view/page/symbols.js';
 import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
@@ -132,5 +134,17 @@ describe('page symbols and grid', () => {
     const p = geodeticDegreesToEcef(new Float64Array(3), lat1, 11, 0),
       q = geodeticDegreesToEcef(new Float64Array(3), lat2, 11, 0);
     expect(Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!)).toBeCloseTo(10_000, -1);
+  });
+});
+
+describe('pageCapacity', () => {
+  it("takes the gateway's maxEntities up to the page's cap, and the default when it is missing or no count", () => {
+    expect(pageCapacity(1)).toBe(1);
+    expect(pageCapacity(25_000)).toBe(25_000);
+    expect(pageCapacity(MAX_PAGE_ENTITIES)).toBe(MAX_PAGE_ENTITIES);
+    expect(pageCapacity(1_000_000)).toBe(MAX_PAGE_ENTITIES);
+    for (const bad of [undefined, 0, -5, 2.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(pageCapacity(bad)).toBe(10_000);
+    expect(new PageEntities({ capacity: pageCapacity(25_000) }).table.capacity).toBe(25_000);
   });
 });

@@ -42,7 +42,7 @@ export const PDU_REASON_HEARTBEAT = 4;
 export const PDU_REASON_NAMES = ['other', 'appeared', 'position', 'orientation', 'heartbeat'] as const;
 
 export interface PageEntitiesOptions {
-  /** Most entities held (the table's capacity). Defaults to 10 000. */
+  /** Most entities held (the table's capacity). Defaults to `DEFAULT_PAGE_ENTITIES`. */
   capacity?: number;
   smoothing?: { method: SmoothingMethodName; timeSeconds: number };
   /** The sender's thresholds, used to tell why a PDU was sent. Defaults to 1 m and 3°. */
@@ -64,6 +64,21 @@ export interface ApplyCounts {
 }
 
 const DEG = Math.PI / 180;
+
+/** Entities the page holds when the gateway does not say how many it may forward. */
+export const DEFAULT_PAGE_ENTITIES = 10_000;
+/**
+ * The most entities the page holds whatever the gateway allows: 100 000 is what `view.frame.100k` measures
+ * (docs/view.md), and the table and map arrays are allocated up front.
+ */
+export const MAX_PAGE_ENTITIES = 100_000;
+
+/** The table capacity for a gateway's `maxEntities` (hello): that many, at most `MAX_PAGE_ENTITIES`. */
+export function pageCapacity(maxEntities: number | undefined): number {
+  if (maxEntities === undefined || !Number.isInteger(maxEntities) || maxEntities < 1) return DEFAULT_PAGE_ENTITIES;
+  return Math.min(maxEntities, MAX_PAGE_ENTITIES);
+}
+
 /** Arrival times kept per entity for its PDU rate. */
 const RATE_WINDOW = 8;
 
@@ -126,7 +141,7 @@ export class PageEntities {
   private nextTrailSeconds = -Infinity;
 
   constructor(options: PageEntitiesOptions = {}) {
-    const n = (this.capacity = options.capacity ?? 10_000);
+    const n = (this.capacity = options.capacity ?? DEFAULT_PAGE_ENTITIES);
     this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
     this.orientationThresholdRad = (options.orientationThresholdDeg ?? 3) * DEG;
     this.trailPoints = options.trailPoints ?? 30;

@@ -99,7 +99,7 @@ export class SymbolAtlas {
 
 /** A binary attribute over one of `PageEntities`' arrays (docs/view.md, "Design"). */
 interface Binary {
-  value: Float64Array | Float32Array | Uint8Array;
+  value: Float64Array | Float32Array | Uint8ClampedArray;
   size: number;
 }
 interface BinaryData {
@@ -129,7 +129,7 @@ export class EntityLayers {
   private markerLayer: Layer | null = null;
   private builtMarker = -1;
   private markerBuiltAt = -Infinity;
-  private readonly markerColours: Uint8Array;
+  private readonly markerColours: Uint8ClampedArray;
   private readonly selectedPosition = new Float64Array(3);
   /** `data` of the per-entity layers: replaced when entities came or went, else the same object every frame. */
   private iconData: BinaryData = { length: 0, attributes: {} };
@@ -155,7 +155,8 @@ export class EntityLayers {
     private readonly entities: PageEntities,
     private readonly atlas: SymbolAtlas,
   ) {
-    this.markerColours = new Uint8Array(4 * entities.markerCapacity);
+    // deck.gl's colour attributes are normalised bytes (Uint8ClampedArray): taken as they are.
+    this.markerColours = new Uint8ClampedArray(4 * entities.markerCapacity);
     this.selectionData = { length: 1, attributes: { getPosition: { value: this.selectedPosition, size: 3 } } };
   }
 

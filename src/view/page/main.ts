@@ -16,7 +16,7 @@ import {
   type ViewFilter,
 } from '../protocol.js';
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
-import { PageEntities } from './entities.js';
+import { PageEntities, pageCapacity } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
 import { EntityLayers, SymbolAtlas, type TruthPoint } from './layers.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
@@ -40,6 +40,10 @@ export interface TestHook {
   frameMs: number;
   /** The server-clock time `entities()` shows, ms since the Unix epoch. */
   frameServerMs: number;
+  /** Entities the page's table holds at most (from the hello's `maxEntities`, capped). */
+  readonly capacity: number;
+  /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
+  screenPoint(id: string): [number, number] | null;
   setFilter(filter: Partial<ViewFilter>): void;
   /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */
   filtersConfirmed: number;
@@ -141,6 +145,19 @@ class App {
       get rejectedPdus() {
         return app.entities.stats.rejected;
       },
+      get capacity() {
+        return app.entities.capacity;
+      },
+      screenPoint(id) {
+        const e = app.entities;
+        for (let i = 0; i < e.count; i++) {
+          if (e.ids[e.instanceSlot[i]!] !== id) continue;
+          const p = app.map.project([e.positions[3 * i]!, e.positions[3 * i + 1]!]);
+          const box = app.map.getContainer().getBoundingClientRect();
+          return [box.left + p.x, box.top + p.y];
+        }
+        return null;
+      },
       errors: [],
       entities() {
         const e = app.entities,
@@ -233,8 +250,10 @@ class App {
     const c = hello.config;
     const previous = this.hello?.config;
     this.hello = hello;
+    const capacity = pageCapacity(c.maxEntities);
     const sameModel =
       previous !== undefined &&
+      this.entities.capacity === capacity &&
       previous.smoothing.method === c.smoothing.method &&
       previous.smoothing.timeSeconds === c.smoothing.timeSeconds &&
       previous.positionThresholdMeters === c.positionThresholdMeters &&
@@ -243,6 +262,7 @@ class App {
       this.entities.clear();
     } else {
       this.entities = new PageEntities({
+        capacity,
         smoothing: c.smoothing,
         positionThresholdMeters: c.positionThresholdMeters,
         orientationThresholdDeg: c.orientationThresholdDeg,
@@ -424,6 +444,7 @@ function isHello(message: HelloMessage): boolean {
     isFiniteNumber(c.positionThresholdMeters) &&
     isFiniteNumber(c.orientationThresholdDeg) &&
     (c.exercise === null || isFiniteNumber(c.exercise)) &&
+    (c.maxEntities === undefined || isFiniteNumber(c.maxEntities)) &&
     (c.tiles === null || typeof c.tiles === 'string')
   );
 }

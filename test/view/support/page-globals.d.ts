@@ -15,6 +15,8 @@ interface ReckonTestHook {
   counters: Record<string, number> | null;
   frameMs: number;
   frameServerMs: number;
+  readonly capacity: number;
+  screenPoint(id: string): [number, number] | null;
   setFilter(filter: Record<string, unknown>): void;
   filtersConfirmed: number;
   hellos: number;
