@@ -34,7 +34,7 @@ const tank: TestEntity = {
 
 describe('page entities', () => {
   it('converts ECEF to geodetic as src/math/geodesy.ts does, to a micrometre', () => {
-    const out = new Float64Array(3),
+    const out = new Float64Array(5),
       reference = new Float64Array(3),
       ecef = new Float64Array(3);
     fc.assert(
@@ -49,6 +49,8 @@ describe('page entities', () => {
           expect(Math.abs(out[0]! - reference[0]!) * 6.4e6).toBeLessThan(1e-6);
           expect(Math.abs(out[1]! - reference[1]!) * 6.4e6).toBeLessThan(1e-6);
           expect(Math.abs(out[2]! - reference[2]!)).toBeLessThan(1e-6);
+          expect(out[3]!).toBeCloseTo(Math.sin(reference[0]!), 12);
+          expect(out[4]!).toBeCloseTo(Math.cos(reference[0]!), 12);
         },
       ),
     );

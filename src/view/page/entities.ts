@@ -134,7 +134,7 @@ export class PageEntities {
   readonly stats = { pdus: 0, rejected: 0 };
   private readonly record = new EntityStateRecord();
   private readonly scratch = new Float64Array(3);
-  private readonly geodetic = new Float64Array(3);
+  private readonly geodetic = new Float64Array(5);
   private readonly positionThresholdMeters: number;
   private readonly orientationThresholdRad: number;
   private readonly trailIntervalSeconds: number;
@@ -285,8 +285,9 @@ export class PageEntities {
       const p = Math.sqrt(x * x + y * y);
       const cosLon = p > 0 ? x / p : 1,
         sinLon = p > 0 ? y / p : 0;
-      const sinLat = Math.sin(g[0]!),
-        cosLat = Math.cos(g[0]!);
+      // sin and cos of the latitude come with it (geodeticOf): no Math.sin / Math.cos per entity.
+      const sinLat = g[3]!,
+        cosLat = g[4]!;
       const east = -sinLon * bx + cosLon * by;
       const north = -sinLat * cosLon * bx - sinLat * sinLon * by + cosLat * bz;
       let h = Math.atan2(east, north) / DEG;
@@ -488,6 +489,8 @@ function wrapAngle(a: number): number {
  * (Bowring's iteration, two rounds) with its deep-inside-the-Earth branch left out: displayed entities are never
  * there. Written out here with `Math.sqrt` in place of `Math.hypot` (several times cheaper in V8), since it runs
  * for every entity every frame; test/view/page-entities.test.ts holds it to `ecefToGeodetic`.
+ * @param out - receives latitude, longitude (radians), height (m), and the sine and cosine of the latitude, which
+ *   the iteration yields anyway (five values).
  */
 export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
   const p = Math.sqrt(x * x + y * y);
@@ -513,4 +516,6 @@ export function geodeticOf(out: Float64Array, x: number, y: number, z: number): 
   out[0] = Math.atan2(num, den);
   out[1] = Math.atan2(y, x);
   out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
+  out[3] = sinLat;
+  out[4] = cosLat;
 }
