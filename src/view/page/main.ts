@@ -42,6 +42,8 @@ export interface TestHook {
   frameServerMs: number;
   /** Entities the page's table holds at most (from the hello's `maxEntities`, capped). */
   readonly capacity: number;
+  /** Whether the table runs the WebAssembly SIMD kernel (src/dr/simd-kernel.ts), which the page's policy allows. */
+  readonly wasmKernel: boolean;
   /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
   screenPoint(id: string): [number, number] | null;
   setFilter(filter: Partial<ViewFilter>): void;
@@ -147,6 +149,9 @@ class App {
       },
       get capacity() {
         return app.entities.capacity;
+      },
+      get wasmKernel() {
+        return app.entities.table.store.arena !== null;
       },
       screenPoint(id) {
         const e = app.entities;

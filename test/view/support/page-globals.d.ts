@@ -16,6 +16,7 @@ interface ReckonTestHook {
   frameMs: number;
   frameServerMs: number;
   readonly capacity: number;
+  readonly wasmKernel: boolean;
   screenPoint(id: string): [number, number] | null;
   setFilter(filter: Record<string, unknown>): void;
   filtersConfirmed: number;
