@@ -17,6 +17,7 @@ import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { findSystemBinary } from '../test/support/system-binary.js';
 import { CHROMIUM_ARGS } from '../test/view/support/browser.js';
+import { contentSecurityPolicy } from '../src/view/http.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -100,7 +101,14 @@ const suite: BenchSuite = async ({ quick }) => {
       if (!path.startsWith(dir)) return void response.writeHead(403).end();
       try {
         const body = readFileSync(path);
-        response.writeHead(200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+        // The gateway's own policy (src/view/http.ts), so the page's code takes the same paths as under `reckon view`
+        // (the table's WebAssembly kernel needs its 'wasm-unsafe-eval').
+        response
+          .writeHead(200, {
+            'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+            'Content-Security-Policy': contentSecurityPolicy(),
+          })
+          .end(body);
       } catch {
         response.writeHead(404).end();
       }
@@ -128,6 +136,7 @@ const suite: BenchSuite = async ({ quick }) => {
         );
         const rounded = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, round(v)]));
         results.push({ name, ...rounded, goalMs, browser: 'chromium-headless-swiftshader' });
+        if (r['wasmKernel'] !== 1) process.stderr.write(`view-page: ${name} ran without the WebAssembly DR kernel\n`);
       }
     } finally {
       await browser.close();

@@ -5,7 +5,7 @@
  *   process's CPU, against one client (`ratio`, goal ≥ 0.8; `ratioWall` is the same by the wall clock). The gateway
  *   gets 1000 Entity State PDUs per tick straight into `receive` (no UDP, so the figure is the gateway's), and at
  *   most 4 ticks are in flight to the slowest client (under the 1 MiB high-water mark), so nothing is skipped and
- *   every PDU reaches every client. Median of 3 runs.
+ *   every PDU reaches every client. Median of 5 runs, one and ten clients alternating.
  * - `view.gateway.bytes`: bytes per entity per second on the WebSocket (feed messages plus WebSocket frame
  *   headers) against the same PDUs' UDP payload bytes (`ratio`, goal ≤ 1.1), for 1000 entities each sending one
  *   PDU a second, 20 ticks a second; `ratioWithUdpHeaders` counts the 28 bytes of IPv4 + UDP headers per datagram.
@@ -206,7 +206,7 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 
 const suite: BenchSuite = async ({ quick }) => {
   const ticks = quick ? 50 : 300;
-  const runs = quick ? 1 : 3;
+  const runs = quick ? 1 : 5;
   const one: Array<Awaited<ReturnType<typeof deliveredPerClient>>> = [];
   const ten: typeof one = [];
   for (let r = 0; r < runs; r++) {

@@ -26,6 +26,8 @@ interface BenchResult {
   /** Of the median: the model's part (expiry, DR, smoothing, map arrays) and the layers' (list + deck.gl update). */
   modelMedianMs: number;
   layersMedianMs: number;
+  /** 1 when the table ran the WebAssembly SIMD kernel (as the page does under the gateway's policy), else 0. */
+  wasmKernel: number;
 }
 
 declare global {
@@ -115,7 +117,7 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
     entities.expire(t);
     entities.frame(t, false);
     const modelDone = performance.now();
-    overlay.setProps({ layers: layers.layers(options, []) });
+    overlay.setProps({ layers: layers.layers(options, [], t) });
     // deck.gl matches the new layers and updates their attributes (the typed arrays' upload) at its next render;
     // run that here, inside the timed work, so that the figure holds the layer attribute update too.
     deckLayerManager()?.updateLayers();
@@ -137,5 +139,6 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
     meanMs: times.reduce((a, b) => a + b, 0) / times.length,
     modelMedianMs: median(modelTimes),
     layersMedianMs: median(layerTimes),
+    wasmKernel: entities.table.store.arena === null ? 0 : 1,
   };
 };

@@ -232,7 +232,11 @@ class ViewClient {
   /** Entities with PDUs this client missed while congested; their newest PDUs go out when it drains. */
   readonly pending = new Set<EntityEntry>();
   skipped = 0;
-  constructor(readonly socket: WebSocket) {}
+  constructor(
+    readonly socket: WebSocket,
+    /** The connection under `socket` (what the upgrade came on): a tick's frames are written to it in one go. */
+    readonly connection: Duplex,
+  ) {}
 }
 
 /** Whether an upgrade's `Origin` may use the feed: absent, the page's own (same host:port), or allowed. */
@@ -263,6 +267,44 @@ function sameOrigin(allowed: string, origin: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A tick's feed messages as WebSocket frames, and how many messages and payload bytes they hold. */
+interface TickFrames {
+  readonly frames: Buffer;
+  readonly messages: number;
+  readonly bytes: number;
+}
+
+/**
+ * `messages` as server-to-client WebSocket binary frames, back to back in one buffer (RFC 6455 §5.2: FIN set,
+ * opcode 2, no mask, payload length in 7 bits, or 126 and 16 bits, or 127 and 64 bits).
+ */
+export function binaryFrames(messages: readonly Uint8Array[]): Buffer {
+  let total = 0;
+  for (const m of messages) total += (m.length < 126 ? 2 : m.length < 65_536 ? 4 : 10) + m.length;
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const m of messages) {
+    const n = m.length;
+    out[at] = 0x82;
+    if (n < 126) {
+      out[at + 1] = n;
+      at += 2;
+    } else if (n < 65_536) {
+      out[at + 1] = 126;
+      out.writeUInt16BE(n, at + 2);
+      at += 4;
+    } else {
+      out[at + 1] = 127;
+      out.writeUInt32BE(Math.floor(n / 0x1_0000_0000), at + 2);
+      out.writeUInt32BE(n >>> 0, at + 6);
+      at += 10;
+    }
+    out.set(m, at);
+    at += n;
+  }
+  return out;
 }
 
 /** PDUs held for one tick before it is sent early: 4096 Entity State PDUs of 144 bytes fill 0.6 MB. */
@@ -344,6 +386,8 @@ export class ViewGateway {
       // One bound for every entity on the page: a land platform's, at rest (the longer one), as the gateway keeps
       // them; entities that leave say so with a leave notice and are gone at once.
       entityTimeoutSeconds: entityTimeoutSeconds(options.config.heartbeat, 1, 1, true),
+      // The page's table holds what the gateway can forward (docs/view.md, "Design").
+      maxEntities: this.maxEntities,
       tiles: options.tiles ?? null,
       demo: options.demo ?? false,
     };
@@ -513,7 +557,7 @@ export class ViewGateway {
   tick(): void {
     if (this.closed) return;
     const count = this.tickCount;
-    let shared: Buffer[] | undefined;
+    let shared: TickFrames | undefined;
     for (const client of this.clients) {
       if (client.socket.readyState !== client.socket.OPEN) continue;
       if (!client.congested && client.socket.bufferedAmount > this.highWaterBytes) client.congested = true;
@@ -531,11 +575,11 @@ export class ViewGateway {
       }
       if (count === 0) continue;
       if (client.compiled.all) {
-        // Encoded once per tick and shared: clients with the empty filter cost one send each.
+        // Encoded and framed once per tick and shared: clients with the empty filter cost one write each.
         shared ??= this.encodeTick(undefined);
-        for (const message of shared) this.sendBinary(client, message);
+        this.writeFrames(client, shared);
       } else {
-        for (const message of this.encodeTick(client.compiled)) this.sendBinary(client, message);
+        this.writeFrames(client, this.encodeTick(client.compiled));
       }
     }
     for (let i = 0; i < count; i++) this.tickEntries[i] = undefined;
@@ -543,8 +587,8 @@ export class ViewGateway {
     this.tickByteLength = 0;
   }
 
-  /** The tick's records that pass `filter` (all when undefined), as feed messages. */
-  private encodeTick(filter: CompiledFilter | undefined): Buffer[] {
+  /** The tick's records that pass `filter` (all when undefined), as feed messages in WebSocket frames. */
+  private encodeTick(filter: CompiledFilter | undefined): TickFrames {
     const messages: Buffer[] = [];
     const writer = this.writer;
     writer.reset();
@@ -553,7 +597,22 @@ export class ViewGateway {
       this.write(messages, this.tickTimeMs[i]!, this.tickBytes, this.tickStart[i]!, this.tickLength[i]!);
     }
     if (writer.length > 0) messages.push(Buffer.from(writer.bytes()));
-    return messages;
+    let bytes = 0;
+    for (const message of messages) bytes += message.length;
+    return { frames: binaryFrames(messages), messages: messages.length, bytes };
+  }
+
+  /**
+   * Writes a tick's frames straight to the client's connection: one write, where `WebSocket.send` would make two
+   * per message (header, payload) plus its own bookkeeping, for every client. ws writes its own frames (JSON
+   * replies, snapshots) to the same connection synchronously (no permessage-deflate, so nothing of it waits in a
+   * queue), so frames stay in order, and `bufferedAmount` counts these bytes too.
+   */
+  private writeFrames(client: ViewClient, tick: TickFrames): void {
+    if (tick.messages === 0) return;
+    this.stats.messagesSent += tick.messages;
+    this.stats.bytesSent += tick.bytes;
+    client.connection.write(tick.frames);
   }
 
   /** Appends one record to the writer, moving a full message to `messages` first. */
@@ -642,7 +701,7 @@ export class ViewGateway {
     if (this.clients.size >= this.maxClients) {
       return this.refuse(socket, 503, 'Service Unavailable', `the gateway serves at most ${this.maxClients} clients`);
     }
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws));
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws, socket));
   };
 
   private refuse(socket: Duplex, status: number, reason: string, body: string): void {
@@ -654,8 +713,8 @@ export class ViewGateway {
     );
   }
 
-  private connect(socket: WebSocket): void {
-    const client = new ViewClient(socket);
+  private connect(socket: WebSocket, connection: Duplex): void {
+    const client = new ViewClient(socket, connection);
     this.clients.add(client);
     this.stats.clients = this.clients.size;
     socket.on('error', (error: Error & { code?: string }) => {

@@ -140,6 +140,11 @@ export interface ViewConfig {
   readonly orientationThresholdDeg: number;
   /** An entity silent this long is gone (heartbeat × timeout multiplier). */
   readonly entityTimeoutSeconds: number;
+  /**
+   * Most entities the gateway holds (`receiver.maxEntities`): the page sizes its table from it, up to its own cap.
+   * A gateway that does not send it (older than this field) leaves the page at its default of 10 000.
+   */
+  readonly maxEntities?: number;
   /** Map tile URL template, or null for none. */
   readonly tiles: string | null;
   /** Whether this is `reckon demo` (which also sends `truth`). */

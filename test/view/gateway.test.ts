@@ -4,11 +4,13 @@
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { within } from '../cli/binary.js';
 import { FeedClient, entityPdu, startGateway, type EntitySpec, type TestGateway } from './support.js';
 import type { ViewFilter } from '../../src/view/protocol.js';
+import { binaryFrames } from '../../src/view/gateway.js';
 
 let running: TestGateway[] = [];
 let clients: FeedClient[] = [];
@@ -88,6 +90,17 @@ describe('view gateway', () => {
       demo: false,
     });
     expect(hello.config.entityTimeoutSeconds).toBeGreaterThan(0);
+    // The default `receiver.maxEntities`.
+    expect(hello.config.maxEntities).toBe(10_000);
+  });
+
+  it("tells the page the gateway's receiver.maxEntities, which the page sizes its table from", async () => {
+    const g = await gateway({ config: { receiver: { maxEntities: 25_000 } } });
+    const c = await FeedClient.connect(g.feedUrl);
+    clients.push(c);
+    await c.waitFor(() => c.json.length > 0, 'a first message');
+    const hello = c.json[0]!;
+    expect(hello.type === 'hello' && hello.config.maxEntities).toBe(25_000);
   });
 
   it('forwards the PDUs a UDP publisher sends, byte for byte, with their arrival times', async () => {
@@ -423,5 +436,26 @@ describe('view gateway', () => {
     expect(state!.congested).toBe(true);
     expect(state!.pendingEntities).toBe(500);
     raw.destroy();
+  });
+});
+
+describe('binaryFrames', () => {
+  it('frames messages of every length class as ws reads them (7-, 16- and 64-bit lengths), back to back', async () => {
+    // ws's own frame parser, as a client reads what a server sends.
+    const { Receiver } = (await import('ws')) as unknown as {
+      Receiver: new (options: { isServer: boolean }) => Writable;
+    };
+    const lengths = [0, 1, 125, 126, 127, 65_535, 65_536, 70_000];
+    const messages = lengths.map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 0xff));
+    const received: Array<{ data: Buffer; binary: boolean }> = [];
+    const receiver = new Receiver({ isServer: false });
+    receiver.on('message', (data: Buffer, binary: boolean) => received.push({ data: Buffer.from(data), binary }));
+    const frames = binaryFrames(messages);
+    // Header bytes: 2 below 126, 4 below 65 536, else 10 (RFC 6455 §5.2).
+    expect(frames.length).toBe(lengths.reduce((s, n) => s + n + (n < 126 ? 2 : n < 65_536 ? 4 : 10), 0));
+    await new Promise<void>((resolve, reject) => receiver.write(frames, (e) => (e ? reject(e) : resolve())));
+    expect(received.map((r) => r.binary)).toEqual(lengths.map(() => true));
+    expect(received.map((r) => r.data.length)).toEqual(lengths);
+    received.forEach((r, i) => expect(r.data.equals(messages[i]!)).toBe(true));
   });
 });

@@ -110,6 +110,8 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     }
     await publishUntil(() => window.__reckon.counters !== null && window.__reckon.counters['pdusPerSecond']! > 0, null);
     await page.screenshot({ path: artifactPath('view-page-e2e.png') });
+    // The gateway's Content-Security-Policy lets the table compile its WebAssembly kernel (src/view/http.ts).
+    expect(await page.evaluate(() => window.__reckon.wasmKernel)).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 

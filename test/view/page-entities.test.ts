@@ -10,6 +10,8 @@ import {
   PDU_REASON_HEARTBEAT,
   PDU_REASON_POSITION,
   geodeticOf,
+  MAX_PAGE_ENTITIES,
+  pageCapacity,
 } from '../../src/view/page/entities.js';
 import { sidcFor } from '../../src/view/page/symbols.js';
 import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
@@ -32,7 +34,7 @@ const tank: TestEntity = {
 
 describe('page entities', () => {
   it('converts ECEF to geodetic as src/math/geodesy.ts does, to a micrometre', () => {
-    const out = new Float64Array(3),
+    const out = new Float64Array(5),
       reference = new Float64Array(3),
       ecef = new Float64Array(3);
     fc.assert(
@@ -47,6 +49,8 @@ describe('page entities', () => {
           expect(Math.abs(out[0]! - reference[0]!) * 6.4e6).toBeLessThan(1e-6);
           expect(Math.abs(out[1]! - reference[1]!) * 6.4e6).toBeLessThan(1e-6);
           expect(Math.abs(out[2]! - reference[2]!)).toBeLessThan(1e-6);
+          expect(out[3]!).toBeCloseTo(Math.sin(reference[0]!), 12);
+          expect(out[4]!).toBeCloseTo(Math.cos(reference[0]!), 12);
         },
       ),
     );
@@ -132,5 +136,17 @@ describe('page symbols and grid', () => {
     const p = geodeticDegreesToEcef(new Float64Array(3), lat1, 11, 0),
       q = geodeticDegreesToEcef(new Float64Array(3), lat2, 11, 0);
     expect(Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!)).toBeCloseTo(10_000, -1);
+  });
+});
+
+describe('pageCapacity', () => {
+  it("takes the gateway's maxEntities up to the page's cap, and the default when it is missing or no count", () => {
+    expect(pageCapacity(1)).toBe(1);
+    expect(pageCapacity(25_000)).toBe(25_000);
+    expect(pageCapacity(MAX_PAGE_ENTITIES)).toBe(MAX_PAGE_ENTITIES);
+    expect(pageCapacity(1_000_000)).toBe(MAX_PAGE_ENTITIES);
+    for (const bad of [undefined, 0, -5, 2.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(pageCapacity(bad)).toBe(10_000);
+    expect(new PageEntities({ capacity: pageCapacity(25_000) }).table.capacity).toBe(25_000);
   });
 });

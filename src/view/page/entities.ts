@@ -42,7 +42,7 @@ export const PDU_REASON_HEARTBEAT = 4;
 export const PDU_REASON_NAMES = ['other', 'appeared', 'position', 'orientation', 'heartbeat'] as const;
 
 export interface PageEntitiesOptions {
-  /** Most entities held (the table's capacity). Defaults to 10 000. */
+  /** Most entities held (the table's capacity). Defaults to `DEFAULT_PAGE_ENTITIES`. */
   capacity?: number;
   smoothing?: { method: SmoothingMethodName; timeSeconds: number };
   /** The sender's thresholds, used to tell why a PDU was sent. Defaults to 1 m and 3°. */
@@ -64,6 +64,21 @@ export interface ApplyCounts {
 }
 
 const DEG = Math.PI / 180;
+
+/** Entities the page holds when the gateway does not say how many it may forward. */
+export const DEFAULT_PAGE_ENTITIES = 10_000;
+/**
+ * The most entities the page holds whatever the gateway allows: 100 000 is what `view.frame.100k` measures
+ * (docs/view.md), and the table and map arrays are allocated up front.
+ */
+export const MAX_PAGE_ENTITIES = 100_000;
+
+/** The table capacity for a gateway's `maxEntities` (hello): that many, at most `MAX_PAGE_ENTITIES`. */
+export function pageCapacity(maxEntities: number | undefined): number {
+  if (maxEntities === undefined || !Number.isInteger(maxEntities) || maxEntities < 1) return DEFAULT_PAGE_ENTITIES;
+  return Math.min(maxEntities, MAX_PAGE_ENTITIES);
+}
+
 /** Arrival times kept per entity for its PDU rate. */
 const RATE_WINDOW = 8;
 
@@ -119,14 +134,14 @@ export class PageEntities {
   readonly stats = { pdus: 0, rejected: 0 };
   private readonly record = new EntityStateRecord();
   private readonly scratch = new Float64Array(3);
-  private readonly geodetic = new Float64Array(3);
+  private readonly geodetic = new Float64Array(5);
   private readonly positionThresholdMeters: number;
   private readonly orientationThresholdRad: number;
   private readonly trailIntervalSeconds: number;
   private nextTrailSeconds = -Infinity;
 
   constructor(options: PageEntitiesOptions = {}) {
-    const n = (this.capacity = options.capacity ?? 10_000);
+    const n = (this.capacity = options.capacity ?? DEFAULT_PAGE_ENTITIES);
     this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
     this.orientationThresholdRad = (options.orientationThresholdDeg ?? 3) * DEG;
     this.trailPoints = options.trailPoints ?? 30;
@@ -270,8 +285,9 @@ export class PageEntities {
       const p = Math.sqrt(x * x + y * y);
       const cosLon = p > 0 ? x / p : 1,
         sinLon = p > 0 ? y / p : 0;
-      const sinLat = Math.sin(g[0]!),
-        cosLat = Math.cos(g[0]!);
+      // sin and cos of the latitude come with it (geodeticOf): no Math.sin / Math.cos per entity.
+      const sinLat = g[3]!,
+        cosLat = g[4]!;
       const east = -sinLon * bx + cosLon * by;
       const north = -sinLat * cosLon * bx - sinLat * sinLon * by + cosLat * bz;
       let h = Math.atan2(east, north) / DEG;
@@ -473,6 +489,8 @@ function wrapAngle(a: number): number {
  * (Bowring's iteration, two rounds) with its deep-inside-the-Earth branch left out: displayed entities are never
  * there. Written out here with `Math.sqrt` in place of `Math.hypot` (several times cheaper in V8), since it runs
  * for every entity every frame; test/view/page-entities.test.ts holds it to `ecefToGeodetic`.
+ * @param out - receives latitude, longitude (radians), height (m), and the sine and cosine of the latitude, which
+ *   the iteration yields anyway (five values).
  */
 export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
   const p = Math.sqrt(x * x + y * y);
@@ -498,4 +516,6 @@ export function geodeticOf(out: Float64Array, x: number, y: number, z: number): 
   out[0] = Math.atan2(num, den);
   out[1] = Math.atan2(y, x);
   out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
+  out[3] = sinLat;
+  out[4] = cosLat;
 }

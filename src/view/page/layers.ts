@@ -97,88 +97,129 @@ export class SymbolAtlas {
   }
 }
 
-/** Builds the layer list for one frame. Keeps the per-entity accessor results between frames. */
+/** A binary attribute over one of `PageEntities`' arrays (docs/view.md, "Design"). */
+interface Binary {
+  value: Float64Array | Float32Array | Uint8ClampedArray;
+  size: number;
+}
+interface BinaryData {
+  length: number;
+  attributes: Record<string, Binary>;
+}
+
+/** Seconds between two rebuilds of the PDU arrival markers (they change with nearly every PDU). */
+export const MARKER_INTERVAL_SECONDS = 0.25;
+const NO_LABELS: readonly number[] = Object.freeze([]);
+
+/**
+ * Builds the layer list of each frame, keeping every layer whose inputs did not change: deck.gl then matches the
+ * same instance and skips it. Layers that move every frame (symbols, ghosts, labels, selection) are new instances
+ * whose `data` object stays the same while only the moving attributes get a new descriptor (and an update
+ * trigger), so deck.gl uploads positions and angles and nothing else; per-entity accessors (symbol, trail colour)
+ * run only when entities came, went or changed. Markers are rebuilt at most every `MARKER_INTERVAL_SECONDS`.
+ */
 export class EntityLayers {
   private iconKeys: string[] = [];
   private trailColours: Rgba[] = [];
   private builtStructure = -1;
   private builtTrail = -1;
-  private labelIndices: number[] = [];
+  private labelIndices: readonly number[] = NO_LABELS;
   private frameNumber = 0;
   private trailLayer: Layer | null = null;
   private markerLayer: Layer | null = null;
   private builtMarker = -1;
+  private markerBuiltAt = -Infinity;
+  private readonly markerColours: Uint8ClampedArray;
   private readonly selectedPosition = new Float64Array(3);
+  /** `data` of the per-entity layers: replaced when entities came or went, else the same object every frame. */
+  private iconData: BinaryData = { length: 0, attributes: {} };
+  private ghostData: BinaryData = { length: 0, attributes: {} };
+  private readonly selectionData: BinaryData;
+  private iconLayer: Layer | null = null;
+  private ghostLayer: Layer | null = null;
+  private selectionLayer: Layer | null = null;
+  private labelLayer: Layer | null = null;
+  private labelData: readonly number[] = NO_LABELS;
+  private selectedLabel: number[] = [];
+  private onSelect: (slot: number) => void = () => {};
+  private readonly onClick = (info: { index: number }): void => {
+    if (info.index >= 0) this.onSelect(this.entities.instanceSlot[info.index]!);
+  };
+  private truthInput: readonly TruthPoint[] | null = null;
+  private truthLayer: Layer | null = null;
+  private truthErrorLayer: Layer | null = null;
+  private truthFrom = new Float64Array(0);
+  private truthTo = new Float64Array(0);
 
   constructor(
     private readonly entities: PageEntities,
     private readonly atlas: SymbolAtlas,
-  ) {}
+  ) {
+    // deck.gl's colour attributes are normalised bytes (Uint8ClampedArray): taken as they are.
+    this.markerColours = new Uint8ClampedArray(4 * entities.markerCapacity);
+    this.selectionData = { length: 1, attributes: { getPosition: { value: this.selectedPosition, size: 3 } } };
+  }
 
-  /** The layers to draw now; `truth` is the demo's ground truth (empty otherwise). */
-  layers(options: LayerOptions, truth: readonly TruthPoint[]): Layer[] {
+  /**
+   * The layers to draw now; `truth` is the demo's ground truth (empty otherwise).
+   * @param tSeconds - the frame's time (server clock, as `PageEntities.frame`); paces the marker layer.
+   */
+  layers(options: LayerOptions, truth: readonly TruthPoint[], tSeconds: number): Layer[] {
     const e = this.entities;
     const n = e.count;
-    this.frameNumber++;
-    if (this.builtStructure !== e.structureVersion) this.rebuildStructure(options.maxLabels);
+    const frame = ++this.frameNumber;
+    this.onSelect = options.onSelect;
+    const structureChanged = this.builtStructure !== e.structureVersion;
+    if (structureChanged) this.rebuildStructure(options.maxLabels);
     const layers: Layer[] = [];
     if (options.trails) {
       if (this.builtTrail !== e.trailVersion) this.rebuildTrails();
       if (this.trailLayer !== null) layers.push(this.trailLayer);
     }
     if (options.markers && e.markerCount > 0) {
-      if (this.builtMarker !== e.markerVersion) {
-        this.builtMarker = e.markerVersion;
-        const reasons = e.markerReason;
-        this.markerLayer = new ScatterplotLayer({
-          id: 'pdu-markers',
-          data: { length: e.markerCount, attributes: { getPosition: { value: e.markerPositions, size: 3 } } },
-          getFillColor: (_: unknown, { index }: { index: number }) => REASON_COLOURS[reasons[index]!]!,
-          updateTriggers: { getFillColor: e.markerVersion },
-          radiusUnits: 'pixels',
-          getRadius: 2.5,
-          stroked: false,
-        });
-      }
+      const due = tSeconds - this.markerBuiltAt >= MARKER_INTERVAL_SECONDS || tSeconds < this.markerBuiltAt;
+      if (this.markerLayer === null || (this.builtMarker !== e.markerVersion && due)) this.rebuildMarkers(tSeconds);
       layers.push(this.markerLayer!);
     }
     if (options.ghosts) {
-      layers.push(
-        new ScatterplotLayer({
-          id: 'ghosts',
-          data: { length: n, attributes: { getPosition: { value: e.ghostPositions, size: 3 } } },
-          radiusUnits: 'pixels',
-          getRadius: 9,
-          filled: false,
-          stroked: true,
-          lineWidthUnits: 'pixels',
-          getLineWidth: 1.5,
-          getLineColor: [220, 220, 220, 150],
-        }),
-      );
+      if (structureChanged || this.ghostData.length !== n) this.ghostData = { length: n, attributes: {} };
+      // A new descriptor over the same array: deck.gl uploads it (attribute.setBinaryValue compares descriptors).
+      this.ghostData.attributes.getPosition = { value: e.ghostPositions, size: 3 };
+      this.ghostLayer = new ScatterplotLayer({
+        id: 'ghosts',
+        data: this.ghostData,
+        radiusUnits: 'pixels',
+        getRadius: 9,
+        filled: false,
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 1.5,
+        getLineColor: [220, 220, 220, 150],
+        updateTriggers: { getPosition: frame },
+      });
+      layers.push(this.ghostLayer);
     }
-    if (truth.length > 0) layers.push(...this.truthLayers(truth));
+    if (truth.length > 0) this.truthLayers(truth, layers);
+    if (structureChanged || this.iconData.length !== n) this.iconData = { length: n, attributes: {} };
+    const icons = this.iconData.attributes;
+    icons.getPosition = { value: e.positions, size: 3 };
+    icons.getAngle = { value: e.angles, size: 1 };
     const iconKeys = this.iconKeys;
-    layers.push(
-      new IconLayer({
-        id: 'entities',
-        data: {
-          length: n,
-          attributes: { getPosition: { value: e.positions, size: 3 }, getAngle: { value: e.angles, size: 1 } },
-        },
-        iconAtlas: this.atlas.canvas as unknown as string,
-        iconMapping: this.atlas.mapping,
-        getIcon: (_: unknown, { index }: { index: number }) => iconKeys[index]!,
-        updateTriggers: { getIcon: this.builtStructure },
-        sizeUnits: 'pixels',
-        getSize: 28,
-        billboard: true,
-        pickable: true,
-        onClick: (info: { index: number }) => {
-          if (info.index >= 0) options.onSelect(e.instanceSlot[info.index]!);
-        },
-      }),
-    );
+    this.iconLayer = new IconLayer({
+      id: 'entities',
+      data: this.iconData,
+      iconAtlas: this.atlas.canvas as unknown as string,
+      iconMapping: this.atlas.mapping,
+      getIcon: (_: unknown, { index }: { index: number }) => iconKeys[index]!,
+      // Only the moving attributes are invalidated each frame; the icons follow the structure.
+      updateTriggers: { getIcon: this.builtStructure, getPosition: frame, getAngle: frame },
+      sizeUnits: 'pixels',
+      getSize: 28,
+      billboard: true,
+      pickable: true,
+      onClick: this.onClick,
+    });
+    layers.push(this.iconLayer);
     const selected = options.selectedSlot;
     const selectedInstance = selected >= 0 ? e.slotInstance[selected]! : -1;
     if (selectedInstance >= 0) {
@@ -186,46 +227,96 @@ export class EntityLayers {
       p[0] = e.positions[3 * selectedInstance]!;
       p[1] = e.positions[3 * selectedInstance + 1]!;
       p[2] = e.positions[3 * selectedInstance + 2]!;
-      layers.push(
-        new ScatterplotLayer({
-          id: 'selection',
-          data: { length: 1, attributes: { getPosition: { value: p, size: 3 } } },
-          radiusUnits: 'pixels',
-          getRadius: 22,
-          filled: false,
-          stroked: true,
-          lineWidthUnits: 'pixels',
-          getLineWidth: 2,
-          getLineColor: [255, 255, 255, 230],
-          updateTriggers: { getPosition: this.frameNumber },
-        }),
-      );
+      this.selectionData.attributes.getPosition = { value: p, size: 3 };
+      this.selectionLayer = new ScatterplotLayer({
+        id: 'selection',
+        data: this.selectionData,
+        radiusUnits: 'pixels',
+        getRadius: 22,
+        filled: false,
+        stroked: true,
+        lineWidthUnits: 'pixels',
+        getLineWidth: 2,
+        getLineColor: [255, 255, 255, 230],
+        updateTriggers: { getPosition: frame },
+      });
+      layers.push(this.selectionLayer);
     }
-    if (options.labels) {
-      const indices = n <= options.maxLabels ? this.labelIndices : selectedInstance >= 0 ? [selectedInstance] : [];
-      const positions = e.positions,
-        markings = e.markings,
-        slots = e.instanceSlot;
-      layers.push(
-        new TextLayer({
-          id: 'labels',
-          data: indices,
-          getPosition: (i: number) => [positions[3 * i]!, positions[3 * i + 1]!, positions[3 * i + 2]!],
-          // Network text drawn as glyphs on the map (never parsed as markup).
-          getText: (i: number) => markings[slots[i]!] || e.ids[slots[i]!]!,
-          updateTriggers: { getPosition: this.frameNumber, getText: this.builtStructure },
-          getSize: 12,
-          getColor: [235, 240, 245, 255],
-          getPixelOffset: [0, 22],
-          fontFamily: 'system-ui, sans-serif',
-          fontSettings: { sdf: true },
-          outlineWidth: 3,
-          outlineColor: [13, 27, 42, 255],
-          characterSet: 'auto',
-        }),
-      );
-    }
+    if (options.labels) layers.push(this.labels(n, options.maxLabels, selectedInstance, structureChanged, frame));
     return layers;
+  }
+
+  /**
+   * The label layer: every entity up to `maxLabels`, else the selected one only. Its text follows the structure;
+   * its positions are read every frame (an accessor filling deck.gl's target array, so nothing is allocated) unless
+   * there is nothing to label, when the same layer instance is kept.
+   */
+  private labels(n: number, maxLabels: number, selectedInstance: number, structureChanged: boolean, frame: number) {
+    let data: readonly number[];
+    if (n <= maxLabels) data = this.labelIndices;
+    else if (selectedInstance < 0) data = NO_LABELS;
+    else {
+      if (this.selectedLabel[0] !== selectedInstance || structureChanged) this.selectedLabel = [selectedInstance];
+      data = this.selectedLabel;
+    }
+    if (this.labelLayer !== null && data === this.labelData && data.length === 0) return this.labelLayer;
+    this.labelData = data;
+    const e = this.entities,
+      positions = e.positions,
+      markings = e.markings,
+      slots = e.instanceSlot;
+    this.labelLayer = new TextLayer({
+      id: 'labels',
+      data,
+      getPosition: (i: number, { target }: { target: number[] }) => {
+        target[0] = positions[3 * i]!;
+        target[1] = positions[3 * i + 1]!;
+        target[2] = positions[3 * i + 2]!;
+        return target as unknown as [number, number, number];
+      },
+      // Network text drawn as glyphs on the map (never parsed as markup).
+      getText: (i: number) => markings[slots[i]!] || e.ids[slots[i]!]!,
+      updateTriggers: { getPosition: frame, getText: this.builtStructure },
+      getSize: 12,
+      getColor: [235, 240, 245, 255],
+      getPixelOffset: [0, 22],
+      fontFamily: 'system-ui, sans-serif',
+      fontSettings: { sdf: true },
+      outlineWidth: 3,
+      outlineColor: [13, 27, 42, 255],
+      characterSet: 'auto',
+    });
+    return this.labelLayer;
+  }
+
+  /** The arrival markers, coloured by reason from a byte array (no accessor per marker). */
+  private rebuildMarkers(tSeconds: number): void {
+    const e = this.entities,
+      count = e.markerCount,
+      reasons = e.markerReason,
+      colours = this.markerColours;
+    this.builtMarker = e.markerVersion;
+    this.markerBuiltAt = tSeconds;
+    for (let i = 0; i < count; i++) {
+      const c = REASON_COLOURS[reasons[i]!] ?? REASON_COLOURS[0]!;
+      colours[4 * i] = c[0];
+      colours[4 * i + 1] = c[1];
+      colours[4 * i + 2] = c[2];
+      colours[4 * i + 3] = c[3];
+    }
+    this.markerLayer = new ScatterplotLayer({
+      id: 'pdu-markers',
+      data: {
+        length: count,
+        attributes: {
+          getPosition: { value: e.markerPositions, size: 3 },
+          getFillColor: { value: colours, size: 4 },
+        },
+      },
+      radiusUnits: 'pixels',
+      getRadius: 2.5,
+      stroked: false,
+    });
   }
 
   /** Icon key and trail colour of every instance, and the label list: when entities came, went or changed. */
@@ -239,7 +330,7 @@ export class EntityLayers {
       const slot = e.instanceSlot[i]!;
       keys[i] = symbolKey(table.entityType[7 * slot]!, table.entityType[7 * slot + 1]!, table.forceId[slot]!);
     }
-    this.labelIndices = n <= maxLabels ? Array.from({ length: n }, (_, i) => i) : [];
+    this.labelIndices = n <= maxLabels ? Array.from({ length: n }, (_, i) => i) : NO_LABELS;
   }
 
   private rebuildTrails(): void {
@@ -266,31 +357,55 @@ export class EntityLayers {
     });
   }
 
-  private truthLayers(truth: readonly TruthPoint[]): Layer[] {
+  /**
+   * The demo's truth dots (rebuilt when a truth message came) and the line from each to its displayed symbol,
+   * filled in place every frame.
+   */
+  private truthLayers(truth: readonly TruthPoint[], layers: Layer[]): void {
     const e = this.entities;
-    const pairs: Array<{ from: [number, number]; to: [number, number] }> = [];
-    for (const t of truth) {
-      const i = t.slot >= 0 ? e.slotInstance[t.slot]! : -1;
-      if (i >= 0) pairs.push({ from: [t.lon, t.lat], to: [e.positions[3 * i]!, e.positions[3 * i + 1]!] });
+    if (this.truthFrom.length < 3 * truth.length) {
+      this.truthFrom = new Float64Array(3 * truth.length);
+      this.truthTo = new Float64Array(3 * truth.length);
     }
-    return [
-      new LineLayer({
-        id: 'truth-error',
-        data: pairs,
-        getSourcePosition: (d: { from: [number, number] }) => d.from,
-        getTargetPosition: (d: { to: [number, number] }) => d.to,
-        getColor: [255, 230, 80, 220],
-        widthUnits: 'pixels',
-        getWidth: 2,
-      }),
-      new ScatterplotLayer({
+    const from = this.truthFrom,
+      to = this.truthTo;
+    let pairs = 0;
+    for (let k = 0; k < truth.length; k++) {
+      const t = truth[k]!;
+      const i = t.slot >= 0 ? e.slotInstance[t.slot]! : -1;
+      if (i < 0) continue;
+      from[3 * pairs] = t.lon;
+      from[3 * pairs + 1] = t.lat;
+      from[3 * pairs + 2] = 0;
+      to[3 * pairs] = e.positions[3 * i]!;
+      to[3 * pairs + 1] = e.positions[3 * i + 1]!;
+      to[3 * pairs + 2] = 0;
+      pairs++;
+    }
+    this.truthErrorLayer = new LineLayer({
+      id: 'truth-error',
+      data: {
+        length: pairs,
+        attributes: {
+          getSourcePosition: { value: from, size: 3 },
+          getTargetPosition: { value: to, size: 3 },
+        },
+      },
+      getColor: [255, 230, 80, 220],
+      widthUnits: 'pixels',
+      getWidth: 2,
+    });
+    if (this.truthInput !== truth || this.truthLayer === null) {
+      this.truthInput = truth;
+      this.truthLayer = new ScatterplotLayer({
         id: 'truth',
         data: truth,
         getPosition: (d: TruthPoint) => [d.lon, d.lat],
         radiusUnits: 'pixels',
         getRadius: 3,
         getFillColor: [255, 230, 80, 255],
-      }),
-    ];
+      });
+    }
+    layers.push(this.truthErrorLayer, this.truthLayer);
   }
 }

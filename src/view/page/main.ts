@@ -16,7 +16,7 @@ import {
   type ViewFilter,
 } from '../protocol.js';
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
-import { PageEntities } from './entities.js';
+import { PageEntities, pageCapacity } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
 import { EntityLayers, SymbolAtlas, type TruthPoint } from './layers.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
@@ -40,6 +40,12 @@ export interface TestHook {
   frameMs: number;
   /** The server-clock time `entities()` shows, ms since the Unix epoch. */
   frameServerMs: number;
+  /** Entities the page's table holds at most (from the hello's `maxEntities`, capped). */
+  readonly capacity: number;
+  /** Whether the table runs the WebAssembly SIMD kernel (src/dr/simd-kernel.ts), which the page's policy allows. */
+  readonly wasmKernel: boolean;
+  /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
+  screenPoint(id: string): [number, number] | null;
   setFilter(filter: Partial<ViewFilter>): void;
   /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */
   filtersConfirmed: number;
@@ -141,6 +147,22 @@ class App {
       get rejectedPdus() {
         return app.entities.stats.rejected;
       },
+      get capacity() {
+        return app.entities.capacity;
+      },
+      get wasmKernel() {
+        return app.entities.table.store.arena !== null;
+      },
+      screenPoint(id) {
+        const e = app.entities;
+        for (let i = 0; i < e.count; i++) {
+          if (e.ids[e.instanceSlot[i]!] !== id) continue;
+          const p = app.map.project([e.positions[3 * i]!, e.positions[3 * i + 1]!]);
+          const box = app.map.getContainer().getBoundingClientRect();
+          return [box.left + p.x, box.top + p.y];
+        }
+        return null;
+      },
       errors: [],
       entities() {
         const e = app.entities,
@@ -233,8 +255,10 @@ class App {
     const c = hello.config;
     const previous = this.hello?.config;
     this.hello = hello;
+    const capacity = pageCapacity(c.maxEntities);
     const sameModel =
       previous !== undefined &&
+      this.entities.capacity === capacity &&
       previous.smoothing.method === c.smoothing.method &&
       previous.smoothing.timeSeconds === c.smoothing.timeSeconds &&
       previous.positionThresholdMeters === c.positionThresholdMeters &&
@@ -243,6 +267,7 @@ class App {
       this.entities.clear();
     } else {
       this.entities = new PageEntities({
+        capacity,
         smoothing: c.smoothing,
         positionThresholdMeters: c.positionThresholdMeters,
         orientationThresholdDeg: c.orientationThresholdDeg,
@@ -283,6 +308,8 @@ class App {
     }
     this.truth = points;
   }
+
+  private readonly onSelect = (slot: number): void => this.selectSlot(slot);
 
   private selectSlot(slot: number): void {
     const t = this.entities.table;
@@ -348,9 +375,10 @@ class App {
         labels: this.panel.toggle('labels'),
         selectedSlot,
         maxLabels: MAX_LABELS,
-        onSelect: (slot) => this.selectSlot(slot),
+        onSelect: this.onSelect,
       },
       this.truth,
+      t,
     );
     this.overlay.setProps({ layers: built });
     this.frameMs = this.hook.frameMs = performance.now() - start;
@@ -421,6 +449,7 @@ function isHello(message: HelloMessage): boolean {
     isFiniteNumber(c.positionThresholdMeters) &&
     isFiniteNumber(c.orientationThresholdDeg) &&
     (c.exercise === null || isFiniteNumber(c.exercise)) &&
+    (c.maxEntities === undefined || isFiniteNumber(c.maxEntities)) &&
     (c.tiles === null || typeof c.tiles === 'string')
   );
 }

@@ -15,6 +15,9 @@ interface ReckonTestHook {
   counters: Record<string, number> | null;
   frameMs: number;
   frameServerMs: number;
+  readonly capacity: number;
+  readonly wasmKernel: boolean;
+  screenPoint(id: string): [number, number] | null;
   setFilter(filter: Record<string, unknown>): void;
   filtersConfirmed: number;
   hellos: number;

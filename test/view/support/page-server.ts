@@ -40,6 +40,7 @@ export const DEFAULT_CONFIG: ViewConfig = {
   positionThresholdMeters: 1,
   orientationThresholdDeg: 3,
   entityTimeoutSeconds: 12,
+  maxEntities: 10_000,
   tiles: null,
   demo: false,
 };
