@@ -104,7 +104,11 @@ const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
  * without reading a boxed number as it must for a 48-bit key.
  */
 export class SubjectRouter {
-  /** A DataView over the caller's buffer, made again only when the buffer changes. */
+  /**
+   * A DataView over the caller's buffer, made again only when the buffer changes. `sourceBytes` is the last array
+   * routed from: reading `.buffer` of a typed array is a call, so it is asked only when the array changes.
+   */
+  private sourceBytes: Uint8Array | undefined;
   private sourceBuffer: ArrayBufferLike | undefined;
   private source: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private readonly geodetic = new Float64Array(3);
@@ -187,9 +191,12 @@ export class SubjectRouter {
       ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
       : (entry?.kindDomain ?? 0);
     // The location (big-endian doubles), read in place.
-    if (bytes.buffer !== this.sourceBuffer) {
-      this.sourceBuffer = bytes.buffer;
-      this.source = new DataView(bytes.buffer);
+    if (bytes !== this.sourceBytes) {
+      this.sourceBytes = bytes;
+      if (bytes.buffer !== this.sourceBuffer) {
+        this.sourceBuffer = bytes.buffer;
+        this.source = new DataView(bytes.buffer);
+      }
     }
     const at = bytes.byteOffset + offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
     const source = this.source;
@@ -220,7 +227,9 @@ export class SubjectRouter {
     const tracked = entry.trackedCell;
     if (tracked !== undefined && tracked !== cell) out.leftCell = tracked;
     const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
-    entry.trackedCell = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
+    const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
+    // Written only when it changes: a store of an object reference costs a write barrier.
+    if (nextTracked !== tracked) entry.trackedCell = nextTracked;
     out.cell = cell;
     out.slot = slot;
     out.subject = slot.subject;

@@ -325,13 +325,21 @@ export class NatsTransport implements DatagramTransport {
   private chunk = newChunk(CHUNK_BYTES);
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
-  /** The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes). */
+  /**
+   * The chunks PDUs of this tick were copied into (the current one last), and an Int32Array over each, for
+   * `copyBytes`. A staged PDU names its chunk by its place here: a number, whose store needs no write barrier.
+   */
+  private readonly tickChunks: Uint8Array[] = [this.chunk];
+  private readonly tickChunks32: Int32Array[] = [this.chunk32];
+  /**
+   * The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes; asked
+   * once per datagram: reading `.buffer` of a typed array is a call).
+   */
   private sourceBuffer: ArrayBufferLike | undefined;
   private source32: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /** The PDUs sent in this tick: the buffer, start and length of each, and the next PDU of its subject (-1: none). */
+  /** The PDUs sent in this tick: the chunk, start and length of each, and the next PDU of its subject (-1: none). */
   private stagedCount = 0;
-  private readonly stagedChunk: Uint8Array[] = [];
-  private readonly stagedChunk32: Int32Array[] = [];
+  private stagedChunk = new Int32Array(FIRST_STAGED_PDUS);
   private stagedStart = new Int32Array(FIRST_STAGED_PDUS);
   private stagedLength = new Int32Array(FIRST_STAGED_PDUS);
   private stagedNext = new Int32Array(FIRST_STAGED_PDUS);
@@ -663,6 +671,10 @@ export class NatsTransport implements DatagramTransport {
       return;
     }
     const route = this.route;
+    if (datagram.buffer !== this.sourceBuffer) {
+      this.sourceBuffer = datagram.buffer;
+      this.source32 = new Int32Array(datagram.buffer, 0, datagram.buffer.byteLength >> 2);
+    }
     let offset = 0;
     while (offset < length) {
       const remaining = length - offset;
@@ -717,16 +729,12 @@ export class NatsTransport implements DatagramTransport {
       bundle.pending = true;
       this.pending.push(bundle);
     }
-    if (bytes.buffer !== this.sourceBuffer) {
-      this.sourceBuffer = bytes.buffer;
-      this.source32 = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
-    }
+    // `send` made `source32` for this datagram's buffer.
     const at = this.reserve(length);
     copyBytes(bytes, this.source32, offset, this.chunk, this.chunk32, at, length);
     const index = this.stagedCount;
     if (index === this.stagedStart.length) this.growStaged();
-    this.stagedChunk[index] = this.chunk;
-    this.stagedChunk32[index] = this.chunk32;
+    this.stagedChunk[index] = this.tickChunks.length - 1;
     this.stagedStart[index] = at;
     this.stagedLength[index] = length;
     this.stagedNext[index] = -1;
@@ -747,18 +755,23 @@ export class NatsTransport implements DatagramTransport {
     const size = Math.max(CHUNK_BYTES, (length + 3) & ~3);
     this.chunk = newChunk(size);
     this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
+    this.tickChunks.push(this.chunk);
+    this.tickChunks32.push(this.chunk32);
     this.chunkUsed = length;
     return 0;
   }
 
   private growStaged(): void {
     const size = this.stagedStart.length * 2;
-    const start = new Int32Array(size),
+    const chunk = new Int32Array(size),
+      start = new Int32Array(size),
       length = new Int32Array(size),
       next = new Int32Array(size);
+    chunk.set(this.stagedChunk);
     start.set(this.stagedStart);
     length.set(this.stagedLength);
     next.set(this.stagedNext);
+    this.stagedChunk = chunk;
     this.stagedStart = start;
     this.stagedLength = length;
     this.stagedNext = next;
@@ -769,29 +782,31 @@ export class NatsTransport implements DatagramTransport {
    * chunk (always for one PDU) the message is a view of them; else they are gathered after them first.
    */
   private publishBundle(bundle: Bundle): void {
-    const chunks = this.stagedChunk,
-      chunks32 = this.stagedChunk32,
+    const chunkOf = this.stagedChunk,
       start = this.stagedStart,
       lengths = this.stagedLength,
       next = this.stagedNext;
     const first = bundle.first;
-    const firstChunk = chunks[first]!;
+    const firstChunk = chunkOf[first]!;
     let end = start[first]! + lengths[first]!;
     let i = next[first]!;
-    while (i >= 0 && chunks[i] === firstChunk && start[i] === end) {
+    while (i >= 0 && chunkOf[i] === firstChunk && start[i] === end) {
       end += lengths[i]!;
       i = next[i]!;
     }
     let payload: Uint8Array;
     if (i < 0) {
-      payload = firstChunk.subarray(start[first]!, end);
+      payload = this.tickChunks[firstChunk]!.subarray(start[first]!, end);
     } else {
       const at = this.reserve(bundle.bytes);
       const chunk = this.chunk,
-        chunk32 = this.chunk32;
+        chunk32 = this.chunk32,
+        chunks = this.tickChunks,
+        chunks32 = this.tickChunks32;
       let to = at;
       for (let j = first; j >= 0; j = next[j]!) {
-        copyBytes(chunks[j]!, chunks32[j]!, start[j]!, chunk, chunk32, to, lengths[j]!);
+        const c = chunkOf[j]!;
+        copyBytes(chunks[c]!, chunks32[c]!, start[j]!, chunk, chunk32, to, lengths[j]!);
         to += lengths[j]!;
       }
       payload = chunk.subarray(at, to);
@@ -827,9 +842,11 @@ export class NatsTransport implements DatagramTransport {
       if (bundle.bytes > 0) this.publishBundle(bundle);
     }
     pending.length = 0;
-    // Forget the chunks of the tick (the client holds what it still needs).
-    this.stagedChunk.fill(this.chunk, 0, this.stagedCount);
-    this.stagedChunk32.fill(this.chunk32, 0, this.stagedCount);
+    // Forget the chunks of the tick but the current one (the client holds what it still needs).
+    this.tickChunks.length = 0;
+    this.tickChunks.push(this.chunk);
+    this.tickChunks32.length = 0;
+    this.tickChunks32.push(this.chunk32);
     this.stagedCount = 0;
     for (const copy of this.leftCopies) {
       const h = natsHeaders();

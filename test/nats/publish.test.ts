@@ -207,6 +207,47 @@ describe('NatsTransport publishing', () => {
     );
   }, 60_000);
 
+  it('ticks larger than a chunk: bundles whose PDUs lie in two chunks are gathered, in the order sent', () => {
+    // 64 KiB chunks (src/nats/transport.ts): 1 200 PDUs of 144 bytes a tick fill more than two, so PDUs of one
+    // subject lie in several chunks and messages straddle them; forty entities in eight cells, 120 km apart.
+    const entities = Array.from({ length: 40 }, (_, i) => ({
+      site: 1,
+      application: 1,
+      entity: 1 + i,
+      lat: 48 + (i % 8) * 0.9,
+      lon: 11 + (i % 3) * 0.01,
+      kind: 1 + (i % 2),
+      domain: 1,
+      deactivated: false,
+    }));
+    const ticks = [0, 1, 2].map((t) =>
+      Array.from({ length: 120 }, (_, d) =>
+        Array.from({ length: 10 }, (_, k) => {
+          const e = entities[(d * 10 + k + t) % entities.length]!;
+          return entityStatePdu({ ...e, lat: e.lat + 0.0001 * (d + t) });
+        }),
+      ),
+    );
+    for (const maxMessageBytes of [1500, 16384, 1 << 20]) {
+      const { connection, published } = recordingConnection();
+      const transport = NatsTransport.over(connection, { h3Resolution: RESOLUTION, maxMessageBytes });
+      const buffer = new Uint8Array(1440);
+      for (const tick of ticks) {
+        for (const datagram of tick) {
+          datagram.forEach((pdu, k) => buffer.set(pdu, k * 144));
+          transport.send(buffer);
+          buffer.fill(0xee);
+        }
+        transport.flush();
+      }
+      expect(published.map(({ payload: _, ...p }) => p)).toEqual(model(ticks, maxMessageBytes));
+      for (const p of published) expect(new Uint8Array(p.payload)).toEqual(p.bytes);
+      // Messages larger than a chunk's share prove the PDUs were gathered across chunks.
+      if (maxMessageBytes === 1 << 20)
+        expect(Math.max(...published.map((p) => p.bytes.length))).toBeGreaterThan(65_536 / 8);
+    }
+  });
+
   it('an entity crossing into the next cell publishes there and sends its left-cell copy to the cell it left', () => {
     const { connection, published } = recordingConnection();
     const transport = NatsTransport.over(connection, { h3Resolution: RESOLUTION });
