@@ -17,6 +17,7 @@ import {
   credsAuthenticator,
   headers as natsHeaders,
   type Msg,
+  type MsgHdrs,
   type NatsConnection,
   type NodeConnectionOptions,
   type Subscription,
@@ -197,20 +198,34 @@ interface Bundle extends SubjectSlot {
   bytes: number;
   /** In the list of bundles to publish at the end of this tick. */
   pending: boolean;
+  /**
+   * The publish options of a left-cell copy whose entity is now in this slot's cell (`leftCopyOptions`), made at
+   * the first such copy. The client encodes the headers when it is called and never changes them, so one object
+   * serves every copy: making and filling a header object is the dearest step of a copy.
+   */
+  leftCopyOptions: { headers: MsgHdrs } | undefined;
 }
 
 /** A router whose subject slots are bundles. */
 class BundlingRouter extends SubjectRouter {
   protected override newSlot(subject: string, cell: string | undefined): Bundle {
-    return { subject, cell, first: -1, last: -1, bytes: 0, pending: false };
+    return { subject, cell, first: -1, last: -1, bytes: 0, pending: false, leftCopyOptions: undefined };
   }
 }
 
 /** A copy bound for the cell its entity left. */
 interface LeftCopy {
   subject: string;
-  newCell: string;
+  options: { headers: MsgHdrs };
   pdu: Buffer;
+}
+
+/** Publish options of a copy sent to the cell its entity left for `newCell` (docs/nats.md). */
+function leftCopyOptions(newCell: string): { headers: MsgHdrs } {
+  const headers = natsHeaders();
+  headers.set(LEFT_CELL_HEADER, '1');
+  headers.set(NEW_CELL_HEADER, newCell);
+  return { headers };
 }
 
 const HEADER_BYTES = 12;
@@ -690,7 +705,7 @@ export class NatsTransport implements DatagramTransport {
         const type = datagram[offset + HeaderOffset.PDU_TYPE];
         if (type === PduType.ENTITY_STATE || type === PduType.ENTITY_STATE_UPDATE) this.natsStats.unroutable++;
       } else if (route.leftCell !== undefined) {
-        this.queueLeftCopy(datagram, offset, pduLength, route.subject, route.cell, route.leftCell);
+        this.queueLeftCopy(datagram, offset, pduLength, route.slot as Bundle, route.cell, route.leftCell);
       }
       // The router is a BundlingRouter: its slots are bundles.
       this.stage(route.slot as Bundle, datagram, offset, pduLength);
@@ -707,10 +722,11 @@ export class NatsTransport implements DatagramTransport {
     bytes: Uint8Array,
     offset: number,
     length: number,
-    subject: string,
+    bundle: Bundle,
     cell: string,
     leftCell: string,
   ): void {
+    const subject = bundle.subject;
     // The old cell's subject differs from the new one only in its CELL token.
     const prefixEnd = this.router.prefix.length + 1;
     const exerciseEnd = subject.indexOf('.', prefixEnd);
@@ -718,7 +734,8 @@ export class NatsTransport implements DatagramTransport {
     const oldSubject = `${subject.slice(0, exerciseEnd + 1)}${leftCell}${rest}`;
     const pdu = Buffer.allocUnsafe(length);
     for (let i = 0; i < length; i++) pdu[i] = bytes[offset + i]!;
-    this.leftCopies.push({ subject: oldSubject, newCell: cell, pdu });
+    bundle.leftCopyOptions ??= leftCopyOptions(cell);
+    this.leftCopies.push({ subject: oldSubject, options: bundle.leftCopyOptions, pdu });
   }
 
   /** Copies a PDU into the chunk and chains it to its subject's bundle. */
@@ -849,10 +866,7 @@ export class NatsTransport implements DatagramTransport {
     this.tickChunks32.push(this.chunk32);
     this.stagedCount = 0;
     for (const copy of this.leftCopies) {
-      const h = natsHeaders();
-      h.set(LEFT_CELL_HEADER, '1');
-      h.set(NEW_CELL_HEADER, copy.newCell);
-      this.publish(copy.subject, copy.pdu, { headers: h });
+      this.publish(copy.subject, copy.pdu, copy.options);
       this.natsStats.leftCellCopiesOut++;
     }
     this.leftCopies.length = 0;
