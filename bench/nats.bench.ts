@@ -4,10 +4,13 @@
  * - `nats.publish.reckon` / `nats.publish.raw`: PDUs/s published through `NatsTransport.send` (read the location,
  *   find the entity's cell, subject, per-subject bundling, copy) vs the bare client publishing the very same
  *   messages (same subjects, same payloads, same bundling, computed beforehand); CPU time of this process (and wall
- *   time) to the server's acknowledgement of a flush; the median of 7 rounds of each, alternating. The entities do
- *   not move between rounds, so after the first round (100 000 H3 computations, outside the median) every cell
- *   comes from the router's per-entity memory, as it does for entities that move metres between updates; the
- *   1-minute load average is reported beside (the cores are shared).
+ *   time) to the server's acknowledgement of a flush; the median of 7 rounds of each, alternating, after one
+ *   round of each untimed (the first cell of every entity). Between rounds every entity moves on as its next
+ *   Entity State PDU would find it: 5 s later (the heartbeat of docs/dis-reference.md §4: an entity moving
+ *   straight needs no earlier PDU, §3.9), in a straight line at its own speed, 90 % of them at 0–30 m/s (land,
+ *   sea), 10 % at 100–250 m/s (air). So a share of the entities leaves the part of its cell the router knows it
+ *   is in (the cell is computed again) or crosses into another cell (a left-cell copy, with headers, in both
+ *   runs); both shares are reported. The 1-minute load average is reported beside (the cores are shared).
  * - `nats.bridge.udp-to-subscriber`: PDUs/s end to end, UDP datagrams of 10 PDUs → Bridge → server → a subscriber
  *   that splits the messages, first to last arrival, all in this process and the server.
  * - `nats.interest`: 100 000 entities, one PDU each; a subscriber with a 50 km area: the fraction of the traffic it
@@ -19,7 +22,7 @@
  *
  * The file is also the child process: `RECKON_BENCH_ROLE=nats-subscriber` selects the role.
  */
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, type MsgHdrs, headers as natsHeaders, type NatsConnection } from '@nats-io/transport-node';
 import { fork, spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { loadavg } from 'node:os';
@@ -28,8 +31,9 @@ import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
 import { geodeticDegreesToEcef } from '../src/math/geodesy.js';
 import { areaContains, destination, parseCircleArea } from '../src/nats/area.js';
 import { Bridge } from '../src/nats/bridge.js';
-import { SubjectRouter, createRoute } from '../src/nats/subjects.js';
+import { LEFT_CELL_HEADER, NEW_CELL_HEADER, SubjectRouter, createRoute } from '../src/nats/subjects.js';
 import { NatsTransport } from '../src/nats/transport.js';
+import { EntityStateOffset } from '../src/pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
@@ -42,6 +46,8 @@ const PDU_BYTES = 144;
 const CENTER = { lat: 48, lon: 11 };
 const HALF_SIDE_M = 500_000;
 const RESOLUTION = 5;
+/** Seconds between an entity's PDUs in the publish benchmark: the heartbeat (docs/dis-reference.md §4). */
+const ROUND_SECONDS = 5;
 
 /** Positions of `count` entities spread uniformly over the square (deterministic: a fixed LCG). */
 function positions(count: number): Array<[number, number]> {
@@ -54,6 +60,34 @@ function positions(count: number): Array<[number, number]> {
     out.push([lat, lon]);
   }
   return out;
+}
+
+/** How each entity moves between rounds: bearing (radians) and metres per round (deterministic: a fixed LCG). */
+function movements(count: number): Array<[number, number]> {
+  let seed = 54321;
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < count; i++) {
+    const air = next() < 0.1;
+    const speed = air ? 100 + next() * 150 : next() * 30;
+    out.push([next() * 2 * Math.PI, speed * ROUND_SECONDS]);
+  }
+  return out;
+}
+
+/** Moves every entity one round on and writes its new location into its PDU in `pdus`. */
+function advance(pdus: Buffer, where: Array<[number, number]>, moves: Array<[number, number]>): void {
+  const ecef = new Float64Array(3);
+  where.forEach(([lat, lon], i) => {
+    const [bearing, metres] = moves[i]!;
+    const next = destination(lat, lon, bearing, metres);
+    where[i] = next;
+    geodeticDegreesToEcef(ecef, next[0], next[1], 100);
+    const at = i * PDU_BYTES + EntityStateOffset.LOCATION;
+    pdus.writeDoubleBE(ecef[0]!, at);
+    pdus.writeDoubleBE(ecef[1]!, at + 8);
+    pdus.writeDoubleBE(ecef[2]!, at + 16);
+  });
 }
 
 /** One Entity State PDU per position, entity numbers 1…count (site grows past 60 000). */
@@ -150,8 +184,13 @@ async function timed(work: () => Promise<void>): Promise<{ wall: number; cpu: nu
   return { wall: (performance.now() - start) / 1000, cpu: (used.user + used.system) / 1e6 };
 }
 
-async function publishRaw(nc: NatsConnection, messages: Array<[string, Uint8Array]>): Promise<void> {
-  for (const [subject, payload] of messages) nc.publish(subject, payload);
+/** A message as NatsTransport publishes it; `headers` on a left-cell copy. */
+type Message = [subject: string, payload: Uint8Array, headers?: MsgHdrs];
+
+async function publishRaw(nc: NatsConnection, messages: Message[]): Promise<void> {
+  for (const [subject, payload, headers] of messages)
+    if (headers === undefined) nc.publish(subject, payload);
+    else nc.publish(subject, payload, { headers });
   await nc.flush();
 }
 
@@ -166,20 +205,33 @@ async function publishReckon(transport: NatsTransport, pdus: Buffer, perTick: nu
   await transport.connection.flush();
 }
 
-/** The messages NatsTransport publishes for these PDUs and ticks, computed beforehand. */
-function expectedMessages(pdus: Buffer, perTick: number): Array<[string, Uint8Array]> {
-  const router = new SubjectRouter('dis', RESOLUTION);
+/**
+ * The messages NatsTransport publishes for these PDUs and ticks, computed beforehand with a router of its own that
+ * has seen the same PDUs before (docs/nats.md): per tick, one message per subject in the order of its first PDU
+ * (16 KiB are never reached: ~1.1 PDUs per subject a tick), then a copy of each PDU whose entity crossed into
+ * another cell, to the cell it left, with the two headers.
+ */
+function expectedMessages(router: SubjectRouter, pdus: Buffer, perTick: number): Message[] {
   const route = createRoute();
-  const out: Array<[string, Uint8Array]> = [];
+  const out: Message[] = [];
   for (let offset = 0; offset < pdus.length; offset += perTick * PDU_BYTES) {
     const groups = new Map<string, Buffer[]>();
+    const left: Message[] = [];
     for (let p = offset; p < Math.min(offset + perTick * PDU_BYTES, pdus.length); p += PDU_BYTES) {
       router.route(pdus, p, PDU_BYTES, route);
+      const pdu = pdus.subarray(p, p + PDU_BYTES);
       const list = groups.get(route.subject) ?? [];
-      list.push(pdus.subarray(p, p + PDU_BYTES));
+      list.push(pdu);
       groups.set(route.subject, list);
+      if (route.leftCell !== undefined) {
+        const h = natsHeaders();
+        h.set(LEFT_CELL_HEADER, '1');
+        h.set(NEW_CELL_HEADER, route.cell!);
+        left.push([route.subject.replace(`.${route.cell!}.`, `.${route.leftCell}.`), Buffer.from(pdu), h]);
+      }
     }
     for (const [subject, list] of groups) out.push([subject, Buffer.concat(list)]);
+    out.push(...left);
   }
   return out;
 }
@@ -200,16 +252,39 @@ const suite: BenchSuite = async ({ quick }) => {
       const perTick = 1000;
       const raw = await connect({ servers: server.url });
       const transport = await NatsTransport.open({ servers: [server.url], h3Resolution: RESOLUTION });
-      const messages = expectedMessages(pdus, perTick);
+      const model = new SubjectRouter('dis', RESOLUTION);
+      // Moved copies: the benchmarks below take the entities where they were.
+      const moving = where.map(([lat, lon]): [number, number] => [lat, lon]);
+      const moved = Buffer.from(pdus);
+      const moves = movements(entityCount);
+      const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+      // The first round, untimed: every entity's first cell.
+      await publishRaw(raw, expectedMessages(model, moved, perTick));
+      await publishReckon(transport, moved, perTick);
       // CPU time of this process, as the other benchmarks: on a shared machine the wall clock mostly measures the
       // other tenants and the server's share of the cores. The wall-clock rates are reported beside.
       const raws: Array<{ wall: number; cpu: number }> = [],
         reckons: Array<{ wall: number; cpu: number }> = [];
       const ROUNDS = 7;
+      let messageCount = 0,
+        leftCopies = 0;
+      const messagesBefore = transport.natsStats.messagesOut,
+        copiesBefore = transport.natsStats.leftCellCopiesOut,
+        computedBefore = model.cellComputations;
       for (let round = 0; round < ROUNDS; round++) {
+        advance(moved, moving, moves);
+        const messages = expectedMessages(model, moved, perTick);
+        messageCount += messages.length;
+        leftCopies += messages.filter((m) => m[2] !== undefined).length;
+        gc();
         raws.push(await timed(() => publishRaw(raw, messages)));
-        reckons.push(await timed(() => publishReckon(transport, pdus, perTick)));
+        gc();
+        reckons.push(await timed(() => publishReckon(transport, moved, perTick)));
       }
+      // The baseline published what the transport did: the same count of messages and of left-cell copies.
+      const reckonMessages = transport.natsStats.messagesOut - messagesBefore;
+      if (reckonMessages !== messageCount || transport.natsStats.leftCellCopiesOut - copiesBefore !== leftCopies)
+        throw new Error(`the baseline published ${messageCount} messages, the transport ${reckonMessages}`);
       const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const rate = (xs: Array<{ wall: number; cpu: number }>, k: 'wall' | 'cpu') =>
         median(xs.map((x) => entityCount / x[k]));
@@ -219,8 +294,10 @@ const suite: BenchSuite = async ({ quick }) => {
         name: 'nats.publish.raw',
         opsPerSec: round(rawRate),
         wallOpsPerSec: round(rate(raws, 'wall')),
-        messages: messages.length,
-        pdusPerMessage: round(entityCount / messages.length),
+        messages: Math.round(messageCount / ROUNDS),
+        pdusPerMessage: round(entityCount / ((messageCount - leftCopies) / ROUNDS)),
+        cellComputedPercent: round((100 * (model.cellComputations - computedBefore)) / (ROUNDS * entityCount)),
+        leftCellCopyPercent: round((100 * leftCopies) / (ROUNDS * entityCount)),
         loadAverage1m: round(loadavg()[0]!),
       });
       results.push({
@@ -229,7 +306,7 @@ const suite: BenchSuite = async ({ quick }) => {
         wallOpsPerSec: round(rate(reckons, 'wall')),
         ratioVsRaw: round(reckonRate / rawRate),
         wallRatioVsRaw: round(rate(reckons, 'wall') / rate(raws, 'wall')),
-        messages: transport.natsStats.messagesOut / ROUNDS,
+        messages: Math.round(reckonMessages / ROUNDS),
       });
       await transport.close();
       await raw.close();
