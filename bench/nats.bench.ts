@@ -12,7 +12,11 @@
  *   is in (the cell is computed again) or crosses into another cell (a left-cell copy, with headers, in both
  *   runs); both shares are reported. The 1-minute load average is reported beside (the cores are shared).
  * - `nats.bridge.udp-to-subscriber`: PDUs/s end to end, UDP datagrams of 10 PDUs → Bridge → server → a subscriber
- *   that splits the messages, first to last arrival, all in this process and the server.
+ *   that splits the messages, first to last arrival. The datagrams come from a sender process of their own (a
+ *   sender in the bridge's event loop starves it); the sender keeps at most `BRIDGE_WINDOW` datagrams ahead of
+ *   what the subscriber has received (it tells the sender every 20 datagrams), so the bridge's receive buffer is
+ *   never overrun and the rate is what the bridge, the server and the subscriber sustain. Lost PDUs are counted,
+ *   and where: not read from UDP by the bridge, or read but not delivered.
  * - `nats.interest`: 100 000 entities, one PDU each; a subscriber with a 50 km area: the fraction of the traffic it
  *   receives, and whether every entity inside the area is among it.
  * - `nats.scale.pN`: the same 100 000 PDUs to 1, 2 and 4 subscriber processes, each taking a share of the cells
@@ -170,7 +174,53 @@ async function subscriberChild(): Promise<void> {
   });
 }
 
+/** Datagrams the sender may be ahead of the subscriber: 200 × ~1.5 KB, well inside the 4 MiB receive buffer. */
+const BRIDGE_WINDOW = 200;
+
+// ---- child: the UDP sender of the bridge benchmark ---------------------------------------------------------------
+async function udpSenderChild(): Promise<void> {
+  const { port, datagrams, entities } = await new Promise<{ port: number; datagrams: number; entities: number }>(
+    (resolve) => process.once('message', (m) => resolve(m as { port: number; datagrams: number; entities: number })),
+  );
+  const pdus = buildPdus(positions(entities));
+  const socket = createSocket('udp4');
+  let sent = 0,
+    delivered = 0,
+    idle: ReturnType<typeof setTimeout> | undefined;
+  const pump = () => {
+    while (sent < datagrams && sent - delivered < BRIDGE_WINDOW) {
+      const at = (sent * 10 * PDU_BYTES) % pdus.length;
+      socket.send(pdus.subarray(at, at + 10 * PDU_BYTES), port, '127.0.0.1');
+      sent++;
+    }
+    // A datagram lost on the way would hold the window shut: after 200 ms without news, go on as if delivered.
+    clearTimeout(idle);
+    if (sent < datagrams)
+      idle = setTimeout(() => {
+        delivered = sent;
+        pump();
+      }, 200);
+    else process.send!({ sent });
+  };
+  process.on('message', (m) => {
+    const news = m as { delivered?: number; stop?: boolean };
+    if (news.stop) {
+      clearTimeout(idle);
+      socket.close();
+      process.exit(0);
+    }
+    if (news.delivered !== undefined && news.delivered > delivered) {
+      delivered = news.delivered;
+      pump();
+    }
+  });
+  process.send!({ ready: true });
+  await new Promise<void>((resolve) => process.once('message', () => resolve()));
+  pump();
+}
+
 if (process.env.RECKON_BENCH_ROLE === 'nats-subscriber') await subscriberChild();
+if (process.env.RECKON_BENCH_ROLE === 'udp-sender') await udpSenderChild();
 
 // ---- parent ------------------------------------------------------------------------------------------------------
 const self = fileURLToPath(import.meta.url);
@@ -312,20 +362,30 @@ const suite: BenchSuite = async ({ quick }) => {
       await raw.close();
     }
 
-    // -- bridge: UDP → bridge → server → subscriber ---------------------------------------------------------------
+    // -- bridge: UDP (a sender process) → bridge → server → subscriber ------------------------------------------
     {
       const subscriber = await connect({ servers: server.url });
+      const total = quick ? 20_000 : 100_000;
+      const datagramCount = total / 10;
       let received = 0,
+        acknowledged = 0,
         firstMs = 0,
         lastMs = 0;
-      const total = quick ? 20_000 : 100_000;
       let done: () => void = () => {};
       const all = new Promise<void>((resolve) => (done = resolve));
+      const sender = fork(self, [], {
+        env: { ...process.env, RECKON_BENCH_ROLE: 'udp-sender' },
+        execArgv: ['--import', 'tsx'],
+      });
       subscriber.subscribe('dis.1.>', {
         callback: (_, m) => {
           lastMs = performance.now();
           if (firstMs === 0) firstMs = lastMs;
           received += countPdus(m.data);
+          if (received - acknowledged >= 200) {
+            acknowledged = received;
+            sender.send({ delivered: Math.floor(received / 10) });
+          }
           if (received >= total) done();
         },
       });
@@ -337,26 +397,38 @@ const suite: BenchSuite = async ({ quick }) => {
       });
       const nats = await NatsTransport.open({ servers: [server.url], h3Resolution: RESOLUTION });
       const bridge = new Bridge({ udp, nats, filter: { exercise: 1 } });
-      const sender = createSocket('udp4');
-      const datagramCount = total / 10;
-      let sent = 0;
-      // Offered in bursts of 200 datagrams per event-loop turn, so the bridge (same process) gets to read them.
-      while (sent < datagramCount) {
-        for (let k = 0; k < 200 && sent < datagramCount; k++, sent++) {
-          const at = (sent * 10 * PDU_BYTES) % pdus.length;
-          sender.send(pdus.subarray(at, at + 10 * PDU_BYTES), udp.local.port, '127.0.0.1');
-        }
-        await new Promise((resolve) => setImmediate(resolve));
+      const senderReady = new Promise<void>((resolve) =>
+        sender.on('message', (m) => (m as { ready?: boolean }).ready && resolve()),
+      );
+      const senderDone = new Promise<number>((resolve) =>
+        sender.on('message', (m) => {
+          const sent = (m as { sent?: number }).sent;
+          if (sent !== undefined) resolve(sent);
+        }),
+      );
+      sender.send({ port: udp.local.port, datagrams: datagramCount, entities: entityCount });
+      await senderReady;
+      const cpu = process.cpuUsage();
+      sender.send({ go: true });
+      const sent = await senderDone;
+      // Everything sent has arrived, or nothing more came for a second.
+      for (let before = -1; received < total && received !== before; ) {
+        before = received;
+        await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 1000))]);
       }
-      const timeout = new Promise<void>((resolve) => setTimeout(resolve, 5000));
-      await Promise.race([all, timeout.then(() => subscriber.flush())]);
+      const used = process.cpuUsage(cpu);
+      const read = bridge.stats.udpToNats.in;
       results.push({
         name: 'nats.bridge.udp-to-subscriber',
         opsPerSec: round(received / ((lastMs - firstMs) / 1000)),
-        lossPercent: round(100 * (1 - received / total)),
+        pdusPerCpuSecond: round(received / ((used.user + used.system) / 1e6)),
+        lossPercent: round(100 * (1 - received / (sent * 10))),
+        lostInUdpPercent: round(100 * (1 - read / sent)),
         pdusPerDatagram: 10,
+        windowDatagrams: BRIDGE_WINDOW,
+        loadAverage1m: round(loadavg()[0]!),
       });
-      sender.close();
+      sender.send({ stop: true });
       await bridge.close();
       await subscriber.close();
     }
