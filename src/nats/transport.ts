@@ -233,11 +233,18 @@ const HEADER_BYTES = 12;
 const FIRST_STAGED_PDUS = 1024;
 /**
  * Size of the buffers PDUs are copied into. The client holds each payload until it writes it out, so a buffer
- * whose bytes were handed out is never written over: a full one is left to the garbage collector and a new one
- * taken. Below the size the C library serves from its heap rather than from fresh pages of the system, which would
- * fault on first touch.
+ * whose bytes were handed out is not written over until the server has answered a flush (PING) sent after them:
+ * the client writes in order, so by then it has written them out. Below the size the C library serves from its
+ * heap rather than from fresh pages of the system, which would fault on first touch.
  */
 const CHUNK_BYTES = 64 * 1024;
+/**
+ * Full chunks are reused in groups of this many: one flush (a round trip to the server) per 512 KiB of PDUs.
+ * Reusing them spares the allocation of a chunk, its first touch and the work of collecting it.
+ */
+const CHUNKS_PER_FLUSH = 8;
+/** Chunks kept for reuse at most; beyond, full ones are left to the garbage collector. */
+const MAX_FREE_CHUNKS = 64;
 
 /** A chunk of `size` bytes, not zeroed (every byte published is written first), as a plain Uint8Array. */
 function newChunk(size: number): Uint8Array {
@@ -338,6 +345,10 @@ export class NatsTransport implements DatagramTransport {
    * several PDUs gathered: `chunk[chunkUsed…]` is free; the bytes before may be payloads the client holds.
    */
   private chunk = newChunk(CHUNK_BYTES);
+  /** Full chunks not yet flushed, and chunks free again (`CHUNKS_PER_FLUSH`). */
+  private readonly fullChunks: Uint8Array[] = [];
+  private readonly freeChunks: Uint8Array[] = [];
+  private readonly freeChunks32: Int32Array[] = [];
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
   /**
@@ -770,12 +781,46 @@ export class NatsTransport implements DatagramTransport {
       return at;
     }
     const size = Math.max(CHUNK_BYTES, (length + 3) & ~3);
-    this.chunk = newChunk(size);
-    this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
+    const free = size === CHUNK_BYTES ? this.freeChunks.pop() : undefined;
+    if (free !== undefined) {
+      this.chunk = free;
+      this.chunk32 = this.freeChunks32.pop()!;
+    } else {
+      this.chunk = newChunk(size);
+      this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
+    }
     this.tickChunks.push(this.chunk);
     this.tickChunks32.push(this.chunk32);
     this.chunkUsed = length;
     return 0;
+  }
+
+  /**
+   * Keeps a full chunk, all of whose payloads the client has been handed, for reuse: each `CHUNKS_PER_FLUSH` of
+   * them are free again once the server has answered a flush asked after that (the client writes in order, so it
+   * has written them out). A flush that fails (the connection closed) leaves them to the garbage collector.
+   */
+  private retire(chunk: Uint8Array): void {
+    const full = this.fullChunks;
+    full.push(chunk);
+    if (full.length < CHUNKS_PER_FLUSH) return;
+    const group = full.splice(0);
+    let flushed: Promise<void>;
+    try {
+      flushed = this.connection.flush();
+    } catch {
+      return;
+    }
+    flushed.then(
+      () => {
+        for (const c of group) {
+          if (this.freeChunks.length >= MAX_FREE_CHUNKS) break;
+          this.freeChunks.push(c);
+          this.freeChunks32.push(new Int32Array(c.buffer, 0, CHUNK_BYTES >> 2));
+        }
+      },
+      () => {},
+    );
   }
 
   private growStaged(): void {
@@ -859,7 +904,9 @@ export class NatsTransport implements DatagramTransport {
       if (bundle.bytes > 0) this.publishBundle(bundle);
     }
     pending.length = 0;
-    // Forget the chunks of the tick but the current one (the client holds what it still needs).
+    // The chunks of the tick but the current one are full, and every payload in them has been handed to the client.
+    const chunks = this.tickChunks;
+    for (let k = 0; k < chunks.length - 1; k++) if (chunks[k]!.length === CHUNK_BYTES) this.retire(chunks[k]!);
     this.tickChunks.length = 0;
     this.tickChunks.push(this.chunk);
     this.tickChunks32.length = 0;

@@ -248,6 +248,64 @@ describe('NatsTransport publishing', () => {
     }
   });
 
+  it('reuses a chunk only after the server answered a flush asked after its payloads were handed over', async () => {
+    // A client that writes a payload out only when a flush asked after it is answered (the order a real client
+    // keeps): at that moment every such payload must still hold the bytes it was published with.
+    const held: Array<{ payload: Uint8Array; bytes: Uint8Array }> = [];
+    const flushes: Array<{ upTo: number; answer: () => void }> = [];
+    let written = 0;
+    const buffers = new Set<ArrayBufferLike>();
+    let reused = 0;
+    const connection = {
+      closed: () => new Promise(() => {}),
+      status: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }) }),
+      publish: (_: string, payload: Uint8Array) => {
+        if (buffers.has(payload.buffer) && payload.length > 0) reused++;
+        held.push({ payload, bytes: new Uint8Array(payload) });
+      },
+      flush: () => new Promise<void>((resolve) => flushes.push({ upTo: held.length, answer: resolve })),
+      isClosed: () => true,
+    };
+    const transport = NatsTransport.over(connection as unknown as NatsConnection, { h3Resolution: RESOLUTION });
+    const answerFlushes = async () => {
+      for (const flush of flushes.splice(0)) {
+        for (let i = written; i < flush.upTo; i++) expect(held[i]!.payload).toEqual(held[i]!.bytes);
+        for (let i = written; i < flush.upTo; i++) buffers.add(held[i]!.payload.buffer);
+        written = Math.max(written, flush.upTo);
+        flush.answer();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const datagram = new Uint8Array(1440);
+    for (let tick = 0; tick < 90; tick++) {
+      for (let d = 0; d < 20; d++) {
+        for (let k = 0; k < 10; k++) {
+          const pdu = entityStatePdu({
+            site: 1,
+            application: 1,
+            entity: 1 + ((d * 10 + k) % 50),
+            lat: 48 + (k % 5) * 0.3,
+            lon: 11 + tick * 1e-5,
+            kind: 1,
+            domain: 1,
+            deactivated: false,
+          });
+          datagram.set(pdu, k * 144);
+        }
+        transport.send(datagram);
+      }
+      transport.flush();
+      // Other work runs between ticks; the flushes are answered late, twice (payloads handed over after a flush
+      // was asked are not yet written when it is answered).
+      await new Promise((resolve) => setImmediate(resolve));
+      if (tick === 30 || tick === 60) await answerFlushes();
+    }
+    await answerFlushes();
+    for (let i = written; i < held.length; i++) expect(held[i]!.payload).toEqual(held[i]!.bytes);
+    // Not vacuous: chunks were reused.
+    expect(reused).toBeGreaterThan(100);
+  });
+
   it('an entity crossing into the next cell publishes there and sends its left-cell copy to the cell it left', () => {
     const { connection, published } = recordingConnection();
     const transport = NatsTransport.over(connection, { h3Resolution: RESOLUTION });
