@@ -11,7 +11,7 @@
  *
  * Subject tokens never need escaping: cells are hex, the rest are decimal numbers.
  */
-import { cellToBoundary, latLngToCell } from 'h3-js';
+import { cellToBoundary, cellToLatLng, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
@@ -74,6 +74,8 @@ interface EntityRoute {
   slot: SubjectSlot | undefined;
   /** The cell its last PDU routed to a cell went to, until a Deactivated PDU; undefined before. */
   trackedCell: string | undefined;
+  /** The edges of `cell` (`cellShape`), undefined with no cell. */
+  shape: Float64Array | undefined;
 }
 
 /**
@@ -104,7 +106,11 @@ const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
  * without reading a boxed number as it must for a 48-bit key.
  */
 export class SubjectRouter {
-  /** A DataView over the caller's buffer, made again only when the buffer changes. */
+  /**
+   * A DataView over the caller's buffer, made again only when the buffer changes. `sourceBytes` is the last array
+   * routed from: reading `.buffer` of a typed array is a call, so it is asked only when the array changes.
+   */
+  private sourceBytes: Uint8Array | undefined;
   private sourceBuffer: ArrayBufferLike | undefined;
   private source: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private readonly geodetic = new Float64Array(3);
@@ -121,8 +127,12 @@ export class SubjectRouter {
   private readonly cellSlots = new Map<string, SubjectSlot>();
   /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
   private readonly globalSlots = new Map<number, SubjectSlot>();
+  /** The edges of cells (`cellShape`), by cell. Bounded: cleared when full. */
+  private readonly shapes = new Map<string, Float64Array>();
   /** H3 calls made (cache misses), for tests and benchmarks. */
   cellComputations = 0;
+  /** Locations checked against the edges of the entity's cell, for tests and benchmarks. */
+  cellChecks = 0;
 
   /**
    * @param prefix - first subject tokens, e.g. `dis`.
@@ -187,9 +197,12 @@ export class SubjectRouter {
       ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
       : (entry?.kindDomain ?? 0);
     // The location (big-endian doubles), read in place.
-    if (bytes.buffer !== this.sourceBuffer) {
-      this.sourceBuffer = bytes.buffer;
-      this.source = new DataView(bytes.buffer);
+    if (bytes !== this.sourceBytes) {
+      this.sourceBytes = bytes;
+      if (bytes.buffer !== this.sourceBuffer) {
+        this.sourceBuffer = bytes.buffer;
+        this.source = new DataView(bytes.buffer);
+      }
     }
     const at = bytes.byteOffset + offset + (isState ? EntityStateOffset.LOCATION : EntityStateUpdateOffset.LOCATION);
     const source = this.source;
@@ -220,7 +233,9 @@ export class SubjectRouter {
     const tracked = entry.trackedCell;
     if (tracked !== undefined && tracked !== cell) out.leftCell = tracked;
     const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
-    entry.trackedCell = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
+    const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
+    // Written only when it changes: a store of an object reference costs a write barrier.
+    if (nextTracked !== tracked) entry.trackedCell = nextTracked;
     out.cell = cell;
     out.slot = slot;
     out.subject = slot.subject;
@@ -284,21 +299,62 @@ export class SubjectRouter {
     return latLngToCell(g[0]! * RAD_TO_DEG, g[1]! * RAD_TO_DEG, this.resolution);
   }
 
-  /** Computes the entry's cell at (x, y, z) and how far the entity may move before it must be computed again. */
+  /**
+   * Computes the entry's cell at (x, y, z) and how far the entity may move before it must be computed again.
+   * An entity that has moved out of its safe distance is mostly still in its cell: that is checked against the
+   * cell's edges (`insideCellBy`, a few products) before asking H3 (microseconds), which is asked only when the
+   * location is outside, or less than `EDGE_MARGIN` inside, one of them.
+   */
   private locate(entry: EntityRoute, x: number, y: number, z: number): void {
-    const previous = entry.cell;
     const places = this.places,
       p = entry.place * 4;
     places[p] = x;
     places[p + 1] = y;
     places[p + 2] = z;
-    const cell = this.cellOfEcef(x, y, z);
+    const radius = Math.sqrt(x * x + y * y + z * z);
+    // NaN fails both comparisons too.
+    if (!(radius >= MIN_ROUTED_RADIUS_M && radius <= MAX_ROUTED_RADIUS_M)) {
+      if (entry.cell !== undefined) {
+        entry.cell = undefined;
+        entry.slot = undefined;
+        entry.shape = undefined;
+      }
+      places[p + 3] = -1;
+      return;
+    }
+    const g = ecefToGeodetic(this.geodetic, x, y, z);
+    const lat = g[0]!,
+      lon = g[1]!;
+    let shape = entry.shape;
+    if (shape !== undefined) {
+      this.cellChecks++;
+      const inside = insideCellBy(shape, lat, lon);
+      if (inside > EDGE_MARGIN) {
+        places[p + 3] = safeRadiusM(inside);
+        return;
+      }
+    }
+    this.cellComputations++;
+    const cell = latLngToCell(lat * RAD_TO_DEG, lon * RAD_TO_DEG, this.resolution);
     // Keep the string already held when the cell is the same, so later comparisons are by identity.
-    if (cell !== previous) {
+    if (cell !== entry.cell || shape === undefined) {
       entry.cell = cell;
       entry.slot = undefined;
+      shape = entry.shape = this.shapeOf(cell);
     }
-    places[p + 3] = cell === undefined ? -1 : distanceToCellEdgeM(cell, this.geodetic) * 0.98 - 1;
+    const inside = insideCellBy(shape, lat, lon);
+    places[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
+  }
+
+  /** The edges of a cell, computed once per cell while the table holds it. */
+  private shapeOf(cell: string): Float64Array {
+    let shape = this.shapes.get(cell);
+    if (shape === undefined) {
+      if (this.shapes.size >= this.maxSubjects) this.shapes.clear();
+      shape = cellShape(cell);
+      this.shapes.set(cell, shape);
+    }
+    return shape;
   }
 
   /**
@@ -334,6 +390,7 @@ export class SubjectRouter {
       exercise: -1,
       slot: undefined,
       trackedCell: undefined,
+      shape: undefined,
     };
     application.byNumber.set(number, entry);
     this.entityCount++;
@@ -355,36 +412,83 @@ export class SubjectRouter {
 const EARTH_RADIUS_M = 6_371_008.8;
 
 /**
- * Distance in metres from a point to the nearest edge of its H3 cell, on a local plane around the point (the error
- * of that projection over one cell is far below the 2 % margin the router keeps).
- * @param geodetic - the point as [latitudeRad, longitudeRad, …].
+ * How far inside every edge of its cell (sine of the angle on H3's sphere) a location must be for its cell to be
+ * taken without asking H3: about 1.3 m, far above the rounding of either computation, so a location this close to
+ * an edge is always settled by `latLngToCell`.
  */
-export function distanceToCellEdgeM(cell: string, geodetic: ArrayLike<number>): number {
-  const lat0 = geodetic[0]!,
-    lon0 = geodetic[1]!;
-  const kx = EARTH_RADIUS_M * Math.cos(lat0),
-    ky = EARTH_RADIUS_M;
+export const EDGE_MARGIN = 2e-7;
+
+/**
+ * The edges of an H3 cell as the inward unit normals (three numbers each) of the great circles through its
+ * consecutive boundary vertices. H3 places a location by a gnomonic projection of an icosahedron face, which maps
+ * great circles to straight lines: the edges of a cell, including the extra vertices where a cell crosses a face
+ * edge, are arcs of great circles between the vertices `cellToBoundary` gives. H3 takes latitude and longitude as
+ * coordinates on a sphere, as done here. A location inside every great circle is in the cell (where the boundary
+ * turns inwards at a face edge the test only says "outside" more often, which costs an H3 call, never a wrong cell).
+ */
+export function cellShape(cell: string): Float64Array {
   const boundary = cellToBoundary(cell);
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < boundary.length; i++) {
+  const [centreLat, centreLon] = cellToLatLng(cell);
+  const cLat = centreLat / RAD_TO_DEG,
+    cLon = centreLon / RAD_TO_DEG;
+  const cx = Math.cos(cLat) * Math.cos(cLon),
+    cy = Math.cos(cLat) * Math.sin(cLon),
+    cz = Math.sin(cLat);
+  const n = boundary.length;
+  const shape = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
     const [latA, lonA] = boundary[i]!,
-      [latB, lonB] = boundary[(i + 1) % boundary.length]!;
-    const ax = wrap(lonA / RAD_TO_DEG - lon0) * kx,
-      ay = (latA / RAD_TO_DEG - lat0) * ky;
-    const bx = wrap(lonB / RAD_TO_DEG - lon0) * kx,
-      by = (latB / RAD_TO_DEG - lat0) * ky;
-    // Distance from the origin to segment AB.
-    const ex = bx - ax,
-      ey = by - ay;
-    const t = Math.max(0, Math.min(1, -(ax * ex + ay * ey) / (ex * ex + ey * ey || 1)));
-    best = Math.min(best, Math.hypot(ax + t * ex, ay + t * ey));
+      [latB, lonB] = boundary[(i + 1) % n]!;
+    const a0 = latA / RAD_TO_DEG,
+      a1 = lonA / RAD_TO_DEG,
+      b0 = latB / RAD_TO_DEG,
+      b1 = lonB / RAD_TO_DEG;
+    const ax = Math.cos(a0) * Math.cos(a1),
+      ay = Math.cos(a0) * Math.sin(a1),
+      az = Math.sin(a0);
+    const bx = Math.cos(b0) * Math.cos(b1),
+      by = Math.cos(b0) * Math.sin(b1),
+      bz = Math.sin(b0);
+    let nx = ay * bz - az * by,
+      ny = az * bx - ax * bz,
+      nz = ax * by - ay * bx;
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    // Two vertices in one place: a zero normal, so no location is ever inside it by the margin (H3 decides).
+    const scale = length > 1e-15 ? (nx * cx + ny * cy + nz * cz < 0 ? -1 : 1) / length : 0;
+    nx *= scale;
+    ny *= scale;
+    nz *= scale;
+    shape[3 * i] = nx;
+    shape[3 * i + 1] = ny;
+    shape[3 * i + 2] = nz;
   }
-  return best;
+  return shape;
 }
 
-/** An angle difference brought into (−π, π]. */
-function wrap(radians: number): number {
-  return radians - 2 * Math.PI * Math.round(radians / (2 * Math.PI));
+/**
+ * How far inside the edges of `shape` (`cellShape`) the location (radians, on H3's sphere) is: the least sine of
+ * its angular distance to an edge's great circle, negative outside one.
+ */
+export function insideCellBy(shape: Float64Array, latRad: number, lonRad: number): number {
+  const cosLat = Math.cos(latRad);
+  const ux = cosLat * Math.cos(lonRad),
+    uy = cosLat * Math.sin(lonRad),
+    uz = Math.sin(latRad);
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < shape.length; i += 3) {
+    const d = ux * shape[i]! + uy * shape[i + 1]! + uz * shape[i + 2]!;
+    if (d < least) least = d;
+  }
+  return least;
+}
+
+/**
+ * The straight-line move in metres that cannot take a location `inside` (`insideCellBy`) out of its cell: the
+ * distance to the nearest edge on H3's sphere, less 2 % (a metre on the ellipsoid is at most 0.6 % more on that
+ * sphere) and a metre.
+ */
+function safeRadiusM(inside: number): number {
+  return Math.asin(Math.min(1, inside)) * EARTH_RADIUS_M * 0.98 - 1;
 }
 
 /** A fresh route to pass to `SubjectRouter.route`. */

@@ -17,6 +17,7 @@ import {
   credsAuthenticator,
   headers as natsHeaders,
   type Msg,
+  type MsgHdrs,
   type NatsConnection,
   type NodeConnectionOptions,
   type Subscription,
@@ -197,20 +198,34 @@ interface Bundle extends SubjectSlot {
   bytes: number;
   /** In the list of bundles to publish at the end of this tick. */
   pending: boolean;
+  /**
+   * The publish options of a left-cell copy whose entity is now in this slot's cell (`leftCopyOptions`), made at
+   * the first such copy. The client encodes the headers when it is called and never changes them, so one object
+   * serves every copy: making and filling a header object is the dearest step of a copy.
+   */
+  leftCopyOptions: { headers: MsgHdrs } | undefined;
 }
 
 /** A router whose subject slots are bundles. */
 class BundlingRouter extends SubjectRouter {
   protected override newSlot(subject: string, cell: string | undefined): Bundle {
-    return { subject, cell, first: -1, last: -1, bytes: 0, pending: false };
+    return { subject, cell, first: -1, last: -1, bytes: 0, pending: false, leftCopyOptions: undefined };
   }
 }
 
 /** A copy bound for the cell its entity left. */
 interface LeftCopy {
   subject: string;
-  newCell: string;
+  options: { headers: MsgHdrs };
   pdu: Buffer;
+}
+
+/** Publish options of a copy sent to the cell its entity left for `newCell` (docs/nats.md). */
+function leftCopyOptions(newCell: string): { headers: MsgHdrs } {
+  const headers = natsHeaders();
+  headers.set(LEFT_CELL_HEADER, '1');
+  headers.set(NEW_CELL_HEADER, newCell);
+  return { headers };
 }
 
 const HEADER_BYTES = 12;
@@ -218,11 +233,18 @@ const HEADER_BYTES = 12;
 const FIRST_STAGED_PDUS = 1024;
 /**
  * Size of the buffers PDUs are copied into. The client holds each payload until it writes it out, so a buffer
- * whose bytes were handed out is never written over: a full one is left to the garbage collector and a new one
- * taken. Below the size the C library serves from its heap rather than from fresh pages of the system, which would
- * fault on first touch.
+ * whose bytes were handed out is not written over until the server has answered a flush (PING) sent after them:
+ * the client writes in order, so by then it has written them out. Below the size the C library serves from its
+ * heap rather than from fresh pages of the system, which would fault on first touch.
  */
 const CHUNK_BYTES = 64 * 1024;
+/**
+ * Full chunks are reused in groups of this many: one flush (a round trip to the server) per 512 KiB of PDUs.
+ * Reusing them spares the allocation of a chunk, its first touch and the work of collecting it.
+ */
+const CHUNKS_PER_FLUSH = 8;
+/** Chunks kept for reuse at most; beyond, full ones are left to the garbage collector. */
+const MAX_FREE_CHUNKS = 64;
 
 /** A chunk of `size` bytes, not zeroed (every byte published is written first), as a plain Uint8Array. */
 function newChunk(size: number): Uint8Array {
@@ -323,15 +345,27 @@ export class NatsTransport implements DatagramTransport {
    * several PDUs gathered: `chunk[chunkUsed…]` is free; the bytes before may be payloads the client holds.
    */
   private chunk = newChunk(CHUNK_BYTES);
+  /** Full chunks not yet flushed, and chunks free again (`CHUNKS_PER_FLUSH`). */
+  private readonly fullChunks: Uint8Array[] = [];
+  private readonly freeChunks: Uint8Array[] = [];
+  private readonly freeChunks32: Int32Array[] = [];
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
-  /** The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes). */
+  /**
+   * The chunks PDUs of this tick were copied into (the current one last), and an Int32Array over each, for
+   * `copyBytes`. A staged PDU names its chunk by its place here: a number, whose store needs no write barrier.
+   */
+  private readonly tickChunks: Uint8Array[] = [this.chunk];
+  private readonly tickChunks32: Int32Array[] = [this.chunk32];
+  /**
+   * The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes; asked
+   * once per datagram: reading `.buffer` of a typed array is a call).
+   */
   private sourceBuffer: ArrayBufferLike | undefined;
   private source32: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /** The PDUs sent in this tick: the buffer, start and length of each, and the next PDU of its subject (-1: none). */
+  /** The PDUs sent in this tick: the chunk, start and length of each, and the next PDU of its subject (-1: none). */
   private stagedCount = 0;
-  private readonly stagedChunk: Uint8Array[] = [];
-  private readonly stagedChunk32: Int32Array[] = [];
+  private stagedChunk = new Int32Array(FIRST_STAGED_PDUS);
   private stagedStart = new Int32Array(FIRST_STAGED_PDUS);
   private stagedLength = new Int32Array(FIRST_STAGED_PDUS);
   private stagedNext = new Int32Array(FIRST_STAGED_PDUS);
@@ -663,6 +697,10 @@ export class NatsTransport implements DatagramTransport {
       return;
     }
     const route = this.route;
+    if (datagram.buffer !== this.sourceBuffer) {
+      this.sourceBuffer = datagram.buffer;
+      this.source32 = new Int32Array(datagram.buffer, 0, datagram.buffer.byteLength >> 2);
+    }
     let offset = 0;
     while (offset < length) {
       const remaining = length - offset;
@@ -678,7 +716,7 @@ export class NatsTransport implements DatagramTransport {
         const type = datagram[offset + HeaderOffset.PDU_TYPE];
         if (type === PduType.ENTITY_STATE || type === PduType.ENTITY_STATE_UPDATE) this.natsStats.unroutable++;
       } else if (route.leftCell !== undefined) {
-        this.queueLeftCopy(datagram, offset, pduLength, route.subject, route.cell, route.leftCell);
+        this.queueLeftCopy(datagram, offset, pduLength, route.slot as Bundle, route.cell, route.leftCell);
       }
       // The router is a BundlingRouter: its slots are bundles.
       this.stage(route.slot as Bundle, datagram, offset, pduLength);
@@ -695,10 +733,11 @@ export class NatsTransport implements DatagramTransport {
     bytes: Uint8Array,
     offset: number,
     length: number,
-    subject: string,
+    bundle: Bundle,
     cell: string,
     leftCell: string,
   ): void {
+    const subject = bundle.subject;
     // The old cell's subject differs from the new one only in its CELL token.
     const prefixEnd = this.router.prefix.length + 1;
     const exerciseEnd = subject.indexOf('.', prefixEnd);
@@ -706,7 +745,8 @@ export class NatsTransport implements DatagramTransport {
     const oldSubject = `${subject.slice(0, exerciseEnd + 1)}${leftCell}${rest}`;
     const pdu = Buffer.allocUnsafe(length);
     for (let i = 0; i < length; i++) pdu[i] = bytes[offset + i]!;
-    this.leftCopies.push({ subject: oldSubject, newCell: cell, pdu });
+    bundle.leftCopyOptions ??= leftCopyOptions(cell);
+    this.leftCopies.push({ subject: oldSubject, options: bundle.leftCopyOptions, pdu });
   }
 
   /** Copies a PDU into the chunk and chains it to its subject's bundle. */
@@ -717,16 +757,12 @@ export class NatsTransport implements DatagramTransport {
       bundle.pending = true;
       this.pending.push(bundle);
     }
-    if (bytes.buffer !== this.sourceBuffer) {
-      this.sourceBuffer = bytes.buffer;
-      this.source32 = new Int32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
-    }
+    // `send` made `source32` for this datagram's buffer.
     const at = this.reserve(length);
     copyBytes(bytes, this.source32, offset, this.chunk, this.chunk32, at, length);
     const index = this.stagedCount;
     if (index === this.stagedStart.length) this.growStaged();
-    this.stagedChunk[index] = this.chunk;
-    this.stagedChunk32[index] = this.chunk32;
+    this.stagedChunk[index] = this.tickChunks.length - 1;
     this.stagedStart[index] = at;
     this.stagedLength[index] = length;
     this.stagedNext[index] = -1;
@@ -745,20 +781,59 @@ export class NatsTransport implements DatagramTransport {
       return at;
     }
     const size = Math.max(CHUNK_BYTES, (length + 3) & ~3);
-    this.chunk = newChunk(size);
-    this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
+    const free = size === CHUNK_BYTES ? this.freeChunks.pop() : undefined;
+    if (free !== undefined) {
+      this.chunk = free;
+      this.chunk32 = this.freeChunks32.pop()!;
+    } else {
+      this.chunk = newChunk(size);
+      this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
+    }
+    this.tickChunks.push(this.chunk);
+    this.tickChunks32.push(this.chunk32);
     this.chunkUsed = length;
     return 0;
   }
 
+  /**
+   * Keeps a full chunk, all of whose payloads the client has been handed, for reuse: each `CHUNKS_PER_FLUSH` of
+   * them are free again once the server has answered a flush asked after that (the client writes in order, so it
+   * has written them out). A flush that fails (the connection closed) leaves them to the garbage collector.
+   */
+  private retire(chunk: Uint8Array): void {
+    const full = this.fullChunks;
+    full.push(chunk);
+    if (full.length < CHUNKS_PER_FLUSH) return;
+    const group = full.splice(0);
+    let flushed: Promise<void>;
+    try {
+      flushed = this.connection.flush();
+    } catch {
+      return;
+    }
+    flushed.then(
+      () => {
+        for (const c of group) {
+          if (this.freeChunks.length >= MAX_FREE_CHUNKS) break;
+          this.freeChunks.push(c);
+          this.freeChunks32.push(new Int32Array(c.buffer, 0, CHUNK_BYTES >> 2));
+        }
+      },
+      () => {},
+    );
+  }
+
   private growStaged(): void {
     const size = this.stagedStart.length * 2;
-    const start = new Int32Array(size),
+    const chunk = new Int32Array(size),
+      start = new Int32Array(size),
       length = new Int32Array(size),
       next = new Int32Array(size);
+    chunk.set(this.stagedChunk);
     start.set(this.stagedStart);
     length.set(this.stagedLength);
     next.set(this.stagedNext);
+    this.stagedChunk = chunk;
     this.stagedStart = start;
     this.stagedLength = length;
     this.stagedNext = next;
@@ -769,29 +844,31 @@ export class NatsTransport implements DatagramTransport {
    * chunk (always for one PDU) the message is a view of them; else they are gathered after them first.
    */
   private publishBundle(bundle: Bundle): void {
-    const chunks = this.stagedChunk,
-      chunks32 = this.stagedChunk32,
+    const chunkOf = this.stagedChunk,
       start = this.stagedStart,
       lengths = this.stagedLength,
       next = this.stagedNext;
     const first = bundle.first;
-    const firstChunk = chunks[first]!;
+    const firstChunk = chunkOf[first]!;
     let end = start[first]! + lengths[first]!;
     let i = next[first]!;
-    while (i >= 0 && chunks[i] === firstChunk && start[i] === end) {
+    while (i >= 0 && chunkOf[i] === firstChunk && start[i] === end) {
       end += lengths[i]!;
       i = next[i]!;
     }
     let payload: Uint8Array;
     if (i < 0) {
-      payload = firstChunk.subarray(start[first]!, end);
+      payload = this.tickChunks[firstChunk]!.subarray(start[first]!, end);
     } else {
       const at = this.reserve(bundle.bytes);
       const chunk = this.chunk,
-        chunk32 = this.chunk32;
+        chunk32 = this.chunk32,
+        chunks = this.tickChunks,
+        chunks32 = this.tickChunks32;
       let to = at;
       for (let j = first; j >= 0; j = next[j]!) {
-        copyBytes(chunks[j]!, chunks32[j]!, start[j]!, chunk, chunk32, to, lengths[j]!);
+        const c = chunkOf[j]!;
+        copyBytes(chunks[c]!, chunks32[c]!, start[j]!, chunk, chunk32, to, lengths[j]!);
         to += lengths[j]!;
       }
       payload = chunk.subarray(at, to);
@@ -827,15 +904,16 @@ export class NatsTransport implements DatagramTransport {
       if (bundle.bytes > 0) this.publishBundle(bundle);
     }
     pending.length = 0;
-    // Forget the chunks of the tick (the client holds what it still needs).
-    this.stagedChunk.fill(this.chunk, 0, this.stagedCount);
-    this.stagedChunk32.fill(this.chunk32, 0, this.stagedCount);
+    // The chunks of the tick but the current one are full, and every payload in them has been handed to the client.
+    const chunks = this.tickChunks;
+    for (let k = 0; k < chunks.length - 1; k++) if (chunks[k]!.length === CHUNK_BYTES) this.retire(chunks[k]!);
+    this.tickChunks.length = 0;
+    this.tickChunks.push(this.chunk);
+    this.tickChunks32.length = 0;
+    this.tickChunks32.push(this.chunk32);
     this.stagedCount = 0;
     for (const copy of this.leftCopies) {
-      const h = natsHeaders();
-      h.set(LEFT_CELL_HEADER, '1');
-      h.set(NEW_CELL_HEADER, copy.newCell);
-      this.publish(copy.subject, copy.pdu, { headers: h });
+      this.publish(copy.subject, copy.pdu, copy.options);
       this.natsStats.leftCellCopiesOut++;
     }
     this.leftCopies.length = 0;

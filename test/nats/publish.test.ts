@@ -207,6 +207,105 @@ describe('NatsTransport publishing', () => {
     );
   }, 60_000);
 
+  it('ticks larger than a chunk: bundles whose PDUs lie in two chunks are gathered, in the order sent', () => {
+    // 64 KiB chunks (src/nats/transport.ts): 1 200 PDUs of 144 bytes a tick fill more than two, so PDUs of one
+    // subject lie in several chunks and messages straddle them; forty entities in eight cells, 120 km apart.
+    const entities = Array.from({ length: 40 }, (_, i) => ({
+      site: 1,
+      application: 1,
+      entity: 1 + i,
+      lat: 48 + (i % 8) * 0.9,
+      lon: 11 + (i % 3) * 0.01,
+      kind: 1 + (i % 2),
+      domain: 1,
+      deactivated: false,
+    }));
+    const ticks = [0, 1, 2].map((t) =>
+      Array.from({ length: 120 }, (_, d) =>
+        Array.from({ length: 10 }, (_, k) => {
+          const e = entities[(d * 10 + k + t) % entities.length]!;
+          return entityStatePdu({ ...e, lat: e.lat + 0.0001 * (d + t) });
+        }),
+      ),
+    );
+    for (const maxMessageBytes of [1500, 16384, 1 << 20]) {
+      const { connection, published } = recordingConnection();
+      const transport = NatsTransport.over(connection, { h3Resolution: RESOLUTION, maxMessageBytes });
+      const buffer = new Uint8Array(1440);
+      for (const tick of ticks) {
+        for (const datagram of tick) {
+          datagram.forEach((pdu, k) => buffer.set(pdu, k * 144));
+          transport.send(buffer);
+          buffer.fill(0xee);
+        }
+        transport.flush();
+      }
+      expect(published.map(({ payload: _, ...p }) => p)).toEqual(model(ticks, maxMessageBytes));
+      for (const p of published) expect(new Uint8Array(p.payload)).toEqual(p.bytes);
+      // Messages larger than a chunk's share prove the PDUs were gathered across chunks.
+      if (maxMessageBytes === 1 << 20)
+        expect(Math.max(...published.map((p) => p.bytes.length))).toBeGreaterThan(65_536 / 8);
+    }
+  });
+
+  it('reuses a chunk only after the server answered a flush asked after its payloads were handed over', async () => {
+    // A client that writes a payload out only when a flush asked after it is answered (the order a real client
+    // keeps): at that moment every such payload must still hold the bytes it was published with.
+    const held: Array<{ payload: Uint8Array; bytes: Uint8Array }> = [];
+    const flushes: Array<{ upTo: number; answer: () => void }> = [];
+    let written = 0;
+    const buffers = new Set<ArrayBufferLike>();
+    let reused = 0;
+    const connection = {
+      closed: () => new Promise(() => {}),
+      status: () => ({ [Symbol.asyncIterator]: () => ({ next: () => new Promise(() => {}) }) }),
+      publish: (_: string, payload: Uint8Array) => {
+        if (buffers.has(payload.buffer) && payload.length > 0) reused++;
+        held.push({ payload, bytes: new Uint8Array(payload) });
+      },
+      flush: () => new Promise<void>((resolve) => flushes.push({ upTo: held.length, answer: resolve })),
+      isClosed: () => true,
+    };
+    const transport = NatsTransport.over(connection as unknown as NatsConnection, { h3Resolution: RESOLUTION });
+    const answerFlushes = async () => {
+      for (const flush of flushes.splice(0)) {
+        for (let i = written; i < flush.upTo; i++) expect(held[i]!.payload).toEqual(held[i]!.bytes);
+        for (let i = written; i < flush.upTo; i++) buffers.add(held[i]!.payload.buffer);
+        written = Math.max(written, flush.upTo);
+        flush.answer();
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const datagram = new Uint8Array(1440);
+    for (let tick = 0; tick < 90; tick++) {
+      for (let d = 0; d < 20; d++) {
+        for (let k = 0; k < 10; k++) {
+          const pdu = entityStatePdu({
+            site: 1,
+            application: 1,
+            entity: 1 + ((d * 10 + k) % 50),
+            lat: 48 + (k % 5) * 0.3,
+            lon: 11 + tick * 1e-5,
+            kind: 1,
+            domain: 1,
+            deactivated: false,
+          });
+          datagram.set(pdu, k * 144);
+        }
+        transport.send(datagram);
+      }
+      transport.flush();
+      // Other work runs between ticks; the flushes are answered late, twice (payloads handed over after a flush
+      // was asked are not yet written when it is answered).
+      await new Promise((resolve) => setImmediate(resolve));
+      if (tick === 30 || tick === 60) await answerFlushes();
+    }
+    await answerFlushes();
+    for (let i = written; i < held.length; i++) expect(held[i]!.payload).toEqual(held[i]!.bytes);
+    // Not vacuous: chunks were reused.
+    expect(reused).toBeGreaterThan(100);
+  });
+
   it('an entity crossing into the next cell publishes there and sends its left-cell copy to the cell it left', () => {
     const { connection, published } = recordingConnection();
     const transport = NatsTransport.over(connection, { h3Resolution: RESOLUTION });

@@ -2,11 +2,20 @@
 // the cells covering an area contain the cell of every point in it (property test), and nothing throws on bytes
 // that are not a routable entity.
 import fc from 'fast-check';
-import { cellToLatLng, getResolution, latLngToCell } from 'h3-js';
+import { cellToBoundary, cellToLatLng, getPentagons, getResolution, latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { areaContains, cellsCoveringArea, destination, distanceM, parseCircleArea } from '../../src/nats/area.js';
-import { SubjectRouter, createRoute, redactUrl } from '../../src/nats/subjects.js';
+import {
+  EDGE_MARGIN,
+  SubjectRouter,
+  cellShape,
+  createRoute,
+  insideCellBy,
+  redactUrl,
+} from '../../src/nats/subjects.js';
+
+const DEG = 180 / Math.PI;
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 
@@ -76,6 +85,78 @@ describe('SubjectRouter', () => {
     );
   });
 
+  it("a location inside a cell's edges by the margin is in that cell, by h3-js (all resolutions, poles, pentagons)", () => {
+    let inside = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.tuple(fc.double({ min: -89.9, max: 89.9, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true })),
+          // Near the twelve pentagons' centres at resolution 0, where cells cross icosahedron faces.
+          fc.constantFrom(...getPentagons(0).map((c) => cellToLatLng(c))),
+        ),
+        fc.integer({ min: 0, max: 12 }),
+        fc.array(
+          fc.tuple(fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }), fc.double({ min: 0, max: 1.5, noNaN: true })),
+          {
+            minLength: 1,
+            maxLength: 40,
+          },
+        ),
+        ([lat, lon], resolution, offsets) => {
+          const cell = latLngToCell(lat, lon, resolution);
+          const shape = cellShape(cell);
+          const [clat, clon] = cellToLatLng(cell);
+          // The centre is well inside; points up to 1.5 cell radii away (from the centre) are in it, or not.
+          if (!(insideCellBy(shape, clat / DEG, clon / DEG) > EDGE_MARGIN)) return false;
+          const radius = Math.max(...cellToBoundary(cell).map(([a, b]) => distanceM(clat, clon, a, b)));
+          for (const [bearing, share] of offsets) {
+            const [plat, east] = destination(clat, clon, bearing, share * radius);
+            const plon = ((((east + 180) % 360) + 360) % 360) - 180;
+            if (insideCellBy(shape, plat / DEG, plon / DEG) <= EDGE_MARGIN) continue;
+            inside++;
+            if (latLngToCell(plat, plon, resolution) !== cell) return false;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // Not vacuous: many of the points were inside.
+    expect(inside).toBeGreaterThan(1000);
+  });
+
+  it('the cell cache follows entities across cells in small steps near edges (resolutions 9–11)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -80, max: 80, noNaN: true }),
+        fc.double({ min: -179, max: 179, noNaN: true }),
+        fc.integer({ min: 9, max: 11 }),
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        fc.array(
+          fc.tuple(fc.double({ min: -0.3, max: 0.3, noNaN: true }), fc.double({ min: 0, max: 40, noNaN: true })),
+          {
+            minLength: 20,
+            maxLength: 120,
+          },
+        ),
+        (lat0, lon0, resolution, heading, steps) => {
+          const cached = new SubjectRouter('dis', resolution);
+          let [lat, lon] = [lat0, lon0];
+          let bearing = heading;
+          for (const [turn, metres] of steps) {
+            bearing += turn;
+            [lat, lon] = destination(lat, lon, bearing, metres);
+            const bytes = pdu(lat, lon);
+            const fresh = new SubjectRouter('dis', resolution).route(bytes, 0, 144, createRoute());
+            if (cached.route(bytes, 0, 144, createRoute()).cell !== fresh.cell) return false;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it('computes a cell only when an entity may have left its cell', () => {
     const router = new SubjectRouter('dis', 5);
     for (let i = 0; i < 100; i++) router.route(pdu(48 + i * 1e-5, 11), 0, 144, createRoute()); // 1 m steps
@@ -83,6 +164,12 @@ describe('SubjectRouter', () => {
     const far = new SubjectRouter('dis', 5);
     for (let i = 0; i < 20; i++) far.route(pdu(48 + i * 0.2, 11), 0, 144, createRoute()); // 22 km steps
     expect(far.cellComputations).toBe(20);
+    // 300 m steps in 8.5 km cells: the edges are checked as the entity leaves its safe distance, H3 asked only
+    // near an edge.
+    const walker = new SubjectRouter('dis', 5);
+    for (let i = 0; i < 100; i++) walker.route(pdu(48, 11 + i * 0.004), 0, 144, createRoute());
+    expect(walker.cellChecks).toBeGreaterThan(walker.cellComputations);
+    expect(walker.cellComputations).toBeLessThan(20);
   });
 
   it('sends other PDU types, unset locations and truncated PDUs to PREFIX.EXERCISE.all.TYPE', () => {
