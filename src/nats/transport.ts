@@ -258,6 +258,15 @@ function newChunk(size: number): Uint8Array {
 }
 
 /**
+ * The bytes `chunk[from, to)` as a view of their own: made by the constructor rather than `subarray`, which looks up
+ * the constructor of the species first (half the cost of a view per message). A chunk starts its ArrayBuffer
+ * (`newChunk`).
+ */
+function view(chunk: Uint8Array, from: number, to: number): Uint8Array {
+  return new Uint8Array(chunk.buffer, from, to - from);
+}
+
+/**
  * Copies `length` bytes from `source[from…]` to `target[to…]` (`target` starts its ArrayBuffer). Four bytes at a
  * time through Int32Array views of the whole buffers when both ends are 4-aligned (a quarter of the steps of a
  * byte loop, and unlike `set(subarray(…))` no view is made per copy), else byte by byte.
@@ -864,7 +873,7 @@ export class NatsTransport implements DatagramTransport {
     }
     let payload: Uint8Array;
     if (i < 0) {
-      payload = this.tickChunks[firstChunk]!.subarray(start[first]!, end);
+      payload = view(this.tickChunks[firstChunk]!, start[first]!, end);
     } else {
       const at = this.reserve(bundle.bytes);
       const chunk = this.chunk,
@@ -877,7 +886,7 @@ export class NatsTransport implements DatagramTransport {
         copyBytes(chunks[c]!, chunks32[c]!, start[j]!, chunk, chunk32, to, lengths[j]!);
         to += lengths[j]!;
       }
-      payload = chunk.subarray(at, to);
+      payload = view(chunk, at, to);
     }
     bundle.first = -1;
     bundle.last = -1;
