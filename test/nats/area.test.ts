@@ -6,17 +6,16 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { latLngToCell } from 'h3-js';
 import { Subject, filter, firstValueFrom, take } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DR_FPW } from '../../src/dr/algorithm.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { cellsCoveringArea, destination, type Area, type CircleArea } from '../../src/nats/area.js';
 import type { NatsTransport } from '../../src/nats/transport.js';
-import { EntityStateRecord, entityKey, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { entityKey } from '../../src/pdu/entity-state-record.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
+import { landPlatformRecord } from './records.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;
@@ -45,22 +44,9 @@ const PLACES: Record<number, { lat: number; lon: number }> = {
   4: { lat: 52.52, lon: 13.405 },
 };
 
-/** An Entity State PDU record of entity 1:1:`entity` (a land platform) at its place, stamped at `tSeconds`. */
-function record(entity: number, tSeconds: number): EntityStateRecord {
-  const place = PLACES[entity]!;
-  const r = new EntityStateRecord(0);
-  r.exerciseId = 1;
-  r.site = 1;
-  r.application = 1;
-  r.entity = entity;
-  r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
-  geodeticDegreesToEcef(r.location, place.lat, place.lon, 500);
-  r.drAlgorithm = DR_FPW;
-  r.timestampRaw = timestampFromSeconds(tSeconds, false);
-  setMarkingText(r, `E${entity}`);
-  return r;
-}
-
+/** Entity 1:1:`entity` at its place, stamped at `tSeconds`. */
+const record = (entity: number, tSeconds: number) =>
+  landPlatformRecord(entity, PLACES[entity]!.lat, PLACES[entity]!.lon, tSeconds);
 const cellOf = (entity: number): string => latLngToCell(PLACES[entity]!.lat, PLACES[entity]!.lon, RESOLUTION);
 const covers = (area: Area, entity: number): boolean => cellsCoveringArea(area, RESOLUTION).includes(cellOf(entity));
 

@@ -9,7 +9,7 @@ import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { reckon, within } from '../cli/binary.js';
-import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
@@ -29,14 +29,6 @@ function tankPdu(): Uint8Array {
   const bytes = new Uint8Array(144);
   encodeEntityStateInto(bytes, r);
   return bytes;
-}
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
-  const port = socket.address().port;
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
 }
 
 describeNats('reckon bridge with --udp, --nats and --cot together', () => {

@@ -10,7 +10,7 @@ import { NatsTransport } from '../../src/nats/transport.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { UdpTransport } from '../../src/transport/udp.js';
-import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
@@ -145,11 +145,3 @@ describeNats('bridge UDP ⇄ NATS', () => {
     lan.close();
   });
 });
-
-async function freeUdpPort(): Promise<number> {
-  const s = createSocket('udp4');
-  await new Promise<void>((resolve) => s.bind(0, '127.0.0.1', () => resolve()));
-  const port = s.address().port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}

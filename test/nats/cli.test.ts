@@ -4,7 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reckon, within } from '../cli/binary.js';
-import { freePort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import { freePort, freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
@@ -103,11 +103,3 @@ describeNats('reckon publish/subscribe --nats', () => {
     await raw.close();
   }, 30_000);
 });
-
-async function freeUdpPort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
-  const port = socket.address().port;
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
-}

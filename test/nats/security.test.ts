@@ -7,11 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom, take } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DR_FPW } from '../../src/dr/algorithm.js';
-import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { NatsTransport, type NatsTransportOptions } from '../../src/nats/transport.js';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { reckon, within } from '../cli/binary.js';
@@ -25,6 +21,7 @@ import {
   type TestOperator,
 } from '../support/nats-security.js';
 import { findSystemBinary } from '../support/system-binary.js';
+import { landPlatformRecord } from './records.js';
 
 const natsServer = findSystemBinary('nats-server');
 const openssl = findSystemBinary('openssl');
@@ -33,20 +30,8 @@ const describeSecurity = natsServer.path && openssl.path ? describe : describe.s
 const USER = 'alice';
 const PASSWORD = 'pw-7c1e55';
 const WRONG_PASSWORD = 'wrong-pw-9d02';
-
-function record(entity: number, tSeconds: number): EntityStateRecord {
-  const r = new EntityStateRecord(0);
-  r.exerciseId = 1;
-  r.site = 1;
-  r.application = 1;
-  r.entity = entity;
-  r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
-  geodeticDegreesToEcef(r.location, 48.137, 11.575, 500);
-  r.drAlgorithm = DR_FPW;
-  r.timestampRaw = timestampFromSeconds(tSeconds, false);
-  setMarkingText(r, `E${entity}`);
-  return r;
-}
+/** Entity 1:1:`entity` in Munich, stamped at `tSeconds`. */
+const record = (entity: number, tSeconds: number) => landPlatformRecord(entity, 48.137, 11.575, tSeconds);
 
 /** The error `NatsTransport.open` rejects with. */
 async function openError(options: NatsTransportOptions): Promise<Error> {

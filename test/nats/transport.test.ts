@@ -7,38 +7,21 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { latLngToCell } from 'h3-js';
 import { firstValueFrom, filter, take, toArray, Subject, type Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DR_FPW } from '../../src/dr/algorithm.js';
-import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import type { Area } from '../../src/nats/area.js';
 import { NatsTransport } from '../../src/nats/transport.js';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
 import { findSystemBinary } from '../support/system-binary.js';
 import { freePort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import { landPlatformRecord } from './records.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;
 const TIMEOUT_MS = 10_000;
 
 const MUNICH = { lat: 48.137, lon: 11.575 };
-
-/** An Entity State PDU record of entity 1:1:`entity` (a land platform) at (lat, lon), stamped at `tSeconds`. */
-function record(entity: number, latDeg: number, lonDeg: number, tSeconds: number): EntityStateRecord {
-  const r = new EntityStateRecord(0);
-  r.exerciseId = 1;
-  r.site = 1;
-  r.application = 1;
-  r.entity = entity;
-  r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
-  geodeticDegreesToEcef(r.location, latDeg, lonDeg, 500);
-  r.drAlgorithm = DR_FPW;
-  r.timestampRaw = timestampFromSeconds(tSeconds, false);
-  setMarkingText(r, `E${entity}`);
-  return r;
-}
+const record = landPlatformRecord;
 
 /** The first event of `events$` that matches, within the test's bound. */
 function next(events$: Observable<EntityEvent>, match: (e: EntityEvent) => boolean): Promise<EntityEvent> {

@@ -1,6 +1,7 @@
 // Starts Debian's `nats-server` for tests: on free loopback ports, in a temporary directory, ready when it says
 // so on its log (no sleeps), and stopped by the test's afterAll.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,15 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A free UDP port on 127.0.0.1 (for a bridge's LAN side): bind port 0, read it, release it. */
+export async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', () => resolve()));
+  const port = socket.address().port;
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
 }
 
 export interface NatsServerOptions {
