@@ -107,6 +107,25 @@ interface BinaryData {
   attributes: Record<string, Binary>;
 }
 
+/**
+ * Rings at the positions of `data` (the raw-DR ghosts, the selection), in pixels whatever the zoom; `frame` marks
+ * the positions as changed, so deck.gl uploads them each frame (docs/view.md, "Design").
+ */
+function ringLayer(id: string, data: BinaryData, radiusPx: number, lineWidthPx: number, colour: Rgba, frame: number) {
+  return new ScatterplotLayer({
+    id,
+    data,
+    radiusUnits: 'pixels',
+    getRadius: radiusPx,
+    filled: false,
+    stroked: true,
+    lineWidthUnits: 'pixels',
+    getLineWidth: lineWidthPx,
+    getLineColor: colour,
+    updateTriggers: { getPosition: frame },
+  });
+}
+
 /** Seconds between two rebuilds of the PDU arrival markers (they change with nearly every PDU). */
 export const MARKER_INTERVAL_SECONDS = 0.25;
 const NO_LABELS: readonly number[] = Object.freeze([]);
@@ -135,9 +154,6 @@ export class EntityLayers {
   private iconData: BinaryData = { length: 0, attributes: {} };
   private ghostData: BinaryData = { length: 0, attributes: {} };
   private readonly selectionData: BinaryData;
-  private iconLayer: Layer | null = null;
-  private ghostLayer: Layer | null = null;
-  private selectionLayer: Layer | null = null;
   private labelLayer: Layer | null = null;
   private labelData: readonly number[] = NO_LABELS;
   private selectedLabel: number[] = [];
@@ -185,19 +201,7 @@ export class EntityLayers {
       if (structureChanged || this.ghostData.length !== n) this.ghostData = { length: n, attributes: {} };
       // A new descriptor over the same array: deck.gl uploads it (attribute.setBinaryValue compares descriptors).
       this.ghostData.attributes.getPosition = { value: e.ghostPositions, size: 3 };
-      this.ghostLayer = new ScatterplotLayer({
-        id: 'ghosts',
-        data: this.ghostData,
-        radiusUnits: 'pixels',
-        getRadius: 9,
-        filled: false,
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 1.5,
-        getLineColor: [220, 220, 220, 150],
-        updateTriggers: { getPosition: frame },
-      });
-      layers.push(this.ghostLayer);
+      layers.push(ringLayer('ghosts', this.ghostData, 9, 1.5, [220, 220, 220, 150], frame));
     }
     if (truth.length > 0) this.truthLayers(truth, layers);
     if (structureChanged || this.iconData.length !== n) this.iconData = { length: n, attributes: {} };
@@ -205,7 +209,7 @@ export class EntityLayers {
     icons.getPosition = { value: e.positions, size: 3 };
     icons.getAngle = { value: e.angles, size: 1 };
     const iconKeys = this.iconKeys;
-    this.iconLayer = new IconLayer({
+    const iconLayer = new IconLayer({
       id: 'entities',
       data: this.iconData,
       iconAtlas: this.atlas.canvas as unknown as string,
@@ -219,7 +223,7 @@ export class EntityLayers {
       pickable: true,
       onClick: this.onClick,
     });
-    layers.push(this.iconLayer);
+    layers.push(iconLayer);
     const selected = options.selectedSlot;
     const selectedInstance = selected >= 0 ? e.slotInstance[selected]! : -1;
     if (selectedInstance >= 0) {
@@ -228,19 +232,7 @@ export class EntityLayers {
       p[1] = e.positions[3 * selectedInstance + 1]!;
       p[2] = e.positions[3 * selectedInstance + 2]!;
       this.selectionData.attributes.getPosition = { value: p, size: 3 };
-      this.selectionLayer = new ScatterplotLayer({
-        id: 'selection',
-        data: this.selectionData,
-        radiusUnits: 'pixels',
-        getRadius: 22,
-        filled: false,
-        stroked: true,
-        lineWidthUnits: 'pixels',
-        getLineWidth: 2,
-        getLineColor: [255, 255, 255, 230],
-        updateTriggers: { getPosition: frame },
-      });
-      layers.push(this.selectionLayer);
+      layers.push(ringLayer('selection', this.selectionData, 22, 2, [255, 255, 255, 230], frame));
     }
     if (options.labels) layers.push(this.labels(n, options.maxLabels, selectedInstance, structureChanged, frame));
     return layers;
