@@ -140,42 +140,40 @@ async function prepareCotBridge(
   io: CommandIo,
   problems: UsageProblem[],
 ): Promise<(() => Promise<number>) | undefined> {
-  {
-    const [{ configOrProblems, durationFlag }, { readQuantity }] = await Promise.all([
-      import('../config-from-flags.js'),
-      import('../../config/units.js'),
-    ]);
-    const { parseCotUrl, cotEventsOptionProblems } = await import('../../cot/index.js');
-    const before = problems.length;
-    const durationSeconds = durationFlag(args.flags, 'duration', problems);
-    const config = configOrProblems(args.flags, problems);
+  const [{ configOrProblems, durationFlag }, { readQuantity }] = await Promise.all([
+    import('../config-from-flags.js'),
+    import('../../config/units.js'),
+  ]);
+  const { parseCotUrl, cotEventsOptionProblems } = await import('../../cot/index.js');
+  const before = problems.length;
+  const durationSeconds = durationFlag(args.flags, 'duration', problems);
+  const config = configOrProblems(args.flags, problems);
 
-    // Called only when --cot was given (the command checks that an output was asked for).
-    const urls = ([] as string[]).concat(args.flags.cot as string | string[]);
-    const targets: CotOutputTarget[] = [];
-    for (const url of urls) {
-      const parsed = parseCotUrl(url);
-      if (parsed.ok) targets.push(parsed.target);
-      else problems.push({ path: '--cot', message: parsed.message });
-    }
-
-    let rateHz: number | undefined;
-    const rateText = args.flags['cot-rate'];
-    if (typeof rateText === 'string') {
-      const rate = readQuantity(rateText, 'frequency');
-      if (!rate.ok) problems.push({ path: '--cot-rate', message: rate.message });
-      else if (rate.value > 0 && rate.value <= 100) rateHz = rate.value;
-      else problems.push({ path: '--cot-rate', message: `must be above 0 and at most 100 Hz, got "${rateText}"` });
-    }
-    const prefixText = args.flags['cot-uid-prefix'];
-    const uidPrefix = typeof prefixText === 'string' ? prefixText : undefined;
-    for (const message of cotEventsOptionProblems({ ...(uidPrefix !== undefined ? { uidPrefix } : {}) })) {
-      problems.push({ path: '--cot-uid-prefix', message });
-    }
-    const tls = targets.some((t) => t.protocol === 'tls') ? await readTlsFiles(args.flags, problems) : undefined;
-    if (problems.length > before || !config) return undefined;
-    return () => runCotBridge(io, { config, targets, tls, rateHz, uidPrefix, durationSeconds });
+  // Called only when --cot was given (the command checks that an output was asked for).
+  const urls = ([] as string[]).concat(args.flags.cot as string | string[]);
+  const targets: CotOutputTarget[] = [];
+  for (const url of urls) {
+    const parsed = parseCotUrl(url);
+    if (parsed.ok) targets.push(parsed.target);
+    else problems.push({ path: '--cot', message: parsed.message });
   }
+
+  let rateHz: number | undefined;
+  const rateText = args.flags['cot-rate'];
+  if (typeof rateText === 'string') {
+    const rate = readQuantity(rateText, 'frequency');
+    if (!rate.ok) problems.push({ path: '--cot-rate', message: rate.message });
+    else if (rate.value > 0 && rate.value <= 100) rateHz = rate.value;
+    else problems.push({ path: '--cot-rate', message: `must be above 0 and at most 100 Hz, got "${rateText}"` });
+  }
+  const prefixText = args.flags['cot-uid-prefix'];
+  const uidPrefix = typeof prefixText === 'string' ? prefixText : undefined;
+  for (const message of cotEventsOptionProblems({ ...(uidPrefix !== undefined ? { uidPrefix } : {}) })) {
+    problems.push({ path: '--cot-uid-prefix', message });
+  }
+  const tls = targets.some((t) => t.protocol === 'tls') ? await readTlsFiles(args.flags, problems) : undefined;
+  if (problems.length > before || !config) return undefined;
+  return () => runCotBridge(io, { config, targets, tls, rateHz, uidPrefix, durationSeconds });
 }
 
 interface CotBridgeSettings {
@@ -188,82 +186,80 @@ interface CotBridgeSettings {
 }
 
 async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise<number> {
-  {
-    const { config, targets, tls, rateHz, uidPrefix, durationSeconds } = settings;
-    const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections }] = await Promise.all([
-      import('../../stream/subscriber.js'),
-      import('../../cot/index.js'),
-      import('../../transport/transport.js'),
-    ]);
-    const status = (message: string): void => void io.stderr.write(`bridge: ${message}\n`);
-    let outputs: Awaited<ReturnType<typeof openCotOutput>>[];
-    try {
-      const options = { ...(tls ? { tls } : {}), onStatus: status };
-      outputs = await Promise.all(targets.map((target) => openCotOutput(target, options)));
-    } catch (error) {
-      status(`cannot open an output: ${error instanceof Error ? error.message : String(error)}`);
-      return EXIT_FAILURE;
-    }
+  const { config, targets, tls, rateHz, uidPrefix, durationSeconds } = settings;
+  const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections }] = await Promise.all([
+    import('../../stream/subscriber.js'),
+    import('../../cot/index.js'),
+    import('../../transport/transport.js'),
+  ]);
+  const status = (message: string): void => void io.stderr.write(`bridge: ${message}\n`);
+  let outputs: Awaited<ReturnType<typeof openCotOutput>>[];
+  try {
+    const options = { ...(tls ? { tls } : {}), onStatus: status };
+    outputs = await Promise.all(targets.map((target) => openCotOutput(target, options)));
+  } catch (error) {
+    status(`cannot open an output: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_FAILURE;
+  }
 
-    const subscriber = createSubscriber(config);
-    const startedMs = Date.now();
-    const { stop, stopped } = untilStopped(io.signal, durationSeconds);
-    const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    const entities = new Set<number>();
-    const byReason = { appeared: 0, typeChanged: 0, periodic: 0, removed: 0 };
-    // Frames at least 10 Hz: appearances, type changes and departures go out within 0.1 s.
-    const frameRateHz = Math.max(10, rateHz ?? 1);
-    const subscriptions = [
-      subscriber.listening$.subscribe({
-        next: (local) => {
-          const group = config.network.multicast ? ` (group ${config.network.multicast})` : '';
-          const to = targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ');
-          const from =
-            config.nats.servers.length > 0
-              ? `connected to NATS ${local.address}, exercise ${config.dis.exercise}`
-              : `listening on ${local.address} port ${local.port}${group}, exercise ${config.dis.exercise}`;
-          status(`${from}; CoT to ${to}; Ctrl-C to stop`);
+  const subscriber = createSubscriber(config);
+  const startedMs = Date.now();
+  const { stop, stopped } = untilStopped(io.signal, durationSeconds);
+  const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  const entities = new Set<number>();
+  const byReason = { appeared: 0, typeChanged: 0, periodic: 0, removed: 0 };
+  // Frames at least 10 Hz: appearances, type changes and departures go out within 0.1 s.
+  const frameRateHz = Math.max(10, rateHz ?? 1);
+  const subscriptions = [
+    subscriber.listening$.subscribe({
+      next: (local) => {
+        const group = config.network.multicast ? ` (group ${config.network.multicast})` : '';
+        const to = targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ');
+        const from =
+          config.nats.servers.length > 0
+            ? `connected to NATS ${local.address}, exercise ${config.dis.exercise}`
+            : `listening on ${local.address} port ${local.port}${group}, exercise ${config.dis.exercise}`;
+        status(`${from}; CoT to ${to}; Ctrl-C to stop`);
+      },
+      error: fail,
+    }),
+    subscriber
+      .frames({ rateHz: frameRateHz })
+      .pipe(cotEvents({ ...(rateHz !== undefined ? { rateHz } : {}), ...(uidPrefix ? { uidPrefix } : {}) }))
+      .subscribe({
+        next(event) {
+          byReason[event.reason]++;
+          if (event.reason === 'removed') entities.delete(event.key);
+          else entities.add(event.key);
+          for (const output of outputs) output.send(event.xml);
         },
         error: fail,
       }),
-      subscriber
-        .frames({ rateHz: frameRateHz })
-        .pipe(cotEvents({ ...(rateHz !== undefined ? { rateHz } : {}), ...(uidPrefix ? { uidPrefix } : {}) }))
-        .subscribe({
-          next(event) {
-            byReason[event.reason]++;
-            if (event.reason === 'removed') entities.delete(event.key);
-            else entities.add(event.key);
-            for (const output of outputs) output.send(event.xml);
-          },
-          error: fail,
-        }),
-    ];
+  ];
 
-    const reason = await stopped;
-    for (const s of subscriptions) s.unsubscribe();
-    await Promise.all(outputs.map((o) => o.close()));
-    const s = subscriber.stats;
-    const seconds = (Date.now() - startedMs) / 1000;
-    const lines = [
-      `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
-      `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ` +
-        `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}`,
-      `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ` +
-        `${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
-      ...outputs.map(
-        (o) =>
-          `  ${o.target.text}  ${o.stats.events} events, ${o.stats.bytes} bytes` +
-          (o.target.protocol === 'udp' ? '' : `, ${o.stats.connections} connections`) +
-          (o.stats.dropped > 0 ? `, ${o.stats.dropped} dropped` : '') +
-          (o.stats.errors > 0 ? `, ${o.stats.errors} errors` : ''),
-      ),
-    ];
-    io.stderr.write(lines.join('\n') + '\n');
-    // Like subscribe and record, the bridge runs until it is stopped: Ctrl-C or SIGTERM is its normal end (exit 0).
-    // Only a command stopped short of what it was asked for (experiment) exits 130 / 143.
-    return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
-  }
+  const reason = await stopped;
+  for (const s of subscriptions) s.unsubscribe();
+  await Promise.all(outputs.map((o) => o.close()));
+  const s = subscriber.stats;
+  const seconds = (Date.now() - startedMs) / 1000;
+  const lines = [
+    `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
+    `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ` +
+      `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}`,
+    `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ` +
+      `${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
+    ...outputs.map(
+      (o) =>
+        `  ${o.target.text}  ${o.stats.events} events, ${o.stats.bytes} bytes` +
+        (o.target.protocol === 'udp' ? '' : `, ${o.stats.connections} connections`) +
+        (o.stats.dropped > 0 ? `, ${o.stats.dropped} dropped` : '') +
+        (o.stats.errors > 0 ? `, ${o.stats.errors} errors` : ''),
+    ),
+  ];
+  io.stderr.write(lines.join('\n') + '\n');
+  // Like subscribe and record, the bridge runs until it is stopped: Ctrl-C or SIGTERM is its normal end (exit 0).
+  // Only a command stopped short of what it was asked for (experiment) exits 130 / 143.
+  return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
 }
 
 /** Reads the PEM files for tls:// outputs (flags, else environment); every unreadable one is a problem. */
