@@ -101,13 +101,8 @@ export const command: Command = {
     let datagrams = 0;
     let bytes = 0;
     let notIpv4 = 0;
-    const latch = untilStopped(io.signal, durationSeconds);
-    const stopped = latch.stopped;
-    const stop = (reason: string): void => {
-      transport.onDatagram(undefined); // nothing more is written once a stop condition is met
-      latch.stop(reason);
-    };
-    // Ctrl-C, SIGTERM and --duration stop the writes too.
+    const { stop, stopped } = untilStopped(io.signal, durationSeconds);
+    // Nothing more is written once any stop condition is met (before the next datagram's callback).
     void stopped.then(() => transport.onDatagram(undefined));
 
     transport.onDatagram((datagram, source) => {
