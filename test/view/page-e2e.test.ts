@@ -112,6 +112,8 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     await page.screenshot({ path: artifactPath('view-page-e2e.png') });
     // The gateway's Content-Security-Policy lets the table compile its WebAssembly kernel (src/view/http.ts).
     expect(await page.evaluate(() => window.__reckon.wasmKernel)).toBe(true);
+    // The panel's frame figure holds deck.gl's layer update, as the frame benchmark does.
+    expect(await page.evaluate(() => window.__reckon.frameHoldsLayerUpdate)).toBe(true);
     expect(pageErrors).toEqual([]);
   });
 

@@ -17,6 +17,7 @@ interface ReckonTestHook {
   frameServerMs: number;
   readonly capacity: number;
   readonly wasmKernel: boolean;
+  readonly frameHoldsLayerUpdate: boolean;
   screenPoint(id: string): [number, number] | null;
   setFilter(filter: Record<string, unknown>): void;
   filtersConfirmed: number;
