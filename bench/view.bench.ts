@@ -5,7 +5,11 @@
  *   process's CPU, against one client (`ratio`, goal ≥ 0.8; `ratioWall` is the same by the wall clock). The gateway
  *   gets 1000 Entity State PDUs per tick straight into `receive` (no UDP, so the figure is the gateway's), and at
  *   most 4 ticks are in flight to the slowest client (under the 1 MiB high-water mark), so nothing is skipped and
- *   every PDU reaches every client. Median of 5 runs, one and ten clients alternating.
+ *   every PDU reaches every client. Nine runs of one and ten clients alternating; `ratio` is the median of each
+ *   ten-client run against the one-client run before it (`ratioOfMedians`: of the medians). Beside it, the same clients
+ *   fed by a bare ws server that writes the gateway's framed tick bytes to each connection and does nothing else
+ *   (`barePerClientCpuUs`: what one more client costs in socket writes alone), against what one more client costs
+ *   the gateway (`perClientCpuUs`), and the ratio the gateway would have at that bare cost per client.
  * - `view.gateway.bytes`: bytes per entity per second on the WebSocket (feed messages plus WebSocket frame
  *   headers) against the same PDUs' UDP payload bytes (`ratio`, goal ≤ 1.1), for 1000 entities each sending one
  *   PDU a second, 20 ticks a second; `ratioWithUdpHeaders` counts the 28 bytes of IPv4 + UDP headers per datagram.
@@ -16,13 +20,14 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
+import type { Socket } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { resolveConfig } from '../src/stream/settings.js';
-import { ViewGateway } from '../src/view/gateway.js';
+import { ViewGateway, binaryFrames } from '../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../src/view/http.js';
-import { readFeedMessage } from '../src/view/protocol.js';
+import { FeedWriter, readFeedMessage } from '../src/view/protocol.js';
 import { cpuSeconds, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const ENTITIES = 1000;
@@ -73,19 +78,84 @@ async function startGateway() {
 const WINDOW = 4;
 const yieldToIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** What feeds the clients: the gateway, or a bare server writing the same frames (`bareServer`). */
+interface FeedServer {
+  feedUrl: string;
+  /** Takes one tick's 1000 PDUs and sends them to every client. */
+  tick(): void;
+  skipped(): number;
+  close(): Promise<void>;
+}
+
+/** The gateway, given each tick's datagrams straight into `receive`. */
+async function gatewayServer(): Promise<FeedServer> {
+  const g = await startGateway();
+  const datagrams = buildDatagrams();
+  return {
+    feedUrl: g.feedUrl,
+    tick() {
+      for (const d of datagrams) g.gateway.receive(d, SOURCE);
+      g.gateway.tick();
+    },
+    skipped: () => g.gateway.stats.skipped,
+    close: () => g.close(),
+  };
+}
+
+/**
+ * The floor of a client's cost: a bare ws server that writes the gateway's framed tick (the same bytes, made once
+ * beforehand with the gateway's own `FeedWriter` and `binaryFrames`) to each connection in one write, as the
+ * gateway does, and does nothing else. Its CPU time per client is the socket write alone.
+ */
+async function bareServer(): Promise<FeedServer> {
+  const messages: Uint8Array[] = [];
+  const writer = new FeedWriter();
+  const arrivalMs = Date.now();
+  for (const datagram of buildDatagrams()) {
+    for (let at = 0; at < datagram.length; at += PDU_BYTES) {
+      if (writer.add(arrivalMs, datagram, at, PDU_BYTES)) continue;
+      messages.push(writer.bytes().slice());
+      writer.reset();
+      writer.add(arrivalMs, datagram, at, PDU_BYTES);
+    }
+  }
+  messages.push(writer.bytes().slice());
+  const frames = binaryFrames(messages);
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const sockets: Socket[] = [];
+  server.on('connection', (socket, request) => {
+    sockets.push(request.socket);
+    socket.send(JSON.stringify({ type: 'hello' }));
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    feedUrl: `ws://127.0.0.1:${port}/feed`,
+    tick() {
+      for (const socket of sockets) socket.write(frames);
+    },
+    skipped: () => 0,
+    async close() {
+      for (const client of server.clients) client.terminate();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 /** PDUs per second delivered to each of `clients` clients (until the slowest has them all). */
 async function deliveredPerClient(
+  start: () => Promise<FeedServer>,
   clients: number,
   ticks: number,
 ): Promise<{
   pdusPerSecond: number;
   pdusPerCpuSecond: number;
+  cpuUsPerTick: number;
   clientCpuSeconds: number;
   seconds: number;
   skipped: number;
 }> {
-  const g = await startGateway();
-  const datagrams = buildDatagrams();
+  const g = await start();
   const expected = ticks * ENTITIES;
   const child = fork(fileURLToPath(import.meta.url), [], {
     env: {
@@ -111,26 +181,28 @@ async function deliveredPerClient(
     return messages.find((m) => m.type === type)!;
   };
   await until('ready');
+  // The previous run's garbage is collected before, not during, this one.
+  (globalThis as { gc?: () => void }).gc?.();
   const startMs = performance.now();
   const startCpu = cpuSeconds();
   for (let t = 0; t < ticks; t++) {
-    for (const d of datagrams) g.gateway.receive(d, SOURCE);
-    g.gateway.tick();
+    g.tick();
     // Flow control: at most WINDOW ticks in flight to the slowest client (4 × 154 kB, under the gateway's 1 MiB
     // high-water mark, so none of them skips anything); the wait is for the client process's report, not a spin.
     while (t + 1 - ticksDelivered > WINDOW) await new Promise<void>((resolve) => (wake = resolve));
   }
   const done = await until('done');
   const seconds = (performance.now() - startMs) / 1000;
-  const gatewayCpuSeconds = cpuSeconds() - startCpu;
-  const skipped = g.gateway.stats.skipped;
+  const serverCpuSeconds = cpuSeconds() - startCpu;
+  const skipped = g.skipped();
   child.kill();
   await g.close();
   if (done.counts!.some((n) => n !== expected))
     throw new Error(`clients got ${done.counts} PDUs, not ${expected} each`);
   return {
     pdusPerSecond: expected / seconds,
-    pdusPerCpuSecond: expected / gatewayCpuSeconds,
+    pdusPerCpuSecond: expected / serverCpuSeconds,
+    cpuUsPerTick: (serverCpuSeconds * 1e6) / ticks,
     clientCpuSeconds: done.cpuSeconds!,
     seconds,
     skipped,
@@ -206,17 +278,29 @@ const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(val
 
 const suite: BenchSuite = async ({ quick }) => {
   const ticks = quick ? 50 : 300;
-  const runs = quick ? 1 : 5;
-  const one: Array<Awaited<ReturnType<typeof deliveredPerClient>>> = [];
-  const ten: typeof one = [];
+  const runs = quick ? 1 : 9;
+  type Run = Awaited<ReturnType<typeof deliveredPerClient>>;
+  const one: Run[] = [],
+    ten: Run[] = [],
+    bareOne: Run[] = [],
+    bareTen: Run[] = [];
   for (let r = 0; r < runs; r++) {
-    one.push(await deliveredPerClient(1, ticks));
-    ten.push(await deliveredPerClient(10, ticks));
+    one.push(await deliveredPerClient(gatewayServer, 1, ticks));
+    ten.push(await deliveredPerClient(gatewayServer, 10, ticks));
+    bareOne.push(await deliveredPerClient(bareServer, 1, ticks));
+    bareTen.push(await deliveredPerClient(bareServer, 10, ticks));
   }
   const cpu1 = median(one.map((m) => m.pdusPerCpuSecond)),
     cpu10 = median(ten.map((m) => m.pdusPerCpuSecond));
+  // Each run of 10 clients against the run of 1 just before it: the two share the machine's load of the moment.
+  const pairRatios = ten.map((m, r) => m.pdusPerCpuSecond / one[r]!.pdusPerCpuSecond);
   const wall1 = median(one.map((m) => m.pdusPerSecond)),
     wall10 = median(ten.map((m) => m.pdusPerSecond));
+  const tickUs1 = median(one.map((m) => m.cpuUsPerTick)),
+    tickUs10 = median(ten.map((m) => m.cpuUsPerTick));
+  // What each further client costs per tick: the gateway's, and the bare write of the same bytes.
+  const perClientUs = (tickUs10 - tickUs1) / 9;
+  const barePerClientUs = (median(bareTen.map((m) => m.cpuUsPerTick)) - median(bareOne.map((m) => m.cpuUsPerTick))) / 9;
   return [
     {
       // The gateway's own cost: PDUs delivered to each client per second of the gateway process's CPU (user +
@@ -225,12 +309,22 @@ const suite: BenchSuite = async ({ quick }) => {
       name: 'view.gateway.fanout10',
       pdusPerCpuSecPerClient1: Math.round(cpu1),
       pdusPerCpuSecPerClient10: Math.round(cpu10),
-      ratio: round(cpu10 / cpu1),
+      ratio: round(median(pairRatios)),
+      ratioOfMedians: round(cpu10 / cpu1),
+      ratioMin: round(Math.min(...pairRatios)),
+      ratioMax: round(Math.max(...pairRatios)),
       wallPdusPerSecPerClient1: Math.round(wall1),
       wallPdusPerSecPerClient10: Math.round(wall10),
       ratioWall: round(wall10 / wall1),
       clientCpuSeconds10: round(median(ten.map((m) => m.clientCpuSeconds))),
       skipped: [...one, ...ten].reduce((n, m) => n + m.skipped, 0),
+      // Per tick of 1000 PDUs (154 kB framed): the gateway with one client, what each further client adds, what
+      // each further client adds to a bare server writing the same frames, and the ratio the gateway would have
+      // if its clients cost no more than those bare writes.
+      cpuUsPerTick1: round(tickUs1),
+      perClientCpuUs: round(perClientUs),
+      barePerClientCpuUs: round(barePerClientUs),
+      ratioWithBarePerClient: round(tickUs1 / (tickUs1 + 9 * barePerClientUs)),
       goal: '≥ 0.8',
     },
     await bytesRatio(),
