@@ -335,6 +335,11 @@ function explainConnectError(error: unknown, servers: readonly string[], tls: bo
     hint =
       'no answer after the TLS handshake: a server that asks for a client certificate drops connections without ' +
       'one, so give nats.tlsCert and nats.tlsKey (--nats-tls-cert, --nats-tls-key); else check that it is running';
+  } else if (/timeout/i.test(`${name} ${message}`)) {
+    // A server over its connection limits sends an error and closes; the client tries again until its timeout.
+    hint =
+      'no answer: check --nats (nats.servers) and that the servers are running; a server over its connection ' +
+      "limits (max_connections, or the account's) drops new connections the same way, and says so in its log";
   } else {
     hint = 'check --nats (nats.servers) and that the servers are running';
   }

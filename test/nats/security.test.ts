@@ -90,6 +90,31 @@ async function expectCliConnects(args: string[], env: NodeJS.ProcessEnv = {}): P
   return run.stdout() + run.stderr();
 }
 
+describeSecurity('NATS connection limits', () => {
+  let dir: TempDir;
+  let server: RunningNatsServer;
+  beforeAll(async () => {
+    dir = tempDir('reckon-nats-limits-');
+    server = await startNatsServer(natsServer.path!, { args: ['-c', dir.file('limits.conf', 'max_connections: 1\n')] });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    dir?.remove();
+  });
+
+  it("a connection over the server's limit is said to be possibly refused for it, after the connect timeout", async () => {
+    const first = await NatsTransport.open({ servers: [server.url] });
+    try {
+      const error = await openError({ servers: [server.url], connectTimeoutMs: 1500 });
+      expect(error.message).toMatch(/no answer: .*connection limits \(max_connections/);
+      expect(error.message).not.toContain('\n');
+      expect(server.log()).toMatch(/maximum connections exceeded/i);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
 describeSecurity('NATS over TLS', () => {
   let dir: TempDir;
   let certs: TestCertificates;
