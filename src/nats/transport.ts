@@ -187,15 +187,20 @@ export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOpt
 }
 
 /**
- * A subject's slot (made by `BundlingRouter`) with the PDUs waiting to be published together to it: a chain through
- * the transport's staged PDUs.
+ * A subject's slot (made by `BundlingRouter`) with the PDUs waiting to be published together to it: they lie next
+ * to each other in a region of a chunk, `region[start, start + bytes)`, room for `room` bytes reserved from `start`,
+ * so the message is a view of the chunk.
  */
 interface Bundle extends SubjectSlot {
-  /** First and last staged PDU of the chain, -1 when empty. */
-  first: number;
-  last: number;
-  /** Bytes in the chain. */
+  /** The chunk of the region, and an Int32Array over it (`copyBytes`). */
+  region: Uint8Array;
+  region32: Int32Array<ArrayBufferLike>;
+  start: number;
+  /** Bytes in the region (0: empty, no region), and bytes reserved. */
   bytes: number;
+  room: number;
+  /** Bytes of the subject's last message: the room reserved for its next one. */
+  lastBytes: number;
   /** In the list of bundles to publish at the end of this tick. */
   pending: boolean;
   /**
@@ -209,7 +214,18 @@ interface Bundle extends SubjectSlot {
 /** A router whose subject slots are bundles. */
 class BundlingRouter extends SubjectRouter {
   protected override newSlot(subject: string, cell: string | undefined): Bundle {
-    return { subject, cell, first: -1, last: -1, bytes: 0, pending: false, leftCopyOptions: undefined };
+    return {
+      subject,
+      cell,
+      region: NO_CHUNK,
+      region32: NO_CHUNK32,
+      start: 0,
+      bytes: 0,
+      room: 0,
+      lastBytes: 0,
+      pending: false,
+      leftCopyOptions: undefined,
+    };
   }
 }
 
@@ -229,8 +245,9 @@ function leftCopyOptions(newCell: string): { headers: MsgHdrs } {
 }
 
 const HEADER_BYTES = 12;
-/** First length of the per-PDU lists of a tick; they grow as a tick needs. */
-const FIRST_STAGED_PDUS = 1024;
+/** The region of a bundle that has none. */
+const NO_CHUNK = new Uint8Array(0);
+const NO_CHUNK32 = new Int32Array(0);
 /**
  * Size of the buffers PDUs are copied into. The client holds each payload until it writes it out, so a buffer
  * whose bytes were handed out is not written over until the server has answered a flush (PING) sent after them:
@@ -245,7 +262,7 @@ const CHUNK_BYTES = 64 * 1024;
 const CHUNKS_PER_FLUSH = 8;
 /**
  * Chunks kept for reuse at most (32 MiB); beyond, full ones are left to the garbage collector. A burst sent in one
- * go (100 000 Entity State PDUs, ~270 chunks with the gathered bundles) frees no chunk before it ends: the answers
+ * go (100 000 Entity State PDUs, ~290 chunks with the room bundles reserve) frees no chunk before it ends: the answers
  * to its flushes are read only then. With room for all of them, the next burst takes none new; with 64, most were
  * new each time, and making and collecting them (their memory lies outside the heap) took 6 % of a burst's CPU
  * time in a profile (docs/nats.md, "Cost per PDU").
@@ -356,8 +373,8 @@ export class NatsTransport implements DatagramTransport {
   private closing: Promise<void> | undefined;
   failure: Error | undefined;
   /**
-   * Where PDUs are copied as they are sent (the caller may reuse its buffer once `send` returns), and messages of
-   * several PDUs gathered: `chunk[chunkUsed…]` is free; the bytes before may be payloads the client holds.
+   * Where PDUs are copied as they are sent (the caller may reuse its buffer once `send` returns), each into the room
+   * its bundle reserved: `chunk[chunkUsed…]` is free; the bytes before may be payloads the client holds.
    */
   private chunk = newChunk(CHUNK_BYTES);
   /** Full chunks not yet flushed, and chunks free again (`CHUNKS_PER_FLUSH`). */
@@ -366,24 +383,14 @@ export class NatsTransport implements DatagramTransport {
   private readonly freeChunks32: Int32Array[] = [];
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
-  /**
-   * The chunks PDUs of this tick were copied into (the current one last), and an Int32Array over each, for
-   * `copyBytes`. A staged PDU names its chunk by its place here: a number, whose store needs no write barrier.
-   */
+  /** The chunks PDUs of this tick were copied into (the current one last). */
   private readonly tickChunks: Uint8Array[] = [this.chunk];
-  private readonly tickChunks32: Int32Array[] = [this.chunk32];
   /**
    * The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes; asked
    * once per datagram: reading `.buffer` of a typed array is a call).
    */
   private sourceBuffer: ArrayBufferLike | undefined;
   private source32: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /** The PDUs sent in this tick: the chunk, start and length of each, and the next PDU of its subject (-1: none). */
-  private stagedCount = 0;
-  private stagedChunk = new Int32Array(FIRST_STAGED_PDUS);
-  private stagedStart = new Int32Array(FIRST_STAGED_PDUS);
-  private stagedLength = new Int32Array(FIRST_STAGED_PDUS);
-  private stagedNext = new Int32Array(FIRST_STAGED_PDUS);
   /** Bundles holding PDUs, in the order of their first PDU in the tick. */
   private readonly pending: Bundle[] = [];
   private readonly leftCopies: LeftCopy[] = [];
@@ -764,28 +771,34 @@ export class NatsTransport implements DatagramTransport {
     this.leftCopies.push({ subject: oldSubject, options: bundle.leftCopyOptions, pdu });
   }
 
-  /** Copies a PDU into the chunk and chains it to its subject's bundle. */
+  /**
+   * Copies a PDU to the end of its subject's bundle. A bundle's first PDU of a message reserves room for as many
+   * bytes as the subject's last message had (mostly the same number of PDUs each tick); a bundle that outgrows its
+   * room moves to a region twice as large.
+   */
   private stage(bundle: Bundle, bytes: Uint8Array, offset: number, length: number): void {
+    let used = bundle.bytes;
     // A full bundle goes out now; the subject's next PDUs start a new one.
-    if (bundle.bytes > 0 && bundle.bytes + length > this.maxMessageBytes) this.publishBundle(bundle);
+    if (used > 0 && used + length > this.maxMessageBytes) {
+      this.publishBundle(bundle);
+      used = 0;
+    }
     if (!bundle.pending) {
       bundle.pending = true;
       this.pending.push(bundle);
     }
+    if (used + length > bundle.room) {
+      const room = used === 0 ? Math.max(length, bundle.lastBytes) : Math.max(used + length, 2 * used);
+      const at = this.reserve(room);
+      if (used > 0) copyBytes(bundle.region, bundle.region32, bundle.start, this.chunk, this.chunk32, at, used);
+      bundle.region = this.chunk;
+      bundle.region32 = this.chunk32;
+      bundle.start = at;
+      bundle.room = room;
+    }
     // `send` made `source32` for this datagram's buffer.
-    const at = this.reserve(length);
-    copyBytes(bytes, this.source32, offset, this.chunk, this.chunk32, at, length);
-    const index = this.stagedCount;
-    if (index === this.stagedStart.length) this.growStaged();
-    this.stagedChunk[index] = this.tickChunks.length - 1;
-    this.stagedStart[index] = at;
-    this.stagedLength[index] = length;
-    this.stagedNext[index] = -1;
-    if (bundle.last >= 0) this.stagedNext[bundle.last] = index;
-    else bundle.first = index;
-    bundle.last = index;
-    bundle.bytes += length;
-    this.stagedCount = index + 1;
+    copyBytes(bytes, this.source32, offset, bundle.region, bundle.region32, bundle.start + used, length);
+    bundle.bytes = used + length;
   }
 
   /** Where in the chunk `length` bytes go (4-aligned, for `copyBytes`); takes a new chunk when it is full. */
@@ -805,7 +818,6 @@ export class NatsTransport implements DatagramTransport {
       this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
     }
     this.tickChunks.push(this.chunk);
-    this.tickChunks32.push(this.chunk32);
     this.chunkUsed = length;
     return 0;
   }
@@ -838,59 +850,13 @@ export class NatsTransport implements DatagramTransport {
     );
   }
 
-  private growStaged(): void {
-    const size = this.stagedStart.length * 2;
-    const chunk = new Int32Array(size),
-      start = new Int32Array(size),
-      length = new Int32Array(size),
-      next = new Int32Array(size);
-    chunk.set(this.stagedChunk);
-    start.set(this.stagedStart);
-    length.set(this.stagedLength);
-    next.set(this.stagedNext);
-    this.stagedChunk = chunk;
-    this.stagedStart = start;
-    this.stagedLength = length;
-    this.stagedNext = next;
-  }
-
-  /**
-   * Publishes a bundle and empties it. Its PDUs lie where `stage` copied them: when they follow each other in one
-   * chunk (always for one PDU) the message is a view of them; else they are gathered after them first.
-   */
+  /** Publishes a bundle, a view of its region, and empties it. */
   private publishBundle(bundle: Bundle): void {
-    const chunkOf = this.stagedChunk,
-      start = this.stagedStart,
-      lengths = this.stagedLength,
-      next = this.stagedNext;
-    const first = bundle.first;
-    const firstChunk = chunkOf[first]!;
-    let end = start[first]! + lengths[first]!;
-    let i = next[first]!;
-    while (i >= 0 && chunkOf[i] === firstChunk && start[i] === end) {
-      end += lengths[i]!;
-      i = next[i]!;
-    }
-    let payload: Uint8Array;
-    if (i < 0) {
-      payload = view(this.tickChunks[firstChunk]!, start[first]!, end);
-    } else {
-      const at = this.reserve(bundle.bytes);
-      const chunk = this.chunk,
-        chunk32 = this.chunk32,
-        chunks = this.tickChunks,
-        chunks32 = this.tickChunks32;
-      let to = at;
-      for (let j = first; j >= 0; j = next[j]!) {
-        const c = chunkOf[j]!;
-        copyBytes(chunks[c]!, chunks32[c]!, start[j]!, chunk, chunk32, to, lengths[j]!);
-        to += lengths[j]!;
-      }
-      payload = view(chunk, at, to);
-    }
-    bundle.first = -1;
-    bundle.last = -1;
+    const bytes = bundle.bytes;
+    const payload = view(bundle.region, bundle.start, bundle.start + bytes);
+    bundle.lastBytes = bytes;
     bundle.bytes = 0;
+    bundle.room = 0;
     this.publish(bundle.subject, payload);
   }
 
@@ -924,9 +890,6 @@ export class NatsTransport implements DatagramTransport {
     for (let k = 0; k < chunks.length - 1; k++) if (chunks[k]!.length === CHUNK_BYTES) this.retire(chunks[k]!);
     this.tickChunks.length = 0;
     this.tickChunks.push(this.chunk);
-    this.tickChunks32.length = 0;
-    this.tickChunks32.push(this.chunk32);
-    this.stagedCount = 0;
     for (const copy of this.leftCopies) {
       this.publish(copy.subject, copy.pdu, copy.options);
       this.natsStats.leftCellCopiesOut++;

@@ -207,9 +207,9 @@ describe('NatsTransport publishing', () => {
     );
   }, 60_000);
 
-  it('ticks larger than a chunk: bundles whose PDUs lie in two chunks are gathered, in the order sent', () => {
-    // 64 KiB chunks (src/nats/transport.ts): 1 200 PDUs of 144 bytes a tick fill more than two, so PDUs of one
-    // subject lie in several chunks and messages straddle them; forty entities in eight cells, 120 km apart.
+  it('ticks larger than a chunk: bundles that outgrow their room move to a larger one, PDUs in the order sent', () => {
+    // 64 KiB chunks (src/nats/transport.ts): 1 200 PDUs of 144 bytes a tick fill more than two, so a bundle's room
+    // runs out in one chunk and its PDUs move to the next; forty entities in eight cells, 120 km apart.
     const entities = Array.from({ length: 40 }, (_, i) => ({
       site: 1,
       application: 1,
@@ -242,7 +242,7 @@ describe('NatsTransport publishing', () => {
       }
       expect(published.map(({ payload: _, ...p }) => p)).toEqual(model(ticks, maxMessageBytes));
       for (const p of published) expect(new Uint8Array(p.payload)).toEqual(p.bytes);
-      // Messages larger than a chunk's share prove the PDUs were gathered across chunks.
+      // Messages larger than a chunk's share prove the bundles outgrew their first room, across chunks.
       if (maxMessageBytes === 1 << 20)
         expect(Math.max(...published.map((p) => p.bytes.length))).toBeGreaterThan(65_536 / 8);
     }
