@@ -58,35 +58,35 @@ export interface PduRoute {
   leftCell: string | undefined;
 }
 
-/** What the router remembers of one entity: where its cell was last computed, and how far it may move in it. */
-interface EntityRoute {
-  /**
-   * Its place in `SubjectRouter.places`: the ECEF metres (x, y, z) of the location whose cell was computed, and the
-   * distance from there to the nearest edge of the cell, less a margin, metres (-1 = no cell). In a Float64Array
-   * rather than fields: V8 keeps a double field of an object in a box of its own, one more read from memory.
-   */
-  readonly place: number;
-  cell: string | undefined;
-  /** Kind·256 + domain of the last full Entity State PDU. */
-  kindDomain: number;
-  exercise: number;
-  /** The subject of its cell, kind, domain and exercise; undefined when one of them changed. */
-  slot: SubjectSlot | undefined;
-  /** The cell its last PDU routed to a cell went to, until a Deactivated PDU; undefined before. */
-  trackedCell: string | undefined;
-  /** The edges of `cell` (`cellShape`), undefined with no cell. */
-  shape: Float64Array | undefined;
-}
+/**
+ * What the router remembers of each entity, in one table of `ENTITY_DOUBLES` doubles per entity (an entity is a
+ * number, its place in the table), so the fields a PDU needs lie together, in one or two cache lines, and an
+ * entity costs no object of its own: the ECEF metres (x, y, z) of the location whose cell was computed, the
+ * distance from there to the nearest edge of the cell less a margin (metres, -1 = no cell), then, as 32-bit
+ * integers over the same bytes (`ENTITY_INTS` per entity, from `INT_BASE`):
+ * - `SLOT`: the subject of its cell, kind, domain and exercise (`SubjectRouter.slots`), -1 when one of them changed;
+ * - `CELL`: its cell (`SubjectRouter.cellNames`), -1 with none;
+ * - `TRACKED`: the cell its last PDU routed to a cell went to, until a Deactivated PDU; -1 before;
+ * - `KIND_EXERCISE`: (exercise + 1)·2¹⁶ + kind·256 + domain of its last full Entity State PDU (exercise + 1 = 0:
+ *   none routed to a cell yet).
+ */
+const ENTITY_DOUBLES = 6;
+const ENTITY_INTS = 2 * ENTITY_DOUBLES;
+const INT_BASE = 8;
+const SLOT = INT_BASE,
+  CELL = INT_BASE + 1,
+  TRACKED = INT_BASE + 2,
+  KIND_EXERCISE = INT_BASE + 3;
 
 /**
  * The entities of one simulation application (site, application). `byNumber` holds them all, in the order first
- * seen; `dense` indexes the same entries by entity number while the numbers are mostly small and dense (as DIS
- * applications number their entities 1, 2, 3, …), so the common lookup is an array read in the order the entities
- * are sent, rather than a hash lookup at a random place in memory.
+ * seen; `dense` indexes the same entities by entity number (entity + 1, 0 = none) while the numbers are mostly
+ * small and dense (as DIS applications number their entities 1, 2, 3, …), so the common lookup is an array read in
+ * the order the entities are sent, rather than a hash lookup at a random place in memory.
  */
 interface Application {
-  readonly byNumber: Map<number, EntityRoute>;
-  dense: Array<EntityRoute | undefined>;
+  readonly byNumber: Map<number, number>;
+  dense: Int32Array;
 }
 
 /** `Application.dense` grows to cover entity number n while n < 2 · entities + this; beyond, the Map alone. */
@@ -119,16 +119,25 @@ export class SubjectRouter {
   private lastApplication = -1;
   private lastEntities: Application | undefined;
   private entityCount = 0;
-  /** Four doubles per entity (see `EntityRoute.place`), and the places of forgotten entities. */
-  private places = new Float64Array(4 * 1024);
-  private readonly freePlaces: number[] = [];
-  private placesUsed = 0;
-  /** Subjects of cells, interned. Bounded: cleared when full (see `intern`). */
-  private readonly cellSlots = new Map<string, SubjectSlot>();
+  /** The entity table (see `ENTITY_DOUBLES`), the same bytes as 32-bit integers, and the entities forgotten. */
+  private entityDoubles = new Float64Array(ENTITY_DOUBLES * 1024);
+  private entityInts = new Int32Array(this.entityDoubles.buffer);
+  private readonly freeEntities: number[] = [];
+  private entitiesUsed = 0;
+  /**
+   * Cells by number, the edges of each (`cellShape`), and the number of each. Bounded: past `cellLimit` cells the
+   * table keeps only those an entity refers to (`compactCells`).
+   */
+  private cellNames: string[] = [];
+  private cellShapes: Float64Array[] = [];
+  private cellIds = new Map<string, number>();
+  private cellLimit: number;
+  /** Subjects of cells by number, and the number of each. Bounded as the cells (`compactSlots`). */
+  private slots: SubjectSlot[] = [];
+  private slotIds = new Map<string, number>();
+  private slotLimit: number;
   /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
   private readonly globalSlots = new Map<number, SubjectSlot>();
-  /** The edges of cells (`cellShape`), by cell. Bounded: cleared when full. */
-  private readonly shapes = new Map<string, Float64Array>();
   /** H3 calls made (cache misses), for tests and benchmarks. */
   cellComputations = 0;
   /** Locations checked against the edges of the entity's cell, for tests and benchmarks. */
@@ -138,14 +147,18 @@ export class SubjectRouter {
    * @param prefix - first subject tokens, e.g. `dis`.
    * @param resolution - H3 resolution 0–15.
    * @param maxEntities - most entities remembered. Defaults to 1 048 576.
-   * @param maxSubjects - most cell subjects interned. Defaults to 65 536.
+   * @param maxSubjects - most cells, and most cell subjects, kept beyond those the entities are in. Defaults to
+   *   65 536.
    */
   constructor(
     readonly prefix: string,
     readonly resolution: number,
     private readonly maxEntities = 1 << 20,
     private readonly maxSubjects = 1 << 16,
-  ) {}
+  ) {
+    this.cellLimit = maxSubjects;
+    this.slotLimit = maxSubjects;
+  }
 
   /** `PREFIX.EXERCISE.all.TYPE`. */
   globalSubject(exercise: number, pduType: number): string {
@@ -160,6 +173,11 @@ export class SubjectRouter {
   /** Entities remembered. */
   get entities(): number {
     return this.entityCount;
+  }
+
+  /** Cells and cell subjects the router holds (for tests of its bounds). */
+  get held(): { readonly cells: number; readonly subjects: number } {
+    return { cells: this.cellNames.length, subjects: this.slots.length };
   }
 
   /**
@@ -188,14 +206,11 @@ export class SubjectRouter {
       this.lastApplication = siteApplication;
       this.lastEntities = entities;
     }
-    let entry: EntityRoute | undefined;
+    let entity = -1;
     if (entities !== undefined) {
       const dense = entities.dense;
-      entry = number < dense.length ? dense[number] : entities.byNumber.get(number);
+      entity = number < dense.length ? dense[number]! - 1 : (entities.byNumber.get(number) ?? -1);
     }
-    const kindDomain = isState
-      ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
-      : (entry?.kindDomain ?? 0);
     // The location (big-endian doubles), read in place.
     if (bytes !== this.sourceBytes) {
       this.sourceBytes = bytes;
@@ -209,36 +224,44 @@ export class SubjectRouter {
     const x = source.getFloat64(at),
       y = source.getFloat64(at + 8),
       z = source.getFloat64(at + 16);
-    if (entry === undefined) entry = this.remember(siteApplication, number);
-    const places = this.places,
-      p = entry.place * 4;
-    const dx = x - places[p]!,
-      dy = y - places[p + 1]!,
-      dz = z - places[p + 2]!,
-      safeRadiusM = places[p + 3]!;
+    if (entity < 0) entity = this.remember(siteApplication, number);
+    const doubles = this.entityDoubles,
+      ints = this.entityInts,
+      p = entity * ENTITY_DOUBLES,
+      q = entity * ENTITY_INTS;
+    const dx = x - doubles[p]!,
+      dy = y - doubles[p + 1]!,
+      dz = z - doubles[p + 2]!,
+      safeRadiusM = doubles[p + 3]!;
+    const kindExercise = ints[q + KIND_EXERCISE]!;
+    const kindDomain = isState
+      ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
+      : kindExercise & 0xffff;
     // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
     const stays = safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < safeRadiusM * safeRadiusM;
-    if (!stays) this.locate(entry, x, y, z);
-    const cell = entry.cell;
-    if (cell === undefined) {
-      entry.kindDomain = kindDomain;
+    if (!stays) this.locate(entity, x, y, z);
+    const cell = ints[q + CELL]!;
+    if (cell < 0) {
+      ints[q + KIND_EXERCISE] = (kindExercise & ~0xffff) | kindDomain;
       return this.routeGlobal(exercise, type, out);
     }
-    let slot = entry.slot;
-    if (slot === undefined || entry.kindDomain !== kindDomain || entry.exercise !== exercise) {
-      entry.kindDomain = kindDomain;
-      entry.exercise = exercise;
-      slot = entry.slot = this.intern(this.cellSubject(exercise, cell, kindDomain >> 8, kindDomain & 0xff), cell);
+    let slot = ints[q + SLOT]!;
+    const wanted = ((exercise + 1) << 16) | kindDomain;
+    if (slot < 0 || kindExercise !== wanted) {
+      ints[q + KIND_EXERCISE] = wanted;
+      // Interning may renumber the slots of the other entities (`compactSlots`), not the cells.
+      slot = ints[q + SLOT] = this.internSlot(exercise, cell, kindDomain);
     }
-    const tracked = entry.trackedCell;
-    if (tracked !== undefined && tracked !== cell) out.leftCell = tracked;
+    const tracked = ints[q + TRACKED]!;
+    const names = this.cellNames;
+    if (tracked >= 0 && tracked !== cell) out.leftCell = names[tracked];
     const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
-    const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
-    // Written only when it changes: a store of an object reference costs a write barrier.
-    if (nextTracked !== tracked) entry.trackedCell = nextTracked;
-    out.cell = cell;
-    out.slot = slot;
-    out.subject = slot.subject;
+    const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? -1 : cell;
+    if (nextTracked !== tracked) ints[q + TRACKED] = nextTracked;
+    const subject = this.slots[slot]!;
+    out.cell = names[cell];
+    out.slot = subject;
+    out.subject = subject.subject;
     return out;
   }
 
@@ -254,34 +277,112 @@ export class SubjectRouter {
     return out;
   }
 
-  /**
-   * The one slot of a cell subject. Past `maxSubjects` the table starts afresh: entities keep the slots they hold,
-   * so a subject may then have two slots for a while (its PDUs still all go to it, in up to two messages a tick).
-   */
-  private intern(subject: string, cell: string): SubjectSlot {
-    let slot = this.cellSlots.get(subject);
+  /** The number of the one slot of a cell subject. */
+  private internSlot(exercise: number, cell: number, kindDomain: number): number {
+    const name = this.cellNames[cell]!;
+    const subject = this.cellSubject(exercise, name, kindDomain >> 8, kindDomain & 0xff);
+    let slot = this.slotIds.get(subject);
     if (slot === undefined) {
-      if (this.cellSlots.size >= this.maxSubjects) this.cellSlots.clear();
-      slot = this.newSlot(subject, cell);
-      this.cellSlots.set(subject, slot);
+      if (this.slots.length >= this.slotLimit) this.compactSlots();
+      slot = this.slots.length;
+      this.slots.push(this.newSlot(subject, name));
+      this.slotIds.set(subject, slot);
     }
     return slot;
   }
 
-  /** A place for a new entity: no location yet, no cell. */
-  private takePlace(): number {
-    let place = this.freePlaces.pop();
-    if (place === undefined) {
-      place = this.placesUsed++;
-      if (place * 4 === this.places.length) {
-        const grown = new Float64Array(this.places.length * 2);
-        grown.set(this.places);
-        this.places = grown;
+  /** The number of a cell, its edges computed once while the table holds it. */
+  private internCell(name: string): number {
+    let cell = this.cellIds.get(name);
+    if (cell === undefined) {
+      if (this.cellNames.length >= this.cellLimit) this.compactCells();
+      cell = this.cellNames.length;
+      this.cellNames.push(name);
+      this.cellShapes.push(cellShape(name));
+      this.cellIds.set(name, cell);
+    }
+    return cell;
+  }
+
+  /**
+   * Keeps only the cells an entity is in or tracks, renumbered; the table may then take `maxSubjects` more (at
+   * least as many as it keeps, so the work of a compaction is spread over as many new cells).
+   */
+  private compactCells(): void {
+    const renumbered = new Int32Array(this.cellNames.length).fill(-1);
+    const names: string[] = [],
+      shapes: Float64Array[] = [],
+      ids = new Map<string, number>();
+    const ints = this.entityInts;
+    const keep = (at: number) => {
+      const old = ints[at]!;
+      if (old < 0) return;
+      let cell = renumbered[old]!;
+      if (cell < 0) {
+        cell = renumbered[old] = names.length;
+        names.push(this.cellNames[old]!);
+        shapes.push(this.cellShapes[old]!);
+        ids.set(this.cellNames[old]!, cell);
+      }
+      ints[at] = cell;
+    };
+    for (let e = 0; e < this.entitiesUsed; e++) {
+      keep(e * ENTITY_INTS + CELL);
+      keep(e * ENTITY_INTS + TRACKED);
+    }
+    this.cellNames = names;
+    this.cellShapes = shapes;
+    this.cellIds = ids;
+    this.cellLimit = names.length + Math.max(this.maxSubjects, names.length);
+  }
+
+  /** Keeps only the subjects an entity holds, renumbered; then as `compactCells`. */
+  private compactSlots(): void {
+    const renumbered = new Int32Array(this.slots.length).fill(-1);
+    const slots: SubjectSlot[] = [],
+      ids = new Map<string, number>();
+    const ints = this.entityInts;
+    for (let e = 0; e < this.entitiesUsed; e++) {
+      const old = ints[e * ENTITY_INTS + SLOT]!;
+      if (old < 0) continue;
+      let slot = renumbered[old]!;
+      if (slot < 0) {
+        slot = renumbered[old] = slots.length;
+        slots.push(this.slots[old]!);
+        ids.set(this.slots[old]!.subject, slot);
+      }
+      ints[e * ENTITY_INTS + SLOT] = slot;
+    }
+    this.slots = slots;
+    this.slotIds = ids;
+    this.slotLimit = slots.length + Math.max(this.maxSubjects, slots.length);
+  }
+
+  /** A place in the table for a new entity: no location yet, no cell. */
+  private takeEntity(): number {
+    let entity = this.freeEntities.pop();
+    if (entity === undefined) {
+      entity = this.entitiesUsed++;
+      if ((entity + 1) * ENTITY_DOUBLES > this.entityDoubles.length) {
+        const grown = new Float64Array(this.entityDoubles.length * 2);
+        grown.set(this.entityDoubles);
+        this.entityDoubles = grown;
+        this.entityInts = new Int32Array(grown.buffer);
       }
     }
-    this.places.fill(0, place * 4, place * 4 + 3);
-    this.places[place * 4 + 3] = -1;
-    return place;
+    this.clearEntity(entity);
+    return entity;
+  }
+
+  private clearEntity(entity: number): void {
+    const p = entity * ENTITY_DOUBLES,
+      q = entity * ENTITY_INTS;
+    this.entityDoubles.fill(0, p, p + 3);
+    this.entityDoubles[p + 3] = -1;
+    this.entityInts[q + SLOT] = -1;
+    this.entityInts[q + CELL] = -1;
+    this.entityInts[q + TRACKED] = -1;
+    this.entityInts[q + KIND_EXERCISE] = 0;
   }
 
   /** Makes the one slot of a subject. */
@@ -300,77 +401,66 @@ export class SubjectRouter {
   }
 
   /**
-   * Computes the entry's cell at (x, y, z) and how far the entity may move before it must be computed again.
+   * Computes the entity's cell at (x, y, z) and how far it may move before it must be computed again.
    * An entity that has moved out of its safe distance is mostly still in its cell: that is checked against the
    * cell's edges (`insideCellBy`, a few products) before asking H3 (microseconds), which is asked only when the
    * location is outside, or less than `EDGE_MARGIN` inside, one of them.
    */
-  private locate(entry: EntityRoute, x: number, y: number, z: number): void {
-    const places = this.places,
-      p = entry.place * 4;
-    places[p] = x;
-    places[p + 1] = y;
-    places[p + 2] = z;
+  private locate(entity: number, x: number, y: number, z: number): void {
+    const doubles = this.entityDoubles,
+      ints = this.entityInts,
+      p = entity * ENTITY_DOUBLES,
+      q = entity * ENTITY_INTS;
+    doubles[p] = x;
+    doubles[p + 1] = y;
+    doubles[p + 2] = z;
     const radius = Math.sqrt(x * x + y * y + z * z);
     // NaN fails both comparisons too.
     if (!(radius >= MIN_ROUTED_RADIUS_M && radius <= MAX_ROUTED_RADIUS_M)) {
-      if (entry.cell !== undefined) {
-        entry.cell = undefined;
-        entry.slot = undefined;
-        entry.shape = undefined;
-      }
-      places[p + 3] = -1;
+      ints[q + CELL] = -1;
+      ints[q + SLOT] = -1;
+      doubles[p + 3] = -1;
       return;
     }
     const g = ecefToGeodetic(this.geodetic, x, y, z);
     const lat = g[0]!,
       lon = g[1]!;
-    let shape = entry.shape;
-    if (shape !== undefined) {
+    let cell = ints[q + CELL]!;
+    if (cell >= 0) {
       this.cellChecks++;
-      const inside = insideCellBy(shape, lat, lon);
+      const inside = insideCellBy(this.cellShapes[cell]!, lat, lon);
       if (inside > EDGE_MARGIN) {
-        places[p + 3] = safeRadiusM(inside);
+        doubles[p + 3] = safeRadiusM(inside);
         return;
       }
     }
     this.cellComputations++;
-    const cell = latLngToCell(lat * RAD_TO_DEG, lon * RAD_TO_DEG, this.resolution);
-    // Keep the string already held when the cell is the same, so later comparisons are by identity.
-    if (cell !== entry.cell || shape === undefined) {
-      entry.cell = cell;
-      entry.slot = undefined;
-      shape = entry.shape = this.shapeOf(cell);
+    const name = latLngToCell(lat * RAD_TO_DEG, lon * RAD_TO_DEG, this.resolution);
+    if (cell < 0 || this.cellNames[cell] !== name) {
+      // `internCell` may renumber the cells of every entity (`compactCells`), this one's too: written after.
+      cell = ints[q + CELL] = this.internCell(name);
+      ints[q + SLOT] = -1;
     }
-    const inside = insideCellBy(shape, lat, lon);
-    places[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
-  }
-
-  /** The edges of a cell, computed once per cell while the table holds it. */
-  private shapeOf(cell: string): Float64Array {
-    let shape = this.shapes.get(cell);
-    if (shape === undefined) {
-      if (this.shapes.size >= this.maxSubjects) this.shapes.clear();
-      shape = cellShape(cell);
-      this.shapes.set(cell, shape);
-    }
-    return shape;
+    const inside = insideCellBy(this.cellShapes[cell]!, lat, lon);
+    doubles[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
   }
 
   /**
-   * A new entry for an entity. Bounded by `maxEntities`: past it, the entity seen first of the application seen
-   * first is forgotten (Maps iterate in insertion order).
+   * A new entity. Bounded by `maxEntities`: past it, the entity seen first of the application seen first is
+   * forgotten (Maps iterate in insertion order).
    */
-  private remember(siteApplication: number, number: number): EntityRoute {
+  private remember(siteApplication: number, number: number): number {
     if (this.entityCount >= this.maxEntities) {
       const first = this.applications.entries().next().value;
       if (first !== undefined) {
         const [key, application] = first;
         const oldest = application.byNumber.keys().next().value;
         if (oldest !== undefined) {
-          this.freePlaces.push(application.byNumber.get(oldest)!.place);
+          const forgotten = application.byNumber.get(oldest)!;
+          this.clearEntity(forgotten);
+          this.freeEntities.push(forgotten);
           application.byNumber.delete(oldest);
-          if (oldest < application.dense.length) application.dense[oldest] = undefined;
+          if (oldest < application.dense.length) application.dense[oldest] = 0;
           this.entityCount--;
         }
         if (application.byNumber.size === 0) this.applications.delete(key);
@@ -378,33 +468,23 @@ export class SubjectRouter {
     }
     let application = this.applications.get(siteApplication);
     if (application === undefined) {
-      application = { byNumber: new Map(), dense: [] };
+      application = { byNumber: new Map(), dense: new Int32Array(0) };
       this.applications.set(siteApplication, application);
     }
     this.lastApplication = siteApplication;
     this.lastEntities = application;
-    const entry: EntityRoute = {
-      place: this.takePlace(),
-      cell: undefined,
-      kindDomain: 0,
-      exercise: -1,
-      slot: undefined,
-      trackedCell: undefined,
-      shape: undefined,
-    };
-    application.byNumber.set(number, entry);
+    const entity = this.takeEntity();
+    application.byNumber.set(number, entity);
     this.entityCount++;
     if (number >= application.dense.length && number < 2 * application.byNumber.size + DENSE_SLACK) {
       // Grow the index (at least doubling: amortised) and fill it from the Map, which holds every entity.
-      const dense = new Array<EntityRoute | undefined>(Math.max(number + 1, 2 * application.dense.length)).fill(
-        undefined,
-      );
-      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e;
+      const dense = new Int32Array(Math.max(number + 1, 2 * application.dense.length));
+      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e + 1;
       application.dense = dense;
     } else if (number < application.dense.length) {
-      application.dense[number] = entry;
+      application.dense[number] = entity + 1;
     }
-    return entry;
+    return entity;
   }
 }
 

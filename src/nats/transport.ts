@@ -187,22 +187,14 @@ export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOpt
 }
 
 /**
- * A subject's slot (made by `BundlingRouter`) with the PDUs waiting to be published together to it: they lie next
- * to each other in a region of a chunk, `region[start, start + bytes)`, room for `room` bytes reserved from `start`,
- * so the message is a view of the chunk.
+ * A subject's slot (made by `BundlingRouter`) with the PDUs waiting to be published together to it: the transport's
+ * message `message` of this tick (`NatsTransport.messageBytes`…) when `tick` is the transport's.
  */
 interface Bundle extends SubjectSlot {
-  /** The chunk of the region, and an Int32Array over it (`copyBytes`). */
-  region: Uint8Array;
-  region32: Int32Array<ArrayBufferLike>;
-  start: number;
-  /** Bytes in the region (0: empty, no region), and bytes reserved. */
-  bytes: number;
-  room: number;
-  /** Bytes of the subject's last message: the room reserved for its next one. */
+  tick: number;
+  message: number;
+  /** Bytes of the subject's message so far, or of its last: the room reserved for its next one. */
   lastBytes: number;
-  /** In the list of bundles to publish at the end of this tick. */
-  pending: boolean;
   /**
    * The publish options of a left-cell copy whose entity is now in this slot's cell (`leftCopyOptions`), made at
    * the first such copy. The client encodes the headers when it is called and never changes them, so one object
@@ -214,18 +206,7 @@ interface Bundle extends SubjectSlot {
 /** A router whose subject slots are bundles. */
 class BundlingRouter extends SubjectRouter {
   protected override newSlot(subject: string, cell: string | undefined): Bundle {
-    return {
-      subject,
-      cell,
-      region: NO_CHUNK,
-      region32: NO_CHUNK32,
-      start: 0,
-      bytes: 0,
-      room: 0,
-      lastBytes: 0,
-      pending: false,
-      leftCopyOptions: undefined,
-    };
+    return { subject, cell, tick: 0, message: -1, lastBytes: 0, leftCopyOptions: undefined };
   }
 }
 
@@ -245,9 +226,8 @@ function leftCopyOptions(newCell: string): { headers: MsgHdrs } {
 }
 
 const HEADER_BYTES = 12;
-/** The region of a bundle that has none. */
-const NO_CHUNK = new Uint8Array(0);
-const NO_CHUNK32 = new Int32Array(0);
+/** First length of the per-message lists of a tick; they grow as a tick needs. */
+const FIRST_MESSAGES = 1024;
 /**
  * Size of the buffers PDUs are copied into. The client holds each payload until it writes it out, so a buffer
  * whose bytes were handed out is not written over until the server has answered a flush (PING) sent after them:
@@ -272,15 +252,6 @@ const MAX_FREE_CHUNKS = 512;
 /** A chunk of `size` bytes, not zeroed (every byte published is written first), as a plain Uint8Array. */
 function newChunk(size: number): Uint8Array {
   return new Uint8Array(Buffer.allocUnsafeSlow(size).buffer, 0, size);
-}
-
-/**
- * The bytes `chunk[from, to)` as a view of their own: made by the constructor rather than `subarray`, which looks up
- * the constructor of the species first (half the cost of a view per message). A chunk starts its ArrayBuffer
- * (`newChunk`).
- */
-function view(chunk: Uint8Array, from: number, to: number): Uint8Array {
-  return new Uint8Array(chunk.buffer, from, to - from);
 }
 
 /**
@@ -383,16 +354,31 @@ export class NatsTransport implements DatagramTransport {
   private readonly freeChunks32: Int32Array[] = [];
   private chunk32 = new Int32Array(this.chunk.buffer, 0, CHUNK_BYTES >> 2);
   private chunkUsed = 0;
-  /** The chunks PDUs of this tick were copied into (the current one last). */
+  /**
+   * The chunks PDUs of this tick were copied into (the current one last), an Int32Array over each (`copyBytes`)
+   * and the buffer of each (`view`). A message names its chunk by its place here.
+   */
   private readonly tickChunks: Uint8Array[] = [this.chunk];
+  private readonly tickChunks32: Int32Array[] = [this.chunk32];
+  private readonly tickBuffers: ArrayBufferLike[] = [this.chunk.buffer];
   /**
    * The caller's last buffer, and an Int32Array over it for `copyBytes` (made again when the buffer changes; asked
    * once per datagram: reading `.buffer` of a typed array is a call).
    */
   private sourceBuffer: ArrayBufferLike | undefined;
   private source32: Int32Array<ArrayBufferLike> = new Int32Array(0);
-  /** Bundles holding PDUs, in the order of their first PDU in the tick. */
-  private readonly pending: Bundle[] = [];
+  /**
+   * The messages of this tick, one per subject in the order of its first PDU: subject, chunk, start, bytes and room
+   * reserved (its PDUs lie next to each other at `start`). Lists rather than fields of the bundles, so publishing
+   * them reads memory in order.
+   */
+  private tick = 1;
+  private messageCount = 0;
+  private readonly messageSubjects: string[] = [];
+  private messageChunk = new Int32Array(FIRST_MESSAGES);
+  private messageStart = new Int32Array(FIRST_MESSAGES);
+  private messageBytes = new Int32Array(FIRST_MESSAGES);
+  private messageRoom = new Int32Array(FIRST_MESSAGES);
   private readonly leftCopies: LeftCopy[] = [];
   private flushQueued = false;
   private readonly route = createRoute();
@@ -772,33 +758,70 @@ export class NatsTransport implements DatagramTransport {
   }
 
   /**
-   * Copies a PDU to the end of its subject's bundle. A bundle's first PDU of a message reserves room for as many
-   * bytes as the subject's last message had (mostly the same number of PDUs each tick); a bundle that outgrows its
-   * room moves to a region twice as large.
+   * Copies a PDU to the end of its subject's message. A message's first PDU reserves room for as many bytes as the
+   * subject's last message had (mostly the same number of PDUs each tick); a message that outgrows its room moves
+   * to room twice as large.
    */
   private stage(bundle: Bundle, bytes: Uint8Array, offset: number, length: number): void {
-    let used = bundle.bytes;
-    // A full bundle goes out now; the subject's next PDUs start a new one.
-    if (used > 0 && used + length > this.maxMessageBytes) {
-      this.publishBundle(bundle);
+    let m = bundle.message,
       used = 0;
+    if (bundle.tick !== this.tick) {
+      m = this.messageCount++;
+      if (m === this.messageStart.length) this.growMessages();
+      bundle.tick = this.tick;
+      bundle.message = m;
+      this.messageSubjects[m] = bundle.subject;
+      this.messageBytes[m] = 0;
+      this.messageRoom[m] = 0;
+    } else {
+      used = this.messageBytes[m]!;
+      // A full message goes out now; the subject's next PDUs start another in its place.
+      if (used > 0 && used + length > this.maxMessageBytes) {
+        this.publishMessage(m);
+        used = 0;
+      }
     }
-    if (!bundle.pending) {
-      bundle.pending = true;
-      this.pending.push(bundle);
-    }
-    if (used + length > bundle.room) {
+    let chunk: number, start: number;
+    if (used + length > this.messageRoom[m]!) {
       const room = used === 0 ? Math.max(length, bundle.lastBytes) : Math.max(used + length, 2 * used);
-      const at = this.reserve(room);
-      if (used > 0) copyBytes(bundle.region, bundle.region32, bundle.start, this.chunk, this.chunk32, at, used);
-      bundle.region = this.chunk;
-      bundle.region32 = this.chunk32;
-      bundle.start = at;
-      bundle.room = room;
+      start = this.reserve(room);
+      chunk = this.tickChunks.length - 1;
+      if (used > 0) {
+        const from = this.messageChunk[m]!;
+        copyBytes(
+          this.tickChunks[from]!,
+          this.tickChunks32[from]!,
+          this.messageStart[m]!,
+          this.chunk,
+          this.chunk32,
+          start,
+          used,
+        );
+      }
+      this.messageChunk[m] = chunk;
+      this.messageStart[m] = start;
+      this.messageRoom[m] = room;
+    } else {
+      chunk = this.messageChunk[m]!;
+      start = this.messageStart[m]!;
     }
     // `send` made `source32` for this datagram's buffer.
-    copyBytes(bytes, this.source32, offset, bundle.region, bundle.region32, bundle.start + used, length);
-    bundle.bytes = used + length;
+    copyBytes(bytes, this.source32, offset, this.tickChunks[chunk]!, this.tickChunks32[chunk]!, start + used, length);
+    this.messageBytes[m] = used + length;
+    bundle.lastBytes = used + length;
+  }
+
+  private growMessages(): void {
+    const size = this.messageStart.length * 2;
+    const grow = (from: Int32Array) => {
+      const to = new Int32Array(size);
+      to.set(from);
+      return to;
+    };
+    this.messageChunk = grow(this.messageChunk);
+    this.messageStart = grow(this.messageStart);
+    this.messageBytes = grow(this.messageBytes);
+    this.messageRoom = grow(this.messageRoom);
   }
 
   /** Where in the chunk `length` bytes go (4-aligned, for `copyBytes`); takes a new chunk when it is full. */
@@ -818,6 +841,8 @@ export class NatsTransport implements DatagramTransport {
       this.chunk32 = new Int32Array(this.chunk.buffer, 0, size >> 2);
     }
     this.tickChunks.push(this.chunk);
+    this.tickChunks32.push(this.chunk32);
+    this.tickBuffers.push(this.chunk.buffer);
     this.chunkUsed = length;
     return 0;
   }
@@ -850,14 +875,16 @@ export class NatsTransport implements DatagramTransport {
     );
   }
 
-  /** Publishes a bundle, a view of its region, and empties it. */
-  private publishBundle(bundle: Bundle): void {
-    const bytes = bundle.bytes;
-    const payload = view(bundle.region, bundle.start, bundle.start + bytes);
-    bundle.lastBytes = bytes;
-    bundle.bytes = 0;
-    bundle.room = 0;
-    this.publish(bundle.subject, payload);
+  /** Publishes message `m` of this tick, a view of its chunk, and empties it. */
+  private publishMessage(m: number): void {
+    const bytes = this.messageBytes[m]!;
+    const start = this.messageStart[m]!;
+    // Made by the constructor rather than `subarray`, which looks up the constructor of the species first (half
+    // the cost of a view per message). A chunk starts its ArrayBuffer (`newChunk`).
+    const payload = new Uint8Array(this.tickBuffers[this.messageChunk[m]!]!, start, bytes);
+    this.messageBytes[m] = 0;
+    this.messageRoom[m] = 0;
+    this.publish(this.messageSubjects[m]!, payload);
   }
 
   private publish(subject: string, payload: Uint8Array, options?: Parameters<NatsConnection['publish']>[2]): void {
@@ -878,18 +905,19 @@ export class NatsTransport implements DatagramTransport {
    */
   readonly flush = (): void => {
     this.flushQueued = false;
-    const pending = this.pending;
-    for (let i = 0; i < pending.length; i++) {
-      const bundle = pending[i]!;
-      bundle.pending = false;
-      if (bundle.bytes > 0) this.publishBundle(bundle);
-    }
-    pending.length = 0;
+    const count = this.messageCount;
+    for (let m = 0; m < count; m++) if (this.messageBytes[m]! > 0) this.publishMessage(m);
+    this.messageCount = 0;
+    this.tick++;
     // The chunks of the tick but the current one are full, and every payload in them has been handed to the client.
     const chunks = this.tickChunks;
     for (let k = 0; k < chunks.length - 1; k++) if (chunks[k]!.length === CHUNK_BYTES) this.retire(chunks[k]!);
     this.tickChunks.length = 0;
     this.tickChunks.push(this.chunk);
+    this.tickChunks32.length = 0;
+    this.tickChunks32.push(this.chunk32);
+    this.tickBuffers.length = 0;
+    this.tickBuffers.push(this.chunk.buffer);
     for (const copy of this.leftCopies) {
       this.publish(copy.subject, copy.pdu, copy.options);
       this.natsStats.leftCellCopiesOut++;
