@@ -13,7 +13,7 @@
  */
 import { cellToBoundary, cellToLatLng, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { ecefToGeodetic } from '../math/geodesy.js';
+import { WGS84_A, WGS84_B, WGS84_E2, WGS84_EP2, ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
 
 /** The CELL token of PDUs that are not routed by position. */
@@ -32,13 +32,21 @@ const MIN_ROUTED_RADIUS_M = 6.0e6;
 /**
  * One subject, interned: the router hands out the same object for every PDU of a subject, so its user can keep
  * per-subject state on it without looking the subject string up (a subclass of the router makes the slots it needs:
- * `newSlot`; the transport's are its bundles).
+ * `newSlot`; the transport's are its bundles). Each slot also has a number (`SubjectRouter.routeSlot`) and
+ * `SLOT_STATE_INTS` integers of state (`SubjectRouter.slotState`).
  */
 export interface SubjectSlot {
   readonly subject: string;
   /** The H3 cell of a subject routed by position, else undefined. */
   readonly cell: string | undefined;
 }
+
+/**
+ * Integers of state per slot in `SubjectRouter.slotState`, zero when the slot is made, for the router's user (the
+ * transport keeps its bundles there): a typed array read in the order of the slots' numbers rather than a field of
+ * an object somewhere in the heap.
+ */
+export const SLOT_STATE_INTS = 4;
 
 /** Where one PDU goes. */
 export interface PduRoute {
@@ -125,19 +133,28 @@ export class SubjectRouter {
   private readonly freeEntities: number[] = [];
   private entitiesUsed = 0;
   /**
-   * Cells by number, the edges of each (`cellShape`), and the number of each. Bounded: past `cellLimit` cells the
-   * table keeps only those an entity refers to (`compactCells`).
+   * Cells by number, the edges of each (`cellShape`, `EDGE_DOUBLES` numbers per cell, in one array so that checking
+   * a location reads the edges themselves, not an object first), how many, and the number of each cell. Bounded:
+   * past `cellLimit` cells the table keeps only those an entity refers to (`compactCells`).
    */
   private cellNames: string[] = [];
-  private cellShapes: Float64Array[] = [];
+  private cellEdges = new Float64Array(EDGE_DOUBLES * 64);
+  private cellEdgeCounts = new Uint8Array(64);
+  /** The unit vector of a location being checked (`geodeticUnitVector`). */
+  private readonly unit = new Float64Array(3);
   private cellIds = new Map<string, number>();
   private cellLimit: number;
-  /** Subjects of cells by number, and the number of each. Bounded as the cells (`compactSlots`). */
+  /**
+   * Slots by number, the subject of each, their state (`SLOT_STATE_INTS` each), and the number of each cell subject.
+   * Bounded as the cells (`compactSlots`).
+   */
   private slots: SubjectSlot[] = [];
+  private slotSubjects: string[] = [];
+  private state = new Int32Array(SLOT_STATE_INTS * 256);
   private slotIds = new Map<string, number>();
   private slotLimit: number;
-  /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
-  private readonly globalSlots = new Map<number, SubjectSlot>();
+  /** Numbers of the per-exercise subjects, per exercise·256 + PDU type (at most 65 536; never dropped). */
+  private globalSlots = new Map<number, number>();
   /** H3 calls made (cache misses), for tests and benchmarks. */
   cellComputations = 0;
   /** Locations checked against the edges of the entity's cell, for tests and benchmarks. */
@@ -185,6 +202,36 @@ export class SubjectRouter {
    * @param out - receives the route.
    */
   route(bytes: Uint8Array, offset: number, length: number, out: PduRoute): PduRoute {
+    const slot = this.routeSlot(bytes, offset, length, out);
+    out.slot = this.slots[slot]!;
+    out.subject = this.slotSubjects[slot]!;
+    return out;
+  }
+
+  /** The slot numbered `slot` (`routeSlot`). */
+  slot(slot: number): SubjectSlot {
+    return this.slots[slot]!;
+  }
+
+  /** The subject of the slot numbered `slot`. */
+  subjectOf(slot: number): string {
+    return this.slotSubjects[slot]!;
+  }
+
+  /**
+   * The state of the slots, `SLOT_STATE_INTS` integers per slot number, kept with their slot when the slots are
+   * renumbered. Replaced by a larger array as slots are made: read it again after each `routeSlot`.
+   */
+  get slotState(): Int32Array {
+    return this.state;
+  }
+
+  /**
+   * As `route`, but gives the number of the slot and leaves `out.slot` and `out.subject` as they were: the slot
+   * object is not read (its memory is not touched per PDU). Numbers stay until the next call, which may renumber
+   * the slots (`compactSlots`).
+   */
+  routeSlot(bytes: Uint8Array, offset: number, length: number, out: PduRoute): number {
     const type = bytes[offset + HeaderOffset.PDU_TYPE]!;
     const exercise = bytes[offset + HeaderOffset.EXERCISE_ID]!;
     out.cell = undefined;
@@ -192,7 +239,7 @@ export class SubjectRouter {
     out.leftCell = undefined;
     const isState = type === PduType.ENTITY_STATE && length >= EntityStateOffset.PARAMETERS;
     const isUpdate = type === PduType.ENTITY_STATE_UPDATE && length >= EntityStateUpdateOffset.PARAMETERS;
-    if (!isState && !isUpdate) return this.routeGlobal(exercise, type, out);
+    if (!isState && !isUpdate) return this.globalSlot(exercise, type);
     const id = offset + EntityStateOffset.ENTITY_ID;
     const site = (bytes[id]! << 8) | bytes[id + 1]!,
       application = (bytes[id + 2]! << 8) | bytes[id + 3]!,
@@ -243,7 +290,7 @@ export class SubjectRouter {
     const cell = ints[q + CELL]!;
     if (cell < 0) {
       ints[q + KIND_EXERCISE] = (kindExercise & ~0xffff) | kindDomain;
-      return this.routeGlobal(exercise, type, out);
+      return this.globalSlot(exercise, type);
     }
     let slot = ints[q + SLOT]!;
     const wanted = ((exercise + 1) << 16) | kindDomain;
@@ -258,23 +305,33 @@ export class SubjectRouter {
     const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
     const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? -1 : cell;
     if (nextTracked !== tracked) ints[q + TRACKED] = nextTracked;
-    const subject = this.slots[slot]!;
     out.cell = names[cell];
-    out.slot = subject;
-    out.subject = subject.subject;
-    return out;
+    return slot;
   }
 
-  private routeGlobal(exercise: number, type: number, out: PduRoute): PduRoute {
+  private globalSlot(exercise: number, type: number): number {
     const key = (exercise << 8) | type;
     let slot = this.globalSlots.get(key);
     if (slot === undefined) {
-      slot = this.newSlot(this.globalSubject(exercise, type), undefined);
+      if (this.slots.length >= this.slotLimit) this.compactSlots();
+      slot = this.addSlot(this.globalSubject(exercise, type), undefined);
       this.globalSlots.set(key, slot);
     }
-    out.slot = slot;
-    out.subject = slot.subject;
-    return out;
+    return slot;
+  }
+
+  /** A new slot, numbered after the others, its state zero. */
+  private addSlot(subject: string, cell: string | undefined): number {
+    const slot = this.slots.length;
+    this.slots.push(this.newSlot(subject, cell));
+    this.slotSubjects.push(subject);
+    if ((slot + 1) * SLOT_STATE_INTS > this.state.length) {
+      const grown = new Int32Array(this.state.length * 2);
+      grown.set(this.state);
+      this.state = grown;
+    }
+    this.state.fill(0, slot * SLOT_STATE_INTS, (slot + 1) * SLOT_STATE_INTS);
+    return slot;
   }
 
   /** The number of the one slot of a cell subject. */
@@ -284,8 +341,7 @@ export class SubjectRouter {
     let slot = this.slotIds.get(subject);
     if (slot === undefined) {
       if (this.slots.length >= this.slotLimit) this.compactSlots();
-      slot = this.slots.length;
-      this.slots.push(this.newSlot(subject, name));
+      slot = this.addSlot(subject, name);
       this.slotIds.set(subject, slot);
     }
     return slot;
@@ -298,7 +354,17 @@ export class SubjectRouter {
       if (this.cellNames.length >= this.cellLimit) this.compactCells();
       cell = this.cellNames.length;
       this.cellNames.push(name);
-      this.cellShapes.push(cellShape(name));
+      if (cell === this.cellEdgeCounts.length) {
+        const edges = new Float64Array(2 * this.cellEdges.length),
+          counts = new Uint8Array(2 * cell);
+        edges.set(this.cellEdges);
+        counts.set(this.cellEdgeCounts);
+        this.cellEdges = edges;
+        this.cellEdgeCounts = counts;
+      }
+      const shape = cellShape(name);
+      this.cellEdges.set(shape, cell * EDGE_DOUBLES);
+      this.cellEdgeCounts[cell] = shape.length / 3;
       this.cellIds.set(name, cell);
     }
     return cell;
@@ -311,7 +377,8 @@ export class SubjectRouter {
   private compactCells(): void {
     const renumbered = new Int32Array(this.cellNames.length).fill(-1);
     const names: string[] = [],
-      shapes: Float64Array[] = [],
+      edges = new Float64Array(this.cellEdges.length),
+      counts = new Uint8Array(this.cellEdgeCounts.length),
       ids = new Map<string, number>();
     const ints = this.entityInts;
     const keep = (at: number) => {
@@ -321,7 +388,8 @@ export class SubjectRouter {
       if (cell < 0) {
         cell = renumbered[old] = names.length;
         names.push(this.cellNames[old]!);
-        shapes.push(this.cellShapes[old]!);
+        edges.set(this.cellEdges.subarray(old * EDGE_DOUBLES, (old + 1) * EDGE_DOUBLES), cell * EDGE_DOUBLES);
+        counts[cell] = this.cellEdgeCounts[old]!;
         ids.set(this.cellNames[old]!, cell);
       }
       ints[at] = cell;
@@ -331,30 +399,47 @@ export class SubjectRouter {
       keep(e * ENTITY_INTS + TRACKED);
     }
     this.cellNames = names;
-    this.cellShapes = shapes;
+    this.cellEdges = edges;
+    this.cellEdgeCounts = counts;
     this.cellIds = ids;
     this.cellLimit = names.length + Math.max(this.maxSubjects, names.length);
   }
 
-  /** Keeps only the subjects an entity holds, renumbered; then as `compactCells`. */
+  /**
+   * Keeps only the per-exercise subjects and the subjects an entity holds, renumbered with their state; then as
+   * `compactCells`.
+   */
   private compactSlots(): void {
     const renumbered = new Int32Array(this.slots.length).fill(-1);
     const slots: SubjectSlot[] = [],
+      subjects: string[] = [],
       ids = new Map<string, number>();
-    const ints = this.entityInts;
-    for (let e = 0; e < this.entitiesUsed; e++) {
-      const old = ints[e * ENTITY_INTS + SLOT]!;
-      if (old < 0) continue;
+    const state = new Int32Array(this.state.length);
+    const keep = (old: number): number => {
       let slot = renumbered[old]!;
       if (slot < 0) {
         slot = renumbered[old] = slots.length;
         slots.push(this.slots[old]!);
-        ids.set(this.slots[old]!.subject, slot);
+        subjects.push(this.slotSubjects[old]!);
+        state.set(this.state.subarray(old * SLOT_STATE_INTS, (old + 1) * SLOT_STATE_INTS), slot * SLOT_STATE_INTS);
       }
+      return slot;
+    };
+    const globals = new Map<number, number>();
+    for (const [key, old] of this.globalSlots) globals.set(key, keep(old));
+    const ints = this.entityInts;
+    for (let e = 0; e < this.entitiesUsed; e++) {
+      const old = ints[e * ENTITY_INTS + SLOT]!;
+      if (old < 0) continue;
+      const slot = keep(old);
+      ids.set(subjects[slot]!, slot);
       ints[e * ENTITY_INTS + SLOT] = slot;
     }
     this.slots = slots;
+    this.slotSubjects = subjects;
+    this.state = state;
     this.slotIds = ids;
+    this.globalSlots = globals;
     this.slotLimit = slots.length + Math.max(this.maxSubjects, slots.length);
   }
 
@@ -422,27 +507,42 @@ export class SubjectRouter {
       doubles[p + 3] = -1;
       return;
     }
-    const g = ecefToGeodetic(this.geodetic, x, y, z);
-    const lat = g[0]!,
-      lon = g[1]!;
+    const unit = geodeticUnitVector(this.unit, x, y, z);
     let cell = ints[q + CELL]!;
     if (cell >= 0) {
       this.cellChecks++;
-      const inside = insideCellBy(this.cellShapes[cell]!, lat, lon);
+      const inside = this.insideBy(cell, unit);
       if (inside > EDGE_MARGIN) {
         doubles[p + 3] = safeRadiusM(inside);
         return;
       }
     }
     this.cellComputations++;
-    const name = latLngToCell(lat * RAD_TO_DEG, lon * RAD_TO_DEG, this.resolution);
+    const g = ecefToGeodetic(this.geodetic, x, y, z);
+    const name = latLngToCell(g[0]! * RAD_TO_DEG, g[1]! * RAD_TO_DEG, this.resolution);
     if (cell < 0 || this.cellNames[cell] !== name) {
       // `internCell` may renumber the cells of every entity (`compactCells`), this one's too: written after.
       cell = ints[q + CELL] = this.internCell(name);
       ints[q + SLOT] = -1;
     }
-    const inside = insideCellBy(this.cellShapes[cell]!, lat, lon);
+    const inside = this.insideBy(cell, unit);
     doubles[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
+  }
+
+  /** `insideCellBy` for the cell numbered `cell` and the unit vector of a location (`geodeticUnitVector`). */
+  private insideBy(cell: number, unit: Float64Array): number {
+    const edges = this.cellEdges,
+      from = cell * EDGE_DOUBLES,
+      to = from + 3 * this.cellEdgeCounts[cell]!;
+    const ux = unit[0]!,
+      uy = unit[1]!,
+      uz = unit[2]!;
+    let least = Number.POSITIVE_INFINITY;
+    for (let i = from; i < to; i += 3) {
+      const d = ux * edges[i]! + uy * edges[i + 1]! + uz * edges[i + 2]!;
+      if (d < least) least = d;
+    }
+    return least;
   }
 
   /**
@@ -543,6 +643,43 @@ export function cellShape(cell: string): Float64Array {
     shape[3 * i + 2] = nz;
   }
   return shape;
+}
+
+/** Most numbers of a cell's edges (`cellShape`): H3 gives at most 10 boundary vertices. */
+const EDGE_DOUBLES = 30;
+
+/**
+ * The unit vector (cos φ cos λ, cos φ sin λ, sin φ) of the geodetic latitude φ and longitude λ of an ECEF location
+ * (metres, above half the polar radius), as `insideCellBy` takes them, into `out`: the sine and cosine of φ from the
+ * same two Bowring steps as `ecefToGeodetic` (src/math/geodesy.ts), those of λ from x and y, so without
+ * trigonometric functions. They agree with the sines and cosines of `ecefToGeodetic`'s angles to within rounding
+ * (about 1e-15), far below `EDGE_MARGIN`.
+ */
+export function geodeticUnitVector(out: Float64Array, x: number, y: number, z: number): Float64Array {
+  const p = Math.sqrt(x * x + y * y);
+  let t = WGS84_A * z,
+    u = WGS84_B * p;
+  let r = Math.sqrt(t * t + u * u);
+  let sinBeta = t / r,
+    cosBeta = u / r;
+  let num = 0,
+    den = 1;
+  for (let k = 0; k < 2; k++) {
+    num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
+    den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
+    t = WGS84_B * num;
+    u = WGS84_A * den;
+    r = Math.sqrt(t * t + u * u);
+    sinBeta = t / r;
+    cosBeta = u / r;
+  }
+  const h = Math.sqrt(num * num + den * den);
+  const cosLat = den / h;
+  // On the axis the longitude is 0, as atan2(0, 0).
+  out[0] = p > 0 ? (cosLat * x) / p : cosLat;
+  out[1] = p > 0 ? (cosLat * y) / p : 0;
+  out[2] = num / h;
+  return out;
 }
 
 /**

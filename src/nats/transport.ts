@@ -40,6 +40,7 @@ import {
   NEW_CELL_HEADER,
   SubjectRouter,
   createRoute,
+  SLOT_STATE_INTS,
   redactUrl,
   type SubjectSlot,
 } from './subjects.js';
@@ -187,14 +188,19 @@ export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOpt
 }
 
 /**
- * A subject's slot (made by `BundlingRouter`) with the PDUs waiting to be published together to it: the transport's
- * message `message` of this tick (`NatsTransport.messageBytes`…) when `tick` is the transport's.
+ * A subject's bundle, the PDUs waiting to be published together to it, in its slot's state
+ * (`SubjectRouter.slotState`): while `BUNDLE_TICK` is the transport's tick, they are the transport's message
+ * `BUNDLE_MESSAGE` of this tick (`NatsTransport.messageBytes`…); `BUNDLE_LAST_BYTES` is the bytes of the subject's
+ * message so far, or of its last: the room reserved for its next one.
  */
+const BUNDLE_TICK = 0,
+  BUNDLE_MESSAGE = 1,
+  BUNDLE_LAST_BYTES = 2;
+/** The last tick before they start again from 1 (`NatsTransport.nextTick`). */
+const MAX_TICK = 0x7fffffff;
+
+/** A subject's slot (made by `BundlingRouter`). */
 interface Bundle extends SubjectSlot {
-  tick: number;
-  message: number;
-  /** Bytes of the subject's message so far, or of its last: the room reserved for its next one. */
-  lastBytes: number;
   /**
    * The publish options of a left-cell copy whose entity is now in this slot's cell (`leftCopyOptions`), made at
    * the first such copy. The client encodes the headers when it is called and never changes them, so one object
@@ -206,7 +212,7 @@ interface Bundle extends SubjectSlot {
 /** A router whose subject slots are bundles. */
 class BundlingRouter extends SubjectRouter {
   protected override newSlot(subject: string, cell: string | undefined): Bundle {
-    return { subject, cell, tick: 0, message: -1, lastBytes: 0, leftCopyOptions: undefined };
+    return { subject, cell, leftCopyOptions: undefined };
   }
 }
 
@@ -719,15 +725,14 @@ export class NatsTransport implements DatagramTransport {
         this.stats.sendFailure ??= 'a datagram to send holds a PDU whose Length field does not fit the datagram';
         return;
       }
-      this.router.route(datagram, offset, pduLength, route);
+      const slot = this.router.routeSlot(datagram, offset, pduLength, route);
       if (route.cell === undefined) {
         const type = datagram[offset + HeaderOffset.PDU_TYPE];
         if (type === PduType.ENTITY_STATE || type === PduType.ENTITY_STATE_UPDATE) this.natsStats.unroutable++;
       } else if (route.leftCell !== undefined) {
-        this.queueLeftCopy(datagram, offset, pduLength, route.slot as Bundle, route.cell, route.leftCell);
+        this.queueLeftCopy(datagram, offset, pduLength, slot, route.cell, route.leftCell);
       }
-      // The router is a BundlingRouter: its slots are bundles.
-      this.stage(route.slot as Bundle, datagram, offset, pduLength);
+      this.stage(slot, datagram, offset, pduLength);
       offset += pduLength;
     }
     if (!this.flushQueued) {
@@ -741,10 +746,12 @@ export class NatsTransport implements DatagramTransport {
     bytes: Uint8Array,
     offset: number,
     length: number,
-    bundle: Bundle,
+    slot: number,
     cell: string,
     leftCell: string,
   ): void {
+    // The router is a BundlingRouter: its slots are bundles.
+    const bundle = this.router.slot(slot) as Bundle;
     const subject = bundle.subject;
     // The old cell's subject differs from the new one only in its CELL token.
     const prefixEnd = this.router.prefix.length + 1;
@@ -762,15 +769,17 @@ export class NatsTransport implements DatagramTransport {
    * subject's last message had (mostly the same number of PDUs each tick); a message that outgrows its room moves
    * to room twice as large.
    */
-  private stage(bundle: Bundle, bytes: Uint8Array, offset: number, length: number): void {
-    let m = bundle.message,
+  private stage(slot: number, bytes: Uint8Array, offset: number, length: number): void {
+    const state = this.router.slotState,
+      k = slot * SLOT_STATE_INTS;
+    let m = state[k + BUNDLE_MESSAGE]!,
       used = 0;
-    if (bundle.tick !== this.tick) {
+    if (state[k + BUNDLE_TICK] !== this.tick) {
       m = this.messageCount++;
       if (m === this.messageStart.length) this.growMessages();
-      bundle.tick = this.tick;
-      bundle.message = m;
-      this.messageSubjects[m] = bundle.subject;
+      state[k + BUNDLE_TICK] = this.tick;
+      state[k + BUNDLE_MESSAGE] = m;
+      this.messageSubjects[m] = this.router.subjectOf(slot);
       this.messageBytes[m] = 0;
       this.messageRoom[m] = 0;
     } else {
@@ -783,7 +792,7 @@ export class NatsTransport implements DatagramTransport {
     }
     let chunk: number, start: number;
     if (used + length > this.messageRoom[m]!) {
-      const room = used === 0 ? Math.max(length, bundle.lastBytes) : Math.max(used + length, 2 * used);
+      const room = used === 0 ? Math.max(length, state[k + BUNDLE_LAST_BYTES]!) : Math.max(used + length, 2 * used);
       start = this.reserve(room);
       chunk = this.tickChunks.length - 1;
       if (used > 0) {
@@ -808,7 +817,21 @@ export class NatsTransport implements DatagramTransport {
     // `send` made `source32` for this datagram's buffer.
     copyBytes(bytes, this.source32, offset, this.tickChunks[chunk]!, this.tickChunks32[chunk]!, start + used, length);
     this.messageBytes[m] = used + length;
-    bundle.lastBytes = used + length;
+    state[k + BUNDLE_LAST_BYTES] = used + length;
+  }
+
+  /**
+   * Starts the next tick. Ticks are 32-bit integers in the slots' state: at the last one, every bundle's tick is
+   * cleared and they start again from 1 (a slot made since is at 0, so not in any tick).
+   */
+  private nextTick(): void {
+    if (this.tick < MAX_TICK) {
+      this.tick++;
+      return;
+    }
+    this.tick = 1;
+    const state = this.router.slotState;
+    for (let k = 0; k < state.length; k += SLOT_STATE_INTS) state[k + BUNDLE_TICK] = 0;
   }
 
   private growMessages(): void {
@@ -908,7 +931,7 @@ export class NatsTransport implements DatagramTransport {
     const count = this.messageCount;
     for (let m = 0; m < count; m++) if (this.messageBytes[m]! > 0) this.publishMessage(m);
     this.messageCount = 0;
-    this.tick++;
+    this.nextTick();
     // The chunks of the tick but the current one are full, and every payload in them has been handed to the client.
     const chunks = this.tickChunks;
     for (let k = 0; k < chunks.length - 1; k++) if (chunks[k]!.length === CHUNK_BYTES) this.retire(chunks[k]!);
