@@ -4,13 +4,14 @@
 import fc from 'fast-check';
 import { cellToBoundary, cellToLatLng, getPentagons, getResolution, latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
-import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { areaContains, cellsCoveringArea, destination, distanceM, parseCircleArea } from '../../src/nats/area.js';
 import {
   EDGE_MARGIN,
   SubjectRouter,
   cellShape,
   createRoute,
+  geodeticUnitVector,
   insideCellBy,
   redactUrl,
 } from '../../src/nats/subjects.js';
@@ -123,6 +124,30 @@ describe('SubjectRouter', () => {
     );
     // Not vacuous: many of the points were inside.
     expect(inside).toBeGreaterThan(1000);
+  });
+
+  it("the unit vector of a location agrees with ecefToGeodetic's latitude and longitude (poles and axis too)", () => {
+    const check = (x: number, y: number, z: number) => {
+      const [lat, lon] = ecefToGeodetic(new Float64Array(3), x, y, z);
+      const unit = geodeticUnitVector(new Float64Array(3), x, y, z);
+      const expected = [Math.cos(lat!) * Math.cos(lon!), Math.cos(lat!) * Math.sin(lon!), Math.sin(lat!)];
+      for (let i = 0; i < 3; i++) expect(Math.abs(unit[i]! - expected[i]!)).toBeLessThan(1e-12);
+    };
+    fc.assert(
+      fc.property(
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: -400, max: 4e7, noNaN: true }),
+        (lat, lon, h) => {
+          const ecef = geodeticDegreesToEcef(new Float64Array(3), lat, lon, h);
+          check(ecef[0]!, ecef[1]!, ecef[2]!);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    check(0, 0, 6_356_852);
+    check(0, 0, -6_356_752);
+    check(6_378_137, 0, 0);
   });
 
   it('the cell cache follows entities across cells in small steps near edges (resolutions 9–11)', () => {
