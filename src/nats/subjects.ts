@@ -140,6 +140,13 @@ export class SubjectRouter {
   private cellNames: string[] = [];
   private cellEdges = new Float64Array(EDGE_DOUBLES * 64);
   private cellEdgeCounts = new Uint8Array(64);
+  /**
+   * Per cell, the subject last interned in it (`internSlot`) and its (exercise + 1)·2¹⁶ + kind·256 + domain (-1:
+   * none): most cells carry one kind and domain, so an entity crossing into one builds no subject string. Forgotten
+   * when the cells or the subjects are renumbered.
+   */
+  private cellSlotKey = new Int32Array(64).fill(-1);
+  private cellSlot = new Int32Array(64);
   /** The unit vector of a location being checked (`geodeticUnitVector`). */
   private readonly unit = new Float64Array(3);
   private cellIds = new Map<string, number>();
@@ -336,6 +343,8 @@ export class SubjectRouter {
 
   /** The number of the one slot of a cell subject. */
   private internSlot(exercise: number, cell: number, kindDomain: number): number {
+    const key = ((exercise + 1) << 16) | kindDomain;
+    if (this.cellSlotKey[cell] === key) return this.cellSlot[cell]!;
     const name = this.cellNames[cell]!;
     const subject = this.cellSubject(exercise, name, kindDomain >> 8, kindDomain & 0xff);
     let slot = this.slotIds.get(subject);
@@ -344,6 +353,8 @@ export class SubjectRouter {
       slot = this.addSlot(subject, name);
       this.slotIds.set(subject, slot);
     }
+    this.cellSlotKey[cell] = key;
+    this.cellSlot[cell] = slot;
     return slot;
   }
 
@@ -361,6 +372,12 @@ export class SubjectRouter {
         counts.set(this.cellEdgeCounts);
         this.cellEdges = edges;
         this.cellEdgeCounts = counts;
+        const keys = new Int32Array(2 * cell).fill(-1),
+          slots = new Int32Array(2 * cell);
+        keys.set(this.cellSlotKey);
+        slots.set(this.cellSlot);
+        this.cellSlotKey = keys;
+        this.cellSlot = slots;
       }
       const shape = cellShape(name);
       this.cellEdges.set(shape, cell * EDGE_DOUBLES);
@@ -401,6 +418,7 @@ export class SubjectRouter {
     this.cellNames = names;
     this.cellEdges = edges;
     this.cellEdgeCounts = counts;
+    this.cellSlotKey.fill(-1);
     this.cellIds = ids;
     this.cellLimit = names.length + Math.max(this.maxSubjects, names.length);
   }
@@ -438,6 +456,7 @@ export class SubjectRouter {
     this.slots = slots;
     this.slotSubjects = subjects;
     this.state = state;
+    this.cellSlotKey.fill(-1);
     this.slotIds = ids;
     this.globalSlots = globals;
     this.slotLimit = slots.length + Math.max(this.maxSubjects, slots.length);

@@ -207,12 +207,14 @@ interface Bundle extends SubjectSlot {
    * serves every copy: making and filling a header object is the dearest step of a copy.
    */
   leftCopyOptions: { headers: MsgHdrs } | undefined;
+  /** The subjects of the left-cell copies of this slot's entities, by the cell left (made at the first one). */
+  leftSubjects: Map<string, string> | undefined;
 }
 
 /** A router whose subject slots are bundles. */
 class BundlingRouter extends SubjectRouter {
   protected override newSlot(subject: string, cell: string | undefined): Bundle {
-    return { subject, cell, leftCopyOptions: undefined };
+    return { subject, cell, leftCopyOptions: undefined, leftSubjects: undefined };
   }
 }
 
@@ -220,8 +222,14 @@ class BundlingRouter extends SubjectRouter {
 interface LeftCopy {
   subject: string;
   options: { headers: MsgHdrs };
-  pdu: Buffer;
+  /** Where its bytes lie: the chunk (its place in the tick's chunks), start and length. */
+  chunk: number;
+  start: number;
+  length: number;
 }
+
+/** Left-cell subjects a bundle keeps at most (`Bundle.leftSubjects`): a cell has six neighbours. */
+const MAX_LEFT_SUBJECTS = 16;
 
 /** Publish options of a copy sent to the cell its entity left for `newCell` (docs/nats.md). */
 function leftCopyOptions(newCell: string): { headers: MsgHdrs } {
@@ -752,16 +760,29 @@ export class NatsTransport implements DatagramTransport {
   ): void {
     // The router is a BundlingRouter: its slots are bundles.
     const bundle = this.router.slot(slot) as Bundle;
-    const subject = bundle.subject;
-    // The old cell's subject differs from the new one only in its CELL token.
-    const prefixEnd = this.router.prefix.length + 1;
-    const exerciseEnd = subject.indexOf('.', prefixEnd);
-    const rest = subject.slice(exerciseEnd + 1 + cell.length);
-    const oldSubject = `${subject.slice(0, exerciseEnd + 1)}${leftCell}${rest}`;
-    const pdu = Buffer.allocUnsafe(length);
-    for (let i = 0; i < length; i++) pdu[i] = bytes[offset + i]!;
+    const subjects = (bundle.leftSubjects ??= new Map());
+    let oldSubject = subjects.get(leftCell);
+    if (oldSubject === undefined) {
+      // The old cell's subject differs from the new one only in its CELL token.
+      const subject = bundle.subject;
+      const prefixEnd = this.router.prefix.length + 1;
+      const exerciseEnd = subject.indexOf('.', prefixEnd);
+      const rest = subject.slice(exerciseEnd + 1 + cell.length);
+      oldSubject = `${subject.slice(0, exerciseEnd + 1)}${leftCell}${rest}`;
+      if (subjects.size >= MAX_LEFT_SUBJECTS) subjects.clear();
+      subjects.set(leftCell, oldSubject);
+    }
+    // Copied into the chunk as the bundles' PDUs (`send` made `source32` for this datagram's buffer).
+    const start = this.reserve(length);
+    copyBytes(bytes, this.source32, offset, this.chunk, this.chunk32, start, length);
     bundle.leftCopyOptions ??= leftCopyOptions(cell);
-    this.leftCopies.push({ subject: oldSubject, options: bundle.leftCopyOptions, pdu });
+    this.leftCopies.push({
+      subject: oldSubject,
+      options: bundle.leftCopyOptions,
+      chunk: this.tickChunks.length - 1,
+      start,
+      length,
+    });
   }
 
   /**
@@ -932,6 +953,11 @@ export class NatsTransport implements DatagramTransport {
     for (let m = 0; m < count; m++) if (this.messageBytes[m]! > 0) this.publishMessage(m);
     this.messageCount = 0;
     this.nextTick();
+    for (const copy of this.leftCopies) {
+      this.publish(copy.subject, new Uint8Array(this.tickBuffers[copy.chunk]!, copy.start, copy.length), copy.options);
+      this.natsStats.leftCellCopiesOut++;
+    }
+    this.leftCopies.length = 0;
     // The chunks of the tick but the current one are full, and every payload in them has been handed to the client.
     const chunks = this.tickChunks;
     for (let k = 0; k < chunks.length - 1; k++) if (chunks[k]!.length === CHUNK_BYTES) this.retire(chunks[k]!);
@@ -941,11 +967,6 @@ export class NatsTransport implements DatagramTransport {
     this.tickChunks32.push(this.chunk32);
     this.tickBuffers.length = 0;
     this.tickBuffers.push(this.chunk.buffer);
-    for (const copy of this.leftCopies) {
-      this.publish(copy.subject, copy.pdu, copy.options);
-      this.natsStats.leftCellCopiesOut++;
-    }
-    this.leftCopies.length = 0;
   };
 
   private sendFailed(reason: string): void {
