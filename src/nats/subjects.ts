@@ -11,7 +11,7 @@
  *
  * Subject tokens never need escaping: cells are hex, the rest are decimal numbers.
  */
-import { cellToBoundary, cellToLatLng, latLngToCell } from 'h3-js';
+import { cellToBoundary, cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { WGS84_A, WGS84_B, WGS84_E2, WGS84_EP2, ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
@@ -147,6 +147,10 @@ export class SubjectRouter {
    */
   private cellSlotKey = new Int32Array(64).fill(-1);
   private cellSlot = new Int32Array(64);
+  /** Per cell, the numbers of its neighbours (`neighbourOf`), and how many (`NEIGHBOURS_UNKNOWN`: not yet taken). */
+  private neighbours = new Int32Array(64 * MAX_NEIGHBOURS);
+  private neighbourCounts = new Uint8Array(64).fill(NEIGHBOURS_UNKNOWN);
+  private neighbourInside = 0;
   /** The unit vector of a location being checked (`geodeticUnitVector`). */
   private readonly unit = new Float64Array(3);
   private cellIds = new Map<string, number>();
@@ -365,26 +369,58 @@ export class SubjectRouter {
       if (this.cellNames.length >= this.cellLimit) this.compactCells();
       cell = this.cellNames.length;
       this.cellNames.push(name);
-      if (cell === this.cellEdgeCounts.length) {
-        const edges = new Float64Array(2 * this.cellEdges.length),
-          counts = new Uint8Array(2 * cell);
-        edges.set(this.cellEdges);
-        counts.set(this.cellEdgeCounts);
-        this.cellEdges = edges;
-        this.cellEdgeCounts = counts;
-        const keys = new Int32Array(2 * cell).fill(-1),
-          slots = new Int32Array(2 * cell);
-        keys.set(this.cellSlotKey);
-        slots.set(this.cellSlot);
-        this.cellSlotKey = keys;
-        this.cellSlot = slots;
-      }
+      if (cell === this.cellEdgeCounts.length) this.growCells(2 * cell);
       const shape = cellShape(name);
       this.cellEdges.set(shape, cell * EDGE_DOUBLES);
       this.cellEdgeCounts[cell] = shape.length / 3;
       this.cellIds.set(name, cell);
     }
     return cell;
+  }
+
+  /** Room in the per-cell arrays for `size` cells. */
+  private growCells(size: number): void {
+    const grow = <T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T, fill?: number): T => {
+      if (fill !== undefined) to.fill(fill);
+      to.set(from);
+      return to;
+    };
+    this.cellEdges = grow(this.cellEdges, new Float64Array(size * EDGE_DOUBLES));
+    this.cellEdgeCounts = grow(this.cellEdgeCounts, new Uint8Array(size));
+    this.cellSlotKey = grow(this.cellSlotKey, new Int32Array(size), -1);
+    this.cellSlot = grow(this.cellSlot, new Int32Array(size));
+    this.neighbours = grow(this.neighbours, new Int32Array(size * MAX_NEIGHBOURS));
+    this.neighbourCounts = grow(this.neighbourCounts, new Uint8Array(size), NEIGHBOURS_UNKNOWN);
+  }
+
+  /**
+   * The neighbour of `cell` the unit vector `unit` is inside by more than `EDGE_MARGIN`, or -1 (`insideBy` of it in
+   * `neighbourInside`). A location that has left its cell is mostly in a neighbour, and settling that by the
+   * neighbours' edges spares the H3 call, its new string and its lookup. The neighbours are taken from H3 once per
+   * cell (`gridDisk`) and kept by number; not when they would not all fit in the table before it is next compacted.
+   */
+  private neighbourOf(cell: number, unit: Float64Array): number {
+    let count = this.neighbourCounts[cell]!;
+    if (count === NEIGHBOURS_UNKNOWN) {
+      if (this.cellNames.length + MAX_NEIGHBOURS > this.cellLimit) return -1;
+      count = 0;
+      for (const name of gridDisk(this.cellNames[cell]!, 1)) {
+        if (name === this.cellNames[cell] || count === MAX_NEIGHBOURS) continue;
+        // Interned first: it may grow the arrays (`growCells`).
+        const neighbour = this.internCell(name);
+        this.neighbours[cell * MAX_NEIGHBOURS + count++] = neighbour;
+      }
+      this.neighbourCounts[cell] = count;
+    }
+    for (let k = cell * MAX_NEIGHBOURS, end = k + count; k < end; k++) {
+      const neighbour = this.neighbours[k]!;
+      const inside = this.insideBy(neighbour, unit);
+      if (inside > EDGE_MARGIN) {
+        this.neighbourInside = inside;
+        return neighbour;
+      }
+    }
+    return -1;
   }
 
   /**
@@ -419,6 +455,7 @@ export class SubjectRouter {
     this.cellEdges = edges;
     this.cellEdgeCounts = counts;
     this.cellSlotKey.fill(-1);
+    this.neighbourCounts.fill(NEIGHBOURS_UNKNOWN);
     this.cellIds = ids;
     this.cellLimit = names.length + Math.max(this.maxSubjects, names.length);
   }
@@ -533,6 +570,15 @@ export class SubjectRouter {
       const inside = this.insideBy(cell, unit);
       if (inside > EDGE_MARGIN) {
         doubles[p + 3] = safeRadiusM(inside);
+        return;
+      }
+      // Taking the neighbours may renumber the cells of every entity (`compactCells`): not this one's, nor `cell`,
+      // since it is not done when the table is that full.
+      const neighbour = this.neighbourOf(cell, unit);
+      if (neighbour >= 0) {
+        ints[q + CELL] = neighbour;
+        ints[q + SLOT] = -1;
+        doubles[p + 3] = safeRadiusM(this.neighbourInside);
         return;
       }
     }
@@ -663,6 +709,10 @@ export function cellShape(cell: string): Float64Array {
   }
   return shape;
 }
+
+/** Neighbours of a cell kept at most (a hexagon has six, a pentagon five), and the count of those not yet taken. */
+const MAX_NEIGHBOURS = 6;
+const NEIGHBOURS_UNKNOWN = 255;
 
 /** Most numbers of a cell's edges (`cellShape`): H3 gives at most 10 boundary vertices. */
 const EDGE_DOUBLES = 30;

@@ -187,8 +187,23 @@ describe('SubjectRouter', () => {
     for (let i = 0; i < 100; i++) router.route(pdu(48 + i * 1e-5, 11), 0, 144, createRoute()); // 1 m steps
     expect(router.cellComputations).toBeLessThanOrEqual(2);
     const far = new SubjectRouter('dis', 5);
-    for (let i = 0; i < 20; i++) far.route(pdu(48 + i * 0.2, 11), 0, 144, createRoute()); // 22 km steps
+    for (let i = 0; i < 20; i++) far.route(pdu(48 + i * 0.4, 11), 0, 144, createRoute()); // 44 km steps
     expect(far.cellComputations).toBe(20);
+    // 3 km steps: each crossing lands in a neighbour of the cell left, settled by the neighbours' edges (H3 asked
+    // only for a location near an edge), and the same cell as h3-js's.
+    const hopper = new SubjectRouter('dis', 5);
+    const cells = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const lat = 48 + i * 0.027;
+      const route = hopper.route(pdu(lat, 11), 0, 144, createRoute());
+      cells.add(route.cell!);
+      if (route.cell !== latLngToCell(lat, 11, 5)) {
+        const [clat, clon] = cellToLatLng(route.cell!);
+        expect(distanceM(clat, clon, lat, 11)).toBeLessThan(20_000);
+      }
+    }
+    expect(cells.size).toBeGreaterThan(15);
+    expect(hopper.cellComputations).toBeLessThan(cells.size / 2);
     // 300 m steps in 8.5 km cells: the edges are checked as the entity leaves its safe distance, H3 asked only
     // near an edge.
     const walker = new SubjectRouter('dis', 5);
