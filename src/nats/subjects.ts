@@ -394,24 +394,33 @@ export class SubjectRouter {
   }
 
   /**
+   * Takes the neighbours of `cell` from H3 (`gridDisk`) and keeps them by number, once per cell: when H3 gives it
+   * as an entity's cell, or for a cell entered from a neighbour, when an entity first leaves it. Not when they would
+   * not all fit in the table before it is next compacted (no cell is renumbered here).
+   * @returns how many, or `NEIGHBOURS_UNKNOWN`.
+   */
+  private takeNeighbours(cell: number): number {
+    let count = this.neighbourCounts[cell]!;
+    if (count !== NEIGHBOURS_UNKNOWN || this.cellNames.length + MAX_NEIGHBOURS > this.cellLimit) return count;
+    count = 0;
+    for (const name of gridDisk(this.cellNames[cell]!, 1)) {
+      if (name === this.cellNames[cell] || count === MAX_NEIGHBOURS) continue;
+      // Interned first: it may grow the arrays (`growCells`).
+      const neighbour = this.internCell(name);
+      this.neighbours[cell * MAX_NEIGHBOURS + count++] = neighbour;
+    }
+    this.neighbourCounts[cell] = count;
+    return count;
+  }
+
+  /**
    * The neighbour of `cell` the unit vector `unit` is inside by more than `EDGE_MARGIN`, or -1 (`insideBy` of it in
    * `neighbourInside`). A location that has left its cell is mostly in a neighbour, and settling that by the
-   * neighbours' edges spares the H3 call, its new string and its lookup. The neighbours are taken from H3 once per
-   * cell (`gridDisk`) and kept by number; not when they would not all fit in the table before it is next compacted.
+   * neighbours' edges spares the H3 call, its new string and its lookup.
    */
   private neighbourOf(cell: number, unit: Float64Array): number {
-    let count = this.neighbourCounts[cell]!;
-    if (count === NEIGHBOURS_UNKNOWN) {
-      if (this.cellNames.length + MAX_NEIGHBOURS > this.cellLimit) return -1;
-      count = 0;
-      for (const name of gridDisk(this.cellNames[cell]!, 1)) {
-        if (name === this.cellNames[cell] || count === MAX_NEIGHBOURS) continue;
-        // Interned first: it may grow the arrays (`growCells`).
-        const neighbour = this.internCell(name);
-        this.neighbours[cell * MAX_NEIGHBOURS + count++] = neighbour;
-      }
-      this.neighbourCounts[cell] = count;
-    }
+    const count = this.takeNeighbours(cell);
+    if (count === NEIGHBOURS_UNKNOWN) return -1;
     for (let k = cell * MAX_NEIGHBOURS, end = k + count; k < end; k++) {
       const neighbour = this.neighbours[k]!;
       const inside = this.insideBy(neighbour, unit);
@@ -589,6 +598,8 @@ export class SubjectRouter {
       // `internCell` may renumber the cells of every entity (`compactCells`), this one's too: written after.
       cell = ints[q + CELL] = this.internCell(name);
       ints[q + SLOT] = -1;
+      // With the cell computed, its neighbours too: its entities will mostly leave it for one of them.
+      this.takeNeighbours(cell);
     }
     const inside = this.insideBy(cell, unit);
     doubles[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
