@@ -2,8 +2,9 @@
 // and keeps every payload as the NATS client does until it writes it out. Checked against a model written plainly
 // (a fresh router per PDU, one Map of bundles per tick): the same messages, subjects, bytes and left-cell copies,
 // for random entities, movements across cells, PDU sizes, buffer alignments and message limits; payloads handed
-// out earlier never change afterwards. Also the router's per-entity memory: left cells, Deactivated, interning,
-// sites beyond 32 767 and its bound.
+// out earlier never change afterwards, also past the last 32-bit tick. Also the router's per-entity memory: left
+// cells, Deactivated, interning, sites beyond 32 767, its bound (forgetting, reuse of places and growth against a
+// plain model), and its bound on cells and subjects.
 import type { NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { latLngToCell } from 'h3-js';
