@@ -9,8 +9,8 @@
  *   Entity State PDU would find it: 5 s later (the heartbeat of docs/dis-reference.md §4: an entity moving
  *   straight needs no earlier PDU, §3.9), in a straight line at its own speed, 90 % of them at 0–30 m/s (land,
  *   sea), 10 % at 100–250 m/s (air). So a share of the entities leaves the part of its cell the router knows it
- *   is in (the cell is computed again) or crosses into another cell (a left-cell copy, with headers, in both
- *   runs); both shares are reported. The 1-minute load average is reported beside (the cores are shared).
+ *   is in (checked against the cell's and its neighbours' edges; the share that asks H3 is reported) or crosses
+ *   into another cell (a left-cell copy, with headers, in both runs; its share is reported). The 1-minute load average is reported beside (the cores are shared).
  * - `nats.bridge.udp-to-subscriber`: PDUs/s end to end, UDP datagrams of 10 PDUs → Bridge → server → a subscriber
  *   that splits the messages, first to last arrival. The datagrams come from a sender process of their own (a
  *   sender in the bridge's event loop starves it); the sender keeps at most `BRIDGE_WINDOW` datagrams ahead of

@@ -11,9 +11,9 @@
  *
  * Subject tokens never need escaping: cells are hex, the rest are decimal numbers.
  */
-import { cellToBoundary, cellToLatLng, latLngToCell } from 'h3-js';
+import { cellToBoundary, cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { ecefToGeodetic } from '../math/geodesy.js';
+import { WGS84_A, WGS84_B, WGS84_E2, WGS84_EP2, ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
 
 /** The CELL token of PDUs that are not routed by position. */
@@ -32,13 +32,21 @@ const MIN_ROUTED_RADIUS_M = 6.0e6;
 /**
  * One subject, interned: the router hands out the same object for every PDU of a subject, so its user can keep
  * per-subject state on it without looking the subject string up (a subclass of the router makes the slots it needs:
- * `newSlot`; the transport's are its bundles).
+ * `newSlot`; the transport's are its bundles). Each slot also has a number (`SubjectRouter.routeSlot`) and
+ * `SLOT_STATE_INTS` integers of state (`SubjectRouter.slotState`).
  */
 export interface SubjectSlot {
   readonly subject: string;
   /** The H3 cell of a subject routed by position, else undefined. */
   readonly cell: string | undefined;
 }
+
+/**
+ * Integers of state per slot in `SubjectRouter.slotState`, zero when the slot is made, for the router's user (the
+ * transport keeps its bundles there): a typed array read in the order of the slots' numbers rather than a field of
+ * an object somewhere in the heap.
+ */
+export const SLOT_STATE_INTS = 4;
 
 /** Where one PDU goes. */
 export interface PduRoute {
@@ -58,35 +66,35 @@ export interface PduRoute {
   leftCell: string | undefined;
 }
 
-/** What the router remembers of one entity: where its cell was last computed, and how far it may move in it. */
-interface EntityRoute {
-  /**
-   * Its place in `SubjectRouter.places`: the ECEF metres (x, y, z) of the location whose cell was computed, and the
-   * distance from there to the nearest edge of the cell, less a margin, metres (-1 = no cell). In a Float64Array
-   * rather than fields: V8 keeps a double field of an object in a box of its own, one more read from memory.
-   */
-  readonly place: number;
-  cell: string | undefined;
-  /** Kind·256 + domain of the last full Entity State PDU. */
-  kindDomain: number;
-  exercise: number;
-  /** The subject of its cell, kind, domain and exercise; undefined when one of them changed. */
-  slot: SubjectSlot | undefined;
-  /** The cell its last PDU routed to a cell went to, until a Deactivated PDU; undefined before. */
-  trackedCell: string | undefined;
-  /** The edges of `cell` (`cellShape`), undefined with no cell. */
-  shape: Float64Array | undefined;
-}
+/**
+ * What the router remembers of each entity, in one table of `ENTITY_DOUBLES` doubles per entity (an entity is a
+ * number, its place in the table), so the fields a PDU needs lie together, in one or two cache lines, and an
+ * entity costs no object of its own: the ECEF metres (x, y, z) of the location whose cell was computed, the
+ * distance from there to the nearest edge of the cell less a margin (metres, -1 = no cell), then, as 32-bit
+ * integers over the same bytes (`ENTITY_INTS` per entity, from `INT_BASE`):
+ * - `SLOT`: the subject of its cell, kind, domain and exercise (`SubjectRouter.slots`), -1 when one of them changed;
+ * - `CELL`: its cell (`SubjectRouter.cellNames`), -1 with none;
+ * - `TRACKED`: the cell its last PDU routed to a cell went to, until a Deactivated PDU; -1 before;
+ * - `KIND_EXERCISE`: (exercise + 1)·2¹⁶ + kind·256 + domain of its last full Entity State PDU (exercise + 1 = 0:
+ *   none routed to a cell yet).
+ */
+const ENTITY_DOUBLES = 6;
+const ENTITY_INTS = 2 * ENTITY_DOUBLES;
+const INT_BASE = 8;
+const SLOT = INT_BASE,
+  CELL = INT_BASE + 1,
+  TRACKED = INT_BASE + 2,
+  KIND_EXERCISE = INT_BASE + 3;
 
 /**
  * The entities of one simulation application (site, application). `byNumber` holds them all, in the order first
- * seen; `dense` indexes the same entries by entity number while the numbers are mostly small and dense (as DIS
- * applications number their entities 1, 2, 3, …), so the common lookup is an array read in the order the entities
- * are sent, rather than a hash lookup at a random place in memory.
+ * seen; `dense` indexes the same entities by entity number (entity + 1, 0 = none) while the numbers are mostly
+ * small and dense (as DIS applications number their entities 1, 2, 3, …), so the common lookup is an array read in
+ * the order the entities are sent, rather than a hash lookup at a random place in memory.
  */
 interface Application {
-  readonly byNumber: Map<number, EntityRoute>;
-  dense: Array<EntityRoute | undefined>;
+  readonly byNumber: Map<number, number>;
+  dense: Int32Array;
 }
 
 /** `Application.dense` grows to cover entity number n while n < 2 · entities + this; beyond, the Map alone. */
@@ -119,16 +127,45 @@ export class SubjectRouter {
   private lastApplication = -1;
   private lastEntities: Application | undefined;
   private entityCount = 0;
-  /** Four doubles per entity (see `EntityRoute.place`), and the places of forgotten entities. */
-  private places = new Float64Array(4 * 1024);
-  private readonly freePlaces: number[] = [];
-  private placesUsed = 0;
-  /** Subjects of cells, interned. Bounded: cleared when full (see `intern`). */
-  private readonly cellSlots = new Map<string, SubjectSlot>();
-  /** Per-exercise subjects, per exercise·256 + PDU type (at most 65 536). */
-  private readonly globalSlots = new Map<number, SubjectSlot>();
-  /** The edges of cells (`cellShape`), by cell. Bounded: cleared when full. */
-  private readonly shapes = new Map<string, Float64Array>();
+  /** The entity table (see `ENTITY_DOUBLES`), the same bytes as 32-bit integers, and the entities forgotten. */
+  private entityDoubles = new Float64Array(ENTITY_DOUBLES * 1024);
+  private entityInts = new Int32Array(this.entityDoubles.buffer);
+  private readonly freeEntities: number[] = [];
+  private entitiesUsed = 0;
+  /**
+   * Cells by number, the edges of each (`cellShape`, `EDGE_DOUBLES` numbers per cell, in one array so that checking
+   * a location reads the edges themselves, not an object first), how many, and the number of each cell. Bounded:
+   * past `cellLimit` cells the table keeps only those an entity refers to (`compactCells`).
+   */
+  private cellNames: string[] = [];
+  private cellEdges = new Float64Array(EDGE_DOUBLES * 64);
+  private cellEdgeCounts = new Uint8Array(64);
+  /**
+   * Per cell, the subject last interned in it (`internSlot`) and its (exercise + 1)·2¹⁶ + kind·256 + domain (-1:
+   * none): most cells carry one kind and domain, so an entity crossing into one builds no subject string. Forgotten
+   * when the cells or the subjects are renumbered.
+   */
+  private cellSlotKey = new Int32Array(64).fill(-1);
+  private cellSlot = new Int32Array(64);
+  /** Per cell, the numbers of its neighbours (`neighbourOf`), and how many (`NEIGHBOURS_UNKNOWN`: not yet taken). */
+  private neighbours = new Int32Array(64 * MAX_NEIGHBOURS);
+  private neighbourCounts = new Uint8Array(64).fill(NEIGHBOURS_UNKNOWN);
+  private neighbourInside = 0;
+  /** The unit vector of a location being checked (`geodeticUnitVector`). */
+  private readonly unit = new Float64Array(3);
+  private cellIds = new Map<string, number>();
+  private cellLimit: number;
+  /**
+   * Slots by number, the subject of each, their state (`SLOT_STATE_INTS` each), and the number of each cell subject.
+   * Bounded as the cells (`compactSlots`).
+   */
+  private slots: SubjectSlot[] = [];
+  private slotSubjects: string[] = [];
+  private state = new Int32Array(SLOT_STATE_INTS * 256);
+  private slotIds = new Map<string, number>();
+  private slotLimit: number;
+  /** Numbers of the per-exercise subjects, per exercise·256 + PDU type (at most 65 536; never dropped). */
+  private globalSlots = new Map<number, number>();
   /** H3 calls made (cache misses), for tests and benchmarks. */
   cellComputations = 0;
   /** Locations checked against the edges of the entity's cell, for tests and benchmarks. */
@@ -138,14 +175,18 @@ export class SubjectRouter {
    * @param prefix - first subject tokens, e.g. `dis`.
    * @param resolution - H3 resolution 0–15.
    * @param maxEntities - most entities remembered. Defaults to 1 048 576.
-   * @param maxSubjects - most cell subjects interned. Defaults to 65 536.
+   * @param maxSubjects - most cells, and most cell subjects, kept beyond those the entities are in. Defaults to
+   *   65 536.
    */
   constructor(
     readonly prefix: string,
     readonly resolution: number,
     private readonly maxEntities = 1 << 20,
     private readonly maxSubjects = 1 << 16,
-  ) {}
+  ) {
+    this.cellLimit = maxSubjects;
+    this.slotLimit = maxSubjects;
+  }
 
   /** `PREFIX.EXERCISE.all.TYPE`. */
   globalSubject(exercise: number, pduType: number): string {
@@ -162,11 +203,46 @@ export class SubjectRouter {
     return this.entityCount;
   }
 
+  /** Cells and cell subjects the router holds (for tests of its bounds). */
+  get held(): { readonly cells: number; readonly subjects: number } {
+    return { cells: this.cellNames.length, subjects: this.slots.length };
+  }
+
   /**
    * The route of the PDU at `bytes[offset, offset + length)` (a whole PDU, its Length checked by the caller).
    * @param out - receives the route.
    */
   route(bytes: Uint8Array, offset: number, length: number, out: PduRoute): PduRoute {
+    const slot = this.routeSlot(bytes, offset, length, out);
+    out.slot = this.slots[slot]!;
+    out.subject = this.slotSubjects[slot]!;
+    return out;
+  }
+
+  /** The slot numbered `slot` (`routeSlot`). */
+  slot(slot: number): SubjectSlot {
+    return this.slots[slot]!;
+  }
+
+  /** The subject of the slot numbered `slot`. */
+  subjectOf(slot: number): string {
+    return this.slotSubjects[slot]!;
+  }
+
+  /**
+   * The state of the slots, `SLOT_STATE_INTS` integers per slot number, kept with their slot when the slots are
+   * renumbered. Replaced by a larger array as slots are made: read it again after each `routeSlot`.
+   */
+  get slotState(): Int32Array {
+    return this.state;
+  }
+
+  /**
+   * As `route`, but gives the number of the slot and leaves `out.slot` and `out.subject` as they were: the slot
+   * object is not read (its memory is not touched per PDU). Numbers stay until the next call, which may renumber
+   * the slots (`compactSlots`).
+   */
+  routeSlot(bytes: Uint8Array, offset: number, length: number, out: PduRoute): number {
     const type = bytes[offset + HeaderOffset.PDU_TYPE]!;
     const exercise = bytes[offset + HeaderOffset.EXERCISE_ID]!;
     out.cell = undefined;
@@ -174,7 +250,7 @@ export class SubjectRouter {
     out.leftCell = undefined;
     const isState = type === PduType.ENTITY_STATE && length >= EntityStateOffset.PARAMETERS;
     const isUpdate = type === PduType.ENTITY_STATE_UPDATE && length >= EntityStateUpdateOffset.PARAMETERS;
-    if (!isState && !isUpdate) return this.routeGlobal(exercise, type, out);
+    if (!isState && !isUpdate) return this.globalSlot(exercise, type);
     const id = offset + EntityStateOffset.ENTITY_ID;
     const site = (bytes[id]! << 8) | bytes[id + 1]!,
       application = (bytes[id + 2]! << 8) | bytes[id + 3]!,
@@ -188,14 +264,11 @@ export class SubjectRouter {
       this.lastApplication = siteApplication;
       this.lastEntities = entities;
     }
-    let entry: EntityRoute | undefined;
+    let entity = -1;
     if (entities !== undefined) {
       const dense = entities.dense;
-      entry = number < dense.length ? dense[number] : entities.byNumber.get(number);
+      entity = number < dense.length ? dense[number]! - 1 : (entities.byNumber.get(number) ?? -1);
     }
-    const kindDomain = isState
-      ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
-      : (entry?.kindDomain ?? 0);
     // The location (big-endian doubles), read in place.
     if (bytes !== this.sourceBytes) {
       this.sourceBytes = bytes;
@@ -209,79 +282,257 @@ export class SubjectRouter {
     const x = source.getFloat64(at),
       y = source.getFloat64(at + 8),
       z = source.getFloat64(at + 16);
-    if (entry === undefined) entry = this.remember(siteApplication, number);
-    const places = this.places,
-      p = entry.place * 4;
-    const dx = x - places[p]!,
-      dy = y - places[p + 1]!,
-      dz = z - places[p + 2]!,
-      safeRadiusM = places[p + 3]!;
+    if (entity < 0) entity = this.remember(siteApplication, number);
+    const doubles = this.entityDoubles,
+      ints = this.entityInts,
+      p = entity * ENTITY_DOUBLES,
+      q = entity * ENTITY_INTS;
+    const dx = x - doubles[p]!,
+      dy = y - doubles[p + 1]!,
+      dz = z - doubles[p + 2]!,
+      safeRadiusM = doubles[p + 3]!;
+    const kindExercise = ints[q + KIND_EXERCISE]!;
+    const kindDomain = isState
+      ? (bytes[offset + EntityStateOffset.ENTITY_TYPE]! << 8) | bytes[offset + EntityStateOffset.ENTITY_TYPE + 1]!
+      : kindExercise & 0xffff;
     // A straight-line move shorter than the distance to the cell's edge cannot leave the cell (NaN fails too).
     const stays = safeRadiusM >= 0 && dx * dx + dy * dy + dz * dz < safeRadiusM * safeRadiusM;
-    if (!stays) this.locate(entry, x, y, z);
-    const cell = entry.cell;
-    if (cell === undefined) {
-      entry.kindDomain = kindDomain;
-      return this.routeGlobal(exercise, type, out);
+    if (!stays) this.locate(entity, x, y, z);
+    const cell = ints[q + CELL]!;
+    if (cell < 0) {
+      ints[q + KIND_EXERCISE] = (kindExercise & ~0xffff) | kindDomain;
+      return this.globalSlot(exercise, type);
     }
-    let slot = entry.slot;
-    if (slot === undefined || entry.kindDomain !== kindDomain || entry.exercise !== exercise) {
-      entry.kindDomain = kindDomain;
-      entry.exercise = exercise;
-      slot = entry.slot = this.intern(this.cellSubject(exercise, cell, kindDomain >> 8, kindDomain & 0xff), cell);
+    let slot = ints[q + SLOT]!;
+    const wanted = ((exercise + 1) << 16) | kindDomain;
+    if (slot < 0 || kindExercise !== wanted) {
+      ints[q + KIND_EXERCISE] = wanted;
+      // Interning may renumber the slots of the other entities (`compactSlots`), not the cells.
+      slot = ints[q + SLOT] = this.internSlot(exercise, cell, kindDomain);
     }
-    const tracked = entry.trackedCell;
-    if (tracked !== undefined && tracked !== cell) out.leftCell = tracked;
+    const tracked = ints[q + TRACKED]!;
+    const names = this.cellNames;
+    if (tracked >= 0 && tracked !== cell) out.leftCell = names[tracked];
     const appearance = offset + (isState ? EntityStateOffset.APPEARANCE : EntityStateUpdateOffset.APPEARANCE);
-    const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? undefined : cell;
-    // Written only when it changes: a store of an object reference costs a write barrier.
-    if (nextTracked !== tracked) entry.trackedCell = nextTracked;
-    out.cell = cell;
-    out.slot = slot;
-    out.subject = slot.subject;
-    return out;
+    const nextTracked = (bytes[appearance + 1]! & DEACTIVATED_BYTE1) !== 0 ? -1 : cell;
+    if (nextTracked !== tracked) ints[q + TRACKED] = nextTracked;
+    out.cell = names[cell];
+    return slot;
   }
 
-  private routeGlobal(exercise: number, type: number, out: PduRoute): PduRoute {
+  private globalSlot(exercise: number, type: number): number {
     const key = (exercise << 8) | type;
     let slot = this.globalSlots.get(key);
     if (slot === undefined) {
-      slot = this.newSlot(this.globalSubject(exercise, type), undefined);
+      if (this.slots.length >= this.slotLimit) this.compactSlots();
+      slot = this.addSlot(this.globalSubject(exercise, type), undefined);
       this.globalSlots.set(key, slot);
-    }
-    out.slot = slot;
-    out.subject = slot.subject;
-    return out;
-  }
-
-  /**
-   * The one slot of a cell subject. Past `maxSubjects` the table starts afresh: entities keep the slots they hold,
-   * so a subject may then have two slots for a while (its PDUs still all go to it, in up to two messages a tick).
-   */
-  private intern(subject: string, cell: string): SubjectSlot {
-    let slot = this.cellSlots.get(subject);
-    if (slot === undefined) {
-      if (this.cellSlots.size >= this.maxSubjects) this.cellSlots.clear();
-      slot = this.newSlot(subject, cell);
-      this.cellSlots.set(subject, slot);
     }
     return slot;
   }
 
-  /** A place for a new entity: no location yet, no cell. */
-  private takePlace(): number {
-    let place = this.freePlaces.pop();
-    if (place === undefined) {
-      place = this.placesUsed++;
-      if (place * 4 === this.places.length) {
-        const grown = new Float64Array(this.places.length * 2);
-        grown.set(this.places);
-        this.places = grown;
+  /** A new slot, numbered after the others, its state zero. */
+  private addSlot(subject: string, cell: string | undefined): number {
+    const slot = this.slots.length;
+    this.slots.push(this.newSlot(subject, cell));
+    this.slotSubjects.push(subject);
+    if ((slot + 1) * SLOT_STATE_INTS > this.state.length) {
+      const grown = new Int32Array(this.state.length * 2);
+      grown.set(this.state);
+      this.state = grown;
+    }
+    this.state.fill(0, slot * SLOT_STATE_INTS, (slot + 1) * SLOT_STATE_INTS);
+    return slot;
+  }
+
+  /** The number of the one slot of a cell subject. */
+  private internSlot(exercise: number, cell: number, kindDomain: number): number {
+    const key = ((exercise + 1) << 16) | kindDomain;
+    if (this.cellSlotKey[cell] === key) return this.cellSlot[cell]!;
+    const name = this.cellNames[cell]!;
+    const subject = this.cellSubject(exercise, name, kindDomain >> 8, kindDomain & 0xff);
+    let slot = this.slotIds.get(subject);
+    if (slot === undefined) {
+      if (this.slots.length >= this.slotLimit) this.compactSlots();
+      slot = this.addSlot(subject, name);
+      this.slotIds.set(subject, slot);
+    }
+    this.cellSlotKey[cell] = key;
+    this.cellSlot[cell] = slot;
+    return slot;
+  }
+
+  /** The number of a cell, its edges computed once while the table holds it. */
+  private internCell(name: string): number {
+    let cell = this.cellIds.get(name);
+    if (cell === undefined) {
+      if (this.cellNames.length >= this.cellLimit) this.compactCells();
+      cell = this.cellNames.length;
+      this.cellNames.push(name);
+      if (cell === this.cellEdgeCounts.length) this.growCells(2 * cell);
+      const shape = cellShape(name);
+      this.cellEdges.set(shape, cell * EDGE_DOUBLES);
+      this.cellEdgeCounts[cell] = shape.length / 3;
+      this.cellIds.set(name, cell);
+    }
+    return cell;
+  }
+
+  /** Room in the per-cell arrays for `size` cells. */
+  private growCells(size: number): void {
+    const grow = <T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T, fill?: number): T => {
+      if (fill !== undefined) to.fill(fill);
+      to.set(from);
+      return to;
+    };
+    this.cellEdges = grow(this.cellEdges, new Float64Array(size * EDGE_DOUBLES));
+    this.cellEdgeCounts = grow(this.cellEdgeCounts, new Uint8Array(size));
+    this.cellSlotKey = grow(this.cellSlotKey, new Int32Array(size), -1);
+    this.cellSlot = grow(this.cellSlot, new Int32Array(size));
+    this.neighbours = grow(this.neighbours, new Int32Array(size * MAX_NEIGHBOURS));
+    this.neighbourCounts = grow(this.neighbourCounts, new Uint8Array(size), NEIGHBOURS_UNKNOWN);
+  }
+
+  /**
+   * Takes the neighbours of `cell` from H3 (`gridDisk`) and keeps them by number, once per cell: when H3 gives it
+   * as an entity's cell, or for a cell entered from a neighbour, when an entity first leaves it. Not when they would
+   * not all fit in the table before it is next compacted (no cell is renumbered here).
+   * @returns how many, or `NEIGHBOURS_UNKNOWN`.
+   */
+  private takeNeighbours(cell: number): number {
+    let count = this.neighbourCounts[cell]!;
+    if (count !== NEIGHBOURS_UNKNOWN || this.cellNames.length + MAX_NEIGHBOURS > this.cellLimit) return count;
+    count = 0;
+    for (const name of gridDisk(this.cellNames[cell]!, 1)) {
+      if (name === this.cellNames[cell] || count === MAX_NEIGHBOURS) continue;
+      // Interned first: it may grow the arrays (`growCells`).
+      const neighbour = this.internCell(name);
+      this.neighbours[cell * MAX_NEIGHBOURS + count++] = neighbour;
+    }
+    this.neighbourCounts[cell] = count;
+    return count;
+  }
+
+  /**
+   * The neighbour of `cell` the unit vector `unit` is inside by more than `EDGE_MARGIN`, or -1 (`insideBy` of it in
+   * `neighbourInside`). A location that has left its cell is mostly in a neighbour, and settling that by the
+   * neighbours' edges spares the H3 call, its new string and its lookup.
+   */
+  private neighbourOf(cell: number, unit: Float64Array): number {
+    const count = this.takeNeighbours(cell);
+    if (count === NEIGHBOURS_UNKNOWN) return -1;
+    for (let k = cell * MAX_NEIGHBOURS, end = k + count; k < end; k++) {
+      const neighbour = this.neighbours[k]!;
+      const inside = this.insideBy(neighbour, unit);
+      if (inside > EDGE_MARGIN) {
+        this.neighbourInside = inside;
+        return neighbour;
       }
     }
-    this.places.fill(0, place * 4, place * 4 + 3);
-    this.places[place * 4 + 3] = -1;
-    return place;
+    return -1;
+  }
+
+  /**
+   * Keeps only the cells an entity is in or tracks, renumbered; the table may then take `maxSubjects` more (at
+   * least as many as it keeps, so the work of a compaction is spread over as many new cells).
+   */
+  private compactCells(): void {
+    const renumbered = new Int32Array(this.cellNames.length).fill(-1);
+    const names: string[] = [],
+      edges = new Float64Array(this.cellEdges.length),
+      counts = new Uint8Array(this.cellEdgeCounts.length),
+      ids = new Map<string, number>();
+    const ints = this.entityInts;
+    const keep = (at: number) => {
+      const old = ints[at]!;
+      if (old < 0) return;
+      let cell = renumbered[old]!;
+      if (cell < 0) {
+        cell = renumbered[old] = names.length;
+        names.push(this.cellNames[old]!);
+        edges.set(this.cellEdges.subarray(old * EDGE_DOUBLES, (old + 1) * EDGE_DOUBLES), cell * EDGE_DOUBLES);
+        counts[cell] = this.cellEdgeCounts[old]!;
+        ids.set(this.cellNames[old]!, cell);
+      }
+      ints[at] = cell;
+    };
+    for (let e = 0; e < this.entitiesUsed; e++) {
+      keep(e * ENTITY_INTS + CELL);
+      keep(e * ENTITY_INTS + TRACKED);
+    }
+    this.cellNames = names;
+    this.cellEdges = edges;
+    this.cellEdgeCounts = counts;
+    this.cellSlotKey.fill(-1);
+    this.neighbourCounts.fill(NEIGHBOURS_UNKNOWN);
+    this.cellIds = ids;
+    this.cellLimit = names.length + Math.max(this.maxSubjects, names.length);
+  }
+
+  /**
+   * Keeps only the per-exercise subjects and the subjects an entity holds, renumbered with their state; then as
+   * `compactCells`.
+   */
+  private compactSlots(): void {
+    const renumbered = new Int32Array(this.slots.length).fill(-1);
+    const slots: SubjectSlot[] = [],
+      subjects: string[] = [],
+      ids = new Map<string, number>();
+    const state = new Int32Array(this.state.length);
+    const keep = (old: number): number => {
+      let slot = renumbered[old]!;
+      if (slot < 0) {
+        slot = renumbered[old] = slots.length;
+        slots.push(this.slots[old]!);
+        subjects.push(this.slotSubjects[old]!);
+        state.set(this.state.subarray(old * SLOT_STATE_INTS, (old + 1) * SLOT_STATE_INTS), slot * SLOT_STATE_INTS);
+      }
+      return slot;
+    };
+    const globals = new Map<number, number>();
+    for (const [key, old] of this.globalSlots) globals.set(key, keep(old));
+    const ints = this.entityInts;
+    for (let e = 0; e < this.entitiesUsed; e++) {
+      const old = ints[e * ENTITY_INTS + SLOT]!;
+      if (old < 0) continue;
+      const slot = keep(old);
+      ids.set(subjects[slot]!, slot);
+      ints[e * ENTITY_INTS + SLOT] = slot;
+    }
+    this.slots = slots;
+    this.slotSubjects = subjects;
+    this.state = state;
+    this.cellSlotKey.fill(-1);
+    this.slotIds = ids;
+    this.globalSlots = globals;
+    this.slotLimit = slots.length + Math.max(this.maxSubjects, slots.length);
+  }
+
+  /** A place in the table for a new entity: no location yet, no cell. */
+  private takeEntity(): number {
+    let entity = this.freeEntities.pop();
+    if (entity === undefined) {
+      entity = this.entitiesUsed++;
+      if ((entity + 1) * ENTITY_DOUBLES > this.entityDoubles.length) {
+        const grown = new Float64Array(this.entityDoubles.length * 2);
+        grown.set(this.entityDoubles);
+        this.entityDoubles = grown;
+        this.entityInts = new Int32Array(grown.buffer);
+      }
+    }
+    this.clearEntity(entity);
+    return entity;
+  }
+
+  private clearEntity(entity: number): void {
+    const p = entity * ENTITY_DOUBLES,
+      q = entity * ENTITY_INTS;
+    this.entityDoubles.fill(0, p, p + 3);
+    this.entityDoubles[p + 3] = -1;
+    this.entityInts[q + SLOT] = -1;
+    this.entityInts[q + CELL] = -1;
+    this.entityInts[q + TRACKED] = -1;
+    this.entityInts[q + KIND_EXERCISE] = 0;
   }
 
   /** Makes the one slot of a subject. */
@@ -300,77 +551,92 @@ export class SubjectRouter {
   }
 
   /**
-   * Computes the entry's cell at (x, y, z) and how far the entity may move before it must be computed again.
+   * Computes the entity's cell at (x, y, z) and how far it may move before it must be computed again.
    * An entity that has moved out of its safe distance is mostly still in its cell: that is checked against the
    * cell's edges (`insideCellBy`, a few products) before asking H3 (microseconds), which is asked only when the
    * location is outside, or less than `EDGE_MARGIN` inside, one of them.
    */
-  private locate(entry: EntityRoute, x: number, y: number, z: number): void {
-    const places = this.places,
-      p = entry.place * 4;
-    places[p] = x;
-    places[p + 1] = y;
-    places[p + 2] = z;
+  private locate(entity: number, x: number, y: number, z: number): void {
+    const doubles = this.entityDoubles,
+      ints = this.entityInts,
+      p = entity * ENTITY_DOUBLES,
+      q = entity * ENTITY_INTS;
+    doubles[p] = x;
+    doubles[p + 1] = y;
+    doubles[p + 2] = z;
     const radius = Math.sqrt(x * x + y * y + z * z);
     // NaN fails both comparisons too.
     if (!(radius >= MIN_ROUTED_RADIUS_M && radius <= MAX_ROUTED_RADIUS_M)) {
-      if (entry.cell !== undefined) {
-        entry.cell = undefined;
-        entry.slot = undefined;
-        entry.shape = undefined;
-      }
-      places[p + 3] = -1;
+      ints[q + CELL] = -1;
+      ints[q + SLOT] = -1;
+      doubles[p + 3] = -1;
       return;
     }
-    const g = ecefToGeodetic(this.geodetic, x, y, z);
-    const lat = g[0]!,
-      lon = g[1]!;
-    let shape = entry.shape;
-    if (shape !== undefined) {
+    const unit = geodeticUnitVector(this.unit, x, y, z);
+    let cell = ints[q + CELL]!;
+    if (cell >= 0) {
       this.cellChecks++;
-      const inside = insideCellBy(shape, lat, lon);
+      const inside = this.insideBy(cell, unit);
       if (inside > EDGE_MARGIN) {
-        places[p + 3] = safeRadiusM(inside);
+        doubles[p + 3] = safeRadiusM(inside);
+        return;
+      }
+      // Taking the neighbours may renumber the cells of every entity (`compactCells`): not this one's, nor `cell`,
+      // since it is not done when the table is that full.
+      const neighbour = this.neighbourOf(cell, unit);
+      if (neighbour >= 0) {
+        ints[q + CELL] = neighbour;
+        ints[q + SLOT] = -1;
+        doubles[p + 3] = safeRadiusM(this.neighbourInside);
         return;
       }
     }
     this.cellComputations++;
-    const cell = latLngToCell(lat * RAD_TO_DEG, lon * RAD_TO_DEG, this.resolution);
-    // Keep the string already held when the cell is the same, so later comparisons are by identity.
-    if (cell !== entry.cell || shape === undefined) {
-      entry.cell = cell;
-      entry.slot = undefined;
-      shape = entry.shape = this.shapeOf(cell);
+    const g = ecefToGeodetic(this.geodetic, x, y, z);
+    const name = latLngToCell(g[0]! * RAD_TO_DEG, g[1]! * RAD_TO_DEG, this.resolution);
+    if (cell < 0 || this.cellNames[cell] !== name) {
+      // `internCell` may renumber the cells of every entity (`compactCells`), this one's too: written after.
+      cell = ints[q + CELL] = this.internCell(name);
+      ints[q + SLOT] = -1;
+      // With the cell computed, its neighbours too: its entities will mostly leave it for one of them.
+      this.takeNeighbours(cell);
     }
-    const inside = insideCellBy(shape, lat, lon);
-    places[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
+    const inside = this.insideBy(cell, unit);
+    doubles[p + 3] = inside > EDGE_MARGIN ? safeRadiusM(inside) : -1;
   }
 
-  /** The edges of a cell, computed once per cell while the table holds it. */
-  private shapeOf(cell: string): Float64Array {
-    let shape = this.shapes.get(cell);
-    if (shape === undefined) {
-      if (this.shapes.size >= this.maxSubjects) this.shapes.clear();
-      shape = cellShape(cell);
-      this.shapes.set(cell, shape);
+  /** `insideCellBy` for the cell numbered `cell` and the unit vector of a location (`geodeticUnitVector`). */
+  private insideBy(cell: number, unit: Float64Array): number {
+    const edges = this.cellEdges,
+      from = cell * EDGE_DOUBLES,
+      to = from + 3 * this.cellEdgeCounts[cell]!;
+    const ux = unit[0]!,
+      uy = unit[1]!,
+      uz = unit[2]!;
+    let least = Number.POSITIVE_INFINITY;
+    for (let i = from; i < to; i += 3) {
+      const d = ux * edges[i]! + uy * edges[i + 1]! + uz * edges[i + 2]!;
+      if (d < least) least = d;
     }
-    return shape;
+    return least;
   }
 
   /**
-   * A new entry for an entity. Bounded by `maxEntities`: past it, the entity seen first of the application seen
-   * first is forgotten (Maps iterate in insertion order).
+   * A new entity. Bounded by `maxEntities`: past it, the entity seen first of the application seen first is
+   * forgotten (Maps iterate in insertion order).
    */
-  private remember(siteApplication: number, number: number): EntityRoute {
+  private remember(siteApplication: number, number: number): number {
     if (this.entityCount >= this.maxEntities) {
       const first = this.applications.entries().next().value;
       if (first !== undefined) {
         const [key, application] = first;
         const oldest = application.byNumber.keys().next().value;
         if (oldest !== undefined) {
-          this.freePlaces.push(application.byNumber.get(oldest)!.place);
+          const forgotten = application.byNumber.get(oldest)!;
+          this.clearEntity(forgotten);
+          this.freeEntities.push(forgotten);
           application.byNumber.delete(oldest);
-          if (oldest < application.dense.length) application.dense[oldest] = undefined;
+          if (oldest < application.dense.length) application.dense[oldest] = 0;
           this.entityCount--;
         }
         if (application.byNumber.size === 0) this.applications.delete(key);
@@ -378,33 +644,23 @@ export class SubjectRouter {
     }
     let application = this.applications.get(siteApplication);
     if (application === undefined) {
-      application = { byNumber: new Map(), dense: [] };
+      application = { byNumber: new Map(), dense: new Int32Array(0) };
       this.applications.set(siteApplication, application);
     }
     this.lastApplication = siteApplication;
     this.lastEntities = application;
-    const entry: EntityRoute = {
-      place: this.takePlace(),
-      cell: undefined,
-      kindDomain: 0,
-      exercise: -1,
-      slot: undefined,
-      trackedCell: undefined,
-      shape: undefined,
-    };
-    application.byNumber.set(number, entry);
+    const entity = this.takeEntity();
+    application.byNumber.set(number, entity);
     this.entityCount++;
     if (number >= application.dense.length && number < 2 * application.byNumber.size + DENSE_SLACK) {
       // Grow the index (at least doubling: amortised) and fill it from the Map, which holds every entity.
-      const dense = new Array<EntityRoute | undefined>(Math.max(number + 1, 2 * application.dense.length)).fill(
-        undefined,
-      );
-      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e;
+      const dense = new Int32Array(Math.max(number + 1, 2 * application.dense.length));
+      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e + 1;
       application.dense = dense;
     } else if (number < application.dense.length) {
-      application.dense[number] = entry;
+      application.dense[number] = entity + 1;
     }
-    return entry;
+    return entity;
   }
 }
 
@@ -463,6 +719,47 @@ export function cellShape(cell: string): Float64Array {
     shape[3 * i + 2] = nz;
   }
   return shape;
+}
+
+/** Neighbours of a cell kept at most (a hexagon has six, a pentagon five), and the count of those not yet taken. */
+const MAX_NEIGHBOURS = 6;
+const NEIGHBOURS_UNKNOWN = 255;
+
+/** Most numbers of a cell's edges (`cellShape`): H3 gives at most 10 boundary vertices. */
+const EDGE_DOUBLES = 30;
+
+/**
+ * The unit vector (cos φ cos λ, cos φ sin λ, sin φ) of the geodetic latitude φ and longitude λ of an ECEF location
+ * (metres, above half the polar radius), as `insideCellBy` takes them, into `out`: the sine and cosine of φ from the
+ * same two Bowring steps as `ecefToGeodetic` (src/math/geodesy.ts), those of λ from x and y, so without
+ * trigonometric functions. They agree with the sines and cosines of `ecefToGeodetic`'s angles to within rounding
+ * (about 1e-15), far below `EDGE_MARGIN`.
+ */
+export function geodeticUnitVector(out: Float64Array, x: number, y: number, z: number): Float64Array {
+  const p = Math.sqrt(x * x + y * y);
+  let t = WGS84_A * z,
+    u = WGS84_B * p;
+  let r = Math.sqrt(t * t + u * u);
+  let sinBeta = t / r,
+    cosBeta = u / r;
+  let num = 0,
+    den = 1;
+  for (let k = 0; k < 2; k++) {
+    num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
+    den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
+    t = WGS84_B * num;
+    u = WGS84_A * den;
+    r = Math.sqrt(t * t + u * u);
+    sinBeta = t / r;
+    cosBeta = u / r;
+  }
+  const h = Math.sqrt(num * num + den * den);
+  const cosLat = den / h;
+  // On the axis the longitude is 0, as atan2(0, 0).
+  out[0] = p > 0 ? (cosLat * x) / p : cosLat;
+  out[1] = p > 0 ? (cosLat * y) / p : 0;
+  out[2] = num / h;
+  return out;
 }
 
 /**

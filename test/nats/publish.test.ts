@@ -2,8 +2,9 @@
 // and keeps every payload as the NATS client does until it writes it out. Checked against a model written plainly
 // (a fresh router per PDU, one Map of bundles per tick): the same messages, subjects, bytes and left-cell copies,
 // for random entities, movements across cells, PDU sizes, buffer alignments and message limits; payloads handed
-// out earlier never change afterwards. Also the router's per-entity memory: left cells, Deactivated, interning,
-// sites beyond 32 767 and its bound.
+// out earlier never change afterwards, also past the last 32-bit tick. Also the router's per-entity memory: left
+// cells, Deactivated, interning, sites beyond 32 767, its bound (forgetting, reuse of places and growth against a
+// plain model), and its bound on cells and subjects.
 import type { NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { latLngToCell } from 'h3-js';
@@ -207,9 +208,9 @@ describe('NatsTransport publishing', () => {
     );
   }, 60_000);
 
-  it('ticks larger than a chunk: bundles whose PDUs lie in two chunks are gathered, in the order sent', () => {
-    // 64 KiB chunks (src/nats/transport.ts): 1 200 PDUs of 144 bytes a tick fill more than two, so PDUs of one
-    // subject lie in several chunks and messages straddle them; forty entities in eight cells, 120 km apart.
+  it('ticks larger than a chunk: bundles that outgrow their room move to a larger one, PDUs in the order sent', () => {
+    // 64 KiB chunks (src/nats/transport.ts): 1 200 PDUs of 144 bytes a tick fill more than two, so a bundle's room
+    // runs out in one chunk and its PDUs move to the next; forty entities in eight cells, 120 km apart.
     const entities = Array.from({ length: 40 }, (_, i) => ({
       site: 1,
       application: 1,
@@ -242,10 +243,42 @@ describe('NatsTransport publishing', () => {
       }
       expect(published.map(({ payload: _, ...p }) => p)).toEqual(model(ticks, maxMessageBytes));
       for (const p of published) expect(new Uint8Array(p.payload)).toEqual(p.bytes);
-      // Messages larger than a chunk's share prove the PDUs were gathered across chunks.
+      // Messages larger than a chunk's share prove the bundles outgrew their first room, across chunks.
       if (maxMessageBytes === 1 << 20)
         expect(Math.max(...published.map((p) => p.bytes.length))).toBeGreaterThan(65_536 / 8);
     }
+  });
+
+  it('publishes as the plain model across the last tick, when the ticks start again from 1', () => {
+    const { connection, published } = recordingConnection();
+    const transport = NatsTransport.over(connection, { h3Resolution: RESOLUTION });
+    // Three ticks before the last one (src/nats/transport.ts, `nextTick`).
+    (transport as unknown as { tick: number }).tick = 0x7fffffff - 3;
+    const ticks = Array.from({ length: 8 }, (_, t) =>
+      [0, 1].map((d) =>
+        Array.from({ length: 6 }, (_, k) =>
+          entityStatePdu({
+            site: 1,
+            application: 1,
+            entity: 1 + ((d * 6 + k + t) % 5),
+            lat: 48 + (k % 3) * 0.3,
+            lon: 11,
+            kind: 1,
+            domain: 1,
+            deactivated: false,
+          }),
+        ),
+      ),
+    );
+    for (const tick of ticks) {
+      for (const datagram of tick) {
+        const bytes = new Uint8Array(datagram.length * 144);
+        datagram.forEach((pdu, k) => bytes.set(pdu, k * 144));
+        transport.send(bytes);
+      }
+      transport.flush();
+    }
+    expect(published.map(({ payload: _, ...p }) => p)).toEqual(model(ticks, 16384));
   });
 
   it('reuses a chunk only after the server answered a flush asked after its payloads were handed over', async () => {
@@ -392,6 +425,134 @@ describe('SubjectRouter per-entity memory', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('forgets the entity seen first of the application seen first, reuses its place, and grows (property)', () => {
+    const cells = [48, 49, 50].map((lat) => latLngToCell(lat, 11, 5));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(
+          fc.record({
+            site: fc.constantFrom(1, 2, 40_000),
+            application: fc.constantFrom(1, 7),
+            entity: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 65_535 })),
+            place: fc.integer({ min: 0, max: 2 }),
+            deactivated: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
+          }),
+          { maxLength: 300 },
+        ),
+        (maxEntities, steps) => {
+          const router = new SubjectRouter('dis', 5, maxEntities);
+          const route = createRoute();
+          // The plain model: applications in the order first seen, their entities in the order first seen.
+          const model = new Map<string, Map<number, string | undefined>>();
+          let count = 0;
+          for (const { site, application, entity, place, deactivated } of steps) {
+            router.route(
+              entityStatePdu({ site, application, entity, lat: 48 + place, lon: 11, kind: 1, domain: 1, deactivated }),
+              0,
+              144,
+              route,
+            );
+            const key = `${site}:${application}`;
+            let app = model.get(key);
+            if (!app?.has(entity)) {
+              if (count >= maxEntities) {
+                const [firstKey, first] = model.entries().next().value!;
+                first.delete(first.keys().next().value!);
+                count--;
+                if (first.size === 0) model.delete(firstKey);
+              }
+              app = model.get(key);
+              if (app === undefined) model.set(key, (app = new Map()));
+              app.set(entity, undefined);
+              count++;
+            }
+            const previous = app.get(entity);
+            const expected = previous !== undefined && previous !== cells[place] ? previous : undefined;
+            if (route.cell !== cells[place] || route.leftCell !== expected) return false;
+            app.set(entity, deactivated ? undefined : cells[place]);
+          }
+          return router.entities === count;
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Past its first 1 024 places the table grows: 5 000 entities, each remembered apart.
+    const router = new SubjectRouter('dis', 5);
+    const route = createRoute();
+    const pdus = [48, 49].map((lat) =>
+      Array.from({ length: 5000 }, (_, i) =>
+        entityStatePdu({
+          site: 1 + (i % 3),
+          application: 1,
+          entity: 1 + i,
+          lat,
+          lon: 11,
+          kind: 1,
+          domain: 1,
+          deactivated: false,
+        }),
+      ),
+    );
+    for (const pdu of pdus[0]!) expect(router.route(pdu, 0, 144, route).leftCell).toBeUndefined();
+    for (const pdu of pdus[1]!) expect(router.route(pdu, 0, 144, route).leftCell).toBe(cells[0]);
+    expect(router.entities).toBe(5000);
+  });
+
+  it('past maxSubjects keeps only the cells and subjects entities hold, and routes as a router without the bound', () => {
+    // Ten cells 60 km apart, more than the bound of 3; entities hop between them with two kinds.
+    const lats = Array.from({ length: 10 }, (_, i) => 48 + i * 0.55);
+    let dropped = false;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            entity: fc.integer({ min: 1, max: 5 }),
+            place: fc.integer({ min: 0, max: 9 }),
+            kind: fc.constantFrom(1, 2),
+            other: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+          }),
+          { maxLength: 200 },
+        ),
+        (steps) => {
+          const bounded = new SubjectRouter('dis', 5, 1 << 20, 3);
+          const free = new SubjectRouter('dis', 5);
+          const a = createRoute(),
+            b = createRoute();
+          const seen = new Set<string>();
+          for (const { entity, place, kind, other } of steps) {
+            const bytes = other
+              ? otherPdu(2 + place, 40, place)
+              : entityStatePdu({
+                  site: 1,
+                  application: 1,
+                  entity,
+                  lat: lats[place]!,
+                  lon: 11,
+                  kind,
+                  domain: 1,
+                  deactivated: false,
+                });
+            bounded.route(bytes, 0, bytes.length, a);
+            free.route(bytes, 0, bytes.length, b);
+            if (a.subject !== b.subject || a.cell !== b.cell || a.leftCell !== b.leftCell) return false;
+            if (a.slot.subject !== a.subject) return false;
+            if (a.cell !== undefined) seen.add(a.cell);
+            // Cells: at most those 5 entities hold (in and tracked) and as many again, or the bound; subjects: those
+            // 5 entities hold and the per-exercise ones (10 PDU types), and as many again, or the bound.
+            const held = bounded.held;
+            if (held.cells > 2 * 2 * 5 + 3 || held.subjects > 2 * (5 + 10) + 3) return false;
+            if (held.cells < seen.size) dropped = true;
+          }
+          return true;
+        },
+      ),
+      { numRuns: 200 },
+    );
+    // Not vacuous: cells were dropped.
+    expect(dropped).toBe(true);
   });
 
   it('keeps entities of sites past 32 767 apart, and forgets the entity seen first beyond its bound', () => {

@@ -4,13 +4,14 @@
 import fc from 'fast-check';
 import { cellToBoundary, cellToLatLng, getPentagons, getResolution, latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
-import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
+import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { areaContains, cellsCoveringArea, destination, distanceM, parseCircleArea } from '../../src/nats/area.js';
 import {
   EDGE_MARGIN,
   SubjectRouter,
   cellShape,
   createRoute,
+  geodeticUnitVector,
   insideCellBy,
   redactUrl,
 } from '../../src/nats/subjects.js';
@@ -125,6 +126,30 @@ describe('SubjectRouter', () => {
     expect(inside).toBeGreaterThan(1000);
   });
 
+  it("the unit vector of a location agrees with ecefToGeodetic's latitude and longitude (poles and axis too)", () => {
+    const check = (x: number, y: number, z: number) => {
+      const [lat, lon] = ecefToGeodetic(new Float64Array(3), x, y, z);
+      const unit = geodeticUnitVector(new Float64Array(3), x, y, z);
+      const expected = [Math.cos(lat!) * Math.cos(lon!), Math.cos(lat!) * Math.sin(lon!), Math.sin(lat!)];
+      for (let i = 0; i < 3; i++) expect(Math.abs(unit[i]! - expected[i]!)).toBeLessThan(1e-12);
+    };
+    fc.assert(
+      fc.property(
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: -400, max: 4e7, noNaN: true }),
+        (lat, lon, h) => {
+          const ecef = geodeticDegreesToEcef(new Float64Array(3), lat, lon, h);
+          check(ecef[0]!, ecef[1]!, ecef[2]!);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    check(0, 0, 6_356_852);
+    check(0, 0, -6_356_752);
+    check(6_378_137, 0, 0);
+  });
+
   it('the cell cache follows entities across cells in small steps near edges (resolutions 9–11)', () => {
     fc.assert(
       fc.property(
@@ -162,8 +187,23 @@ describe('SubjectRouter', () => {
     for (let i = 0; i < 100; i++) router.route(pdu(48 + i * 1e-5, 11), 0, 144, createRoute()); // 1 m steps
     expect(router.cellComputations).toBeLessThanOrEqual(2);
     const far = new SubjectRouter('dis', 5);
-    for (let i = 0; i < 20; i++) far.route(pdu(48 + i * 0.2, 11), 0, 144, createRoute()); // 22 km steps
+    for (let i = 0; i < 20; i++) far.route(pdu(48 + i * 0.4, 11), 0, 144, createRoute()); // 44 km steps
     expect(far.cellComputations).toBe(20);
+    // 3 km steps: each crossing lands in a neighbour of the cell left, settled by the neighbours' edges (H3 asked
+    // only for a location near an edge), and the same cell as h3-js's.
+    const hopper = new SubjectRouter('dis', 5);
+    const cells = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const lat = 48 + i * 0.027;
+      const route = hopper.route(pdu(lat, 11), 0, 144, createRoute());
+      cells.add(route.cell!);
+      if (route.cell !== latLngToCell(lat, 11, 5)) {
+        const [clat, clon] = cellToLatLng(route.cell!);
+        expect(distanceM(clat, clon, lat, 11)).toBeLessThan(20_000);
+      }
+    }
+    expect(cells.size).toBeGreaterThan(15);
+    expect(hopper.cellComputations).toBeLessThan(cells.size / 2);
     // 300 m steps in 8.5 km cells: the edges are checked as the entity leaves its safe distance, H3 asked only
     // near an edge.
     const walker = new SubjectRouter('dis', 5);
