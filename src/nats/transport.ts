@@ -375,7 +375,8 @@ export class NatsTransport implements DatagramTransport {
   private chunkUsed = 0;
   /**
    * The chunks PDUs of this tick were copied into (the current one last), an Int32Array over each (`copyBytes`)
-   * and the buffer of each (`view`). A message names its chunk by its place here.
+   * and the buffer of each (a message's payload is a view of it, `publishMessage`). A message names its chunk by
+   * its place here.
    */
   private readonly tickChunks: Uint8Array[] = [this.chunk];
   private readonly tickChunks32: Int32Array[] = [this.chunk32];
