@@ -72,6 +72,7 @@ const NATS_CONNECTION_KEYS = [
   'tlsCa',
   'tlsCert',
   'tlsKey',
+  'connectTimeout',
   'subjectPrefix',
   'h3Resolution',
   'maxMessageBytes',

@@ -310,6 +310,11 @@ export const NatsConfigSchema = z.strictObject({
     'PEM private key of tlsCert.',
     '/etc/reckon/client-key.pem',
   ),
+  connectTimeout: setting(
+    positiveQuantity('time').default(20).meta({ flag: 'nats-connect-timeout' }),
+    "How long to wait at start for a NATS server's answer before giving up (a server that wants a client certificate, or is over its connection limits, drops the connection without saying so: it shows only as no answer).",
+    '5 s',
+  ),
   subjectPrefix: setting(
     z
       .string()

@@ -524,6 +524,18 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
   },
   {
     "section": "nats",
+    "key": "connectTimeout",
+    "path": "nats.connectTimeout",
+    "flag": "nats-connect-timeout",
+    "env": "RECKON_NATS_CONNECT_TIMEOUT",
+    "kind": "string",
+    "description": "How long to wait at start for a NATS server's answer before giving up (a server that wants a client certificate, or is over its connection limits, drops the connection without saying so: it shows only as no answer).",
+    "example": "5 s",
+    "defaultValue": 20,
+    "defaultText": "20 s"
+  },
+  {
+    "section": "nats",
     "key": "subjectPrefix",
     "path": "nats.subjectPrefix",
     "flag": "subject-prefix",

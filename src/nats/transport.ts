@@ -173,6 +173,7 @@ export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOpt
     ...optional('tlsCa'),
     ...optional('tlsCert'),
     ...optional('tlsKey'),
+    connectTimeoutMs: nats.connectTimeout * 1000,
     subjectPrefix: nats.subjectPrefix,
     h3Resolution: nats.h3Resolution,
     maxMessageBytes: nats.maxMessageBytes,

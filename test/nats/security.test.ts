@@ -109,6 +109,12 @@ describeSecurity('NATS connection limits', () => {
       expect(error.message).toMatch(/no answer: .*connection limits \(max_connections/);
       expect(error.message).not.toContain('\n');
       expect(server.log()).toMatch(/maximum connections exceeded/i);
+      // The CLI's --nats-connect-timeout (nats.connectTimeout) gives up as soon, where the default waits 20 s.
+      await expectCliFailure(
+        ['subscribe', '--nats', server.url, '--nats-connect-timeout', '1.5 s'],
+        {},
+        /connecting to NATS at .* failed: .*connection limits/,
+      );
     } finally {
       await first.close();
     }
