@@ -135,6 +135,7 @@ const CHANGED: Readonly<Record<string, unknown>> = {
   'nats.tlsCa': '/tmp/ca.pem',
   'nats.tlsCert': '/tmp/cert.pem',
   'nats.tlsKey': '/tmp/key.pem',
+  'nats.connectTimeout': 5,
   'nats.subjectPrefix': 'site1.dis',
   'nats.h3Resolution': 6,
   'nats.area': '48.1,11.6,50 km',
