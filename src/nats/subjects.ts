@@ -13,7 +13,7 @@
  */
 import { cellToBoundary, cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { WGS84_A, WGS84_B, WGS84_E2, WGS84_EP2, ecefToGeodetic } from '../math/geodesy.js';
+import { ecefToGeodetic, geodeticLatitudeSinCos } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
 
 /** The CELL token of PDUs that are not routed by position. */
@@ -607,18 +607,8 @@ export class SubjectRouter {
 
   /** `insideCellBy` for the cell numbered `cell` and the unit vector of a location (`geodeticUnitVector`). */
   private insideBy(cell: number, unit: Float64Array): number {
-    const edges = this.cellEdges,
-      from = cell * EDGE_DOUBLES,
-      to = from + 3 * this.cellEdgeCounts[cell]!;
-    const ux = unit[0]!,
-      uy = unit[1]!,
-      uz = unit[2]!;
-    let least = Number.POSITIVE_INFINITY;
-    for (let i = from; i < to; i += 3) {
-      const d = ux * edges[i]! + uy * edges[i + 1]! + uz * edges[i + 2]!;
-      if (d < least) least = d;
-    }
-    return least;
+    const from = cell * EDGE_DOUBLES;
+    return insideEdgesBy(this.cellEdges, from, from + 3 * this.cellEdgeCounts[cell]!, unit[0]!, unit[1]!, unit[2]!);
   }
 
   /**
@@ -730,35 +720,20 @@ const EDGE_DOUBLES = 30;
 
 /**
  * The unit vector (cos φ cos λ, cos φ sin λ, sin φ) of the geodetic latitude φ and longitude λ of an ECEF location
- * (metres, above half the polar radius), as `insideCellBy` takes them, into `out`: the sine and cosine of φ from the
- * same two Bowring steps as `ecefToGeodetic` (src/math/geodesy.ts), those of λ from x and y, so without
- * trigonometric functions. They agree with the sines and cosines of `ecefToGeodetic`'s angles to within rounding
- * (about 1e-15), far below `EDGE_MARGIN`.
+ * (metres, above half the polar radius), as `insideCellBy` takes them, into `out`: the sine and cosine of φ from
+ * `geodeticLatitudeSinCos` (src/math/geodesy.ts), those of λ from x and y, so without trigonometric functions.
+ * They agree with the sines and cosines of `ecefToGeodetic`'s angles to within rounding (about 1e-15), far below
+ * `EDGE_MARGIN`.
  */
 export function geodeticUnitVector(out: Float64Array, x: number, y: number, z: number): Float64Array {
   const p = Math.sqrt(x * x + y * y);
-  let t = WGS84_A * z,
-    u = WGS84_B * p;
-  let r = Math.sqrt(t * t + u * u);
-  let sinBeta = t / r,
-    cosBeta = u / r;
-  let num = 0,
-    den = 1;
-  for (let k = 0; k < 2; k++) {
-    num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
-    den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
-    t = WGS84_B * num;
-    u = WGS84_A * den;
-    r = Math.sqrt(t * t + u * u);
-    sinBeta = t / r;
-    cosBeta = u / r;
-  }
-  const h = Math.sqrt(num * num + den * den);
-  const cosLat = den / h;
+  geodeticLatitudeSinCos(out, p, z);
+  const sinLat = out[0]!,
+    cosLat = out[1]!;
   // On the axis the longitude is 0, as atan2(0, 0).
   out[0] = p > 0 ? (cosLat * x) / p : cosLat;
   out[1] = p > 0 ? (cosLat * y) / p : 0;
-  out[2] = num / h;
+  out[2] = sinLat;
   return out;
 }
 
@@ -768,12 +743,17 @@ export function geodeticUnitVector(out: Float64Array, x: number, y: number, z: n
  */
 export function insideCellBy(shape: Float64Array, latRad: number, lonRad: number): number {
   const cosLat = Math.cos(latRad);
-  const ux = cosLat * Math.cos(lonRad),
-    uy = cosLat * Math.sin(lonRad),
-    uz = Math.sin(latRad);
+  return insideEdgesBy(shape, 0, shape.length, cosLat * Math.cos(lonRad), cosLat * Math.sin(lonRad), Math.sin(latRad));
+}
+
+/**
+ * How far inside the edges `edges[from, to)` (inward unit normals, `cellShape`) the unit vector (ux, uy, uz) is:
+ * the least of its dot products with them, negative outside one.
+ */
+function insideEdgesBy(edges: Float64Array, from: number, to: number, ux: number, uy: number, uz: number): number {
   let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < shape.length; i += 3) {
-    const d = ux * shape[i]! + uy * shape[i + 1]! + uz * shape[i + 2]!;
+  for (let i = from; i < to; i += 3) {
+    const d = ux * edges[i]! + uy * edges[i + 1]! + uz * edges[i + 2]!;
     if (d < least) least = d;
   }
   return least;

@@ -11,6 +11,7 @@ import {
   ecefToNedMatrix,
   eulerFromHeadingPitchRoll,
   geodeticDegreesToEcef,
+  geodeticLatitudeSinCos,
   geodeticToEcef,
   headingPitchRollFromEuler,
   localToEcef,
@@ -84,6 +85,24 @@ describe('WGS-84 geodetic ↔ ECEF', () => {
           // Deep inside, the geodetic normal through a point is not unique; check where it is.
           if (Math.hypot(x, y, z) > 6.0e6)
             expectClose(geodeticToEcef(v(), g[0]!, g[1]!, g[2]!), [x, y, z], 1e-6, 'position');
+        },
+      ),
+    );
+  });
+
+  it("gives the sine and cosine of ecefToGeodetic's latitude with square roots only, from the surface to GEO", () => {
+    const out = new Float64Array(2);
+    fc.assert(
+      fc.property(
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: -500, max: 4e7, noNaN: true }),
+        (lat, lon, h) => {
+          const [x, y, z] = geodeticDegreesToEcef(v(), lat, lon, h);
+          const latitude = ecefToGeodetic(v(), x!, y!, z!)[0]!;
+          geodeticLatitudeSinCos(out, Math.sqrt(x! * x! + y! * y!), z!);
+          expect(Math.abs(out[0]! - Math.sin(latitude))).toBeLessThan(1e-14);
+          expect(Math.abs(out[1]! - Math.cos(latitude))).toBeLessThan(1e-14);
         },
       ),
     );

@@ -27,7 +27,7 @@ import {
 import { positionAt } from '../../dr/store.js';
 import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
-import { WGS84_A, WGS84_B, WGS84_E2, WGS84_EP2 } from '../../math/geodesy.js';
+import { WGS84_A, WGS84_E2, geodeticLatitudeSinCos } from '../../math/geodesy.js';
 
 /** Why a PDU was sent, as far as the receiver can tell (IEEE 1278.1-2012 §5.3.2.4: thresholds and heartbeat). */
 export const PDU_REASON_UNKNOWN = 0;
@@ -484,36 +484,23 @@ function wrapAngle(a: number): number {
   return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 }
 
+/** The sine and cosine of a latitude (`geodeticOf`). */
+const latitudeSinCos = new Float64Array(2);
+
 /**
- * ECEF → geodetic latitude, longitude (radians), height (m), as `ecefToGeodetic` in src/math/geodesy.ts
- * (Bowring's iteration, two rounds) with its deep-inside-the-Earth branch left out: displayed entities are never
- * there. Written out here with `Math.sqrt` in place of `Math.hypot` (several times cheaper in V8), since it runs
- * for every entity every frame; test/view/page-entities.test.ts holds it to `ecefToGeodetic`.
+ * ECEF → geodetic latitude, longitude (radians), height (m), as `ecefToGeodetic` in src/math/geodesy.ts, with its
+ * deep-inside-the-Earth branch left out (displayed entities are never there) and square roots in place of
+ * `Math.hypot` (`geodeticLatitudeSinCos`), since it runs for every entity every frame;
+ * test/view/page-entities.test.ts holds it to `ecefToGeodetic`.
  * @param out - receives latitude, longitude (radians), height (m), and the sine and cosine of the latitude, which
  *   the iteration yields anyway (five values).
  */
 export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
   const p = Math.sqrt(x * x + y * y);
-  let t = WGS84_A * z,
-    u = WGS84_B * p;
-  let r = Math.sqrt(t * t + u * u);
-  let sinBeta = t / r,
-    cosBeta = u / r;
-  let num = 0,
-    den = 1;
-  for (let k = 0; k < 2; k++) {
-    num = z + WGS84_EP2 * WGS84_B * sinBeta * sinBeta * sinBeta;
-    den = p - WGS84_E2 * WGS84_A * cosBeta * cosBeta * cosBeta;
-    t = WGS84_B * num;
-    u = WGS84_A * den;
-    r = Math.sqrt(t * t + u * u);
-    sinBeta = t / r;
-    cosBeta = u / r;
-  }
-  const h = Math.sqrt(num * num + den * den);
-  const sinLat = num / h,
-    cosLat = den / h;
-  out[0] = Math.atan2(num, den);
+  geodeticLatitudeSinCos(latitudeSinCos, p, z);
+  const sinLat = latitudeSinCos[0]!,
+    cosLat = latitudeSinCos[1]!;
+  out[0] = Math.atan2(sinLat, cosLat);
   out[1] = Math.atan2(y, x);
   out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
   out[3] = sinLat;
