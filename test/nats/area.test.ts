@@ -161,8 +161,12 @@ describeNats('NATS: a subscriber whose area moves', () => {
     await server?.stop();
   });
 
-  /** A subscriber following `areas$` through `url`, its events collected; resolves once it is subscribed. */
-  async function subscribe(url: string, areas$: Subject<Area | undefined>) {
+  /**
+   * A subscriber following `areas$` through `url`, its events collected, subscribed to the cells of `AREA_1`; and a
+   * publisher straight to the server.
+   */
+  async function subscribeInArea1(url: string) {
+    const areas$ = new Subject<Area | undefined>();
     const subscriber: EntitySubscriber = createSubscriber(natsConfig([url]), { areas$ });
     const events: EntityEvent[] = [];
     const listening = firstValueFrom(subscriber.listening$);
@@ -170,7 +174,11 @@ describeNats('NATS: a subscriber whose area moves', () => {
     open.push({ close: async () => subscription.unsubscribe() });
     await listening;
     const transport = (subscriber as unknown as { natsTransport: NatsTransport }).natsTransport;
-    return { subscriber, events, transport };
+    areas$.next(AREA_1);
+    await transport.settled();
+    const publisher = await createPublisher(natsConfig([server.url]));
+    open.push(publisher);
+    return { areas$, subscriber, events, transport, publisher };
   }
 
   const nextEvent = (subscriber: EntitySubscriber, match: (e: EntityEvent) => boolean) =>
@@ -179,12 +187,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
   it(
     'the entities of the dropped cells leave at once, those still covered stay, those of the new cells appear',
     async () => {
-      const areas$ = new Subject<Area | undefined>();
-      const { subscriber, events, transport } = await subscribe(server.url, areas$);
-      areas$.next(AREA_1);
-      await transport.settled();
-      const publisher = await createPublisher(natsConfig([server.url]));
-      open.push(publisher);
+      const { areas$, subscriber, events, transport, publisher } = await subscribeInArea1(server.url);
 
       // Entities 3 and 4 (outside the first area) go out a tick before 1 and 2 on the same connection: once 2 is
       // here, 3 and 4 would have been too.
@@ -234,12 +237,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
   it(
     'an entity crossing out of the area leaves with reason leftArea; one that deactivates, with deactivated',
     async () => {
-      const areas$ = new Subject<Area | undefined>();
-      const { subscriber, events, transport } = await subscribe(server.url, areas$);
-      areas$.next(AREA_1);
-      await transport.settled();
-      const publisher = await createPublisher(natsConfig([server.url]));
-      open.push(publisher);
+      const { subscriber, events, publisher } = await subscribeInArea1(server.url);
       const appeared = nextEvent(subscriber, (e) => e.entityId.entity === 2);
       publisher.send(record(1, 1));
       publisher.send(record(2, 1));
@@ -267,12 +265,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
     async () => {
       const proxy = await HoldingProxy.start(server.port);
       open.push(proxy);
-      const areas$ = new Subject<Area | undefined>();
-      const { subscriber, events, transport } = await subscribe(proxy.url, areas$);
-      areas$.next(AREA_1);
-      await transport.settled();
-      const publisher = await createPublisher(natsConfig([server.url]));
-      open.push(publisher);
+      const { areas$, subscriber, events, transport, publisher } = await subscribeInArea1(proxy.url);
       const appeared = nextEvent(subscriber, (e) => e.entityId.entity === 1);
       publisher.send(record(1, 1));
       publisher.flush();
