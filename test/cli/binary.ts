@@ -68,3 +68,18 @@ export function within<T>(promise: Promise<T>, ms: number, what: string, child?:
     }),
   ]);
 }
+
+/**
+ * Resolves once `done()` holds, checked every `everyMs`; each time it does not, `action()` runs (a datagram sent
+ * again: it may be lost, or arrive before the receiver listens). Bound it with `within`.
+ */
+export function repeatUntil(done: () => boolean, action: () => void, everyMs = 200): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      if (done()) {
+        clearInterval(timer);
+        resolve();
+      } else action();
+    }, everyMs);
+  });
+}

@@ -7,7 +7,7 @@ import { parseCotEvent } from '../../src/cot/event.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { reckon, within } from './binary.js';
+import { reckon, repeatUntil, within } from './binary.js';
 
 function pdu(entity: number, marking: string, force: number, domain: number): Uint8Array {
   const r = new EntityStateRecord(0);
@@ -58,14 +58,10 @@ describe('reckon bridge', () => {
     };
     // Both entities on both outputs (sent again until seen: a datagram could in principle be lost).
     await within(
-      new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          if (udpUids.size === 2 && tcpText.includes('DIS.1.1.3001.1"') && tcpText.includes('DIS.1.1.3001.2"')) {
-            clearInterval(timer);
-            resolve();
-          } else send();
-        }, 200);
-      }),
+      repeatUntil(
+        () => udpUids.size === 2 && tcpText.includes('DIS.1.1.3001.1"') && tcpText.includes('DIS.1.1.3001.2"'),
+        send,
+      ),
       15_000,
       'CoT events for both entities on both outputs',
       bridge.child,

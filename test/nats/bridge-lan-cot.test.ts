@@ -8,7 +8,7 @@ import { parseCotEvent } from '../../src/cot/event.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { reckon, within } from '../cli/binary.js';
+import { reckon, repeatUntil, within } from '../cli/binary.js';
 import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -64,14 +64,10 @@ describeNats('reckon bridge with --udp, --nats and --cot together', () => {
     const lan = createSocket('udp4');
     // Sent again until TAK has the event: the TAK half's NATS subscription may still be on its way to the server.
     await within(
-      new Promise<void>((resolve) => {
-        const timer = setInterval(() => {
-          if (events.length > 0) {
-            clearInterval(timer);
-            resolve();
-          } else lan.send(tankPdu(), lanPort, '127.0.0.1');
-        }, 200);
-      }),
+      repeatUntil(
+        () => events.length > 0,
+        () => lan.send(tankPdu(), lanPort, '127.0.0.1'),
+      ),
       20_000,
       'a CoT event for the LAN entity',
       bridge.child,
