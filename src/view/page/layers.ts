@@ -14,6 +14,14 @@ type Rgba = [number, number, number, number];
 
 ms.addIcons(std2525c);
 
+/**
+ * The layer manager of a deck.gl overlay's Deck (`MapboxOverlay`), whose `updateLayers` runs the layer and attribute
+ * update deck.gl would otherwise run at its next render. Not public API: undefined if deck.gl stops having it.
+ */
+export function deckLayerManager(overlay: object): { updateLayers(): void } | undefined {
+  return (overlay as { _deck?: { layerManager?: { updateLayers(): void } | null } })._deck?.layerManager ?? undefined;
+}
+
 /** Trail colour by 2525 affiliation (the standard's frame colours, darker for lines on a dark map). */
 const FORCE_COLOURS: Record<string, Rgba> = {
   F: [90, 170, 255, 170],

@@ -18,7 +18,7 @@ import {
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
 import { PageEntities, pageCapacity } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
-import { EntityLayers, SymbolAtlas, type TruthPoint } from './layers.js';
+import { EntityLayers, SymbolAtlas, deckLayerManager, type TruthPoint } from './layers.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
 import { Panel } from './panel.js';
 
@@ -70,14 +70,6 @@ declare global {
 /** How often the list and details are redrawn, ms. */
 const PANEL_INTERVAL_MS = 250;
 const MAX_LABELS = 400;
-
-/** The layer manager of the overlay's Deck (not public API: undefined if deck.gl stops having it). */
-function deckLayerManager(overlay: MapboxOverlay): { updateLayers(): void } | undefined {
-  return (
-    (overlay as unknown as { _deck?: { layerManager?: { updateLayers(): void } | null } })._deck?.layerManager ??
-    undefined
-  );
-}
 
 class App {
   private entities = new PageEntities();
