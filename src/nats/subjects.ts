@@ -727,7 +727,7 @@ const EDGE_DOUBLES = 30;
  */
 export function geodeticUnitVector(out: Float64Array, x: number, y: number, z: number): Float64Array {
   const p = Math.sqrt(x * x + y * y);
-  geodeticLatitudeSinCos(out, p, z);
+  geodeticLatitudeSinCos(out, 0, p, z);
   const sinLat = out[0]!,
     cosLat = out[1]!;
   // On the axis the longitude is 0, as atan2(0, 0).

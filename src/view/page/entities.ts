@@ -484,9 +484,6 @@ function wrapAngle(a: number): number {
   return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 }
 
-/** The sine and cosine of a latitude (`geodeticOf`). */
-const latitudeSinCos = new Float64Array(2);
-
 /**
  * ECEF → geodetic latitude, longitude (radians), height (m), as `ecefToGeodetic` in src/math/geodesy.ts, with its
  * deep-inside-the-Earth branch left out (displayed entities are never there) and square roots in place of
@@ -497,12 +494,10 @@ const latitudeSinCos = new Float64Array(2);
  */
 export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
   const p = Math.sqrt(x * x + y * y);
-  geodeticLatitudeSinCos(latitudeSinCos, p, z);
-  const sinLat = latitudeSinCos[0]!,
-    cosLat = latitudeSinCos[1]!;
+  geodeticLatitudeSinCos(out, 3, p, z);
+  const sinLat = out[3]!,
+    cosLat = out[4]!;
   out[0] = Math.atan2(sinLat, cosLat);
   out[1] = Math.atan2(y, x);
   out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
-  out[3] = sinLat;
-  out[4] = cosLat;
 }
