@@ -90,7 +90,7 @@ describe('WGS-84 geodetic ↔ ECEF', () => {
     );
   });
 
-  it("gives the sine and cosine of ecefToGeodetic's latitude with square roots only, from the surface to GEO", () => {
+  it('gives the sine and cosine of the latitude an ECEF point was made from, from −500 m to beyond GEO', () => {
     const out = new Float64Array(2);
     fc.assert(
       fc.property(
@@ -99,10 +99,9 @@ describe('WGS-84 geodetic ↔ ECEF', () => {
         fc.double({ min: -500, max: 4e7, noNaN: true }),
         (lat, lon, h) => {
           const [x, y, z] = geodeticDegreesToEcef(v(), lat, lon, h);
-          const latitude = ecefToGeodetic(v(), x!, y!, z!)[0]!;
           geodeticLatitudeSinCos(out, 0, Math.sqrt(x! * x! + y! * y!), z!);
-          expect(Math.abs(out[0]! - Math.sin(latitude))).toBeLessThan(1e-14);
-          expect(Math.abs(out[1]! - Math.cos(latitude))).toBeLessThan(1e-14);
+          expect(Math.abs(out[0]! - Math.sin(lat * DEG))).toBeLessThan(1e-14);
+          expect(Math.abs(out[1]! - Math.cos(lat * DEG))).toBeLessThan(1e-14);
         },
       ),
     );
