@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { findSystemBinary } from '../test/support/system-binary.js';
-import { CHROMIUM_ARGS } from '../test/view/support/browser.js';
+import { CHROMIUM_ARGS } from '../test/support/chromium.js';
 import { contentSecurityPolicy } from '../src/view/http.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
 

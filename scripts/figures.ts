@@ -7,13 +7,11 @@ import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchChromium } from '../test/support/chromium.js';
-import { findSystemBinary } from '../test/support/system-binary.js';
+import { chromiumBinary as chromium, launchChromium } from '../test/support/chromium.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'docs', 'figures');
 const work = mkdtempSync(join(tmpdir(), 'reckon-figures-'));
-const chromium = findSystemBinary('chromium');
 if (chromium.path === undefined) {
   console.error(`npm run figures: ${chromium.skipReason}`);
   process.exit(1);
@@ -31,7 +29,7 @@ reckon('decode', 'test/fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap', '--re
 mkdirSync(out, { recursive: true });
 const browser = await launchChromium(chromium.path);
 try {
-  const page = await browser.context.newPage();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   /** Screenshots the page from the top of section `first` to the bottom of section `last` (by their headings). */
   const shoot = async (file: string, png: string, first: string, last: string) => {
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });

@@ -4,19 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
-
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const chunks = { out: '', err: '' };
-  stdout.on('data', (c) => (chunks.out += String(c)));
-  stderr.on('data', (c) => (chunks.err += String(c)));
-  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, ...chunks };
-}
+import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-rules-'));
 
@@ -162,16 +151,16 @@ describe('a value the schema rejects is rejected at every entry point, exit 2', 
   it.each(rows)('$what', async (row) => {
     for (const [name, value] of Object.entries(row.env)) vi.stubEnv(name, value);
     // --duration bounds the run should a bad value ever be let through.
-    const r = await cli(row.argv[0] === 'experiment' ? row.argv : [...row.argv, '--duration', '1']);
+    const r = await cli(...(row.argv[0] === 'experiment' ? row.argv : [...row.argv, '--duration', '1']));
     expect(r.code).toBe(2);
     const path = 'specPath' in row ? row.specPath! : `${row.bad.path} (from ${row.source})`;
-    const line = r.err
+    const line = r.stderr
       .split('\n')
       .map((l) => l.trimStart())
       .find((l) => l.startsWith(`${path}: `) || l.startsWith(path.replace(' (', '.0 ('))); // list items: `path.0`
-    expect(line, r.err).toBeDefined();
+    expect(line, r.stderr).toBeDefined();
     expect(line).toMatch(row.bad.message);
-    expect(r.out).toBe('');
+    expect(r.stdout).toBe('');
   });
 });
 
@@ -186,19 +175,19 @@ describe('unknown RECKON_* environment variables', () => {
   ])('%s is named, exit 2', async (name, expected) => {
     vi.stubEnv(name, '2');
     for (const command of ['publish', 'subscribe', 'demo']) {
-      const r = await cli([command, '--duration', '1']);
+      const r = await cli(command, '--duration', '1');
       expect(r.code).toBe(2);
-      expect(r.err).toContain(`${name} (from environment): `);
-      expect(r.err).toContain(expected);
+      expect(r.stderr).toContain(`${name} (from environment): `);
+      expect(r.stderr).toContain(expected);
     }
   });
 
   it('RECKON_CONFIG and the test-suite switch are known', async () => {
     vi.stubEnv('RECKON_REQUIRE_SYSTEM_BINARIES', '0');
     vi.stubEnv('RECKON_CONFIG', join(dir, 'missing.json'));
-    const r = await cli(['subscribe', '--duration', '1']);
+    const r = await cli('subscribe', '--duration', '1');
     expect(r.code).toBe(2);
-    expect(r.err).not.toContain('unknown environment variable');
-    expect(r.err).toContain('cannot read the config file');
+    expect(r.stderr).not.toContain('unknown environment variable');
+    expect(r.stderr).toContain('cannot read the config file');
   });
 });

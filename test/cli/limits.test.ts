@@ -1,21 +1,9 @@
 // Sizes are checked before anything is allocated or run: a value past its limit is a usage error (exit 2) that
 // names the setting and the limit, never an internal error such as "Invalid typed array length" (exit 1).
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
+import { cli } from '../support/cli.js';
 import { MAX_RUN_STEPS, runExperiment } from '../../src/experiment/runner.js';
 import { MAX_SWEEP_RUNS, planExperiment } from '../../src/experiment/sweep.js';
-
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough(),
-    stderr = new PassThrough();
-  let out = '',
-    err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, stdout: out, stderr: err };
-}
 
 describe('limits are usage errors with the limit in the message', () => {
   it('subscribe --max-entities and --receive-buffer-size past their limits', async () => {

@@ -3,11 +3,10 @@ import { createSocket } from 'node:dgram';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { booleanFlag, parseArgs, stringFlag } from '../../src/cli/args.js';
 import type { FlagSpec } from '../../src/cli/command.js';
-import { runCli } from '../../src/cli/run.js';
+import { cli } from '../support/cli.js';
 
 const SPECS: Record<string, FlagSpec> = {
   out: { type: 'string', description: 'output', short: 'o' },
@@ -66,64 +65,54 @@ describe('parseArgs', () => {
   });
 });
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const chunks = { out: '', err: '' };
-  stdout.on('data', (c) => (chunks.out += String(c)));
-  stderr.on('data', (c) => (chunks.err += String(c)));
-  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, ...chunks };
-}
-
 describe('runCli', () => {
   it.each([[['--help']], [['-h']], [['help']]])('%j prints the command list on stdout and exits 0', async (argv) => {
-    const r = await cli(argv);
+    const r = await cli(...argv);
     expect(r.code).toBe(0);
-    expect(r.err).toBe('');
-    expect(r.out).toMatch(/Commands:\n {2}demo/);
-    expect(r.out).toMatch(/ record .*pcap/);
-    expect(r.out).toMatch(/Exit codes: 0 success, 1 runtime failure, 2 bad usage or config/);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/Commands:\n {2}demo/);
+    expect(r.stdout).toMatch(/ record .*pcap/);
+    expect(r.stdout).toMatch(/Exit codes: 0 success, 1 runtime failure, 2 bad usage or config/);
   });
 
   it('`reckon` alone is a usage error: the command list on stderr, exit 2', async () => {
-    const r = await cli([]);
+    const r = await cli();
     expect(r.code).toBe(2);
-    expect(r.out).toBe('');
-    expect(r.err).toMatch(/^reckon: a command is needed\n/);
-    expect(r.err).toMatch(/Commands:\n {2}demo/);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^reckon: a command is needed\n/);
+    expect(r.stderr).toMatch(/Commands:\n {2}demo/);
   });
 
   it.each(['decode', 'replay'])('%s without its file names what is missing', async (name) => {
-    const r = await cli([name]);
+    const r = await cli(name);
     expect(r.code).toBe(2);
-    expect(r.err).toContain(`  missing capture file: reckon ${name} <capture.pcap|capture.pcapng>\n`);
-    expect(r.err).not.toContain('<arguments>');
+    expect(r.stderr).toContain(`  missing capture file: reckon ${name} <capture.pcap|capture.pcapng>\n`);
+    expect(r.stderr).not.toContain('<arguments>');
   });
 
   it.each(['publish', 'demo'])('%s takes --rate with a unit and checks its range', async (name) => {
     // A bad threshold stops the command before it runs; the rate is judged on its own.
-    const good = await cli([name, '--rate', '60 Hz', '--position-threshold', '-1 m']);
+    const good = await cli(name, '--rate', '60 Hz', '--position-threshold', '-1 m');
     expect(good.code).toBe(2);
-    expect(good.err).not.toContain('--rate');
-    const bad = await cli([name, '--rate', '2 kHz']);
+    expect(good.stderr).not.toContain('--rate');
+    const bad = await cli(name, '--rate', '2 kHz');
     expect(bad.code).toBe(2);
-    expect(bad.err).toContain('--rate: must be more than 0 and at most 1000 Hz, got "2 kHz"');
-    const wrong = await cli([name, '--rate', '3 m']);
-    expect(wrong.err).toContain('--rate: "3 m" is not a frequency');
+    expect(bad.stderr).toContain('--rate: must be more than 0 and at most 1000 Hz, got "2 kHz"');
+    const wrong = await cli(name, '--rate', '3 m');
+    expect(wrong.stderr).toContain('--rate: "3 m" is not a frequency');
   });
 
   it('replay checks --port-filter as a UDP port', async () => {
-    const r = await cli(['replay', 'x.pcap', '--port-filter', '70000']);
+    const r = await cli('replay', 'x.pcap', '--port-filter', '70000');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--port-filter: expected a UDP port 1–65535, e.g. 3000; got "70000"');
+    expect(r.stderr).toContain('--port-filter: expected a UDP port 1–65535, e.g. 3000; got "70000"');
   });
 
   it.each(['demo', 'publish', 'subscribe', 'record', 'replay'])(
     '%s --help shows the default of every setting flag',
     async (name) => {
       const { CONFIG_LEAVES } = await import('../../src/config/leaves.js');
-      const { out } = await cli([name, '--help']);
+      const { stdout: out } = await cli(name, '--help');
       const lines = out.split('\n');
       let checked = 0;
       for (const leaf of CONFIG_LEAVES) {
@@ -138,60 +127,62 @@ describe('runCli', () => {
   );
 
   it('shows defaults in the unit of the example, and the ones a command applies itself', async () => {
-    const demo = (await cli(['demo', '--help'])).out;
+    const demo = (await cli('demo', '--help')).stdout;
     expect(demo).toMatch(/--orientation-threshold VALUE .* Default: 3 deg\./);
     expect(demo).toMatch(/--interpolation-delay VALUE .* Default: 100 ms\./);
     expect(demo).toMatch(/--accept-protocol-versions LIST .* Default: 5,6,7\. E\.g\. 6,7\./);
     expect(demo).toMatch(/--port N .* Default: a free port\./); // the demo picks one unless told
-    expect((await cli(['subscribe', '--help'])).out).toMatch(/--port N .* Default: 3000\./);
+    expect((await cli('subscribe', '--help')).stdout).toMatch(/--port N .* Default: 3000\./);
   });
 
   it('reports an unknown short flag as typed', async () => {
-    const r = await cli(['decode', 'x.pcap', '-p', '3000']);
+    const r = await cli('decode', 'x.pcap', '-p', '3000');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('  -p: unknown flag (did you mean --port-filter or --port?)');
-    expect(r.err).not.toContain('--p:');
+    expect(r.stderr).toContain('  -p: unknown flag (did you mean --port-filter or --port?)');
+    expect(r.stderr).not.toContain('--p:');
   });
 
   it('prints the version', async () => {
-    const r = await cli(['--version']);
+    const r = await cli('--version');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
   it('rejects an unknown command with exit 2 and the command list', async () => {
-    const r = await cli(['recrod']);
+    const r = await cli('recrod');
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/unknown command "recrod"/);
-    expect(r.err).toMatch(/Commands:/);
+    expect(r.stderr).toMatch(/unknown command "recrod"/);
+    expect(r.stderr).toMatch(/Commands:/);
   });
 
   it('lists every usage problem of a command at once, with suggestions, and exits 2', async () => {
-    const r = await cli(['replay', 'a.pcap', 'b.pcap', '--sped=2', '--loop=yes']);
+    const r = await cli('replay', 'a.pcap', 'b.pcap', '--sped=2', '--loop=yes');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('reckon replay: 3 problems:');
-    expect(r.err).toContain('--sped: unknown flag (did you mean --speed?)');
-    expect(r.err).toContain('--loop: takes no value');
-    expect(r.err).toContain('<arguments>: expected at most 1, got 2: b.pcap');
-    expect(r.err).toContain('Run `reckon replay --help` for details.');
+    expect(r.stderr).toContain('reckon replay: 3 problems:');
+    expect(r.stderr).toContain('--sped: unknown flag (did you mean --speed?)');
+    expect(r.stderr).toContain('--loop: takes no value');
+    expect(r.stderr).toContain('<arguments>: expected at most 1, got 2: b.pcap');
+    expect(r.stderr).toContain('Run `reckon replay --help` for details.');
   });
 
   it('reports config problems from a command with their paths, exit 2', async () => {
-    const r = await cli(['record', '--port', '70000', '--exercise', 'one', '--count', '0']);
+    const r = await cli('record', '--port', '70000', '--exercise', 'one', '--count', '0');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--out: required');
-    expect(r.err).toContain('--count: expected a whole number ≥ 1, got "0"');
-    expect(r.err).toMatch(/network\.port \(from --port\): .*e\.g\. 3000/);
-    expect(r.err).toMatch(/dis\.exercise \(from --exercise\): .*e\.g\. 1/);
+    expect(r.stderr).toContain('--out: required');
+    expect(r.stderr).toContain('--count: expected a whole number ≥ 1, got "0"');
+    expect(r.stderr).toMatch(/network\.port \(from --port\): .*e\.g\. 3000/);
+    expect(r.stderr).toMatch(/dis\.exercise \(from --exercise\): .*e\.g\. 1/);
   });
 
   it.each(['record', 'replay'])('%s --help shows usage, the shared network flags and examples', async (name) => {
-    const r = await cli([name, '--help']);
+    const r = await cli(name, '--help');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(new RegExp(`^Usage: reckon ${name}`));
-    for (const flag of ['--address', '--port', '--multicast', '--config']) expect(r.out).toContain(flag);
-    expect(r.out).toMatch(/Examples:\n {2}reckon /);
-    expect(r.out).toContain('Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.');
+    expect(r.stdout).toMatch(new RegExp(`^Usage: reckon ${name}`));
+    for (const flag of ['--address', '--port', '--multicast', '--config']) expect(r.stdout).toContain(flag);
+    expect(r.stdout).toMatch(/Examples:\n {2}reckon /);
+    expect(r.stdout).toContain(
+      'Precedence: flags > RECKON_<SECTION>_<SETTING> environment > --config file > defaults.',
+    );
   });
 
   it('exits 1 with the message when a command fails at run time', async () => {
@@ -200,18 +191,18 @@ describe('runCli', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'reckon-main-')), 'x.pcap');
     try {
       const port = busy.address().port;
-      const r = await cli(['record', '--out', out, '--address', '127.0.0.1', '--port', String(port)]);
+      const r = await cli('record', '--out', out, '--address', '127.0.0.1', '--port', String(port));
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(new RegExp(`^reckon record: .*${port}`)); // the port that could not be bound
+      expect(r.stderr).toMatch(new RegExp(`^reckon record: .*${port}`)); // the port that could not be bound
     } finally {
       busy.close();
     }
   });
 
   it('exits 2 before starting when an output path cannot be written', async () => {
-    const r = await cli(['record', '--out', '/nonexistent-dir/x.pcap', '--address', '127.0.0.1', '--port', '0']);
+    const r = await cli('record', '--out', '/nonexistent-dir/x.pcap', '--address', '127.0.0.1', '--port', '0');
     expect(r.code).toBe(2);
-    expect(r.err).toContain(
+    expect(r.stderr).toContain(
       '--out: cannot write "/nonexistent-dir/x.pcap": the folder "/nonexistent-dir" does not exist',
     );
   });

@@ -1,20 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
-
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough(),
-    stderr = new PassThrough();
-  let out = '',
-    err = '';
-  stdout.on('data', (d) => (out += d));
-  stderr.on('data', (d) => (err += d));
-  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, stdout: out, stderr: err };
-}
+import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-experiment-'));
 

@@ -12,22 +12,22 @@ import { PRESETS } from '../../src/experiment/presets.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { captureReportHtml } from '../../src/report/capture-report.js';
-import type { HeadlessChromium } from '../support/chromium.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { chromiumBinary as chromium, launchChromium } from '../support/chromium.js';
 import { fakeResults } from './fake-results.js';
 
-const chromium = findSystemBinary('chromium');
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe.skipIf(chromium.path === undefined)(
   `reports in Chromium${chromium.skipReason ? ` (${chromium.skipReason})` : ''}`,
   () => {
-    let browser: HeadlessChromium;
+    let browser: Browser;
+    let context: BrowserContext;
     const folder = mkdtempSync(join(tmpdir(), 'reckon-report-screenshots-'));
 
     beforeAll(async () => {
-      const { launchChromium } = await import('../support/chromium.js');
-      browser = await launchChromium(chromium.path!);
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     });
     afterAll(async () => {
       await browser?.close();
@@ -36,7 +36,7 @@ describe.skipIf(chromium.path === undefined)(
 
     /** Opens a page from disk and returns what the browser saw: errors, requests, and each chart's drawn size. */
     async function open(file: string, screenshot: string) {
-      const page = await browser.context.newPage();
+      const page = await context.newPage();
       const problems: string[] = [];
       const requests: string[] = [];
       page.on('console', (message) => {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumBinary, launchChromium } from './support/browser.js';
+import { chromiumBinary, launchChromium } from '../support/chromium.js';
 import { DEFAULT_CONFIG, PAGE_DIR, PageServer, type TestEntity } from './support/page-server.js';
 
 const pageBuilt = existsSync(join(PAGE_DIR, 'app.js'));

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { reckon, within, type Running } from '../cli/binary.js';
-import { artifactPath, chromiumBinary, launchChromium } from './support/browser.js';
+import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { artifactPath } from './support/browser.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
 
 function distanceMeters(

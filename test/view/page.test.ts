@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { artifactPath, chromiumBinary, launchChromium } from './support/browser.js';
+import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { artifactPath } from './support/browser.js';
 import { PAGE_DIR, PageServer, positionAfter, type TestEntity } from './support/page-server.js';
 
 const HOSTILE_MARKING = '<img src=x>';
