@@ -1,12 +1,15 @@
 /**
- * `reckon publish --entities N`: the load generator (`LoadGenerator`) over UDP. One tick loop on the wall clock
- * at `--rate`, every emitter decision per entity per tick, PDUs bundled per datagram up to the MTU, an optional
- * cap on PDUs per second, a status line on stderr and a summary at the end (with `--json`, status and summary as
- * JSON lines on stdout). Loaded only when `--entities` is given.
+ * `reckon publish --entities N`: the load generator (`LoadGenerator`) over UDP, or NATS with `--nats`. One tick
+ * loop on the wall clock at `--rate`, every emitter decision per entity per tick, PDUs bundled per datagram up to
+ * the MTU (over NATS the transport bundles them again per subject), an optional cap on PDUs per second, a status
+ * line on stderr and a summary at the end (with `--json`, status and summary as JSON lines on stdout). Loaded only
+ * when `--entities` is given.
  */
 import { stringFlag, booleanFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type ParsedArgs, type UsageProblem } from './command.js';
 import { algorithmFlag } from './terminal/algorithm-flag.js';
+import type { NatsStats } from '../nats/transport.js';
+import type { DatagramTransport } from '../transport/transport.js';
 
 /** Ticks per second with `--entities` unless `--rate` says otherwise. */
 export const LOAD_DEFAULT_RATE_HZ = 10;
@@ -28,7 +31,7 @@ const CHUNK_ENTITIES = 2000;
  */
 export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise<number> {
   const { configOrProblems, durationFlag, frequencyFlag } = await import('./config-from-flags.js');
-  const { destinationPortProblem, everySendFailed, sendFailureSummary } = await import('./network.js');
+  const { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } = await import('./network.js');
   const { MAX_LOAD_ENTITIES } = await import('../stream/load-generator.js');
   const problems: UsageProblem[] = [];
   const entitiesText = stringFlag(args.flags, 'entities') ?? '';
@@ -55,7 +58,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   }
   const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
   const config = configOrProblems(args.flags, problems);
-  const portProblem = config && destinationPortProblem(config.network.port);
+  const nats = config !== undefined && config.nats.servers.length > 0;
+  const portProblem = config && !nats && destinationPortProblem(config.network.port);
   if (portProblem) problems.push(portProblem);
   if (config && entities >= 1 && entities <= MAX_LOAD_ENTITIES) {
     const last = config.dis.application + Math.ceil(entities / 0xfffe) - 1;
@@ -68,24 +72,33 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   if (problems.length > 0 || !config) throw new UsageError(problems);
   const json = booleanFlag(args.flags, 'json');
 
-  const [{ LoadGenerator }, { openUdpTransport }, { PduBundler }, { EMIT_REASON_NAMES }] = await Promise.all([
+  const [{ LoadGenerator }, { PduBundler }, { EMIT_REASON_NAMES }] = await Promise.all([
     import('../stream/load-generator.js'),
-    import('../transport/udp.js'),
     import('../transport/bundler.js'),
     import('../dr/emitter.js'),
   ]);
   io.stderr.write(`publish: preparing ${entities} entities…\n`);
   const preparedMs = performance.now();
   const generator = new LoadGenerator(config, { entities, seed, algorithm });
-  let transport;
+  let transport: DatagramTransport;
+  // Over NATS, the transport routes each PDU of a datagram to its cell's subject and bundles them per subject.
+  let natsStats: NatsStats | undefined;
   try {
-    transport = await openUdpTransport(config.network, 'send');
+    if (nats) {
+      const { openNatsTransport } = await import('../nats/transport.js');
+      const natsTransport = await openNatsTransport(config.nats);
+      natsStats = natsTransport.natsStats;
+      transport = natsTransport;
+    } else {
+      const { openUdpTransport } = await import('../transport/udp.js');
+      transport = await openUdpTransport(config.network, 'send');
+    }
   } catch (error) {
     io.stderr.write(`publish: ${(error as Error).message}\n`);
     return EXIT_FAILURE;
   }
   const bundler = new PduBundler(transport, config.network.mtu);
-  const destination = `${config.network.address ?? config.network.multicast ?? '127.0.0.1'}:${config.network.port}`;
+  const destination = await sendDestination(config);
   const applications = Math.ceil(entities / 0xfffe);
   const lastApplication = applications > 1 ? `–${config.dis.application + applications - 1}` : '';
   const ids = `${config.dis.site}:${config.dis.application}${lastApplication}:1…`;
@@ -244,6 +257,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     datagrams: transport.stats.datagramsOut,
     sendErrors: transport.stats.sendErrors,
     deferred: stats.deferred,
+    ...(natsStats ? { nats: natsSummary(natsStats) } : {}),
     cpuSeconds: round((cpu.user + cpu.system) / 1e6),
     // CPU per emitter decision (truth, decision, encoding and sending included): what sizes a machine for N × rate.
     cpuMicrosecondsPerDecision: round((cpu.user + cpu.system) / Math.max(1, stats.decisions)),
@@ -259,7 +273,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       `publish: stopped (${reason}) after ${seconds.toFixed(1)} s; ${stats.joined} of ${entities} entities joined;` +
         ` DR ${algorithm === 'auto' ? 'auto' : algorithm}`,
       `  ${stats.pdus} PDUs (${why}; ${stats.leaveNotices} leave notices)` +
-        ` in ${transport.stats.datagramsOut} datagrams,` +
+        ` in ${transport.stats.datagramsOut} ${natsStats ? 'NATS messages' : 'datagrams'},` +
         ` ${formatBytes(stats.bytes)}`,
       `  ${formatRate(summary.pdusPerSecond)} PDUs/s, ${formatBytes(summary.bytesPerSecond)}/s;` +
         ` ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)}` +
@@ -269,6 +283,18 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     ].join('\n') + '\n',
   );
   return failure || everySendFailed(transport.stats) ? EXIT_FAILURE : EXIT_OK;
+}
+
+/** The NATS counters a load run reports: messages, cell crossings, and the connection's gaps. */
+function natsSummary(s: NatsStats): Record<string, number> {
+  return {
+    messagesOut: s.messagesOut,
+    leftCellCopiesOut: s.leftCellCopiesOut,
+    unroutable: s.unroutable,
+    disconnects: s.disconnects,
+    reconnects: s.reconnects,
+    gapSeconds: round(s.gapSeconds),
+  };
 }
 
 function round(value: number): number {

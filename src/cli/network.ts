@@ -2,6 +2,7 @@
  * Checks and wording shared by the commands that send (publish, replay), so that the same mistake gets the same
  * message and the same exit code from each of them.
  */
+import type { Config } from '../config/schema.js';
 import type { UsageProblem } from './command.js';
 
 /**
@@ -38,4 +39,20 @@ export function sendFailureSummary(stats: SendCounts): string {
     ? `every send failed (${stats.sendErrors})`
     : `${stats.sendErrors} ${stats.sendErrors === 1 ? 'send' : 'sends'} failed`;
   return `, ${what}${stats.sendFailure ? `: ${stats.sendFailure}` : ''}`;
+}
+
+/**
+ * Where a sender's PDUs go, as its start line says it: `127.0.0.1:3000` (UDP; also the broadcast and IPv6
+ * defaults), or the NATS servers (without credentials) and the subjects, when `nats.servers` is set.
+ */
+export async function sendDestination(config: Config): Promise<string> {
+  if (config.nats.servers.length > 0) {
+    const { redactUrl } = await import('../nats/subjects.js');
+    const servers = config.nats.servers.map(redactUrl).join(',');
+    const subjects = `${config.nats.subjectPrefix}.${config.dis.exercise}.<H3 cell, resolution ${config.nats.h3Resolution}>.<kind>.<domain>`;
+    return `NATS ${servers} (subjects ${subjects})`;
+  }
+  const { udpOptionsFromConfig } = await import('../transport/udp.js');
+  const to = udpOptionsFromConfig(config.network, 'send').destination!;
+  return `${to.address.includes(':') ? `[${to.address}]` : to.address}:${to.port}`;
 }

@@ -3,11 +3,10 @@
  * FILE`) taken as the truth, each run through the dead-reckoning emitter, and Entity State PDUs sent over UDP only
  * when receivers need one. Progress on stderr; a summary (or NDJSON of every PDU with `--json`) at the end.
  */
-import { isIPv6 } from 'node:net';
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { configFlags, natsFlags } from '../config-flags.js';
-import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
+import { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
 
@@ -244,14 +243,7 @@ export const command: Command = {
         }),
       ),
     );
-    // Where the publisher's socket sends: also the broadcast or IPv6 loopback defaults.
-    const { udpOptionsFromConfig } = await import('../../transport/udp.js');
-    const to = udpOptionsFromConfig(config.network, 'send').destination!;
-    let destination = `${isIPv6(to.address) ? `[${to.address}]` : to.address}:${to.port}`;
-    if (config.nats.servers.length > 0) {
-      const { redactUrl } = await import('../../nats/subjects.js');
-      destination = `NATS ${config.nats.servers.map(redactUrl).join(',')} (subjects ${config.nats.subjectPrefix}.${config.dis.exercise}.<H3 cell, resolution ${config.nats.h3Resolution}>.<kind>.<domain>)`;
-    }
+    const destination = await sendDestination(config);
     io.stderr.write(
       `publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
     );
