@@ -1,7 +1,7 @@
 /**
  * Quantities with units in configuration: `"1 m"`, `"3 deg"`, `"5 s"`, `"15 Hz"`, `"200 ms"`, `"30 kn"`, or a
- * plain number already in SI units (metres, radians, seconds, hertz, m/s). mathjs parses the units; it costs
- * ~300 ms to load, so it is loaded (synchronously, once) only when a string with a unit is actually read.
+ * plain number already in SI units (metres, radians, seconds, hertz, m/s). mathjs parses the units; it is slow to
+ * load, so it is loaded (synchronously, once) only when a string with a unit is actually read.
  */
 import { createRequire } from 'node:module';
 import { z } from 'zod';

@@ -4,15 +4,13 @@
  * PDU's fields into the slot; `extrapolate` / `render` compute every entity at time t into Float64Arrays (3 per
  * slot) without allocating. The table never reads a clock: time is a parameter, seconds on the caller's axis.
  *
- * Model resets are lazy. Frames are drawn at 30–60 Hz while an entity may send many PDUs between two of them, and
- * only the last one is ever displayed; so `apply` only copies (no trigonometry) and marks the slot, and the DR
- * model reset and the start of the smoothing correction run once per marked slot, at the next `extrapolate` /
- * `render` or read of model state (`store`, `referenceSeconds`, `worldToBody`, `displayWorldToBody`,
- * `orientation`, `displayOrientation`, `isConverging`, `renderSlot`). That state is held apart (`ModelState`) and
- * reached through one accessor that resolves first, so no reader sees a stale model; the table's own fields
- * (identity, arrival, timeouts) are written by `apply` and always current, and `receivedStateInto` reads a PDU
- * as received without loading it. The correction starts from what was displayed when the last PDU arrived,
- * evaluated from the model and smoothing state that preceded the pending PDUs.
+ * Model resets are lazy. An entity may send many PDUs between two frames and only the last one is displayed, so
+ * `apply` only copies (no trigonometry) and marks the slot; the DR model reset and the start of the smoothing
+ * correction run once per marked slot, when model state is next read. That state is held apart (`ModelState`)
+ * and every reader reaches it through one accessor (`resolved`) that resolves first, so none sees a stale model;
+ * the table's own fields (identity, arrival, timeouts) are written by `apply` and always current, and
+ * `receivedStateInto` reads a PDU as received without loading it. The correction starts from what was displayed
+ * when the last PDU arrived, evaluated from the model and smoothing state that preceded the pending PDUs.
  *
  * Smoothing of the corrections is done by the free functions of position-smoothing.ts and
  * orientation-smoothing.ts over the table's per-slot correction arrays.

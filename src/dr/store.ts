@@ -227,11 +227,9 @@ export function resetSlot(
         : KERNEL_LINEAR;
   s.kernel[slot] = kernel;
   if (kernel === KERNEL_LINEAR) return;
-  // The same R_wb as a quaternion, for the rotating kernels only (a fixed orientation never turns, and its reset
-  // would spend a third of its time on these half angles): R_wb = A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active
-  // rotation, so q0 is the conjugate of the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ).
-  // One sinCos call site in a loop rather than three: V8 inlines it even where resetSlot is itself inlined (three
-  // copies overran the inlining budget of the table's resolve, and each angle passed to the call was boxed).
+  // The same R_wb as a quaternion, for the rotating kernels only (a fixed orientation never turns): R_wb =
+  // A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active rotation, so q0 is the conjugate of the aerospace body-to-world
+  // q_z(ψ)⊗q_y(θ)⊗q_x(φ). One sinCos call site in a loop keeps resetSlot within V8's inlining budget.
   const half = scratchSinCos,
     halves = scratchHalfAngles;
   for (let k = 0; k < 3; k++) {

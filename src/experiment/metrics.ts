@@ -1,5 +1,5 @@
 /**
- * Per-run metrics in plain typed-array code (mathjs would cost ~300 ms to load for a mean and a percentile):
+ * Per-run metrics in plain typed-array code (a mean and a percentile are not worth loading mathjs):
  * PDUs and why, wire bytes, displayed position and orientation error against truth, time above threshold,
  * smoothing artifacts, and the reduction against a fixed-rate sender. One accumulator is reused run after
  * run; adding a sample allocates nothing.

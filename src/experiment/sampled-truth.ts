@@ -1,7 +1,7 @@
 /**
  * Truth for a run, step by step, sampled into Float64Arrays. The runs of a sweep cross thresholds, algorithms,
  * networks and seeds over a handful of trajectories, so a `RunTruth` is sampled once and read by every run that
- * shares its trajectory and rates (sampling it anew was a quarter of each simulation step). A table holds at most
+ * shares its trajectory and rates. A table holds at most
  * `maxSteps` steps: a longer run reads it as a window that moves forward, so memory stays bounded.
  */
 import { worldToBodyFromEuler } from '../math/euler.js';

@@ -256,11 +256,8 @@ const CHUNK_BYTES = 64 * 1024;
  */
 const CHUNKS_PER_FLUSH = 8;
 /**
- * Chunks kept for reuse at most (32 MiB); beyond, full ones are left to the garbage collector. A burst sent in one
- * go (100 000 Entity State PDUs, ~290 chunks with the room bundles reserve) frees no chunk before it ends: the answers
- * to its flushes are read only then. With room for all of them, the next burst takes none new; with 64, most were
- * new each time, and making and collecting them (their memory lies outside the heap) took 6 % of a burst's CPU
- * time in a profile (docs/nats.md, "Cost per PDU").
+ * Chunks kept for reuse at most (32 MiB), enough for a burst of 100 000 Entity State PDUs, which frees none of its
+ * chunks before it ends; beyond, full ones are left to the garbage collector (docs/nats.md, "Cost per PDU").
  */
 const MAX_FREE_CHUNKS = 512;
 

@@ -32,8 +32,8 @@ import { codecStatusMessage } from '../pdu/status.js';
 import { emitterOptionsFromConfig } from './settings.js';
 
 /**
- * Most entities one generator holds. Each `DeadReckoningEmitter` with algorithm 'auto' takes ~14 kB of heap, so
- * 100 000 take ~1.4 GB (measured on Node 20), within Node's default heap limit (4 GB on 64-bit) with room to spare.
+ * Most entities one generator holds: as many emitters as fit in Node's default heap with room to spare
+ * (docs/reliability-soak.md).
  */
 export const MAX_LOAD_ENTITIES = 100_000;
 
@@ -94,7 +94,7 @@ export interface LoadGeneratorStats {
 /**
  * Simulated entities for load: call `tick(t, sink)` at the tick rate (or `tick(t, sink, slice)` more often, each
  * entity once per tick), then `leave(t, sink)` until it returns true. Nothing of its own is allocated per tick;
- * sampling the course shapes leaves ~17 B of short-lived garbage per decision (`publish.entities100k` in bench/).
+ * sampling the course shapes leaves a little short-lived garbage per decision (`publish.entities100k` in bench/).
  */
 export class LoadGenerator {
   readonly count: number;
