@@ -84,7 +84,7 @@ async function runNatsBridge(
     { receiveFilterFromConfig },
     { describeArea },
     { redactUrl },
-    { formatRejections },
+    { formatRejections, formatWarnings },
   ] = await Promise.all([
     import('../transport/udp.js'),
     import('../nats/transport.js'),
@@ -149,8 +149,8 @@ async function runNatsBridge(
   io.stderr.write(
     [
       `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
-      `  LAN→NATS  ${formatCount(s.udpToNats.in, 'datagram')} in, ${formatCount(s.udpToNats.pdus, 'PDU')} (${rate(s.udpToNats.pdus)}, ${formatCount(s.udpToNats.bytes, 'byte')}) forwarded${formatRejections(s.udpReceive.rejected)}; ${s.loopsDropped} own datagrams not sent back`,
-      `  NATS→LAN  ${formatCount(s.natsToUdp.in, 'message')} in, ${formatCount(s.natsToUdp.pdus, 'PDU')} (${rate(s.natsToUdp.pdus)}, ${formatCount(s.natsToUdp.bytes, 'byte')}) forwarded in ${formatCount(s.natsToUdp.out, 'datagram')}${formatRejections(s.natsReceive.rejected)}`,
+      `  LAN→NATS  ${formatCount(s.udpToNats.in, 'datagram')} in, ${formatCount(s.udpToNats.pdus, 'PDU')} (${rate(s.udpToNats.pdus)}, ${formatCount(s.udpToNats.bytes, 'byte')}) forwarded${formatRejections(s.udpReceive.rejected)}${formatWarnings(s.udpReceive.warnings)}; ${s.loopsDropped} own datagrams not sent back`,
+      `  NATS→LAN  ${formatCount(s.natsToUdp.in, 'message')} in, ${formatCount(s.natsToUdp.pdus, 'PDU')} (${rate(s.natsToUdp.pdus)}, ${formatCount(s.natsToUdp.bytes, 'byte')}) forwarded in ${formatCount(s.natsToUdp.out, 'datagram')}${formatRejections(s.natsReceive.rejected)}${formatWarnings(s.natsReceive.warnings)}`,
       `  NATS      ${formatCount(n.messagesOut, 'message')} published, ${n.leftCellCopiesOut} left-cell copies, ${n.disconnects} disconnects, ${n.reconnects} reconnects (gap ${n.gapSeconds.toFixed(1)} s), ${n.slowConsumers} slow-consumer events` +
         (udp.stats.sendErrors > 0 ? `; LAN sends failed ${udp.stats.sendErrors}× (${udp.stats.sendFailure})` : ''),
     ].join('\n') + '\n',

@@ -5,7 +5,7 @@
 import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { forEachPdu, looksLikeDis, type PduVisitor } from '../pdu/header.js';
+import { forEachPdu, lengthFieldIsZero, looksLikeDis, type PduVisitor } from '../pdu/header.js';
 import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
 import { udpFromFrame, type SkipReason } from './packet.js';
@@ -13,7 +13,7 @@ import type { Capture } from './reader.js';
 
 export interface DisCaptureOptions {
   /** Only datagrams from or to this UDP port, every one of them decoded as DIS. Defaults to any port, where a
-   * datagram counts as DIS when its first bytes look like a DIS header (version 1–7, Length ≥ 12). */
+   * datagram counts as DIS when its first bytes look like a DIS header (version 1–7, Length 0 or ≥ 12). */
   readonly port?: number;
 }
 
@@ -26,7 +26,7 @@ export interface DisPduEvent {
   readonly offset: number;
   /** From the header; -1 when not even the type byte was there. */
   readonly pduType: number;
-  /** The Length field; -1 when the header was cut short. */
+  /** The Length field (for a field of 0, the rest of the datagram); -1 when the header was cut short. */
   readonly length: number;
   /**
    * OK, or why this PDU (and for a bad header, the rest of the datagram) was rejected: the same codes, in the same
@@ -54,6 +54,8 @@ export interface DisCaptureTotals {
   pdusByType: Record<number, number>;
   /** Rejections by status name. */
   rejected: Record<string, number>;
+  /** PDUs read in spite of a fault, by the transport's warning names (`WARNING_REASONS`, src/transport/transport.ts). */
+  warnings: { lengthZero: number };
 }
 
 export function emptyTotals(): DisCaptureTotals {
@@ -66,6 +68,7 @@ export function emptyTotals(): DisCaptureTotals {
     pdus: 0,
     pdusByType: {},
     rejected: {},
+    warnings: { lengthZero: 0 },
   };
 }
 
@@ -82,7 +85,10 @@ export function* disCapturePdus(
   const record = new EntityStateRecord();
   // Where each PDU of the datagram at hand starts and how long it is, as pairs; refilled per datagram.
   const spans: number[] = [];
-  const collect: PduVisitor = (_bytes, offset, length) => void spans.push(offset, length);
+  const collect: PduVisitor = (bytes, offset, length) => {
+    if (lengthFieldIsZero(bytes, offset)) totals.warnings.lengthZero++;
+    spans.push(offset, length);
+  };
   for (const frame of capture.frames) {
     totals.frames++;
     const udp = udpFromFrame(frame.linkType, frame.data);

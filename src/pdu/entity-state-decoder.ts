@@ -72,7 +72,7 @@ export function decodeEntityStateInto(
   if (status !== CodecStatus.OK) return status;
   const v = views.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, Math.min(end, bytes.length) - p);
   // Entity id, force id, record count: two words.
   let word = v.getUint32(p + ES.ENTITY_ID);
   out.site = word >>> 16;
@@ -135,7 +135,7 @@ export function decodeEntityStateUpdateInto(
   if (status !== CodecStatus.OK) return status;
   const v = views.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, Math.min(end, bytes.length) - p);
   out.site = v.getUint16(p + ESU.ENTITY_ID);
   out.application = v.getUint16(p + ESU.ENTITY_ID + 2);
   out.entity = v.getUint16(p + ESU.ENTITY_ID + 4);
@@ -172,7 +172,8 @@ function checkPdu(
   const version = bytes[offset + H.PROTOCOL_VERSION]!;
   if (version < MIN_PROTOCOL_VERSION || version > MAX_PROTOCOL_VERSION) return CodecStatus.UNSUPPORTED_VERSION;
   if (bytes[offset + H.PDU_TYPE] !== type) return CodecStatus.NOT_ENTITY_STATE;
-  const length = (bytes[offset + H.LENGTH]! << 8) | bytes[offset + H.LENGTH + 1]!;
+  // Length 0: the rest of the datagram, as the framing reads it (pduLengthAt, src/pdu/header.ts).
+  const length = (bytes[offset + H.LENGTH]! << 8) | bytes[offset + H.LENGTH + 1]! || remaining;
   if (remaining < fixedBytes || length > remaining) return CodecStatus.TRUNCATED;
   const count = bytes[offset + countOffset]!;
   if (length !== fixedBytes + count * PARAMETER_RECORD_BYTES) return CodecStatus.BAD_LENGTH;
@@ -180,7 +181,8 @@ function checkPdu(
   return CodecStatus.OK;
 }
 
-function readHeader(out: EntityStateRecord, v: DataView, p: number): void {
+/** `remaining`: bytes from `p` to the end of the datagram, the Length a field of 0 stands for. */
+function readHeader(out: EntityStateRecord, v: DataView, p: number, remaining: number): void {
   const word = v.getUint32(p + H.PROTOCOL_VERSION); // version, exercise, type, family
   const version = word >>> 24;
   out.protocolVersion = version;
@@ -188,7 +190,7 @@ function readHeader(out: EntityStateRecord, v: DataView, p: number): void {
   out.pduType = (word >>> 8) & 0xff;
   out.protocolFamily = word & 0xff;
   out.timestampRaw = v.getUint32(p + H.TIMESTAMP);
-  out.length = v.getUint16(p + H.LENGTH);
+  out.length = v.getUint16(p + H.LENGTH) || remaining;
   // Byte 10 is the PDU status from v7 on; before that it is padding, reported as 0 whatever was sent.
   out.pduStatus = version >= 7 ? v.getUint8(p + H.PDU_STATUS) : 0;
 }

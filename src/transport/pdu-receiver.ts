@@ -4,8 +4,8 @@
  * hand each accepted PDU to the consumer as (bytes, offset, length). Nothing here allocates or throws.
  */
 import type { Config } from '../config/schema.js';
-import { MAX_PDU_BYTES } from '../pdu/constants.js';
-import { forEachPdu, type PduVisitor } from '../pdu/header.js';
+import { HeaderOffset, MAX_PDU_BYTES } from '../pdu/constants.js';
+import { forEachPdu, lengthFieldIsZero, type PduVisitor } from '../pdu/header.js';
 import { CodecStatus } from '../pdu/status.js';
 import {
   createTransportStats,
@@ -171,6 +171,7 @@ export class PduReceiver {
 
   private readonly visit: PduVisitor = (bytes, offset, length) => {
     this.walked = offset + length;
+    if (lengthFieldIsZero(bytes, offset)) this.repairLength(bytes, offset, length);
     const rejection = this.rejection(bytes, offset, length);
     if (rejection !== undefined) return this.reject(rejection, offset);
     const stats = this.stats;
@@ -182,6 +183,17 @@ export class PduReceiver {
       this.onConsumerError?.(error);
     }
   };
+
+  /**
+   * A Length of 0 was read as the rest of the datagram (`pduLengthAt`): counted, and written into the receiver's copy
+   * so that what consumers forward (a bridge, the map's feed) carries the Length every reader expects.
+   */
+  private repairLength(bytes: Uint8Array, offset: number, length: number): void {
+    this.stats.warnings.lengthZero++;
+    if (bytes !== this.scratch) return;
+    bytes[offset + HeaderOffset.LENGTH] = length >>> 8;
+    bytes[offset + HeaderOffset.LENGTH + 1] = length & 0xff;
+  }
 
   /** Counts one rejection and reports it. */
   private reject(reason: RejectReason, offset: number): void {

@@ -52,6 +52,16 @@ export const REJECT_REASONS = {
 } as const;
 export type RejectReason = keyof typeof REJECT_REASONS;
 
+/** PDUs taken in spite of a fault the receiver could repair, by kind. */
+export const WARNING_REASONS = {
+  lengthZero:
+    "the header's Length field was 0: the rest of the datagram was taken as the PDU (Python opendis sends these)",
+} as const;
+export type WarningReason = keyof typeof WARNING_REASONS;
+
+/** Warnings by reason. A fixed-shape object, so counting allocates nothing. */
+export type WarningCounts = { [reason in WarningReason]: number };
+
 /** Rejections by reason. A fixed-shape object, so counting allocates nothing. */
 export type RejectCounts = { [reason in RejectReason]: number };
 
@@ -71,6 +81,8 @@ export interface TransportStats {
   /** PDUs that passed every filter and reached the consumer. */
   pdusAccepted: number;
   readonly rejected: RejectCounts;
+  /** PDUs accepted (or rejected by a filter) after a repair, by reason. */
+  readonly warnings: WarningCounts;
   /** Exceptions thrown by a PDU consumer; caught so that reception never stops. */
   consumerErrors: number;
   /** Remote entities currently tracked; maintained by the layer that owns the entity table. */
@@ -91,6 +103,7 @@ export function createTransportStats(): TransportStats {
     sendFailure: undefined,
     pdusAccepted: 0,
     rejected,
+    warnings: { lengthZero: 0 },
     consumerErrors: 0,
     entities: 0,
     timeouts: 0,
@@ -110,4 +123,11 @@ export function formatRejections(rejected: RejectCounts): string {
   if (reasons.length === 0) return '';
   const total = reasons.reduce((n, r) => n + rejected[r], 0);
   return `, rejected ${total} (${reasons.map((r) => `${r} ${rejected[r]}`).join(', ')})`;
+}
+
+/** `; warnings: lengthZero 2`, or an empty string when there were none. */
+export function formatWarnings(warnings: WarningCounts): string {
+  const reasons = (Object.keys(warnings) as WarningReason[]).filter((r) => warnings[r] > 0);
+  if (reasons.length === 0) return '';
+  return `; warnings: ${reasons.map((r) => `${r} ${warnings[r]}`).join(', ')}`;
 }

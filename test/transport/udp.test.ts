@@ -100,7 +100,7 @@ describe('UdpTransport on loopback', () => {
       Buffer.alloc(3),
       makePdu({ lengthField: 144 }).subarray(0, 90),
       makePdu({ length: 20000 }),
-      makePdu({ lengthField: 0 }),
+      makePdu({ lengthField: 5 }),
     ];
     for (const [i, datagram] of bad.entries()) {
       await send(datagram, port);

@@ -187,7 +187,7 @@ interface CotBridgeSettings {
 
 async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise<number> {
   const { config, targets, tls, rateHz, uidPrefix, durationSeconds } = settings;
-  const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections }] = await Promise.all([
+  const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections, formatWarnings }] = await Promise.all([
     import('../../stream/subscriber.js'),
     import('../../cot/index.js'),
     import('../../transport/transport.js'),
@@ -245,7 +245,7 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
   const lines = [
     `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
     `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ` +
-      `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}`,
+      `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}`,
     `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ` +
       `${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
     ...outputs.map(

@@ -60,7 +60,7 @@ export const command: Command = {
     const [
       { openUdpTransport },
       { PduReceiver, receiveFilterFromConfig, filterRejections },
-      { formatRejections },
+      { formatRejections, formatWarnings },
       pcap,
       output,
       { looksLikeDis },
@@ -166,7 +166,7 @@ export const command: Command = {
       [
         `record: stopped (${reason}) after ${seconds.toFixed(1)} s`,
         `  recorded  ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} of DIS → ${out}`,
-        `  received  ${formatCount(s.datagramsIn, 'datagram')}, ${formatCount(s.pdusAccepted, 'PDU')} accepted${formatRejections(s.rejected)}`,
+        `  received  ${formatCount(s.datagramsIn, 'datagram')}, ${formatCount(s.pdusAccepted, 'PDU')} accepted${formatRejections(s.rejected)}${formatWarnings(s.warnings)}`,
         ...(notIpv4 > 0
           ? [`  note      ${notIpv4} IPv6 datagrams written with source 0.0.0.0 (pcap frames are IPv4)`]
           : []),

@@ -72,7 +72,7 @@ export const command: Command = {
       { ViewGateway },
       { createViewServer, listenView, pageUrl, defaultPageDir },
       { openUdpTransport },
-      { formatRejections },
+      { formatRejections, formatWarnings },
       { existsSync },
     ] = await Promise.all([
       import('../../view/gateway.js'),
@@ -130,7 +130,7 @@ export const command: Command = {
     io.stderr.write(
       [
         `view: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
-        `  received  ${t.datagramsIn} datagrams, ${s.pdus} Entity State PDUs forwarded${formatRejections(t.rejected)}` +
+        `  received  ${t.datagramsIn} datagrams, ${s.pdus} Entity State PDUs forwarded${formatRejections(t.rejected)}${formatWarnings(t.warnings)}` +
           (s.rejected + s.unknownUpdates + s.tableFull > 0
             ? `; not forwarded: ${s.rejected} invalid, ${s.unknownUpdates} updates of unknown entities, ` +
               `${s.tableFull} over receiver.maxEntities`

@@ -70,6 +70,12 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
   for (const [code, n] of rejected) {
     lines.push(`  ${String(n).padStart(6)}  ${code}: ${CODEC_STATUS_MESSAGES[code as CodecStatusName] ?? ''}`);
   }
+  if (totals.warnings.lengthZero > 0) {
+    lines.push(
+      `Warnings: ${totals.warnings.lengthZero}`,
+      `  ${String(totals.warnings.lengthZero).padStart(6)}  lengthZero: Length field 0, the rest of the datagram taken as the PDU`,
+    );
+  }
   return lines.join('\n') + '\n';
 }
 
