@@ -3,8 +3,9 @@
  * JSON file > defaults. Every problem is collected into one `ConfigError`, each with its path, where the value
  * came from and an example of a valid value.
  */
-import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
+import { InputFileError, readInputFileSync } from '../files/input-file.js';
+import { jsonInputProblems } from './json-input.js';
 import { CONFIG_LEAVES, leafOfPath, leafValueFromText } from './leaves.js';
 import { ConfigSchema, type Config } from './schema.js';
 import { closestName } from './suggest.js';
@@ -47,14 +48,20 @@ export interface ConfigSources {
   readonly overrides?: Readonly<Record<string, unknown>>;
 }
 
+/** Most bytes a config file may hold: a full one with every setting is under 4 KiB. */
+export const MAX_CONFIG_FILE_BYTES = 1 << 20;
+
 type Layer = { values: Record<string, Record<string, unknown>>; origin: Map<string, string> };
 
+// Null-prototype objects: no key from an input can reach Object.prototype through them.
+const record = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 function emptyLayer(): Layer {
-  return { values: {}, origin: new Map() };
+  return { values: record(), origin: new Map() };
 }
 
 function setLeaf(layer: Layer, section: string, key: string, value: unknown, origin: string): void {
-  (layer.values[section] ??= {})[key] = value;
+  (layer.values[section] ??= record())[key] = value;
   layer.origin.set(`${section}.${key}`, origin);
 }
 
@@ -62,13 +69,13 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
   const layer = emptyLayer();
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputFileSync(file, 'config file', MAX_CONFIG_FILE_BYTES).toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    if (!(error instanceof InputFileError)) throw error;
     issues.push({
       path: '<file>',
       source: file,
-      message: `cannot read the config file (${code ?? String(error)}); check the path given to --config or RECKON_CONFIG`,
+      message: `${error.message}; check the path given to --config or RECKON_CONFIG`,
     });
     return layer;
   }
@@ -87,6 +94,11 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
     });
     return layer;
   }
+  const unsafe = jsonInputProblems(json);
+  if (unsafe.length > 0) {
+    for (const problem of unsafe) issues.push({ ...problem, source: file });
+    return layer;
+  }
   for (const [section, body] of Object.entries(json)) {
     if (section === '$schema') continue; // lets editors validate the file against schemas/config.schema.json
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -101,12 +113,14 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
 }
 
 /**
- * `RECKON_…` variables that are not settings but are still known: the config file, the switch of the test suite
+ * `RECKON_…` variables that are not settings but are still known: the config file, stack traces with failures
+ * (`RECKON_DEBUG`, cli/run.ts), the switch of the test suite
  * that turns skipped system-program tests into failures (test/support/system-binary.ts), and the role of a
  * benchmark's child process (bench/udp.bench.ts).
  */
 export const OTHER_RECKON_VARIABLES: readonly string[] = [
   'RECKON_CONFIG',
+  'RECKON_DEBUG',
   'RECKON_REQUIRE_SYSTEM_BINARIES',
   'RECKON_BENCH_ROLE',
 ];
@@ -115,8 +129,11 @@ function envLayer(env: Readonly<Record<string, string | undefined>>, issues: Con
   const layer = emptyLayer();
   for (const leaf of CONFIG_LEAVES) {
     const text = env[leaf.env];
-    if (text !== undefined && text !== '')
-      setLeaf(layer, leaf.section, leaf.key, leafValueFromText(leaf, text), leaf.env);
+    if (text === undefined || text === '') continue;
+    const value = leafValueFromText(leaf, text);
+    const unsafe = leaf.kind === 'object' ? jsonInputProblems(value) : [];
+    for (const problem of unsafe) issues.push({ ...problem, path: `${leaf.path}.${problem.path}`, source: leaf.env });
+    if (unsafe.length === 0) setLeaf(layer, leaf.section, leaf.key, value, leaf.env);
   }
   // A misspelt variable would otherwise be ignored without a word, and the setting silently keep its default.
   const known = new Set([...CONFIG_LEAVES.map((l) => l.env), ...OTHER_RECKON_VARIABLES]);
@@ -146,13 +163,16 @@ function suggestVariable(name: string, known: ReadonlySet<string>): string | und
   return bySetting.length === 1 ? bySetting[0]!.env : undefined;
 }
 
-function flagLayer(flags: NonNullable<ConfigSources['flags']>): Layer {
+function flagLayer(flags: NonNullable<ConfigSources['flags']>, issues: ConfigIssue[]): Layer {
   const layer = emptyLayer();
   for (const leaf of CONFIG_LEAVES) {
     const value = flags[leaf.flag];
     if (value === undefined) continue;
     const parsed = typeof value === 'boolean' ? value : leafValueFromText(leaf, value);
-    setLeaf(layer, leaf.section, leaf.key, parsed, `--${leaf.flag}`);
+    const unsafe = leaf.kind === 'object' ? jsonInputProblems(parsed) : [];
+    for (const problem of unsafe)
+      issues.push({ ...problem, path: `${leaf.path}.${problem.path}`, source: `--${leaf.flag}` });
+    if (unsafe.length === 0) setLeaf(layer, leaf.section, leaf.key, parsed, `--${leaf.flag}`);
   }
   return layer;
 }
@@ -164,7 +184,7 @@ function merge(layers: readonly Layer[]): Layer {
       const target = merged.values[section];
       merged.values[section] =
         typeof body === 'object' && body !== null && typeof target === 'object' && target !== null
-          ? { ...target, ...body }
+          ? Object.assign(record(), target, body)
           : body;
     }
     for (const [path, origin] of layer.origin) merged.origin.set(path, origin);
@@ -188,7 +208,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const merged = merge([
     file ? fileLayer(file, issues) : emptyLayer(),
     envLayer(sources.env ?? {}, issues),
-    flagLayer(sources.flags ?? {}),
+    flagLayer(sources.flags ?? {}, issues),
     overrides,
   ]);
   const result = ConfigSchema.safeParse(merged.values);

@@ -3,6 +3,7 @@
  * its dotted path and an example of a valid value, and the expansion of `sweep` into the cross product of runs.
  */
 import type { z } from 'zod';
+import { jsonInputProblems } from '../config/json-input.js';
 import { ExperimentSpecSchema, RunSpecSchema, type ExperimentSpec, type RunSpec } from './spec.js';
 
 /** One problem with a spec, `--set` or sweep entry. */
@@ -45,7 +46,7 @@ export function setPath(input: unknown, path: string, value: unknown): Record<st
   let node = root;
   for (let i = 0; i < keys.length - 1; i++) {
     const key = keys[i]!;
-    const child = node[key];
+    const child = Object.hasOwn(node, key) ? node[key] : undefined; // never a prototype's (`constructor`)
     if (isObject(child)) node = child;
     else if (i === 0 && key === 'network' && typeof child === 'string') node = node[key] = { profile: child };
     else if (i === 0 && key === 'trajectory' && child === undefined)
@@ -82,7 +83,10 @@ export function applySets(
       });
       continue;
     }
-    out = setPath(out, path, parseSetValue(assignment.slice(eq + 1).trim()));
+    const value = parseSetValue(assignment.slice(eq + 1).trim());
+    const unsafe = jsonInputProblems(value);
+    for (const p of unsafe) problems.push({ path: '--set', message: `${path}=${p.path}: ${p.message}` });
+    if (unsafe.length === 0) out = setPath(out, path, value);
   }
   return { input: out, problems };
 }

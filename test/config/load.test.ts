@@ -149,7 +149,7 @@ describe('every problem is listed with its path, its source and an example', () 
   });
 
   it.each([
-    ['a missing file', join(dir, 'missing.json'), /cannot read the config file \(ENOENT\)/],
+    ['a missing file', join(dir, 'missing.json'), /cannot read the config file ".*missing.json": no such file/],
     ['a file that is not JSON', file('broken.json', '{ "network": '), /not valid JSON/],
     ['a file that is not an object', file('array.json', [1, 2]), /must hold a JSON object/],
   ])('reports %s', (_name, path, message) => {

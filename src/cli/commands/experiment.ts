@@ -63,31 +63,38 @@ export const command: Command = {
       ]);
     }
     if (preset && isTablePreset(preset)) return runTablePreset(presetName!, preset.table, args.flags, io);
-    const input = preset ? preset.spec : await readSpecFile(file!);
+    const input = preset ? preset.spec : await readSpecFile(file!, io.signal);
     return runSpec(input, file, args.flags, io);
   },
 };
 
-async function readSpecFile(file: string): Promise<unknown> {
-  const { readFile } = await import('node:fs/promises');
+/** Most bytes a spec file may hold (specs with long waypoint lists are tens of kilobytes). */
+const MAX_SPEC_FILE_BYTES = 4 << 20;
+
+async function readSpecFile(file: string, signal: AbortSignal): Promise<unknown> {
+  const [{ readInputFile, InputFileError }, { jsonInputProblems }] = await Promise.all([
+    import('../../files/input-file.js'),
+    import('../../config/json-input.js'),
+  ]);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readInputFile(file, 'spec file', MAX_SPEC_FILE_BYTES, signal)).toString('utf8');
   } catch (error) {
-    throw new UsageError([
-      {
-        path: '<spec.json>',
-        message: `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      },
-    ]);
+    if (!(error instanceof InputFileError)) throw error;
+    throw new UsageError([{ path: '<spec.json>', message: error.message }]);
   }
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch (error) {
     throw new UsageError([
       { path: '<spec.json>', message: `"${file}" is not valid JSON: ${(error as Error).message}` },
     ]);
   }
+  const unsafe = jsonInputProblems(json);
+  if (unsafe.length > 0)
+    throw new UsageError(unsafe.map((p) => ({ path: `<spec.json> ${p.path}`, message: p.message })));
+  return json;
 }
 
 function parallelFlag(flags: FlagValues): number | undefined {
