@@ -87,6 +87,32 @@ export {
   entityStateRecordFromPdu,
 } from './pdu/entity-state-json.js';
 
+// names — SISO-REF-010 names for DIS numbers (reprinted with permission from SISO Inc.)
+export {
+  SISO_ATTRIBUTION,
+  SISO_VERSION,
+  EnumerationUid,
+  countryCode,
+  countryName,
+  deadReckoningAlgorithmName,
+  domainName,
+  entityKindName,
+  entityTypeName,
+  entityTypeNameOf,
+  entityTypeText,
+  enumerationName,
+  enumerationOf,
+  forceName,
+  isListed,
+  pduTypeName,
+  unknownName,
+  type BitField,
+  type BitRecord,
+  type Enumeration,
+  type EntityTypeLike,
+  type EntityTypeNames,
+} from './names/index.js';
+
 // pcap — capture files in and out
 export { readCapture, CaptureFormatError, type Capture, type CaptureFrame } from './pcap/reader.js';
 export { udpFromFrame, LinkType, type UdpDatagram, type SkippedFrame, type SkipReason } from './pcap/packet.js';

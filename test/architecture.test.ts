@@ -22,6 +22,7 @@ const FOLDERS = [
   'math',
   'compression',
   'pdu',
+  'names',
   'dr',
   'lockstep',
   'pcap',
@@ -46,6 +47,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   math: [],
   compression: [],
   pdu: [],
+  names: ['pdu'],
   dr: ['math', 'pdu'],
   lockstep: ['compression'],
   pcap: ['math', 'pdu'],
@@ -55,9 +57,9 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   transport: ['pdu', 'config'],
   nats: ['math', 'pdu', 'dr', 'config', 'transport'],
   stream: ['math', 'pdu', 'dr', 'config', 'transport', 'nats', 'truth'],
-  cot: ['math', 'pdu', 'dr', 'stream'],
-  view: ['math', 'pdu', 'dr', 'config', 'transport'],
-  report: ['math', 'pdu', 'dr', 'pcap'],
+  cot: ['math', 'pdu', 'names', 'dr', 'stream'],
+  view: ['math', 'pdu', 'names', 'dr', 'config', 'transport'],
+  report: ['math', 'pdu', 'names', 'dr', 'pcap'],
   experiment: allBut('experiment', 'view', 'cli'),
   cli: allBut('cli'),
   [TOP]: FOLDERS,
@@ -67,7 +69,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
  * The pure core: no Node.js module (no sockets, files, threads or clock from `node:`), no rxjs. `truth` is pure but
  * for its file loaders.
  */
-const PURE: readonly Folder[] = ['math', 'compression', 'pdu', 'dr', 'truth'];
+const PURE: readonly Folder[] = ['math', 'compression', 'pdu', 'names', 'dr', 'truth'];
 const PURE_EXCEPT_FILES: readonly string[] = ['src/truth/loaders.ts'];
 const PACKAGES_NOT_IN_PURE = ['rxjs'];
 
@@ -161,6 +163,7 @@ describe('architecture: the dependency direction of docs/ARCHITECTURE.md', () =>
       'experiment',
       'lockstep',
       'math',
+      'names',
       'pcap',
       'pdu',
       'stream',

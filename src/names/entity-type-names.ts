@@ -1,0 +1,201 @@
+/**
+ * The names of an Entity Type record (IEEE 1278.1 §6.2.30: kind, domain, country, category, subcategory, specific,
+ * extra) from the entity types SISO-REF-010 lists. A type SISO does not list is named by its nearest listed parent
+ * (extra dropped, then specific, then subcategory: the category itself), and failing that by its kind, domain and
+ * country alone. Each result is made once and kept: the same type gives the same object.
+ */
+import type { EntityType } from '../pdu/schema.js';
+import { countryCode, countryName, domainName, entityKindName } from './enumerations.js';
+import { entityTypeHigh, entityTypeLow, entityTypeRowOf, entityTypeRows } from './siso-tables.js';
+
+export interface EntityTypeNames {
+  readonly kind: string;
+  readonly domain: string;
+  readonly country: string;
+  /** The names of the levels below the country, where SISO lists them (undefined below the deepest listed). */
+  readonly category: string | undefined;
+  readonly subcategory: string | undefined;
+  readonly specific: string | undefined;
+  readonly extra: string | undefined;
+  /** True when SISO lists this very type; false when it is named by a parent, or by kind and domain alone. */
+  readonly exact: boolean;
+  /**
+   * The SISO entry it is named by, as `kind:domain:country:category:subcategory:specific:extra`; undefined when
+   * none is (then only kind, domain and country are named).
+   */
+  readonly listedAs: string | undefined;
+  /** Short, for a screen: the deepest name, the category and the country's code, e.g. "M1A2 · Tank · USA". */
+  readonly label: string;
+  /** Every level named, from the kind down: "Platform / Land / United States of America (USA) / Tank / M1 Abrams / M1A2". */
+  readonly path: string;
+}
+
+/** An Entity Type as its JSON object, or its seven numbers in order (as `EntityStateRecord.entityType` holds them). */
+export type EntityTypeLike = EntityType | ArrayLike<number>;
+
+/** The listed row that names this type, or -1: the type itself, else its nearest listed parent down to the category. */
+export function entityTypeRow(
+  kind: number,
+  domain: number,
+  country: number,
+  category: number,
+  subcategory: number,
+  specific: number,
+  extra: number,
+): number {
+  const high = entityTypeHigh(kind, domain, country);
+  let row = entityTypeRowOf(high, entityTypeLow(category, subcategory, specific, extra));
+  if (row < 0 && extra !== 0) row = entityTypeRowOf(high, entityTypeLow(category, subcategory, specific, 0));
+  if (row < 0 && specific !== 0) row = entityTypeRowOf(high, entityTypeLow(category, subcategory, 0, 0));
+  if (row < 0 && subcategory !== 0) row = entityTypeRowOf(high, entityTypeLow(category, 0, 0, 0));
+  return row;
+}
+
+let exactNames: (EntityTypeNames | undefined)[] = [];
+let parentNames: (EntityTypeNames | undefined)[] = [];
+const FALLBACK_LIMIT = 4096;
+const fallbackNames = new Map<number, EntityTypeNames>();
+
+/** The names of an entity type given as its seven numbers. */
+export function entityTypeNameOf(
+  kind: number,
+  domain: number,
+  country: number,
+  category: number,
+  subcategory: number,
+  specific: number,
+  extra: number,
+): EntityTypeNames {
+  if (!inRange(kind, domain, country, category, subcategory, specific, extra)) {
+    return fallback(kind, domain, country);
+  }
+  const row = entityTypeRow(kind, domain, country, category, subcategory, specific, extra);
+  if (row < 0) return fallback(kind, domain, country);
+  const rows = entityTypeRows();
+  const exact = rows.low[row] === entityTypeLow(category, subcategory, specific, extra);
+  if (exactNames.length !== rows.count) {
+    exactNames = new Array(rows.count);
+    parentNames = new Array(rows.count);
+  }
+  const cache = exact ? exactNames : parentNames;
+  return (cache[row] ??= rowNames(row, exact));
+}
+
+/** The names of an entity type (its JSON object, or its seven numbers). Never throws. */
+export function entityTypeName(type: EntityTypeLike): EntityTypeNames {
+  if (isArrayLike(type)) {
+    return entityTypeNameOf(type[0]!, type[1]!, type[2]!, type[3]!, type[4]!, type[5]!, type[6]!);
+  }
+  return entityTypeNameOf(
+    type.kind,
+    type.domain,
+    type.country,
+    type.category,
+    type.subcategory,
+    type.specific,
+    type.extra,
+  );
+}
+
+/** The seven numbers as text, `1:1:225:1:1:3:0`. */
+export function entityTypeText(type: EntityTypeLike): string {
+  if (isArrayLike(type)) return Array.prototype.slice.call(type, 0, 7).join(':');
+  return [type.kind, type.domain, type.country, type.category, type.subcategory, type.specific, type.extra].join(':');
+}
+
+function isArrayLike(type: EntityTypeLike): type is ArrayLike<number> {
+  return typeof (type as ArrayLike<number>).length === 'number';
+}
+
+function isByte(n: number): boolean {
+  return n >>> 0 === n && n <= 0xff;
+}
+
+function inRange(
+  kind: number,
+  domain: number,
+  country: number,
+  category: number,
+  subcategory: number,
+  specific: number,
+  extra: number,
+): boolean {
+  return (
+    isByte(kind) &&
+    isByte(domain) &&
+    country >>> 0 === country &&
+    country <= 0xffff &&
+    isByte(category) &&
+    isByte(subcategory) &&
+    isByte(specific) &&
+    isByte(extra)
+  );
+}
+
+/** One shape for every result, so that a reader's property loads stay monomorphic. */
+class Names implements EntityTypeNames {
+  readonly path: string;
+  constructor(
+    readonly kind: string,
+    readonly domain: string,
+    readonly country: string,
+    readonly category: string | undefined,
+    readonly subcategory: string | undefined,
+    readonly specific: string | undefined,
+    readonly extra: string | undefined,
+    readonly exact: boolean,
+    readonly listedAs: string | undefined,
+    readonly label: string,
+  ) {
+    this.path = [kind, domain, country, category, subcategory, specific, extra]
+      .filter((x) => x !== undefined)
+      .join(' / ');
+  }
+}
+
+function rowNames(row: number, exact: boolean): EntityTypeNames {
+  const entityTypes = entityTypeRows();
+  const high = entityTypes.high[row]!;
+  const low = entityTypes.low[row]!;
+  const kind = high >>> 24;
+  const domain = (high >>> 16) & 0xff;
+  const country = high & 0xffff;
+  const level = (i: number) => entityTypes.names[row * 4 + i];
+  const [category, subcategory, specific, extra] = [level(0), level(1), level(2), level(3)];
+  const kindName = entityKindName(kind);
+  const domainText = domainName(kind, domain);
+  const deepest = extra ?? specific ?? subcategory;
+  const code = country === 0 ? undefined : countryCode(country);
+  const label = [deepest, category ?? `${kindName} · ${domainText}`, code].filter((x) => x !== undefined).join(' · ');
+  const listedAs = [kind, domain, country, low >>> 24, (low >>> 16) & 0xff, (low >>> 8) & 0xff, low & 0xff].join(':');
+  return new Names(
+    kindName,
+    domainText,
+    countryName(country),
+    category,
+    subcategory,
+    specific,
+    extra,
+    exact,
+    listedAs,
+    label,
+  );
+}
+
+function fallback(kind: number, domain: number, country: number): EntityTypeNames {
+  const cacheable = isByte(kind) && isByte(domain) && country >>> 0 === country && country <= 0xffff;
+  const key = kind * 0x1_0000_0000 + domain * 0x1_0000 + country;
+  let names = cacheable ? fallbackNames.get(key) : undefined;
+  if (names === undefined) {
+    const kindName = entityKindName(kind);
+    const domainText = domainName(kind, domain);
+    const label = [kindName, domainText, ...(country === 0 ? [] : [countryCode(country)])].join(' · ');
+    const none = undefined;
+    names = new Names(kindName, domainText, countryName(country), none, none, none, none, false, none, label);
+    if (cacheable) {
+      if (fallbackNames.size >= FALLBACK_LIMIT) fallbackNames.clear();
+      fallbackNames.set(key, names);
+    }
+  }
+  return names;
+}

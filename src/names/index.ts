@@ -1,0 +1,27 @@
+/**
+ * Names for the numbers of DIS from SISO-REF-010 (data/siso/README.md): enumerations, entity types, appearance
+ * records and articulated and attached parts. Reprinted with permission from SISO Inc.
+ */
+export { SISO_ATTRIBUTION, SISO_VERSION } from './siso-data.generated.js';
+export type { BitField, BitRecord, Enumeration } from './siso-tables.js';
+export {
+  EnumerationUid,
+  countryCode,
+  countryName,
+  deadReckoningAlgorithmName,
+  domainName,
+  entityKindName,
+  enumerationName,
+  enumerationOf,
+  forceName,
+  isListed,
+  pduTypeName,
+  unknownName,
+} from './enumerations.js';
+export {
+  entityTypeName,
+  entityTypeNameOf,
+  entityTypeText,
+  type EntityTypeLike,
+  type EntityTypeNames,
+} from './entity-type-names.js';
