@@ -386,22 +386,10 @@ export { xorDelta } from './compression/xor-delta.js';
 export { BitReader, BitWriter } from './compression/bit-io.js';
 export {
   RemoteEntityTable,
-  TABLE_APPEARED,
-  TABLE_UPDATED,
-  TABLE_TIMED_OUT,
-  TABLE_REMOVED,
-  APPLY_APPEARED,
-  APPLY_UPDATED,
-  APPLY_REMOVED,
-  APPLY_DUPLICATE,
-  APPLY_OUT_OF_ORDER,
-  APPLY_UNKNOWN_UPDATE,
-  APPLY_TABLE_FULL,
-  APPLY_NOT_ENTITY_STATE,
-  APPLY_IGNORED,
   type RemoteEntityTableOptions,
   type TableEventListener,
 } from './dr/remote-entity-table.js';
+export { ApplyResult, TableEvent } from './dr/table-results.js';
 export {
   SMOOTH_SNAP,
   SMOOTH_LINEAR,

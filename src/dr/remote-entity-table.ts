@@ -19,8 +19,8 @@
  * error metrics use; the ψθφ arrays `orientation` / `displayOrientation` are filled from them when read, so
  * that their three atan2 per rotating entity are paid only by callers that want Euler angles.
  *
- * Events: `onEvent(kind, slot, key)` is called synchronously for TABLE_APPEARED, TABLE_UPDATED, TABLE_TIMED_OUT
- * and TABLE_REMOVED (no per-event allocation). During a timed-out or removed event the slot's fields still hold
+ * Events: `onEvent(kind, slot, key)` is called synchronously with a `TableEvent` (appeared, updated, timed out,
+ * removed; no per-event allocation). During a timed-out or removed event the slot's fields still hold
  * the entity's last state; the slot is reused afterwards.
  */
 import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestamp.js';
@@ -65,26 +65,9 @@ import {
   type SmoothingOptions,
 } from './position-smoothing.js';
 import { startRotationError, turnByError } from './orientation-smoothing.js';
+import { ApplyResult, TableEvent } from './table-results.js';
 
-export const TABLE_APPEARED = 1;
-export const TABLE_UPDATED = 2;
-export const TABLE_TIMED_OUT = 3;
-export const TABLE_REMOVED = 4;
-
-/** What `apply` did with a PDU. */
-export const APPLY_APPEARED = 1;
-export const APPLY_UPDATED = 2;
-export const APPLY_REMOVED = 3;
-export const APPLY_DUPLICATE = 4;
-export const APPLY_OUT_OF_ORDER = 5;
-/** An Entity State Update (type 67) for an entity never seen in a full Entity State PDU. */
-export const APPLY_UNKNOWN_UPDATE = 6;
-export const APPLY_TABLE_FULL = 7;
-export const APPLY_NOT_ENTITY_STATE = 8;
-/** A deactivated entity the table did not hold. */
-export const APPLY_IGNORED = 9;
-
-export type TableEventListener = (kind: number, slot: number, key: number) => void;
+export type TableEventListener = (kind: TableEvent, slot: number, key: number) => void;
 
 export interface RemoteEntityTableOptions {
   /** Most entities held; PDUs of further new entities are counted in `stats.full`. Defaults to 10 000. */
@@ -447,35 +430,35 @@ export class RemoteEntityTable {
    * fields into the slot and fires the event. The model reset and the smoothing start wait for the next read of the
    * slot's state (see the module comment), so a burst of PDUs costs one copy each.
    * @param nowSeconds - arrival time, seconds (Unix epoch seconds in 'timestamp' mode).
-   * @returns an APPLY_* code; rejections are also counted in `stats`.
+   * @returns what was done with the PDU; rejections are also counted in `stats`.
    */
-  apply(record: EntityStateRecord, nowSeconds: number): number {
+  apply(record: EntityStateRecord, nowSeconds: number): ApplyResult {
     const full = record.pduType === 1;
-    if (!full && record.pduType !== 67) return (this.stats.notEntityState++, APPLY_NOT_ENTITY_STATE);
+    if (!full && record.pduType !== 67) return (this.stats.notEntityState++, ApplyResult.NOT_ENTITY_STATE);
     const key = entityKey(record.site, record.application, record.entity);
     let slot = this.index.get(key);
     const raw = record.timestampRaw >>> 0;
     if (slot >= 0 && this.orderByTimestamp) {
       // Units since the last PDU, wrap-aware over the hour: 0 = duplicate, negative (over half an hour back) = older.
       const delta = timestampUnitsDelta(this.timestampRaw[slot]!, raw);
-      if (delta === 0) return (this.stats.duplicates++, APPLY_DUPLICATE);
+      if (delta === 0) return (this.stats.duplicates++, ApplyResult.DUPLICATE);
       // Older by more than the entity's timeout is no reordering (a datagram that late finds its entity gone): the
       // sender restarted and its clock with it. Taken as the entity's new timeline, counted in `stats.restarts`.
       if (delta < 0) {
         const backSeconds = -delta * SECONDS_PER_TIMESTAMP_UNIT;
-        if (backSeconds <= this.timeoutSeconds[slot]!) return (this.stats.outOfOrder++, APPLY_OUT_OF_ORDER);
+        if (backSeconds <= this.timeoutSeconds[slot]!) return (this.stats.outOfOrder++, ApplyResult.OUT_OF_ORDER);
         this.stats.restarts++;
       }
     }
     if (isDeactivated(record.appearance)) {
-      if (slot < 0) return APPLY_IGNORED;
-      this.release(slot, TABLE_REMOVED);
-      return APPLY_REMOVED;
+      if (slot < 0) return ApplyResult.IGNORED;
+      this.release(slot, TableEvent.REMOVED);
+      return ApplyResult.REMOVED;
     }
     const appeared = slot < 0;
     if (appeared) {
-      if (!full) return (this.stats.unknownUpdates++, APPLY_UNKNOWN_UPDATE);
-      if (this.size >= this.capacity) return (this.stats.full++, APPLY_TABLE_FULL);
+      if (!full) return (this.stats.unknownUpdates++, ApplyResult.UNKNOWN_UPDATE);
+      if (this.size >= this.capacity) return (this.stats.full++, ApplyResult.TABLE_FULL);
       slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount]! : this.highWater++;
       this.index.set(key, slot);
       this.active[slot] = 1;
@@ -574,8 +557,8 @@ export class RemoteEntityTable {
         : kindTimeout;
     if (appeared) this.stats.appeared++;
     else this.stats.updated++;
-    this.onEvent?.(appeared ? TABLE_APPEARED : TABLE_UPDATED, slot, key);
-    return appeared ? APPLY_APPEARED : APPLY_UPDATED;
+    this.onEvent?.(appeared ? TableEvent.APPEARED : TableEvent.UPDATED, slot, key);
+    return appeared ? ApplyResult.APPEARED : ApplyResult.UPDATED;
   }
 
   /**
@@ -624,7 +607,7 @@ export class RemoteEntityTable {
     let n = 0;
     for (let slot = 0; slot < this.highWater; slot++) {
       if (this.active[slot] === 1 && nowSeconds - this.arrivalSeconds[slot]! > this.timeoutSeconds[slot]!) {
-        this.release(slot, TABLE_TIMED_OUT);
+        this.release(slot, TableEvent.TIMED_OUT);
         n++;
       }
     }
@@ -635,7 +618,7 @@ export class RemoteEntityTable {
   remove(key: number): boolean {
     const slot = this.index.get(key);
     if (slot < 0) return false;
-    this.release(slot, TABLE_REMOVED);
+    this.release(slot, TableEvent.REMOVED);
     return true;
   }
 
@@ -867,8 +850,8 @@ export class RemoteEntityTable {
     return false;
   }
 
-  private release(slot: number, event: number): void {
-    if (event === TABLE_TIMED_OUT) this.stats.timedOut++;
+  private release(slot: number, event: TableEvent): void {
+    if (event === TableEvent.TIMED_OUT) this.stats.timedOut++;
     else this.stats.removed++;
     const key = this.key[slot]!;
     this.onEvent?.(event, slot, key);

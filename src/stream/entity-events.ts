@@ -1,5 +1,5 @@
 /** Entity events: what happened to a remote entity, with its state. */
-import { TABLE_APPEARED, TABLE_REMOVED, TABLE_TIMED_OUT, TABLE_UPDATED } from '../dr/remote-entity-table.js';
+import { TableEvent } from '../dr/table-results.js';
 import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
 
 export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed';
@@ -38,16 +38,16 @@ export interface EntityEvent {
   readonly reason?: LeaveReason;
 }
 
-const TYPES: Readonly<Record<number, EntityEventType>> = {
-  [TABLE_APPEARED]: 'appeared',
-  [TABLE_UPDATED]: 'updated',
-  [TABLE_TIMED_OUT]: 'timedOut',
-  [TABLE_REMOVED]: 'removed',
+const TYPES: Readonly<Record<TableEvent, EntityEventType>> = {
+  [TableEvent.APPEARED]: 'appeared',
+  [TableEvent.UPDATED]: 'updated',
+  [TableEvent.TIMED_OUT]: 'timedOut',
+  [TableEvent.REMOVED]: 'removed',
 };
 
-/** The event for a table event kind (TABLE_*). */
+/** The event for a table event kind. */
 export function entityEvent(
-  kind: number,
+  kind: TableEvent,
   key: number,
   state: EntityStatePdu,
   timeSeconds: number,

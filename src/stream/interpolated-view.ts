@@ -4,13 +4,8 @@
  * state. Trades a fixed delay for motion that never jumps back after a correction, as game clients do. The
  * states live in a `SnapshotInterpolationBuffer` indexed by the table's slots; nothing allocates per PDU or frame.
  */
-import {
-  TABLE_APPEARED,
-  TABLE_REMOVED,
-  TABLE_TIMED_OUT,
-  TABLE_UPDATED,
-  type RemoteEntityTable,
-} from '../dr/remote-entity-table.js';
+import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
+import { TableEvent } from '../dr/table-results.js';
 import { InterpolationStatus, SnapshotInterpolationBuffer } from '../dr/snapshot-interpolation.js';
 
 /** States held per entity: enough for a delay spanning several PDUs of a fast sender. */
@@ -51,10 +46,10 @@ export class InterpolatedView {
    * Keeps the states in step with the table: call from its `onEvent`. An appeared or updated entity's new state
    * (the PDU's location and angles at the time its model is valid) is recorded; a departed one is forgotten.
    */
-  onTableEvent(kind: number, slot: number, table: RemoteEntityTable): void {
-    if (kind === TABLE_TIMED_OUT || kind === TABLE_REMOVED) return this.states.clear(slot);
-    if (kind !== TABLE_APPEARED && kind !== TABLE_UPDATED) return;
-    if (kind === TABLE_APPEARED) this.states.clear(slot); // a reused slot
+  onTableEvent(kind: TableEvent, slot: number, table: RemoteEntityTable): void {
+    if (kind === TableEvent.TIMED_OUT || kind === TableEvent.REMOVED) return this.states.clear(slot);
+    if (kind !== TableEvent.APPEARED && kind !== TableEvent.UPDATED) return;
+    if (kind === TableEvent.APPEARED) this.states.clear(slot); // a reused slot
     // Read from the PDU as received: reading the models would load every PDU into them as it arrives, the work
     // the table defers to the next frame.
     const received = this.received;

@@ -6,15 +6,8 @@
  */
 import { Observable, asyncScheduler, share, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import {
-  APPLY_TABLE_FULL,
-  APPLY_UNKNOWN_UPDATE,
-  RemoteEntityTable,
-  TABLE_APPEARED,
-  TABLE_REMOVED,
-  TABLE_TIMED_OUT,
-  TABLE_UPDATED,
-} from '../dr/remote-entity-table.js';
+import { RemoteEntityTable } from '../dr/remote-entity-table.js';
+import { ApplyResult, TableEvent } from '../dr/table-results.js';
 import type { NatsDatagramSource, NatsTransport } from '../nats/transport.js';
 import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
@@ -312,10 +305,10 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.applyingSource = null;
     this.stats.transport.entities = table.size;
     if (!this.diagnostics.observed) return;
-    if (result === APPLY_TABLE_FULL) {
+    if (result === ApplyResult.TABLE_FULL) {
       const message = `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`;
       this.diagnose('tableFull', message, source, datagramBytes, offset);
-    } else if (result === APPLY_UNKNOWN_UPDATE) {
+    } else if (result === ApplyResult.UNKNOWN_UPDATE) {
       const message = 'an Entity State Update PDU for an entity never seen in a full Entity State PDU';
       this.diagnose('unknownUpdate', message, source, datagramBytes, offset);
     }
@@ -363,9 +356,9 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.stats.transport.entities = table.size;
   };
 
-  private readonly onTableEvent = (kind: number, slot: number, key: number): void => {
+  private readonly onTableEvent = (kind: TableEvent, slot: number, key: number): void => {
     if (!this.table) return;
-    if (this.slotSubjects && this.applyingSource && (kind === TABLE_APPEARED || kind === TABLE_UPDATED))
+    if (this.slotSubjects && this.applyingSource && (kind === TableEvent.APPEARED || kind === TableEvent.UPDATED))
       this.slotSubjects[slot] = this.applyingSource.address;
     this.view?.onTableEvent(kind, slot, this.table);
     if (!this.events.observed) return;
@@ -375,9 +368,9 @@ export class SubscriberReceiver implements EntitySubscriber {
   };
 
   /** Why an entity leaves, for the events of a timeout or a removal; undefined for the others. */
-  private leaveReason(kind: number): LeaveReason | undefined {
-    if (kind === TABLE_TIMED_OUT) return 'timeout';
-    if (kind !== TABLE_REMOVED) return undefined;
+  private leaveReason(kind: TableEvent): LeaveReason | undefined {
+    if (kind === TableEvent.TIMED_OUT) return 'timeout';
+    if (kind !== TableEvent.REMOVED) return undefined;
     if (this.removing !== undefined) return this.removing;
     if (this.applying === null) return 'application';
     return (this.applyingSource as NatsDatagramSource | null)?.leaveNotice === true ? 'leftArea' : 'deactivated';
@@ -388,13 +381,13 @@ export class SubscriberReceiver implements EntitySubscriber {
    * leave notice itself, whose appearance says Deactivated), an Entity State Update merged into the entity's last
    * full PDU — else (a timeout, a removal by the application) the last state the table holds.
    */
-  private eventState(kind: number, slot: number): EntityStateRecord {
+  private eventState(kind: TableEvent, slot: number): EntityStateRecord {
     const pdu = this.applying,
       table = this.table!;
     if (pdu === null) return entityStateFromSlot(this.slotRecord, table, slot);
     if (pdu.pduType === PduType.ENTITY_STATE) return pdu;
     // The table takes in an update before its event; a leave notice never enters it, so it is merged here.
-    if (kind === TABLE_REMOVED) return completeUpdateFromSlot(pdu, table, slot);
+    if (kind === TableEvent.REMOVED) return completeUpdateFromSlot(pdu, table, slot);
     return entityStateFromSlot(this.slotRecord, table, slot);
   }
 }

@@ -1,20 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { EntityStateRecord, entityKey } from '../../src/pdu/entity-state-record.js';
-import {
-  APPLY_APPEARED,
-  APPLY_DUPLICATE,
-  APPLY_OUT_OF_ORDER,
-  APPLY_REMOVED,
-  APPLY_TABLE_FULL,
-  APPLY_UNKNOWN_UPDATE,
-  APPLY_UPDATED,
-  RemoteEntityTable,
-  TABLE_APPEARED,
-  TABLE_REMOVED,
-  TABLE_TIMED_OUT,
-  TABLE_UPDATED,
-} from '../../src/dr/remote-entity-table.js';
+import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
+import { ApplyResult, TableEvent } from '../../src/dr/table-results.js';
 import { EntityIndex } from '../../src/dr/entity-index.js';
 import { DeadReckoningModel } from '../../src/dr/model.js';
 import { HEARTBEAT_KDIS, isStationaryState } from '../../src/dr/heartbeat.js';
@@ -73,13 +61,13 @@ function recordingTable(options: ConstructorParameters<typeof RemoteEntityTable>
 describe('RemoteEntityTable: applying PDUs', () => {
   it('adds, updates and keeps per-slot metadata readable', () => {
     const { table, events } = recordingTable();
-    expect(table.apply(record({ timestamp: stamp(1) }), 100)).toBe(APPLY_APPEARED);
-    expect(table.apply(record({ timestamp: stamp(2), velocity: [1, 2, 3] }), 101)).toBe(APPLY_UPDATED);
+    expect(table.apply(record({ timestamp: stamp(1) }), 100)).toBe(ApplyResult.APPEARED);
+    expect(table.apply(record({ timestamp: stamp(2), velocity: [1, 2, 3] }), 101)).toBe(ApplyResult.UPDATED);
     const key = entityKey(1, 2, 3),
       slot = table.slotOf(key);
     expect(events).toEqual([
-      [TABLE_APPEARED, slot, key],
-      [TABLE_UPDATED, slot, key],
+      [TableEvent.APPEARED, slot, key],
+      [TableEvent.UPDATED, slot, key],
     ]);
     expect([...table.entityId.subarray(3 * slot, 3 * slot + 3)]).toEqual([1, 2, 3]);
     expect(table.entityType[7 * slot + 1]).toBe(2);
@@ -91,17 +79,17 @@ describe('RemoteEntityTable: applying PDUs', () => {
   it('drops duplicates and out-of-order PDUs by timestamp, across the hourly wrap', () => {
     const { table } = recordingTable();
     table.apply(record({ timestamp: stamp(3599.9) }), 0);
-    expect(table.apply(record({ timestamp: stamp(3599.9) }), 0.1)).toBe(APPLY_DUPLICATE);
-    expect(table.apply(record({ timestamp: stamp(3599.5) }), 0.1)).toBe(APPLY_OUT_OF_ORDER);
+    expect(table.apply(record({ timestamp: stamp(3599.9) }), 0.1)).toBe(ApplyResult.DUPLICATE);
+    expect(table.apply(record({ timestamp: stamp(3599.5) }), 0.1)).toBe(ApplyResult.OUT_OF_ORDER);
     // 0.2 s after the top of the hour is newer than 3599.9 s.
-    expect(table.apply(record({ timestamp: stamp(0.2) }), 0.3)).toBe(APPLY_UPDATED);
-    expect(table.apply(record({ timestamp: stamp(3599.95) }), 0.3)).toBe(APPLY_OUT_OF_ORDER);
+    expect(table.apply(record({ timestamp: stamp(0.2) }), 0.3)).toBe(ApplyResult.UPDATED);
+    expect(table.apply(record({ timestamp: stamp(3599.95) }), 0.3)).toBe(ApplyResult.OUT_OF_ORDER);
     expect(table.stats).toMatchObject({ duplicates: 1, outOfOrder: 2 });
   });
 
   it('accepts an Entity State Update only for known entities and keeps their DR parameters', () => {
     const { table } = recordingTable();
-    expect(table.apply(record({ type: 67 }), 0)).toBe(APPLY_UNKNOWN_UPDATE);
+    expect(table.apply(record({ type: 67 }), 0)).toBe(ApplyResult.UNKNOWN_UPDATE);
     table.apply(record({ algorithm: 4, acceleration: [1, 0, 0], rates: [0, 0, 0.1], timestamp: stamp(1) }), 0);
     const esu = record({
       type: 67,
@@ -110,7 +98,7 @@ describe('RemoteEntityTable: applying PDUs', () => {
       location: [6378137, 50, 0],
       timestamp: stamp(2),
     });
-    expect(table.apply(esu, 1)).toBe(APPLY_UPDATED);
+    expect(table.apply(esu, 1)).toBe(ApplyResult.UPDATED);
     const slot = table.slotOf(entityKey(1, 2, 3));
     expect(table.store.algorithm[slot]).toBe(4);
     expectClose(table.store.acceleration.subarray(3 * slot, 3 * slot + 3), [1, 0, 0], 0, 'acceleration');
@@ -121,13 +109,13 @@ describe('RemoteEntityTable: applying PDUs', () => {
     const { table, events } = recordingTable({ capacity: 2 });
     table.apply(record({ entity: 1 }), 0);
     table.apply(record({ entity: 2 }), 0);
-    expect(table.apply(record({ entity: 3 }), 0)).toBe(APPLY_TABLE_FULL);
+    expect(table.apply(record({ entity: 3 }), 0)).toBe(ApplyResult.TABLE_FULL);
     expect(table.stats.full).toBe(1);
     expect(table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1) }), 1)).toBe(
-      APPLY_REMOVED,
+      ApplyResult.REMOVED,
     );
-    expect(events.at(-1)).toEqual([TABLE_REMOVED, 0, entityKey(1, 2, 1)]);
-    expect(table.apply(record({ entity: 3 }), 1)).toBe(APPLY_APPEARED);
+    expect(events.at(-1)).toEqual([TableEvent.REMOVED, 0, entityKey(1, 2, 1)]);
+    expect(table.apply(record({ entity: 3 }), 1)).toBe(ApplyResult.APPEARED);
     expect(table.slotOf(entityKey(1, 2, 3))).toBe(0);
     expect(table.size).toBe(2);
   });
@@ -137,7 +125,7 @@ describe('RemoteEntityTable: applying PDUs', () => {
     const table = new RemoteEntityTable({
       heartbeatTable: HEARTBEAT_KDIS,
       onEvent: (kind, slot) =>
-        kind === TABLE_TIMED_OUT && seen.push(`${table.entityId[3 * slot + 2]}@${table.entityType[7 * slot + 1]}`),
+        kind === TableEvent.TIMED_OUT && seen.push(`${table.entityId[3 * slot + 2]}@${table.entityType[7 * slot + 1]}`),
     });
     table.apply(record({ entity: 1, kind: 1, domain: 2 }), 0); // air: 5 s → 12 s
     table.apply(record({ entity: 2, kind: 1, domain: 1 }), 0); // land (KDIS): 55 s → 132 s
@@ -224,7 +212,7 @@ describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
       const t = i / 4;
       if (emitter.update(truth, t, pdu) !== 0) {
         pdu.timestampRaw = stamp(t);
-        expect(table.apply(pdu, t)).toBeLessThanOrEqual(APPLY_UPDATED);
+        expect(table.apply(pdu, t)).toBeLessThanOrEqual(ApplyResult.UPDATED);
         sent++;
         last = t;
       }
@@ -619,7 +607,7 @@ describe('RemoteEntityTable: lazy model resets', () => {
     table.apply(record({ ...p1, orientation: [0.3, 0, 0], algorithm: 2 }), 0);
     table.render(0.5);
     table.apply(record({ ...p2, orientation: [0.4, 0.1, 0], algorithm: 2 }), 1);
-    expect(seen).toEqual([TABLE_APPEARED, 0, 0, TABLE_UPDATED, 9, 1]);
+    expect(seen).toEqual([TableEvent.APPEARED, 0, 0, TableEvent.UPDATED, 9, 1]);
     expectClose(table.store.location0.subarray(0, 3), [6378137, 9, 1], 0, 'models');
     expectClose(table.orientation.subarray(0, 3), [0.4, 0.1, 0], 0, 'angles');
     expectClose(
@@ -631,7 +619,7 @@ describe('RemoteEntityTable: lazy model resets', () => {
     expect(table.isConverging(0)).toBe(true);
     table.apply(record({ ...p3, algorithm: 2, location: [6378137, 13, 0] }), 1.2);
     table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 1.3);
-    expect(seen.slice(-6)).toEqual([TABLE_UPDATED, 13, 1.2, TABLE_REMOVED, 13, 1.2]);
+    expect(seen.slice(-6)).toEqual([TableEvent.UPDATED, 13, 1.2, TableEvent.REMOVED, 13, 1.2]);
   });
 
   it('every getter loads the pending PDUs before it returns (models: the deprecated name of store)', () => {
@@ -668,7 +656,7 @@ describe('RemoteEntityTable: lazy model resets', () => {
     const pending = [...out.subarray(0, 7)];
     expect(pending.slice(0, 6)).toEqual([6378137, 9, 1, 0.4, 0.1, -0.2]);
     expect(pending[6]).toBeCloseTo(3601, 6);
-    expect(inEvents).toEqual([TABLE_APPEARED, ...pending]);
+    expect(inEvents).toEqual([TableEvent.APPEARED, ...pending]);
     table.render(3601.2);
     table.receivedStateInto(0, out);
     const s = table.store;
@@ -678,7 +666,7 @@ describe('RemoteEntityTable: lazy model resets', () => {
     // A removal event still reads the entity's last PDU.
     table.apply(record({ ...p3, algorithm: 2 }), 3601.3);
     table.apply(record({ appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.3) }), 3601.3);
-    expect(inEvents.slice(-8, -6)).toEqual([TABLE_REMOVED, 6378137]);
+    expect(inEvents.slice(-8, -6)).toEqual([TableEvent.REMOVED, 6378137]);
     expect(inEvents.slice(-6, -1)).toEqual([12, 2, 0.5, 0.1, 0]);
   });
 
@@ -689,7 +677,7 @@ describe('RemoteEntityTable: lazy model resets', () => {
     table.apply(record({ entity: 1, ...p2 }), 1);
     table.apply(record({ entity: 1, appearance: APPEARANCE_DEACTIVATED, timestamp: stamp(1.1) }), 1.1);
     expect(table.apply(record({ entity: 2, location: [6378137, 500, 0], timestamp: stamp(1.1) }), 1.1)).toBe(
-      APPLY_APPEARED,
+      ApplyResult.APPEARED,
     );
     table.render(1.2);
     expect(table.isConverging(0)).toBe(false);

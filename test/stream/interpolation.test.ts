@@ -5,6 +5,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { DR_FPW, DR_RVW } from '../../src/dr/algorithm.js';
 import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
+import type { TableEvent } from '../../src/dr/table-results.js';
 import { InterpolationStatus } from '../../src/dr/snapshot-interpolation.js';
 import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
@@ -146,7 +147,7 @@ describe("receiver.display 'interpolate'", () => {
 
   it('records each PDU as it arrives without loading it into the models: the table resolves once per frame', () => {
     const view = new InterpolatedView(2, 0.1);
-    const onEvent = (kind: number, slot: number) => view.onTableEvent(kind, slot, table);
+    const onEvent = (kind: TableEvent, slot: number) => view.onTableEvent(kind, slot, table);
     const table: RemoteEntityTable = new RemoteEntityTable({ capacity: 2, onEvent });
     const resolve = vi.spyOn(table, 'resolve');
     const record = new EntityStateRecord();

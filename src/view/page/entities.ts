@@ -16,14 +16,8 @@
 import { EntityStateRecord, entityKey, latin1UpToZero } from '../../pdu/entity-state-record.js';
 import { decodeEntityStateOrUpdateInto } from '../../pdu/entity-state-decoder.js';
 import { CodecStatus } from '../../pdu/status.js';
-import {
-  APPLY_APPEARED,
-  APPLY_UPDATED,
-  RemoteEntityTable,
-  TABLE_APPEARED,
-  TABLE_REMOVED,
-  TABLE_TIMED_OUT,
-} from '../../dr/remote-entity-table.js';
+import { RemoteEntityTable } from '../../dr/remote-entity-table.js';
+import { ApplyResult, TableEvent } from '../../dr/table-results.js';
 import { positionAt } from '../../dr/store.js';
 import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
@@ -177,9 +171,9 @@ export class PageEntities {
   /**
    * Applies one PDU as it came off the wire. Bad bytes are counted in `stats.rejected`, never thrown.
    * @param arrivalSeconds - when the gateway received it, server clock, seconds since the Unix epoch.
-   * @returns the table's APPLY_* result, or 0 when the PDU did not decode.
+   * @returns the table's `ApplyResult`, or 0 when the PDU did not decode.
    */
-  applyPdu(bytes: Uint8Array, offset: number, end: number, arrivalSeconds: number): number {
+  applyPdu(bytes: Uint8Array, offset: number, end: number, arrivalSeconds: number): ApplyResult | 0 {
     const record = this.record;
     if (
       !Number.isFinite(arrivalSeconds) ||
@@ -194,10 +188,10 @@ export class PageEntities {
     const before = table.slotOf(key);
     const reason = before < 0 ? PDU_REASON_APPEARED : this.reasonFor(before, record, arrivalSeconds);
     const result = table.apply(record, arrivalSeconds);
-    if (result !== APPLY_APPEARED && result !== APPLY_UPDATED) return result;
+    if (result !== ApplyResult.APPEARED && result !== ApplyResult.UPDATED) return result;
     const slot = table.slotOf(key);
     if (slot < 0) return result;
-    if (result === APPLY_APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
+    if (result === ApplyResult.APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
     if (record.pduType === 1) this.updateMarking(slot);
     this.recordArrival(slot, arrivalSeconds, reason);
     const l = record.location;
@@ -468,13 +462,13 @@ export class PageEntities {
     }
   }
 
-  private onTableEvent(kind: number, slot: number): void {
-    if (kind === TABLE_APPEARED) {
+  private onTableEvent(kind: TableEvent, slot: number): void {
+    if (kind === TableEvent.APPEARED) {
       this.trailLength[slot] = this.trailHead[slot] = 0;
       this.arrivalCount[slot] = 0;
       this.markings[slot] = '';
       this.structureVersion++;
-    } else if (kind === TABLE_TIMED_OUT || kind === TABLE_REMOVED) {
+    } else if (kind === TableEvent.TIMED_OUT || kind === TableEvent.REMOVED) {
       this.structureVersion++;
     }
   }
