@@ -1,7 +1,7 @@
 /**
  * Codec status codes. Decoders never throw on wire data: they return one of these, and a socket handler counts
  * it (`rejected[code]++`). Each code has a name (stable, printed in JSON) and a human message (for the CLI).
- * Codes 1–6 come from the codec (the bytes cannot be read as an Entity State PDU); codes 7 and up from
+ * Codes 1–6, 17 and 18 come from the codecs (the bytes cannot be read as the PDU); codes 7–16 from
  * `validateEntityState` (the PDU reads, but its values cannot describe an entity: docs/pdu-validation.md).
  * Codes never change meaning; new ones are appended.
  */
@@ -39,6 +39,13 @@ export const CodecStatus = {
   ACCELERATION_NOT_FINITE: 15,
   /** A DR angular velocity component is NaN or ±Infinity. */
   ANGULAR_VELOCITY_NOT_FINITE: 16,
+  /** A valid header of another PDU type than the decoder called reads (the decoders of the other PDU types). */
+  WRONG_PDU_TYPE: 17,
+  /**
+   * A record inside the PDU whose own count or length disagrees with the PDU: a variable datum, an emission system
+   * or beam, a transmitter's parameters, a signal's data length running past the Length field or short of it.
+   */
+  BAD_RECORD_LENGTH: 18,
 } as const;
 export type CodecStatus = (typeof CodecStatus)[keyof typeof CodecStatus];
 
@@ -54,7 +61,7 @@ export const CODEC_STATUS_MESSAGES: Readonly<Record<CodecStatusName, string>> = 
   BAD_LENGTH: 'the Length field disagrees with the PDU layout (Entity State: 144 + 16 × records; at least 12)',
   UNSUPPORTED_VERSION: 'protocol version not supported: reckon reads DIS 5 (1995), 6 (1998) and 7 (2012)',
   NOT_ENTITY_STATE: 'not an Entity State PDU (type 1) or Entity State Update PDU (type 67)',
-  TOO_MANY_PARAMETERS: 'too many variable parameter records for the destination record (raise its capacity)',
+  TOO_MANY_PARAMETERS: 'too many variable parameter or datum records for the destination record (raise its capacity)',
   BUFFER_TOO_SMALL: 'the destination buffer is too small for the encoded PDU',
   ENTITY_ID_NONE: 'site, application or entity number is 0 (NO_SITE / NO_APPLIC / NO_ENTITY): not an entity',
   ENTITY_ID_ALL: 'site, application or entity number is 65535 (ALL_SITES / ALL_APPLIC / ALL_ENTITIES): not an entity',
@@ -66,6 +73,9 @@ export const CODEC_STATUS_MESSAGES: Readonly<Record<CodecStatusName, string>> = 
   DR_ALGORITHM_INVALID: 'dead-reckoning algorithm outside 0–9',
   ACCELERATION_NOT_FINITE: 'a dead-reckoning linear acceleration component is NaN or infinite',
   ANGULAR_VELOCITY_NOT_FINITE: 'a dead-reckoning angular velocity component is NaN or infinite',
+  WRONG_PDU_TYPE: 'a PDU of another type than the decoder reads',
+  BAD_RECORD_LENGTH:
+    'a record inside the PDU (variable datum, emission system or beam, modulation parameters, signal data) disagrees with the Length field',
 };
 
 /**

@@ -1,0 +1,231 @@
+/**
+ * The plain-object API for every PDU: a decoded record to its JSON form (`src/pdu/pdu-schemas.ts`) and back,
+ * `decodePdu` (bytes → JSON, throws `PduDecodeError`) and `encodePdu` (JSON → bytes, throws on invalid input).
+ * Convenient and exact, but it allocates; hot paths keep a `PduRecords` and the `…Into` codecs.
+ */
+import type { z } from 'zod';
+import { type AnyPduRecord, encodeAnyPduInto, PduRecords } from './any-pdu.js';
+import { CollisionElasticRecord, CollisionRecord } from './collision.js';
+import { DatumPduRecord } from './datum-pdus.js';
+import { DesignatorRecord, ElectromagneticEmissionRecord, IffRecord } from './emission.js';
+import { entityStateRecordFromPdu, entityStateRecordToPdu } from './entity-state-json.js';
+import { EntityStateRecord } from './entity-state-record.js';
+import { EnvironmentalProcessRecord } from './environmental-process.js';
+import * as interaction from './interaction-json.js';
+import * as schemas from './pdu-schemas.js';
+import type {
+  AcknowledgePdu,
+  CollisionElasticPdu,
+  CollisionPdu,
+  DataQueryPdu,
+  DatumPdu,
+  DesignatorPdu,
+  DetonationPdu,
+  ElectromagneticEmissionPdu,
+  EntityManagementPdu,
+  EnvironmentalProcessPdu,
+  FirePdu,
+  IffPdu,
+  OtherPdu,
+  ReceiverPdu,
+  SignalPdu,
+  StartResumePdu,
+  StopFreezePdu,
+  TransmitterPdu,
+} from './pdu-schemas.js';
+import * as radio from './radio-emission-json.js';
+import { ReceiverRecord, SignalRecord, TransmitterRecord } from './radio.js';
+import { EntityStatePduSchema, type EntityStatePdu } from './schema.js';
+import {
+  AcknowledgeRecord,
+  EntityManagementRecord,
+  StartResumeRecord,
+  StopFreezeRecord,
+} from './simulation-management.js';
+import { CodecStatus, PduDecodeError } from './status.js';
+import { DetonationRecord, FireRecord } from './warfare.js';
+
+/** The JSON form of any PDU. */
+export type DisPdu =
+  | EntityStatePdu
+  | FirePdu
+  | DetonationPdu
+  | CollisionPdu
+  | CollisionElasticPdu
+  | EntityManagementPdu
+  | StartResumePdu
+  | StopFreezePdu
+  | AcknowledgePdu
+  | DatumPdu
+  | DataQueryPdu
+  | ElectromagneticEmissionPdu
+  | DesignatorPdu
+  | TransmitterPdu
+  | SignalPdu
+  | ReceiverPdu
+  | IffPdu
+  | EnvironmentalProcessPdu
+  | OtherPdu;
+
+/** The JSON form of any decoded record. */
+export function pduRecordToJson(record: AnyPduRecord): DisPdu {
+  if (record instanceof EntityStateRecord) {
+    // The Entity State form has no place for an update's type: an update is shown as it reads.
+    return entityStateRecordToPdu(record);
+  }
+  if (record instanceof FireRecord) return interaction.fireToJson(record);
+  if (record instanceof DetonationRecord) return interaction.detonationToJson(record);
+  if (record instanceof CollisionRecord) return interaction.collisionToJson(record);
+  if (record instanceof CollisionElasticRecord) return interaction.collisionElasticToJson(record);
+  if (
+    record instanceof EntityManagementRecord ||
+    record instanceof StartResumeRecord ||
+    record instanceof StopFreezeRecord ||
+    record instanceof AcknowledgeRecord
+  ) {
+    return interaction.simulationManagementToJson(record);
+  }
+  if (record instanceof DatumPduRecord) return interaction.datumToJson(record);
+  if (record instanceof ElectromagneticEmissionRecord) return radio.emissionToJson(record);
+  if (record instanceof DesignatorRecord) return radio.designatorToJson(record);
+  if (record instanceof TransmitterRecord) return radio.transmitterToJson(record);
+  if (record instanceof SignalRecord) return radio.signalToJson(record);
+  if (record instanceof ReceiverRecord) return radio.receiverToJson(record);
+  if (record instanceof IffRecord) return radio.iffToJson(record);
+  if (record instanceof EnvironmentalProcessRecord) return radio.environmentalToJson(record);
+  return radio.otherToJson(record);
+}
+
+/** The schema of the JSON form of a PDU of this type. */
+export function pduJsonSchema(pduType: number): z.ZodType {
+  switch (pduType) {
+    case 1:
+      return EntityStatePduSchema;
+    case 2:
+      return schemas.FirePduSchema;
+    case 3:
+      return schemas.DetonationPduSchema;
+    case 4:
+      return schemas.CollisionPduSchema;
+    case 11:
+    case 12:
+      return schemas.EntityManagementPduSchema;
+    case 13:
+      return schemas.StartResumePduSchema;
+    case 14:
+      return schemas.StopFreezePduSchema;
+    case 15:
+      return schemas.AcknowledgePduSchema;
+    case 18:
+      return schemas.DataQueryPduSchema;
+    case 16:
+    case 17:
+    case 19:
+    case 20:
+    case 21:
+    case 22:
+      return schemas.DatumPduSchema;
+    case 23:
+      return schemas.ElectromagneticEmissionPduSchema;
+    case 24:
+      return schemas.DesignatorPduSchema;
+    case 25:
+      return schemas.TransmitterPduSchema;
+    case 26:
+      return schemas.SignalPduSchema;
+    case 27:
+      return schemas.ReceiverPduSchema;
+    case 28:
+      return schemas.IffPduSchema;
+    case 41:
+      return schemas.EnvironmentalProcessPduSchema;
+    case 66:
+      return schemas.CollisionElasticPduSchema;
+    default:
+      return schemas.OtherPduSchema;
+  }
+}
+
+/**
+ * A record holding the JSON form, ready for `encodeAnyPduInto`.
+ * @throws TypeError listing every invalid field when `pdu` does not match its type's schema; RangeError when a
+ *   value does not fit (a datum's bytes against its bit length, a marking outside Latin-1).
+ */
+export function pduRecordFromJson(pdu: DisPdu): AnyPduRecord {
+  const type = (pdu as { pduType?: unknown }).pduType;
+  const parsed = pduJsonSchema(typeof type === 'number' ? type : -1).safeParse(pdu);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new TypeError(`invalid PDU (type ${String(type)}):\n  ${problems.join('\n  ')}`);
+  }
+  const p = parsed.data as DisPdu;
+  switch (p.pduType) {
+    case 1: {
+      const es = p as EntityStatePdu;
+      return entityStateRecordFromPdu(new EntityStateRecord(es.variableParameters.length), es);
+    }
+    case 2:
+      return interaction.fireFromJson(p as FirePdu);
+    case 3:
+      return interaction.detonationFromJson(p as DetonationPdu);
+    case 4:
+      return interaction.collisionFromJson(p as CollisionPdu);
+    case 66:
+      return interaction.collisionElasticFromJson(p as CollisionElasticPdu);
+    case 11:
+    case 12:
+    case 13:
+    case 14:
+    case 15:
+      return interaction.simulationManagementFromJson(p as EntityManagementPdu);
+    case 16:
+    case 17:
+    case 18:
+    case 19:
+    case 20:
+    case 21:
+    case 22:
+      return interaction.datumFromJson(p as DatumPdu);
+    case 23:
+      return radio.emissionFromJson(p as ElectromagneticEmissionPdu);
+    case 24:
+      return radio.designatorFromJson(p as DesignatorPdu);
+    case 25:
+      return radio.transmitterFromJson(p as TransmitterPdu);
+    case 26:
+      return radio.signalFromJson(p as SignalPdu);
+    case 27:
+      return radio.receiverFromJson(p as ReceiverPdu);
+    case 28:
+      return radio.iffFromJson(p as IffPdu);
+    case 41:
+      return radio.environmentalFromJson(p as EnvironmentalProcessPdu);
+    default:
+      return radio.otherFromJson(p as OtherPdu);
+  }
+}
+
+const scratch = new PduRecords();
+
+/**
+ * Decodes one PDU of any type into its JSON form.
+ * @throws PduDecodeError with the status `code` when it cannot be read.
+ */
+export function decodePdu(bytes: Uint8Array, offset = 0): DisPdu {
+  const status = scratch.decode(bytes, offset);
+  if (status !== CodecStatus.OK)
+    throw new PduDecodeError(status, status === CodecStatus.TRUNCATED ? Math.max(0, bytes.length - offset) : 0);
+  return pduRecordToJson(scratch.record!);
+}
+
+/**
+ * Encodes the JSON form of any PDU (the Length computed, float32 fields rounded by the wire, padding zeroed).
+ * @throws TypeError listing every invalid field; RangeError when a value does not fit.
+ */
+export function encodePdu(pdu: DisPdu): Uint8Array {
+  const record = pduRecordFromJson(pdu);
+  const out = new Uint8Array(0x10000);
+  const written = encodeAnyPduInto(out, record, 0);
+  if (written < 0) throw new RangeError(`cannot encode the PDU: status ${-written}`);
+  return out.slice(0, written);
+}
