@@ -7,7 +7,7 @@
 import { UsageError, type FlagValues, type UsageProblem } from './command.js';
 import { ConfigError, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { readQuantity } from '../config/units.js';
+import { MIN_RATE_HZ, readQuantity } from '../config/units.js';
 
 /**
  * The validated configuration for a command run.
@@ -55,8 +55,9 @@ export function durationFlag(flags: FlagValues, name: string, problems: UsagePro
   const text = flags[name];
   if (typeof text !== 'string') return undefined;
   const result = readQuantity(text, 'time');
-  if (result.ok && result.value > 0) return result.value;
-  problems.push({ path: `--${name}`, message: result.ok ? `must be positive, got "${text}"` : result.message });
+  if (result.ok && result.value > 0 && Number.isFinite(result.value)) return result.value;
+  const message = result.ok ? `must be positive and finite, got "${text}"` : result.message;
+  problems.push({ path: `--${name}`, message });
   return undefined;
 }
 
@@ -72,7 +73,7 @@ export function integerFlag(flags: FlagValues, name: string, problems: UsageProb
 
 /**
  * Reads a rate flag such as `"30 Hz"`, `"2 kHz"` or `30` (per second); a problem is added when it is not one or is
- * outside (0, maxHz].
+ * outside [MIN_RATE_HZ, maxHz].
  * @returns hertz, or undefined when the flag is absent or invalid.
  */
 export function frequencyFlag(
@@ -84,8 +85,8 @@ export function frequencyFlag(
   const text = flags[name];
   if (typeof text !== 'string') return undefined;
   const result = readQuantity(text, 'frequency');
-  if (result.ok && result.value > 0 && result.value <= maxHz) return result.value;
-  const range = Number.isFinite(maxHz) ? `more than 0 and at most ${maxHz} Hz` : 'more than 0';
+  if (result.ok && result.value >= MIN_RATE_HZ && result.value <= maxHz) return result.value;
+  const range = `at least ${MIN_RATE_HZ} Hz${Number.isFinite(maxHz) ? ` and at most ${maxHz} Hz` : ''}`;
   problems.push({ path: `--${name}`, message: result.ok ? `must be ${range}, got "${text}"` : result.message });
   return undefined;
 }

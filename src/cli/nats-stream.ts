@@ -109,6 +109,7 @@ export async function replayFromStream(
   io: CommandIo,
   to: { address: string; port: number } | undefined,
   speed: number,
+  maxGapSeconds: number,
   problems: UsageProblem[],
 ): Promise<number> {
   const { configOrProblems } = await import('./config-from-flags.js');
@@ -129,10 +130,12 @@ export async function replayFromStream(
   const exportPath = stringFlag(flags, 'export');
   if (problems.length > 0 || !config || fromMs === undefined || untilMs === undefined) throw new UsageError(problems);
 
-  const [{ openNatsTransport }, { readStream }, { PduBundler }] = await Promise.all([
+  const [{ openNatsTransport }, { readStream }, { PduBundler }, { GapCap }, { sleep }] = await Promise.all([
     import('../nats/transport.js'),
     import('../nats/jetstream.js'),
     import('../transport/bundler.js'),
+    import('./gap-cap.js'),
+    import('./long-timer.js'),
   ]);
   const nats = await openNatsTransport(config.nats);
   const name = config.nats.stream!;
@@ -204,7 +207,7 @@ export async function replayFromStream(
       `replay: stream ${name} from ${new Date(fromMs).toISOString()} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}\n`,
     );
     const bundler = new PduBundler(udp, config.network.mtu);
-    let firstStoredMs: number | undefined;
+    const gaps = new GapCap(maxGapSeconds);
     const startedMs = performance.now();
     try {
       for await (const message of readStream(nats.connection, name, fromMs, untilMs)) {
@@ -215,9 +218,10 @@ export async function replayFromStream(
           skippedLeaves++;
           continue;
         }
-        firstStoredMs ??= message.timeMs;
-        const waitMs = speed > 0 ? startedMs + (message.timeMs - firstStoredMs) / speed - performance.now() : 0;
-        if (waitMs > 1) await new Promise((resolve) => setTimeout(resolve, waitMs));
+        const dueSeconds = gaps.next(message.timeMs / 1000);
+        const waitMs = speed > 0 ? startedMs + (dueSeconds * 1000) / speed - performance.now() : 0;
+        if (waitMs > 1) await sleep(waitMs, io.signal);
+        if (io.signal.aborted) break;
         appendPdus(bundler, message.data);
         bundler.flush();
       }
@@ -228,7 +232,8 @@ export async function replayFromStream(
     io.stderr.write(
       `replay: ${io.signal.aborted ? 'interrupted' : 'done'}: ${formatCount(messages, 'message')} of stream ${name} → ` +
         `${formatCount(s.datagramsOut, 'datagram')} (${formatCount(s.bytesOut, 'byte')}) in ${((performance.now() - startedMs) / 1000).toFixed(2)} s; ` +
-        `${skippedLeaves} left-cell copies left out${s.sendErrors > 0 ? `; ${s.sendErrors} sends failed (${s.sendFailure})` : ''}\n`,
+        `${skippedLeaves} left-cell copies left out${s.sendErrors > 0 ? `; ${s.sendErrors} sends failed (${s.sendFailure})` : ''}` +
+        `${gaps.shortened > 0 ? `; ${gaps.describe()}` : ''}\n`,
     );
     return s.sendErrors > 0 && s.datagramsOut === s.sendErrors ? EXIT_FAILURE : EXIT_OK;
   } finally {

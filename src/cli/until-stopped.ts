@@ -3,6 +3,8 @@
  * `record`, the NATS bridge and stream recorder): Ctrl-C or SIGTERM (`io.signal`), `--duration`, or a reason of
  * the command's own (a socket that failed, a count reached). The first reason wins; the later ones are ignored.
  */
+import { setLongTimeout } from './long-timer.js';
+
 export interface UntilStopped {
   /** Resolves with the first reason given, e.g. `interrupted` or `30 s elapsed`. */
   readonly stopped: Promise<string>;
@@ -22,11 +24,11 @@ export function untilStopped(signal: AbortSignal, durationSeconds?: number): Unt
   const timer =
     durationSeconds === undefined
       ? undefined
-      : setTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+      : setLongTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
   function stop(reason: string): void {
     if (done) return;
     done = true;
-    clearTimeout(timer);
+    timer?.clear();
     signal.removeEventListener('abort', onAbort);
     resolve(reason);
   }

@@ -16,7 +16,7 @@ import {
 } from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/position-smoothing.js';
 import { anyCaseEnum } from './any-case.js';
-import { nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
+import { MIN_RATE_HZ, nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
 
 /** Human example of a valid value, shown in error messages and the JSON Schema. */
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
@@ -237,7 +237,10 @@ export const ReceiverConfigSchema = z.strictObject({
     'arrival',
   ),
   renderRate: setting(
-    positiveQuantity('frequency').default(30),
+    // A slower rate's frame period would outlast Node's longest timer (24.8 days) and fire at once instead.
+    positiveQuantity('frequency')
+      .refine((hz) => hz >= MIN_RATE_HZ, { message: `must be at least ${MIN_RATE_HZ} Hz (a frame per 1000 s)` })
+      .default(30),
     'Frames per second of extrapolated entity states.',
     '30 Hz',
   ),
@@ -311,7 +314,10 @@ export const NatsConfigSchema = z.strictObject({
     '/etc/reckon/client-key.pem',
   ),
   connectTimeout: setting(
-    positiveQuantity('time').default(20).meta({ flag: 'nats-connect-timeout' }),
+    positiveQuantity('time')
+      .refine((seconds) => seconds <= 86_400, { message: 'must be at most a day (86400 s)' })
+      .default(20)
+      .meta({ flag: 'nats-connect-timeout' }),
     "How long to wait at start for a NATS server's answer before giving up (a server that wants a client certificate, or is over its connection limits, drops the connection without saying so: it shows only as no answer).",
     '5 s',
   ),

@@ -93,6 +93,9 @@ export function quantity(dimension: Dimension) {
     );
 }
 
+/** Slowest rate of anything that ticks (frames, publishing): one per 1000 s. */
+export const MIN_RATE_HZ = 0.001;
+
 /**
  * A quantity that must be more than 0 (thresholds, rates, durations). The one definition of that rule, shared by
  * the configuration and the experiment spec, so every entry point accepts and rejects the same values.

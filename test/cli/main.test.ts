@@ -97,7 +97,7 @@ describe('runCli', () => {
     expect(good.stderr).not.toContain('--rate');
     const bad = await cli(name, '--rate', '2 kHz');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--rate: must be more than 0 and at most 1000 Hz, got "2 kHz"');
+    expect(bad.stderr).toContain('--rate: must be at least 0.001 Hz and at most 1000 Hz, got "2 kHz"');
     const wrong = await cli(name, '--rate', '3 m');
     expect(wrong.stderr).toContain('--rate: "3 m" is not a frequency');
   });

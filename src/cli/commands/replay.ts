@@ -7,6 +7,8 @@ import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
 import { configFlags, natsFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
+import { DEFAULT_MAX_GAP_SECONDS, GapCap } from '../gap-cap.js';
+import { sleep } from '../long-timer.js';
 import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
 
 export const command: Command = {
@@ -28,6 +30,13 @@ export const command: Command = {
       description: 'Time scale: 2 = twice as fast, 0.5 = half speed, 0 = as fast as possible. Defaults to 1.',
     },
     loop: { type: 'boolean', description: 'Start again at the end, until Ctrl-C.' },
+    'max-gap': {
+      type: 'string',
+      value: 'T',
+      description:
+        'Longest pause between two datagrams, in capture time: a longer one (a capture stopped and resumed, a ' +
+        'damaged timestamp) is shortened to this, and said so. Defaults to "1 h".',
+    },
     'port-filter': {
       type: 'string',
       value: 'N',
@@ -69,8 +78,9 @@ export const command: Command = {
     'reckon replay --nats nats://127.0.0.1:4222 --stream DIS --from 2026-05-01T12:00:00Z --until 2026-05-01T12:05:00Z --export window.pcap',
   ],
   async run(args, io) {
-    const { configOrProblems, portFlag } = await import('../config-from-flags.js');
+    const { configOrProblems, durationFlag, portFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
+    const maxGapSeconds = durationFlag(args.flags, 'max-gap', problems) ?? DEFAULT_MAX_GAP_SECONDS;
     const speedText = stringFlag(args.flags, 'speed') ?? '1';
     const speed = Number(speedText);
     if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
@@ -85,7 +95,7 @@ export const command: Command = {
     if (args.flags.stream !== undefined || args.flags.nats !== undefined) {
       if (args.positionals.length > 0)
         problems.push({ path: '<capture>', message: 'replays a capture file or a --stream, not both' });
-      return (await import('../nats-stream.js')).replayFromStream(args.flags, io, to, speed, problems);
+      return (await import('../nats-stream.js')).replayFromStream(args.flags, io, to, speed, maxGapSeconds, problems);
     }
     const path = args.positionals[0]!;
     if (path === undefined)
@@ -119,7 +129,9 @@ export const command: Command = {
       import('../../pdu/header.js'),
     ]);
     const datagrams: Uint8Array[] = [];
+    // When each datagram is due, seconds after the first: the capture's gaps, each at most maxGapSeconds.
     const times: number[] = [];
+    const gaps = new GapCap(maxGapSeconds);
     for (const frame of capture.frames) {
       const udp = udpFromFrame(frame.linkType, frame.data);
       if (udp.kind !== 'udp') continue;
@@ -130,7 +142,7 @@ export const command: Command = {
           : udp.sourcePort === portFilter || udp.destinationPort === portFilter;
       if (!wanted || (exercise !== undefined && (p.length < 2 || p[1] !== exercise))) continue;
       datagrams.push(p);
-      times.push(Number.isFinite(frame.timeSeconds) ? frame.timeSeconds : (times[times.length - 1] ?? 0));
+      times.push(gaps.next(frame.timeSeconds));
     }
     if (datagrams.length === 0) {
       io.stderr.write(
@@ -146,6 +158,7 @@ export const command: Command = {
     io.stderr.write(
       `replay: ${formatCount(datagrams.length, 'datagram')} from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`,
     );
+    if (gaps.shortened > 0) io.stderr.write(`replay: ${gaps.describe()}\n`);
 
     let sent = 0;
     let loops = 0;
@@ -165,9 +178,10 @@ export const command: Command = {
     do {
       const passStartMs = performance.now();
       for (let i = 0; i < datagrams.length && !io.signal.aborted && !failure; i++) {
-        const waitMs = speed > 0 ? passStartMs + ((times[i]! - times[0]!) * 1000) / speed - performance.now() : 0;
+        const waitMs = speed > 0 ? passStartMs + (times[i]! * 1000) / speed - performance.now() : 0;
         if (waitMs > 1) {
-          await delay(waitMs, io.signal);
+          await sleep(waitMs, io.signal);
+          if (io.signal.aborted) break;
           sinceYield = 0;
         } else if (++sinceYield === 64) {
           await new Promise((resolve) => setImmediate(resolve)); // let the socket drain and signals arrive
@@ -220,16 +234,4 @@ function parseHostPort(
     return undefined;
   }
   return { address: match[1] ?? match[2]!, port };
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

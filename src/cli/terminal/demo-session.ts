@@ -27,6 +27,7 @@ import { openUdpTransport } from '../../transport/udp.js';
 import { ecefToGeodetic, headingPitchRollFromEuler } from '../../math/geodesy.js';
 import type { TruthEntity } from '../../view/protocol.js';
 import { demoActors } from './scenario.js';
+import { setLongTimeout } from '../long-timer.js';
 
 /** The fixed-rate update the demo compares against, Hz. */
 export const BASELINE_RATE_HZ = 15;
@@ -289,10 +290,10 @@ function untilDone(durationSeconds: number, signal: AbortSignal): Promise<'durat
   if (signal.aborted) return Promise.resolve('interrupted');
   return new Promise((resolve) => {
     const onAbort = () => {
-      clearTimeout(timer);
+      timer.clear();
       resolve('interrupted');
     };
-    const timer = setTimeout(() => {
+    const timer = setLongTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve('duration');
     }, durationSeconds * 1000);
