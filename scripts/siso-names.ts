@@ -216,5 +216,6 @@ export function labelVocabulary(
   for (const d of descriptions) for (const w of d.split(/[^A-Za-z0-9]+/)) add(w);
   for (const e of enumerationNames) for (const w of e.split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) add(w);
   for (const w of EXTRA_WORDS) add(w);
+  words.delete('lifeform'); // SISO writes "life form" too; two words read better
   return words;
 }

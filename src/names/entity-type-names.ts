@@ -4,7 +4,7 @@
  * (extra dropped, then specific, then subcategory: the category itself), and failing that by its kind, domain and
  * country alone. Each result is made once and kept: the same type gives the same object.
  */
-import type { EntityType } from '../pdu/schema.js';
+import { type EntityTypeLike, entityTypeFields } from './entity-type-fields.js';
 import { countryCode, countryName, domainName, entityKindName } from './enumerations.js';
 import { entityTypeHigh, entityTypeLow, entityTypeRowOf, entityTypeRows } from './siso-tables.js';
 
@@ -29,9 +29,6 @@ export interface EntityTypeNames {
   /** Every level named, from the kind down: "Platform / Land / United States of America (USA) / Tank / M1 Abrams / M1A2". */
   readonly path: string;
 }
-
-/** An Entity Type as its JSON object, or its seven numbers in order (as `EntityStateRecord.entityType` holds them). */
-export type EntityTypeLike = EntityType | ArrayLike<number>;
 
 /** The listed row that names this type, or -1: the type itself, else its nearest listed parent down to the category. */
 export function entityTypeRow(
@@ -83,28 +80,7 @@ export function entityTypeNameOf(
 
 /** The names of an entity type (its JSON object, or its seven numbers). Never throws. */
 export function entityTypeName(type: EntityTypeLike): EntityTypeNames {
-  if (isArrayLike(type)) {
-    return entityTypeNameOf(type[0]!, type[1]!, type[2]!, type[3]!, type[4]!, type[5]!, type[6]!);
-  }
-  return entityTypeNameOf(
-    type.kind,
-    type.domain,
-    type.country,
-    type.category,
-    type.subcategory,
-    type.specific,
-    type.extra,
-  );
-}
-
-/** The seven numbers as text, `1:1:225:1:1:3:0`. */
-export function entityTypeText(type: EntityTypeLike): string {
-  if (isArrayLike(type)) return Array.prototype.slice.call(type, 0, 7).join(':');
-  return [type.kind, type.domain, type.country, type.category, type.subcategory, type.specific, type.extra].join(':');
-}
-
-function isArrayLike(type: EntityTypeLike): type is ArrayLike<number> {
-  return typeof (type as ArrayLike<number>).length === 'number';
+  return entityTypeNameOf(...entityTypeFields(type));
 }
 
 function isByte(n: number): boolean {

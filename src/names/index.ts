@@ -18,10 +18,27 @@ export {
   pduTypeName,
   unknownName,
 } from './enumerations.js';
+export { entityTypeFields, entityTypeText, type EntityTypeLike } from './entity-type-fields.js';
+export { entityTypeName, entityTypeNameOf, type EntityTypeNames } from './entity-type-names.js';
 export {
-  entityTypeName,
-  entityTypeNameOf,
-  entityTypeText,
-  type EntityTypeLike,
-  type EntityTypeNames,
-} from './entity-type-names.js';
+  appearanceDamage,
+  appearanceRecord,
+  appearanceRecordName,
+  appearanceSummary,
+  decodeAppearance,
+  decodeBitRecord,
+  setAppearanceFields,
+  type BitFieldValue,
+  type DecodedAppearance,
+} from './appearance.js';
+export { bitRecordNames } from './siso-tables.js';
+export {
+  articulatedPartName,
+  articulatedPartValue,
+  attachedPartStation,
+  variableParameterNames,
+  type ArticulatedPartNames,
+  type ArticulatedPartUnit,
+  type PartValue,
+  type VariableParameterNames,
+} from './parts.js';
