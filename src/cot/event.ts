@@ -48,6 +48,8 @@ const builder = new XMLBuilder({
   ignoreAttributes: false,
   attributeNamePrefix: ATTRIBUTE_PREFIX,
   suppressEmptyNode: true,
+  // By default the value "true" is written as a bare attribute (`<contact callsign/>`), which is not XML.
+  suppressBooleanAttributes: false,
 });
 
 /** ISO 8601 UTC with milliseconds, as CoT times are written. */

@@ -178,7 +178,7 @@ describe('mapping', () => {
         expect(out).not.toMatch(NOT_XML_CHAR);
         expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
       }),
-      { numRuns: 2000 },
+      { numRuns: 300 },
     );
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...'ABC xyz-09<>&"\'#/:'.split('')) }), (text) => {
@@ -247,6 +247,32 @@ describe('CoT events', () => {
       expect(parsed.dis.id).toBe(callsign);
       expect(parsed.event.uid).toBe(fields.uid);
     }
+  });
+
+  it('no value becomes a bare attribute: the markings true, false, empty and blank stay attributes with values', () => {
+    for (const text of ['true', 'false', 'TRUE', '', ' ', 'null', '0', 'undefined']) {
+      const xml = encodeCotEvent({ ...fields, callsign: text, dis: { ...fields.dis, id: text } });
+      expect(XMLValidator.validate(xml), JSON.stringify(text)).toBe(true);
+      expect(xml).toContain(`callsign="${stripControlCharacters(text)}"`);
+      expect(parseCotEvent(xml)!.contact.callsign).toBe(stripControlCharacters(text));
+    }
+  });
+
+  it('any marking (property): an event that parses and round-trips the callsign', () => {
+    // Words a writer might treat apart (booleans, empty), among any UTF-16 text.
+    const text = (maxLength: number) =>
+      fc.oneof(fc.constantFrom('true', 'false', '', ' ', 'null'), fc.string({ unit: 'binary', maxLength }));
+    fc.assert(
+      fc.property(text(11), text(40), (marking, id) => {
+        const xml = encodeCotEvent({ ...fields, callsign: marking, dis: { ...fields.dis, id } });
+        if (XMLValidator.validate(xml) !== true) return false;
+        const parsed = parseCotEvent(xml)!;
+        return (
+          parsed.contact.callsign === stripControlCharacters(marking) && parsed.dis.id === stripControlCharacters(id)
+        );
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
