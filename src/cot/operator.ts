@@ -106,7 +106,7 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         ecefToGeodetic(geodetic, frame.location[l]!, frame.location[l + 1]!, frame.location[l + 2]!);
         // The velocity the entity is dead-reckoned with at the frame time (world frame; body models turned by
         // the displayed orientation).
-        worldVelocity(table.models, slot, t, table.displayWorldToBody, slot, velocity, 0, table.referenceSeconds);
+        worldVelocity(table.store, slot, t, table.displayWorldToBody, slot, velocity, 0, table.referenceSeconds);
         courseAndSpeed(cs, geodetic[0]!, geodetic[1]!, velocity[0]!, velocity[1]!, velocity[2]!);
         const id = frame.entityId;
         const type = frame.entityType;

@@ -206,11 +206,6 @@ export class RemoteEntityTable {
     return this.resolved.store;
   }
 
-  /** @deprecated use `store` (the same `DrStore`). */
-  get models(): DrStore {
-    return this.resolved.store;
-  }
-
   /** Time the models are valid at, seconds. */
   get referenceSeconds(): Float64Array {
     return this.resolved.reference;

@@ -5,6 +5,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/schema.js';
 import type { Area } from '../nats/area.js';
+import type { NatsTransport } from '../nats/transport.js';
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
@@ -80,6 +81,8 @@ export interface EntitySubscriber {
   readonly stats: SubscriberStats;
   /** The table of remote entities while connected, else undefined. */
   readonly table: RemoteEntityTable | undefined;
+  /** The NATS transport while connected over NATS (its area, cells and counters), else undefined. */
+  readonly natsTransport: NatsTransport | undefined;
   /** The bound socket's address while connected over UDP, else undefined. */
   readonly local: { readonly address: string; readonly port: number } | undefined;
 }

@@ -622,11 +622,11 @@ describe('RemoteEntityTable: lazy model resets', () => {
     expect(seen.slice(-6)).toEqual([TableEvent.UPDATED, 13, 1.2, TableEvent.REMOVED, 13, 1.2]);
   });
 
-  it('every getter loads the pending PDUs before it returns (models: the deprecated name of store)', () => {
+  it('every getter loads the pending PDUs before it returns', () => {
     const descriptors = Object.getOwnPropertyDescriptors(RemoteEntityTable.prototype);
     const getters = Object.entries(descriptors).filter(([, d]) => d.get);
     const names = getters.map(([name]) => name);
-    expect(names).toEqual(expect.arrayContaining(['store', 'models', 'referenceSeconds', 'orientation']));
+    expect(names).toEqual(expect.arrayContaining(['store', 'referenceSeconds', 'orientation']));
     for (const [name, descriptor] of getters) {
       const table = new RemoteEntityTable();
       table.apply(record(p1), 0);
@@ -636,8 +636,6 @@ describe('RemoteEntityTable: lazy model resets', () => {
       descriptor.get!.call(table);
       expect(resolve, `${name}, nothing pending`).toHaveBeenCalledTimes(1);
     }
-    const table = new RemoteEntityTable();
-    expect(table.models).toBe(table.store);
   });
 
   it('receivedStateInto reads the last PDU without loading it: what the models hold once loaded', () => {

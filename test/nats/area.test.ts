@@ -8,7 +8,6 @@ import { Subject, filter, firstValueFrom, take } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { cellsCoveringArea, destination, type Area, type CircleArea } from '../../src/nats/area.js';
-import type { NatsTransport } from '../../src/nats/transport.js';
 import { entityKey } from '../../src/pdu/entity-state-record.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
@@ -173,7 +172,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
     const subscription = subscriber.events$.subscribe((e) => events.push(e));
     open.push({ close: async () => subscription.unsubscribe() });
     await listening;
-    const transport = (subscriber as unknown as { natsTransport: NatsTransport }).natsTransport;
+    const transport = subscriber.natsTransport!;
     areas$.next(AREA_1);
     await transport.settled();
     const publisher = await createPublisher(natsConfig([server.url]));

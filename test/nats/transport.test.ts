@@ -171,7 +171,7 @@ describeNats('NATS transport on one server', () => {
       const events: EntityEvent[] = [];
       const sub = subscriber.events$.subscribe((e) => events.push(e));
       await listening;
-      const transport = (subscriber as unknown as { natsTransport: NatsTransport }).natsTransport;
+      const transport = subscriber.natsTransport!;
       areas$.next({ latitudeDeg: 52.52, longitudeDeg: 13.405, radiusM: 20_000 });
       await transport.settled();
       const berlinCells = transport.cells!;
@@ -267,7 +267,7 @@ describeNats('NATS server restarted mid-stream', () => {
       publisher.flush();
       await transport.connection.flush();
     });
-    const subscriberNats = (subscriber as unknown as { natsTransport: NatsTransport }).natsTransport;
+    const subscriberNats = subscriber.natsTransport!;
     const statusOf = (t: NatsTransport, type: string) =>
       new Promise<void>((resolve) => {
         void (async () => {
