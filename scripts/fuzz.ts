@@ -25,7 +25,12 @@ import { entityStateRecordToPdu } from '../src/pdu/entity-state-json.js';
 import { CODEC_STATUS_NAMES, codecStatusName } from '../src/pdu/status.js';
 import type { EntityFrame } from '../src/stream/frame.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
-import { createTransportStats, type DatagramReceiver, type DatagramTransport } from '../src/transport/transport.js';
+import {
+  createTransportStats,
+  totalOtherPdus,
+  type DatagramReceiver,
+  type DatagramTransport,
+} from '../src/transport/transport.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,6 +49,8 @@ export interface FuzzReport {
   receive: {
     /** Framing and filter rejections (PduReceiver), by reason. */
     rejected: Record<string, number>;
+    /** PDUs of types the subscriber passes over, counted (not rejected). */
+    other: number;
     /** Entity State PDUs past the filters, by status name (OK = applied to the table). */
     status: Record<string, number>;
     /** What the table made of the PDUs it was given. */
@@ -336,7 +343,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   const report: FuzzReport = {
     datagrams: options.datagrams,
     seed: options.seed,
-    receive: { rejected: {}, status: {}, table: {}, events: {}, frames: 0 },
+    receive: { rejected: {}, other: 0, status: {}, table: {}, events: {}, frames: 0 },
     decode: { pdus: 0, status: {}, headers: {} },
     throws: 0,
     nonFinite: 0,
@@ -472,6 +479,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
 
   const stats = subscriber.stats;
   for (const [reason, n] of Object.entries(stats.transport.rejected)) if (n > 0) report.receive.rejected[reason] = n;
+  report.receive.other = totalOtherPdus(stats.transport);
   for (const name of CODEC_STATUS_NAMES) {
     const n = stats.decodeErrors[name];
     if (n > 0) report.receive.status[name] = n;

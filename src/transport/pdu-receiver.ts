@@ -50,7 +50,10 @@ export interface ReceiveFilterOptions {
   readonly exercise?: number;
   /** Protocol versions to accept (header byte 0). Defaults to any. */
   readonly protocolVersions?: readonly number[];
-  /** PDU types to accept (header byte 2), e.g. `[1, 67]` for Entity State and Entity State Update. Defaults to any. */
+  /**
+   * PDU types the consumer takes (header byte 2), e.g. `[1, 67]` for Entity State and Entity State Update; a PDU of
+   * another type is counted in `stats.otherPdus` by its type, not rejected. Defaults to any.
+   */
   readonly pduTypes?: readonly number[];
   /** Source addresses to accept. Defaults to any. */
   readonly sources?: readonly string[];
@@ -73,7 +76,7 @@ export interface ReceiveFilterOptions {
 /** Rejections that a filter made (as opposed to framing problems): a datagram with one was not wanted. */
 export function filterRejections(stats: TransportStats): number {
   const r = stats.rejected;
-  return r.unsupportedVersion + r.wrongExercise + r.pduTypeNotAccepted + r.sourceNotAllowed + r.applicationNotAllowed;
+  return r.unsupportedVersion + r.wrongExercise + r.sourceNotAllowed + r.applicationNotAllowed;
 }
 
 /** The filter a configuration asks for: its exercise, accepted versions and allow-lists. */
@@ -175,6 +178,11 @@ export class PduReceiver {
     const rejection = this.rejection(bytes, offset, length);
     if (rejection !== undefined) return this.reject(rejection, offset);
     const stats = this.stats;
+    const type = bytes[offset + 2]!;
+    if (this.pduTypes !== undefined && this.pduTypes[type] === 0) {
+      stats.otherPdus[type]!++;
+      return;
+    }
     stats.pdusAccepted++;
     try {
       this.consumer(bytes, offset, length, this.source, this.datagramBytes);
@@ -213,7 +221,6 @@ export class PduReceiver {
     if (length > this.maxPduBytes) return 'oversized';
     if (this.versions !== undefined && this.versions[bytes[offset]!] === 0) return 'unsupportedVersion';
     if (this.exercise >= 0 && bytes[offset + 1] !== this.exercise) return 'wrongExercise';
-    if (this.pduTypes !== undefined && this.pduTypes[bytes[offset + 2]!] === 0) return 'pduTypeNotAccepted';
     if (this.filterApplications) {
       if (length < 16) return 'applicationNotAllowed';
       const site = (bytes[offset + 12]! << 8) | bytes[offset + 13]!;

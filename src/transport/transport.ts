@@ -46,7 +46,6 @@ export const REJECT_REASONS = {
   oversized: 'the Length field exceeds the largest PDU accepted (DIS MAX_PDU_SIZE_OCTETS = 8192)',
   unsupportedVersion: 'protocol version not in the accepted list (dis.acceptProtocolVersions)',
   wrongExercise: 'exercise id differs from dis.exercise',
-  pduTypeNotAccepted: 'PDU type not accepted by this receiver',
   sourceNotAllowed: 'datagram from an address not in filter.allowSources (counted per datagram)',
   applicationNotAllowed: 'site/application not in filter.allowApplications',
 } as const;
@@ -80,6 +79,11 @@ export interface TransportStats {
   sendFailure: string | undefined;
   /** PDUs that passed every filter and reached the consumer. */
   pdusAccepted: number;
+  /**
+   * Well-formed PDUs of the types the receiver's consumer does not take, counted by PDU type (index = type):
+   * passed over, not rejected.
+   */
+  readonly otherPdus: Uint32Array;
   readonly rejected: RejectCounts;
   /** PDUs accepted (or rejected by a filter) after a repair, by reason. */
   readonly warnings: WarningCounts;
@@ -102,6 +106,7 @@ export function createTransportStats(): TransportStats {
     sendErrors: 0,
     sendFailure: undefined,
     pdusAccepted: 0,
+    otherPdus: new Uint32Array(256),
     rejected,
     warnings: { lengthZero: 0 },
     consumerErrors: 0,
@@ -115,6 +120,20 @@ export function totalRejected(stats: TransportStats): number {
   let total = 0;
   for (const reason of Object.keys(stats.rejected) as RejectReason[]) total += stats.rejected[reason];
   return total;
+}
+
+/** PDUs of other types passed over, all types together. */
+export function totalOtherPdus(stats: TransportStats): number {
+  let total = 0;
+  for (let type = 0; type < 256; type++) total += stats.otherPdus[type]!;
+  return total;
+}
+
+/** The PDU types passed over with their counts, most frequent first. */
+export function otherPduCounts(stats: TransportStats): Array<[pduType: number, count: number]> {
+  const counts: Array<[number, number]> = [];
+  for (let type = 0; type < 256; type++) if (stats.otherPdus[type]! > 0) counts.push([type, stats.otherPdus[type]!]);
+  return counts.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 }
 
 /** `, rejected 3 (truncated 2, wrongExercise 1)`, or an empty string when nothing was rejected. */

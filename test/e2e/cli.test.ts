@@ -46,7 +46,10 @@ describe('captures through the binaries', () => {
     expect(events.every((e) => e.marking === 'UtilVeh 1')).toBe(true);
     expect(events.find((e) => e.entityId.entity === 54)!.state.deadReckoning.algorithm).toBe(4);
     expect(subscribe.stderr()).toMatch(/stopped \(97 events\)/);
-    expect(subscribe.stderr()).toMatch(/pduTypeNotAccepted/); // the Data, Transmitter, … PDUs, counted
+    // The Attribute, Data, … PDUs counted by type, not rejected; the one truncated Data PDU rejected.
+    expect(subscribe.stderr()).toMatch(
+      /181 PDUs of other types \(Attribute 108, Environmental Process 30, Data 26, Transmitter 17\), rejected 1 \(truncated 1\)/,
+    );
   });
 
   it('a recording made with reckon record decodes with reckon decode', async () => {

@@ -8,7 +8,13 @@ import {
   type ReceiveFilterOptions,
   type RejectionSink,
 } from '../../src/transport/pdu-receiver.js';
-import { totalRejected, type DatagramSource, type RejectReason } from '../../src/transport/transport.js';
+import {
+  otherPduCounts,
+  totalOtherPdus,
+  totalRejected,
+  type DatagramSource,
+  type RejectReason,
+} from '../../src/transport/transport.js';
 import { entityOf, makePdu, type PduSpec } from './pdus.js';
 
 const FROM = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
@@ -26,11 +32,11 @@ describe('PduReceiver filters', () => {
     pduTypes: [1, 67],
     applications: ['1:3001', '2'],
   };
-  it.each<[string, PduSpec, RejectReason | 'accepted']>([
+  it.each<[string, PduSpec, RejectReason | 'accepted' | 'other']>([
     ['a matching PDU', {}, 'accepted'],
     ['another exercise', { exercise: 2 }, 'wrongExercise'],
     ['protocol version 4', { version: 4 }, 'unsupportedVersion'],
-    ['a Fire PDU', { pduType: 2 }, 'pduTypeNotAccepted'],
+    ['a Fire PDU', { pduType: 2 }, 'other'],
     ['an Entity State Update', { pduType: 67, length: 72 }, 'accepted'],
     ['site 1, application 3002', { application: 3002 }, 'applicationNotAllowed'],
     ['any application of site 2', { site: 2, application: 77 }, 'accepted'],
@@ -42,6 +48,10 @@ describe('PduReceiver filters', () => {
     if (outcome === 'accepted') {
       expect(accepted).toEqual([9]);
       expect(totalRejected(receiver.stats)).toBe(0);
+    } else if (outcome === 'other') {
+      expect(accepted).toEqual([]);
+      expect(totalRejected(receiver.stats)).toBe(0);
+      expect(otherPduCounts(receiver.stats)).toEqual([[spec.pduType, 1]]);
     } else {
       expect(accepted).toEqual([]);
       expect(receiver.stats.rejected[outcome]).toBe(1);
@@ -187,7 +197,6 @@ describe('PduReceiver rejection sink', () => {
       ]),
       [
         ['unsupportedVersion', 0],
-        ['pduTypeNotAccepted', 144],
         ['applicationNotAllowed', 288],
         ['applicationNotAllowed', 432],
       ],
@@ -229,6 +238,31 @@ describe('PduReceiver rejection sink', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('counts the PDUs of types its consumer does not take by type, not as rejections', () => {
+    const { receiver, accepted, reports } = (() => {
+      const accepted: number[] = [];
+      const reports: RejectReason[] = [];
+      const receiver = new PduReceiver((bytes, offset) => accepted.push(entityOf(bytes, offset)), {
+        pduTypes: [1, 67],
+        rejectionSink: { onRejected: (reason) => reports.push(reason) },
+      });
+      return { receiver, accepted, reports };
+    })();
+    const other = (pduType: number, entity: number) => makePdu({ pduType, entity, length: 64 });
+    receiver.receive(Buffer.concat([makePdu({ entity: 1 }), other(72, 2), other(20, 3), other(72, 4)]), FROM);
+    receiver.receive(other(25, 5), FROM);
+    expect(accepted).toEqual([1]);
+    expect(reports).toEqual([]);
+    expect(totalRejected(receiver.stats)).toBe(0);
+    expect(otherPduCounts(receiver.stats)).toEqual([
+      [72, 2],
+      [20, 1],
+      [25, 1],
+    ]);
+    expect(totalOtherPdus(receiver.stats)).toBe(4);
+    expect(receiver.stats.pdusAccepted).toBe(1);
   });
 
   it('counts a throwing sink as a consumer error and goes on with the next PDU', () => {

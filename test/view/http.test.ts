@@ -129,6 +129,11 @@ describe('reckon view', () => {
       await feed.next('hello');
       const sender = createSocket('udp4');
       const pdu = entityPdu({ entity: 42 });
+      // Before it, PDUs of other types (a Data and two Attribute PDUs) and one cut short: only that one is rejected.
+      const other = (type: number) => Buffer.from([7, 1, type, 5, 0, 0, 0, 0, 0, 16, 0, 0, 0, 1, 0, 2]);
+      for (const datagram of [other(20), Buffer.concat([other(72), other(72)]), pdu.subarray(0, 100)]) {
+        sender.send(datagram, Number(udpPort), '127.0.0.1');
+      }
       sender.send(pdu, Number(udpPort), '127.0.0.1');
       await feed.waitFor(() => feed.records.length > 0, 'the PDU on the feed');
       sender.close();
@@ -137,6 +142,7 @@ describe('reckon view', () => {
       run.child.kill('SIGINT');
       expect(await within(run.exited, 10_000, 'exit')).toBe(0);
       expect(run.stderr()).toMatch(/view: stopped \(interrupted\)[\s\S]*1 Entity State PDUs forwarded/);
+      expect(run.stderr()).toMatch(/forwarded, 3 PDUs of other types \(Attribute 2, Data 1\), rejected 1 \(truncated 1\)/);
     } finally {
       run.child.kill('SIGKILL');
     }

@@ -46,14 +46,21 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ createSubscriber }, view, { LiveView }, { formatRejections, formatWarnings }, { jsonLine }] =
-      await Promise.all([
-        import('../../stream/subscriber.js'),
-        import('../terminal/subscribe-view.js'),
-        import('../terminal/live-view.js'),
-        import('../../transport/transport.js'),
-        import('../terminal/printable.js'),
-      ]);
+    const [
+      { createSubscriber },
+      view,
+      { LiveView },
+      { formatRejections, formatWarnings },
+      { jsonLine },
+      { formatOtherPdus },
+    ] = await Promise.all([
+      import('../../stream/subscriber.js'),
+      import('../terminal/subscribe-view.js'),
+      import('../terminal/live-view.js'),
+      import('../../transport/transport.js'),
+      import('../terminal/printable.js'),
+      import('../terminal/other-pdus.js'),
+    ]);
     const subscriber = createSubscriber(config);
     // Over NATS: the transport's cells and counters (the subscriber opens it on the first subscription).
     const nats = () => subscriber.natsTransport;
@@ -138,7 +145,7 @@ export const command: Command = {
       [
         `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  entities  ${entities.size} seen, ${events} events`,
-        `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
+        `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatOtherPdus(s.transport)}${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
           (decodeErrors.length > 0
             ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}`
             : ''),
