@@ -5,7 +5,7 @@
  * - `replay --nats URL --stream NAME --from TIME [--until TIME] [--speed X]`: sends the stored messages of that
  *   window to a UDP destination with their recorded timing; with `--export FILE.pcap`, writes them to a pcap file.
  */
-import { stringFlag } from './args.js';
+import { booleanFlag, stringFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagValues, type UsageProblem } from './command.js';
 import { formatBytes, formatCount } from './terminal/format.js';
 import { untilStopped } from './until-stopped.js';
@@ -59,16 +59,22 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
         'records to a pcap file over UDP; with --nats the traffic goes into --stream (export it with reckon replay --export)',
     });
   if (problems.length > 0 || !config) throw new UsageError(problems);
-  const [{ openNatsTransport }, { ensureStream, streamInfo, streamSettingsFromConfig }] = await Promise.all([
-    import('../nats/transport.js'),
-    import('../nats/jetstream.js'),
-  ]);
+  const [{ openNatsTransport }, { ensureStream, streamInfo, streamSettingsFromConfig, StreamConflictError }] =
+    await Promise.all([import('../nats/transport.js'), import('../nats/jetstream.js')]);
   const settings = streamSettingsFromConfig(config)!;
   const transport = await openNatsTransport(config.nats);
   const name = settings.name;
   const subject = settings.subjects[0]!;
   try {
-    const info = await ensureStream(transport.connection, settings);
+    let ensured;
+    try {
+      ensured = await ensureStream(transport.connection, settings, { update: booleanFlag(flags, 'stream-update') });
+    } catch (error) {
+      if (error instanceof StreamConflictError) throw new UsageError([{ path: '--stream', message: error.message }]);
+      throw error;
+    }
+    const info = ensured.info;
+    if (ensured.changes.length > 0) io.stderr.write(`record: stream ${name} changed: ${ensured.changes.join('; ')}\n`);
     const age = config.nats.streamMaxAge > 0 ? `${(config.nats.streamMaxAge / 3600).toPrecision(3)} h` : 'no age limit';
     const bytes = config.nats.streamMaxBytes >= 0 ? formatBytes(config.nats.streamMaxBytes) : 'no byte limit';
     io.stderr.write(

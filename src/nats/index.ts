@@ -36,4 +36,12 @@ export {
   type PolygonArea,
 } from './area.js';
 export { Bridge, fnv1a, type BridgeOptions, type BridgeStats, type BridgeDirectionStats } from './bridge.js';
-export { ensureStream, readStream, streamInfo, type StoredMessage, type StreamSettings } from './jetstream.js';
+export {
+  ensureStream,
+  readStream,
+  streamInfo,
+  StreamConflictError,
+  type EnsuredStream,
+  type StoredMessage,
+  type StreamSettings,
+} from './jetstream.js';

@@ -64,33 +64,114 @@ function explain(action: string, error: unknown): Error {
   return new Error(`${action} failed: ${message}${hint}`, { cause: error });
 }
 
+/** What `ensureStream` did. */
+export interface EnsuredStream {
+  /** The stream's info after the call. */
+  readonly info: StreamInfo;
+  /** Whether it was created. */
+  readonly created: boolean;
+  /** The changes made to an existing stream (`max age 1 h → 24 h`); empty when none. */
+  readonly changes: readonly string[];
+}
+
 /**
- * Creates the stream, or updates its limits if it exists.
- * @returns the stream's info after the change.
+ * An existing stream that recording would change in a way that is not reckon's to make without being asked: other
+ * subjects than the exercise's (a stream of somebody else's, or of another exercise), or tighter limits on a stream
+ * that holds messages (the server would drop some). The message says what would change and what to do.
  */
-export async function ensureStream(connection: NatsConnection, settings: StreamSettings): Promise<StreamInfo> {
-  const config = {
-    name: settings.name,
+export class StreamConflictError extends Error {
+  constructor(
+    message: string,
+    readonly changes: readonly string[],
+  ) {
+    super(message);
+    this.name = 'StreamConflictError';
+  }
+}
+
+const NS_PER_SECOND = 1e9;
+
+function ageText(ns: number): string {
+  if (ns <= 0) return 'no age limit';
+  const seconds = ns / NS_PER_SECOND;
+  return seconds % 3600 === 0 ? `${seconds / 3600} h` : `${seconds} s`;
+}
+
+function bytesText(bytes: number): string {
+  return bytes < 0 ? 'no byte limit' : `${bytes} B`;
+}
+
+/** A limit tighter than another: less room (0 age and −1 bytes are "no limit"). */
+function tighter(next: number, previous: number): boolean {
+  if (next <= 0) return false;
+  return previous <= 0 || next < previous;
+}
+
+/**
+ * Creates the stream, or checks an existing one against the settings. An existing stream is changed only when that
+ * loses nothing and touches nobody else's subjects (the same subjects, limits as loose or looser), or when `update`
+ * says so; otherwise nothing is changed and `StreamConflictError` says what would be.
+ */
+export async function ensureStream(
+  connection: NatsConnection,
+  settings: StreamSettings,
+  options: { readonly update?: boolean } = {},
+): Promise<EnsuredStream> {
+  const wanted = {
     subjects: [...settings.subjects],
-    storage: StorageType.File,
-    retention: RetentionPolicy.Limits,
-    discard: DiscardPolicy.Old,
-    max_age: Math.round(settings.maxAgeSeconds * 1e9),
+    max_age: Math.round(settings.maxAgeSeconds * NS_PER_SECOND),
     max_bytes: settings.maxBytes,
     // The server refuses a duplicate window (default 2 min) longer than the age limit.
-    duplicate_window: settings.maxAgeSeconds > 0 ? Math.round(Math.min(settings.maxAgeSeconds, 120) * 1e9) : 120e9,
+    duplicate_window:
+      settings.maxAgeSeconds > 0 ? Math.round(Math.min(settings.maxAgeSeconds, 120) * NS_PER_SECOND) : 120e9,
   };
+  let manager;
+  let existing: StreamInfo | undefined;
   try {
-    const manager = await jetstreamManager(connection);
-    try {
-      const existing = await manager.streams.info(settings.name);
-      return await manager.streams.update(settings.name, { ...existing.config, ...config });
-    } catch (error) {
-      if (!/not found/i.test(error instanceof Error ? error.message : String(error))) throw error;
-      return await manager.streams.add(config);
+    manager = await jetstreamManager(connection);
+    existing = await manager.streams.info(settings.name).catch((error: unknown) => {
+      if (/not found/i.test(error instanceof Error ? error.message : String(error))) return undefined;
+      throw error;
+    });
+    if (existing === undefined) {
+      const config = {
+        name: settings.name,
+        ...wanted,
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+      };
+      return { info: await manager.streams.add(config), created: true, changes: [] };
     }
   } catch (error) {
     throw explain(`creating JetStream stream ${settings.name}`, error);
+  }
+  const now = existing.config;
+  const sameSubjects =
+    now.subjects.length === wanted.subjects.length && now.subjects.every((s, i) => s === wanted.subjects[i]);
+  const changes: string[] = [];
+  if (!sameSubjects) changes.push(`subjects ${now.subjects.join(', ') || 'none'} → ${wanted.subjects.join(', ')}`);
+  if (now.max_age !== wanted.max_age) changes.push(`max age ${ageText(now.max_age)} → ${ageText(wanted.max_age)}`);
+  if (now.max_bytes !== wanted.max_bytes)
+    changes.push(`max bytes ${bytesText(now.max_bytes)} → ${bytesText(wanted.max_bytes)}`);
+  if (changes.length === 0) return { info: existing, created: false, changes };
+  const holds = existing.state.messages > 0;
+  const loses = holds && (tighter(wanted.max_age, now.max_age) || tighter(wanted.max_bytes, now.max_bytes));
+  if (!options.update && (!sameSubjects || loses)) {
+    const why = !sameSubjects
+      ? `it captures ${now.subjects.join(', ') || 'no subjects'}, not ${wanted.subjects.join(', ')}`
+      : `it holds ${existing.state.messages} messages (${existing.state.bytes} B), which tighter limits may drop`;
+    throw new StreamConflictError(
+      `stream ${settings.name} exists and ${why}; recording would change: ${changes.join('; ')}. ` +
+        'Record into a stream of its own (--stream NAME), or give --stream-update to change this one',
+      changes,
+    );
+  }
+  try {
+    const info = await manager.streams.update(settings.name, { ...now, ...wanted });
+    return { info, created: false, changes };
+  } catch (error) {
+    throw explain(`updating JetStream stream ${settings.name}`, error);
   }
 }
 

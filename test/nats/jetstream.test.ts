@@ -13,7 +13,15 @@ import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { reckon, within } from '../cli/binary.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureStream, readStream, streamInfo, type StoredMessage } from '../../src/nats/jetstream.js';
+import { jetstreamManager } from '@nats-io/jetstream';
+import {
+  StreamConflictError,
+  ensureStream,
+  readStream,
+  streamInfo,
+  type StoredMessage,
+} from '../../src/nats/jetstream.js';
+import { cli } from '../support/cli.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -33,10 +41,15 @@ describeNats('JetStream recording', () => {
   });
 
   it('creates the stream with its limits, updates it, and reads back a time window in order', async () => {
-    const info = await ensureStream(nc, { name: 'DIS', subjects: ['dis.1.>'], maxAgeSeconds: 3600, maxBytes: 1 << 20 });
+    const { info } = await ensureStream(nc, {
+      name: 'DIS',
+      subjects: ['dis.1.>'],
+      maxAgeSeconds: 3600,
+      maxBytes: 1 << 20,
+    });
     expect(info.config.max_age).toBe(3600e9);
     expect(info.config.max_bytes).toBe(1 << 20);
-    const updated = await ensureStream(nc, {
+    const { info: updated } = await ensureStream(nc, {
       name: 'DIS',
       subjects: ['dis.1.>'],
       maxAgeSeconds: 60,
@@ -64,6 +77,57 @@ describeNats('JetStream recording', () => {
       for await (const m of readStream(nc, 'NOPE', 0)) void m;
     };
     await expect(read()).rejects.toThrow(/no such stream: create it with reckon record/);
+  });
+
+  it('an existing stream of somebody else is never changed without --stream-update: exit 2 saying what would change', async () => {
+    const manager = await jetstreamManager(nc);
+    await manager.streams.add({ name: 'ORDERS', subjects: ['orders.>'] });
+    for (let i = 0; i < 1000; i++) nc.publish(`orders.${i % 7}`, new Uint8Array(40));
+    await nc.flush();
+    const before = await manager.streams.info('ORDERS');
+    expect(before.state.messages).toBe(1000);
+    const args = [
+      'record',
+      '--nats',
+      server.url,
+      '--stream',
+      'ORDERS',
+      '--exercise',
+      '7',
+      '--stream-max-bytes',
+      '1000',
+    ];
+    const refused = await cli(...args, '--duration', '0.1');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      '--stream: stream ORDERS exists and it captures orders.>, not dis.7.>; recording would change: ' +
+        'subjects orders.> → dis.7.>; max age no age limit → 24 h; max bytes no byte limit → 1000 B. ' +
+        'Record into a stream of its own (--stream NAME), or give --stream-update to change this one',
+    );
+    const after = await manager.streams.info('ORDERS');
+    expect(after.config.subjects).toEqual(['orders.>']);
+    expect([after.config.max_age, after.config.max_bytes, after.state.messages]).toEqual([0, -1, 1000]);
+
+    const updated = await cli(...args, '--stream-update', '--duration', '0.1');
+    expect(updated.code).toBe(0);
+    expect(updated.stderr).toContain('record: stream ORDERS changed: subjects orders.> → dis.7.>;');
+    expect((await manager.streams.info('ORDERS')).config.subjects).toEqual(['dis.7.>']);
+    await manager.streams.delete('ORDERS');
+  });
+
+  it("reckon's own stream: looser limits are applied, tighter ones on stored messages need --stream-update", async () => {
+    const settings = { name: 'OWN', subjects: ['dis.3.>'], maxAgeSeconds: 3600, maxBytes: 1 << 20 };
+    expect((await ensureStream(nc, settings)).created).toBe(true);
+    nc.publish('dis.3.cell.1.1', new Uint8Array(100));
+    await nc.flush();
+    const looser = await ensureStream(nc, { ...settings, maxAgeSeconds: 7200, maxBytes: -1 });
+    expect(looser.changes).toEqual(['max age 1 h → 2 h', 'max bytes 1048576 B → no byte limit']);
+    expect(looser.info.config.max_age).toBe(7200e9);
+    await expect(ensureStream(nc, { ...settings, maxAgeSeconds: 60 })).rejects.toThrow(StreamConflictError);
+    expect((await streamInfo(nc, 'OWN')).config.max_age).toBe(7200e9);
+    const forced = await ensureStream(nc, { ...settings, maxAgeSeconds: 60 }, { update: true });
+    expect(forced.info.config.max_age).toBe(60e9);
+    expect((await ensureStream(nc, { ...settings, maxAgeSeconds: 60 })).changes).toEqual([]);
   });
 });
 

@@ -35,6 +35,12 @@ export const command: Command = {
     },
     ...configFlags(NETWORK_SECTIONS),
     ...natsFlags({ stream: true }),
+    'stream-update': {
+      type: 'boolean',
+      description:
+        "With --stream: change an existing stream whose subjects are not this exercise's, or tighten the limits of " +
+        'one that holds messages. Without it such a stream is left as it is and the command says what would change.',
+    },
   },
   examples: [
     'reckon record --out exercise.pcap',
