@@ -25,13 +25,7 @@ describe('npm run fuzz', () => {
     expect(report.throws).toBe(0);
     expect(report.nonFinite).toBe(0);
     const r = report.receive;
-    for (const reason of [
-      'truncated',
-      'badLength',
-      'oversized',
-      'unsupportedVersion',
-      'wrongExercise',
-    ]) {
+    for (const reason of ['truncated', 'badLength', 'oversized', 'unsupportedVersion', 'wrongExercise']) {
       expect(r.rejected[reason] ?? 0, reason).toBeGreaterThan(0);
     }
     expect(r.rejected.pduTypeNotAccepted, 'other PDU types are not rejected').toBeUndefined();

@@ -142,7 +142,9 @@ describe('reckon view', () => {
       run.child.kill('SIGINT');
       expect(await within(run.exited, 10_000, 'exit')).toBe(0);
       expect(run.stderr()).toMatch(/view: stopped \(interrupted\)[\s\S]*1 Entity State PDUs forwarded/);
-      expect(run.stderr()).toMatch(/forwarded, 3 PDUs of other types \(Attribute 2, Data 1\), rejected 1 \(truncated 1\)/);
+      expect(run.stderr()).toMatch(
+        /forwarded, 3 PDUs of other types \(Attribute 2, Data 1\), rejected 1 \(truncated 1\)/,
+      );
     } finally {
       run.child.kill('SIGKILL');
     }
