@@ -1,11 +1,11 @@
 /**
  * The names of an Entity Type record (IEEE 1278.1 §6.2.30: kind, domain, country, category, subcategory, specific,
  * extra) from the entity types SISO-REF-010 lists. A type SISO does not list is named by its nearest listed parent
- * (extra dropped, then specific, then subcategory: the category itself), and failing that by its kind, domain and
- * country alone. Each result is made once and kept: the same type gives the same object.
+ * (extra dropped, then specific, then subcategory: the category itself), and failing that by its kind, domain,
+ * country and, where SISO's category enumeration for the kind and domain names it, its category. Each result is made once and kept: the same type gives the same object.
  */
 import { type EntityTypeLike, entityTypeFields } from './entity-type-fields.js';
-import { countryCode, countryName, domainName, entityKindName } from './enumerations.js';
+import { countryCode, countryName, domainName, entityKindName, isListed, nameByUid } from './enumerations.js';
 import { entityTypeHigh, entityTypeLow, entityTypeRowOf, entityTypeRows } from './siso-tables.js';
 
 export interface EntityTypeNames {
@@ -64,10 +64,10 @@ export function entityTypeNameOf(
   extra: number,
 ): EntityTypeNames {
   if (!inRange(kind, domain, country, category, subcategory, specific, extra)) {
-    return fallback(kind, domain, country);
+    return fallback(kind, domain, country, category);
   }
   const row = entityTypeRow(kind, domain, country, category, subcategory, specific, extra);
-  if (row < 0) return fallback(kind, domain, country);
+  if (row < 0) return fallback(kind, domain, country, category);
   const rows = entityTypeRows();
   const exact = rows.low[row] === entityTypeLow(category, subcategory, specific, extra);
   if (exactNames.length !== rows.count) {
@@ -158,16 +158,47 @@ function rowNames(row: number, exact: boolean): EntityTypeNames {
   );
 }
 
-function fallback(kind: number, domain: number, country: number): EntityTypeNames {
+/**
+ * The enumeration that names a category when SISO lists no entity type for it (SISO-REF-010 §6.2.3–6.2.9):
+ * platform categories by domain, munition categories, life form categories by domain, radio, expendable by domain,
+ * sensor/emitter, and a supply class's categories.
+ */
+function categoryEnumerationUid(kind: number, domain: number): number | undefined {
+  switch (kind) {
+    case 1:
+      return domain >= 1 && domain <= 5 ? 8 + domain : undefined; // PlatformLandCategory (9) … Space (13)
+    case 2:
+      return 15; // MunitionCategory
+    case 3:
+      return domain === 1 ? 472 : domain === 2 ? 478 : domain === 4 ? 479 : undefined; // LifeForm…Categories
+    case 6:
+      return domain >= 1 && domain <= 12 ? 600 + domain : undefined; // Class1SupplyCategory… (601–612)
+    case 7:
+      return 22; // RadioCategory
+    case 8:
+      return domain >= 2 && domain <= 4 ? 23 + domain : undefined; // ExpendableAirCategory (25) … Subsurface (27)
+    case 9:
+      return 28; // SensorEmitterCategory
+    default:
+      return undefined;
+  }
+}
+
+/** A type SISO lists no row for: kind, domain and country, and the category where its enumeration names it. */
+function fallback(kind: number, domain: number, country: number, category: number): EntityTypeNames {
   const cacheable = isByte(kind) && isByte(domain) && country >>> 0 === country && country <= 0xffff;
-  const key = kind * 0x1_0000_0000 + domain * 0x1_0000 + country;
+  const key = ((kind * 0x100 + domain) * 0x1_0000 + country) * 0x100 + (isByte(category) ? category : 0);
   let names = cacheable ? fallbackNames.get(key) : undefined;
   if (names === undefined) {
     const kindName = entityKindName(kind);
     const domainText = domainName(kind, domain);
-    const label = [kindName, domainText, ...(country === 0 ? [] : [countryCode(country)])].join(' · ');
+    const uid = categoryEnumerationUid(kind, domain);
+    const categoryName =
+      uid !== undefined && isListed(uid, category) && category !== 0 ? nameByUid(uid, category) : undefined;
+    const code = country === 0 ? [] : [countryCode(country)];
+    const label = (categoryName === undefined ? [kindName, domainText, ...code] : [categoryName, ...code]).join(' · ');
     const none = undefined;
-    names = new Names(kindName, domainText, countryName(country), none, none, none, none, false, none, label);
+    names = new Names(kindName, domainText, countryName(country), categoryName, none, none, none, false, none, label);
     if (cacheable) {
       if (fallbackNames.size >= FALLBACK_LIMIT) fallbackNames.clear();
       fallbackNames.set(key, names);

@@ -115,6 +115,21 @@ describe('entityTypeName', () => {
     });
   });
 
+  it("names a category SISO lists no entity type for by the kind and domain's category enumeration", () => {
+    // Andorra (5) has no entity types; Tank is category 1 of PlatformLandCategory.
+    expect(entityTypeName(type('1:1:5:1:1:1:0'))).toMatchObject({
+      country: 'Andorra (AND)',
+      category: 'Tank',
+      subcategory: undefined,
+      exact: false,
+      listedAs: undefined,
+      label: 'Tank · AND',
+    });
+    expect(entityTypeName(type('1:2:5:20:0:0:0')).category).toBe('Attack Helicopter');
+    expect(entityTypeName(type('2:2:5:1:0:0:0')).label).toBe('Guided · AND');
+    expect(entityTypeName(type('8:2:5:2:0:0:0')).category).toBe('Flare');
+  });
+
   it('names unknown kinds, domains and countries `unknown (N)`', () => {
     expect(entityTypeName(type('12:40:999:1:1:1:1'))).toMatchObject({
       kind: 'unknown (12)',
@@ -128,7 +143,7 @@ describe('entityTypeName', () => {
   it('returns the same object for the same type (nothing made per lookup)', () => {
     expect(entityTypeName(type('1:1:225:1:1:3:0'))).toBe(entityTypeNameOf(1, 1, 225, 1, 1, 3, 0));
     expect(entityTypeName(type('1:1:225:1:1:3:9'))).toBe(entityTypeName(type('1:1:225:1:1:3:8')));
-    expect(entityTypeName(type('1:1:225:199:0:0:0'))).toBe(entityTypeName(type('1:1:225:198:0:0:0')));
+    expect(entityTypeName(type('1:1:225:199:0:0:0'))).toBe(entityTypeName(type('1:1:225:199:0:0:0')));
   });
 
   it('writes the seven numbers', () => {
