@@ -11,8 +11,26 @@
  * and that PDU, carrying its velocity, brings the regular heartbeat back.
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../math/euler.js';
-import { DR_FPW, DR_FVW, DR_RPW, DR_RVW, DR_STATIC, isBodyAlgorithm, usesAcceleration } from './algorithm.js';
+import { worldToBodyFromEulerVec } from '../math/euler.js';
+import { DR_FPW, DR_FVW, DR_RVW, usesAcceleration } from './algorithm.js';
+import {
+  COS2,
+  DELTA_MAX,
+  FIRST_ACCELERATION,
+  LAST_DT,
+  POSITION_M,
+  POSITION_SQ,
+  SKEW_SQ,
+  autoAlgorithm,
+  createSentKinematics,
+  exceedsAngle,
+  exceedsThreshold,
+  fround3,
+  norm,
+  writeOrientationErrors,
+  writeOrientationLimits,
+  writeSentKinematics,
+} from './emitter-decision.js';
 import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
 import { DeadReckoningModel } from './model.js';
 import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, rotateSlots } from './store.js';
@@ -66,22 +84,9 @@ export interface EmitterOptions {
   adaptiveThreshold?: AdaptiveThreshold | null;
 }
 
-/** Below these an 'auto' emitter sends static / fixed-orientation models. */
-const REST_SPEED = 0.01; // m/s
-const TURN_RATE = 1e-3; // rad/s
-
 const DEG = Math.PI / 180;
 
-/** Indices of DeadReckoningEmitter's `errors` and `limits`. */
-const POSITION_SQ = 0,
-  SKEW_SQ = 1,
-  COS2 = 2,
-  LAST_DT = 3;
-const POSITION_M = 0,
-  COS = 1,
-  SIN = 2,
-  COS_SQ = 3,
-  DELTA_MAX = 4;
+/** Indices of DeadReckoningEmitter's `anchor`. */
 const ANCHOR_DT = 0,
   ANCHOR_ROOM = 1;
 /** The one slot of a DeadReckoningModel's store, for `rotateSlots`. */
@@ -154,23 +159,15 @@ export class DeadReckoningEmitter {
   private readonly predicted = new Float64Array(3);
   private readonly predictedR = new Float64Array(9);
   private readonly trueR = new Float64Array(9);
-  private readonly sentV = new Float64Array(3);
-  private readonly sentA = new Float64Array(3);
-  private readonly sentO = new Float64Array(3);
-  private readonly sentW = new Float64Array(3);
+  /** The fields of the last PDU (`writeSentKinematics`). */
+  private readonly sent = createSentKinematics();
   /** The estimator and truth of `updateFromPose`, made on its first call: most emitters never need them. */
   private pose: { readonly rates: PoseRateEstimator; readonly truth: TruthState } | null = null;
 
   constructor(options: EmitterOptions = {}) {
     this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
     this.orientationThresholdRad = options.orientationThresholdRad ?? 3 * DEG;
-    // The comparison in `decide` holds for thresholds in [0, π]; beyond π no rotation exceeds it.
-    const threshold = Math.min(Math.max(this.orientationThresholdRad, 0), Math.PI);
-    const cos = Math.cos(threshold);
-    this.limits[COS] = cos;
-    this.limits[SIN] = Math.sin(threshold);
-    this.limits[COS_SQ] = cos * cos;
-    this.limits[DELTA_MAX] = maxErrorNormWithin(threshold);
+    writeOrientationLimits(this.limits, 0, this.orientationThresholdRad);
     this.heartbeatSeconds = options.heartbeatSeconds ?? 5;
     const stationary =
       options.stationaryHeartbeatSeconds === undefined
@@ -319,35 +316,9 @@ export class DeadReckoningEmitter {
     return this.predictedR;
   }
 
-  /**
-   * errors[SKEW_SQ] and errors[COS2] from the trace and antisymmetric part of a · bᵀ, as `rotationSinCos` writes
-   * them out (same operations in the same order, hence the same doubles), without its square root.
-   */
+  /** errors[SKEW_SQ] and errors[COS2] of truth `a` against model `b` (`writeOrientationErrors`). */
   private writeOrientationErrors(a: Float64Array, b: Float64Array): void {
-    const a0 = a[0]!,
-      a1 = a[1]!,
-      a2 = a[2]!,
-      a3 = a[3]!,
-      a4 = a[4]!,
-      a5 = a[5]!,
-      a6 = a[6]!,
-      a7 = a[7]!,
-      a8 = a[8]!;
-    const b0 = b[0]!,
-      b1 = b[1]!,
-      b2 = b[2]!,
-      b3 = b[3]!,
-      b4 = b[4]!,
-      b5 = b[5]!,
-      b6 = b[6]!,
-      b7 = b[7]!,
-      b8 = b[8]!;
-    const trace = a0 * b0 + a1 * b1 + a2 * b2 + (a3 * b3 + a4 * b4 + a5 * b5) + (a6 * b6 + a7 * b7 + a8 * b8);
-    const sx = a6 * b3 + a7 * b4 + a8 * b5 - (a3 * b6 + a4 * b7 + a5 * b8);
-    const sy = a0 * b6 + a1 * b7 + a2 * b8 - (a6 * b0 + a7 * b1 + a8 * b2);
-    const sz = a3 * b0 + a4 * b1 + a5 * b2 - (a0 * b3 + a1 * b4 + a2 * b5);
-    this.errors[SKEW_SQ] = sx * sx + sy * sy + sz * sz;
-    this.errors[COS2] = trace - 1;
+    writeOrientationErrors(this.errors, a, 0, b, 0);
     this.orientationStale = false;
   }
 
@@ -378,51 +349,30 @@ export class DeadReckoningEmitter {
   ): void {
     const tSeconds = this.now[0]!;
     const alg = this.chooseAlgorithm(truth);
-    const v = truth.linearVelocity,
-      a = truth.linearAcceleration,
-      w = truth.angularVelocity;
-    const o = trueWorldToBody === null ? truth.orientation : eulerFromWorldToBody(this.sentO, trueWorldToBody);
-    // What the wire carries: float32 angles, velocities, accelerations, rates (location stays float64).
-    fround3(this.sentO, o);
-    fround3(this.sentW, w);
-    if (isBodyAlgorithm(alg)) {
-      // Body models: V_b = R·V; A_b = d/dt(V_b) = R·A − ω × V_b (Towers & Hines; docs/dis-reference.md §3.4), since dR/dt = −Ω·R.
-      const r = trueWorldToBody ?? worldToBodyFromEulerVec(this.trueR, o);
-      const vbx = r[0]! * v[0]! + r[1]! * v[1]! + r[2]! * v[2]!;
-      const vby = r[3]! * v[0]! + r[4]! * v[1]! + r[5]! * v[2]!;
-      const vbz = r[6]! * v[0]! + r[7]! * v[1]! + r[8]! * v[2]!;
-      const wx = w[0]!,
-        wy = w[1]!,
-        wz = w[2]!;
-      this.sentV[0] = Math.fround(vbx);
-      this.sentV[1] = Math.fround(vby);
-      this.sentV[2] = Math.fround(vbz);
-      this.sentA[0] = Math.fround(r[0]! * a[0]! + r[1]! * a[1]! + r[2]! * a[2]! - (wy * vbz - wz * vby));
-      this.sentA[1] = Math.fround(r[3]! * a[0]! + r[4]! * a[1]! + r[5]! * a[2]! - (wz * vbx - wx * vbz));
-      this.sentA[2] = Math.fround(r[6]! * a[0]! + r[7]! * a[1]! + r[8]! * a[2]! - (wx * vby - wy * vbx));
-    } else {
-      fround3(this.sentV, v);
-      fround3(this.sentA, a);
-    }
-    if (!usesAcceleration(alg)) this.sentA.fill(0);
-    this.model.reset(truth.location, this.sentV, this.sentO, this.sentA, this.sentW, alg, appearance);
+    const sent = this.sent;
+    writeSentKinematics(sent, truth, trueWorldToBody, alg);
+    const sentV = sent.velocity,
+      sentA = sent.acceleration,
+      sentO = sent.orientation,
+      sentW = sent.angularVelocity;
+    this.model.reset(truth.location, sentV, sentO, sentA, sentW, alg, appearance);
     if (this.candidateP !== null && this.candidateV !== null) {
-      this.candidateP.reset(truth.location, this.sentV, this.sentO, this.sentA, this.sentW, DR_FPW, 0);
-      this.candidateV.reset(truth.location, this.sentV, this.sentO, fround3(this.sentA, a), this.sentW, DR_FVW, 0);
-      if (!usesAcceleration(alg)) this.sentA.fill(0);
+      this.candidateP.reset(truth.location, sentV, sentO, sentA, sentW, DR_FPW, 0);
+      this.candidateV.reset(truth.location, sentV, sentO, fround3(sentA, truth.linearAcceleration), sentW, DR_FVW, 0);
+      if (!usesAcceleration(alg)) sentA.fill(0);
     }
 
     out.location.set(truth.location);
-    out.linearVelocity.set(this.sentV);
-    out.orientation.set(this.sentO);
-    out.linearAcceleration.set(this.sentA);
-    out.angularVelocity.set(this.sentW);
+    out.linearVelocity.set(sentV);
+    out.orientation.set(sentO);
+    out.linearAcceleration.set(sentA);
+    out.angularVelocity.set(sentW);
     out.drAlgorithm = alg;
     out.appearance = appearance >>> 0;
     this.sentAppearance = appearance;
     this.sentAlgorithm = alg;
     // Decided on the float32 values sent, as receivers decide it (see RemoteEntityTable's timeout).
-    this.sentStationary = isStationaryState(alg, this.sentV, 0, this.sentA, 0, this.sentW, 0);
+    this.sentStationary = isStationaryState(alg, sentV, 0, sentA, 0, sentW, 0);
     this.currentHeartbeatSeconds = this.sentStationary ? this.stationaryHeartbeatSeconds : this.heartbeatSeconds;
     this.changeRequested = false;
     this.lastSentSeconds = tSeconds;
@@ -438,12 +388,10 @@ export class DeadReckoningEmitter {
     if (this.algorithm !== 'auto') return this.algorithm;
     const v = truth.linearVelocity,
       w = truth.angularVelocity;
-    const rotating = norm(w[0]!, w[1]!, w[2]!) > TURN_RATE;
-    if (norm(v[0]!, v[1]!, v[2]!) < REST_SPEED && !rotating) return DR_STATIC;
     let accelerating: boolean;
     if (this.sentCount === 0) {
       const a = truth.linearAcceleration;
-      accelerating = norm(a[0]!, a[1]!, a[2]!) > 0.1;
+      accelerating = norm(a[0]!, a[1]!, a[2]!) > FIRST_ACCELERATION;
     } else {
       // Which form would have predicted the interval that just ended better?
       const dt = this.now[0]! - this.lastSentSeconds,
@@ -454,70 +402,6 @@ export class DeadReckoningEmitter {
       this.candidateV!.evaluate(dt, q);
       accelerating = norm(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!) < errorP;
     }
-    if (accelerating) return rotating ? DR_RVW : DR_FVW;
-    return rotating ? DR_RPW : DR_FPW;
+    return autoAlgorithm(norm(v[0]!, v[1]!, v[2]!), norm(w[0]!, w[1]!, w[2]!), accelerating);
   }
-}
-
-/**
- * The position test √(errors[POSITION_SQ]) > limits[POSITION_M], decided as that expression decides it. The square
- * root is taken only within a relative 1e-12 of the threshold: further away, e² against t² answers the same, since
- * √ is correctly rounded and monotonic and the few roundings of e² and t² are ~1e-16 relative (t in [1e-100, 1e100],
- * so that t² is a normal double).
- */
-function exceedsThreshold(errors: Float64Array, limits: Float64Array): boolean {
-  const e2 = errors[POSITION_SQ]!,
-    t = limits[POSITION_M]!;
-  if (t >= 1e-100 && t <= 1e100) {
-    const t2 = t * t;
-    if (e2 > t2 * (1 + 1e-12)) return true;
-    if (e2 < t2 * (1 - 1e-12)) return false;
-  }
-  return Math.sqrt(e2) > t; // also NaN, 0 and extreme thresholds
-}
-
-/**
- * The orientation test angle > θ, as sin(angle − θ) > 0 for angle, θ in [0, π]: 2sin·cos θ − 2cos·sin θ > 0 with
- * 2sin = √(errors[SKEW_SQ]) and 2cos = errors[COS2]. With cos θ > 0 and c = 2cos·sin θ a normal positive double,
- * the test is √S·cos θ > c, which S·cos²θ against c² answers the same outside a relative 1e-12 band (each side is
- * within a few roundings, ~1e-16, of its exact value, and rounding √S·cos θ is monotonic). Inside the band, at an
- * angle above 90° or for θ = 0, the exact form decides.
- */
-function exceedsAngle(errors: Float64Array, limits: Float64Array): boolean {
-  const s2 = errors[SKEW_SQ]!,
-    c = errors[COS2]! * limits[SIN]!,
-    cos = limits[COS]!;
-  if (c >= 1e-100 && c <= 1e100 && cos > 0) {
-    const x = s2 * limits[COS_SQ]!,
-      y = c * c;
-    if (x > y * (1 + 1e-12)) return true;
-    if (x < y * (1 - 1e-12)) return false;
-  }
-  return Math.sqrt(s2) * cos - c > 0;
-}
-
-/**
- * The largest ‖A − B‖_F (Frobenius; A any matrix, B a rotation) for which `exceedsAngle` is sure to answer no at
- * threshold θ, less a margin; −1 when there is none (θ = 0, or θ ≥ 90°). With N = (A − B)·Bᵀ, A·Bᵀ = I + N, so
- * 2sin = |antisymmetric part| ≤ √2‖N‖_F and 2cos = trace − 1 ≥ 2 − √3‖N‖_F; the test 2sin·cos θ > 2cos·sin θ then
- * fails while ‖N‖_F < 2 sin θ / (√2 cos θ + √3 sin θ) (for small angles 0.94 of the exact 2√2·sin(θ/2)). The margin
- * (relative 1e-9, absolute 1e-12) covers the roundings of both sides, ~1e-15, and a B orthogonal only to ~1e-16.
- */
-function maxErrorNormWithin(thresholdRad: number): number {
-  const cos = Math.cos(thresholdRad),
-    sin = Math.sin(thresholdRad);
-  if (!(cos > 0 && sin > 0)) return -1;
-  return ((2 * sin) / (Math.SQRT2 * cos + Math.sqrt(3) * sin)) * (1 - 1e-9) - 1e-12;
-}
-
-/** |(x, y, z)|; Math.hypot is slower and allocates its arguments. */
-function norm(x: number, y: number, z: number): number {
-  return Math.sqrt(x * x + y * y + z * z);
-}
-
-function fround3(out: Float64Array, a: ArrayLike<number>): Float64Array {
-  out[0] = Math.fround(a[0]!);
-  out[1] = Math.fround(a[1]!);
-  out[2] = Math.fround(a[2]!);
-  return out;
 }
