@@ -441,7 +441,7 @@ export class EmitterBank {
       trueR = worldToBodyFromEuler(this.trueR, o[i3]!, o[i3 + 1]!, o[i3 + 2]!);
       ri = 0;
     }
-    if (this.orientationExceeded(i, tSeconds, dt, trueR, ri, at)) reasons |= EMIT_ORIENTATION;
+    if (this.orientationExceeded(i, tSeconds, trueR, ri, at)) reasons |= EMIT_ORIENTATION;
     const flags = this.flags[i]!;
     const heartbeat =
       profiles[at + ((flags & FLAG_STATIONARY) !== 0 ? PROFILE_STATIONARY_HEARTBEAT : PROFILE_HEARTBEAT)]!;
@@ -454,20 +454,15 @@ export class EmitterBank {
    * `DeadReckoningEmitter.orientationExceeded` for entity i: the bound from the anchor when it settles the test,
    * else the sent model's rotation at dt, which anchors the bound again.
    */
-  private orientationExceeded(
-    i: number,
-    tSeconds: number,
-    dt: number,
-    trueR: Float64Array,
-    ri: number,
-    at: number,
-  ): boolean {
+  private orientationExceeded(i: number, tSeconds: number, trueR: Float64Array, ri: number, at: number): boolean {
     const s = this.store,
       anchor = this.anchor,
       anchorR = this.anchorR,
       a2 = 2 * i,
       a9 = 9 * i;
-    const dtAnchor = anchor[a2]!;
+    // dt again rather than passed: a computed double passed to a function V8 does not inline is boxed.
+    const dt = tSeconds - this.lastSentSeconds[i]!,
+      dtAnchor = anchor[a2]!;
     const omega = s.kernel[i] === KERNEL_LINEAR ? 0 : s.omegaMagnitude[i]!;
     const room =
       anchor[a2 + 1]! -

@@ -1,8 +1,9 @@
 /**
  * A load generator for `reckon publish --entities N`: many simulated tanks, ships and aircraft on varied courses,
- * each through its own `DeadReckoningEmitter`, in one tick loop. Built to hold 100 000 entities in one process:
- * no per-entity stream or timer, the courses and identities in flat typed arrays, one reusable record, PDUs
- * encoded straight into the bundler's datagram (several per datagram, IEEE 1278.1 allows it).
+ * their emitters in one `OwnedEntityTable` (an emitter bank), in one tick loop. Built to hold 100 000 entities in
+ * one process: no per-entity object, stream or timer; the courses, identities and emitters in flat typed arrays;
+ * one pass per slice of a tick writes the truth, decides and encodes the PDUs straight into the bundler's datagram
+ * (several per datagram, IEEE 1278.1 allows it).
  *
  * The truth is cheap: each kind has three shared course shapes (`tankRoadCourse`, `shipTurningCircles`,
  * `aircraftOrbit` at different speeds and radii), and every entity drives its shape at its own time offset, turned
@@ -14,7 +15,8 @@
  */
 import type { Config } from '../config/schema.js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { DeadReckoningEmitter, EMIT_REASON_NAMES } from '../dr/emitter.js';
+import { EMIT_REASON_NAMES, type EmitterOptions } from '../dr/emitter.js';
+import { OwnedEntityTable, type PduSink } from '../dr/owned-entity-table.js';
 import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../truth/index.js';
 import {
   DEFAULT_ORIGIN,
@@ -24,17 +26,9 @@ import {
   type TruthWithAttitude,
 } from '../truth/trajectory.js';
 import { createRandom } from '../math/random.js';
-import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
-import { encodeEntityStateInto } from '../pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../pdu/timestamp.js';
-import { codecStatusMessage } from '../pdu/status.js';
 import { emitterOptionsFromConfig } from './settings.js';
 
-/**
- * Most entities one generator holds: as many emitters as fit in Node's default heap with room to spare
- * (docs/reliability-soak.md).
- */
+/** Most entities one generator holds (the documented limit of `reckon publish --entities`). */
 export const MAX_LOAD_ENTITIES = 100_000;
 
 /** Entity numbers per application id: 1–65534 (0 and 65535 are the DIS "none" and "all" values). */
@@ -66,12 +60,7 @@ export interface LoadGeneratorOptions {
   readonly areaMeters?: number;
 }
 
-/** Where PDUs go: a `PduBundler`, or a stand-in with its `claim` and `buffer`. */
-export interface PduSink {
-  /** Reserves `length` bytes in `buffer` and returns their offset (read `buffer` after the call). */
-  claim(length: number): number;
-  readonly buffer: Uint8Array;
-}
+export type { PduSink };
 
 /** Counters of a generator, updated in place. */
 export interface LoadGeneratorStats {
@@ -94,7 +83,8 @@ export interface LoadGeneratorStats {
 /**
  * Simulated entities for load: call `tick(t, sink)` at the tick rate (or `tick(t, sink, slice)` more often, each
  * entity once per tick), then `leave(t, sink)` until it returns true. Nothing of its own is allocated per tick;
- * sampling the course shapes leaves a little short-lived garbage per decision (`publish.entities100k` in bench/).
+ * sampling the course shapes leaves a little short-lived garbage per decision (the time handed to each shape's
+ * `sample`, boxed); the decisions and encoding leave none (`publish.entities100k` in bench/).
  */
 export class LoadGenerator {
   readonly count: number;
@@ -108,7 +98,10 @@ export class LoadGenerator {
     joined: 0,
     leaveNotices: 0,
   };
-  private readonly emitters: DeadReckoningEmitter[];
+  /** The emitter settings of each kind (index into LOAD_KINDS). */
+  readonly emitterOptions: readonly EmitterOptions[];
+  /** Every entity's identity and emitter; truth written into it per pass (R_wb, as the courses give it). */
+  readonly table: OwnedEntityTable;
   private readonly shapes: Trajectory[] = [];
   private readonly shapeDurations: Float64Array;
   /** Per entity: its kind (index into LOAD_KINDS), shape, number within its kind (for the marking). */
@@ -122,7 +115,6 @@ export class LoadGenerator {
   private readonly motion: Float64Array;
   private readonly shapeTruth = createTruthWithAttitude(true);
   private readonly truth = createTruthWithAttitude(true);
-  private readonly record = new EntityStateRecord(0);
   private readonly site: number;
   private readonly application: number;
   /** Next entity to evaluate: the next slice, or a tick cut short by its budget, resumes here. */
@@ -169,10 +161,10 @@ export class LoadGenerator {
     this.shapeDurations = Float64Array.from(this.shapes, (s) => s.durationSeconds);
 
     const algorithm = options.algorithm ?? 'auto';
-    const emitterOptions = LOAD_KINDS.map((k) => ({
+    const emitterOptions = (this.emitterOptions = LOAD_KINDS.map((k) => ({
       ...emitterOptionsFromConfig(config, k.entityType[0], k.entityType[1]),
       algorithm,
-    }));
+    })));
     this.rampSeconds = options.rampSeconds ?? Math.min(...emitterOptions.map((o) => o.heartbeatSeconds ?? 5));
     const area = options.areaMeters ?? 40_000;
     const frame = new LocalFrame(origin);
@@ -182,7 +174,15 @@ export class LoadGenerator {
     this.joinSeconds = new Float64Array(n);
     this.phaseSeconds = new Float64Array(n);
     this.motion = new Float64Array(12 * n);
-    this.emitters = new Array<DeadReckoningEmitter>(n);
+    const table = new OwnedEntityTable({
+      capacity: n,
+      attitude: 'matrix',
+      exercise: config.dis.exercise,
+      protocolVersion: config.dis.protocolVersion,
+      stats: this.stats,
+    });
+    this.table = table;
+    const profiles = emitterOptions.map((o) => table.bank.addProfile(o));
     const perKind = [0, 0, 0];
     for (let i = 0; i < n; i++) {
       const kind = LOAD_KIND_PATTERN[i % LOAD_KIND_PATTERN.length]!;
@@ -196,15 +196,10 @@ export class LoadGenerator {
       const north = random.uniform(-area / 2, area / 2),
         east = random.uniform(-area / 2, area / 2);
       writeRigidMotion(this.motion, 12 * i, frame, heading, north, east);
-      this.emitters[i] = new DeadReckoningEmitter(emitterOptions[kind]);
+      const { site, application, entity } = this.entityId(i);
+      table.define(i, { site, application, entity, entityType: LOAD_KINDS[kind]!.entityType }, profiles[kind]!);
+      writeMarking(table.marking, 12 * i + 1, LOAD_KINDS[kind]!.marking, this.numberInKind[i]!);
     }
-    const r = this.record;
-    r.protocolVersion = config.dis.protocolVersion;
-    r.length = ENTITY_STATE_BYTES;
-    r.exerciseId = config.dis.exercise;
-    r.site = this.site;
-    r.forceId = 1;
-    r.markingCharacterSet = 1;
   }
 
   /** Site, application and entity number of entity i (0-based): ids are unique across the generator. */
@@ -225,31 +220,34 @@ export class LoadGenerator {
    * @returns entities evaluated (those not yet joined included).
    */
   tick(tSeconds: number, sink: PduSink, count = this.count, budget = Number.POSITIVE_INFINITY): number {
-    const n = this.count;
+    const n = this.count,
+      stats = this.stats,
+      pdusBefore = stats.pdus;
     const todo = Math.min(Math.max(0, Math.floor(count)), n);
-    let written = 0,
-      i = this.cursor,
-      k = 0;
-    for (; k < todo; k++) {
-      if (written >= budget) {
-        this.stats.deferred += todo - k;
+    const joined = this.joinedBy(tSeconds);
+    let done = 0;
+    while (done < todo) {
+      // A run of consecutive entities from the cursor (to the end of the list at most); its joined ones are
+      // evaluated in one pass of the table, the others skipped.
+      const from = this.cursor,
+        to = Math.min(n, from + (todo - done)),
+        end = Math.min(to, Math.max(from, joined));
+      for (let i = from; i < end; i++) this.writeTruth(i, tSeconds);
+      const left = budget - (stats.pdus - pdusBefore);
+      const evaluated = end > from ? this.table.tick(tSeconds, sink, from, end, left) : 0;
+      stats.decisions += evaluated;
+      if (evaluated < end - from) {
+        // The budget ran out: the rest of this call's entities come first in the next one.
+        this.cursor = from + evaluated;
+        done += evaluated;
+        stats.deferred += todo - done;
         break;
       }
-      const entity = i;
-      i = i + 1 < n ? i + 1 : 0;
-      if (tSeconds < this.joinSeconds[entity]!) continue;
-      const truth = this.truthAt(entity, tSeconds);
-      const emitter = this.emitters[entity]!;
-      const first = emitter.sentCount === 0;
-      const reasons = emitter.update(truth, tSeconds, this.record, 0, truth.worldToBody);
-      this.stats.decisions++;
-      if (reasons === 0) continue;
-      if (first) this.stats.joined++;
-      this.write(entity, tSeconds, reasons, sink);
-      written++;
+      done += to - from;
+      this.cursor = to < n ? to : 0;
     }
-    this.cursor = i;
-    return k;
+    stats.joined = stats.reasons[0]!; // first PDUs
+    return done;
   }
 
   /**
@@ -259,18 +257,54 @@ export class LoadGenerator {
    */
   leave(tSeconds: number, sink: PduSink, budget = Number.POSITIVE_INFINITY): boolean {
     let written = 0;
+    const table = this.table,
+      bank = table.bank;
     while (this.leaveCursor < this.count && written < budget) {
       const i = this.leaveCursor++;
-      const emitter = this.emitters[i]!;
-      if (emitter.sentCount === 0) continue;
-      const truth = this.truthAt(i, tSeconds);
-      const reasons = emitter.update(truth, tSeconds, this.record, APPEARANCE_DEACTIVATED, truth.worldToBody);
-      if (reasons === 0) continue; // only under a rate cap (minIntervalSeconds), which the generator never sets
-      this.write(i, tSeconds, reasons, sink);
+      if (bank.sentCount[i] === 0) continue;
+      this.writeTruth(i, tSeconds);
+      bank.truth.appearance[i] = APPEARANCE_DEACTIVATED;
+      // Only under a rate cap (minIntervalSeconds, which the generator never sets) would it not send.
+      if (table.tick(tSeconds, sink, i, i + 1) === 0 || bank.reasons[i] === 0) continue;
       this.stats.leaveNotices++;
       written++;
     }
     return this.leaveCursor >= this.count;
+  }
+
+  /** Entities joined by tSeconds: entity i joins at i / count × rampSeconds. */
+  private joinedBy(tSeconds: number): number {
+    if (this.rampSeconds <= 0 || tSeconds >= this.rampSeconds) return tSeconds >= 0 ? this.count : 0;
+    // The first i with joinSeconds[i] > tSeconds (joinSeconds is increasing).
+    let lo = 0,
+      hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.joinSeconds[mid]! <= tSeconds) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The truth of entities [from, to) at tSeconds, written into the table's truth arrays (for benchmarks). */
+  sampleTruth(tSeconds: number, from: number, to: number): void {
+    for (let i = from; i < to; i++) this.writeTruth(i, tSeconds);
+  }
+
+  /** Entity i's truth at tSeconds, written straight into the table's truth arrays (as `truthAt` gives it). */
+  private writeTruth(i: number, tSeconds: number): void {
+    const t = this.table.truth;
+    this.moveShape(
+      i,
+      tSeconds,
+      t.location,
+      t.linearVelocity,
+      t.linearAcceleration,
+      t.angularVelocity,
+      t.worldToBody,
+      3 * i,
+      9 * i,
+    );
   }
 
   /**
@@ -278,13 +312,42 @@ export class LoadGenerator {
    * one object the generator reuses: valid until the next call. Allocates nothing.
    */
   truthAt(i: number, tSeconds: number): TruthWithAttitude {
+    const out = this.truth;
+    this.moveShape(
+      i,
+      tSeconds,
+      out.location,
+      out.linearVelocity,
+      out.linearAcceleration,
+      out.angularVelocity,
+      out.worldToBody,
+      0,
+      0,
+    );
+    return out;
+  }
+
+  /**
+   * Samples entity i's shape at its own time and writes the state moved by its rigid motion at offsets i3 (vectors)
+   * and i9 (R_wb) of the given arrays.
+   */
+  private moveShape(
+    i: number,
+    tSeconds: number,
+    location: Float64Array,
+    velocity: Float64Array,
+    acceleration: Float64Array,
+    angularVelocity: Float64Array,
+    worldToBody: Float64Array,
+    i3: number,
+    i9: number,
+  ): void {
     const shape = this.shapeOf[i]!,
       duration = this.shapeDurations[shape]!;
     let tau = tSeconds - this.joinSeconds[i]! + this.phaseSeconds[i]!;
     if (tau >= duration) tau %= duration;
     const s = this.shapes[shape]!.sample(tau, this.shapeTruth) as TruthWithAttitude;
-    const out = this.truth,
-      g = this.motion,
+    const g = this.motion,
       o = 12 * i;
     const g0 = g[o]!,
       g1 = g[o + 1]!,
@@ -295,64 +358,41 @@ export class LoadGenerator {
     const g6 = g[o + 6]!,
       g7 = g[o + 7]!,
       g8 = g[o + 8]!;
-    let v = s.location,
-      w = out.location;
+    let v = s.location;
     let x = v[0]!,
       y = v[1]!,
       z = v[2]!;
-    w[0] = g0 * x + g1 * y + g2 * z + g[o + 9]!;
-    w[1] = g3 * x + g4 * y + g5 * z + g[o + 10]!;
-    w[2] = g6 * x + g7 * y + g8 * z + g[o + 11]!;
+    location[i3] = g0 * x + g1 * y + g2 * z + g[o + 9]!;
+    location[i3 + 1] = g3 * x + g4 * y + g5 * z + g[o + 10]!;
+    location[i3 + 2] = g6 * x + g7 * y + g8 * z + g[o + 11]!;
     v = s.linearVelocity;
-    w = out.linearVelocity;
     x = v[0]!;
     y = v[1]!;
     z = v[2]!;
-    w[0] = g0 * x + g1 * y + g2 * z;
-    w[1] = g3 * x + g4 * y + g5 * z;
-    w[2] = g6 * x + g7 * y + g8 * z;
+    velocity[i3] = g0 * x + g1 * y + g2 * z;
+    velocity[i3 + 1] = g3 * x + g4 * y + g5 * z;
+    velocity[i3 + 2] = g6 * x + g7 * y + g8 * z;
     v = s.linearAcceleration;
-    w = out.linearAcceleration;
     x = v[0]!;
     y = v[1]!;
     z = v[2]!;
-    w[0] = g0 * x + g1 * y + g2 * z;
-    w[1] = g3 * x + g4 * y + g5 * z;
-    w[2] = g6 * x + g7 * y + g8 * z;
+    acceleration[i3] = g0 * x + g1 * y + g2 * z;
+    acceleration[i3 + 1] = g3 * x + g4 * y + g5 * z;
+    acceleration[i3 + 2] = g6 * x + g7 * y + g8 * z;
     // Body rates do not change under a rigid motion of the world; R_wb' = R_wb · Gᵀ (a world vector u' = G·u).
-    out.angularVelocity.set(s.angularVelocity);
-    const r = s.worldToBody,
-      q = out.worldToBody;
+    v = s.angularVelocity;
+    angularVelocity[i3] = v[0]!;
+    angularVelocity[i3 + 1] = v[1]!;
+    angularVelocity[i3 + 2] = v[2]!;
+    const r = s.worldToBody;
     for (let row = 0; row < 9; row += 3) {
       x = r[row]!;
       y = r[row + 1]!;
       z = r[row + 2]!;
-      q[row] = x * g0 + y * g1 + z * g2;
-      q[row + 1] = x * g3 + y * g4 + z * g5;
-      q[row + 2] = x * g6 + y * g7 + z * g8;
+      worldToBody[i9 + row] = x * g0 + y * g1 + z * g2;
+      worldToBody[i9 + row + 1] = x * g3 + y * g4 + z * g5;
+      worldToBody[i9 + row + 2] = x * g6 + y * g7 + z * g8;
     }
-    return out;
-  }
-
-  /** Fills entity i's identity and timestamp into the record the emitter just wrote, and encodes it into `sink`. */
-  private write(i: number, tSeconds: number, reasons: number, sink: PduSink): void {
-    const r = this.record,
-      kind = LOAD_KINDS[this.kinds[i]!]!;
-    r.application = this.application + Math.floor(i / ENTITIES_PER_APPLICATION);
-    r.entity = (i % ENTITIES_PER_APPLICATION) + 1;
-    const type = kind.entityType;
-    for (let k = 0; k < 7; k++) r.entityType[k] = type[k]!;
-    writeMarking(r.markingBytes, kind.marking, this.numberInKind[i]!);
-    r.timestampRaw = timestampFromSeconds(tSeconds, false);
-    const at = sink.claim(ENTITY_STATE_BYTES);
-    const written = encodeEntityStateInto(sink.buffer, r, at);
-    if (written < 0) {
-      throw new RangeError(`cannot encode the PDU of entity ${r.entity}: ${codecStatusMessage(-written)}`);
-    }
-    const s = this.stats;
-    s.pdus++;
-    s.bytes += written;
-    for (let bit = 0; bit < EMIT_REASON_NAMES.length; bit++) if ((reasons & (1 << bit)) !== 0) s.reasons[bit]!++;
   }
 }
 
@@ -388,13 +428,13 @@ function writeRigidMotion(
   }
 }
 
-/** "TANK 17" into the 11 marking bytes, without building a string. */
-function writeMarking(bytes: Uint8Array, prefix: string, number: number): void {
-  let p = 0;
-  for (; p < prefix.length; p++) bytes[p] = prefix.charCodeAt(p);
+/** "TANK 17" into the 11 marking bytes at `at`, without building a string. */
+function writeMarking(bytes: Uint8Array, at: number, prefix: string, number: number): void {
+  let p = at;
+  for (let k = 0; k < prefix.length; k++) bytes[p++] = prefix.charCodeAt(k);
   bytes[p++] = 0x20;
   let digits = 1;
   for (let x = number; x >= 10; x = Math.floor(x / 10)) digits++;
   for (let d = digits - 1, x = number; d >= 0; d--, x = Math.floor(x / 10)) bytes[p + d] = 0x30 + (x % 10);
-  bytes.fill(0, p + digits);
+  bytes.fill(0, p + digits, at + 11);
 }
