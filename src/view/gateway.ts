@@ -692,20 +692,27 @@ export class ViewGateway {
     } catch {
       // An unparseable target is not the feed.
     }
-    if (this.closed) return this.refuse(socket, 503, 'Service Unavailable', 'the gateway is shutting down');
-    if (path !== FEED_PATH) return this.refuse(socket, 404, 'Not Found', `the feed is at ${FEED_PATH}`);
+    if (this.closed) return this.refuseUpgrade(socket, 503, 'Service Unavailable', 'the gateway is shutting down');
+    if (path !== FEED_PATH) return this.refuseUpgrade(socket, 404, 'Not Found', `the feed is at ${FEED_PATH}`);
     if (!originAllowed(request.headers.origin, request.headers.host, this.allowOrigins)) {
       const why = 'this origin may not read the feed; add it with --allow-origin ORIGIN';
-      return this.refuse(socket, 403, 'Forbidden', why);
+      return this.refuseUpgrade(socket, 403, 'Forbidden', why);
     }
     if (this.clients.size >= this.maxClients) {
-      return this.refuse(socket, 503, 'Service Unavailable', `the gateway serves at most ${this.maxClients} clients`);
+      return this.refuseUpgrade(
+        socket,
+        503,
+        'Service Unavailable',
+        `the gateway serves at most ${this.maxClients} clients`,
+      );
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => this.connect(ws, socket));
   };
 
-  private refuse(socket: Duplex, status: number, reason: string, body: string): void {
+  /** Answers an upgrade with an HTTP error and closes it (counted in `upgradesRefused`). */
+  refuseUpgrade(socket: Duplex, status: number, reason: string, body: string): void {
     this.stats.upgradesRefused++;
+    if (socket.listenerCount('error') === 0) socket.on('error', () => socket.destroy());
     const text = `${body}\n`;
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +

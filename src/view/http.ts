@@ -1,14 +1,17 @@
 /**
  * The map page's HTTP server (`node:http`): the page's static files from the build output (`dist/view/page`),
- * `/healthz`, and the WebSocket feed's upgrades handed to the gateway. Every response carries the security headers
+ * `/healthz`, and the WebSocket feed's upgrades handed to the gateway; a request whose `Host` is not this server's
+ * gets 403 (`host-check.ts`). Every response carries the security headers
  * (a Content-Security-Policy that lets the page talk only to this server and, if given, the tile server).
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ViewGateway } from './gateway.js';
+import { HOST_REFUSED, hostPolicy, type HostAllowed } from './host-check.js';
 
 /** The default address of the page: this host only. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -45,6 +48,11 @@ export interface ViewServerOptions {
   readonly pageDir?: string;
   /** Tile URL template: its origin is added to the Content-Security-Policy. Defaults to none. */
   readonly tiles?: string | null;
+  /**
+   * Which `Host` headers are answered (every path and the feed's upgrade; 403 otherwise). Defaults to
+   * `hostPolicy()`: IP addresses and localhost.
+   */
+  readonly hostAllowed?: HostAllowed;
 }
 
 /** The Content-Security-Policy of every response; `tiles` adds its origin to what the page may load and fetch. */
@@ -70,8 +78,16 @@ export function contentSecurityPolicy(tiles: string | null = null): string {
 export function createViewServer(options: ViewServerOptions): Server {
   const pageDir = resolve(options.pageDir ?? defaultPageDir());
   const csp = contentSecurityPolicy(options.tiles ?? null);
-  const server = createServer((request, response) => serve(request, response, pageDir, csp));
-  server.on('upgrade', options.gateway.handleUpgrade);
+  const hostAllowed = options.hostAllowed ?? hostPolicy();
+  const gateway = options.gateway;
+  const server = createServer((request, response) => {
+    if (!hostAllowed(request.headers.host)) return send(response, 403, `${HOST_REFUSED}\n`, csp);
+    serve(request, response, pageDir, csp);
+  });
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (hostAllowed(request.headers.host)) gateway.handleUpgrade(request, socket, head);
+    else gateway.refuseUpgrade(socket, 403, 'Forbidden', HOST_REFUSED);
+  });
   // A client that sends garbage gets 400 from node:http; it never reaches the process's error handling.
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');

@@ -24,8 +24,14 @@ export const CHROMIUM_ARGS = [
 /** Chromium on PATH, or why the tests that need it are skipped (a failure under RECKON_REQUIRE_SYSTEM_BINARIES=1). */
 export const chromiumBinary = findSystemBinary('chromium');
 
-/** Launches Chromium headless; close the browser when done (that also removes its profile). */
-export async function launchChromium(executablePath = chromiumBinary.path): Promise<Browser> {
+/**
+ * Launches Chromium headless; close the browser when done (that also removes its profile).
+ * @param extraArgs - more switches, e.g. `--host-resolver-rules=MAP name 127.0.0.1`.
+ */
+export async function launchChromium(
+  executablePath = chromiumBinary.path,
+  extraArgs: readonly string[] = [],
+): Promise<Browser> {
   if (executablePath === undefined) throw new Error(chromiumBinary.skipReason);
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

@@ -12,6 +12,7 @@ import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-re
 import { openUdpTransport, type UdpTransport } from '../../src/transport/udp.js';
 import { ViewGateway, type GatewayOptions } from '../../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../../src/view/http.js';
+import type { HostAllowed } from '../../src/view/host-check.js';
 import { parseServerMessage, readFeedMessage, type ServerMessage } from '../../src/view/protocol.js';
 import { within } from '../cli/binary.js';
 
@@ -177,7 +178,11 @@ export interface TestGateway {
 
 /** A gateway receiving UDP on a free port of 127.0.0.1, serving HTTP and the feed on another. */
 export async function startGateway(
-  options: Omit<Partial<GatewayOptions>, 'config'> & { readonly config?: StreamConfig; readonly pageDir?: string } = {},
+  options: Omit<Partial<GatewayOptions>, 'config'> & {
+    readonly config?: StreamConfig;
+    readonly pageDir?: string;
+    readonly hostAllowed?: HostAllowed;
+  } = {},
 ): Promise<TestGateway> {
   const config = resolveConfig({ ...options.config, network: { port: 0, address: '127.0.0.1' } });
   const gateway = new ViewGateway({ tickMs: 20, ...options, config });
@@ -185,6 +190,7 @@ export async function startGateway(
     gateway,
     tiles: options.tiles ?? null,
     ...(options.pageDir ? { pageDir: options.pageDir } : {}),
+    ...(options.hostAllowed ? { hostAllowed: options.hostAllowed } : {}),
   });
   const address = await listenView(server, '127.0.0.1', 0);
   const udp = await openUdpTransport(config.network, 'receive');

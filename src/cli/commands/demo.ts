@@ -127,12 +127,13 @@ async function startMap(
   http: { host: string; port: number },
   fallbackToFreePort: boolean,
 ) {
-  const [{ ViewGateway }, { createViewServer, listenView, pageUrl }] = await Promise.all([
+  const [{ ViewGateway }, { createViewServer, listenView, pageUrl }, { hostPolicy }] = await Promise.all([
     import('../../view/gateway.js'),
     import('../../view/http.js'),
+    import('../../view/host-check.js'),
   ]);
   const gateway = new ViewGateway({ config, demo: true });
-  const server = createViewServer({ gateway });
+  const server = createViewServer({ gateway, hostAllowed: hostPolicy({ bindHost: http.host }) });
   try {
     const url = pageUrl(await listenView(server, http.host, http.port, fallbackToFreePort));
     return {

@@ -12,7 +12,8 @@ export const command: Command = {
   name: 'view',
   summary: 'Receive Entity State PDUs and show them on a live map in the browser',
   usage:
-    'reckon view [--http HOST:PORT] [--allow-origin ORIGIN]… [--tiles URL] [--port P] [--exercise N] ' +
+    'reckon view [--http HOST:PORT] [--allow-host NAME]… [--allow-origin ORIGIN]… [--tiles URL] [--port P] ' +
+    '[--exercise N] ' +
     '[--multicast GROUP] …',
   flags: {
     http: {
@@ -21,6 +22,14 @@ export const command: Command = {
       description:
         'Where the page and its feed are served. Port 0 = any free port; 0.0.0.0:PORT opens it to the network. ' +
         'Defaults to 127.0.0.1:8080 (this host only), or a free port when 8080 is taken.',
+    },
+    'allow-host': {
+      type: 'string',
+      value: 'NAME',
+      multiple: true,
+      description:
+        'A host name the page may be opened by (e.g. map.example.org). Requests naming another host get 403, ' +
+        'against DNS rebinding. Defaults to the addresses, localhost and the name given to --http.',
     },
     'allow-origin': {
       type: 'string',
@@ -64,6 +73,7 @@ export const command: Command = {
       httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
     if (typeof http === 'string') problems.push({ path: '--http', message: http });
     const allowOrigins = originsFlag(args.flags['allow-origin'], problems);
+    const allowHosts = await allowHostsFlag(args.flags['allow-host'], problems);
     const tiles = tilesFlag(stringFlag(args.flags, 'tiles'), problems);
     const config = configOrProblems(args.flags, problems);
     if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);
@@ -88,7 +98,8 @@ export const command: Command = {
     const allExercises = booleanFlag(args.flags, 'all-exercises');
     const gateway = new ViewGateway({ config, allowOrigins, tiles, allExercises });
     gateway.listen(udp);
-    const server = createViewServer({ gateway, tiles });
+    const { hostPolicy } = await import('../../view/host-check.js');
+    const server = createViewServer({ gateway, tiles, hostAllowed: hostPolicy({ bindHost: http.host, allowHosts }) });
     let address;
     try {
       // The default address falls back to a free port, so `reckon view` runs beside whatever holds 8080.
@@ -109,7 +120,7 @@ export const command: Command = {
     if (!existsSync(`${defaultPageDir()}/index.html`)) {
       io.stderr.write('view: the page is not built (dist/view/page); run npm run build — the feed works meanwhile\n');
     }
-    if (address.address !== '127.0.0.1' && address.address !== '::1') {
+    if (!isLoopbackAddress(address.address)) {
       io.stderr.write(
         `view: the page is open to the network on ${address.address}; ` +
           `anyone who reaches port ${address.port} sees the feed\n`,
@@ -145,6 +156,22 @@ export const command: Command = {
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/** Whether an address is this host's own (127.0.0.0/8, ::1, an IPv4-mapped loopback): not open to the network. */
+function isLoopbackAddress(address: string): boolean {
+  return /^(::ffff:)?127\./.test(address) || address === '::1';
+}
+
+/** `--allow-host` values as names; a problem for each that is not a host name or address. */
+async function allowHostsFlag(value: string | boolean | string[] | undefined, problems: UsageProblem[]) {
+  const { allowHostProblem } = await import('../../view/host-check.js');
+  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  for (const text of values) {
+    const message = allowHostProblem(text);
+    if (message !== undefined) problems.push({ path: '--allow-host', message });
+  }
+  return values;
+}
 
 /** `--allow-origin` values as origins (scheme://host[:port]); a problem for each that is not one. */
 function originsFlag(value: string | boolean | string[] | undefined, problems: UsageProblem[]): string[] {
