@@ -35,6 +35,10 @@ export interface CotEventFields {
     /** `kind:domain:country:category:subcategory:specific:extra`. */
     readonly entityType: string;
     readonly force: number;
+    /** The entity type's names, every level SISO-REF-010 lists: "Platform / Land / … / Tank / M1 Abrams / M1A2". */
+    readonly typeName?: string;
+    /** Its short label, "M1A2 · Tank · USA", also sent as the event's remarks. */
+    readonly label?: string;
   };
 }
 
@@ -96,7 +100,10 @@ export function encodeCotEvent(fields: CotEventFields): string {
           [`${a}id`]: clean(fields.dis.id),
           [`${a}entityType`]: clean(fields.dis.entityType),
           [`${a}force`]: String(fields.dis.force),
+          ...(fields.dis.typeName === undefined ? {} : { [`${a}typeName`]: clean(fields.dis.typeName) }),
+          ...(fields.dis.label === undefined ? {} : { [`${a}label`]: clean(fields.dis.label) }),
         },
+        ...(fields.dis.label === undefined ? {} : { remarks: clean(fields.dis.label) }),
       },
     },
   }) as string;
@@ -109,6 +116,8 @@ export interface ParsedCotEvent {
   readonly contact: Readonly<Record<string, string>>;
   readonly track: Readonly<Record<string, string>>;
   readonly dis: Readonly<Record<string, string>>;
+  /** The text of `detail/remarks`, or undefined. */
+  readonly remarks: string | undefined;
 }
 
 const parser = new XMLParser({
@@ -142,5 +151,6 @@ export function parseCotEvent(xml: string): ParsedCotEvent | undefined {
     contact: attributes(detail.contact),
     track: attributes(detail.track),
     dis: attributes(detail.__dis),
+    remarks: typeof detail.remarks === 'string' ? detail.remarks : undefined,
   };
 }

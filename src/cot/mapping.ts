@@ -1,9 +1,10 @@
 /**
  * DIS → Cursor on Target (CoT) mapping: the event `uid` from the entity id and exercise, the CoT `type` from the
- * force and the entity kind and domain, the callsign from the marking with its control characters removed, and
+ * force and the entity kind, domain and category, the callsign from the marking with its control characters removed, and
  * course and speed from an ECEF velocity. The table these functions implement is in docs/cot.md.
  */
 import { ecefToEnuMatrix } from '../math/geodesy.js';
+import { cotTypeTail } from '../names/symbol-functions.js';
 
 /** CoT affiliation letters (the second atom of an `a-…` type): friend, hostile, neutral, unknown. */
 export type CotAffiliation = 'f' | 'h' | 'n' | 'u';
@@ -19,23 +20,18 @@ export function affiliationForForce(forceId: number): CotAffiliation {
 }
 
 /**
- * The CoT type hierarchy below the affiliation for a DIS entity kind and domain (SISO-REF-010 entity kinds:
- * 1 Platform, 2 Munition, 3 Life form, …; domains: 1 Land, 2 Air, 3 Surface, 4 Subsurface, 5 Space). Letters
- * are the MIL-STD-2525B battle dimensions CoT types use: G ground, A air, S sea surface, U subsurface, P space,
- * X other. Land platforms are ground vehicles (`G-E-V`); munitions are air weapons (`A-W`).
+ * The CoT type hierarchy below the affiliation for a DIS entity kind, domain and category: the MIL-STD-2525C
+ * battle dimension and function id of `symbolFunction` (src/names/symbol-functions.ts), letters joined by `-`:
+ * `G-E-V-A-T` for a tank, `A-M-H-A` for an attack helicopter, `S-C-L-D-D` for a destroyer; `X` when nothing is known.
+ * The table is in docs/cot.md.
  */
-export function cotDimensionFor(kind: number, domain: number): string {
-  if (kind === 2) return 'A-W';
-  const dimension = DIMENSIONS[domain] ?? 'X';
-  return kind === 1 && dimension === 'G' ? 'G-E-V' : dimension;
+export function cotDimensionFor(kind: number, domain: number, category = 0): string {
+  return cotTypeTail(kind, domain, category);
 }
 
-/** Battle dimension by DIS domain: 1 Land, 2 Air, 3 Surface, 4 Subsurface, 5 Space. */
-const DIMENSIONS: Readonly<Record<number, string>> = { 1: 'G', 2: 'A', 3: 'S', 4: 'U', 5: 'P' };
-
-/** The CoT `type` of a DIS entity: `a-<affiliation>-<dimension>`, e.g. `a-f-G-E-V`, `a-h-A`, `a-n-S`. */
-export function cotTypeFor(forceId: number, kind: number, domain: number): string {
-  return `a-${affiliationForForce(forceId)}-${cotDimensionFor(kind, domain)}`;
+/** The CoT `type` of a DIS entity: `a-<affiliation>-<dimension and function>`, e.g. `a-f-G-E-V-A-T`, `a-h-A-M-H-A`. */
+export function cotTypeFor(forceId: number, kind: number, domain: number, category = 0): string {
+  return `a-${affiliationForForce(forceId)}-${cotTypeTail(kind, domain, category)}`;
 }
 
 /**

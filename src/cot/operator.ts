@@ -8,6 +8,7 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { worldVelocity } from '../dr/store.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
+import { entityTypeNameOf } from '../names/entity-type-names.js';
 import type { EntityFrame } from '../stream/frame.js';
 import { encodeCotEvent, type CotEventFields } from './event.js';
 import { affiliationForForce, cotDimensionFor, cotUid, courseAndSpeed, stripControlCharacters } from './mapping.js';
@@ -39,6 +40,7 @@ interface Track {
   readonly exercise: number;
   kind: number;
   domain: number;
+  category: number;
   force: number;
   /** Time the next periodic event is due, epoch seconds. */
   dueSeconds: number;
@@ -110,6 +112,15 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         courseAndSpeed(cs, geodetic[0]!, geodetic[1]!, velocity[0]!, velocity[1]!, velocity[2]!);
         const id = frame.entityId;
         const type = frame.entityType;
+        const names = entityTypeNameOf(
+          type[e]!,
+          type[e + 1]!,
+          type[e + 2]!,
+          type[e + 3]!,
+          type[e + 4]!,
+          type[e + 5]!,
+          type[e + 6]!,
+        );
         let marking = '';
         for (let i = 11 * slot, end = i + 11; i < end && frame.marking[i] !== 0; i++) {
           marking += String.fromCharCode(frame.marking[i]!);
@@ -119,7 +130,7 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
         const stale = Math.max(t, table.arrivalSeconds[slot]! + table.timeoutSeconds[slot]!);
         const fields: CotEventFields = {
           uid: track.uid,
-          type: `a-${affiliationForForce(track.force)}-${cotDimensionFor(track.kind, track.domain)}`,
+          type: `a-${affiliationForForce(track.force)}-${cotDimensionFor(track.kind, track.domain, track.category)}`,
           how: 'm-s',
           timeSeconds: t,
           startSeconds: t,
@@ -135,6 +146,8 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
             id: `${id[l]}:${id[l + 1]}:${id[l + 2]}`,
             entityType: type.subarray(e, e + 7).join(':'),
             force: track.force,
+            typeName: names.path,
+            label: names.label,
           },
         };
         track.last = fields;
@@ -153,7 +166,8 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
           if (frame.active[slot] !== 1) continue;
           const key = frame.key[slot]!;
           const kind = frame.entityType[7 * slot]!,
-            domain = frame.entityType[7 * slot + 1]!;
+            domain = frame.entityType[7 * slot + 1]!,
+            category = frame.entityType[7 * slot + 3]!;
           const force = table.forceId[slot]!;
           let track = byKey.get(key);
           let reason: CotEventReason | undefined;
@@ -163,16 +177,23 @@ export function cotEvents(options: CotEventsOptions = {}): OperatorFunction<Enti
             const uid = cotUid(prefix, exercise, frame.entityId[l]!, frame.entityId[l + 1]!, frame.entityId[l + 2]!);
             // `last` is set by the 'appeared' event emitted below.
             const last = undefined as unknown as CotEventFields;
-            track = { key, uid, exercise, kind, domain, force, dueSeconds: t, seen, x: 0, y: 0, z: 0, last };
+            track = { key, uid, exercise, kind, domain, category, force, dueSeconds: t, seen, x: 0, y: 0, z: 0, last };
             byKey.set(key, track);
             tracks.push(track);
             reason = 'appeared';
-          } else if (track.kind !== kind || track.domain !== domain || track.force !== force) {
-            const dimensionChanged = cotDimensionFor(kind, domain) !== cotDimensionFor(track.kind, track.domain);
+          } else if (
+            track.kind !== kind ||
+            track.domain !== domain ||
+            track.category !== category ||
+            track.force !== force
+          ) {
+            const dimensionChanged =
+              cotDimensionFor(kind, domain, category) !== cotDimensionFor(track.kind, track.domain, track.category);
             const affiliationChanged = affiliationForForce(force) !== affiliationForForce(track.force);
             if (dimensionChanged || affiliationChanged) reason = 'typeChanged';
             track.kind = kind;
             track.domain = domain;
+            track.category = category;
             track.force = force;
           }
           if (reason === undefined && t >= track.dueSeconds) reason = 'periodic';

@@ -9,14 +9,14 @@ import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { reckon, repeatUntil, within } from './binary.js';
 
-function pdu(entity: number, marking: string, force: number, domain: number): Uint8Array {
+function pdu(entity: number, marking: string, force: number, type: readonly number[]): Uint8Array {
   const r = new EntityStateRecord(0);
   r.exerciseId = 1;
   r.site = 1;
   r.application = 3001;
   r.entity = entity;
   r.forceId = force;
-  r.entityType.set([1, domain, 225, 1, 1, 3, 0]);
+  r.entityType.set(type);
   setMarkingText(r, marking);
   r.location.set(geodeticDegreesToEcef(new Float64Array(3), 36.6, -121.9, 100));
   r.drAlgorithm = 2;
@@ -24,6 +24,9 @@ function pdu(entity: number, marking: string, force: number, domain: number): Ui
   encodeEntityStateInto(bytes, r);
   return bytes;
 }
+
+const M1A2 = [1, 1, 225, 1, 1, 3, 0];
+const MI24 = [1, 2, 222, 20, 2, 0, 0];
 
 describe('reckon bridge', () => {
   it('forwards remote entities as CoT to a UDP listener and a TCP server at once; SIGINT ends it with exit 0 and a summary, as subscribe', async () => {
@@ -53,8 +56,8 @@ describe('reckon bridge', () => {
     const [, port] = await bridge.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const sender = createSocket('udp4');
     const send = () => {
-      sender.send(pdu(1, 'TANK 1', 1, 1), Number(port), '127.0.0.1');
-      sender.send(pdu(2, 'HIND <&>', 2, 2), Number(port), '127.0.0.1');
+      sender.send(pdu(1, 'TANK 1', 1, M1A2), Number(port), '127.0.0.1');
+      sender.send(pdu(2, 'HIND <&>', 2, MI24), Number(port), '127.0.0.1');
     };
     // Both entities on both outputs (sent again until seen: a datagram could in principle be lost).
     await within(
@@ -74,14 +77,19 @@ describe('reckon bridge', () => {
 
     expect([...udpUids].sort()).toEqual(['DIS.1.1.3001.1', 'DIS.1.1.3001.2']);
     const hind = udpEvents.map((x) => parseCotEvent(x)!).find((e) => e.event.uid === 'DIS.1.1.3001.2')!;
-    expect([hind.event.type, hind.contact.callsign]).toEqual(['a-h-A', 'HIND <&>']);
+    // The CoT type as specific as the category allows, and the SISO names in the detail.
+    expect([hind.event.type, hind.contact.callsign]).toEqual(['a-h-A-M-H-A', 'HIND <&>']);
+    expect(hind.dis.label).toBe('Mi-24/25/35 Hind · Attack helicopter · RUS');
+    expect(hind.dis.typeName).toBe('Platform / Air / Russia (RUS) / Attack helicopter / Mi-24/25/35 Hind');
+    expect(hind.remarks).toBe('Mi-24/25/35 Hind · Attack helicopter · RUS');
     expect(Number(hind.point.lat)).toBeCloseTo(36.6, 6);
     expect(Number(hind.point.hae)).toBeCloseTo(100, 1);
     const tank = tcpText
       .split(/(?<=<\/event>)/)
       .filter((s) => s.includes('DIS.1.1.3001.1"'))
       .map((x) => parseCotEvent(x)!);
-    expect(tank[0]!.event.type).toBe('a-f-G-E-V');
+    expect(tank[0]!.event.type).toBe('a-f-G-E-V-A-T');
+    expect(tank[0]!.dis.label).toBe('M1A2 · Tank · USA');
     expect(bridge.stderr()).toMatch(/bridge: stopped \(interrupted\)/);
     expect(bridge.stderr()).toMatch(/2 appeared/);
     expect(bridge.stderr()).toMatch(/tcp:\/\/127\.0\.0\.1:\d+ {2}\d+ events, \d+ bytes, 1 connections/);

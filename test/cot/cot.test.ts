@@ -129,6 +129,22 @@ describe('mapping', () => {
     }
   });
 
+  it('type from force, kind, domain and category: as specific as the category allows (docs/cot.md)', () => {
+    expect(cotTypeFor(1, 1, 1, 1)).toBe('a-f-G-E-V-A-T'); // tank
+    expect(cotTypeFor(1, 1, 1, 3)).toBe('a-f-G-E-V-A-A'); // armoured utility vehicle: APC
+    expect(cotTypeFor(1, 1, 1, 4)).toBe('a-f-G-E-W-H-M-S'); // self-propelled artillery
+    expect(cotTypeFor(2, 1, 2, 20)).toBe('a-h-A-M-H-A'); // attack helicopter
+    expect(cotTypeFor(2, 1, 2, 1)).toBe('a-h-A-M-F-F'); // fighter
+    expect(cotTypeFor(3, 1, 3, 5)).toBe('a-n-S-C-L-D-D'); // destroyer
+    expect(cotTypeFor(2, 1, 3, 80)).toBe('a-h-S-X-M-P'); // passenger vessel
+    expect(cotTypeFor(2, 1, 4, 3)).toBe('a-h-U-S-N-A'); // SSN
+    expect(cotTypeFor(1, 1, 5, 12)).toBe('a-f-P-S'); // communication satellite
+    expect(cotTypeFor(2, 2, 7, 1)).toBe('a-h-U-W-T'); // guided anti-submarine munition: torpedo
+    expect(cotTypeFor(2, 2, 1, 1)).toBe('a-h-A-W-M'); // guided anti-air munition: missile in flight
+    expect(cotTypeFor(1, 3, 1, 11)).toBe('a-f-G-U-C-I'); // a soldier
+    expect(cotTypeFor(1, 1, 1, 199)).toBe('a-f-G-E-V'); // a land category the table lacks: a ground vehicle
+  });
+
   it('type from force and kind/domain', () => {
     expect(cotTypeFor(1, 1, 1)).toBe('a-f-G-E-V'); // friendly land platform
     expect(cotTypeFor(2, 1, 2)).toBe('a-h-A'); // opposing air platform
@@ -137,7 +153,7 @@ describe('mapping', () => {
     expect(cotTypeFor(1, 1, 5)).toBe('a-f-P');
     expect(cotTypeFor(0, 1, 1)).toBe('a-u-G-E-V');
     expect(cotTypeFor(2, 2, 1)).toBe('a-h-A-W'); // a munition, whatever its target domain
-    expect(cotTypeFor(1, 3, 1)).toBe('a-f-G'); // a life form on land
+    expect(cotTypeFor(1, 3, 1)).toBe('a-f-G-U-C-I'); // a life form on land: infantry
     expect(cotTypeFor(1, 1, 0)).toBe('a-f-X');
     expect(cotTypeFor(99, 0, 0)).toBe('a-u-X');
   });
@@ -203,7 +219,14 @@ describe('CoT events', () => {
     callsign: 'TANK 1',
     courseDeg: 359.97,
     speedMps: 3.456,
-    dis: { exercise: 1, id: '1:3001:54', entityType: '1:1:225:1:1:3:0', force: 1 },
+    dis: {
+      exercise: 1,
+      id: '1:3001:54',
+      entityType: '1:1:225:1:1:3:0',
+      force: 1,
+      typeName: 'Platform / Land / United States of America (USA) / Tank / M1 Abrams / M1A2',
+      label: 'M1A2 · Tank · USA',
+    },
   };
 
   it('parse back with the same library to the same values', () => {
@@ -223,7 +246,15 @@ describe('CoT events', () => {
     expect(parsed.contact).toEqual({ callsign: 'TANK 1' });
     // 359.97° rounds to 360.0 at one decimal, which is written 0.
     expect(parsed.track).toEqual({ course: '0', speed: '3.46' });
-    expect(parsed.dis).toEqual({ exercise: '1', id: '1:3001:54', entityType: '1:1:225:1:1:3:0', force: '1' });
+    expect(parsed.dis).toEqual({
+      exercise: '1',
+      id: '1:3001:54',
+      entityType: '1:1:225:1:1:3:0',
+      force: '1',
+      typeName: 'Platform / Land / United States of America (USA) / Tank / M1 Abrams / M1A2',
+      label: 'M1A2 · Tank · USA',
+    });
+    expect(parsed.remarks).toBe('M1A2 · Tank · USA');
   });
 
   it('a hostile callsign cannot break the XML: markup, quotes, CDATA ends, escapes and invalid characters', () => {
@@ -291,7 +322,7 @@ describe('cotEvents (frames → events, virtual time)', () => {
     for (const e of events) {
       const p = parseCotEvent(e.xml)!;
       expect(p.event.uid).toBe('DIS.1.1.3001.54'); // stable across PDUs
-      expect(p.event.type).toBe('a-f-G-E-V');
+      expect(p.event.type).toBe('a-f-G-E-V-A-T');
       expect(p.contact.callsign).toBe('TANK 1');
       expect(Number(p.track.speed)).toBeCloseTo(10, 2);
       expect(Number(p.track.course) < 0.1 || Number(p.track.course) > 359.9).toBe(true);
@@ -351,9 +382,9 @@ describe('cotEvents (frames → events, virtual time)', () => {
       3000,
     );
     expect(events.map((e) => [e.atMs, e.reason, parseCotEvent(e.xml)!.event.type])).toEqual([
-      [100, 'appeared', 'a-f-G-E-V'],
-      [500, 'typeChanged', 'a-h-G-E-V'],
-      [700, 'removed', 'a-h-G-E-V'],
+      [100, 'appeared', 'a-f-G-E-V-A-T'],
+      [500, 'typeChanged', 'a-h-G-E-V-A-T'],
+      [700, 'removed', 'a-h-G-E-V-A-T'],
     ]);
     const removed = parseCotEvent(events[2]!.xml)!;
     expect(removed.event.uid).toBe('DIS.1.1.3001.54');

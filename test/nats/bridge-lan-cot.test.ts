@@ -79,7 +79,7 @@ describeNats('reckon bridge with --udp, --nats and --cot together', () => {
 
     const event = parseCotEvent(events[0]!)!;
     expect(event.event.uid).toBe('DIS.1.7.3001.42');
-    expect(event.event.type).toBe('a-f-G-E-V');
+    expect(event.event.type).toBe('a-f-G-E-V-A-T');
     expect(event.contact.callsign).toBe('TANK 42');
     expect(Number(event.point.lat)).toBeCloseTo(48.1, 6);
     expect(Number(event.point.lon)).toBeCloseTo(11.6, 6);
