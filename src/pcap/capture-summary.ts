@@ -1,7 +1,9 @@
 /**
- * Per-entity statistics of a capture's Entity State traffic, plus the capture totals.
+ * Per-entity statistics of a capture's Entity State traffic, its radios, plus the capture totals.
  */
 import { entityKey, markingText } from '../pdu/entity-state-record.js';
+import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
+import { RadioTally, type RadioSummary } from './radio-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';
 import type { Capture } from './reader.js';
 import { extent } from '../math/extent.js';
@@ -31,6 +33,8 @@ export interface CaptureSummary {
   readonly totals: DisCaptureTotals;
   /** In order of first appearance. */
   readonly entities: EntitySummary[];
+  /** Radios named by Transmitter, Signal or Receiver PDUs, in order of first appearance. */
+  readonly radios: RadioSummary[];
   readonly firstTimeSeconds: number;
   readonly lastTimeSeconds: number;
 }
@@ -39,7 +43,12 @@ export interface CaptureSummary {
 export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions = {}): CaptureSummary {
   const totals = emptyTotals();
   const byKey = new Map<number, EntitySummary>();
+  const radios = new RadioTally();
   for (const event of disCapturePdus(capture, totals, options)) {
+    const other = event.other;
+    if (other instanceof TransmitterRecord) radios.transmitter(other, event.timeSeconds);
+    else if (other instanceof SignalRecord) radios.signal(other, event.timeSeconds);
+    else if (other instanceof ReceiverRecord) radios.receiver(other, event.timeSeconds);
     const r = event.record;
     if (!r) continue;
     const key = entityKey(r.site, r.application, r.entity);
@@ -73,5 +82,5 @@ export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions
     }
   }
   const [firstTimeSeconds, lastTimeSeconds] = extent(capture.frames.map((f) => f.timeSeconds));
-  return { totals, entities: [...byKey.values()], firstTimeSeconds, lastTimeSeconds };
+  return { totals, entities: [...byKey.values()], radios: radios.radios, firstTimeSeconds, lastTimeSeconds };
 }

@@ -1,7 +1,9 @@
 /**
- * Every DIS PDU in a capture: frames → UDP datagrams → PDUs (bundles split by Length) → Entity State records.
+ * Every DIS PDU in a capture: frames → UDP datagrams → PDUs (bundles split by Length) → records (Entity State, and
+ * every other type, src/pdu/any-pdu.ts).
  * Malformed frames and PDUs are counted and reported, never fatal.
  */
+import { type AnyPduRecord, PduRecords } from '../pdu/any-pdu.js';
 import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
@@ -35,6 +37,11 @@ export interface DisPduEvent {
   readonly status: CodecStatus;
   /** For an Entity State (1) or Update (67) PDU decoded and valid: the record, reused for the next event. */
   readonly record: EntityStateRecord | undefined;
+  /**
+   * For a PDU of any other type that decoded (src/pdu/any-pdu.ts; an unknown type as an `OtherPduRecord`): its
+   * record, reused for the next PDU of the type. Undefined otherwise.
+   */
+  readonly other?: AnyPduRecord | undefined;
   /**
    * For an Entity State or Update PDU that decoded but failed validation: the record exactly as on the wire (NaN
    * and all), for diagnostics; reused for the next event. Undefined otherwise.
@@ -83,6 +90,7 @@ export function* disCapturePdus(
   options: DisCaptureOptions = {},
 ): Generator<DisPduEvent> {
   const record = new EntityStateRecord();
+  const records = new PduRecords();
   // Where each PDU of the datagram at hand starts and how long it is, as pairs; refilled per datagram.
   const spans: number[] = [];
   const collect: PduVisitor = (bytes, offset, length) => {
@@ -118,6 +126,7 @@ export function* disCapturePdus(
       let status: CodecStatus = CodecStatus.OK;
       let decoded: EntityStateRecord | undefined;
       let rejectedRecord: EntityStateRecord | undefined;
+      let other: AnyPduRecord | undefined;
       if (pduType === PduType.ENTITY_STATE || pduType === PduType.ENTITY_STATE_UPDATE) {
         status = decodeEntityStateOrUpdateInto(record, payload, offset, offset + length);
         // As a subscriber does (src/stream/subscriber-receiver.ts): what decodes is then checked for values no entity
@@ -126,9 +135,13 @@ export function* disCapturePdus(
         if (status === CodecStatus.OK) decoded = record;
         else totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
         if (isValidationStatus(status)) rejectedRecord = record;
+      } else {
+        status = records.decode(payload, offset, offset + length);
+        if (status === CodecStatus.OK) other = records.record;
+        else totals.rejected[codecStatusName(status)] = (totals.rejected[codecStatusName(status)] ?? 0) + 1;
       }
       const at = { frame: frame.number, timeSeconds: frame.timeSeconds, offset, pduType };
-      yield { ...at, length, status, record: decoded, rejectedRecord };
+      yield { ...at, length, status, record: decoded, rejectedRecord, other };
     }
     if (framing !== CodecStatus.OK) {
       // A header we cannot trust, right after the last PDU found: nothing after it in the datagram can be located.

@@ -33,7 +33,7 @@ import {
   encodeEnvironmentalProcessInto,
 } from './environmental-process.js';
 import { DataViewCache } from './bytes.js';
-import { checkHeader, encodeRefusal, lengthOf, PduHeaderFields, readHeader, writeHeader } from './pdu-fields.js';
+import { encodeRefusal, lengthOf, PduHeaderFields, readHeader, writeHeader } from './pdu-fields.js';
 import {
   decodeReceiverInto,
   decodeSignalInto,
@@ -117,8 +117,9 @@ export function isDecodedPduType(pduType: number): boolean {
 const otherViews = new DataViewCache();
 
 /**
- * Decodes any PDU's header into `out`, its body left in `bytes` (`out.body = bytes`).
- * @returns OK, TRUNCATED (fewer than 12 bytes, or a Length past the end), UNSUPPORTED_VERSION (not 5–7) or
+ * Decodes any PDU's header into `out`, its body left in `bytes` (`out.body = bytes`). Any protocol version 1–7 is
+ * taken: nothing of the body is read.
+ * @returns OK, TRUNCATED (fewer than 12 bytes, or a Length past the end), UNSUPPORTED_VERSION (not 1–7) or
  *   BAD_LENGTH (a Length under 12).
  */
 export function decodeOtherPduInto(
@@ -127,13 +128,17 @@ export function decodeOtherPduInto(
   offset = 0,
   end = bytes.length,
 ): CodecStatus {
-  const type = offset >= 0 && offset + 2 < bytes.length ? bytes[offset + 2]! : 0;
-  const check = checkHeader(bytes, offset, end, type, 12);
-  if (check !== CodecStatus.OK) return check;
-  readHeader(out, otherViews.of(bytes), offset);
+  const remaining = Math.min(end, bytes.length) - offset;
+  if (!(offset >= 0) || remaining < 12) return CodecStatus.TRUNCATED;
+  const version = bytes[offset]!;
+  if (version < 1 || version > 7) return CodecStatus.UNSUPPORTED_VERSION;
+  const length = lengthOf(bytes, offset, end);
+  if (length > remaining) return CodecStatus.TRUNCATED;
+  if (length < 12) return CodecStatus.BAD_LENGTH;
+  readHeader(out, otherViews.of(bytes), offset, length);
   out.body = bytes;
   out.bodyOffset = offset + 12;
-  out.bodyLength = lengthOf(bytes, offset) - 12;
+  out.bodyLength = length - 12;
   return CodecStatus.OK;
 }
 

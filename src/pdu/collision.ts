@@ -72,7 +72,7 @@ export function decodeCollisionInto(
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, COLLISION_PDU_BYTES);
   readEntityId(out.issuingEntityId, v, p + 12);
   readEntityId(out.collidingEntityId, v, p + 18);
   readEventId(out.eventId, v, p + 24);
@@ -111,7 +111,7 @@ export function decodeCollisionElasticInto(
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, COLLISION_ELASTIC_PDU_BYTES);
   readEntityId(out.issuingEntityId, v, p + 12);
   readEntityId(out.collidingEntityId, v, p + 18);
   readEventId(out.eventId, v, p + 24);

@@ -148,7 +148,7 @@ export function decodeDatumPduInto(
   const check = checkHeader(bytes, offset, end, type, fixedBytes);
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
-  const pduEnd = offset + lengthOf(bytes, offset);
+  const pduEnd = offset + lengthOf(bytes, offset, end);
   const fixedCount = v.getUint32(offset + countsAt(type));
   const variableCount = v.getUint32(offset + countsAt(type) + 4);
   if (fixedCount > out.fixedDatumIds.length || variableCount > out.variableDatumIds.length) {
@@ -169,7 +169,7 @@ export function decodeDatumPduInto(
     valueBytes = walked;
     if (valueBytes > out.variableDatumValues.length) return CodecStatus.TOO_MANY_PARAMETERS;
   }
-  readHeader(out, v, offset);
+  readHeader(out, v, offset, lengthOf(bytes, offset, end));
   readEntityId(out.originatingId, v, offset + 12);
   readEntityId(out.receivingId, v, offset + 18);
   const first = type === 22 ? 0 : v.getUint32(offset + 24);

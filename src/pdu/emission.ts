@@ -201,12 +201,12 @@ export function decodeElectromagneticEmissionInto(
   const check = checkHeader(bytes, offset, end, 23, EMISSION_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
   const p = offset;
-  const pduEnd = p + lengthOf(bytes, p);
+  const pduEnd = p + lengthOf(bytes, p, end);
   const last = walkEmission(bytes, p, pduEnd, sizes);
   if (last < 0 || pduEnd - last >= 8) return CodecStatus.BAD_RECORD_LENGTH;
   if (sizes[0]! > out.beamId.length || sizes[1]! > out.targetBeamId.length) return CodecStatus.TOO_MANY_PARAMETERS;
   const v = readViews.of(bytes);
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.emittingEntityId, v, p + 12);
   readEventId(out.eventId, v, p + 18);
   out.stateUpdateIndicator = bytes[p + 24]!;
@@ -343,7 +343,7 @@ export function decodeDesignatorInto(
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.designatingEntityId, v, p + 12);
   out.codeName = v.getUint16(p + 18);
   readEntityId(out.designatedEntityId, v, p + 20);
@@ -388,7 +388,7 @@ export function decodeIffInto(out: IffRecord, bytes: Uint8Array, offset = 0, end
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  const pduEnd = p + lengthOf(bytes, p);
+  const pduEnd = p + lengthOf(bytes, p, end);
   const layersAt = p + IFF_LAYER1_BYTES;
   let q = layersAt;
   let layers = 0;
@@ -400,7 +400,7 @@ export function decodeIffInto(out: IffRecord, bytes: Uint8Array, offset = 0, end
   }
   const held = pduEnd - layersAt;
   if (held > out.layers.length) return CodecStatus.TOO_MANY_PARAMETERS;
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.emittingEntityId, v, p + 12);
   readEventId(out.eventId, v, p + 18);
   readVec3F32(out.relativeAntennaLocation, v, p + 24);

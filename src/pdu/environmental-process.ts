@@ -52,11 +52,11 @@ export function decodeEnvironmentalProcessInto(
 ): CodecStatus {
   const check = checkHeader(bytes, offset, end, 41, ENVIRONMENTAL_PROCESS_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
-  const held = lengthOf(bytes, offset) - ENVIRONMENTAL_PROCESS_PDU_BYTES;
+  const held = lengthOf(bytes, offset, end) - ENVIRONMENTAL_PROCESS_PDU_BYTES;
   if (held > out.records.length) return CodecStatus.TOO_MANY_PARAMETERS;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.processId, v, p + 12);
   readEntityType(out.environmentType, v, p + 18);
   out.modelType = bytes[p + 26]!;

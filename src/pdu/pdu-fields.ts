@@ -66,19 +66,25 @@ export function checkHeader(
   const version = bytes[offset]!;
   if (version < MIN_PROTOCOL_VERSION || version > MAX_PROTOCOL_VERSION) return CodecStatus.UNSUPPORTED_VERSION;
   if (bytes[offset + 2] !== type) return CodecStatus.WRONG_PDU_TYPE;
-  const length = (bytes[offset + 8]! << 8) | bytes[offset + 9]!;
+  const length = lengthOf(bytes, offset, end);
   if (length > remaining) return CodecStatus.TRUNCATED;
   if (length < minBytes) return CodecStatus.BAD_LENGTH;
   return CodecStatus.OK;
 }
 
-/** The Length field of a PDU `checkHeader` accepted. */
-export function lengthOf(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset + 8]! << 8) | bytes[offset + 9]!;
+/**
+ * The Length of the PDU at `offset`: its Length field, or for a field of 0 the rest of the datagram, as the
+ * framing reads it (`pduLengthAt`, src/pdu/header.ts).
+ */
+export function lengthOf(bytes: Uint8Array, offset: number, end: number): number {
+  return (bytes[offset + 8]! << 8) | bytes[offset + 9]! || Math.min(end, bytes.length) - offset;
 }
 
-/** Reads the header at `p`. Byte 10 is the PDU status from v7 on; before that it is padding, read as 0. */
-export function readHeader(out: PduHeaderFields, v: DataView, p: number): void {
+/**
+ * Reads the header at `p`, with `length` from `lengthOf`. Byte 10 is the PDU status from v7 on; before that it is
+ * padding, read as 0.
+ */
+export function readHeader(out: PduHeaderFields, v: DataView, p: number, length: number): void {
   const word = v.getUint32(p);
   const version = word >>> 24;
   out.protocolVersion = version;
@@ -86,7 +92,7 @@ export function readHeader(out: PduHeaderFields, v: DataView, p: number): void {
   out.pduType = (word >>> 8) & 0xff;
   out.protocolFamily = word & 0xff;
   out.timestampRaw = v.getUint32(p + 4);
-  out.length = v.getUint16(p + 8);
+  out.length = length;
   out.pduStatus = version >= 7 ? v.getUint8(p + 10) : 0;
 }
 
@@ -206,7 +212,7 @@ export function checkFixedSize(
 ): CodecStatus {
   const check = checkHeader(bytes, offset, end, type, size);
   if (check !== CodecStatus.OK) return check;
-  return lengthOf(bytes, offset) === size ? CodecStatus.OK : CodecStatus.BAD_LENGTH;
+  return lengthOf(bytes, offset, end) === size ? CodecStatus.OK : CodecStatus.BAD_LENGTH;
 }
 
 /**

@@ -155,7 +155,7 @@ export function decodeTransmitterInto(
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  const pduEnd = p + lengthOf(bytes, p);
+  const pduEnd = p + lengthOf(bytes, p, end);
   const version = bytes[p]!;
   const modulationBytes = bytes[p + 100]!;
   const patternBytes = v.getUint16(p + 70);
@@ -171,7 +171,7 @@ export function decodeTransmitterInto(
   }
   if (pduEnd - q >= 8) return CodecStatus.BAD_RECORD_LENGTH;
   if (q - tailAt > out.tail.length) return CodecStatus.TOO_MANY_PARAMETERS;
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.entityId, v, p + 12);
   out.radioId = v.getUint16(p + 18);
   const type = out.radioType;
@@ -267,9 +267,9 @@ export function decodeSignalInto(out: SignalRecord, bytes: Uint8Array, offset = 
   const v = readViews.of(bytes);
   const p = offset;
   const bits = v.getUint16(p + 28);
-  const room = lengthOf(bytes, p) - SIGNAL_PDU_BYTES - signalDataBytes(bits);
+  const room = lengthOf(bytes, p, end) - SIGNAL_PDU_BYTES - signalDataBytes(bits);
   if (room < 0 || room >= 8) return CodecStatus.BAD_RECORD_LENGTH;
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.entityId, v, p + 12);
   out.radioId = v.getUint16(p + 18);
   out.encodingScheme = v.getUint16(p + 20);
@@ -326,7 +326,7 @@ export function decodeReceiverInto(
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, lengthOf(bytes, p, end));
   readEntityId(out.entityId, v, p + 12);
   out.radioId = v.getUint16(p + 18);
   out.receiverState = v.getUint16(p + 20);

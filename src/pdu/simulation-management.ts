@@ -91,8 +91,8 @@ export class AcknowledgeRecord extends SimulationManagementFields {
 const readViews = new DataViewCache();
 const writeViews = new DataViewCache();
 
-function readIds(out: SimulationManagementFields, v: DataView, p: number): void {
-  readHeader(out, v, p);
+function readIds(out: SimulationManagementFields, v: DataView, p: number, length: number): void {
+  readHeader(out, v, p, length);
   readEntityId(out.originatingId, v, p + 12);
   readEntityId(out.receivingId, v, p + 18);
 }
@@ -117,7 +117,7 @@ export function decodeEntityManagementInto(
   const check = checkFixedSize(bytes, offset, end, type, ENTITY_MANAGEMENT_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
-  readIds(out, v, offset);
+  readIds(out, v, offset, ENTITY_MANAGEMENT_PDU_BYTES);
   out.requestId = v.getUint32(offset + 24);
   return CodecStatus.OK;
 }
@@ -142,7 +142,7 @@ export function decodeStartResumeInto(
   const check = checkFixedSize(bytes, offset, end, 13, START_RESUME_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
-  readIds(out, v, offset);
+  readIds(out, v, offset, START_RESUME_PDU_BYTES);
   readClockTime(out.realWorldTime, v, offset + 24);
   readClockTime(out.simulationTime, v, offset + 32);
   out.requestId = v.getUint32(offset + 40);
@@ -171,7 +171,7 @@ export function decodeStopFreezeInto(
   const check = checkFixedSize(bytes, offset, end, 14, STOP_FREEZE_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
-  readIds(out, v, offset);
+  readIds(out, v, offset, STOP_FREEZE_PDU_BYTES);
   readClockTime(out.realWorldTime, v, offset + 24);
   out.reason = bytes[offset + 32]!;
   out.frozenBehavior = bytes[offset + 33]!;
@@ -201,7 +201,7 @@ export function decodeAcknowledgeInto(
   const check = checkFixedSize(bytes, offset, end, 15, ACKNOWLEDGE_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
-  readIds(out, v, offset);
+  readIds(out, v, offset, ACKNOWLEDGE_PDU_BYTES);
   out.acknowledgeFlag = v.getUint16(offset + 24);
   out.responseFlag = v.getUint16(offset + 26);
   out.requestId = v.getUint32(offset + 28);

@@ -15,6 +15,7 @@ import * as status from './status.js';
 const {
   checkHeader,
   checkFixedSize,
+  lengthOf,
   encodeRefusal,
   readHeader,
   readEntityId,
@@ -161,7 +162,7 @@ export function decodeFireInto(out: FireRecord, bytes: Uint8Array, offset = 0, e
   if (check !== CodecStatus.OK) return check;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, FIRE_PDU_BYTES);
   readEntityId(out.firingEntityId, v, p + F.FIRING_ENTITY_ID);
   readEntityId(out.targetEntityId, v, p + F.TARGET_ENTITY_ID);
   readEntityId(out.munitionId, v, p + F.MUNITION_ID);
@@ -187,13 +188,13 @@ export function decodeDetonationInto(
 ): CodecStatus {
   const check = checkHeader(bytes, offset, end, 3, DETONATION_PDU_BYTES);
   if (check !== CodecStatus.OK) return check;
-  const length = (bytes[offset + 8]! << 8) | bytes[offset + 9]!;
+  const length = lengthOf(bytes, offset, end);
   const count = bytes[offset + D.PARAMETER_COUNT]!;
   if (length !== DETONATION_PDU_BYTES + count * PARAMETER_BYTES) return CodecStatus.BAD_LENGTH;
   if (count * PARAMETER_BYTES > out.variableParameters.length) return CodecStatus.TOO_MANY_PARAMETERS;
   const v = readViews.of(bytes);
   const p = offset;
-  readHeader(out, v, p);
+  readHeader(out, v, p, length);
   readEntityId(out.firingEntityId, v, p + D.FIRING_ENTITY_ID);
   readEntityId(out.targetEntityId, v, p + D.TARGET_ENTITY_ID);
   readEntityId(out.munitionId, v, p + D.MUNITION_ID);

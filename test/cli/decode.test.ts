@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EntityStatePduSchema } from '../../src/pdu/schema.js';
+import { pduJsonSchema } from '../../src/pdu/pdu-json.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const capture = (name: string) => `test/fixtures/dis/${name}.pcap`;
@@ -34,6 +34,10 @@ describe('reckon decode', () => {
     expect(stdout).toMatch(/PDUs: 278\n\s+97\s+type 1 Entity State\n/);
     expect(stdout).toMatch(/108\s+type 72 Attribute/);
     expect(stdout).toMatch(/Rejected: 1\n\s+1\s+TRUNCATED: /);
+    // The one radio: VR-Forces' unattached transmitter (entity 0:0:0), its 17 Transmitter PDUs and no Signal PDU.
+    expect(stdout).toMatch(
+      /Radios: 1\n.*\n\s+0:0:0 #11999\s+72\.275 MHz\s+1\.0 dBm\s+on, not transmitting\s+17\s+0\s+0 bytes\s+0\n/,
+    );
   });
 
   it('summarises the v5 capture with its three entities', () => {
@@ -42,31 +46,39 @@ describe('reckon decode', () => {
     for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m])
       expect(stdout).toMatch(line);
     expect(stdout).toMatch(/Rejected: 0/);
+    expect(stdout).toMatch(/\n\s+1\s+type 2 Fire\n\s+1\s+type 3 Detonation\n/);
+    expect(stdout).not.toMatch(/Radios/);
   });
 
   it.each([
-    { file: DIS5, lines: 88, espdus: 60, errors: 0 },
-    { file: DIS7, lines: 278 + 1, espdus: 97, errors: 1 },
-  ])('prints one JSON object per PDU with --json: $file', ({ file, lines, espdus, errors }) => {
-    const { code, stdout } = reckon(file, '--json');
-    expect(code).toBe(0);
-    const objects = stdout
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line));
-    expect(objects).toHaveLength(lines);
-    const pdus = objects.filter((o) => o.pdu);
-    expect(pdus).toHaveLength(espdus);
-    for (const o of pdus) {
-      expect(EntityStatePduSchema.safeParse(o.pdu).success).toBe(true);
-      expect(typeof o.frame === 'number' && typeof o.time === 'number').toBe(true);
-    }
-    const rejected = objects.filter((o) => o.error);
-    expect(rejected).toHaveLength(errors);
-    if (errors) expect(rejected[0]).toMatchObject({ frame: 155, error: { code: 'TRUNCATED', offset: 0 } });
-    const others = objects.filter((o) => !o.pdu && !o.error);
-    for (const o of others) expect(Object.keys(o).sort()).toEqual(['frame', 'length', 'pduType', 'time']);
-  });
+    { file: DIS5, lines: 88, espdus: 60, types: { 2: 1, 3: 1, 20: 20, 41: 6 }, errors: 0 },
+    { file: DIS7, lines: 278 + 1, espdus: 97, types: { 20: 26, 25: 17, 41: 30, 72: 108 }, errors: 1 },
+  ])(
+    'prints one JSON object per PDU with --json, every type in its JSON form: $file',
+    ({ file, lines, espdus, types, errors }) => {
+      const { code, stdout } = reckon(file, '--json');
+      expect(code).toBe(0);
+      const objects = stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(objects).toHaveLength(lines);
+      const pdus = objects.filter((o) => o.pdu);
+      expect(pdus.filter((o) => o.pdu.pduType === 1)).toHaveLength(espdus);
+      const byType: Record<number, number> = {};
+      for (const o of pdus) {
+        expect(pduJsonSchema(o.pdu.pduType).safeParse(o.pdu).success, `frame ${o.frame}`).toBe(true);
+        expect(typeof o.frame === 'number' && typeof o.time === 'number').toBe(true);
+        if (o.pdu.pduType !== 1) byType[o.pdu.pduType] = (byType[o.pdu.pduType] ?? 0) + 1;
+      }
+      expect(byType).toEqual(types);
+      const rejected = objects.filter((o) => o.error);
+      expect(rejected).toHaveLength(errors);
+      if (errors) expect(rejected[0]).toMatchObject({ frame: 155, error: { code: 'TRUNCATED', offset: 0 } });
+      const others = objects.filter((o) => !o.pdu && !o.error);
+      for (const o of others) expect(Object.keys(o).sort()).toEqual(['frame', 'length', 'pduType', 'time']);
+    },
+  );
 
   it('says a record with a damaged length is corrupt, naming its byte offset, not that the file ends mid-frame', () => {
     const bytes = readFileSync(join(root, DIS5));

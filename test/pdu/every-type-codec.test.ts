@@ -208,3 +208,19 @@ describe('lengths in bits and in bytes', () => {
     expect(codecStatusName(decodeDatumPduInto(new DatumPduRecord(), out, 0, length))).toBe('BAD_RECORD_LENGTH');
   });
 });
+
+describe('a Length field of 0', () => {
+  it.each(RANDOM_PDU_TYPES.map((type) => ({ type })))(
+    'type $type: read as the rest of the datagram, as the framing reads it',
+    ({ type }) => {
+      const records = new PduRecords();
+      const pdu = randomPdu(createRandom(type + 100), type);
+      const unset = pdu.slice();
+      unset[8] = unset[9] = 0;
+      expect(codecStatusName(records.decode(unset))).toBe('OK');
+      expect(records.record!.length).toBe(pdu.length);
+      const out = new Uint8Array(0x10000);
+      expect(hex(out.subarray(0, encodeAnyPduInto(out, records.record!, 0)))).toBe(hex(pdu));
+    },
+  );
+});

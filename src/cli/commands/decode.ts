@@ -2,7 +2,9 @@
  * `reckon decode <capture> [--json] [--port-filter N]`: every DIS PDU of a pcap/pcapng capture, as a per-entity summary
  * or as NDJSON. NDJSON lines, one per PDU in capture order:
  *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>}                       an Entity State PDU
- *   {"frame": n, "time": epochSeconds, "pduType": t, "length": bytes}                any other PDU type (incl. 67)
+ *   {"frame": n, "time": epochSeconds, "pdu": <FirePdu, DataPdu, …>}                  a PDU of any other type, in its
+ *                                             JSON form (schemas/*-pdu.schema.json; an unknown type as OtherPdu)
+ *   {"frame": n, "time": epochSeconds, "pduType": 67, "length": bytes}              an Entity State Update PDU
  *   {"frame": n, "time": epochSeconds, "error": {"code", "message", "offset"}}       a rejected PDU or header
  *   {"frame": n, "time": epochSeconds, "error": {…}, "pdu": <EntityStatePdu>}        a PDU that decodes but holds
  *                                             values no entity has (NaN, reserved ids, …): the PDU as on the wire,
@@ -89,6 +91,7 @@ type Options = import('../../pcap/dis-capture.js').DisCaptureOptions;
 async function writeNdjson(capture: Capture, options: Options, io: CommandIo): Promise<void> {
   const { disCapturePdus, emptyTotals } = await import('../../pcap/dis-capture.js');
   const { entityStateRecordToPdu } = await import('../../pdu/entity-state-json.js');
+  const { pduRecordToJson } = await import('../../pdu/pdu-json.js');
   const { codecStatusMessage, codecStatusName } = await import('../../pdu/status.js');
   const { jsonLine } = await import('../terminal/printable.js');
   const totals = emptyTotals();
@@ -104,6 +107,8 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
         : jsonLine({ ...head, error });
     } else if (event.record && event.pduType === 1) {
       text = jsonLine({ ...head, pdu: entityStateRecordToPdu(event.record) });
+    } else if (event.other) {
+      text = jsonLine({ ...head, pdu: pduRecordToJson(event.other) });
     } else {
       text = jsonLine({ ...head, pduType: event.pduType, length: event.length });
     }

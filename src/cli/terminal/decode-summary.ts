@@ -3,11 +3,12 @@
  */
 import { ecefToGeodeticDegrees } from '../../math/geodesy.js';
 import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
-import { PDU_TYPE_NAMES } from '../../pdu/constants.js';
+import { pduTypeName } from '../../names/index.js';
 import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../../pdu/status.js';
 import type { CaptureSummary } from '../../pcap/capture-summary.js';
+import type { RadioSummary } from '../../pcap/radio-summary.js';
 import type { Capture } from '../../pcap/reader.js';
-import { formatLatLonAlt } from './format.js';
+import { formatBytes, formatLatLonAlt, formatTable } from './format.js';
 import { printable } from './printable.js';
 
 /** Renders a capture summary as aligned text; text from the capture (markings) is made `printable`. */
@@ -59,11 +60,9 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
   );
   const byType = Object.entries(totals.pdusByType)
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(
-      ([type, n]) =>
-        `  ${String(n).padStart(6)}  type ${type}${PDU_TYPE_NAMES[Number(type)] ? ` ${PDU_TYPE_NAMES[Number(type)]}` : ''}`,
-    );
+    .map(([type, n]) => `  ${String(n).padStart(6)}  type ${type} ${pduTypeName(Number(type))}`);
   lines.push(`PDUs: ${totals.pdus}`, ...byType);
+  if (summary.radios.length > 0) lines.push(...radioLines(summary.radios));
   const rejected = Object.entries(totals.rejected);
   const rejectedCount = rejected.reduce((sum, [, n]) => sum + n, 0);
   lines.push(`Rejected: ${rejectedCount}`);
@@ -77,6 +76,42 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
     );
   }
   return lines.join('\n') + '\n';
+}
+
+const TRANSMIT_STATES = ['off', 'on, not transmitting', 'transmitting'];
+
+/** One row per radio: what its last Transmitter PDU said, and the Signal and Receiver PDUs that name it. */
+function radioLines(radios: readonly RadioSummary[]): string[] {
+  const rows = radios.map((r) => [
+    `${r.entity} #${r.radioId}`,
+    Number.isFinite(r.frequencyHz) ? formatFrequency(r.frequencyHz) : '-',
+    Number.isFinite(r.powerDbm) ? `${r.powerDbm.toFixed(1)} dBm` : '-',
+    r.transmitState < 0 ? '-' : (TRANSMIT_STATES[r.transmitState] ?? `state ${r.transmitState}`),
+    String(r.transmitterPdus),
+    String(r.signalPdus),
+    formatBytes(r.signalBytes),
+    String(r.receiverPdus),
+  ]);
+  const right = (title: string) => ({ title, align: 'right' as const });
+  const columns = [
+    { title: 'radio' },
+    right('frequency'),
+    right('power'),
+    { title: 'last state' },
+    right('Transmitter'),
+    right('Signal'),
+    right('signal data'),
+    right('Receiver'),
+  ];
+  return [`Radios: ${radios.length}`, ...formatTable(columns, rows).map((line) => `  ${line}`)];
+}
+
+/** 72.275 MHz, 1.2 GHz, 500 kHz. */
+function formatFrequency(hz: number): string {
+  if (hz >= 1e9) return `${+(hz / 1e9).toFixed(6)} GHz`;
+  if (hz >= 1e6) return `${+(hz / 1e6).toFixed(6)} MHz`;
+  if (hz >= 1e3) return `${+(hz / 1e3).toFixed(3)} kHz`;
+  return `${hz} Hz`;
 }
 
 /** Left-aligns text columns, right-aligns the columns from `firstNumeric` on except those in `left`. */
