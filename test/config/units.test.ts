@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { quantity, readQuantity } from '../../src/config/units.js';
+
+describe('mathjs for units', () => {
+  it('is its one-file build, not the entry that loads a thousand modules (every command with a unit pays it)', () => {
+    expect(readQuantity('3 deg', 'angle').ok).toBe(true);
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/mathjs/'));
+    expect(loaded).toEqual([expect.stringMatching(/\/mathjs\/lib\/browser\/math\.js$/)]);
+  });
+});
 
 describe('readQuantity', () => {
   it.each([
