@@ -6,15 +6,8 @@
 import { EXIT_FAILURE, EXIT_OK, type CommandIo, type FlagSpec, type ParsedArgs, type UsageProblem } from './command.js';
 import { configFlags, natsFlags } from './config-flags.js';
 import { formatCount } from './terminal/format.js';
+import { hostPortFlag } from './network.js';
 import { untilStopped } from './until-stopped.js';
-
-/** `HOST:PORT` or `[IPv6]:PORT`. */
-function hostPort(text: string): { address: string; port: number } | undefined {
-  const match = /^\[?([^\]]*?)\]?:(\d{1,5})$/.exec(text.trim());
-  if (!match || match[1] === '') return undefined;
-  const port = Number(match[2]);
-  return port >= 1 && port <= 65535 ? { address: match[1]!, port } : undefined;
-}
 
 /** The flags of the LAN ⇄ NATS bridge, merged into `reckon bridge`'s. */
 export const NATS_BRIDGE_FLAGS: Record<string, FlagSpec> = {
@@ -51,15 +44,17 @@ export async function prepareNatsBridge(
   const before = problems.length;
   const durationSeconds = durationFlag(args.flags, 'duration', problems);
   const udpText = args.flags.udp;
-  const bind = typeof udpText === 'string' ? hostPort(udpText) : undefined;
+  const bind = hostPortFlag(typeof udpText === 'string' ? udpText : undefined, '--udp', problems, {
+    defaultHost: '0.0.0.0',
+    example: '0.0.0.0:3000',
+  });
   if (typeof udpText !== 'string')
     problems.push({ path: '--udp', message: 'required: the LAN address and port to bind, e.g. 0.0.0.0:3000' });
-  else if (!bind)
-    problems.push({ path: '--udp', message: `expected HOST:PORT such as 0.0.0.0:3000, got "${udpText}"` });
   const sendText = args.flags['udp-send'];
-  const sendTo = typeof sendText === 'string' ? hostPort(sendText) : undefined;
-  if (typeof sendText === 'string' && !sendTo)
-    problems.push({ path: '--udp-send', message: `expected HOST:PORT such as 239.1.2.3:3000, got "${sendText}"` });
+  const sendTo = hostPortFlag(typeof sendText === 'string' ? sendText : undefined, '--udp-send', problems, {
+    defaultHost: '127.0.0.1',
+    example: '239.1.2.3:3000',
+  });
   const config = configOrProblems(args.flags, problems);
   if (config && config.nats.servers.length === 0)
     problems.push({

@@ -56,3 +56,36 @@ export async function sendDestination(config: Config): Promise<string> {
   const to = udpOptionsFromConfig(config.network, 'send').destination!;
   return `${to.address.includes(':') ? `[${to.address}]` : to.address}:${to.port}`;
 }
+
+/** An address and port given on the command line. */
+export interface HostPort {
+  readonly address: string;
+  readonly port: number;
+}
+
+/**
+ * Reads a `HOST:PORT` flag: `127.0.0.1:3000`, `localhost:3000`, `[::1]:3000`, or a bare port `3000` meaning
+ * `defaultHost` (as `view --http 8080` does). Adds one problem, with an example, when the text is none of these.
+ * @returns it, or undefined when the flag is absent or malformed.
+ */
+export function hostPortFlag(
+  text: string | undefined,
+  flag: string,
+  problems: UsageProblem[],
+  options: { readonly defaultHost: string; readonly example: string },
+): HostPort | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(trimmed) ?? /^()()(\d{1,5})$/.exec(trimmed);
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || !(port >= 1 && port <= 65535)) {
+    problems.push({
+      path: flag,
+      message:
+        `expected HOST:PORT such as ${options.example}, [::1]:${options.example.replace(/^.*:/, '')} ` +
+        `or a port alone (on ${options.defaultHost}); got "${text}"`,
+    });
+    return undefined;
+  }
+  return { address: match[1] || match[2] || options.defaultHost, port };
+}

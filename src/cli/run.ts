@@ -5,6 +5,8 @@
 import { parseArgs } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIo } from './command.js';
 import { renderCommandHelp } from './help.js';
+import { closestName } from '../config/suggest.js';
+import { printable } from './terminal/printable.js';
 
 interface CommandEntry {
   readonly summary: string;
@@ -93,7 +95,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    io.stderr.write(`reckon: unknown command "${name}"\n\n${mainHelp()}`);
+    io.stderr.write(`${unknownCommand(name)}\n`);
     return EXIT_USAGE;
   }
   try {
@@ -158,9 +160,30 @@ export function describeFailure(
   return `${prefix}: ${message}${hint}\n${stack}`;
 }
 
+/** `reckon: unknown command "decod" (did you mean decode?)`, or the commands there are. */
+function unknownCommand(name: string): string {
+  const names = Object.keys(COMMANDS);
+  const closest = closestName(printable(name), names);
+  return closest !== undefined
+    ? `reckon: unknown command "${printable(name)}" (did you mean ${closest}?)`
+    : `reckon: unknown command "${printable(name)}"; the commands are ${names.join(', ')} (reckon --help)`;
+}
+
+/**
+ * The one form of every usage or input problem: one line naming what to fix, `reckon CMD: PATH: MESSAGE`; several
+ * are listed one per line under a heading. The caller exits 2.
+ */
+export function formatUsageProblems(commandName: string, problems: UsageError['problems']): string {
+  const help = `reckon ${commandName} --help`;
+  if (problems.length === 1) {
+    const p = problems[0]!;
+    const line = `reckon ${commandName}: ${p.path}: ${p.message}`;
+    return `${line}${/\s--help\b/.test(p.message) ? '' : ` (see ${help})`}\n`;
+  }
+  return `reckon ${commandName}: ${problems.length} problems (see ${help}):\n${problems.map((p) => `  ${p.path}: ${p.message}\n`).join('')}`;
+}
+
 function reportUsage(io: CommandIo, command: Command, problems: UsageError['problems']): number {
-  io.stderr.write(`reckon ${command.name}: ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}:\n`);
-  for (const p of problems) io.stderr.write(`  ${p.path}: ${p.message}\n`);
-  io.stderr.write(`Usage: ${command.usage}\nRun \`reckon ${command.name} --help\` for details.\n`);
+  io.stderr.write(formatUsageProblems(command.name, problems));
   return EXIT_USAGE;
 }

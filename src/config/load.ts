@@ -115,14 +115,18 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
 /**
  * `RECKON_…` variables that are not settings but are still known: the config file, stack traces with failures
  * (`RECKON_DEBUG`, cli/run.ts), the switch of the test suite
- * that turns skipped system-program tests into failures (test/support/system-binary.ts), and the role of a
- * benchmark's child process (bench/udp.bench.ts).
+ * that turns skipped system-program tests into failures (test/support/system-binary.ts), the role of a
+ * benchmark's child process (bench/udp.bench.ts) and the CoT bridge's TLS files (cli/commands/bridge.ts).
  */
 export const OTHER_RECKON_VARIABLES: readonly string[] = [
   'RECKON_CONFIG',
   'RECKON_DEBUG',
   'RECKON_REQUIRE_SYSTEM_BINARIES',
   'RECKON_BENCH_ROLE',
+  'RECKON_COT_CERT',
+  'RECKON_COT_KEY',
+  'RECKON_COT_CA',
+  'RECKON_COT_KEY_PASSPHRASE',
 ];
 
 function envLayer(env: Readonly<Record<string, string | undefined>>, issues: ConfigIssue[]): Layer {

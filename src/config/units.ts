@@ -61,7 +61,10 @@ export function readQuantity(input: unknown, dimension: Dimension): QuantityResu
     return { ok: false, message: `expected a number in ${si} or a string with a unit, e.g. ${example}` };
   }
   const text = input.trim();
-  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return { ok: true, value: Number(text) };
+  if (/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) {
+    const value = Number(text);
+    return Number.isFinite(value) ? { ok: true, value } : { ok: false, message: `must be finite, e.g. ${example}` };
+  }
   let unit: MathUnit;
   try {
     unit = mathjs().unit(text);

@@ -36,16 +36,9 @@ export interface OutputFile {
  * @throws OutputPathError naming the path and the problem.
  */
 export async function openOutputFile(path: string): Promise<OutputFile> {
+  await checkOutputPath(path);
   const target = resolve(path);
   const folder = dirname(target);
-  const kind = await stat(target).then(
-    (s) => (s.isDirectory() ? 'folder' : 'file'),
-    () => 'none',
-  );
-  if (kind === 'folder') {
-    throw new OutputPathError(`"${path}" is a folder; give a file name, e.g. ${join(path, 'out.pcap')}`);
-  }
-  await checkWritableFolder(folder, path);
   const temporaryPath = join(folder, `.${basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   let handle: FileHandle;
   try {
@@ -76,6 +69,23 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
       await rm(temporaryPath, { force: true }).catch(() => {});
     },
   };
+}
+
+/**
+ * Checks, before any work, that `path` can be written later: it is not a folder, and its folder exists and is
+ * writable. Nothing is created.
+ * @throws OutputPathError naming the path and the problem.
+ */
+export async function checkOutputPath(path: string): Promise<void> {
+  const target = resolve(path);
+  const kind = await stat(target).then(
+    (s) => (s.isDirectory() ? 'folder' : 'file'),
+    () => 'none',
+  );
+  if (kind === 'folder') {
+    throw new OutputPathError(`"${path}" is a folder; give a file name, e.g. ${join(path, 'out.pcap')}`);
+  }
+  await checkWritableFolder(dirname(target), path);
 }
 
 /**

@@ -41,6 +41,16 @@ export const KIND_ENTITY_TYPE: Readonly<Record<TrackKind, { kind: number; domain
   munition: { kind: 2, domain: 0 },
 };
 
+/** What moves on a track of each kind, with its article, for messages. */
+export const KIND_NOUNS: Readonly<Record<TrackKind, string>> = {
+  ground: 'a ground vehicle',
+  surface: 'a ship',
+  subsurface: 'a submarine',
+  air: 'an aircraft',
+  space: 'a spacecraft',
+  munition: 'a munition',
+};
+
 /** Most problems listed one by one; the rest are counted ("and N more"). */
 export const MAX_LISTED_PROBLEMS = 20;
 
@@ -117,7 +127,7 @@ export function checkFixes(points: readonly TrackPoint[], kind: TrackKind, optio
       } else if ((distance - POSITION_NOISE_M) / dt > limit) {
         problems.push(
           `${here}: ${formatSpeed(distance / dt)} from ${where(previous, previousIndex)} (${distance.toFixed(0)} m in ` +
-            `${formatSeconds(dt)}) is faster than a ${kind} track can move (${limit} m/s; set the kind if it is wrong)`,
+            `${formatSeconds(dt)}) is faster than ${KIND_NOUNS[kind]} can move (${limit} m/s; set the kind if it is wrong)`,
         );
       }
     }

@@ -156,7 +156,7 @@ describe('a value the schema rejects is rejected at every entry point, exit 2', 
     const path = 'specPath' in row ? row.specPath! : `${row.bad.path} (from ${row.source})`;
     const line = r.stderr
       .split('\n')
-      .map((l) => l.trimStart())
+      .map((l) => l.trimStart().replace(/^reckon \w+: /, ''))
       .find((l) => l.startsWith(`${path}: `) || l.startsWith(path.replace(' (', '.0 ('))); // list items: `path.0`
     expect(line, r.stderr).toBeDefined();
     expect(line).toMatch(row.bad.message);

@@ -132,7 +132,7 @@ describe('reckon decode', () => {
     const { code, stdout, stderr } = reckon(...args);
     expect(code).toBe(2);
     expect(stderr).toMatch(problem);
-    expect(stderr).toMatch(/Usage: reckon decode/);
+    expect(stderr).toMatch(/^reckon decode: .*\(see reckon decode --help\)\n$/);
     expect(stdout).toBe('');
   });
 });

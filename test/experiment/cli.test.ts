@@ -124,7 +124,9 @@ describe('reckon experiment', () => {
       writeFileSync(file, JSON.stringify({ name, trajectory: { type: 'circle', orbits: 0.1 } }));
       const { code, stderr } = await cli('experiment', file, '--out', join(dir, 'named'));
       expect(code).toBe(2);
-      expect(stderr).toMatch(/^ {2}name: must be a folder name \(results go to experiment-results\/<name>\)/m);
+      expect(stderr).toMatch(
+        /^reckon experiment: name: must be a folder name \(results go to experiment-results\/<name>\)/m,
+      );
     },
   );
 

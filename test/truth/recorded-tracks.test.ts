@@ -249,7 +249,7 @@ describe('track checks', () => {
     expect(checkFixes(close, 'ground')).toEqual([]);
     const problems = checkFixes(points, 'ground');
     expect(problems[0]).toMatch(
-      /^row 3: 556 m\/s from row 2 \(556 m in 1 s\) is faster than a ground track can move \(100 m\/s/,
+      /^row 3: 556 m\/s from row 2 \(556 m in 1 s\) is faster than a ground vehicle can move \(100 m\/s/,
     );
     expect(problems[1]).toMatch(/^row 5: time goes back 0.5 s from row 4/);
   });

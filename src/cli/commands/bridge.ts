@@ -198,14 +198,22 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
     const options = { ...(tls ? { tls } : {}), onStatus: status };
     outputs = await Promise.all(targets.map((target) => openCotOutput(target, options)));
   } catch (error) {
-    status(`cannot open an output: ${error instanceof Error ? error.message : String(error)}`);
+    io.stderr.write(
+      `reckon bridge: cannot open an output: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return EXIT_FAILURE;
   }
 
   const subscriber = createSubscriber(config);
   const startedMs = Date.now();
   const { stop, stopped } = untilStopped(io.signal, durationSeconds);
-  const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  // A failure before the socket (or NATS) is open is reported in one line, without a summary of nothing.
+  let listening = false;
+  let failure: string | undefined;
+  const fail = (error: unknown) => {
+    failure ??= error instanceof Error ? error.message : String(error);
+    stop(`failed: ${failure}`);
+  };
   const entities = new Set<number>();
   const byReason = { appeared: 0, typeChanged: 0, periodic: 0, removed: 0 };
   // Frames at least 10 Hz: appearances, type changes and departures go out within 0.1 s.
@@ -213,6 +221,7 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
   const subscriptions = [
     subscriber.listening$.subscribe({
       next: (local) => {
+        listening = true;
         const group = config.network.multicast ? ` (group ${config.network.multicast})` : '';
         const to = targets.map((t) => t.text + (t.multicast ? ` (multicast, ttl ${t.ttl})` : '')).join(', ');
         const from =
@@ -240,6 +249,10 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
   const reason = await stopped;
   for (const s of subscriptions) s.unsubscribe();
   await Promise.all(outputs.map((o) => o.close()));
+  if (!listening && failure !== undefined) {
+    io.stderr.write(`reckon bridge: ${failure}\n`);
+    return EXIT_FAILURE;
+  }
   const s = subscriber.stats;
   const seconds = (Date.now() - startedMs) / 1000;
   const lines = [
@@ -262,12 +275,15 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
   return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
 }
 
+/** Most bytes a PEM file may hold: a certificate chain is a few kilobytes. */
+const MAX_PEM_FILE_BYTES = 1 << 20;
+
 /** Reads the PEM files for tls:// outputs (flags, else environment); every unreadable one is a problem. */
 async function readTlsFiles(
   flags: FlagValues,
   problems: UsageProblem[],
 ): Promise<{ cert?: string; key?: string; ca?: string; passphrase?: string }> {
-  const { readFile } = await import('node:fs/promises');
+  const { readInputFile, InputFileError } = await import('../../files/input-file.js');
   const out: { cert?: string; key?: string; ca?: string; passphrase?: string } = {};
   const before = problems.length;
   for (const flag of ['cot-cert', 'cot-key', 'cot-ca'] as const) {
@@ -276,14 +292,15 @@ async function readTlsFiles(
     if (path === undefined || path === '') continue;
     const source = typeof fromFlag === 'string' ? `--${flag}` : `--${flag} (from ${TLS_ENV[flag]})`;
     try {
-      const pem = await readFile(path, 'utf8');
+      const what = flag === 'cot-key' ? 'key file' : 'certificate file';
+      const pem = (await readInputFile(path, what, MAX_PEM_FILE_BYTES)).toString('utf8');
       if (!pem.includes('-----BEGIN ')) {
         const hint = 'a TAK .p12 converts with `openssl pkcs12 -in FILE.p12 -out FILE.pem -nodes`';
         problems.push({ path: source, message: `${JSON.stringify(path)} is not a PEM file (${hint})` });
       } else out[flag === 'cot-cert' ? 'cert' : flag === 'cot-key' ? 'key' : 'ca'] = pem;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      problems.push({ path: source, message: `cannot read ${JSON.stringify(path)}: ${code}` });
+      if (!(error instanceof InputFileError)) throw error;
+      problems.push({ path: source, message: error.message });
     }
   }
   if (problems.length === before && (out.cert === undefined) !== (out.key === undefined)) {

@@ -52,6 +52,13 @@ export const command: Command = {
       const message = `expected a UDP port 1–65535, e.g. 3000; got "${portText}"`;
       throw new UsageError([{ path: `--${portName}`, message }]);
     }
+    const report = stringFlag(args.flags, 'report');
+    if (report !== undefined && report.trim() === '') {
+      throw new UsageError([
+        { path: '--report', message: 'expected the path of the HTML file to write, e.g. --report capture.html' },
+      ]);
+    }
+    if (report !== undefined) await checkReportPath(report);
     const { readFile } = await import('node:fs/promises');
     let bytes: Uint8Array;
     try {
@@ -72,12 +79,6 @@ export const command: Command = {
       throw error;
     }
     const options = port === undefined ? {} : { port };
-    const report = stringFlag(args.flags, 'report');
-    if (report !== undefined && report.trim() === '') {
-      throw new UsageError([
-        { path: '--report', message: 'expected the path of the HTML file to write, e.g. --report capture.html' },
-      ]);
-    }
     if (booleanFlag(args.flags, 'json')) await writeNdjson(capture, options, io);
     else await writeSummary(path, capture, options, io);
     if (report !== undefined) await writeReport(report, path, capture, options, io);
@@ -147,25 +148,25 @@ async function writeReport(
   options: Options,
   io: CommandIo,
 ): Promise<void> {
-  const [{ captureReportHtml }, { writeFile, rename, rm }, nodePath] = await Promise.all([
+  const [{ captureReportHtml }, { writeOutputFile }, nodePath] = await Promise.all([
     import('../../report/capture-report.js'),
-    import('node:fs/promises'),
+    import('../../files/output-file.js'),
     import('node:path'),
   ]);
   const html = await captureReportHtml(nodePath.basename(capturePath), capture, options);
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, html);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code ?? (error as Error).message;
-    throw new UsageError([
-      { path: '--report', message: `cannot write "${file}": ${reason}; give a path in a writable folder` },
-    ]);
-  }
+  await writeOutputFile(file, html);
   io.stderr.write(`wrote ${file}\n`);
+}
+
+/** A `--report` path that cannot be written is a usage problem found before the capture is decoded. */
+async function checkReportPath(file: string): Promise<void> {
+  const { checkOutputPath, OutputPathError } = await import('../../files/output-file.js');
+  try {
+    await checkOutputPath(file);
+  } catch (error) {
+    if (!(error instanceof OutputPathError)) throw error;
+    throw new UsageError([{ path: '--report', message: error.message }]);
+  }
 }
 
 async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {

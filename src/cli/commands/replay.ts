@@ -9,7 +9,7 @@ import { configFlags, natsFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { DEFAULT_MAX_GAP_SECONDS, GapCap } from '../gap-cap.js';
 import { sleep } from '../long-timer.js';
-import { destinationPortProblem, everySendFailed, sendFailureSummary } from '../network.js';
+import { destinationPortProblem, everySendFailed, hostPortFlag, sendFailureSummary } from '../network.js';
 
 export const command: Command = {
   name: 'replay',
@@ -22,7 +22,7 @@ export const command: Command = {
       type: 'string',
       value: 'HOST:PORT',
       description:
-        'Destination, e.g. 127.0.0.1:3000 or [::1]:3000. Defaults to --address (else 127.0.0.1, or the --multicast group) and --port.',
+        'Destination, e.g. 127.0.0.1:3000, [::1]:3000 or 3000 (on 127.0.0.1). Defaults to --address (else 127.0.0.1, or the --multicast group) and --port.',
     },
     speed: {
       type: 'string',
@@ -91,7 +91,10 @@ export const command: Command = {
     }
     const portFilter = portFlag(args.flags, 'port-filter', problems);
     const exercise = integerInRange(args.flags, 'only-exercise', 1, 255, 'an exercise ID', problems);
-    const to = parseHostPort(stringFlag(args.flags, 'to'), problems);
+    const to = hostPortFlag(stringFlag(args.flags, 'to'), '--to', problems, {
+      defaultHost: '127.0.0.1',
+      example: '127.0.0.1:3000',
+    });
     if (args.flags.stream !== undefined || args.flags.nats !== undefined) {
       if (args.positionals.length > 0)
         problems.push({ path: '<capture>', message: 'replays a capture file or a --stream, not both' });
@@ -219,19 +222,4 @@ function integerInRange(
   if (/^\d+$/.test(text.trim()) && value >= min && value <= max) return value;
   problems.push({ path: `--${name}`, message: `expected ${what} ${min}–${max}, got "${text}"` });
   return undefined;
-}
-
-/** `host:port`, `[v6]:port`; adds a problem and returns undefined when malformed. */
-function parseHostPort(
-  text: string | undefined,
-  problems: UsageProblem[],
-): { address: string; port: number } | undefined {
-  if (text === undefined) return undefined;
-  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
-  const port = match ? Number(match[3]) : NaN;
-  if (!match || port < 1 || port > 65535) {
-    problems.push({ path: '--to', message: `expected HOST:PORT such as 127.0.0.1:3000 or [::1]:3000, got "${text}"` });
-    return undefined;
-  }
-  return { address: match[1] ?? match[2]!, port };
 }

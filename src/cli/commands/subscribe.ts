@@ -72,7 +72,13 @@ export const command: Command = {
     let events = 0;
     let lastFrame: import('../../stream/frame.js').EntityFrame | undefined;
     const { stop, stopped } = untilStopped(io.signal, durationSeconds);
-    const fail = (error: unknown) => stop(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    // A failure before the socket (or NATS) is open is reported in one line, without a summary of nothing.
+    let listening = false;
+    let failure: string | undefined;
+    const fail = (error: unknown) => {
+      failure ??= error instanceof Error ? error.message : String(error);
+      stop(`failed: ${failure}`);
+    };
 
     const subscriptions = [
       subscriber.events$.subscribe({
@@ -86,6 +92,7 @@ export const command: Command = {
       }),
       subscriber.listening$.subscribe({
         next: (local) => {
+          listening = true;
           if (nats()) {
             const transport = nats()!;
             const area = transport.currentArea;
@@ -139,6 +146,10 @@ export const command: Command = {
     const natsStats = nats()?.natsStats;
     for (const s of subscriptions) s.unsubscribe();
     live.close();
+    if (!listening && failure !== undefined) {
+      io.stderr.write(`reckon subscribe: ${failure}\n`);
+      return EXIT_FAILURE;
+    }
     const s = subscriber.stats;
     const decodeErrors = Object.entries(s.decodeErrors).filter(([, n]) => n > 0);
     io.stderr.write(
