@@ -42,3 +42,11 @@ export {
   type PartValue,
   type VariableParameterNames,
 } from './parts.js';
+export { entityStatePduNames, type EntityStatePduNames } from './pdu-names.js';
+export {
+  cotTypeTail,
+  sidcOf,
+  symbolFunction,
+  type BattleDimension,
+  type SymbolFunction,
+} from './symbol-functions.js';

@@ -68,10 +68,11 @@ export function articulatedPartName(parameterType: number): ArticulatedPartNames
   return names;
 }
 
-/** A value for a person: radians as degrees, metres as metres; `unit` the one shown ('°', '°/s', 'm', 'm/s', ''). */
+/** A value for a person: radians as degrees, metres as metres. */
 export interface PartValue {
   readonly value: number;
-  readonly unit: '°' | '°/s' | 'm' | 'm/s' | '';
+  /** The unit of `value`: 'deg', 'deg/s', 'm', 'm/s', or '' when the metric gives none. */
+  readonly unit: 'deg' | 'deg/s' | 'm' | 'm/s' | '';
   /** e.g. "37.5°", "1.20 m", "0.5". */
   readonly text: string;
 }
@@ -81,8 +82,8 @@ export function articulatedPartValue(parameterType: number, value: number): Part
   const unit = articulatedPartName(parameterType).unit;
   if (unit === 'rad' || unit === 'rad/s') {
     const degrees = (value * 180) / Math.PI;
-    const shown = unit === 'rad' ? '°' : '°/s';
-    return { value: degrees, unit: shown, text: `${degrees.toFixed(1)}${shown}` };
+    const rate = unit === 'rad/s';
+    return { value: degrees, unit: rate ? 'deg/s' : 'deg', text: `${degrees.toFixed(1)}${rate ? '°/s' : '°'}` };
   }
   if (unit === 'm' || unit === 'm/s') return { value, unit, text: `${value.toFixed(2)} ${unit}` };
   return { value, unit: '', text: String(value) };
@@ -110,7 +111,7 @@ export interface VariableParameterNames {
   readonly record: string;
   /** An articulated part: "Primary Turret Number 1 · Azimuth"; an attached part: its station. */
   readonly part?: string;
-  /** An articulated part's value in degrees or metres, and that unit ('°', '°/s', 'm', 'm/s' or ''). */
+  /** An articulated part's value in degrees or metres, and that unit ('deg', 'deg/s', 'm', 'm/s' or ''). */
   readonly value?: number;
   readonly unit?: string;
   /** An attached part's store: the label of its entity type ("AIM-9B · Guided · USA"). */

@@ -27,7 +27,7 @@ describe('reckon decode', () => {
     const { code, stdout } = reckon(DIS7);
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /^1:3001:54\s+UtilVeh 1\s+1:1:222:6:1:0:0\s+v7\s+94\s+\d+\.\d+\s+4 RVW\s+21\.\d{5}° N 157\.\d{5}° W -?\d+ m\s+10\.0$/m,
+      /^1:3001:54\s+UtilVeh 1\s+1:1:222:6:1:0:0\s+GAZ-69 4x4 light vehicle · Small Wheeled Utility Vehicle · RUS\s+v7\s+94\s+\d+\.\d+\s+4 RVW\s+21\.\d{5}° N 157\.\d{5}° W -?\d+ m\s+10\.0$/m,
     );
     expect(stdout).toMatch(/^1:3001:59\s/m);
     expect(stdout).toMatch(/Frames: 171; UDP datagrams 171 \(DIS 171, other 0\)/);
@@ -45,6 +45,11 @@ describe('reckon decode', () => {
     expect(code).toBe(0);
     for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m])
       expect(stdout).toMatch(line);
+    // Each entity's type named from SISO-REF-010.
+    expect(stdout).toMatch(/^1:3001:15 .* 1:1:225:1:1:3:0\s+M1A2 · Tank · USA\s+v5/m);
+    expect(stdout).toMatch(/^1:3001:18 .* Mi-24\/25\/35 Hind · Attack helicopter · RUS\s+v5/m);
+    expect(stdout).toMatch(/^1:3001:21 .* AT-6 Spiral · Guided · RUS\s+v5/m);
+    expect(stdout).toMatch(/^\s+6\s+type 41 Environmental Process$/m);
     expect(stdout).toMatch(/Rejected: 0/);
     expect(stdout).toMatch(/\n\s+1\s+type 2 Fire\n\s+1\s+type 3 Detonation\n/);
     expect(stdout).not.toMatch(/Radios/);
@@ -79,6 +84,46 @@ describe('reckon decode', () => {
       for (const o of others) expect(Object.keys(o).sort()).toEqual(['frame', 'length', 'pduType', 'time']);
     },
   );
+
+  it('names the numbers of each Entity State PDU with --json: type, country, force, appearance, parts', () => {
+    const { code, stdout } = reckon(DIS5, '--json');
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    const objects = lines.map((line) => JSON.parse(line));
+    const tank = objects.find((o) => o.names && o.pdu.entityId.entity === 15)!;
+    expect(tank.names).toMatchObject({
+      type: 'M1A2 · Tank · USA',
+      typePath: 'Platform / Land / United States of America (USA) / Tank / M1 Abrams / M1A2',
+      kind: 'Platform',
+      domain: 'Land',
+      country: 'United States of America (USA)',
+      category: 'Tank',
+      subcategory: 'M1 Abrams',
+      specific: 'M1A2',
+      force: 'Friendly',
+      deadReckoning: expect.stringMatching(/^DRM \(RVW\)/),
+      appearance: {},
+    });
+    expect(tank.names.parts).toHaveLength(8);
+    expect(tank.names.parts[0]).toEqual({
+      record: 'Articulated Part',
+      part: 'Primary Turret Number 1 · Azimuth',
+      value: 0,
+      unit: 'deg',
+    });
+    // The missile's last PDU: destroyed, smoking, burning, deactivated (appearance 0x00808038).
+    const missile = objects.filter((o) => o.names && o.pdu.entityId.entity === 21).at(-1)!;
+    expect(missile.pdu.appearance).toBe(0x00808038);
+    expect(missile.names.appearance).toEqual({
+      damage: 'Destroyed',
+      'smoke vapor emanating': 'yes',
+      flaming: 'yes',
+      state: 'Deactivated',
+    });
+    expect(missile.names.domain).toBe('Anti-Armor');
+    // Still one line per PDU.
+    expect(lines).toHaveLength(88);
+  });
 
   it('says a record with a damaged length is corrupt, naming its byte offset, not that the file ends mid-frame', () => {
     const bytes = readFileSync(join(root, DIS5));

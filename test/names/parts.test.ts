@@ -56,8 +56,8 @@ describe('articulated parts', () => {
   it('reads "Primary Turret Number 1 · Azimuth" for 4107 and shows radians as degrees, metres as metres', () => {
     expect(articulatedPartName(4107).label).toBe('Primary Turret Number 1 · Azimuth');
     expect(articulatedPartName(4429).label).toBe('Primary Gun Number 1 · Elevation');
-    expect(articulatedPartValue(4107, Math.PI / 4)).toEqual({ value: 45, unit: '°', text: '45.0°' });
-    expect(articulatedPartValue(4108, -Math.PI)).toMatchObject({ value: -180, unit: '°/s', text: '-180.0°/s' });
+    expect(articulatedPartValue(4107, Math.PI / 4)).toEqual({ value: 45, unit: 'deg', text: '45.0°' });
+    expect(articulatedPartValue(4108, -Math.PI)).toMatchObject({ value: -180, unit: 'deg/s', text: '-180.0°/s' });
     // 2048 Periscope + 3 Extension, + 4 Extension Rate.
     expect(articulatedPartName(2051)).toMatchObject({ label: 'Periscope · Extension', unit: 'm' });
     expect(articulatedPartValue(2051, 1.2)).toEqual({ value: 1.2, unit: 'm', text: '1.20 m' });
@@ -91,7 +91,7 @@ describe('attached parts and other records', () => {
         parameterValue: Math.PI / 2,
         raw: '',
       }),
-    ).toEqual({ record: 'Articulated Part', part: 'Primary Turret Number 1 · Azimuth', value: 90, unit: '°' });
+    ).toEqual({ record: 'Articulated Part', part: 'Primary Turret Number 1 · Azimuth', value: 90, unit: 'deg' });
     expect(
       variableParameterNames({
         recordType: 1,

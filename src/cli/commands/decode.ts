@@ -1,7 +1,8 @@
 /**
  * `reckon decode <capture> [--json] [--port-filter N]`: every DIS PDU of a pcap/pcapng capture, as a per-entity summary
  * or as NDJSON. NDJSON lines, one per PDU in capture order:
- *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>}                       an Entity State PDU
+ *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>, "names": {…}}        an Entity State PDU, with the
+ *                                             SISO-REF-010 names of its numbers (type, country, force, appearance, parts)
  *   {"frame": n, "time": epochSeconds, "pdu": <FirePdu, DataPdu, …>}                  a PDU of any other type, in its
  *                                             JSON form (schemas/*-pdu.schema.json; an unknown type as OtherPdu)
  *   {"frame": n, "time": epochSeconds, "pduType": 67, "length": bytes}              an Entity State Update PDU
@@ -95,6 +96,7 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   const { pduRecordToJson } = await import('../../pdu/pdu-json.js');
   const { codecStatusMessage, codecStatusName } = await import('../../pdu/status.js');
   const { jsonLine } = await import('../terminal/printable.js');
+  const { entityStatePduNames } = await import('../../names/pdu-names.js');
   const totals = emptyTotals();
   let lines: string[] = [];
   for (const event of disCapturePdus(capture, totals, options)) {
@@ -107,7 +109,8 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
         ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
         : jsonLine({ ...head, error });
     } else if (event.record && event.pduType === 1) {
-      text = jsonLine({ ...head, pdu: entityStateRecordToPdu(event.record) });
+      const pdu = entityStateRecordToPdu(event.record);
+      text = jsonLine({ ...head, pdu, names: entityStatePduNames(pdu) });
     } else if (event.other) {
       text = jsonLine({ ...head, pdu: pduRecordToJson(event.other) });
     } else {

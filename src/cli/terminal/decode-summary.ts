@@ -3,7 +3,7 @@
  */
 import { ecefToGeodeticDegrees } from '../../math/geodesy.js';
 import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
-import { pduTypeName } from '../../names/index.js';
+import { entityTypeName, pduTypeName } from '../../names/index.js';
 import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../../pdu/status.js';
 import type { CaptureSummary } from '../../pcap/capture-summary.js';
 import type { RadioSummary } from '../../pcap/radio-summary.js';
@@ -39,6 +39,7 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
         e.id,
         printable(e.marking) || '-',
         e.entityType || '-',
+        e.entityType ? printable(entityTypeName(e.entityType.split(':').map(Number)).label) : '-',
         `v${e.protocolVersion}`,
         String(e.pdus),
         e.pdus > 1 && seconds > 0 ? ((e.pdus - 1) / seconds).toFixed(2) : '-',
@@ -48,10 +49,19 @@ export function renderCaptureSummary(path: string, capture: Capture, summary: Ca
       ];
     });
     lines.push(
-      ...table(['entity', 'marking', 'type', 'DIS', 'PDUs', 'rate/s', 'DR', 'position', 'speed m/s'], rows, 4, [7]),
+      ...table(
+        ['entity', 'marking', 'type', 'name', 'DIS', 'PDUs', 'rate/s', 'DR', 'position', 'speed m/s'],
+        rows,
+        5,
+        [8],
+      ),
       '',
     );
-    lines.push(`Positions are the last reported (WGS-84); rate is PDUs per second between the first and last.`, '');
+    lines.push(
+      'Positions are the last reported (WGS-84); rate is PDUs per second between the first and last; names are',
+      "SISO-REF-010's (reprinted with permission from SISO Inc.).",
+      '',
+    );
   }
   const skipped = Object.entries(totals.skipped).map(([reason, n]) => `${n} ${reason}`);
   lines.push(
