@@ -8,6 +8,7 @@ interface Event {
   marking: string;
   entityId: { site: number; application: number; entity: number };
   state: { exerciseId: number; entityType: { domain: number } };
+  names: { type: string; kind: string; force: string; appearance: Record<string, string> };
 }
 
 describe('reckon publish and reckon subscribe', () => {
@@ -61,7 +62,15 @@ describe('reckon publish and reckon subscribe', () => {
         mine.every((e) => e.marking === marking && e.entityId.application === 77 && e.state.exerciseId === 4),
       ).toBe(true);
       expect(mine[0]!.state.entityType.domain).toBe(domain);
+      // Every event names the entity's numbers (SISO-REF-010), beside them.
+      expect(mine.every((e) => e.names.kind === 'Platform' && e.names.force === 'Friendly')).toBe(true);
     }
+    expect(events.find((e) => e.entityId.entity === 1)!.names.type).toBe('M1A2 · Tank · USA');
+    // The leave notice says Deactivated, and its names say so.
+    expect(events.filter((e) => e.type === 'removed').map((e) => e.names.appearance.state)).toEqual([
+      'Deactivated',
+      'Deactivated',
+    ]);
     expect(subscribe.stderr()).toMatch(/stopped \(interrupted\)/);
     expect(subscribe.stderr()).toMatch(/entities {2}2 seen/);
   });

@@ -53,6 +53,7 @@ export const command: Command = {
       { formatRejections, formatWarnings },
       { jsonLine },
       { formatOtherPdus },
+      { entityStatePduNames },
     ] = await Promise.all([
       import('../../stream/subscriber.js'),
       import('../terminal/subscribe-view.js'),
@@ -60,6 +61,7 @@ export const command: Command = {
       import('../../transport/transport.js'),
       import('../terminal/printable.js'),
       import('../terminal/other-pdus.js'),
+      import('../../names/pdu-names.js'),
     ]);
     const subscriber = createSubscriber(config);
     // Over NATS: the transport's cells and counters (the subscriber opens it on the first subscription).
@@ -84,7 +86,7 @@ export const command: Command = {
       subscriber.events$.subscribe({
         next(event) {
           events++;
-          if (json) io.stdout.write(jsonLine(event) + '\n');
+          if (json) io.stdout.write(jsonLine({ ...event, names: entityStatePduNames(event.state) }) + '\n');
           entities.apply(event);
           if (count !== undefined && events >= count) stop(`${count} events`);
         },

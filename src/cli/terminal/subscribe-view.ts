@@ -1,6 +1,8 @@
 /** What `reckon subscribe` shows: remote entities as a live table (or plain lines), from render-rate frames. */
 import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
 import { ecefToGeodetic, headingPitchRollFromEuler } from '../../math/geodesy.js';
+import { appearanceDamage } from '../../names/appearance.js';
+import { entityTypeNameOf } from '../../names/entity-type-names.js';
 import type { EntityEvent } from '../../stream/entity-events.js';
 import { markingAt, type EntityFrame } from '../../stream/frame.js';
 import type { SubscriberStats } from '../../stream/subscriber.js';
@@ -124,18 +126,19 @@ function columns(color: boolean, forces: readonly number[]): FitColumn[] {
   return [
     { title: 'entity' },
     { title: 'marking', minWidth: 7 },
+    { title: 'type', minWidth: 8 },
     {
       title: 'force',
       dropRank: 8,
       style: color ? (text, row) => colored(text, forceSgr(forces[row]!)) : undefined,
     },
-    { title: 'type', dropRank: 1 },
+    { title: 'damage', dropRank: 5.5 },
     { title: 'DR', dropRank: 3 },
     { title: 'position (displayed)' },
     { title: 'heading', align: 'right', dropRank: 6 },
     { title: 'speed', align: 'right', dropRank: 7 },
     { title: 'rate', align: 'right', dropRank: 4 },
-    { title: 'PDUs', align: 'right', dropRank: 2 },
+    { title: 'PDUs', align: 'right', dropRank: 1 },
     { title: 'last PDU', align: 'right', dropRank: 5 },
   ];
 }
@@ -175,12 +178,25 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
     // Rounded before wrapping, so 359.7° shows as 0°, not 360°.
     const headingDeg = ((Math.round(hpr[0]! * DEG) % 360) + 360) % 360;
     const rate = entities.pduRatePerSecond(key, frame.timeSeconds);
+    const e = 7 * slot,
+      type = frame.entityType;
+    const names = entityTypeNameOf(
+      type[e]!,
+      type[e + 1]!,
+      type[e + 2]!,
+      type[e + 3]!,
+      type[e + 4]!,
+      type[e + 5]!,
+      type[e + 6]!,
+    );
+    const damage = appearanceDamage(type[e]!, type[e + 1]!, type[e + 3]!, t.appearance[slot]!);
     forces.push(entities.forceId(key));
     out.push([
       `${frame.entityId[j]}:${frame.entityId[j + 1]}:${frame.entityId[j + 2]}`,
       printable(markingAt(frame, slot)) || '–',
+      names.label,
       forceName(entities.forceId(key)),
-      Array.from(frame.entityType.subarray(7 * slot, 7 * slot + 7)).join(':'),
+      damage === undefined ? '' : damage.toLowerCase(),
       DR_ALGORITHM_NAMES[frame.algorithm[slot]!] ?? String(frame.algorithm[slot]),
       formatLatLonAlt(geo[0]! * DEG, geo[1]! * DEG, geo[2]!),
       Number.isFinite(headingDeg) ? `${headingDeg}°` : '–',
@@ -251,8 +267,8 @@ export function subscribePlainLines(frame: EntityFrame, entities: EntityList): s
   const { rows: body, more } = rows(frame, entities, MAX_PLAIN_ROWS);
   const lines = body.map(
     (r) =>
-      `subscribe: ${r[0]} ${r[1]} ${r[2]} DR=${r[4]} ${r[5]} heading=${r[6]} ${r[7]} ` +
-      `rate=${r[8]} pdus=${r[9]} last=${r[10]}`,
+      `subscribe: ${r[0]} ${r[1]} ${r[3]} type="${r[2]}"${r[4] ? ` damage="${r[4]}"` : ''} DR=${r[5]} ${r[6]} ` +
+      `heading=${r[7]} ${r[8]} rate=${r[9]} pdus=${r[10]} last=${r[11]}`,
   );
   const gone = goneCounts(entities);
   const recent = entities.recentGone.map((g) => goneLine(g, frame.timeSeconds)).join('; ');

@@ -17,6 +17,9 @@ export interface Spec {
   headingDeg?: number;
   latitudeDeg?: number;
   longitudeDeg?: number;
+  /** Seven numbers; defaults to an M1A2 (1:1:225:1:1:3:0). */
+  entityType?: readonly number[];
+  appearance?: number;
 }
 
 export function record(entity: number, spec: Spec): EntityStateRecord {
@@ -25,7 +28,8 @@ export function record(entity: number, spec: Spec): EntityStateRecord {
   r.application = 77;
   r.entity = entity;
   r.forceId = spec.forceId ?? 1;
-  r.entityType.set([1, 1, 225, 1, 1, 3, 0]);
+  r.entityType.set(spec.entityType ?? [1, 1, 225, 1, 1, 3, 0]);
+  r.appearance = spec.appearance ?? 0;
   const lat = spec.latitudeDeg ?? 47.39712,
     lon = spec.longitudeDeg ?? 8.54803;
   geodeticDegreesToEcef(r.location, lat, lon, 408);

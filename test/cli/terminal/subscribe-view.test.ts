@@ -45,11 +45,11 @@ describe('subscribe view', () => {
     expect(lines.join('\n')).toMatch(/47\.39712° N 8\.54803° E 408 m/);
   });
 
-  it('shows everything where it fits: force, heading, speed, rate, PDUs', () => {
-    const { frame, entities } = world([{ marking: 'TANK 1', forceId: 2, headingDeg: 135 }]);
+  it('shows everything where it fits: type, force, damage, heading, speed, rate, PDUs', () => {
+    const { frame, entities } = world([{ marking: 'TANK 1', forceId: 2, headingDeg: 135, appearance: 1 << 3 }]);
     const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 200, rows: 40 });
     expect(lines[1]!.split(/\s{2,}/)).toEqual(
-      ['entity', 'marking', 'force', 'type', 'DR', 'position (displayed)'].concat([
+      ['entity', 'marking', 'type', 'force', 'damage', 'DR', 'position (displayed)'].concat([
         'heading',
         'speed',
         'rate',
@@ -61,8 +61,9 @@ describe('subscribe view', () => {
     expect(lines[2]!.split(/\s{2,}/)).toEqual([
       '1:77:1',
       'TANK 1',
+      'M1A2 · Tank · USA',
       'opposing',
-      '1:1:225:1:1:3:0',
+      'slight damage',
       'FPW',
       position,
       '135°',
@@ -71,7 +72,27 @@ describe('subscribe view', () => {
       '2',
       '0.5 s ago',
     ]);
-    expect(subscribePlainLines(frame, entities)[0]).toMatch(/opposing .* heading=135° .* rate=0\.67\/s pdus=2/);
+    expect(subscribePlainLines(frame, entities)[0]).toMatch(
+      /opposing type="M1A2 · Tank · USA" damage="slight damage" .* heading=135° .* rate=0\.67\/s pdus=2/,
+    );
+  });
+
+  it('names each type from SISO-REF-010, shows the destroyed, and keeps the type at 80 columns', () => {
+    const { frame, entities } = world([
+      { marking: 'HIND', entityType: [1, 2, 222, 20, 2, 0, 0], appearance: 3 << 3 },
+      { marking: 'SOLDIER', entityType: [3, 1, 225, 11, 5, 40, 0], appearance: 3 << 3 },
+      { marking: 'ODD', entityType: [12, 40, 999, 1, 1, 1, 1] },
+    ]);
+    const wide = subscribeLiveLines(frame, entities, stats, false, { columns: 200, rows: 40 });
+    expect(wide[2]).toMatch(/^1:77:1\s+HIND\s+Mi-24\/25\/35 Hind · Attack helicopter · RUS\s+friendly\s+destroyed\s/);
+    expect(wide[3]).toMatch(
+      /^1:77:2\s+SOLDIER\s+5\.56mm M16A1 · U\.S\. Army \(USA\) · USA\s+friendly\s+fatal injury\s/,
+    );
+    expect(wide[4]).toMatch(/^1:77:3\s+ODD\s+unknown \(12\) · unknown \(40\) · unknown \(999\)\s+friendly\s+FPW/);
+    const narrow = subscribeLiveLines(frame, entities, stats, false, { columns: 80, rows: 24 });
+    for (const line of narrow) expect(visibleWidth(line), line).toBeLessThanOrEqual(80);
+    expect(narrow[2]).toMatch(/^1:77:1\s+HIND\s+Mi-24\S*/);
+    expect(narrow[1]).toMatch(/^entity\s+marking\s+type\s/);
   });
 
   it('rates PDUs per second since the first, that one not counted: steady, silent, burst, new', () => {
@@ -107,7 +128,9 @@ describe('subscribe view', () => {
     [12, 'neutral 4'],
   ])('names force ID %i %s', (forceId, name) => {
     const { frame, entities } = world([{ marking: 'X', forceId }]);
-    expect(subscribePlainLines(frame, entities)[0]).toMatch(new RegExp(`^subscribe: 1:77:1 X ${name} DR=`));
+    expect(subscribePlainLines(frame, entities)[0]).toMatch(
+      new RegExp(`^subscribe: 1:77:1 X ${name} type="[^"]+" DR=`),
+    );
   });
 
   it('colours the force on a terminal only when colour is wanted', () => {
