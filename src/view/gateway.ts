@@ -8,8 +8,11 @@
  * - Every tick (50 ms by default): one bundle encoded once and sent to every client with the empty filter; for a
  *   filtered client, the matching records only.
  * - Backpressure: a client whose socket holds more than `highWaterBytes` unsent gets nothing more until it drains;
- *   meanwhile the gateway remembers which entities it missed (one mark per entity, so bounded) and then sends their
- *   newest PDUs, counting each PDU it never got as skipped.
+ *   meanwhile the gateway remembers which entities it missed (one mark per entity slot, `slot-marks.ts`) and then
+ *   sends their newest PDUs, counting each PDU it never got as skipped.
+ * - Snapshots (after connecting or a filter change) go out the same way: every slot marked, then sent a bounded
+ *   number of slots per tick within the client's high-water mark. Filter changes are coalesced and applied at most
+ *   every `FILTER_INTERVAL_MS` per client (`filter-gate.ts`).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -19,7 +22,7 @@ import { entityTimeoutSeconds } from '../config/heartbeat.js';
 import { isDeactivated } from '../dr/algorithm.js';
 import { EntityIndex } from '../dr/entity-index.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
-import { PduType } from '../pdu/constants.js';
+import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { CodecStatus } from '../pdu/status.js';
@@ -31,16 +34,17 @@ import {
   type DatagramTransport,
   type TransportStats,
 } from '../transport/transport.js';
+import { compile, inBbox, matchesAttributes, type CompiledFilter } from './compiled-filter.js';
+import { FilterGate } from './filter-gate.js';
 import {
   EMPTY_FILTER,
   FEED_PATH,
+  FEED_RECORD_HEADER_BYTES,
   FeedWriter,
   MAX_CLIENT_MESSAGE_BYTES,
   copyBytes,
   VIEW_PROTOCOL_VERSION,
   encodeMessage,
-  isEmptyFilter,
-  longitudeInSpan,
   parseClientMessage,
   type ServerMessage,
   type TruthEntity,
@@ -48,6 +52,7 @@ import {
   type ViewErrorCode,
   type ViewFilter,
 } from './protocol.js';
+import { SlotMarks } from './slot-marks.js';
 
 export interface GatewayOptions {
   /** Receive settings (`dis`, `filter`, `receiver`, `heartbeat`); what the page is told in `hello`. */
@@ -154,6 +159,11 @@ class EntityEntries {
     this.freeCount = capacity;
   }
 
+  /** The entry in a slot, if any. */
+  at(slot: number): EntityEntry | undefined {
+    return this.bySlot[slot];
+  }
+
   get(key: number): EntityEntry | undefined {
     const slot = this.index.get(key);
     return slot < 0 ? undefined : this.bySlot[slot];
@@ -184,59 +194,24 @@ class EntityEntries {
   }
 }
 
-/** A client's filter as lookup tables, so matching a record costs a few array reads. */
-interface CompiledFilter {
-  readonly all: boolean;
-  readonly exercise: number;
-  readonly forces: Uint8Array | undefined;
-  readonly kinds: Uint8Array | undefined;
-  readonly domains: Uint8Array | undefined;
-  readonly bbox: readonly [number, number, number, number] | null;
-}
-
-function table(values: readonly number[] | null): Uint8Array | undefined {
-  if (values === null) return undefined;
-  const t = new Uint8Array(256);
-  for (const v of values) t[v] = 1;
-  return t;
-}
-
-function compile(filter: ViewFilter): CompiledFilter {
-  return {
-    all: isEmptyFilter(filter),
-    exercise: filter.exercise ?? -1,
-    forces: table(filter.forces),
-    kinds: table(filter.kinds),
-    domains: table(filter.domains),
-    bbox: filter.bbox,
-  };
-}
-
-/** Whether a filter's exercise, force, kind and domain parts let an entity through (the area is checked apart). */
-function matchesAttributes(f: CompiledFilter, exercise: number, force: number, kind: number, domain: number): boolean {
-  if (f.exercise >= 0 && exercise !== f.exercise) return false;
-  if (f.forces !== undefined && f.forces[force] === 0) return false;
-  if (f.kinds !== undefined && f.kinds[kind] === 0) return false;
-  return f.domains === undefined || f.domains[domain] === 1;
-}
-
-function inBbox(b: readonly [number, number, number, number], latDeg: number, lonDeg: number): boolean {
-  return latDeg >= b[1] && latDeg <= b[3] && longitudeInSpan(lonDeg, b[0], b[2]);
-}
-
 class ViewClient {
   filter: ViewFilter = EMPTY_FILTER;
   compiled: CompiledFilter = compile(EMPTY_FILTER);
+  /** Filters asked for and not yet applied (coalesced, rate-limited). */
+  readonly filters = new FilterGate();
   /** Not sent to while its socket holds more than the high-water mark. */
   congested = false;
-  /** Entities with PDUs this client missed while congested; their newest PDUs go out when it drains. */
-  readonly pending = new Set<EntityEntry>();
+  /** Entities whose newest PDUs this client still has to get: its snapshot, or what it missed while congested. */
+  readonly marks: SlotMarks;
   skipped = 0;
   constructor(
     readonly socket: WebSocket,
     /** The connection under `socket` (what the upgrade came on): a tick's frames are written to it in one go. */
     readonly connection: Duplex,
-  ) {}
+    capacity: number,
+  ) {
+    this.marks = new SlotMarks(capacity);
+  }
 }
 
 /** Whether an upgrade's `Origin` may use the feed: absent, the page's own (same host:port), or allowed. */
@@ -307,6 +282,9 @@ export function binaryFrames(messages: readonly Uint8Array[]): Buffer {
   return out;
 }
 
+/** Entity slots a client's snapshot walks per tick at most: bounds the gateway's work per client and tick. */
+const SNAPSHOT_SLOTS_PER_TICK = 8192;
+
 /** PDUs held for one tick before it is sent early: 4096 Entity State PDUs of 144 bytes fill 0.6 MB. */
 const TICK_RECORDS = 4096;
 const TICK_BYTES = 1 << 20;
@@ -356,6 +334,8 @@ export class ViewGateway {
   private readonly tickLatDeg = new Float64Array(TICK_RECORDS);
   private readonly tickLonDeg = new Float64Array(TICK_RECORDS);
   private readonly tickGeodeticValid = new Uint8Array(TICK_RECORDS);
+  /** 1 for a full Entity State PDU, 0 for an Entity State Update. */
+  private readonly tickFull = new Uint8Array(TICK_RECORDS);
   /**
    * Arrival time of the datagram being received, ms since the Unix epoch: one clock read per datagram, kept in a
    * typed array so that passing it along boxes no number.
@@ -431,12 +411,19 @@ export class ViewGateway {
   }
 
   /** Unsent bytes and missed entities of each client, for tests and diagnostics. */
-  clientStates(): Array<{ bufferedBytes: number; pendingEntities: number; congested: boolean; skipped: number }> {
+  clientStates(): Array<{
+    bufferedBytes: number;
+    pendingEntities: number;
+    congested: boolean;
+    skipped: number;
+    filtersCoalesced: number;
+  }> {
     return [...this.clients].map((c) => ({
       bufferedBytes: c.socket.bufferedAmount,
-      pendingEntities: c.pending.size,
+      pendingEntities: c.marks.count,
       congested: c.congested,
       skipped: c.skipped,
+      filtersCoalesced: c.filters.coalesced,
     }));
   }
 
@@ -513,6 +500,7 @@ export class ViewGateway {
     this.tickEcef[3 * i + 1] = entry.y;
     this.tickEcef[3 * i + 2] = entry.z;
     this.tickGeodeticValid[i] = 0;
+    this.tickFull[i] = bytes[offset + HeaderOffset.PDU_TYPE] === PduType.ENTITY_STATE ? 1 : 0;
     this.tickAttributes[4 * i] = entry.exercise;
     this.tickAttributes[4 * i + 1] = entry.force;
     this.tickAttributes[4 * i + 2] = entry.kind;
@@ -553,25 +541,35 @@ export class ViewGateway {
     return inBbox(f.bbox, e.latDeg, e.lonDeg);
   }
 
-  /** Sends the PDUs of this tick to every client (or marks them missed for a congested one). */
+  /**
+   * Sends the PDUs of this tick to every client (or marks them missed for a congested one), after a filter change
+   * that is due and the next part of a snapshot or of what a client missed.
+   */
   tick(): void {
     if (this.closed) return;
     const count = this.tickCount;
+    const nowMs = this.now();
     let shared: TickFrames | undefined;
     for (const client of this.clients) {
       if (client.socket.readyState !== client.socket.OPEN) continue;
+      const filter = client.filters.take(nowMs);
+      if (filter !== undefined) this.applyFilter(client, filter);
       if (!client.congested && client.socket.bufferedAmount > this.highWaterBytes) client.congested = true;
+      // Drained (half the mark, so it is not toggled on every tick): the stream resumes.
+      if (client.congested && client.socket.bufferedAmount <= this.highWaterBytes / 2) client.congested = false;
       if (client.congested) {
         for (let i = 0; i < count; i++) {
           if (this.recordMatches(client.compiled, i)) this.miss(client, this.tickEntries[i]!);
         }
-        // Drained (half the mark, so it is not toggled on every tick): the newest of what it missed, then the stream.
-        if (client.socket.bufferedAmount <= this.highWaterBytes / 2) {
-          client.congested = false;
-          this.sendEntries(client, client.pending);
-          client.pending.clear();
-        }
         continue;
+      }
+      if (client.marks.count > 0) {
+        // What this tick carries of a marked entity's full PDU goes out with it: not again from the marks.
+        for (let i = 0; i < count; i++) {
+          const slot = this.tickEntries[i]!.slot;
+          if (slot >= 0 && this.tickFull[i] === 1 && this.recordMatches(client.compiled, i)) client.marks.unmark(slot);
+        }
+        this.sendMarked(client);
       }
       if (count === 0) continue;
       if (client.compiled.all) {
@@ -625,47 +623,52 @@ export class ViewGateway {
     writer.add(timeMs, bytes, offset, length);
   }
 
+  /** Marks an entity a congested client missed: its newest PDU goes out when it drains. */
   private miss(client: ViewClient, entry: EntityEntry): void {
-    if (client.pending.has(entry)) {
-      client.skipped++;
-      this.stats.skipped++;
-    } else if (client.pending.size < this.maxEntities) {
-      client.pending.add(entry);
-    } else {
-      // Bounded even when entities come and go while the client is stuck.
-      client.skipped++;
-      this.stats.skipped++;
-    }
+    if (entry.slot >= 0 && client.marks.mark(entry.slot)) return;
+    client.skipped++;
+    this.stats.skipped++;
   }
 
   /**
-   * Sends the newest PDUs of `entries` that pass the client's filter (a snapshot); to a client over the high-water
-   * mark, marks them missed instead, so a client that asks for snapshots without reading cannot grow its buffer.
+   * Sends the newest PDUs of the entities marked for `client` that pass its filter (its snapshot, or what it missed),
+   * walking at most `SNAPSHOT_SLOTS_PER_TICK` slots and writing at most what keeps its socket under the high-water
+   * mark; the rest goes out on the next ticks.
    */
-  private sendEntries(client: ViewClient, entries: Iterable<EntityEntry>): void {
-    if (client.congested || client.socket.bufferedAmount > this.highWaterBytes) {
-      client.congested = true;
-      for (const e of entries) {
-        if (this.entryMatches(client.compiled, e)) this.miss(client, e);
-      }
-      return;
-    }
+  private sendMarked(client: ViewClient): void {
+    if (client.marks.count === 0) return;
     const messages: Buffer[] = [];
     this.writer.reset();
-    for (const e of entries) {
-      if (e.timedOut || e.fullLength === 0) continue;
-      if (!this.entryMatches(client.compiled, e)) continue;
+    let budget = this.highWaterBytes - client.socket.bufferedAmount;
+    client.marks.drain(SNAPSHOT_SLOTS_PER_TICK, (slot) => {
+      if (budget <= 0) return false;
+      const e = this.entities.at(slot);
+      if (e === undefined || e.timedOut || e.fullLength === 0 || !this.entryMatches(client.compiled, e)) return true;
       this.write(messages, e.fullTimeMs, e.full, 0, e.fullLength);
-      if (e.partialLength > 0) this.write(messages, e.partialTimeMs, e.partial, 0, e.partialLength);
-    }
+      budget -= FEED_RECORD_HEADER_BYTES + e.fullLength;
+      if (e.partialLength > 0) {
+        this.write(messages, e.partialTimeMs, e.partial, 0, e.partialLength);
+        budget -= FEED_RECORD_HEADER_BYTES + e.partialLength;
+      }
+      return true;
+    });
     if (this.writer.length > 0) messages.push(Buffer.from(this.writer.bytes()));
-    for (const message of messages) this.sendBinary(client, message);
+    let bytes = 0;
+    for (const message of messages) bytes += message.length;
+    this.writeFrames(client, { frames: binaryFrames(messages), messages: messages.length, bytes });
   }
 
-  private sendBinary(client: ViewClient, message: Buffer): void {
-    this.stats.messagesSent++;
-    this.stats.bytesSent += message.length;
-    client.socket.send(message, { binary: true });
+  /** Marks every entity held now for `client`: its snapshot, sent over the next ticks. */
+  private markSnapshot(client: ViewClient): void {
+    client.marks.markOnly((slot) => this.entities.at(slot) !== undefined);
+  }
+
+  /** Applies a filter: confirmed with `filter-ok`, then the snapshot of the new view over the next ticks. */
+  private applyFilter(client: ViewClient, filter: ViewFilter): void {
+    client.filter = filter;
+    client.compiled = compile(filter);
+    this.sendJson(client, { type: 'filter-ok', filter });
+    this.markSnapshot(client);
   }
 
   private sendJson(client: ViewClient, message: ServerMessage): void {
@@ -721,7 +724,7 @@ export class ViewGateway {
   }
 
   private connect(socket: WebSocket, connection: Duplex): void {
-    const client = new ViewClient(socket, connection);
+    const client = new ViewClient(socket, connection, this.maxEntities);
     this.clients.add(client);
     this.stats.clients = this.clients.size;
     socket.on('error', (error: Error & { code?: string }) => {
@@ -731,13 +734,12 @@ export class ViewGateway {
     });
     socket.on('close', () => {
       this.clients.delete(client);
-      client.pending.clear();
       this.stats.clients = this.clients.size;
     });
     socket.on('message', (data, isBinary) => this.onMessage(client, data, isBinary));
     const serverTimeMs = this.now();
     this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs, config: this.viewConfig });
-    this.sendEntries(client, this.entities.values());
+    this.markSnapshot(client); // sent over the next ticks
   }
 
   private onMessage(client: ViewClient, data: RawData, isBinary: boolean): void {
@@ -757,12 +759,8 @@ export class ViewGateway {
     const message = parsed.message;
     if (message.type === 'ping') return this.sendJson(client, { type: 'pong', serverTimeMs: this.now() });
     const { type: _type, ...filter } = message;
-    client.filter = filter;
-    client.compiled = compile(filter);
-    client.pending.clear();
-    this.sendJson(client, { type: 'filter-ok', filter });
-    // The new view from its newest state (a congested client gets it when it drains).
-    this.sendEntries(client, this.entities.values());
+    // Applied at the next tick, at most every FILTER_INTERVAL_MS; a newer filter before then replaces this one.
+    client.filters.offer(filter);
   }
 
   private clientError(client: ViewClient, code: ViewErrorCode, message: string): void {

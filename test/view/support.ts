@@ -2,6 +2,7 @@
 // and a `ws` client that collects what the feed sends, with bounded waits.
 import { createSocket, type Socket } from 'node:dgram';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { resolveConfig } from '../../src/stream/settings.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
@@ -214,4 +215,35 @@ export async function startGateway(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A WebSocket text frame as a client must send it: masked (RFC 6455 §5.3), payload under 126 bytes. */
+export function maskedTextFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  if (payload.length >= 126) throw new Error('payload too long for this helper');
+  const mask = [0x12, 0x34, 0x56, 0x78];
+  return Buffer.concat([Buffer.from([0x81, 0x80 | payload.length, ...mask]), payload.map((b, i) => b ^ mask[i % 4]!)]);
+}
+
+/** A raw TCP client that does the WebSocket upgrade by hand, then never reads. */
+export async function rawClient(port: number) {
+  const raw = connect(port, '127.0.0.1');
+  raw.on('error', () => {});
+  await within(new Promise<void>((resolve) => raw.once('connect', () => resolve())), 5000, 'TCP connect');
+  raw.write(
+    'GET /feed HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+      'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+  );
+  await within(new Promise<void>((resolve) => raw.once('data', () => resolve())), 5000, 'the 101 response');
+  raw.pause();
+  return raw;
+}
+
+/** Waits (yielding to I/O) until `condition` holds; fails after 5 s. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
