@@ -5,6 +5,7 @@
  */
 import { ecefToEnuMatrix } from '../math/geodesy.js';
 import { cotTypeTail } from '../names/symbol-functions.js';
+import { LISTED_COT_TAILS } from './listed-types.js';
 
 /** CoT affiliation letters (the second atom of an `a-…` type): friend, hostile, neutral, unknown. */
 export type CotAffiliation = 'f' | 'h' | 'n' | 'u';
@@ -23,15 +24,25 @@ export function affiliationForForce(forceId: number): CotAffiliation {
  * The CoT type hierarchy below the affiliation for a DIS entity kind, domain and category: the MIL-STD-2525C
  * battle dimension and function id of `symbolFunction` (src/names/symbol-functions.ts), letters joined by `-`:
  * `G-E-V-A-T` for a tank, `A-M-H-A` for an attack helicopter, `S-C-L-D-D` for a destroyer; `X` when nothing is known.
- * The table is in docs/cot.md.
+ * Only types MITRE's CoTtypes.xml lists are sent (`LISTED_COT_TAILS`): an unlisted function id gives way to its
+ * most specific listed parent (`U-S-N-B` → `U-S-N`), and space (2525C dimension `P`, which CoTtypes.xml does not
+ * have) is sent as an air track, `A`. The table is in docs/cot.md.
  */
 export function cotDimensionFor(kind: number, domain: number, category = 0): string {
-  return cotTypeTail(kind, domain, category);
+  return listedTail(cotTypeTail(kind, domain, category));
+}
+
+/** `tail`, or its most specific parent that CoTtypes.xml lists; `A` for the unlisted space dimension `P`. */
+function listedTail(tail: string): string {
+  for (let t = tail; ; t = t.slice(0, t.lastIndexOf('-'))) {
+    if (LISTED_COT_TAILS.has(t)) return t;
+    if (!t.includes('-')) return t === 'P' ? 'A' : 'X';
+  }
 }
 
 /** The CoT `type` of a DIS entity: `a-<affiliation>-<dimension and function>`, e.g. `a-f-G-E-V-A-T`, `a-h-A-M-H-A`. */
 export function cotTypeFor(forceId: number, kind: number, domain: number, category = 0): string {
-  return `a-${affiliationForForce(forceId)}-${cotTypeTail(kind, domain, category)}`;
+  return `a-${affiliationForForce(forceId)}-${cotDimensionFor(kind, domain, category)}`;
 }
 
 /**

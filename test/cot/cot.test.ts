@@ -137,8 +137,8 @@ describe('mapping', () => {
     expect(cotTypeFor(2, 1, 2, 1)).toBe('a-h-A-M-F-F'); // fighter
     expect(cotTypeFor(3, 1, 3, 5)).toBe('a-n-S-C-L-D-D'); // destroyer
     expect(cotTypeFor(2, 1, 3, 80)).toBe('a-h-S-X-M-P'); // passenger vessel
-    expect(cotTypeFor(2, 1, 4, 3)).toBe('a-h-U-S-N-A'); // SSN
-    expect(cotTypeFor(1, 1, 5, 12)).toBe('a-f-P-S'); // communication satellite
+    expect(cotTypeFor(2, 1, 4, 3)).toBe('a-h-U-S-N'); // SSN (U-S-N-A is not in CoTtypes.xml)
+    expect(cotTypeFor(1, 1, 5, 12)).toBe('a-f-A'); // communication satellite
     expect(cotTypeFor(2, 2, 7, 1)).toBe('a-h-U-W-T'); // guided anti-submarine munition: torpedo
     expect(cotTypeFor(2, 2, 1, 1)).toBe('a-h-A-W-M'); // guided anti-air munition: missile in flight
     expect(cotTypeFor(1, 3, 1, 11)).toBe('a-f-G-U-C-I'); // a soldier
@@ -150,7 +150,7 @@ describe('mapping', () => {
     expect(cotTypeFor(2, 1, 2)).toBe('a-h-A'); // opposing air platform
     expect(cotTypeFor(3, 1, 3)).toBe('a-n-S'); // neutral surface platform
     expect(cotTypeFor(5, 1, 4)).toBe('a-h-U'); // Opposing 2, subsurface
-    expect(cotTypeFor(1, 1, 5)).toBe('a-f-P');
+    expect(cotTypeFor(1, 1, 5)).toBe('a-f-A'); // CoTtypes.xml has no space dimension
     expect(cotTypeFor(0, 1, 1)).toBe('a-u-G-E-V');
     expect(cotTypeFor(2, 2, 1)).toBe('a-h-A-W'); // a munition, whatever its target domain
     expect(cotTypeFor(1, 3, 1)).toBe('a-f-G-U-C-I'); // a life form on land: infantry
