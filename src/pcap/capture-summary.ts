@@ -22,6 +22,8 @@ export interface EntitySummary {
   entityType: string;
   /** Force ID of the last full Entity State PDU (0 other, 1 friendly, 2 opposing, 3 neutral; IEEE 1278.1 §6.2.39). */
   forceId: number;
+  /** Appearance of the last PDU (Entity State or Entity State Update), 32 bits. */
+  appearance: number;
   protocolVersion: number;
   /** Last reported ECEF location, metres. */
   readonly locationEcef: Float64Array;
@@ -63,6 +65,7 @@ export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions
         drAlgorithm: 0,
         entityType: '',
         forceId: 0,
+        appearance: 0,
         protocolVersion: r.protocolVersion,
         locationEcef: new Float64Array(3),
         linearVelocity: new Float64Array(3),
@@ -74,6 +77,7 @@ export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions
     entity.protocolVersion = r.protocolVersion;
     entity.locationEcef.set(r.location);
     entity.linearVelocity.set(r.linearVelocity);
+    entity.appearance = r.appearance;
     if (r.pduType === 1) {
       entity.marking = markingText(r);
       entity.drAlgorithm = r.drAlgorithm;

@@ -6,7 +6,10 @@
  */
 import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { ecefToEnuMatrix, ecefToGeodetic } from '../math/geodesy.js';
-import { PDU_TYPE_NAMES } from '../pdu/constants.js';
+import { appearanceSummary } from '../names/appearance.js';
+import { EnumerationUid, forceName, isListed, pduTypeName as sisoPduTypeName } from '../names/enumerations.js';
+import { entityTypeName } from '../names/entity-type-names.js';
+import { SISO_ATTRIBUTION, SISO_VERSION } from '../names/siso-data.generated.js';
 import { entityKey } from '../pdu/entity-state-record.js';
 import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
 import { summarizeDisCapture, type CaptureSummary } from '../pcap/capture-summary.js';
@@ -24,8 +27,6 @@ const MAX_TRACK_POINTS = 1500;
 const MAX_BINS = 600;
 /** Positions closer than this to the Earth's centre are not on it (an unset location): not drawn. */
 const MIN_EARTH_RADIUS_M = 6.3e6;
-
-export const FORCE_NAMES: Readonly<Record<number, string>> = { 0: 'other', 1: 'friendly', 2: 'opposing', 3: 'neutral' };
 
 /** What the report draws, gathered in one pass over the capture. */
 export interface CaptureReportData {
@@ -88,8 +89,12 @@ export function captureReportData(capture: Capture, options: DisCaptureOptions =
 }
 
 function pduTypeName(pduType: number, status: number): string {
-  if (status !== 0) return 'rejected';
-  return PDU_TYPE_NAMES[pduType] ?? `type ${pduType}`;
+  return status !== 0 ? 'rejected' : pduTypeLabel(pduType);
+}
+
+/** SISO-REF-010's name of a PDU type, or `type N` for one it does not list. */
+function pduTypeLabel(pduType: number): string {
+  return isListed(EnumerationUid.DIS_PDU_TYPE, pduType) ? sisoPduTypeName(pduType) : `type ${pduType}`;
 }
 
 /** Keeps every other point and doubles the stride: the track stays bounded and evenly thinned. */
@@ -146,6 +151,7 @@ export async function captureReportHtml(
     'entity',
     'marking',
     'type',
+    'name',
     'force',
     'DIS',
     'PDUs',
@@ -153,27 +159,33 @@ export async function captureReportHtml(
     'DR algorithm',
     'first seen (s)',
     'last seen (s)',
+    'appearance',
   ];
   const rows = entities.map((e) => {
     const seconds = e.lastTimeSeconds - e.firstTimeSeconds;
+    const type = e.entityType ? e.entityType.split(':').map(Number) : undefined;
+    const names = type && entityTypeName(type);
     return [
       e.id,
       e.marking || '-',
       e.entityType || '-',
-      FORCE_NAMES[e.forceId] ?? String(e.forceId),
+      names ? names.label : '-',
+      forceName(e.forceId),
       `v${e.protocolVersion}`,
       e.pdus,
       e.pdus > 1 && seconds > 0 ? (e.pdus - 1) / seconds : null,
       `${e.drAlgorithm} ${DR_ALGORITHM_NAMES[e.drAlgorithm] ?? '?'}`,
       e.firstTimeSeconds - summary.firstTimeSeconds,
       e.lastTimeSeconds - summary.firstTimeSeconds,
+      (type && appearanceSummary(type, e.appearance)) || '-',
     ];
   });
   sections.push({
     title: 'Entities',
     caption:
       'From Entity State (and Entity State Update) PDUs; type, force and DR algorithm from the last full ' +
-      'Entity State PDU; times from the first frame.',
+      'Entity State PDU, appearance (the fields set) from the last PDU; times from the first frame. Names: ' +
+      `${SISO_VERSION}. ${SISO_ATTRIBUTION}`,
     html: entities.length > 0 ? htmlTable(header, rows) : '<p>No Entity State PDUs.</p>',
   });
   const rejected = Object.entries(totals.rejected).sort((a, b) => b[1] - a[1]);
@@ -199,7 +211,7 @@ export async function captureReportHtml(
   });
   const byType = Object.entries(totals.pdusByType)
     .sort(([a], [b]) => Number(a) - Number(b))
-    .map(([type, n]) => `${n} ${PDU_TYPE_NAMES[Number(type)] ?? `type ${type}`}`);
+    .map(([type, n]) => `${n} ${pduTypeLabel(Number(type))}`);
   const summaryText =
     `${capture.format}, ${totals.frames} frames` +
     (Number.isFinite(span)

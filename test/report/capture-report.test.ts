@@ -65,9 +65,29 @@ describe('capture report', () => {
     expect(Math.hypot(track.east[0]!, track.north[0]!)).toBeLessThan(1);
     expect(Math.max(...track.north)).toBeGreaterThan(300);
     const html = await captureReportHtml('gaz69.pcap', capture);
-    expect(html).toContain('<td>1:3001:54</td><td>UtilVeh 1</td><td>1:1:222:6:1:0:0</td>');
+    expect(html).toContain(
+      '<td>1:3001:54</td><td>UtilVeh 1</td><td>1:1:222:6:1:0:0</td>' +
+        '<td>GAZ-69 4x4 light vehicle · Small Wheeled Utility Vehicle · RUS</td><td>Friendly</td>',
+    );
+    // The last appearance's set fields: the power plant on (bit 22), and the parked vehicle frozen (bit 21).
+    expect(html).toMatch(/<td>1:3001:54<\/td>.*?<td>power plant on<\/td><\/tr>/s);
+    expect(html).toMatch(/<td>1:3001:59<\/td>.*?<td>frozen, power plant on<\/td><\/tr>/s);
+    expect(html).toContain('Reprinted with permission from SISO Inc.');
     expect(html).toMatch(/<td>TRUNCATED<\/td><td class="n">1<\/td>/);
     expect((html.match(/<svg/g) ?? []).length).toBe(2);
+  });
+
+  it("names the v5 capture's tank, helicopter and the destroyed missile", async () => {
+    const capture = readCapture(
+      readFileSync(new URL('../fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap', import.meta.url)),
+    );
+    const html = await captureReportHtml('hind.pcap', capture);
+    expect(html).toContain('<td>M1A2 · Tank · USA</td><td>Friendly</td>');
+    expect(html).toContain('<td>Mi-24/25/35 Hind · Attack helicopter · RUS</td><td>Opposing</td>');
+    expect(html).toMatch(
+      /<td>AT-6 Spiral · Guided · RUS<\/td>.*?<td>destroyed, smoke vapor emanating, flaming, deactivated<\/td>/s,
+    );
+    expect(html).toMatch(/1 Fire, 1 Detonation/);
   });
 
   it('escapes hostile markings in the table, the legend and the tooltips', async () => {
