@@ -479,6 +479,15 @@ export {
   type DeadReckoningResult,
 } from './dr/model.js';
 export { createTruthState, type TruthState } from './dr/truth-state.js';
+export { EmitterBank, type EmitterBankOptions, type BankTruth, type BankAttitude } from './dr/emitter-bank.js';
+export {
+  OwnedEntityTable,
+  createOwnedEntityStats,
+  type OwnedEntityTableOptions,
+  type OwnedEntityIdentity,
+  type OwnedEntityStats,
+  type PduSink,
+} from './dr/owned-entity-table.js';
 
 // transport — datagrams over UDP (or any DatagramTransport); bundling, splitting, filtering, counters
 export {
@@ -597,6 +606,7 @@ export {
   type SampleTrajectoryOptions,
 } from './stream/operators.js';
 export type { LocalEntity, EmittedPdu } from './stream/local-entities.js';
+export type { Fleet, FleetOptions } from './stream/fleet.js';
 export type { EntityEvent, EntityEventType, LeaveReason } from './stream/entity-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
 export type { StreamConfig } from './stream/settings.js';

@@ -155,40 +155,55 @@ export class OwnedEntityTable {
     const senders = bank.decide(tSeconds, from, to);
     const sending = senders <= budget ? senders : Math.max(0, Math.floor(budget));
     bank.commit(tSeconds, sending);
-    for (let k = 0; k < sending; k++) this.write(bank.senders[k]!, tSeconds, bank.reasons[bank.senders[k]!]!, sink);
+    for (let k = 0; k < sending; k++) {
+      const i = bank.senders[k]!;
+      this.sent(i, tSeconds, bank.reasons[i]!);
+      this.encodeLast(i, sink);
+    }
     return sending === senders ? to - from : bank.senders[sending]! - from;
   }
 
   /**
-   * Writes entity i's last PDU, as sent (`bank.writeSentInto`) with its identity, to `sink`, stamped tSeconds,
-   * counting it under `reasons`.
+   * Entity i's decision at tSeconds on its own (`DeadReckoningEmitter.update`): when it returns non-zero, entity i's
+   * PDU is stamped and ready (`encodeLast`, `writeRecord`).
+   * @returns the reason bits (EMIT_*), 0 when nothing is to be sent.
    */
-  write(i: number, tSeconds: number, reasons: number, sink: PduSink): void {
+  update(i: number, tSeconds: number): number {
+    const bank = this.bank;
+    if (bank.decide(tSeconds, i, i + 1) === 0) return 0;
+    bank.commit(tSeconds);
+    const reasons = bank.reasons[i]!;
+    this.sent(i, tSeconds, reasons);
+    return reasons;
+  }
+
+  /**
+   * Writes entity i's last PDU, as sent (`bank.writeSentInto`) with its identity and timestamp, to `sink`.
+   * @returns its bytes.
+   */
+  encodeLast(i: number, sink: PduSink): number {
     const r = this.fill(i);
-    r.timestampRaw = timestampFromSeconds(tSeconds, this.absoluteTimestamps);
-    this.timestampRaw[i] = r.timestampRaw;
-    this.encode(r, sink);
-    const reasonCounts = this.stats.reasons;
-    for (let bit = 0; bit < reasonCounts.length; bit++) if ((reasons & (1 << bit)) !== 0) reasonCounts[bit]!++;
+    r.timestampRaw = this.timestampRaw[i]!;
+    return this.encode(r, sink);
   }
 
   /**
    * Writes entity i's leave notice to `sink`: its last PDU with the appearance Deactivated, so that receivers drop
    * it at once, stamped tSeconds or, when that is not newer than its last PDU, 1 ms after it (receivers drop a PDU
    * that is not newer). Nothing is written for an entity that never sent, or whose last PDU was a leave notice.
-   * @returns whether a notice was written.
+   * @returns the notice's bytes, 0 when none was written.
    */
-  writeLeaveNotice(i: number, tSeconds: number, sink: PduSink): boolean {
-    if (this.bank.sentCount[i] === 0 || isDeactivated(this.bank.sentAppearance[i]!)) return false;
+  writeLeaveNotice(i: number, tSeconds: number, sink: PduSink): number {
+    if (this.bank.sentCount[i] === 0 || isDeactivated(this.bank.sentAppearance[i]!)) return 0;
     const r = this.fill(i);
     r.appearance = (r.appearance | APPEARANCE_DEACTIVATED) >>> 0;
     const last = this.timestampRaw[i]!;
     const raw = timestampFromSeconds(tSeconds, this.absoluteTimestamps);
     r.timestampRaw = isNewerTimestamp(raw, last) ? raw : advanceTimestamp(last, 1e-3);
-    this.encode(r, sink);
+    const written = this.encode(r, sink);
     this.bank.sentAppearance[i] = r.appearance;
     this.timestampRaw[i] = r.timestampRaw;
-    return true;
+    return written;
   }
 
   /**
@@ -230,12 +245,20 @@ export class OwnedEntityTable {
     return r;
   }
 
-  private encode(r: EntityStateRecord, sink: PduSink): void {
+  /** Entity i sent at tSeconds for `reasons`: its timestamp, and the counts by reason. */
+  private sent(i: number, tSeconds: number, reasons: number): void {
+    this.timestampRaw[i] = timestampFromSeconds(tSeconds, this.absoluteTimestamps);
+    const counts = this.stats.reasons;
+    for (let bit = 0; bit < counts.length; bit++) if ((reasons & (1 << bit)) !== 0) counts[bit]!++;
+  }
+
+  private encode(r: EntityStateRecord, sink: PduSink): number {
     const at = sink.claim(ENTITY_STATE_BYTES);
     const written = encodeEntityStateInto(sink.buffer, r, at);
     if (written < 0)
       throw new RangeError(`cannot encode the PDU of entity ${r.entity}: ${codecStatusMessage(-written)}`);
     this.stats.pdus++;
     this.stats.bytes += written;
+    return written;
   }
 }

@@ -1,15 +1,14 @@
 /**
- * The owner's side for many local entities: one `DeadReckoningEmitter` and one reusable `EntityStateRecord` per
- * entity, with the identity (site, application, entity, type, marking, force) and header (exercise, version,
- * timestamp) filled in. Shared by `deadReckonEmit` and `Publisher.update`. Nothing here knows sockets or clocks.
+ * The owner's side for many local entities, declared one by one: an `OwnedEntityTable` (the emitter bank with
+ * identities) that grows as entities are declared, each entity in a slot of it. Shared by `deadReckonEmit` and
+ * `Publisher.update`. Nothing here knows sockets or clocks.
  */
 import type { Config } from '../config/schema.js';
-import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
-import { DeadReckoningEmitter, type EmitterOptions } from '../dr/emitter.js';
+import type { EmitterOptions } from '../dr/emitter.js';
+import { OwnedEntityTable } from '../dr/owned-entity-table.js';
 import type { TruthState } from '../dr/truth-state.js';
-import { EntityStateRecord, setMarkingText } from '../pdu/entity-state-record.js';
+import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import type { EntityType } from '../pdu/schema.js';
-import { timestampFromSeconds } from '../pdu/timestamp.js';
 import { emitterOptionsFromConfig } from './settings.js';
 
 /** A local entity's identity and how it is dead-reckoned. */
@@ -45,45 +44,47 @@ export interface EmittedPdu {
 
 const DEFAULT_TYPE: EntityType = { kind: 1, domain: 0, country: 0, category: 0, subcategory: 0, specific: 0, extra: 0 };
 
-/** The emitter and record of one entity. */
-export class LocalEntityState {
-  readonly emitter: DeadReckoningEmitter;
-  readonly record = new EntityStateRecord(0);
-
-  constructor(
-    readonly entity: LocalEntity,
-    config: Config,
-  ) {
-    const type = { ...DEFAULT_TYPE, ...entity.entityType };
-    this.emitter = new DeadReckoningEmitter({
-      ...emitterOptionsFromConfig(config, type.kind, type.domain),
-      algorithm: entity.algorithm ?? 4,
-      ...entity.emitter,
-    });
-    const r = this.record;
-    r.protocolVersion = config.dis.protocolVersion;
-    r.length = ENTITY_STATE_BYTES; // no variable parameter records
-    r.exerciseId = config.dis.exercise;
-    r.site = config.dis.site;
-    r.application = config.dis.application;
-    r.entity = entity.entity;
-    r.forceId = entity.forceId ?? 1;
-    r.entityType.set([
-      type.kind,
-      type.domain,
-      type.country,
-      type.category,
-      type.subcategory,
-      type.specific,
-      type.extra,
-    ]);
-    setMarkingText(r, entity.marking ?? '');
+/** @throws RangeError for an entity number outside 1–65534. */
+export function checkEntityNumber(entity: number): void {
+  if (!Number.isInteger(entity) || entity < 1 || entity > 0xfffe) {
+    throw new RangeError(`entity number must be a whole number from 1 to 65534, got ${entity}`);
   }
 }
 
-/** Every local entity of one owner, by entity number. */
+/**
+ * Puts a local entity in a table's slot: its identity (site and application from `dis`), its emitter settings
+ * (the configuration's for its kind and domain, its algorithm, its own overrides); it sends afresh.
+ */
+export function defineLocalEntity(table: OwnedEntityTable, slot: number, entity: LocalEntity, config: Config): void {
+  const type = { ...DEFAULT_TYPE, ...entity.entityType };
+  const profile = table.bank.addProfile({
+    ...emitterOptionsFromConfig(config, type.kind, type.domain),
+    algorithm: entity.algorithm ?? 4,
+    ...entity.emitter,
+  });
+  table.define(
+    slot,
+    {
+      site: config.dis.site,
+      application: config.dis.application,
+      entity: entity.entity,
+      forceId: entity.forceId ?? 1,
+      entityType: [type.kind, type.domain, type.country, type.category, type.subcategory, type.specific, type.extra],
+      marking: entity.marking ?? '',
+    },
+    profile,
+  );
+}
+
+/** The first capacity of a table of declared entities; it doubles as they come. */
+const FIRST_CAPACITY = 16;
+
+/** Every local entity of one owner, by entity number, each in a slot of one table. */
 export class LocalEntities {
-  private readonly byNumber = new Map<number, LocalEntityState>();
+  readonly table: OwnedEntityTable;
+  private readonly slots = new Map<number, number>();
+  /** The declarations, by slot. */
+  private readonly declared: LocalEntity[] = [];
 
   /**
    * @param config - `dis` (ids, exercise, version), `emitter` and `heartbeat` are read.
@@ -91,32 +92,53 @@ export class LocalEntities {
    */
   constructor(
     private readonly config: Config,
-    private readonly absoluteTimestamps = false,
-  ) {}
-
-  /** Declares an entity (or replaces its identity: the next update then sends at once). */
-  define(entity: LocalEntity): LocalEntityState {
-    if (!Number.isInteger(entity.entity) || entity.entity < 1 || entity.entity > 0xfffe) {
-      throw new RangeError(`entity number must be a whole number from 1 to 65534, got ${entity.entity}`);
-    }
-    const state = new LocalEntityState(entity, this.config);
-    this.byNumber.set(entity.entity, state);
-    return state;
+    absoluteTimestamps = false,
+  ) {
+    this.table = new OwnedEntityTable({
+      capacity: FIRST_CAPACITY,
+      exercise: config.dis.exercise,
+      protocolVersion: config.dis.protocolVersion,
+      absoluteTimestamps,
+    });
   }
 
-  /** The entity's state, declaring it with defaults when it is new. */
-  get(entity: number | LocalEntity): LocalEntityState {
-    if (typeof entity !== 'number') return this.byNumber.get(entity.entity) ?? this.define(entity);
-    return this.byNumber.get(entity) ?? this.define({ entity });
+  /** Declares an entity (or replaces its identity: the next update then sends at once). @returns its slot. */
+  define(entity: LocalEntity): number {
+    checkEntityNumber(entity.entity);
+    let slot = this.slots.get(entity.entity);
+    if (slot === undefined) {
+      slot = this.declared.length;
+      if (slot === this.table.capacity) this.table.grow(2 * slot);
+      this.slots.set(entity.entity, slot);
+    }
+    this.declared[slot] = entity;
+    defineLocalEntity(this.table, slot, entity, this.config);
+    return slot;
+  }
+
+  /** The entity's slot, declaring it with defaults when it is new. */
+  slot(entity: number | LocalEntity): number {
+    const number = typeof entity === 'number' ? entity : entity.entity;
+    return this.slots.get(number) ?? this.define(typeof entity === 'number' ? { entity } : entity);
+  }
+
+  /** The declaration of the entity in `slot`. */
+  entity(slot: number): LocalEntity {
+    return this.declared[slot]!;
   }
 
   /**
    * Runs the entity's emitter on its true state at `timeSeconds`.
-   * @returns the reason bits (0: nothing to send); when non-zero the entity's record is the PDU to send.
+   * @returns the reason bits (0: nothing to send); when non-zero the slot's PDU is ready (`table.encodeLast`,
+   *   `record`).
    */
-  update(local: LocalEntityState, truth: TruthState, timeSeconds: number, appearance = 0): number {
-    const reasons = local.emitter.update(truth, timeSeconds, local.record, appearance);
-    if (reasons !== 0) local.record.timestampRaw = timestampFromSeconds(timeSeconds, this.absoluteTimestamps);
-    return reasons;
+  update(slot: number, truth: TruthState, timeSeconds: number, appearance = 0): number {
+    this.table.bank.setTruth(slot, truth, appearance);
+    return this.table.update(slot, timeSeconds);
+  }
+
+  /** Writes the slot's last PDU, complete, into `out`. */
+  record(slot: number, out: EntityStateRecord): EntityStateRecord {
+    return this.table.writeRecord(slot, out);
   }
 }

@@ -5,6 +5,7 @@
 import { Observable, asyncScheduler, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import { createTruthState, type TruthState } from '../dr/truth-state.js';
 import type { Trajectory } from '../truth/trajectory.js';
+import { EntityStateRecord } from '../pdu/entity-state-record.js';
 import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
 
@@ -52,14 +53,18 @@ export function deadReckonEmit(options: DeadReckonEmitOptions = {}): OperatorFun
     new Observable<EmittedPdu>((subscriber) => {
       const locals = new LocalEntities(config, options.absoluteTimestamps);
       for (const entity of options.entities ?? []) locals.define(entity);
+      // Each entity's own record, made at its first PDU (an `EmittedPdu` stays valid until the entity's next one).
+      const records: EntityStateRecord[] = [];
       return source.subscribe({
         next(sample) {
           let pdu: EmittedPdu | undefined;
           try {
-            const local = locals.get(sample.entity);
-            const reasons = locals.update(local, sample.state, sample.timeSeconds, sample.appearance);
-            if (reasons !== 0)
-              pdu = { entity: local.entity.entity, record: local.record, reasons, timeSeconds: sample.timeSeconds };
+            const slot = locals.slot(sample.entity);
+            const reasons = locals.update(slot, sample.state, sample.timeSeconds, sample.appearance);
+            if (reasons !== 0) {
+              const record = locals.record(slot, (records[slot] ??= new EntityStateRecord(0)));
+              pdu = { entity: record.entity, record, reasons, timeSeconds: sample.timeSeconds };
+            }
           } catch (error) {
             subscriber.error(error); // e.g. an entity number out of range: a programming error, not wire data
             return;

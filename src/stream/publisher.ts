@@ -19,6 +19,8 @@ import { codecStatusMessage } from '../pdu/status.js';
 import { PduBundler } from '../transport/bundler.js';
 import type { DatagramTransport, TransportStats } from '../transport/transport.js';
 import { openUdpTransport } from '../transport/udp.js';
+import type { OwnedEntityTable } from '../dr/owned-entity-table.js';
+import { fleetOver, fleetTable, type Fleet, type FleetOptions } from './fleet.js';
 import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
 
@@ -62,6 +64,14 @@ export interface Publisher {
   send(record: EntityStateRecord): void;
   /** An operator that sends every PDU of a `deadReckonEmit` stream and passes it on. */
   transmit(): MonoTypeOperatorFunction<EmittedPdu>;
+  /**
+   * A fleet of these entities, published together from a simulation loop: write every entity's truth into the
+   * fleet's typed arrays (or one entity at a time with `set`), then `fleet.publish(t)` decides them all in one pass
+   * and sends the PDUs needed. Their leave notices go at `close`. Entity numbers must not repeat those of other
+   * fleets or of `update`.
+   * @throws RangeError for an entity number outside 1–65534 or repeated.
+   */
+  fleet(entities: readonly LocalEntity[], options?: FleetOptions): Fleet;
   /** Sends the datagram being filled now (otherwise it leaves at the end of the current tick). */
   flush(): void;
   /**
@@ -107,8 +117,10 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
   for (const entity of options.entities ?? []) locals.define(entity);
   const bundler = new PduBundler(transport, resolved.network.mtu);
   const sent = { pdus: 0, bytes: 0 };
-  // The last PDU of each entity (records are reused per entity, so this stays current): for the leave notices.
-  const lastSent = new Map<number, EntityStateRecord>();
+  // The last PDU of each entity, for the leave notices: a record given to `send` (reused per entity, so it stays
+  // current), or the slot of an entity of `update` (its table holds its last PDU).
+  const lastSent = new Map<number, EntityStateRecord | number>();
+  const fleets: OwnedEntityTable[] = [];
   let flushQueued = false;
   let latestSeconds = Number.NEGATIVE_INFINITY;
   let closing: Promise<void> | undefined;
@@ -122,6 +134,13 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
     if (flushQueued) return;
     flushQueued = true;
     queueMicrotask(flush);
+  };
+  const counted = (pdus: number, bytes: number, timeSeconds: number): void => {
+    if (timeSeconds > latestSeconds) latestSeconds = timeSeconds;
+    if (pdus === 0) return;
+    sent.pdus += pdus;
+    sent.bytes += bytes;
+    flushAtEndOfTick();
   };
   const send = (record: EntityStateRecord): void => {
     if (closing) return;
@@ -148,11 +167,22 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
       locals.define(entity);
     },
     update(entity, state, timeSeconds, appearance = 0) {
-      const local = locals.get(entity);
-      if (timeSeconds > latestSeconds) latestSeconds = timeSeconds;
-      const reasons = locals.update(local, state, timeSeconds, appearance);
-      if (reasons !== 0) send(local.record);
+      const slot = locals.slot(entity);
+      const reasons = locals.update(slot, state, timeSeconds, appearance);
+      if (reasons === 0 || closing) {
+        if (timeSeconds > latestSeconds) latestSeconds = timeSeconds;
+        return reasons;
+      }
+      counted(1, locals.table.encodeLast(slot, bundler), timeSeconds);
+      const key = entityKey(resolved.dis.site, resolved.dis.application, locals.entity(slot).entity);
+      if (isDeactivated(appearance)) lastSent.delete(key);
+      else lastSent.set(key, slot);
       return reasons;
+    },
+    fleet(entities, fleetOptions = {}) {
+      const table = fleetTable(resolved, entities, fleetOptions, options.absoluteTimestamps ?? false);
+      fleets.push(table);
+      return fleetOver(table, entities, bundler, counted, () => closing !== undefined);
     },
     send,
     transmit() {
@@ -181,7 +211,18 @@ export async function createPublisher(config: StreamConfig = {}, options: Publis
         const t = closeOptions.timeSeconds ?? (Number.isFinite(latestSeconds) ? latestSeconds : Date.now() / 1000);
         const notice = new EntityStateRecord();
         const scratch = new Uint8Array(MAX_ENTITY_STATE_BYTES);
+        for (const table of fleets) {
+          for (let k = 0; k < table.capacity; k++) {
+            const bytes = table.writeLeaveNotice(k, t, bundler);
+            if (bytes > 0) counted(1, bytes, t);
+          }
+        }
         for (const record of lastSent.values()) {
+          if (typeof record === 'number') {
+            const bytes = locals.table.writeLeaveNotice(record, t, bundler);
+            if (bytes > 0) counted(1, bytes, t);
+            continue;
+          }
           // A copy through the codec, so the caller's record is left as it was.
           encodeEntityStateInto(scratch, record, 0);
           decodeEntityStateInto(notice, scratch);

@@ -93,16 +93,28 @@ describe('OwnedEntityTable', () => {
     const t = table(3);
     const sink = capture();
     t.tick(10, sink, 0, 2);
-    expect(t.writeLeaveNotice(2, 10, sink)).toBe(false); // never sent
-    expect(t.writeLeaveNotice(0, 10, sink)).toBe(true);
-    expect(t.writeLeaveNotice(0, 10, sink)).toBe(false); // already left
-    expect(t.writeLeaveNotice(1, 12, sink)).toBe(true);
+    expect(t.writeLeaveNotice(2, 10, sink)).toBe(0); // never sent
+    expect(t.writeLeaveNotice(0, 10, sink)).toBe(144);
+    expect(t.writeLeaveNotice(0, 10, sink)).toBe(0); // already left
+    expect(t.writeLeaveNotice(1, 12, sink)).toBe(144);
     const [first0, , notice0, notice1] = sink.pdus();
     expect(isDeactivated(notice0!.appearance)).toBe(true);
     expect(notice0!.entity).toBe(100);
     expect(isNewerTimestamp(notice0!.timestampRaw, first0!.timestampRaw)).toBe(true);
     expect(notice0!.location).toEqual(first0!.location);
     expect(notice1!.timestampRaw).toBe(timestampFromSeconds(12, false));
+  });
+
+  it('decides one entity on its own, stamps its PDU and leaves the encoding to the caller', () => {
+    const t = table(3);
+    const sink = capture();
+    expect(t.update(1, 4)).toBe(EMIT_FIRST);
+    expect(t.update(1, 4.1)).toBe(0);
+    expect(t.bank.sentCount).toEqual(Uint32Array.of(0, 1, 0));
+    expect(t.writeRecord(1, new EntityStateRecord(0)).timestampRaw).toBe(timestampFromSeconds(4, false));
+    expect(t.encodeLast(1, sink)).toBe(144);
+    expect(sink.pdus().map((p) => p.entity)).toEqual([101]);
+    expect(t.stats.reasons[0]).toBe(1);
   });
 
   it('keeps identities and emitters when it grows', () => {

@@ -58,6 +58,36 @@ describe.concurrent('examples', () => {
     }
   });
 
+  it('publish-fleet.ts publishes 1,000 ships from a simulation loop, and each leaves at the end', async () => {
+    const subscriber = createSubscriber({
+      network: { address: '127.0.0.1', port: 0 },
+      receiver: { maxEntities: 2000 },
+    });
+    const appeared = new Set<string>(),
+      removed = new Set<string>();
+    const events = subscriber.events$.subscribe((e) => {
+      if (e.type === 'appeared') appeared.add(e.marking);
+      if (e.type === 'removed') removed.add(e.marking);
+    });
+    try {
+      const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
+      const run = example('publish-fleet.ts', ['1', String(port)]);
+      expect(await run.exited, run.output()).toBe(0);
+      expect(run.output()).toMatch(/\d+ PDUs for 1000 ships in 1 s, instead of \d+ at 10 Hz/);
+      const all = Array.from({ length: 1000 }, (_, k) => `SHIP ${k + 1}`).sort();
+      expect([...appeared].sort()).toEqual(all);
+      await within(
+        new Promise<void>((resolve) => {
+          const check = setInterval(() => removed.size === 1000 && (clearInterval(check), resolve()), 20);
+        }),
+        5_000,
+        'every ship to leave',
+      );
+    } finally {
+      events.unsubscribe();
+    }
+  });
+
   it.each([
     [
       'subscribe-table.ts',

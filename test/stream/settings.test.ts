@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { createTruthState } from '../../src/dr/truth-state.js';
 import { createPublisher } from '../../src/stream/publisher.js';
-import { LocalEntityState } from '../../src/stream/local-entities.js';
+import { LocalEntities } from '../../src/stream/local-entities.js';
+import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { emitterOptionsFromConfig, tableOptionsFromConfig, type StreamConfig } from '../../src/stream/settings.js';
 import { streamSettingsFromConfig } from '../../src/nats/jetstream.js';
@@ -159,7 +160,8 @@ const READ_IN_PLACE = new Set([
 /** What the stream and transport layers build from a configuration (adaptive settings need the switch on). */
 function builtFrom(c: Config): unknown {
   const adaptive: Config = { ...c, emitter: { ...c.emitter, adaptiveThresholds: true } };
-  const header = new LocalEntityState({ entity: 1 }, c).record;
+  const locals = new LocalEntities(c);
+  const header = locals.record(locals.define({ entity: 1 }), new EntityStateRecord(0));
   return {
     send: udpOptionsFromConfig(c.network, 'send'),
     receive: udpOptionsFromConfig(c.network, 'receive'),
