@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { reckon, within, type Running } from '../cli/binary.js';
 import { chromiumBinary, launchChromium } from '../support/chromium.js';
-import { artifactPath } from './support/browser.js';
+import { artifactPath, consoleProblems } from './support/browser.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
 
 function distanceMeters(
@@ -45,7 +45,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
   let sender: Socket;
   let udpPort = 0;
   let t0Ms = 0;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   const publish = () => {
     const now = Date.now();
@@ -54,7 +54,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
   };
 
   /** Publishes every 200 ms until `condition` holds in the page (bounded by `timeoutMs`). */
-  async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 20_000): Promise<void> {
+  async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 45_000): Promise<void> {
     const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, {
       timeout: timeoutMs,
       polling: 100,
@@ -81,7 +81,8 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     sender = createSocket('udp4');
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Console warnings and errors as well as uncaught exceptions: the page must have none.
+    pageErrors = consoleProblems(page);
     await page.goto(url!);
     await page.waitForFunction(() => window.__reckon?.connected === true, null, { timeout: 20_000 });
     t0Ms = Date.now();

@@ -11,8 +11,11 @@ import {
   PDU_REASON_POSITION,
   geodeticOf,
   MAX_PAGE_ENTITIES,
+  nearLongitude,
   pageCapacity,
+  wrapLongitude,
 } from '../../src/view/page/entities.js';
+import { entityKey } from '../../src/pdu/entity-state-record.js';
 import { sidcFor } from '../../src/view/page/symbols.js';
 import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
@@ -75,6 +78,41 @@ describe('page entities', () => {
     expect(e.markings[e.instanceSlot[0]!]).toBe('TANK 1');
     expect(e.ids[e.instanceSlot[0]!]).toBe('1:2:3');
     expect(e.lastReason[e.instanceSlot[0]!]).toBe(PDU_REASON_APPEARED);
+  });
+
+  it('draws every longitude as the copy nearest the map centre, so that the antimeridian splits nothing', () => {
+    const e = new PageEntities({ capacity: 16, trailPoints: 4 });
+    const t0 = 1_800_000_000_000;
+    const writer = new FeedWriter();
+    // Eastward over 180°: 1000 m/s for 10 s carries it from 179.95° E to about 179.96° W.
+    const crossing: TestEntity = { ...tank, entity: 4, lat: -17, lon: 179.95, eastMps: 1000, altM: 0 };
+    const east: TestEntity = { ...tank, entity: 5, lat: -17, lon: -179.5, eastMps: 0, altM: 0 };
+    for (const spec of [crossing, east]) {
+      const pdu = entityStatePdu(spec, t0);
+      writer.add(t0, pdu, 0, pdu.length);
+    }
+    e.applyMessage(writer.bytes());
+    e.referenceLonDeg = 179;
+    const lonOf = (entity: number) => e.positions[3 * e.slotInstance[e.table.slotOf(entityKey(1, 2, entity))]!]!;
+    for (let s = 0; s <= 10; s += 1) e.frame(t0 / 1000 + s);
+    expect(lonOf(5)).toBeCloseTo(180.5, 9);
+    expect(lonOf(4)).toBeGreaterThan(180);
+    expect(lonOf(4)).toBeLessThan(180.5);
+    // Its trail is one line, east of 179° throughout.
+    const i = e.slotInstance[e.table.slotOf(entityKey(1, 2, 4))]!;
+    const trail = Array.from(e.trailPath.subarray(2 * e.trailStarts[i]!, 2 * e.trailStarts[i + 1]!)).filter(
+      (_, k) => k % 2 === 0,
+    );
+    expect(trail.length).toBe(4);
+    for (const lon of trail) expect(lon).toBeGreaterThan(179.5);
+    // Seen from the other side the same entities are drawn west of −180°… and back within [−180, 180) for people.
+    e.referenceLonDeg = -179;
+    e.frame(t0 / 1000 + 10);
+    expect(lonOf(5)).toBeCloseTo(-179.5, 9);
+    expect(nearLongitude(190, 0)).toBe(-170);
+    expect(nearLongitude(-170, 175)).toBe(190);
+    expect(wrapLongitude(180.5)).toBeCloseTo(-179.5, 12);
+    expect(wrapLongitude(-180)).toBe(-180);
   });
 
   it('counts a message cut inside a record and keeps the records before it', () => {

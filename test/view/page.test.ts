@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { chromiumBinary, launchChromium } from '../support/chromium.js';
-import { artifactPath } from './support/browser.js';
+import { artifactPath, consoleProblems, nextFrames } from './support/browser.js';
 import { PAGE_DIR, PageServer, positionAfter, type TestEntity } from './support/page-server.js';
 
 const HOSTILE_MARKING = '<img src=x>';
@@ -57,14 +57,14 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
   let page: Page;
   const entities = fleet();
   let t0Ms = 0;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   /** Publishes the fleet (once per call), as a sender would. */
   const publish = () => server.publish(entities, t0Ms, Date.now());
 
   /** Publishes every 200 ms until `condition` holds in the page, for at most `timeoutMs`. */
   // A function, not a string: the page's Content-Security-Policy forbids evaluating strings.
-  async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 20_000): Promise<void> {
+  async function publishUntil<A>(condition: (arg: A) => boolean, arg: A, timeoutMs = 45_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     publish();
     const waiting = page.waitForFunction(condition as (arg: unknown) => boolean, arg, {
@@ -88,7 +88,8 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
     browser = await launchChromium();
     server = await PageServer.start();
     page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    // Console warnings and errors as well as uncaught exceptions: the page must have none.
+    pageErrors = consoleProblems(page);
     await page.goto(server.url);
     await page.waitForFunction(() => window.__reckon?.connected === true, null, { timeout: 20_000 });
     t0Ms = Date.now();
@@ -155,6 +156,20 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
     await page.evaluate(() => window.__reckon.setFilter({}));
     await page.check('#f-forces input[value="1"]');
     await publishUntil(() => window.__reckon.entities().length === 6, null);
+  });
+
+  it('draws its layers again when they are toggled off and on', async () => {
+    await publishUntil(() => window.__reckon.entities().length === 6, null);
+    for (const id of ['#t-trails', '#t-markers', '#t-labels', '#t-ghosts']) {
+      const on = await page.isChecked(id);
+      await page.setChecked(id, !on);
+      await nextFrames(page);
+      await page.setChecked(id, on);
+      await nextFrames(page);
+    }
+    publish();
+    await nextFrames(page);
+    expect(pageErrors).toEqual([]);
   });
 
   it('survives malformed messages and keeps applying the feed', async () => {

@@ -93,6 +93,11 @@ export class PageEntities {
   readonly markings: string[];
   /** "site:application:entity" by slot. */
   readonly ids: string[];
+  /**
+   * Longitude, degrees, that the map arrays are drawn around: every longitude written is the copy within 180° of it
+   * (the map's centre), so that entities on the far side of the antimeridian are drawn beside those on this side.
+   */
+  referenceLonDeg = 0;
   /** Bumped whenever an instance's symbol or order may have changed (entities came or went, a type changed). */
   structureVersion = 0;
   /** Bumped when the trails were resampled. */
@@ -254,7 +259,8 @@ export class PageEntities {
       heading = this.headingDeg;
     const instanceSlot = this.instanceSlot,
       slotInstance = this.slotInstance,
-      g = this.geodetic;
+      g = this.geodetic,
+      reference = this.referenceLonDeg;
     let n = 0;
     const high = table.highWater;
     for (let slot = 0; slot < high; slot++) {
@@ -268,7 +274,7 @@ export class PageEntities {
         z = location[s3 + 2]!;
       geodeticOf(g, x, y, z);
       const n3 = 3 * n;
-      positions[n3] = g[1]! / DEG;
+      positions[n3] = nearLongitude(g[1]! / DEG, reference);
       positions[n3 + 1] = g[0]! / DEG;
       positions[n3 + 2] = g[2]!;
       // Heading: the body x axis (row 0 of R_wb) against local north and east (IEEE 1278.1 §1.4.3 frames).
@@ -311,7 +317,7 @@ export class PageEntities {
     for (let i = 0; i < this.count; i++) {
       const s3 = 3 * this.instanceSlot[i]!;
       geodeticOf(g, location[s3]!, location[s3 + 1]!, location[s3 + 2]!);
-      out[3 * i] = g[1]! / DEG;
+      out[3 * i] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
       out[3 * i + 1] = g[0]! / DEG;
       out[3 * i + 2] = g[2]!;
     }
@@ -336,11 +342,15 @@ export class PageEntities {
       starts[i] = w / 2;
       // Oldest first: the ring from head (after the write) for `length` points.
       const first = (head + 1 - length + points) % points;
-      for (let k = 0; k < length; k++) {
+      // Newest last, each point the copy nearest the one after it: a trail over the antimeridian stays one line.
+      let next = this.positions[3 * i]!;
+      for (let k = length - 1; k >= 0; k--) {
         const q = base + 2 * ((first + k) % points);
-        path[w++] = values[q]!;
-        path[w++] = values[q + 1]!;
+        next = nearLongitude(values[q]!, next);
+        path[w + 2 * k] = next;
+        path[w + 2 * k + 1] = values[q + 1]!;
       }
+      w += 2 * length;
     }
     starts[this.count] = w / 2;
     this.trailCount = this.count;
@@ -432,7 +442,7 @@ export class PageEntities {
     const g = this.geodetic;
     geodeticOf(g, x, y, z);
     const i = this.markerNext;
-    this.markerPositions[3 * i] = g[1]! / DEG;
+    this.markerPositions[3 * i] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
     this.markerPositions[3 * i + 1] = g[0]! / DEG;
     this.markerPositions[3 * i + 2] = g[2]!;
     this.markerReason[i] = reason;
@@ -472,6 +482,17 @@ export class PageEntities {
       this.structureVersion++;
     }
   }
+}
+
+/** The copy of `lonDeg` (± 360°) within 180° of `referenceDeg`. */
+export function nearLongitude(lonDeg: number, referenceDeg: number): number {
+  const d = lonDeg - referenceDeg;
+  return d > 180 || d < -180 ? lonDeg - 360 * Math.round(d / 360) : lonDeg;
+}
+
+/** A longitude in [−180°, 180°). */
+export function wrapLongitude(lonDeg: number): number {
+  return lonDeg >= -180 && lonDeg < 180 ? lonDeg : ((((lonDeg + 180) % 360) + 360) % 360) - 180;
 }
 
 function wrapAngle(a: number): number {

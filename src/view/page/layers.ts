@@ -7,8 +7,9 @@
 import { IconLayer, LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { ms, std2525c } from 'milsymbol/index.mjs';
-import type { PageEntities } from './entities.js';
+import { nearLongitude, type PageEntities } from './entities.js';
 import { symbolKey } from './symbols.js';
+import { LABEL_OFFSET_Y_PX } from './declutter.js';
 
 type Rgba = [number, number, number, number];
 
@@ -46,9 +47,14 @@ export interface LayerOptions {
   labels: boolean;
   /** Slot of the selected entity, or −1. */
   selectedSlot: number;
-  /** Most labels drawn; beyond it only the selected entity is labelled. */
-  maxLabels: number;
+  /** Instances to label (chosen without overlaps by `LabelChooser`, src/view/page/declutter.ts). */
+  labelInstances: readonly number[];
   onSelect: (slot: number) => void;
+}
+
+/** The text of a slot's label: its marking, or its id when it has none. */
+export function labelText(entities: PageEntities, slot: number): string {
+  return entities.markings[slot] || entities.ids[slot]!;
 }
 
 export interface TruthPoint {
@@ -136,7 +142,6 @@ function ringLayer(id: string, data: BinaryData, radiusPx: number, lineWidthPx: 
 
 /** Seconds between two rebuilds of the PDU arrival markers (they change with nearly every PDU). */
 export const MARKER_INTERVAL_SECONDS = 0.25;
-const NO_LABELS: readonly number[] = Object.freeze([]);
 
 /**
  * Builds the layer list of each frame, keeping every layer whose inputs did not change: deck.gl then matches the
@@ -150,7 +155,6 @@ export class EntityLayers {
   private trailColours: Rgba[] = [];
   private builtStructure = -1;
   private builtTrail = -1;
-  private labelIndices: readonly number[] = NO_LABELS;
   private frameNumber = 0;
   private trailLayer: Layer | null = null;
   private markerLayer: Layer | null = null;
@@ -162,9 +166,6 @@ export class EntityLayers {
   private iconData: BinaryData = { length: 0, attributes: {} };
   private ghostData: BinaryData = { length: 0, attributes: {} };
   private readonly selectionData: BinaryData;
-  private labelLayer: Layer | null = null;
-  private labelData: readonly number[] = NO_LABELS;
-  private selectedLabel: number[] = [];
   private onSelect: (slot: number) => void = () => {};
   private readonly onClick = (info: { index: number }): void => {
     if (info.index >= 0) this.onSelect(this.entities.instanceSlot[info.index]!);
@@ -194,10 +195,10 @@ export class EntityLayers {
     const frame = ++this.frameNumber;
     this.onSelect = options.onSelect;
     const structureChanged = this.builtStructure !== e.structureVersion;
-    if (structureChanged) this.rebuildStructure(options.maxLabels);
+    if (structureChanged) this.rebuildStructure();
     const layers: Layer[] = [];
     if (options.trails) {
-      if (this.builtTrail !== e.trailVersion) this.rebuildTrails();
+      if (this.builtTrail !== e.trailVersion || this.trailLayer === null) this.rebuildTrails();
       if (this.trailLayer !== null) layers.push(this.trailLayer);
     }
     if (options.markers && e.markerCount > 0) {
@@ -242,30 +243,24 @@ export class EntityLayers {
       this.selectionData.attributes.getPosition = { value: p, size: 3 };
       layers.push(ringLayer('selection', this.selectionData, 22, 2, [255, 255, 255, 230], frame));
     }
-    if (options.labels) layers.push(this.labels(n, options.maxLabels, selectedInstance, structureChanged, frame));
+    if (options.labels && options.labelInstances.length > 0) layers.push(this.labels(options.labelInstances, frame));
+    // deck.gl finalizes a layer that leaves the list; an instance it finalized cannot be drawn again, so a kept layer
+    // left out of this frame (toggled off, no markers after a filter) is built anew when it returns.
+    if (this.trailLayer !== null && !layers.includes(this.trailLayer)) this.trailLayer = null;
+    if (this.markerLayer !== null && !layers.includes(this.markerLayer)) this.markerLayer = null;
+    if (this.truthLayer !== null && !layers.includes(this.truthLayer)) this.truthLayer = null;
     return layers;
   }
 
   /**
-   * The label layer: every entity up to `maxLabels`, else the selected one only. Its text follows the structure;
-   * its positions are read every frame (an accessor filling deck.gl's target array, so nothing is allocated) unless
-   * there is nothing to label, when the same layer instance is kept.
+   * The label layer over the chosen instances (a new `data` array with each choice). Its positions are read every
+   * frame (an accessor filling deck.gl's target array, so nothing is allocated).
    */
-  private labels(n: number, maxLabels: number, selectedInstance: number, structureChanged: boolean, frame: number) {
-    let data: readonly number[];
-    if (n <= maxLabels) data = this.labelIndices;
-    else if (selectedInstance < 0) data = NO_LABELS;
-    else {
-      if (this.selectedLabel[0] !== selectedInstance || structureChanged) this.selectedLabel = [selectedInstance];
-      data = this.selectedLabel;
-    }
-    if (this.labelLayer !== null && data === this.labelData && data.length === 0) return this.labelLayer;
-    this.labelData = data;
+  private labels(data: readonly number[], frame: number) {
     const e = this.entities,
       positions = e.positions,
-      markings = e.markings,
       slots = e.instanceSlot;
-    this.labelLayer = new TextLayer({
+    return new TextLayer({
       id: 'labels',
       data,
       getPosition: (i: number, { target }: { target: number[] }) => {
@@ -275,18 +270,17 @@ export class EntityLayers {
         return target as unknown as [number, number, number];
       },
       // Network text drawn as glyphs on the map (never parsed as markup).
-      getText: (i: number) => markings[slots[i]!] || e.ids[slots[i]!]!,
+      getText: (i: number) => labelText(e, slots[i]!),
       updateTriggers: { getPosition: frame, getText: this.builtStructure },
       getSize: 12,
       getColor: [235, 240, 245, 255],
-      getPixelOffset: [0, 22],
+      getPixelOffset: [0, LABEL_OFFSET_Y_PX],
       fontFamily: 'system-ui, sans-serif',
       fontSettings: { sdf: true },
       outlineWidth: 3,
       outlineColor: [13, 27, 42, 255],
       characterSet: 'auto',
     });
-    return this.labelLayer;
   }
 
   /** The arrival markers, coloured by reason from a byte array (no accessor per marker). */
@@ -297,7 +291,10 @@ export class EntityLayers {
       colours = this.markerColours;
     this.builtMarker = e.markerVersion;
     this.markerBuiltAt = tSeconds;
+    const positions = e.markerPositions,
+      reference = e.referenceLonDeg;
     for (let i = 0; i < count; i++) {
+      positions[3 * i] = nearLongitude(positions[3 * i]!, reference);
       const c = REASON_COLOURS[reasons[i]!] ?? REASON_COLOURS[0]!;
       colours[4 * i] = c[0];
       colours[4 * i + 1] = c[1];
@@ -319,8 +316,8 @@ export class EntityLayers {
     });
   }
 
-  /** Icon key and trail colour of every instance, and the label list: when entities came, went or changed. */
-  private rebuildStructure(maxLabels: number): void {
+  /** Icon key of every instance: when entities came, went or changed. */
+  private rebuildStructure(): void {
     const e = this.entities,
       table = e.table,
       n = e.count;
@@ -330,7 +327,6 @@ export class EntityLayers {
       const slot = e.instanceSlot[i]!;
       keys[i] = symbolKey(table.entityType[7 * slot]!, table.entityType[7 * slot + 1]!, table.forceId[slot]!);
     }
-    this.labelIndices = n <= maxLabels ? Array.from({ length: n }, (_, i) => i) : NO_LABELS;
   }
 
   private rebuildTrails(): void {
@@ -374,7 +370,7 @@ export class EntityLayers {
       const t = truth[k]!;
       const i = t.slot >= 0 ? e.slotInstance[t.slot]! : -1;
       if (i < 0) continue;
-      from[3 * pairs] = t.lon;
+      from[3 * pairs] = nearLongitude(t.lon, e.positions[3 * i]!);
       from[3 * pairs + 1] = t.lat;
       from[3 * pairs + 2] = 0;
       to[3 * pairs] = e.positions[3 * i]!;
@@ -400,7 +396,7 @@ export class EntityLayers {
       this.truthLayer = new ScatterplotLayer({
         id: 'truth',
         data: truth,
-        getPosition: (d: TruthPoint) => [d.lon, d.lat],
+        getPosition: (d: TruthPoint) => [nearLongitude(d.lon, e.referenceLonDeg), d.lat],
         radiusUnits: 'pixels',
         getRadius: 3,
         getFillColor: [255, 230, 80, 255],

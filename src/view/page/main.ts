@@ -16,11 +16,16 @@ import {
   type ViewFilter,
 } from '../protocol.js';
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
-import { PageEntities, pageCapacity } from './entities.js';
+import { PageEntities, pageCapacity, wrapLongitude } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
-import { EntityLayers, SymbolAtlas, deckLayerManager, type TruthPoint } from './layers.js';
+import { EntityLayers, SymbolAtlas, deckLayerManager, labelText, type TruthPoint } from './layers.js';
+import { LabelChooser } from './declutter.js';
+import { entityBounds } from './fit.js';
+import { FitControl } from './fit-control.js';
+import { formatViewHash, parseViewHash } from './view-state.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
 import { Panel } from './panel.js';
+import { Layout } from './layout.js';
 
 /** What the browser tests read (not pixels): see docs/view.md. */
 export interface TestHook {
@@ -48,7 +53,11 @@ export interface TestHook {
   readonly wasmKernel: boolean;
   /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
   screenPoint(id: string): [number, number] | null;
+  /** Entities labelled now, with their label's box in viewport pixels (left, top, right, bottom). */
+  labels(): Array<{ id: string; text: string; box: [number, number, number, number] }>;
   setFilter(filter: Partial<ViewFilter>): void;
+  /** Times the view was fitted to the entities (at first, as more arrived, and by the fit button). */
+  fits: number;
   /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */
   filtersConfirmed: number;
   hellos: number;
@@ -58,6 +67,8 @@ export interface TestHook {
   readonly rejectedPdus: number;
   errors: string[];
   select(id: string): boolean;
+  /** Id of the selected entity, or null. */
+  selected(): string | null;
   selectedDetails(): Record<string, string>;
 }
 
@@ -69,7 +80,10 @@ declare global {
 
 /** How often the list and details are redrawn, ms. */
 const PANEL_INTERVAL_MS = 250;
-const MAX_LABELS = 400;
+/** How often the labels are chosen again while the view stands still, ms (entities move under them). */
+const LABEL_INTERVAL_MS = 200;
+/** While the view follows the entities, it is fitted again as more arrive, at most this often, ms. */
+const REFIT_INTERVAL_MS = 1000;
 
 class App {
   private entities = new PageEntities();
@@ -80,6 +94,7 @@ class App {
   private readonly map: maplibregl.Map;
   private readonly overlay = new MapboxOverlay({ interleaved: false, layers: [] });
   private readonly panel: Panel;
+  private readonly layout: Layout;
   private hello: HelloMessage | null = null;
   private counters: CountersMessage | null = null;
   private filter: ViewFilter = EMPTY_FILTER;
@@ -91,33 +106,64 @@ class App {
   private gridText = '–';
   private truth: TruthPoint[] = [];
   private readonly truthError = new Map<number, number>();
-  private fitted = false;
+  /** The view is fitted to the entities as they arrive, until the user moves the map (or the URL set a view). */
+  private autoFit: boolean;
+  /** Entities the view was last fitted to, and when (performance.now()). */
+  private fittedCount = 0;
+  private fittedAt = -Infinity;
+  /** An entity to select once it shows up (from the URL). */
+  private pendingSelection: string | null;
+  private readonly labelChooser = new LabelChooser();
+  private labelInstances: readonly number[] = [];
+  private labelsChosenAt = -Infinity;
+  private labelsStructure = -1;
+  private labelsSelected = -1;
+  private viewMoved = true;
+  private readonly labelText = (slot: number): string => labelText(this.entities, slot);
+  private readonly project = (lonDeg: number, latDeg: number, out: Float64Array): void => {
+    const p = this.map.project([lonDeg, latDeg]);
+    out[0] = p.x;
+    out[1] = p.y;
+  };
   private readonly ecef = new Float64Array(3);
   private readonly displayed = new Float64Array(3);
   private readonly displayedMatrix = new Float64Array(9);
   readonly hook: TestHook;
 
   constructor() {
+    const urlView = parseViewHash(location.hash);
+    this.autoFit = urlView.center === undefined;
+    this.pendingSelection = urlView.selected ?? null;
     maplibregl.setWorkerUrl(new URL('assets/maplibre-gl-worker.js', document.baseURI).href);
     this.map = new maplibregl.Map({
       container: 'map',
       style: offlineStyle(new URL('assets/', document.baseURI).href),
-      center: [0, 20],
-      zoom: 1.5,
+      center: urlView.center ?? [0, 20],
+      zoom: urlView.zoom ?? 1.5,
       attributionControl: false,
-      // Symbols rotate with their heading on a north-up map.
+      // Symbols rotate with their heading on a north-up, flat map.
       dragRotate: false,
+      pitchWithRotate: false,
+      touchPitch: false,
     });
+    this.map.touchZoomRotate.disableRotation();
     this.map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
     this.map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-left');
+    this.map.addControl(new FitControl(() => this.fitNow()), 'top-left');
+    // A move the user made (drag, wheel, pinch, zoom buttons) ends following the entities.
+    this.map.on('movestart', (event) => {
+      if ((event as { originalEvent?: unknown }).originalEvent !== undefined) this.autoFit = false;
+    });
     this.map.addControl(this.overlay as unknown as maplibregl.IControl);
     this.map.on('moveend', () => this.viewChanged());
+    this.map.on('move', () => (this.viewMoved = true));
     this.map.on('style.load', () => {
       ensureGrid(this.map);
       this.updateGrid();
     });
     this.layers = new EntityLayers(this.entities, this.atlas);
     this.panel = new Panel({ filterChanged: () => this.sendFilter(), select: (slot) => this.selectSlot(slot) });
+    this.layout = new Layout(() => this.map.resize());
     const url = new URL(FEED_PATH, document.baseURI);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     this.feed = new Feed(url.href, {
@@ -130,6 +176,8 @@ class App {
     });
     this.hook = this.createHook();
     window.__reckon = this.hook;
+    // A link's filter goes out with the first hello.
+    if (this.panel.setFilterInputs(urlView)) this.sendFilter();
     this.feed.start();
     requestAnimationFrame(this.tick);
   }
@@ -143,6 +191,7 @@ class App {
       frameServerMs: 0,
       filtersConfirmed: 0,
       hellos: 0,
+      fits: 0,
       get badMessages() {
         return app.feed.badMessages + app.invalidMessages;
       },
@@ -169,6 +218,21 @@ class App {
         return null;
       },
       errors: [],
+      labels() {
+        const e = app.entities,
+          boxes = app.labelChooser.boxes;
+        const box = app.map.getContainer().getBoundingClientRect();
+        return app.labelInstances.map((i, k) => ({
+          id: e.ids[e.instanceSlot[i]!]!,
+          text: labelText(e, e.instanceSlot[i]!),
+          box: [0, 1, 2, 3].map((j) => boxes[4 * k + j]! + (j % 2 === 0 ? box.left : box.top)) as [
+            number,
+            number,
+            number,
+            number,
+          ],
+        }));
+      },
       entities() {
         const e = app.entities,
           t = e.table,
@@ -178,7 +242,7 @@ class App {
           out.push({
             id: e.ids[slot]!,
             marking: e.markings[slot]!,
-            lon: e.positions[3 * i]!,
+            lon: wrapLongitude(e.positions[3 * i]!),
             lat: e.positions[3 * i + 1]!,
             altM: e.positions[3 * i + 2]!,
             force: t.forceId[slot]!,
@@ -197,6 +261,10 @@ class App {
         const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
         if (slot >= 0) app.selectSlot(slot);
         return slot >= 0;
+      },
+      selected() {
+        const slot = app.selectedKey >= 0 ? app.entities.table.slotOf(app.selectedKey) : -1;
+        return slot >= 0 ? app.entities.ids[slot]! : null;
       },
       selectedDetails() {
         const out: Record<string, string> = {};
@@ -283,6 +351,7 @@ class App {
       this.map.setStyle(onlineStyle(c.tiles));
     // A reconnect restores the filter the user had; the server starts every client with the empty one.
     if (this.filter !== EMPTY_FILTER) this.applyFilter();
+    this.fittedCount = 0;
   }
 
   private onBinary(bytes: Uint8Array): void {
@@ -319,7 +388,40 @@ class App {
   private selectSlot(slot: number): void {
     const t = this.entities.table;
     this.selectedKey = slot >= 0 && t.active[slot] === 1 ? t.key[slot]! : -1;
+    this.pendingSelection = null;
     this.lastPanel = 0;
+    this.writeUrl();
+  }
+
+  /** Selects the entity the URL named as soon as it is there. */
+  private selectPending(): void {
+    const e = this.entities,
+      id = this.pendingSelection;
+    for (let i = 0; i < e.count; i++) {
+      if (e.ids[e.instanceSlot[i]!] === id) {
+        this.selectSlot(e.instanceSlot[i]!);
+        return;
+      }
+    }
+  }
+
+  /** The view, selection and filters into the URL's fragment (replacing the history entry: no back-button trail). */
+  private writeUrl(): void {
+    const center = this.map.getCenter();
+    const selectedSlot = this.selectedKey >= 0 ? this.entities.table.slotOf(this.selectedKey) : -1;
+    const hash = formatViewHash({
+      center: [center.lng, center.lat],
+      zoom: this.map.getZoom(),
+      ...(selectedSlot >= 0
+        ? { selected: this.entities.ids[selectedSlot]! }
+        : this.pendingSelection !== null
+          ? { selected: this.pendingSelection }
+          : {}),
+      forces: this.filter.forces,
+      domains: this.filter.domains,
+      visibleArea: this.filter.bbox !== null,
+    });
+    if (hash !== location.hash) history.replaceState(null, '', hash === '' ? location.pathname : hash);
   }
 
   private sendFilter(): void {
@@ -328,6 +430,7 @@ class App {
       this.panel.wantsVisibleArea ? this.visibleBbox() : null,
     );
     this.applyFilter();
+    this.writeUrl();
   }
 
   /**
@@ -350,6 +453,7 @@ class App {
 
   private viewChanged(): void {
     this.updateGrid();
+    this.writeUrl();
     if (this.panel.wantsVisibleArea) this.sendFilter();
   }
 
@@ -369,17 +473,20 @@ class App {
     const t = this.nowSeconds();
     const e = this.entities;
     e.expire(t);
+    e.referenceLonDeg = this.map.getCenter().lng;
     const ghosts = this.panel.toggle('ghosts');
     e.frame(t, ghosts);
     const selectedSlot = this.selectedKey >= 0 ? e.table.slotOf(this.selectedKey) : -1;
+    const labels = this.panel.toggle('labels');
+    if (labels) this.chooseLabels(start, selectedSlot >= 0 ? e.slotInstance[selectedSlot]! : -1);
     const built = this.layers.layers(
       {
         trails: this.panel.toggle('trails'),
         markers: this.panel.toggle('markers'),
         ghosts,
-        labels: this.panel.toggle('labels'),
+        labels,
         selectedSlot,
-        maxLabels: MAX_LABELS,
+        labelInstances: this.labelInstances,
         onSelect: this.onSelect,
       },
       this.truth,
@@ -392,7 +499,8 @@ class App {
     deckLayerManager(this.overlay)?.updateLayers();
     this.frameMs = this.hook.frameMs = performance.now() - start;
     this.hook.frameServerMs = t * 1000;
-    if (!this.fitted && e.count > 0) this.fitToEntities();
+    if (this.pendingSelection !== null) this.selectPending();
+    if (this.autoFit && e.count > this.fittedCount && start - this.fittedAt >= REFIT_INTERVAL_MS) this.fitToEntities();
     if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
       this.lastPanel = start;
       this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);
@@ -400,6 +508,40 @@ class App {
       this.panel.truth(this.truthSummary());
     }
   };
+
+  /**
+   * Chooses the labelled entities again when due: every `LABEL_INTERVAL_MS`, and at once when the view moved,
+   * entities came or went (instances are renumbered) or the selection changed.
+   */
+  private chooseLabels(nowMs: number, selectedInstance: number): void {
+    const e = this.entities;
+    const due =
+      this.viewMoved ||
+      nowMs - this.labelsChosenAt >= LABEL_INTERVAL_MS ||
+      this.labelsStructure !== e.structureVersion ||
+      this.labelsSelected !== selectedInstance;
+    if (!due) return;
+    this.viewMoved = false;
+    this.labelsChosenAt = nowMs;
+    this.labelsStructure = e.structureVersion;
+    this.labelsSelected = selectedInstance;
+    const canvas = this.map.getCanvas();
+    const bounds = this.map.getBounds();
+    this.labelInstances = this.labelChooser.choose(
+      e,
+      this.labelText,
+      this.project,
+      {
+        widthPx: canvas.clientWidth,
+        heightPx: canvas.clientHeight,
+        westDeg: bounds.getWest(),
+        southDeg: bounds.getSouth(),
+        eastDeg: bounds.getEast(),
+        northDeg: bounds.getNorth(),
+      },
+      selectedInstance,
+    );
+  }
 
   private truthSummary(): string | null {
     if (this.truthError.size === 0) return null;
@@ -412,28 +554,52 @@ class App {
     return `display − truth: mean ${(sum / this.truthError.size).toFixed(2)} m, max ${max.toFixed(2)} m (${this.truthError.size} entities)`;
   }
 
-  /** Frames the entities once, when the first ones arrive. */
+  /** The fit button: frames the entities now, and follows them again as more arrive. */
+  private fitNow(): void {
+    this.autoFit = true;
+    this.fittedAt = -Infinity;
+    this.fitToEntities();
+  }
+
+  /** Frames every entity (across the antimeridian where they are, src/view/page/fit.ts). */
   private fitToEntities(): void {
-    this.fitted = true;
-    const p = this.entities.positions;
-    let west = 180,
-      east = -180,
-      south = 90,
-      north = -90;
-    for (let i = 0; i < this.entities.count; i++) {
-      west = Math.min(west, p[3 * i]!);
-      east = Math.max(east, p[3 * i]!);
-      south = Math.min(south, p[3 * i + 1]!);
-      north = Math.max(north, p[3 * i + 1]!);
-    }
+    const e = this.entities;
+    const bounds = entityBounds(e.positions, e.count);
+    if (bounds === null) return;
+    this.fittedCount = e.count;
+    this.fittedAt = performance.now();
+    this.hook.fits++;
+    // A margin of about 2 km, so that a lone entity is not framed at street level.
     const pad = 0.02;
+    const [west, south, east, north] = bounds;
     this.map.fitBounds(
       [
-        [west - pad, south - pad],
-        [east + pad, north + pad],
+        [west - pad, Math.max(-85, south - pad)],
+        [east + pad, Math.min(85, north + pad)],
       ],
-      { padding: 60, maxZoom: 13, duration: 0 },
+      { padding: this.fitPadding(), maxZoom: 13, duration: 0 },
     );
+  }
+
+  /** Room around fitted entities: a margin inside the part of the map the panel leaves free. */
+  private fitPadding(): { top: number; right: number; bottom: number; left: number } {
+    const covered = this.layout.coveredInsets();
+    const canvas = this.map.getContainer().getBoundingClientRect();
+    // A margin of up to 60 px, never more than a sixth of the free width or height (MapLibre cannot fit otherwise).
+    const margin = Math.max(
+      0,
+      Math.min(
+        60,
+        (canvas.width - covered.left - covered.right) / 6,
+        (canvas.height - covered.top - covered.bottom) / 6,
+      ),
+    );
+    return {
+      top: covered.top + margin,
+      right: covered.right + margin,
+      bottom: covered.bottom + margin,
+      left: covered.left + margin,
+    };
   }
 }
 

@@ -3,7 +3,7 @@
  * selected entity's details. Every piece of network text (markings) goes in through `textContent`, never as HTML.
  */
 import type { CountersMessage, ViewFilter } from '../protocol.js';
-import { type PageEntities, PDU_REASON_NAMES } from './entities.js';
+import { type PageEntities, PDU_REASON_NAMES, wrapLongitude } from './entities.js';
 import { REASON_COLOURS } from './layers.js';
 import { affiliationOf } from './symbols.js';
 
@@ -98,6 +98,28 @@ export class Panel {
       domains: listFilter('f-domains'),
       bbox: byId<HTMLInputElement>('f-bbox').checked ? visibleBbox : null,
     };
+  }
+
+  /**
+   * Ticks the filter's boxes as a link gave them (absent: left as they are).
+   * @returns whether anything was given.
+   */
+  setFilterInputs(view: {
+    forces?: readonly number[] | null;
+    domains?: readonly number[] | null;
+    visibleArea?: boolean;
+  }): boolean {
+    const tick = (containerId: string, values: readonly number[] | null | undefined) => {
+      if (values === undefined) return false;
+      for (const input of byId(containerId).querySelectorAll<HTMLInputElement>('input[type=checkbox]')) {
+        input.checked = values === null || values.includes(Number(input.value));
+      }
+      return true;
+    };
+    const forces = tick('f-forces', view.forces);
+    const domains = tick('f-domains', view.domains);
+    if (view.visibleArea !== undefined) byId<HTMLInputElement>('f-bbox').checked = view.visibleArea;
+    return forces || domains || view.visibleArea !== undefined;
   }
 
   get wantsVisibleArea(): boolean {
@@ -203,7 +225,7 @@ export class Panel {
         `${type.join(':')} (${KIND_NAMES[type[0]!] ?? 'kind ' + type[0]}, ${DOMAIN_NAMES[type[1]!] ?? 'domain ' + type[1]})`,
       ],
       ['force', `${force} (${FORCE_NAMES[force] ?? affiliationOf(force)})`],
-      ['lat, lon', `${fixed(p[3 * instance + 1]!, 6)}°, ${fixed(p[3 * instance]!, 6)}°`],
+      ['lat, lon', `${fixed(p[3 * instance + 1]!, 6)}°, ${fixed(wrapLongitude(p[3 * instance]!), 6)}°`],
       ['alt', `${fixed(p[3 * instance + 2]!, 1)} m`],
       ['speed', `${fixed(entities.speedMetersPerSecond(slot, nowSeconds), 1)} m/s`],
       ['heading', `${fixed(entities.headingDeg[slot]!, 1)}°`],

@@ -17,3 +17,26 @@ export function artifactPath(name: string): string {
 export async function nextFrames(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }
+
+/**
+ * What ANGLE says when Chromium's software compositor (`--disable-gpu`, as here) reads a WebGL canvas back from
+ * SwiftShader to put it on screen: the browser's own read, not the page's. With GPU compositing it does not appear,
+ * but the page then loads about twice as slowly on this CPU renderer.
+ */
+const SOFTWARE_COMPOSITING_READBACK =
+  /^\[\.WebGL-0x[0-9a-f]+\]GL Driver Message \(OpenGL, Performance, GL_CLOSE_PATH_NV, High\): GPU stall due to ReadPixels/;
+
+/**
+ * Every console warning and error of `page` and every uncaught exception in it, as text: the page tests expect none
+ * (a page that warns in the console is a page with a problem its user cannot see).
+ */
+export function consoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (SOFTWARE_COMPOSITING_READBACK.test(message.text())) return;
+    if (message.type() === 'warning' || message.type() === 'error')
+      problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  return problems;
+}

@@ -19,8 +19,12 @@ interface ReckonTestHook {
   readonly wasmKernel: boolean;
   readonly frameHoldsLayerUpdate: boolean;
   screenPoint(id: string): [number, number] | null;
+  labels(): Array<{ id: string; text: string; box: [number, number, number, number] }>;
+  /** Id of the selected entity, or null. */
+  selected(): string | null;
   setFilter(filter: Record<string, unknown>): void;
   filtersConfirmed: number;
+  fits: number;
   hellos: number;
   readonly badMessages: number;
   readonly rejectedPdus: number;
@@ -29,14 +33,26 @@ interface ReckonTestHook {
   selectedDetails(): Record<string, string>;
 }
 
-interface PageElement {
-  readonly textContent: string | null;
+interface PageRect {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly width: number;
+  readonly height: number;
 }
 
-declare const window: { __reckon: ReckonTestHook };
+interface PageElement {
+  readonly textContent: string | null;
+  getBoundingClientRect(): PageRect;
+}
+
+declare const window: { __reckon: ReckonTestHook; readonly innerWidth: number; readonly innerHeight: number };
 declare const document: {
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): { length: number };
   getElementById(id: string): PageElement | null;
+  readonly body: { readonly classList: { contains(name: string): boolean } };
 };
+declare const location: { readonly hash: string; readonly href: string };
 declare function requestAnimationFrame(callback: (time: number) => void): number;

@@ -1,0 +1,71 @@
+/**
+ * The area that holds every entity: the smallest band of longitudes (it may cross the antimeridian, as an exercise
+ * in the Pacific does) and the span of latitudes, for the map to fit. Free of DOM (test/view/page-view-state.test.ts).
+ */
+
+/** West, south, east, north in degrees; east may exceed 180 when the area crosses the antimeridian. */
+export type Bounds = [number, number, number, number];
+
+/** Web Mercator ends here (MapLibre cannot show the poles). */
+const MAX_LATITUDE = 85;
+const BINS = 360;
+
+/**
+ * The bounds of `count` positions (longitude°, latitude°, height: 3 per entity, as `PageEntities.positions`), or
+ * null when there are none. Longitudes are binned by degree to find the widest empty arc; the area is the rest of
+ * the circle, from the first entity east of that arc to the last one west of it.
+ */
+export function entityBounds(positions: ArrayLike<number>, count: number): Bounds | null {
+  if (count <= 0) return null;
+  const occupied = new Uint8Array(BINS);
+  let south = Infinity,
+    north = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const lon = positions[3 * i]!,
+      lat = positions[3 * i + 1]!;
+    if (!Number.isFinite(lon) || !Number.isFinite(lat)) continue;
+    occupied[binOf(lon)] = 1;
+    south = Math.min(south, lat);
+    north = Math.max(north, lat);
+  }
+  if (south > north) return null;
+  // The widest run of empty bins, going round the circle (it may wrap from 359 to 0).
+  let bestStart = -1,
+    bestLength = 0;
+  for (let start = 0; start < BINS; start++) {
+    if (occupied[start] === 1 || occupied[(start + BINS - 1) % BINS] === 0) continue;
+    let length = 0;
+    while (length < BINS && occupied[(start + length) % BINS] === 0) length++;
+    if (length > bestLength) {
+      bestLength = length;
+      bestStart = start;
+    }
+  }
+  // The area starts where the gap ends: longitudes are taken in [from, from + 360).
+  const from = bestLength === 0 ? -180 : ((bestStart + bestLength) % BINS) - 180;
+  let west = Infinity,
+    east = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const lon = positions[3 * i]!;
+    if (!Number.isFinite(lon) || !Number.isFinite(positions[3 * i + 1]!)) continue;
+    const wrapped = lon >= 180 || lon < -180 ? ((((lon + 180) % 360) + 360) % 360) - 180 : lon;
+    const shifted = wrapped < from ? wrapped + 360 : wrapped;
+    west = Math.min(west, shifted);
+    east = Math.max(east, shifted);
+  }
+  // Kept within [-180, 180) at the west edge, as MapLibre expects of a bounds' west.
+  if (west >= 180) {
+    west -= 360;
+    east -= 360;
+  }
+  return [west, clampLatitude(south), east, clampLatitude(north)];
+}
+
+function binOf(lon: number): number {
+  const wrapped = ((((lon + 180) % 360) + 360) % 360) - 180;
+  return Math.min(BINS - 1, Math.floor(wrapped + 180));
+}
+
+function clampLatitude(lat: number): number {
+  return Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat));
+}
