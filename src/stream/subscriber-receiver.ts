@@ -74,6 +74,7 @@ class Fanout<T> {
 /** A subscriber's receive side: socket, receiver, table; connected while any of its Observables is subscribed. */
 export class SubscriberReceiver implements EntitySubscriber {
   readonly events$: Observable<EntityEvent>;
+  readonly departures$: Observable<EntityEvent>;
   readonly diagnostics$: Observable<Diagnostic>;
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
   readonly stats: SubscriberStats;
@@ -91,6 +92,7 @@ export class SubscriberReceiver implements EntitySubscriber {
   private expiry: { unsubscribe(): void } | undefined;
   private readonly scheduler: SchedulerLike;
   private readonly events: Fanout<EntityEvent>;
+  private readonly departures: Fanout<EntityEvent>;
   private readonly diagnostics: Fanout<Diagnostic>;
   private readonly listening: Fanout<{ readonly address: string; readonly port: number }>;
   private readonly record = new EntityStateRecord();
@@ -132,9 +134,11 @@ export class SubscriberReceiver implements EntitySubscriber {
       return () => this.disconnect();
     }).pipe(share());
     this.events = new Fanout(this.connection$);
+    this.departures = new Fanout(this.connection$);
     this.diagnostics = new Fanout(this.connection$);
     this.listening = new Fanout(this.connection$);
     this.events$ = this.events.observable();
+    this.departures$ = this.departures.observable();
     this.diagnostics$ = this.diagnostics.observable();
     this.listening$ = new Observable((subscriber) => {
       const bound = this.transport !== undefined; // otherwise `attach` announces it
@@ -361,10 +365,12 @@ export class SubscriberReceiver implements EntitySubscriber {
     if (this.slotSubjects && this.applyingSource && (kind === TableEvent.APPEARED || kind === TableEvent.UPDATED))
       this.slotSubjects[slot] = this.applyingSource.address;
     this.view?.onTableEvent(kind, slot, this.table);
-    if (!this.events.observed) return;
+    const departing = kind === TableEvent.TIMED_OUT || kind === TableEvent.REMOVED;
+    if (!this.events.observed && !(departing && this.departures.observed)) return;
     const state = entityStateRecordToPdu(this.eventState(kind, slot));
     const event = entityEvent(kind, key, state, this.scheduler.now() / 1000, this.leaveReason(kind));
     this.events.next(event);
+    if (departing) this.departures.next(event);
   };
 
   /** Why an entity leaves, for the events of a timeout or a removal; undefined for the others. */

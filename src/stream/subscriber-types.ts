@@ -62,6 +62,11 @@ export interface EntitySubscriber {
   readonly config: Config;
   /** Entity events: appeared, updated, timed out, removed (each with the entity's state). */
   readonly events$: Observable<EntityEvent>;
+  /**
+   * The `timedOut` and `removed` events alone: for a consumer of frames that must not miss an entity that came and
+   * went between two of them, without the cost of an event per PDU.
+   */
+  readonly departures$: Observable<EntityEvent>;
   /** Every dropped datagram or PDU with its reason. Opt-in: nothing is built while no one subscribes. */
   readonly diagnostics$: Observable<Diagnostic>;
   /**

@@ -91,7 +91,7 @@ function pdu(p: Pdu): Uint8Array {
 function eventsOf(
   deliveries: ReadonlyArray<readonly [number, Uint8Array]>,
   untilMs: number,
-  options: { rateHz?: number; uidPrefix?: string; config?: StreamConfig } = {},
+  options: { rateHz?: number; uidPrefix?: string; config?: StreamConfig; withoutDepartures?: boolean } = {},
 ): Array<CotEvent & { atMs: number }> {
   const events: Array<CotEvent & { atMs: number }> = [];
   const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
@@ -100,7 +100,13 @@ function eventsOf(
     const subscriber = createSubscriber({ receiver: { smoothing: 'snap' }, ...options.config }, { transport });
     const sub = subscriber
       .frames({ rateHz: 10 })
-      .pipe(cotEvents({ rateHz: options.rateHz ?? 1, uidPrefix: options.uidPrefix ?? 'DIS' }))
+      .pipe(
+        cotEvents({
+          rateHz: options.rateHz ?? 1,
+          uidPrefix: options.uidPrefix ?? 'DIS',
+          ...(options.withoutDepartures ? {} : { departures: subscriber.departures$ }),
+        }),
+      )
       .subscribe((e) => events.push({ ...e, atMs: scheduler.now() }));
     for (const [atMs, bytes] of deliveries) cold(`${atMs}ms a`).subscribe(() => transport.deliver(bytes));
     cold(`${untilMs}ms a`).subscribe(() => sub.unsubscribe());
@@ -391,15 +397,56 @@ describe('cotEvents (frames → events, virtual time)', () => {
     expect(removed.event.stale).toBe(removed.event.time);
   });
 
-  it('a stale-now event when the entity times out (heartbeat 5 s × 2.4)', () => {
+  it('one stale event when the entity falls silent, at the stale time it was advertised (heartbeat 5 s × 2.4)', () => {
     // Moving (a stationary entity would be given the 60 s stationary heartbeat).
-    const events = eventsOf([[50, pdu({ tSeconds: 0, velocity: EAST_10 })]], 15_000, { rateHz: 0.1 });
-    const removed = events.filter((e) => e.reason === 'removed');
-    expect(removed).toHaveLength(1);
-    // The table looks for silent entities once a second: the first look after 12.05 s is at 13 s.
-    expect(removed[0]!.atMs).toBe(13_000);
-    const p = parseCotEvent(removed[0]!.xml)!;
-    expect([p.event.time, p.event.stale]).toEqual([new Date(13_000).toISOString(), new Date(13_000).toISOString()]);
+    const events = eventsOf([[50, pdu({ tSeconds: 0, velocity: EAST_10 })]], 15_000, { rateHz: 1 });
+    const parsed = events.map((e) => ({ ...e, p: parseCotEvent(e.xml)! }));
+    const advertised = new Date(12_050).toISOString(); // arrival 0.05 s + 12 s
+    // Every event before it promised that stale time; none was sent stale (no stale clamped to its own time).
+    for (const e of parsed.filter((x) => x.reason !== 'removed')) {
+      expect(e.p.event.stale).toBe(advertised);
+      expect(Date.parse(e.p.event.stale!)).toBeGreaterThan(Date.parse(e.p.event.time!));
+    }
+    const removed = parsed.filter((e) => e.reason === 'removed');
+    // The first frame at or after 12.05 s, though the table drops the entity only at its next look (13 s).
+    expect(removed.map((e) => [e.atMs, e.p.event.time, e.p.event.stale])).toEqual([[12_100, advertised, advertised]]);
+    expect(parsed.filter((e) => e.atMs > 12_100)).toEqual([]);
+  });
+
+  it('an entity silent past its stale time that speaks again before the table drops it appears again', () => {
+    const events = eventsOf(
+      [
+        [50, pdu({ tSeconds: 0, velocity: EAST_10 })],
+        [12_500, pdu({ tSeconds: 12.45, velocity: EAST_10 })],
+      ],
+      14_000,
+      { rateHz: 0.1 },
+    );
+    expect(events.map((e) => [e.atMs, e.reason])).toEqual([
+      [100, 'appeared'],
+      [10_100, 'periodic'],
+      [12_100, 'removed'],
+      [12_500, 'appeared'],
+    ]);
+  });
+
+  it('an entity that comes and goes between two frames still appears and leaves (its departure tells)', () => {
+    const DEACTIVATED = 1 << 23;
+    const deliveries: Array<readonly [number, Uint8Array]> = [
+      [50, pdu({ tSeconds: 0, entity: 1 })],
+      [120, pdu({ tSeconds: 0.1, entity: 84, marking: 'SHORT' })],
+      [140, pdu({ tSeconds: 0.12, entity: 84, marking: 'SHORT', appearance: DEACTIVATED })],
+    ];
+    const events = eventsOf(deliveries, 1000);
+    const short = events.filter((e) => e.fields.dis.id === '1:3001:84');
+    expect(short.map((e) => [e.atMs, e.reason, e.fields.callsign])).toEqual([
+      [140, 'appeared', 'SHORT'],
+      [140, 'removed', 'SHORT'],
+    ]);
+    expect(parseCotEvent(short[0]!.xml)!.event.type).toBe('a-f-G-E-V-A-T');
+    // Frames alone never see it.
+    const framesOnly = eventsOf(deliveries, 1000, { withoutDepartures: true });
+    expect(framesOnly.filter((e) => e.fields.dis.id === '1:3001:84')).toEqual([]);
   });
 
   it('hostile marking bytes: the callsign loses its controls, the XML stays well-formed, the uid is unchanged', () => {

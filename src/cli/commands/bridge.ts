@@ -234,7 +234,13 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
     }),
     subscriber
       .frames({ rateHz: frameRateHz })
-      .pipe(cotEvents({ ...(rateHz !== undefined ? { rateHz } : {}), ...(uidPrefix ? { uidPrefix } : {}) }))
+      .pipe(
+        cotEvents({
+          ...(rateHz !== undefined ? { rateHz } : {}),
+          ...(uidPrefix ? { uidPrefix } : {}),
+          departures: subscriber.departures$,
+        }),
+      )
       .subscribe({
         next(event) {
           byReason[event.reason]++;
