@@ -151,10 +151,19 @@ export async function replayFromStream(
     bytes = 0;
   try {
     if (exportPath !== undefined) {
-      const [{ open, rename, rm }, pcap] = await Promise.all([import('node:fs/promises'), import('../pcap/writer.js')]);
+      const [{ openOutputFile, OutputPathError }, pcap] = await Promise.all([
+        import('../files/output-file.js'),
+        import('../pcap/writer.js'),
+      ]);
       // Written beside the target and renamed at the end: an existing file is replaced only by a complete one.
-      const temporary = `${exportPath}.${process.pid}.partial`;
-      const file = await open(temporary, 'w');
+      let output;
+      try {
+        output = await openOutputFile(exportPath);
+      } catch (error) {
+        if (error instanceof OutputPathError) throw new UsageError([{ path: '--export', message: error.message }]);
+        throw error;
+      }
+      const file = output.handle;
       let done = false;
       try {
         await file.write(pcap.pcapFileHeader());
@@ -190,9 +199,8 @@ export async function replayFromStream(
         await pending;
         done = !io.signal.aborted;
       } finally {
-        await file.close();
-        if (done) await rename(temporary, exportPath);
-        else await rm(temporary, { force: true });
+        if (done) await output.commit();
+        else await output.discard();
       }
       if (!done) {
         io.stderr.write(`replay: interrupted; ${exportPath} left as it was\n`);

@@ -154,8 +154,10 @@ export const command: Command = {
       // A recording cut short by a write error does not replace the file at --out; what it holds is kept apart.
       await new Promise<void>((resolve) => file.destroy().once('close', () => resolve()));
       io.stderr.write(
-        `record: ${reason}; "${out}" was left as it was; ` +
-          `the ${datagrams} datagrams recorded before the failure are in "${target.temporaryPath}"\n`,
+        target.direct
+          ? `record: ${reason}; ${datagrams} datagrams were written to "${out}" before the failure\n`
+          : `record: ${reason}; "${out}" was left as it was; ` +
+              `the ${datagrams} datagrams recorded before the failure are in "${target.temporaryPath}"\n`,
       );
       return EXIT_FAILURE;
     }
