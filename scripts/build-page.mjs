@@ -1,13 +1,13 @@
 // Builds the `reckon view` page into dist/view/page (docs/view.md): app.js and app.css bundled by esbuild from
 // src/view/page/main.ts (the project's own pure modules and the npm browser libraries; no CDN, works offline),
-// index.html, MapLibre's worker, and the offline base map: Natural Earth land and country borders (1:50m) from the
-// `world-atlas` package converted to GeoJSON, coordinates rounded to 1e-4° (≈ 11 m, below the 1:50m source's own
-// precision) to keep the files small. Usage: node scripts/build-page.mjs [--out DIR] [--metafile]
+// index.html, MapLibre's worker, and the offline base map: Natural Earth land and country borders at 1:110m, 1:50m
+// and 1:10m from the `world-atlas` package as planar GeoJSON (scripts/basemap.mjs), coordinates rounded to 1e-4°
+// (≈ 11 m, below the sources' own precision) to keep the files small. Usage: node scripts/build-page.mjs [--out DIR] [--metafile]
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { feature, mesh } from 'topojson-client';
+import { borderLines, landPolygons, splitIntoCells, worldCollection } from './basemap.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -27,9 +27,16 @@ function rounded(value) {
   );
 }
 
-function geometryJson(geometry) {
-  return { ...geometry, coordinates: rounded(geometry.coordinates) };
+function roundedFeature(f) {
+  return { ...f, geometry: { ...f.geometry, coordinates: rounded(f.geometry.coordinates) } };
 }
+
+/** The base map's scales: the whole world at once, or cells of `cellDeg` loaded on demand. */
+const BASEMAP_LEVELS = [
+  { scale: '110m', cellDeg: null },
+  { scale: '50m', cellDeg: 30 },
+  { scale: '10m', cellDeg: 10 },
+];
 
 // Built into a fresh directory that replaces the old one at the end, so a failed build leaves the last good page.
 const staging = `${out}.building`;
@@ -60,27 +67,29 @@ if (result.metafile) await writeFile(join(staging, '..', 'page-meta.json'), JSON
 await copyFile(join(page, 'index.html'), join(staging, 'index.html'));
 // A classic .js name: every static server knows its content type (module workers need a JavaScript one).
 await copyFile(join(modules, 'maplibre-gl/dist/maplibre-gl-worker.mjs'), join(staging, 'assets/maplibre-gl-worker.js'));
-const countries = JSON.parse(await readFile(join(modules, 'world-atlas/countries-50m.json'), 'utf8'));
-const land = JSON.parse(await readFile(join(modules, 'world-atlas/land-50m.json'), 'utf8'));
-const landFeature = feature(land, land.objects.land);
-const landGeometries =
-  landFeature.type === 'FeatureCollection' ? landFeature.features.map((f) => f.geometry) : [landFeature.geometry];
-await writeFile(
-  join(staging, 'assets/land.json'),
-  JSON.stringify({
-    type: 'FeatureCollection',
-    features: landGeometries.map((g) => ({ type: 'Feature', properties: {}, geometry: geometryJson(g) })),
-  }),
-);
-// Borders between countries only (a ≠ b): the coastline is the land's edge.
-const borders = mesh(countries, countries.objects.countries, (a, b) => a !== b);
-await writeFile(
-  join(staging, 'assets/borders.json'),
-  JSON.stringify({
-    type: 'FeatureCollection',
-    features: [{ type: 'Feature', properties: {}, geometry: geometryJson(borders) }],
-  }),
-);
+// The base map at three Natural Earth scales (scripts/basemap.mjs): 1:110m for the whole world at once, 1:50m in
+// 30° cells and 1:10m in 10° cells that the page loads as the view reaches them (src/view/page/basemap.ts).
+for (const { scale, cellDeg } of BASEMAP_LEVELS) {
+  const land = JSON.parse(await readFile(join(modules, `world-atlas/land-${scale}.json`), 'utf8'));
+  const countries = JSON.parse(await readFile(join(modules, `world-atlas/countries-${scale}.json`), 'utf8'));
+  const polygons = landPolygons(land).map(rounded);
+  const lines = borderLines(countries).map(rounded);
+  if (cellDeg === null) {
+    await writeFile(join(staging, `assets/land-${scale}.json`), JSON.stringify(worldCollection(polygons, lines)));
+    continue;
+  }
+  const dir = join(staging, `assets/land-${scale}`);
+  await mkdir(dir);
+  const cells = splitIntoCells(polygons, lines, cellDeg);
+  for (const [key, collection] of cells) {
+    await writeFile(
+      join(dir, `${key}.json`),
+      JSON.stringify({ ...collection, features: collection.features.map(roundedFeature) }),
+    );
+  }
+  // Which cells have a file: the page asks only for those (a cell of open sea has none).
+  await writeFile(join(dir, 'index.json'), JSON.stringify([...cells.keys()].sort()));
+}
 await writeFile(
   join(staging, 'assets/NOTICE.txt'),
   'Land and borders: Natural Earth (public domain), via the world-atlas package (ISC licence, Mike Bostock).\n' +

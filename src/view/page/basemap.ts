@@ -1,29 +1,63 @@
 /**
- * The offline base map: a MapLibre style whose only sources are files of the page itself (Natural Earth land and
- * country borders from the `world-atlas` package, converted to GeoJSON at build time by scripts/build-page.mjs)
- * and a metric grid computed here for the current view. With `tiles` set in the server's configuration, an online
- * style URL replaces it. No fonts or sprites: every label on the map is drawn by deck.gl.
+ * The offline base map: a MapLibre style whose only sources are files of the page itself — Natural Earth land and
+ * country borders from the `world-atlas` package at three scales, made planar and split into cells at build time
+ * (scripts/basemap.mjs) — and a metric grid computed here for the current view. 1:110m draws the world at once;
+ * 1:50m and 1:10m take over as the view zooms in, their cells loaded as it reaches them (src/view/page/basemap-detail.ts).
+ * With `tiles` set in the server's configuration, an online style URL replaces it. No fonts or sprites: every label
+ * on the map is drawn by deck.gl.
  */
 import type { StyleSpecification } from 'maplibre-gl';
 import { WGS84_A, WGS84_E2 } from '../../math/geodesy.js';
 
 const DEG = Math.PI / 180;
 
-/** The offline style; `assetsUrl` is where land.json and borders.json are served (ends with a slash). */
+/** The scales of the base map, coarsest first: the zoom each is drawn from, and its cell size (null: one file). */
+export const BASEMAP_LEVELS = [
+  { scale: '110m', minZoom: 0, cellDeg: null },
+  { scale: '50m', minZoom: 3, cellDeg: 30 },
+  { scale: '10m', minZoom: 6, cellDeg: 10 },
+] as const;
+
+export const SEA_COLOUR = '#0d1b2a';
+export const LAND_COLOUR = '#243447';
+
+/** The offline style; `assetsUrl` is where the base map's files are served (ends with a slash). */
 export function offlineStyle(assetsUrl: string): StyleSpecification {
+  const sources: StyleSpecification['sources'] = {};
+  const layers: StyleSpecification['layers'] = [
+    { id: 'sea', type: 'background', paint: { 'background-color': SEA_COLOUR } },
+  ];
+  BASEMAP_LEVELS.forEach((level, i) => {
+    const next = BASEMAP_LEVELS[i + 1];
+    const id = `land-${level.scale}`;
+    sources[id] = {
+      type: 'geojson',
+      data: level.cellDeg === null ? `${assetsUrl}${id}.json` : { type: 'FeatureCollection', features: [] },
+    };
+    const zooms = { minzoom: level.minZoom, ...(next ? { maxzoom: next.minZoom } : {}) };
+    layers.push(
+      {
+        id,
+        type: 'fill',
+        source: id,
+        filter: ['==', ['get', 'kind'], 'land'],
+        paint: { 'fill-color': LAND_COLOUR, 'fill-antialias': true },
+        ...zooms,
+      },
+      {
+        id: `borders-${level.scale}`,
+        type: 'line',
+        source: id,
+        filter: ['==', ['get', 'kind'], 'border'],
+        paint: { 'line-color': '#5c7590', 'line-width': 0.8 },
+        ...zooms,
+      },
+    );
+  });
   return {
     version: 8,
-    sources: {
-      land: { type: 'geojson', data: `${assetsUrl}land.json` },
-      borders: { type: 'geojson', data: `${assetsUrl}borders.json` },
-      grid: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
-    },
-    layers: [
-      { id: 'sea', type: 'background', paint: { 'background-color': '#0d1b2a' } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#243447', 'fill-antialias': true } },
-      { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#5c7590', 'line-width': 0.8 } },
-      GRID_LAYER,
-    ],
+    sources: { ...sources, grid: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } } },
+    layers: [...layers, GRID_LAYER],
   };
 }
 
@@ -48,7 +82,7 @@ export function onlineStyle(tiles: string): StyleSpecification | string {
       grid: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
     },
     layers: [
-      { id: 'sea', type: 'background', paint: { 'background-color': '#0d1b2a' } },
+      { id: 'sea', type: 'background', paint: { 'background-color': SEA_COLOUR } },
       { id: 'tiles', type: 'raster', source: 'tiles', paint: { 'raster-brightness-max': 0.75 } },
       GRID_LAYER,
     ],

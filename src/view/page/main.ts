@@ -26,6 +26,7 @@ import { formatViewHash, parseViewHash } from './view-state.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
 import { Panel } from './panel.js';
 import { Layout } from './layout.js';
+import { BasemapDetail } from './basemap-detail.js';
 import type { TestHook } from './test-hook.js';
 
 /** How often the list and details are redrawn, ms. */
@@ -45,6 +46,7 @@ class App {
   private readonly overlay = new MapboxOverlay({ interleaved: false, layers: [] });
   private readonly panel: Panel;
   private readonly layout: Layout;
+  private readonly basemapDetail: BasemapDetail;
   private hello: HelloMessage | null = null;
   private counters: CountersMessage | null = null;
   private filter: ViewFilter = EMPTY_FILTER;
@@ -107,9 +109,11 @@ class App {
     this.map.addControl(this.overlay as unknown as maplibregl.IControl);
     this.map.on('moveend', () => this.viewChanged());
     this.map.on('move', () => (this.viewMoved = true));
+    this.basemapDetail = new BasemapDetail(this.map, new URL('assets/', document.baseURI).href);
     this.map.on('style.load', () => {
       ensureGrid(this.map);
       this.updateGrid();
+      this.basemapDetail.update();
     });
     this.layers = new EntityLayers(this.entities, this.atlas);
     this.panel = new Panel({ filterChanged: () => this.sendFilter(), select: (slot) => this.selectSlot(slot) });
@@ -168,6 +172,16 @@ class App {
         return null;
       },
       errors: [],
+      async viewAt(lonDeg, latDeg, zoom) {
+        app.autoFit = false;
+        app.map.jumpTo({ center: [lonDeg, latDeg], zoom });
+        app.basemapDetail.update();
+        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+        do await frame();
+        while (app.basemapDetail.pending > 0 || !app.map.loaded() || !app.map.areTilesLoaded());
+        await frame();
+        await frame();
+      },
       labels() {
         const e = app.entities,
           boxes = app.labelChooser.boxes;
@@ -403,6 +417,7 @@ class App {
 
   private viewChanged(): void {
     this.updateGrid();
+    this.basemapDetail.update();
     this.writeUrl();
     if (this.panel.wantsVisibleArea) this.sendFilter();
   }

@@ -27,6 +27,8 @@ export interface TestHook {
   readonly wasmKernel: boolean;
   /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
   screenPoint(id: string): [number, number] | null;
+  /** Moves the map (no more fitting) and resolves once the base map for that view is loaded and drawn. */
+  viewAt(lonDeg: number, latDeg: number, zoom: number): Promise<void>;
   /** Entities labelled now, with their label's box in viewport pixels (left, top, right, bottom). */
   labels(): Array<{ id: string; text: string; box: [number, number, number, number] }>;
   setFilter(filter: Partial<ViewFilter>): void;

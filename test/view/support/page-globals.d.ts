@@ -19,6 +19,7 @@ interface ReckonTestHook {
   readonly wasmKernel: boolean;
   readonly frameHoldsLayerUpdate: boolean;
   screenPoint(id: string): [number, number] | null;
+  viewAt(lonDeg: number, latDeg: number, zoom: number): Promise<void>;
   labels(): Array<{ id: string; text: string; box: [number, number, number, number] }>;
   /** Id of the selected entity, or null. */
   selected(): string | null;
