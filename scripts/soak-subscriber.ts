@@ -1,17 +1,27 @@
-// The receiving side of `npm run soak` (scripts/soak.ts), a process of its own started with an IPC channel: the
-// library's subscriber (socket → split → decode → remote-entity table, no events) on 127.0.0.1, with the counters
-// the soak reports: PDUs and datagrams received, entities held, resident memory, event-loop delay, and the
-// kernel's count of datagrams dropped on this socket for want of receive buffer (/proc/net/udp).
+// A receiving side of `npm run soak` (scripts/soak.ts), a process of its own started with an IPC channel: the
+// library's subscriber (transport → split → decode → remote-entity table, no events) on 127.0.0.1 over UDP, or
+// through NATS (the whole exercise, or an area), with the counters the soak reports: PDUs and datagrams received,
+// entities held, resident memory, CPU, event-loop delay, the kernel's count of datagrams dropped on the UDP socket
+// for want of receive buffer (/proc/net/udp), and over NATS the connection's gaps and how soon every entity was held
+// again after each reconnect.
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createSubscriber } from '../src/stream/subscriber.js';
+import type { SubscriberSetup } from './soak-processes.js';
 
 type Request = { type: 'snapshot' } | { type: 'finish'; expectedPdus: number };
 
-const entities = Number(process.argv[2]);
-const receiveBufferSize = Number(process.argv[3]);
+const setup = JSON.parse(process.argv[2]!) as SubscriberSetup;
+const entities = setup.entities;
 const subscriber = createSubscriber({
-  network: { address: '127.0.0.1', port: 0, receiveBufferSize },
+  network: {
+    address: '127.0.0.1',
+    port: 0,
+    ...(setup.receiveBufferSize ? { receiveBufferSize: setup.receiveBufferSize } : {}),
+  },
+  ...(setup.nats
+    ? { nats: { servers: [...setup.nats.servers], ...(setup.nats.area ? { area: setup.nats.area } : {}) } }
+    : {}),
   // Room for every entity, so that a full table never shows up as loss.
   receiver: { maxEntities: entities + 16 },
 });
@@ -22,23 +32,59 @@ const rssStart = process.memoryUsage().rss;
 const cpuStart = process.cpuUsage();
 let rssMax = rssStart;
 let rssWhenAllHeld: number | undefined;
+let heldMax = 0;
 let heldMinAfterRamp = Number.POSITIVE_INFINITY;
 let port = 0;
 /** Set at the snapshot, just before the publisher is stopped: its leave notices must not count as entities lost. */
 let stopping = false;
 
+/**
+ * Over NATS: each reconnect (Unix epoch ms), the entities held just before the connection was lost, the fewest held
+ * from then until all of them were held again, and how soon that was (null while not yet).
+ */
+const reconnects: Array<{
+  atMs: number;
+  heldBefore: number;
+  heldMin: number;
+  heldAgainAfterSeconds: number | null;
+}> = [];
+let heldAtDisconnect = 0;
+let lastReconnects = 0;
+
+// Four times a second: entities held, and after a reconnect how soon they are all back.
 const sample = setInterval(() => {
   const rss = process.memoryUsage().rss;
   if (rss > rssMax) rssMax = rss;
-  if (rssWhenAllHeld === undefined && stats.entities >= entities) {
+  const held = stats.entities;
+  heldMax = Math.max(heldMax, held);
+  if (rssWhenAllHeld === undefined && held >= entities) {
     rssWhenAllHeld = rss;
     delay.reset(); // the delay measured from here on is the steady state's, not the ramp's
   }
-  if (rssWhenAllHeld !== undefined && !stopping) heldMinAfterRamp = Math.min(heldMinAfterRamp, stats.entities);
-}, 1000);
+  if (rssWhenAllHeld !== undefined && !stopping) heldMinAfterRamp = Math.min(heldMinAfterRamp, held);
+  const nats = subscriber.natsTransport?.natsStats;
+  if (!nats || stopping) return;
+  if (nats.reconnects === nats.disconnects) {
+    if (nats.reconnects > lastReconnects) {
+      lastReconnects = nats.reconnects;
+      reconnects.push({
+        atMs: Date.now(),
+        heldBefore: heldAtDisconnect,
+        heldMin: held,
+        heldAgainAfterSeconds: null,
+      });
+    } else heldAtDisconnect = held;
+  }
+  const last = reconnects[reconnects.length - 1];
+  if (last && last.heldAgainAfterSeconds === null) {
+    last.heldMin = Math.min(last.heldMin, held);
+    if (held >= last.heldBefore) last.heldAgainAfterSeconds = Math.round((Date.now() - last.atMs) / 10) / 100;
+  }
+}, 250);
 
-/** Datagrams the kernel dropped on our socket (the `drops` column of /proc/net/udp), or null where unknown. */
+/** Datagrams the kernel dropped on our UDP socket (the `drops` column of /proc/net/udp), or null where unknown. */
 function kernelDrops(): number | null {
+  if (setup.nats) return null;
   try {
     const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
     for (const line of readFileSync('/proc/net/udp', 'utf8').split('\n').slice(1)) {
@@ -79,6 +125,7 @@ process.on('message', (request: Request) => {
     delay.disable();
     const rssEnd = process.memoryUsage().rss;
     const cpu = process.cpuUsage(cpuStart);
+    const nats = subscriber.natsTransport?.natsStats;
     process.send!(
       {
         type: 'final',
@@ -88,6 +135,7 @@ process.on('message', (request: Request) => {
         decodeErrors: Object.values(subscriber.stats.decodeErrors).reduce((a, b) => a + b, 0),
         kernelDrops: kernelDrops(),
         timeouts: stats.timeouts,
+        entitiesHeldMax: heldMax,
         entitiesHeldMinAfterRamp: Number.isFinite(heldMinAfterRamp) ? heldMinAfterRamp : null,
         rssMB: {
           start: mb(rssStart),
@@ -98,6 +146,21 @@ process.on('message', (request: Request) => {
         cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
         cpuMicrosecondsPerPdu: Math.round((100 * (cpu.user + cpu.system)) / Math.max(1, pdusReceived())) / 100,
         eventLoopDelayMs: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
+        ...(nats
+          ? {
+              nats: {
+                cells: subscriber.natsTransport?.cells?.length ?? null,
+                messagesIn: nats.messagesIn,
+                leftArea: nats.leftArea,
+                leftCellIgnored: nats.leftCellIgnored,
+                slowConsumers: nats.slowConsumers,
+                disconnects: nats.disconnects,
+                reconnects: nats.reconnects,
+                gapSeconds: Math.round(nats.gapSeconds * 1000) / 1000,
+              },
+              reconnects,
+            }
+          : {}),
       },
       () => {
         subscription.unsubscribe();

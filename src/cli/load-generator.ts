@@ -114,6 +114,9 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const periodMs = 1000 / rateHz;
   const startMs = performance.now();
   const cpuStart = process.cpuUsage();
+  // Resident memory of this process: at the start, the most seen (sampled with the status), at the end.
+  const rss = { start: process.memoryUsage().rss, max: 0 };
+  rss.max = rss.start;
   let ticks = 0;
   /** Ticks given up while more than a whole tick behind (the loop goes on from now instead of catching up). */
   let ticksSkipped = 0;
@@ -192,7 +195,10 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       evaluated += done;
       ticks = evaluated / entities;
       bundler.flush();
-      if (nowMs - lastStatus.ms >= statusEveryMs) status(nowMs);
+      if (nowMs - lastStatus.ms >= statusEveryMs) {
+        rss.max = Math.max(rss.max, process.memoryUsage().rss);
+        status(nowMs);
+      }
       if (due >= CHUNK_ENTITIES && done === chunk) {
         // More due: go on as soon as the datagrams of this chunk have left.
         timer = setTimeout(slice, 0);
@@ -232,6 +238,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   await transport.close();
   if (failure) reason = `failed: ${failure.message}`;
   const cpu = process.cpuUsage(cpuStart);
+  const rssEnd = process.memoryUsage().rss;
   const seconds = (stoppedMs - startMs) / 1000;
   const reasons: Record<string, number> = {};
   EMIT_REASON_NAMES.forEach((name, bit) => (reasons[name] = stats.reasons[bit]!));
@@ -246,6 +253,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     ticks: round(ticks),
     ticksPerSecond: round(ticks / Math.max(seconds, 1e-9)),
     ticksSkipped: round(ticksSkipped),
+    maxEvaluationGapSeconds: round(stats.maxEvaluationGapSeconds),
     decisions: stats.decisions,
     pdus: stats.pdus,
     reasons,
@@ -258,6 +266,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     sendErrors: transport.stats.sendErrors,
     deferred: stats.deferred,
     ...(natsStats ? { nats: natsSummary(natsStats) } : {}),
+    rssMB: { start: megabytes(rss.start), max: megabytes(Math.max(rss.max, rssEnd)), end: megabytes(rssEnd) },
     cpuSeconds: round((cpu.user + cpu.system) / 1e6),
     // CPU per emitter decision (truth, decision, encoding and sending included): what sizes a machine for N × rate.
     cpuMicrosecondsPerDecision: round((cpu.user + cpu.system) / Math.max(1, stats.decisions)),
@@ -279,7 +288,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
         ` ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)}` +
         ` decisions (${saved.toFixed(1)} % saved)`,
       `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz};` +
-        ` ${summary.ticksSkipped} ticks skipped while behind), ${summary.cpuSeconds} s CPU${extras}`,
+        ` ${summary.ticksSkipped} ticks skipped while behind; the longest wait of an entity` +
+        ` ${summary.maxEvaluationGapSeconds} s), ${summary.cpuSeconds} s CPU, ${summary.rssMB.max} MB resident${extras}`,
     ].join('\n') + '\n',
   );
   return failure || everySendFailed(transport.stats) ? EXIT_FAILURE : EXIT_OK;
@@ -295,6 +305,10 @@ function natsSummary(s: NatsStats): Record<string, number> {
     reconnects: s.reconnects,
     gapSeconds: round(s.gapSeconds),
   };
+}
+
+function megabytes(bytes: number): number {
+  return Math.round(bytes / 1e5) / 10;
 }
 
 function round(value: number): number {

@@ -78,6 +78,11 @@ export interface LoadGeneratorStats {
   joined: number;
   /** Leave notices written. */
   leaveNotices: number;
+  /**
+   * The longest time between two evaluations of one entity, s (a tick at the rate gives 1 / rate): how late the
+   * slowest entity's truth was seen.
+   */
+  maxEvaluationGapSeconds: number;
 }
 
 /**
@@ -97,9 +102,12 @@ export class LoadGenerator {
     deferred: 0,
     joined: 0,
     leaveNotices: 0,
+    maxEvaluationGapSeconds: 0,
   };
   /** The emitter settings of each kind (index into LOAD_KINDS). */
   readonly emitterOptions: readonly EmitterOptions[];
+  /** When each entity was last evaluated, s (−1: not yet). */
+  private readonly lastEvaluated: Float64Array;
   /** Every entity's identity and emitter; truth written into it per pass (R_wb, as the courses give it). */
   readonly table: OwnedEntityTable;
   private readonly shapes: Trajectory[] = [];
@@ -174,6 +182,7 @@ export class LoadGenerator {
     this.joinSeconds = new Float64Array(n);
     this.phaseSeconds = new Float64Array(n);
     this.motion = new Float64Array(12 * n);
+    this.lastEvaluated = new Float64Array(n).fill(-1);
     const table = new OwnedEntityTable({
       capacity: n,
       attitude: 'matrix',
@@ -232,10 +241,18 @@ export class LoadGenerator {
       const from = this.cursor,
         to = Math.min(n, from + (todo - done)),
         end = Math.min(to, Math.max(from, joined));
-      for (let i = from; i < end; i++) this.writeTruth(i, tSeconds);
+      const last = this.lastEvaluated;
+      let gap = stats.maxEvaluationGapSeconds;
+      for (let i = from; i < end; i++) {
+        this.writeTruth(i, tSeconds);
+        const since = tSeconds - last[i]!;
+        if (since > gap && last[i]! >= 0) gap = since;
+      }
       const left = budget - (stats.pdus - pdusBefore);
       const evaluated = end > from ? this.table.tick(tSeconds, sink, from, end, left) : 0;
       stats.decisions += evaluated;
+      for (let i = from; i < from + evaluated; i++) last[i] = tSeconds;
+      stats.maxEvaluationGapSeconds = gap;
       if (evaluated < end - from) {
         // The budget ran out: the rest of this call's entities come first in the next one.
         this.cursor = from + evaluated;

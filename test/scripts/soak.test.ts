@@ -1,31 +1,42 @@
-// `npm run soak` at a tiny size: a real publisher process and subscriber process over 127.0.0.1, and the one
-// JSON line with every figure docs/reliability-soak.md describes. 200 entities for 3 s lose nothing on loopback.
+// `npm run soak` at a tiny size: a real publisher process and subscriber processes, over 127.0.0.1 UDP or through
+// real nats-servers (one, or a cluster of three with one killed and restarted), and the one JSON line with every
+// figure docs/reliability-soak.md describes. A few hundred entities for seconds lose nothing on loopback. Each runs past
+// the 5 s over which entities join, so that all are held at the end.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ROOT, within } from '../cli/binary.js';
+import { findSystemBinary } from '../support/system-binary.js';
 
-describe('npm run soak', () => {
-  it('runs a publisher and a subscriber and prints one JSON line of figures', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/soak.ts', '--entities', '200', '--seconds', '3'],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '',
-      err = '';
-    child.stdout.on('data', (c) => (out += String(c)));
-    child.stderr.on('data', (c) => (err += String(c)));
-    const code = await within(
-      new Promise<number | null>((resolve) => child.once('exit', resolve)),
-      45_000,
-      'the soak to finish',
-      child,
-    );
-    expect(code, err).toBe(0);
-    const lines = out.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    const result = JSON.parse(lines[0]!) as Record<string, unknown> &
-      Record<'subscriberRssMB' | 'eventLoopDelayMs' | 'publisher' | 'machine', Record<string, unknown>>;
+const natsServer = findSystemBinary('nats-server');
+const itNats = natsServer.path ? it : it.skip;
+
+/** The soak's JSON line, checked field by field. */
+type Result = Record<string, any>;
+
+async function soak(args: string[]): Promise<{ result: Result; err: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/soak.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '',
+    err = '';
+  child.stdout.on('data', (c) => (out += String(c)));
+  child.stderr.on('data', (c) => (err += String(c)));
+  const code = await within(
+    new Promise<number | null>((resolve) => child.once('exit', resolve)),
+    80_000,
+    'the soak to finish',
+    child,
+  );
+  expect(code, err).toBe(0);
+  const lines = out.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return { result: JSON.parse(lines[0]!) as Result, err };
+}
+
+describe.concurrent('npm run soak', () => {
+  it('runs a publisher and a subscriber over UDP and prints one JSON line of figures', async () => {
+    const { result, err } = await soak(['--entities', '200', '--seconds', '6']);
     expect(result).toMatchObject({
       entities: 200,
       entitiesExpected: 200,
@@ -38,13 +49,68 @@ describe('npm run soak', () => {
     expect(result.pdusReceived).toBe(result.pdusSent);
     expect(result.datagramsReceived).toBe(result.datagramsSent);
     expect(result.pdusSent as number).toBeGreaterThan(0);
-    // The entities that joined within 3 s (they join over the 5 s heartbeat) are all held.
-    expect(result.entitiesJoined as number).toBeGreaterThan(0);
-    expect(result.entitiesHeld).toBe(result.entitiesJoined);
+    // Every entity joined (they join over the 5 s heartbeat), and every one is held.
+    expect(result.entitiesJoined).toBe(200);
+    expect(result.entitiesHeld).toBe(200);
+    expect(result.evaluationsPerEntityPerSecond as number).toBeGreaterThan(0);
+    expect(result.maxEvaluationGapSeconds as number).toBeGreaterThan(0);
     for (const key of ['start', 'end', 'max']) expect(result.subscriberRssMB[key] as number).toBeGreaterThan(0);
+    for (const key of ['start', 'end', 'max']) expect(result.publisherRssMB[key] as number).toBeGreaterThan(0);
     for (const key of ['p50', 'p99', 'max']) expect(result.eventLoopDelayMs[key] as number).toBeGreaterThan(0);
     expect(result.publisher.cpuMicrosecondsPerDecision as number).toBeGreaterThan(0);
     expect(result.machine.cpus as number).toBeGreaterThan(0);
     expect(err).toMatch(/stopped \(interrupted\)/);
-  }, 60_000);
+  }, 90_000);
+
+  itNats(
+    '--nats: through a nats-server to a subscriber on the whole exercise and one on an area',
+    async () => {
+      const { result } = await soak(['--entities', '300', '--seconds', '6', '--nats']);
+      expect(result.transport).toBe('nats');
+      const whole = result.whole!,
+        inArea = result.inArea!;
+      expect(whole).toMatchObject({ pdusExpected: result.pdusSent, pdusLost: 0, decodeErrors: 0 });
+      expect(whole.entitiesHeld).toBe(whole.entitiesExpected);
+      // The area takes part of the entities: the PDUs published to its cells, all received.
+      expect(inArea.pdusLost).toBe(0);
+      expect(inArea.pdusExpected as number).toBeGreaterThan(0);
+      expect(inArea.pdusExpected as number).toBeLessThan(result.pdusSent as number);
+      expect(inArea.entitiesHeld).toBe(inArea.entitiesExpected);
+      expect(result.area.cells as number).toBeGreaterThan(0);
+      expect(typeof result.cellCrossings).toBe('number');
+      for (const side of [whole, inArea]) {
+        expect((side.cpu as Record<string, number>).microsecondsPerPdu).toBeGreaterThan(0);
+        expect((side.nats as Record<string, number>).disconnects).toBe(0);
+      }
+    },
+    90_000,
+  );
+
+  itNats(
+    '--cluster: one of three servers killed and restarted; every client reconnects and holds every entity',
+    async () => {
+      const { result, err } = await soak([
+        '--entities',
+        '200',
+        '--seconds',
+        '7',
+        '--cluster',
+        '--kill-at',
+        '2',
+        '--restart-after',
+        '1',
+      ]);
+      expect(result.transport).toBe('nats cluster of 3');
+      expect(err).toMatch(/killing nats-server[\s\S]*restarted nats-server/);
+      const cluster = result.cluster!;
+      expect(cluster.publisher).toMatchObject({ disconnects: 1, reconnects: 1 });
+      expect((cluster.publisher as Record<string, number>).gapSeconds).toBeGreaterThan(0);
+      for (const side of [result.whole!, result.inArea!]) {
+        expect((side.nats as Record<string, number>).reconnects).toBe(1);
+        expect(side.reconnects).toHaveLength(1);
+      }
+      expect(cluster.everyEntityHeldAgainWithinAHeartbeat).toBe(true);
+    },
+    90_000,
+  );
 });

@@ -178,6 +178,18 @@ describe('LoadGenerator', () => {
     expect(worst).toBeGreaterThan(0.5);
   }, 60_000);
 
+  it('measures the longest time an entity waited between two evaluations', () => {
+    const generator = new LoadGenerator(defaultConfig(), { entities: 50, rampSeconds: 0 });
+    const sink = capture();
+    for (let t = 0; t < 2; t += 0.1) generator.tick(t, sink);
+    expect(generator.stats.maxEvaluationGapSeconds).toBeCloseTo(0.1, 9);
+    // Half of the entities at 3 s, the rest at 3.5 s: the second half waited 1.6 s.
+    generator.tick(3, sink, 25);
+    expect(generator.stats.maxEvaluationGapSeconds).toBeCloseTo(1.1, 9);
+    generator.tick(3.5, sink, 25);
+    expect(generator.stats.maxEvaluationGapSeconds).toBeCloseTo(1.6, 9);
+  });
+
   it('stops at the PDU budget and resumes where it stopped', async () => {
     const generator = new LoadGenerator(defaultConfig(), { entities: 25, rampSeconds: 0 });
     const sink = capture();
