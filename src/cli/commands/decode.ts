@@ -97,6 +97,7 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   const { codecStatusMessage, codecStatusName } = await import('../../pdu/status.js');
   const { jsonLine } = await import('../terminal/printable.js');
   const { entityStatePduNames } = await import('../../names/pdu-names.js');
+  const { geodeticJson } = await import('../terminal/geodetic-json.js');
   const totals = emptyTotals();
   let lines: string[] = [];
   for (const event of disCapturePdus(capture, totals, options)) {
@@ -110,7 +111,8 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
         : jsonLine({ ...head, error });
     } else if (event.record && event.pduType === 1) {
       const pdu = entityStateRecordToPdu(event.record);
-      text = jsonLine({ ...head, pdu, names: entityStatePduNames(pdu) });
+      const geodetic = geodeticJson(pdu.location, pdu.orientation);
+      text = jsonLine({ ...head, pdu, geodetic, names: entityStatePduNames(pdu) });
     } else if (event.other) {
       text = jsonLine({ ...head, pdu: pduRecordToJson(event.other) });
     } else {

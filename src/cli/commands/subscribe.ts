@@ -18,7 +18,9 @@ export const command: Command = {
   flags: {
     json: {
       type: 'boolean',
-      description: 'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout.',
+      description:
+        'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout: its state as ' +
+        'received (ECEF) and its geodetic latitude, longitude, height, heading, pitch and roll.',
     },
     duration: {
       type: 'string',
@@ -54,6 +56,7 @@ export const command: Command = {
       { jsonLine },
       { formatOtherPdus },
       { entityStatePduNames },
+      { geodeticJson },
     ] = await Promise.all([
       import('../../stream/subscriber.js'),
       import('../terminal/subscribe-view.js'),
@@ -62,6 +65,7 @@ export const command: Command = {
       import('../terminal/printable.js'),
       import('../terminal/other-pdus.js'),
       import('../../names/pdu-names.js'),
+      import('../terminal/geodetic-json.js'),
     ]);
     const subscriber = createSubscriber(config);
     // Over NATS: the transport's cells and counters (the subscriber opens it on the first subscription).
@@ -86,7 +90,11 @@ export const command: Command = {
       subscriber.events$.subscribe({
         next(event) {
           events++;
-          if (json) io.stdout.write(jsonLine({ ...event, names: entityStatePduNames(event.state) }) + '\n');
+          if (json) {
+            const { location, orientation } = event.state;
+            const geodetic = geodeticJson(location, orientation);
+            io.stdout.write(jsonLine({ ...event, geodetic, names: entityStatePduNames(event.state) }) + '\n');
+          }
           entities.apply(event);
           if (count !== undefined && events >= count) stop(`${count} events`);
         },
