@@ -163,7 +163,7 @@ const SURFACE: Readonly<Record<number, string>> = {
   85: 'XR', // Private Sailboat
   86: 'XF', // Fishing Vessel
   87: 'X', // Other Vessels: non-military
-  100: 'NNR', // Search and Rescue Vessels: station, rescue
+  100: 'NS', // Search and Rescue Vessels: service and support
   101: 'X', // Life-Saving Equipment
 };
 
