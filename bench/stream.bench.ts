@@ -68,7 +68,7 @@ const suite: BenchSuite = async ({ quick }) => {
     const transport = new Loopback();
     const subscriber = createSubscriber({ receiver: { maxEntities: N } }, { transport });
     const frames = subscriber.frames({ rateHz: 1 }).subscribe(); // holds the connection: table updates only
-    const events = withEvents ? subscriber.events$.subscribe((e) => consume(e.key)) : undefined;
+    const events = withEvents ? subscriber.events$.subscribe((e) => consume(e.timeSeconds)) : undefined;
     const op = feed((b) => transport.receiver!(b, SOURCE));
     const rate = opsPerSecond(
       () => {

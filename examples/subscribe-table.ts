@@ -34,7 +34,14 @@ subscriber.diagnostics$
   .subscribe({ next: (d) => console.log(`rejected from ${d.source.address}: ${d.reason}`), error: fail });
 subscriber.events$.pipe(takeUntil(stop$)).subscribe({
   next(event) {
-    if (event.type === 'appeared' || event.type === 'updated') {
+    if (event.type === 'fire' || event.type === 'detonation' || event.type === 'collision') {
+      console.log(event.type === 'fire' ? `${event.shooter.marking ?? '?'} fired ${event.munition.name}` : event.type);
+    } else if (
+      event.type === 'appeared' ||
+      event.type === 'updated' ||
+      event.type === 'frozen' ||
+      event.type === 'resumed'
+    ) {
       latest.set(event.key, { event, pdus: (latest.get(event.key)?.pdus ?? 0) + 1 });
     } else {
       latest.delete(event.key);

@@ -371,11 +371,20 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     subscriber.events$.subscribe({
       next(event) {
         report.receive.events[event.type] = (report.receive.events[event.type] ?? 0) + 1;
-        entities.apply(event);
-        const s = event.state;
-        if (!allFinite(s.location) || !allFinite(s.linearVelocity) || !allFinite(s.orientation)) {
-          report.nonFinite++;
-          problem(`non-finite ${event.type} event`);
+        if (event.type === 'fire' || event.type === 'detonation' || event.type === 'collision') {
+          const numbers = [...event.location, event.latitude, event.longitude, event.height];
+          if (event.type !== 'collision') numbers.push(...event.velocity);
+          if (!allFinite(numbers)) {
+            report.nonFinite++;
+            problem(`non-finite ${event.type} event`);
+          }
+        } else {
+          entities.apply(event);
+          const s = event.state;
+          if (!allFinite(s.location) || !allFinite(s.linearVelocity) || !allFinite(s.orientation)) {
+            report.nonFinite++;
+            problem(`non-finite ${event.type} event`);
+          }
         }
         JSON.stringify(event); // as `reckon subscribe --json` prints it
       },

@@ -56,7 +56,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   config: ['dr', 'files'],
   transport: ['pdu', 'config'],
   nats: ['math', 'pdu', 'dr', 'config', 'transport'],
-  stream: ['math', 'pdu', 'dr', 'config', 'transport', 'nats', 'truth'],
+  stream: ['math', 'pdu', 'names', 'dr', 'config', 'transport', 'nats', 'truth'],
   cot: ['math', 'pdu', 'names', 'dr', 'stream'],
   view: ['math', 'pdu', 'names', 'dr', 'config', 'transport'],
   report: ['math', 'pdu', 'names', 'dr', 'pcap'],

@@ -66,6 +66,7 @@ import {
 } from './position-smoothing.js';
 import { startRotationError, turnByError } from './orientation-smoothing.js';
 import { ApplyResult, TableEvent } from './table-results.js';
+import { ExerciseFreeze } from './exercise-freeze.js';
 
 export type TableEventListener = (kind: TableEvent, slot: number, key: number) => void;
 
@@ -198,6 +199,10 @@ export class RemoteEntityTable {
   readonly location: Float64Array;
   /** Displayed (smoothed) location, ECEF metres (3 per slot), written by `render`. */
   readonly displayLocation: Float64Array;
+  /** Entities held by a Stop/Freeze PDU (src/dr/exercise-freeze.ts). */
+  private readonly freezes: ExerciseFreeze;
+  /** 1 per slot whose entity is held by a Stop/Freeze PDU: shown where it stood, never timed out. */
+  readonly frozen: Uint8Array;
 
   /**
    * The DR models by slot (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …), struct-of-arrays.
@@ -387,6 +392,35 @@ export class RemoteEntityTable {
     this.errorHalfAngle = new Float64Array(n);
     this.listed = new Uint8Array(n);
     this.minusDt = new Float64Array(n);
+    this.freezes = new ExerciseFreeze(n);
+    this.frozen = this.freezes.frozen;
+  }
+
+  /**
+   * Holds the entity in `slot` at `atSeconds` (Stop/Freeze): from then on it is neither dead-reckoned nor timed out,
+   * and a PDU it sends shows it where that PDU says. Fires `FROZEN`. @returns false when it was held already.
+   */
+  freeze(slot: number, atSeconds: number): boolean {
+    if (this.active[slot] !== 1) return false;
+    this.resolve();
+    if (!this.freezes.freeze(slot, atSeconds)) return false;
+    this.onEvent?.(TableEvent.FROZEN, slot, this.key[slot]!);
+    return true;
+  }
+
+  /**
+   * Lets a held entity run again from `atSeconds` (Start/Resume), from where it stood: its model's reference time
+   * and its arrival (for the timeout) move on by the time it was held. Fires `RESUMED`.
+   * @returns false when it was not held.
+   */
+  resume(slot: number, atSeconds: number): boolean {
+    if (this.active[slot] !== 1 || !this.freezes.isFrozen(slot)) return false;
+    this.resolve();
+    const held = this.freezes.resume(slot, atSeconds);
+    this.unresolved.reference[slot] = this.unresolved.reference[slot]! + held;
+    this.arrivalSeconds[slot] = this.arrivalSeconds[slot]! + held;
+    this.onEvent?.(TableEvent.RESUMED, slot, this.key[slot]!);
+    return true;
   }
 
   /** The slot of an entity key, or −1. */
@@ -580,13 +614,19 @@ export class RemoteEntityTable {
     this.now[0] = this.arrivalSeconds[slot]!;
     // New entities and frozen ones (before or after the PDU) snap: only a correction needs the state displayed
     // when the PDU arrived (old model and smoothing), which must be read before the reset.
-    const smooth = this.smoothsCorrections && !appeared && s.frozen[slot] === 0 && !isFrozen(this.appearance[slot]!);
+    const smooth =
+      this.smoothsCorrections &&
+      !appeared &&
+      s.frozen[slot] === 0 &&
+      !isFrozen(this.appearance[slot]!) &&
+      !this.freezes.isFrozen(slot);
     if (smooth) this.displayedAt(slot);
     const pending = this.pending,
       o = PENDING_STRIDE * slot,
       pdu = this.pdu;
     for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
     state.reference[slot] = pending[o + PENDING_REFERENCE]!;
+    this.freezes.rebase(slot, state.reference[slot]!);
     const v = this.pduVectors;
     resetSlot(s, slot, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, this.pendingAlgorithm[slot]!, this.appearance[slot]!);
     this.trackRotating(slot);
@@ -601,7 +641,11 @@ export class RemoteEntityTable {
   expire(nowSeconds: number): number {
     let n = 0;
     for (let slot = 0; slot < this.highWater; slot++) {
-      if (this.active[slot] === 1 && nowSeconds - this.arrivalSeconds[slot]! > this.timeoutSeconds[slot]!) {
+      if (
+        this.active[slot] === 1 &&
+        nowSeconds - this.arrivalSeconds[slot]! > this.timeoutSeconds[slot]! &&
+        this.freezes.frozen[slot] === 0
+      ) {
         this.release(slot, TableEvent.TIMED_OUT);
         n++;
       }
@@ -635,6 +679,7 @@ export class RemoteEntityTable {
     const s = state.store,
       count = this.highWater,
       reference = state.reference;
+    this.freezes.hold(reference, tSeconds);
     extrapolateLinear(s, count, reference, tSeconds, outLocation);
     const o0 = s.orientation0;
     for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
@@ -642,6 +687,7 @@ export class RemoteEntityTable {
       const slot = this.rotating[k]!;
       evaluateRotating(s, slot, tSeconds, reference, outLocation, slot, this.m, 0, outOrientation);
     }
+    this.freezes.unhold(reference);
   }
 
   /** Locations of every slot and R_wb of the rotating ones (9 per slot in `matrices`), whose angles go stale. */
@@ -655,6 +701,8 @@ export class RemoteEntityTable {
     const s = state.store,
       reference = state.reference,
       rotating = this.rotating;
+    const held = this.freezes.size > 0;
+    if (held) this.freezes.hold(reference, tSeconds);
     extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
     // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
     // quadratic pass itself (bench/dr.bench.ts).
@@ -665,6 +713,7 @@ export class RemoteEntityTable {
       stale[slot] = 1;
       if (kernel[slot] === KERNEL_ROTATING_BODY) bodyPosition(s, slot, tSeconds, reference, outLocation, slot);
     }
+    if (held) this.freezes.unhold(reference);
   }
 
   /** Euler angles of the rotating slots whose matrix changed since they were last converted. @returns false */
@@ -721,11 +770,13 @@ export class RemoteEntityTable {
    */
   renderSlot(slot: number, tSeconds: number, outLocation: Float64Array, outWorldToBody: Float64Array): void {
     const state = this.resolved,
-      s = state.store,
-      reference = state.reference;
-    positionAt(s, slot, tSeconds, reference, outLocation, 0);
+      s = state.store;
+    // A held entity is evaluated at the time it is held at.
+    const t = Math.min(tSeconds, this.freezes.frozenAt(slot));
+    const reference = state.reference;
+    positionAt(s, slot, t, reference, outLocation, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) {
-      evaluateRotating(s, slot, tSeconds, reference, outLocation, 0, outWorldToBody, 0, null);
+      evaluateRotating(s, slot, t, reference, outLocation, 0, outWorldToBody, 0, null);
     }
     this.now[0] = tSeconds;
     // A fixed orientation is written by smoothSlot, smoothed or not.
@@ -852,6 +903,7 @@ export class RemoteEntityTable {
     this.onEvent?.(event, slot, key);
     this.index.delete(key);
     this.active[slot] = 0;
+    this.freezes.clear(slot);
     const state = this.unresolved;
     state.isSmoothing[slot] = 0;
     state.orientationStale[slot] = state.displayStale[slot] = 0;

@@ -30,5 +30,9 @@ export const TableEvent = {
   UPDATED: 2,
   TIMED_OUT: 3,
   REMOVED: 4,
+  /** Held by a Stop/Freeze PDU (`RemoteEntityTable.freeze`). */
+  FROZEN: 5,
+  /** Running again after a Start/Resume PDU (`RemoteEntityTable.resume`). */
+  RESUMED: 6,
 } as const;
 export type TableEvent = (typeof TableEvent)[keyof typeof TableEvent];

@@ -2,7 +2,7 @@
 import { TableEvent } from '../dr/table-results.js';
 import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
 
-export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed';
+export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed' | 'frozen' | 'resumed';
 
 /**
  * Why an entity left the table:
@@ -10,15 +10,17 @@ export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed';
  * - `deactivated`: its own PDU said so (appearance State = Deactivated);
  * - `leftArea`: over NATS, it crossed into a cell outside the area of interest (a leave notice, docs/nats.md);
  * - `areaMoved`: over NATS, the area of interest moved and no longer covers the entity's cell (docs/nats.md);
- * - `application`: the application removed it from the table.
+ * - `application`: the application removed it from the table;
+ * - `removeEntity`: a Remove Entity PDU addressed it (IEEE 1278.1-2012 §7.5.3).
  */
-export type LeaveReason = 'timeout' | 'deactivated' | 'leftArea' | 'areaMoved' | 'application';
+export type LeaveReason = 'timeout' | 'deactivated' | 'leftArea' | 'areaMoved' | 'application' | 'removeEntity';
 
 /** One change to the set of remote entities. */
 export interface EntityEvent {
   /**
    * `appeared`: first PDU of an entity; `updated`: a newer PDU; `timedOut`: silent for heartbeat × 2.4;
-   * `removed`: it announced it left (appearance State = Deactivated).
+   * `removed`: it left (its own PDU said so, a Remove Entity PDU, …: see `reason`); `frozen`: a Stop/Freeze PDU
+   * holds it where it stands (no dead reckoning, no timeout); `resumed`: a Start/Resume PDU lets it run again.
    */
   readonly type: EntityEventType;
   /** `entityKey(site, application, entity)`. */
@@ -31,7 +33,8 @@ export interface EntityEvent {
   /**
    * The entity's state: the PDU just received for `appeared`, `updated` and a `removed` caused by a leave notice
    * (whose appearance then says Deactivated); an Entity State Update is merged into the last full PDU. For
-   * `timedOut`, and a removal the application asked for, the last state received.
+   * `timedOut`, `frozen`, `resumed` and a removal the application or a Remove Entity PDU asked for, the last state
+   * received.
    */
   readonly state: EntityStatePdu;
   /** On `timedOut` and `removed`: why the entity left. Absent on `appeared` and `updated`. */
@@ -43,6 +46,8 @@ const TYPES: Readonly<Record<TableEvent, EntityEventType>> = {
   [TableEvent.UPDATED]: 'updated',
   [TableEvent.TIMED_OUT]: 'timedOut',
   [TableEvent.REMOVED]: 'removed',
+  [TableEvent.FROZEN]: 'frozen',
+  [TableEvent.RESUMED]: 'resumed',
 };
 
 /** The event for a table event kind. */
@@ -55,4 +60,11 @@ export function entityEvent(
 ): EntityEvent {
   const event = { type: TYPES[kind]!, key, entityId: state.entityId, marking: state.marking.text, timeSeconds, state };
   return reason === undefined ? event : { ...event, reason };
+}
+
+const ENTITY_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(TYPES));
+
+/** Whether an event of `events$` is about one entity's state (rather than an engagement between entities). */
+export function isEntityEvent(event: { readonly type: string }): event is EntityEvent {
+  return ENTITY_EVENT_TYPES.has(event.type);
 }

@@ -4,7 +4,15 @@
  * them all). The hot path — datagram → split, filter, decode → table update — allocates nothing unless someone
  * listens to events or diagnostics.
  */
-import { Observable, asyncScheduler, share, type SchedulerAction, type SchedulerLike, type Subscriber } from 'rxjs';
+import {
+  Observable,
+  asyncScheduler,
+  filter,
+  share,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscriber,
+} from 'rxjs';
 import type { Config } from '../config/schema.js';
 import { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import { ApplyResult, TableEvent } from '../dr/table-results.js';
@@ -13,8 +21,13 @@ import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
 import { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { PduRecords } from '../pdu/any-pdu.js';
+import { CollisionElasticRecord, CollisionRecord } from '../pdu/collision.js';
+import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
+import { DetonationRecord, FireRecord } from '../pdu/warfare.js';
 import { CODEC_STATUS_NAMES, CodecStatus, codecStatusMessage, type CodecStatusName } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
+import { validateCollision, validateShot } from '../pdu/validate-engagement.js';
 import { PduReceiver, receiveFilterFromConfig, type RejectionSink } from '../transport/pdu-receiver.js';
 import {
   REJECT_REASONS,
@@ -23,18 +36,38 @@ import {
   type DatagramTransport,
 } from '../transport/transport.js';
 import { openUdpTransport } from '../transport/udp.js';
-import { entityEvent, type EntityEvent, type LeaveReason } from './entity-events.js';
+import { collisionEvent, detonationEvent, fireEvent } from './engagement-events.js';
+import { entityEvent, isEntityEvent, type EntityEvent, type LeaveReason } from './entity-events.js';
+import { createSimulationControlStats, freezeOrResume, removeEntities } from './simulation-control.js';
 import { completeUpdateFromSlot, entityStateFromSlot } from './entity-state-from-slot.js';
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
 import { InterpolatedView } from './interpolated-view.js';
 import { tableOptionsFromConfig } from './settings.js';
 import type {
+  SubscriberEvent,
   Diagnostic,
   DiagnosticReason,
   EntitySubscriber,
   SubscriberOptions,
   SubscriberStats,
 } from './subscriber-types.js';
+
+/**
+ * The PDU types a subscriber takes: Entity State and its update, the engagements (Fire, Detonation, Collision,
+ * Collision-Elastic) and the simulation management PDUs that speak to entities (Remove Entity, Start/Resume,
+ * Stop/Freeze). Others are counted by type (`stats.transport.otherPdus`).
+ */
+const SUBSCRIBER_PDU_TYPES: readonly number[] = [
+  PduType.ENTITY_STATE,
+  PduType.ENTITY_STATE_UPDATE,
+  PduType.FIRE,
+  PduType.DETONATION,
+  PduType.COLLISION,
+  PduType.COLLISION_ELASTIC,
+  PduType.REMOVE_ENTITY,
+  PduType.START_RESUME,
+  PduType.STOP_FREEZE,
+];
 
 /**
  * The subscribers of one stream, each also holding the shared connection. Values go straight to them: an rxjs
@@ -73,7 +106,8 @@ class Fanout<T> {
 
 /** A subscriber's receive side: socket, receiver, table; connected while any of its Observables is subscribed. */
 export class SubscriberReceiver implements EntitySubscriber {
-  readonly events$: Observable<EntityEvent>;
+  readonly events$: Observable<SubscriberEvent>;
+  readonly entityEvents$: Observable<EntityEvent>;
   readonly departures$: Observable<EntityEvent>;
   readonly diagnostics$: Observable<Diagnostic>;
   readonly listening$: Observable<{ readonly address: string; readonly port: number }>;
@@ -91,11 +125,13 @@ export class SubscriberReceiver implements EntitySubscriber {
   private generation = 0;
   private expiry: { unsubscribe(): void } | undefined;
   private readonly scheduler: SchedulerLike;
-  private readonly events: Fanout<EntityEvent>;
+  private readonly events: Fanout<SubscriberEvent>;
   private readonly departures: Fanout<EntityEvent>;
   private readonly diagnostics: Fanout<Diagnostic>;
   private readonly listening: Fanout<{ readonly address: string; readonly port: number }>;
   private readonly record = new EntityStateRecord();
+  /** The records of the other PDU types the subscriber acts on. */
+  private readonly records = new PduRecords();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
   /** The PDU being applied (the state of the events it causes), else null. */
@@ -119,12 +155,17 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.scheduler = options.scheduler ?? asyncScheduler;
     const decodeErrors = {} as Record<CodecStatusName, number>;
     for (const name of CODEC_STATUS_NAMES) decodeErrors[name] = 0;
-    this.stats = { transport: options.transport?.stats ?? createTransportStats(), decodeErrors };
+    this.stats = {
+      transport: options.transport?.stats ?? createTransportStats(),
+      decodeErrors,
+      engagements: { fires: 0, detonations: 0, collisions: 0 },
+      control: createSimulationControlStats(),
+    };
     this.receiver = new PduReceiver(
       this.consume,
       {
         ...receiveFilterFromConfig(config),
-        pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE],
+        pduTypes: SUBSCRIBER_PDU_TYPES,
         rejectionSink: this.rejections,
       },
       this.stats.transport,
@@ -139,6 +180,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.listening = new Fanout(this.connection$);
     this.events$ = this.events.observable();
     this.departures$ = this.departures.observable();
+    this.entityEvents$ = this.events$.pipe(filter(isEntityEvent));
     this.diagnostics$ = this.diagnostics.observable();
     this.listening$ = new Observable((subscriber) => {
       const bound = this.transport !== undefined; // otherwise `attach` announces it
@@ -292,6 +334,10 @@ export class SubscriberReceiver implements EntitySubscriber {
   ): void => {
     const table = this.table;
     if (!table) return;
+    const type = bytes[offset + 2];
+    if (type !== PduType.ENTITY_STATE && type !== PduType.ENTITY_STATE_UPDATE) {
+      return this.consumeOther(table, bytes, offset, length, source, datagramBytes);
+    }
     let status = decodeEntityStateOrUpdateInto(this.record, bytes, offset, offset + length);
     // Values no entity can have (NaN, absurd coordinates, reserved ids) never reach the table: docs/pdu-validation.md.
     if (status === CodecStatus.OK) status = validateEntityState(this.record);
@@ -317,6 +363,77 @@ export class SubscriberReceiver implements EntitySubscriber {
       this.diagnose('unknownUpdate', message, source, datagramBytes, offset);
     }
   };
+
+  /**
+   * A PDU of another type it takes: an engagement (an event for whoever listens) or a simulation management PDU
+   * for the entities it holds (src/stream/simulation-control.ts).
+   */
+  private consumeOther(
+    table: RemoteEntityTable,
+    bytes: Uint8Array,
+    offset: number,
+    length: number,
+    source: DatagramSource,
+    datagramBytes: number,
+  ): void {
+    const records = this.records;
+    let status = records.decode(bytes, offset, offset + length);
+    const decoded = records.record;
+    // As for Entity State: values no entity has never reach an event (src/pdu/validate-engagement.ts).
+    if (status === CodecStatus.OK && (decoded instanceof FireRecord || decoded instanceof DetonationRecord)) {
+      status = validateShot(decoded);
+    } else if (
+      status === CodecStatus.OK &&
+      (decoded instanceof CollisionRecord || decoded instanceof CollisionElasticRecord)
+    ) {
+      status = validateCollision(decoded);
+    }
+    if (status !== CodecStatus.OK) {
+      this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
+      if (this.diagnostics.observed) this.diagnose('decode', codecStatusMessage(status), source, datagramBytes, offset);
+      return;
+    }
+    const record = records.record!;
+    const nowSeconds = this.scheduler.now() / 1000;
+    const { engagements, control } = this.stats;
+    if (record instanceof FireRecord) {
+      engagements.fires++;
+      if (this.events.observed) this.events.next(fireEvent(record, table, nowSeconds));
+    } else if (record instanceof DetonationRecord) {
+      engagements.detonations++;
+      if (this.events.observed) this.events.next(detonationEvent(record, table, nowSeconds));
+    } else if (record instanceof CollisionRecord || record instanceof CollisionElasticRecord) {
+      engagements.collisions++;
+      if (this.events.observed) this.events.next(collisionEvent(record, table, nowSeconds));
+    } else if (record instanceof EntityManagementRecord && record.pduType === PduType.REMOVE_ENTITY) {
+      control.removeEntityPdus++;
+      this.removing = 'removeEntity';
+      try {
+        control.removedEntities += removeEntities(table, record, (key) => table.remove(key));
+      } finally {
+        this.removing = undefined;
+      }
+      this.stats.transport.entities = table.size;
+    } else if (record instanceof StopFreezeRecord) {
+      control.stopFreezePdus++;
+      freezeOrResume(
+        () => this.table,
+        record,
+        nowSeconds,
+        this.scheduler,
+        (n) => (control.frozenEntities += n),
+      );
+    } else if (record instanceof StartResumeRecord) {
+      control.startResumePdus++;
+      freezeOrResume(
+        () => this.table,
+        record,
+        nowSeconds,
+        this.scheduler,
+        (n) => (control.resumedEntities += n),
+      );
+    }
+  }
 
   private diagnose(
     reason: DiagnosticReason,

@@ -9,7 +9,16 @@ import type { NatsTransport } from '../nats/transport.js';
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
+import type { EngagementEvent } from './engagement-events.js';
 import type { EntityEvent } from './entity-events.js';
+import type { SimulationControlStats } from './simulation-control.js';
+
+/**
+ * What `events$` emits: what happened to a remote entity (`EntityEvent`: appeared, updated, timedOut, removed,
+ * frozen, resumed) and the engagements between entities (`EngagementEvent`: fire, detonation, collision). Tell
+ * them apart by `type`.
+ */
+export type SubscriberEvent = EntityEvent | EngagementEvent;
 import type { EntityFrame } from './frame.js';
 
 /** Why a datagram or PDU was dropped: a transport filter's reason, a codec failure, or the table's refusal. */
@@ -56,12 +65,21 @@ export interface SubscriberStats {
    * (TRUNCATED, BAD_LENGTH, …) or values no entity can have (LOCATION_NOT_FINITE, ENTITY_ID_NONE, …).
    */
   readonly decodeErrors: Record<CodecStatusName, number>;
+  /** Engagement PDUs taken: Fire, Detonation, Collision (and Collision-Elastic). */
+  readonly engagements: { fires: number; detonations: number; collisions: number };
+  /** Remove Entity, Stop/Freeze and Start/Resume PDUs taken, and the entities they changed. */
+  readonly control: SimulationControlStats;
 }
 
 export interface EntitySubscriber {
   readonly config: Config;
-  /** Entity events: appeared, updated, timed out, removed (each with the entity's state). */
-  readonly events$: Observable<EntityEvent>;
+  /**
+   * Entity events (appeared, updated, timed out, removed, frozen, resumed, each with the entity's state) and
+   * engagement events (fire, detonation, collision).
+   */
+  readonly events$: Observable<SubscriberEvent>;
+  /** `events$` without the engagements: what happened to each entity, with its state. */
+  readonly entityEvents$: Observable<EntityEvent>;
   /**
    * The `timedOut` and `removed` events alone: for a consumer of frames that must not miss an entity that came and
    * went between two of them, without the cost of an event per PDU.

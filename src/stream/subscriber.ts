@@ -41,7 +41,7 @@ export function createSubscriber(config: StreamConfig = {}, options: SubscriberO
 
 /**
  * Entity events from the Entity State PDUs received on `config.network`: `appeared`, `updated`, `timedOut`,
- * `removed`, each with the decoded state. Binds the socket on subscribe; closes it when the last subscriber
+ * `removed`, `frozen`, `resumed`, each with the decoded state (engagements are on `createSubscriber(...).events$`). Binds the socket on subscribe; closes it when the last subscriber
  * leaves (the port is free again at once). Socket failures (e.g. the port is taken) are errors; bad datagrams
  * are not (see `createSubscriber(...).diagnostics$`).
  *
@@ -53,7 +53,7 @@ export function createSubscriber(config: StreamConfig = {}, options: SubscriberO
  * ```
  */
 export function subscribeEntities(config: StreamConfig = {}, options: SubscriberOptions = {}): Observable<EntityEvent> {
-  return createSubscriber(config, options).events$;
+  return createSubscriber(config, options).entityEvents$;
 }
 
 /**

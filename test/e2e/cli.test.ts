@@ -52,6 +52,38 @@ describe('captures through the binaries', () => {
     );
   });
 
+  it('the fire and the detonation of the VR-Forces engagement come out of reckon subscribe --json', async () => {
+    const subscribe = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--json', '--duration', '30']);
+    const [, port] = await subscribe.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
+    const engagement = join(ROOT, 'test/fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap');
+    const replay = reckon(['replay', engagement, '--to', `127.0.0.1:${port}`, '--speed', '50']);
+    expect(await within(replay.exited, 20_000, 'replay to exit', replay.child)).toBe(0);
+    await subscribe.waitFor(/"type":"detonation"/);
+    subscribe.child.kill('SIGINT');
+    expect(await within(subscribe.exited, 20_000, 'subscribe to exit', subscribe.child)).toBe(0);
+    const lines = subscribe
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const fire = lines.find((l) => l.type === 'fire');
+    expect(fire).toMatchObject({
+      shooter: { entityId: { site: 1, application: 3001, entity: 18 }, marking: 'CISARW 1' },
+      target: { entityId: { entity: 15 }, marking: 'M1A2 1' },
+      munition: { name: 'AT-6 Spiral · Guided · RUS', entity: { entityId: { entity: 21 } } },
+      eventId: { eventNumber: 3 },
+      pdu: { pduType: 2, length: 96 },
+    });
+    expect(fire.range).toBeCloseTo(1823.32, 2);
+    expect(lines.find((l) => l.type === 'detonation')).toMatchObject({
+      result: 1,
+      resultName: 'Entity Impact',
+      target: { marking: 'M1A2 1' },
+      eventId: { eventNumber: 3 },
+    });
+    expect(subscribe.stderr()).toMatch(/; 1 fire, 1 detonation/);
+  });
+
   it('a recording made with reckon record decodes with reckon decode', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'reckon-e2e-')), 'replayed.pcap');
     const record = reckon([

@@ -65,7 +65,7 @@ async function listen(subscriber: EntitySubscriber) {
   let waiters: Array<{ done: () => boolean; resolve: () => void }> = [];
   let failed: (error: unknown) => void = () => {};
   const failure = new Promise<unknown>((resolve) => (failed = resolve));
-  const subscription = subscriber.events$.subscribe({
+  const subscription = subscriber.entityEvents$.subscribe({
     next(event) {
       events.push(event);
       waiters = waiters.filter((w) => !(w.done() && (w.resolve(), true)));

@@ -31,7 +31,7 @@ async function listen(subscriber: EntitySubscriber): Promise<{
 }> {
   const events: EntityEvent[] = [];
   let waiters: Array<{ done: (events: EntityEvent[]) => boolean; resolve: () => void }> = [];
-  const subscription = subscriber.events$.subscribe((event) => {
+  const subscription = subscriber.entityEvents$.subscribe((event) => {
     events.push(event);
     waiters = waiters.filter((w) => !(w.done(events) && (w.resolve(), true)));
   });
@@ -161,7 +161,7 @@ describe('publisher → UDP → subscriber', () => {
   });
 
   it('receives PDUs encoded by open-dis and sent from a raw socket', async () => {
-    // subscribeEntities(config) is createSubscriber(config).events$; listening$ tells when the socket is bound.
+    // subscribeEntities(config) is createSubscriber(config).entityEvents$; listening$ tells when the socket is bound.
     const subscriber = createSubscriber({ network: { address: '127.0.0.1', port: 0 }, dis: { exercise: 3 } });
     const { port, events, until } = await listen(subscriber);
     const o = new openDis.EntityStatePdu();
@@ -238,7 +238,7 @@ describe('bad input on a live socket', () => {
 describe('teardown', () => {
   it('unsubscribing the last subscriber closes the socket: the port can be bound again at once', async () => {
     const subscriber = createSubscriber({ network: { address: '127.0.0.1', port: 0 } });
-    const events = subscriber.events$.subscribe();
+    const events = subscriber.entityEvents$.subscribe();
     const frames = subscriber.frames({ rateHz: 10 }).subscribe();
     const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
     events.unsubscribe();
@@ -261,7 +261,9 @@ describe('teardown', () => {
   it('reports a port that cannot be bound on the error channel', async () => {
     const socket = await rawSocket();
     const port = socket.address().port;
-    const events$: Observable<EntityEvent> = createSubscriber({ network: { address: '127.0.0.1', port } }).events$;
+    const events$: Observable<EntityEvent> = createSubscriber({
+      network: { address: '127.0.0.1', port },
+    }).entityEvents$;
     await expect(
       firstValueFrom(
         events$.pipe(

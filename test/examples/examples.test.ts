@@ -45,7 +45,7 @@ describe.concurrent('examples', () => {
   ])('%s publishes to a subscriber', async (name, marking, summary) => {
     const subscriber = createSubscriber({ network: { address: '127.0.0.1', port: 0 } });
     const markings: string[] = [];
-    const events = subscriber.events$.subscribe((e) => markings.push(`${e.type} ${e.marking}`));
+    const events = subscriber.entityEvents$.subscribe((e) => markings.push(`${e.type} ${e.marking}`));
     try {
       const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
       const run = example(name, ['1', String(port)]);

@@ -169,7 +169,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
     const subscriber: EntitySubscriber = createSubscriber(natsConfig([url]), { areas$ });
     const events: EntityEvent[] = [];
     const listening = firstValueFrom(subscriber.listening$);
-    const subscription = subscriber.events$.subscribe((e) => events.push(e));
+    const subscription = subscriber.entityEvents$.subscribe((e) => events.push(e));
     open.push({ close: async () => subscription.unsubscribe() });
     await listening;
     const transport = subscriber.natsTransport!;
@@ -181,7 +181,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
   }
 
   const nextEvent = (subscriber: EntitySubscriber, match: (e: EntityEvent) => boolean) =>
-    firstValueFrom(subscriber.events$.pipe(filter(match), take(1)));
+    firstValueFrom(subscriber.entityEvents$.pipe(filter(match), take(1)));
 
   it(
     'the entities of the dropped cells leave at once, those still covered stay, those of the new cells appear',

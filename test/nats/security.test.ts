@@ -54,7 +54,7 @@ async function roundTrip(nats: Record<string, unknown>): Promise<void> {
   const config = { nats, heartbeat: { heartbeatTable: 'ieee' as const } };
   const subscriber = createSubscriber(config);
   const appeared = firstValueFrom(
-    subscriber.events$.pipe(
+    subscriber.entityEvents$.pipe(
       filter((e) => e.type === 'appeared'),
       take(1),
     ),

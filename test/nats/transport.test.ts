@@ -97,17 +97,17 @@ describeNats('NATS transport on one server', () => {
       const subscriber = createSubscriber(natsConfig([server.url], { area: `${MUNICH.lat},${MUNICH.lon},20 km` }));
       const events: EntityEvent[] = [];
       const listening = firstValueFrom(subscriber.listening$);
-      const sub = subscriber.events$.subscribe((e) => events.push(e));
+      const sub = subscriber.entityEvents$.subscribe((e) => events.push(e));
       await listening;
       const publisher = await createPublisher(natsConfig([server.url]));
       open.push(publisher);
-      const inside = next(subscriber.events$, (e) => e.entityId.entity === 2);
+      const inside = next(subscriber.entityEvents$, (e) => e.entityId.entity === 2);
       publisher.send(record(1, 52.52, 13.405, 1)); // Berlin: outside
       publisher.send(record(2, MUNICH.lat + 0.1, MUNICH.lon, 1)); // 11 km north: inside
       publisher.flush();
       await inside;
       // The marker entity 3 is sent after entity 1, on the same connection: once it is here, entity 1 would be too.
-      const marker = next(subscriber.events$, (e) => e.entityId.entity === 3);
+      const marker = next(subscriber.entityEvents$, (e) => e.entityId.entity === 3);
       publisher.send(record(3, MUNICH.lat, MUNICH.lon, 2));
       await marker;
       sub.unsubscribe();
@@ -127,19 +127,19 @@ describeNats('NATS transport on one server', () => {
       const allEvents: EntityEvent[] = [];
       const ready = Promise.all([firstValueFrom(area.listening$), firstValueFrom(everything.listening$)]);
       const subs = [
-        area.events$.subscribe((e) => areaEvents.push(e)),
-        everything.events$.subscribe((e) => allEvents.push(e)),
+        area.entityEvents$.subscribe((e) => areaEvents.push(e)),
+        everything.entityEvents$.subscribe((e) => allEvents.push(e)),
       ];
       await ready;
       const publisher = await createPublisher(natsConfig([server.url], { h3Resolution: 6 }));
       open.push(publisher);
-      const appeared = next(area.events$, (e) => e.type === 'appeared');
+      const appeared = next(area.entityEvents$, (e) => e.type === 'appeared');
       publisher.send(record(5, MUNICH.lat, MUNICH.lon, 1));
       await appeared;
       // Moves 0.02° at a time, through cells inside the area, out to 55 km north.
-      const removed = next(area.events$, (e) => e.type === 'removed');
+      const removed = next(area.entityEvents$, (e) => e.type === 'removed');
       const allUpdates = firstValueFrom(
-        everything.events$.pipe(
+        everything.entityEvents$.pipe(
           filter((e) => e.type === 'updated'),
           take(25),
           toArray(),
@@ -169,7 +169,7 @@ describeNats('NATS transport on one server', () => {
       const subscriber: EntitySubscriber = createSubscriber(natsConfig([server.url]), { areas$ });
       const listening = firstValueFrom(subscriber.listening$);
       const events: EntityEvent[] = [];
-      const sub = subscriber.events$.subscribe((e) => events.push(e));
+      const sub = subscriber.entityEvents$.subscribe((e) => events.push(e));
       await listening;
       const transport = subscriber.natsTransport!;
       areas$.next({ latitudeDeg: 52.52, longitudeDeg: 13.405, radiusM: 20_000 });
@@ -178,14 +178,14 @@ describeNats('NATS transport on one server', () => {
       expect(berlinCells).toContain(latLngToCell(52.52, 13.405, 5));
       const publisher = await createPublisher(natsConfig([server.url]));
       open.push(publisher);
-      const berlin = next(subscriber.events$, (e) => e.entityId.entity === 11);
+      const berlin = next(subscriber.entityEvents$, (e) => e.entityId.entity === 11);
       publisher.send(record(10, MUNICH.lat, MUNICH.lon, 1)); // not in the area now
       publisher.send(record(11, 52.52, 13.405, 1));
       await berlin;
       areas$.next({ latitudeDeg: MUNICH.lat, longitudeDeg: MUNICH.lon, radiusM: 20_000 });
       await transport.settled();
       expect(transport.cells).not.toContain(latLngToCell(52.52, 13.405, 5));
-      const munich = next(subscriber.events$, (e) => e.entityId.entity === 10);
+      const munich = next(subscriber.entityEvents$, (e) => e.entityId.entity === 10);
       publisher.send(record(10, MUNICH.lat, MUNICH.lon, 2));
       await munich;
       sub.unsubscribe();
@@ -219,7 +219,7 @@ describeNats('NATS cluster of 3 servers', () => {
       const [a, , c] = servers;
       const subscriber = createSubscriber(natsConfig([c!.url], { area: `${MUNICH.lat},${MUNICH.lon},30 km` }));
       const listening = firstValueFrom(subscriber.listening$);
-      const appeared = next(subscriber.events$, (e) => e.type === 'appeared' && e.entityId.entity === 42);
+      const appeared = next(subscriber.entityEvents$, (e) => e.type === 'appeared' && e.entityId.entity === 42);
       const local = await listening;
       expect(local.port).toBe(c!.port);
       const transport = await NatsTransport.open({ servers: [a!.url] });
@@ -253,7 +253,7 @@ describeNats('NATS server restarted mid-stream', () => {
     const subscriber = createSubscriber(natsConfig([url]));
     const errors: unknown[] = [];
     const seen = new Set<number>();
-    const sub = subscriber.events$.subscribe({
+    const sub = subscriber.entityEvents$.subscribe({
       next: (e) => seen.add(e.entityId.entity),
       error: (e) => errors.push(e),
     });
@@ -261,7 +261,7 @@ describeNats('NATS server restarted mid-stream', () => {
     const transport = await NatsTransport.open({ servers: [url], reconnectTimeWaitMs: 50 });
     const publisher = await createPublisher(natsConfig([url]), { transport });
     let t = 1;
-    const before = next(subscriber.events$, (e) => e.entityId.entity === 1);
+    const before = next(subscriber.entityEvents$, (e) => e.entityId.entity === 1);
     await sendUntil(before, async () => {
       publisher.send(record(1, MUNICH.lat, MUNICH.lon, t++));
       publisher.flush();
@@ -283,7 +283,7 @@ describeNats('NATS server restarted mid-stream', () => {
     publisher.flush();
     server = await startNatsServer(natsServer.path!, { port });
     await reconnected;
-    const after = next(subscriber.events$, (e) => e.entityId.entity === 2);
+    const after = next(subscriber.entityEvents$, (e) => e.entityId.entity === 2);
     await sendUntil(after, async () => {
       publisher.send(record(2, MUNICH.lat, MUNICH.lon, t++));
       publisher.flush();

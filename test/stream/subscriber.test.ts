@@ -71,7 +71,7 @@ describe('createSubscriber in virtual time', () => {
       const subscriber = createSubscriber({}, { transport });
       // Delivered 1 ms in, after expectObservable has subscribed (at 0 ms).
       cold('-a 999ms b', { a: 0, b: 1 }).subscribe((t) => transport.deliver(pdu(t)));
-      const types$ = subscriber.events$.pipe(map((e) => `${e.type} ${e.marking}`));
+      const types$ = subscriber.entityEvents$.pipe(map((e) => `${e.type} ${e.marking}`));
       // Expiry runs every second: silent since 1.001 s, more than 12 s later at the check at 14 s.
       expectObservable(types$, '^ 15s !').toBe('-a 999ms b 12998ms c', {
         a: 'appeared TANK 1',
@@ -85,7 +85,7 @@ describe('createSubscriber in virtual time', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const transport = new FakeTransport();
       const subscriber = createSubscriber({ receiver: { smoothing: 'snap' } }, { transport });
-      const keep = subscriber.events$.subscribe(); // connected now, before the delivery at 0 ms
+      const keep = subscriber.entityEvents$.subscribe(); // connected now, before the delivery at 0 ms
       cold('1200ms a').subscribe(() => keep.unsubscribe()); // virtual time ends when nothing is scheduled
       cold('a', { a: 0 }).subscribe((t) => transport.deliver(pdu(t)));
       const x$ = subscriber.frames({ rateHz: 4 }).pipe(
@@ -108,7 +108,7 @@ describe('createSubscriber in virtual time', () => {
       cold('-a 99ms b', { a: 0, b: 0.1 }).subscribe((t) =>
         transport.deliver(pdu(t, t > 0 ? { appearance: APPEARANCE_DEACTIVATED } : {})),
       );
-      expectObservable(subscriber.events$.pipe(map((e) => e.type)), '^ 1s !').toBe('-a 99ms b', {
+      expectObservable(subscriber.entityEvents$.pipe(map((e) => e.type)), '^ 1s !').toBe('-a 99ms b', {
         a: 'appeared',
         b: 'removed',
       });
@@ -119,7 +119,7 @@ describe('createSubscriber in virtual time', () => {
     const transport = new FakeTransport();
     const subscriber = createSubscriber({}, { transport });
     const events: EntityEvent[] = [];
-    const subscription = subscriber.events$.subscribe((e) => events.push(e));
+    const subscription = subscriber.entityEvents$.subscribe((e) => events.push(e));
     transport.deliver(pdu(0));
     transport.deliver(pdu(0.5, { appearance: APPEARANCE_DEACTIVATED, x: 5 }));
     subscription.unsubscribe();
@@ -135,7 +135,7 @@ describe('createSubscriber in virtual time', () => {
     const transport = new FakeTransport();
     const subscriber = createSubscriber({}, { transport });
     const events: EntityEvent[] = [];
-    const subscription = subscriber.events$.subscribe((e) => events.push(e));
+    const subscription = subscriber.entityEvents$.subscribe((e) => events.push(e));
     transport.deliver(pdu(0));
     transport.deliver(updatePdu(0.5, 7, APPEARANCE_DEACTIVATED));
     subscription.unsubscribe();
@@ -155,7 +155,7 @@ describe('createSubscriber in virtual time', () => {
     const diagnostics: Diagnostic[] = [];
     const events: string[] = [];
     const a = subscriber.diagnostics$.subscribe((d) => diagnostics.push(d));
-    const b = subscriber.events$.subscribe({
+    const b = subscriber.entityEvents$.subscribe({
       next: (e) => events.push(e.type),
       error: (e) => events.push(`error ${e}`),
     });
@@ -187,7 +187,7 @@ describe('createSubscriber in virtual time', () => {
     const diagnostics: Diagnostic[] = [];
     const events: string[] = [];
     const a = subscriber.diagnostics$.subscribe((d) => diagnostics.push(d));
-    const b = subscriber.events$.subscribe((e) => events.push(e.type));
+    const b = subscriber.entityEvents$.subscribe((e) => events.push(e.type));
     const undecodable = pdu(0, { entity: 5 });
     undecodable[19] = 1; // one variable parameter record, which a 144-byte Length leaves no room for
     const bundle = new Uint8Array([
@@ -226,7 +226,7 @@ describe('createSubscriber in virtual time', () => {
     const subscriber = createSubscriber({}, { transport });
     const errors: string[] = [];
     const onError = (name: string) => (e: unknown) => errors.push(`${name}: ${(e as Error).message}`);
-    subscriber.events$.subscribe({ error: onError('events') });
+    subscriber.entityEvents$.subscribe({ error: onError('events') });
     subscriber.diagnostics$.subscribe({ error: onError('diagnostics') });
     subscriber.frames({ rateHz: 1 }).subscribe({ error: onError('frames') });
     subscriber.listening$.subscribe({ error: onError('listening') });
@@ -237,7 +237,7 @@ describe('createSubscriber in virtual time', () => {
     expect(transport.listening).toBe(false);
     expect(subscriber.table).toBeUndefined();
     const events: string[] = [];
-    const again = subscriber.events$.subscribe((e) => events.push(e.type));
+    const again = subscriber.entityEvents$.subscribe((e) => events.push(e.type));
     expect(transport.listening).toBe(true);
     expect(subscriber.table !== undefined && subscriber.table !== first).toBe(true); // a new table
     transport.deliver(pdu(0));
@@ -249,7 +249,7 @@ describe('createSubscriber in virtual time', () => {
   it('shares one connection between streams and detaches only when the last one leaves', () => {
     const transport = new FakeTransport();
     const subscriber = createSubscriber({}, { transport });
-    const a = subscriber.events$.subscribe();
+    const a = subscriber.entityEvents$.subscribe();
     const b = subscriber.frames({ rateHz: 1 }).subscribe();
     const table = subscriber.table;
     a.unsubscribe();

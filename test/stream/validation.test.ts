@@ -70,7 +70,7 @@ describe('values no entity can have', () => {
     const events: EntityEvent[] = [];
     const diagnostics: Diagnostic[] = [];
     const subscriptions = [
-      subscriber.events$.subscribe((e) => events.push(e)),
+      subscriber.entityEvents$.subscribe((e) => events.push(e)),
       subscriber.diagnostics$.subscribe((d) => diagnostics.push(d)),
     ];
     try {
@@ -113,7 +113,7 @@ describe('values no entity can have', () => {
         { dis: { exercise: recorded[0]![1] } },
         { transport, expireIntervalSeconds: 3600 },
       );
-      const subscription = subscriber.events$.subscribe();
+      const subscription = subscriber.entityEvents$.subscribe();
       for (const d of datagrams) transport.deliver(d);
       subscription.unsubscribe();
       const live = Object.fromEntries(Object.entries(subscriber.stats.decodeErrors).filter(([, n]) => n > 0));

@@ -1,6 +1,7 @@
 /**
  * `reckon subscribe`: receives Entity State PDUs and shows the remote entities live (a table redrawn in place on
- * a terminal, fitted to its size; plain lines otherwise), or prints every entity event as one JSON line (`--json`).
+ * a terminal, fitted to its size; plain lines otherwise), or prints every event (entity events, and the fires,
+ * detonations and collisions between entities) as one JSON line (`--json`).
  * Stops on Ctrl-C, after `--duration` or after `--count` events, then prints what was received and rejected on
  * stderr.
  */
@@ -19,8 +20,9 @@ export const command: Command = {
     json: {
       type: 'boolean',
       description:
-        'Print each entity event (appeared, updated, timedOut, removed) as one JSON line on stdout: its state as ' +
-        'received (ECEF) and its geodetic latitude, longitude, height, heading, pitch and roll.',
+        'Print each event as one JSON line on stdout: entity events (appeared, updated, timedOut, removed, frozen, ' +
+        'resumed) with the state as received (ECEF) and its geodetic latitude, longitude, height, heading, pitch and ' +
+        'roll; engagements (fire, detonation, collision).',
     },
     duration: {
       type: 'string',
@@ -54,7 +56,7 @@ export const command: Command = {
       { LiveView },
       { formatRejections, formatWarnings },
       { jsonLine },
-      { formatOtherPdus },
+      { formatOtherPdus, formatEngagements },
       { entityStatePduNames },
       { geodeticJson },
     ] = await Promise.all([
@@ -90,12 +92,15 @@ export const command: Command = {
       subscriber.events$.subscribe({
         next(event) {
           events++;
-          if (json) {
+          const engagement = event.type === 'fire' || event.type === 'detonation' || event.type === 'collision';
+          // Engagement events carry their places and names already; an entity event gets its state's.
+          if (json && engagement) io.stdout.write(jsonLine(event) + '\n');
+          else if (json) {
             const { location, orientation } = event.state;
             const geodetic = geodeticJson(location, orientation);
             io.stdout.write(jsonLine({ ...event, geodetic, names: entityStatePduNames(event.state) }) + '\n');
           }
-          entities.apply(event);
+          if (!engagement) entities.apply(event);
           if (count !== undefined && events >= count) stop(`${count} events`);
         },
         error: fail,
@@ -166,7 +171,7 @@ export const command: Command = {
       [
         `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  entities  ${entities.size} seen, ${events} events`,
-        `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatOtherPdus(s.transport)}${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
+        `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatOtherPdus(s.transport)}${formatEngagements(s)}${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
           (decodeErrors.length > 0
             ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}`
             : ''),

@@ -14,7 +14,7 @@ import { ENTITY_STATE_BYTES } from '../../pdu/constants.js';
 import { entityKey } from '../../pdu/entity-state-record.js';
 import { deadReckonEmit, sampleTrajectory } from '../../stream/operators.js';
 import { createPublisher, type Publisher } from '../../stream/publisher.js';
-import type { EntityEvent } from '../../stream/entity-events.js';
+import { isEntityEvent, type EntityEvent } from '../../stream/entity-events.js';
 import type { EntityFrame } from '../../stream/frame.js';
 import { createSubscriber } from '../../stream/subscriber.js';
 import {
@@ -169,7 +169,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       else if (event.type === 'removed') seen.removed = true;
       if (report.entities.every((e) => e.received.removed)) allRemoved();
     };
-    subscriptions.push(subscriber.events$.subscribe({ next: onEvent, error: fail }));
+    subscriptions.push(
+      subscriber.events$.subscribe({ next: (event) => void (isEntityEvent(event) && onEvent(event)), error: fail }),
+    );
     const bound = await Promise.race([firstValueFrom(subscriber.listening$), failed]);
     report.port = bound.port;
     const t0Ms = Date.now();

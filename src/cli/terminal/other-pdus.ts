@@ -1,8 +1,9 @@
 /**
- * How a command's summary names the PDUs of the types it passes over: counted by type, named from SISO-REF-010,
- * never called rejected.
+ * How a command's summary names the PDUs of the types it passes over (counted by type, named from SISO-REF-010,
+ * never called rejected) and what a subscriber made of the engagement and simulation management PDUs.
  */
 import { pduTypeName } from '../../names/index.js';
+import type { SubscriberStats } from '../../stream/subscriber-types.js';
 import { otherPduCounts, type TransportStats } from '../../transport/transport.js';
 import { formatCount } from './format.js';
 
@@ -13,4 +14,19 @@ export function formatOtherPdus(stats: TransportStats): string {
   const total = counts.reduce((n, [, count]) => n + count, 0);
   const named = counts.map(([type, count]) => `${pduTypeName(type)} ${count}`);
   return `, ${formatCount(total, 'PDU')} of other types (${named.join(', ')})`;
+}
+
+/** `; 1 fire, 1 detonation, 2 entities frozen, …`: what the subscriber made of the PDUs beside Entity State. */
+export function formatEngagements(stats: SubscriberStats): string {
+  const { fires, detonations, collisions } = stats.engagements;
+  const c = stats.control;
+  const parts = [
+    fires > 0 ? formatCount(fires, 'fire') : '',
+    detonations > 0 ? formatCount(detonations, 'detonation') : '',
+    collisions > 0 ? formatCount(collisions, 'collision') : '',
+    c.removeEntityPdus > 0 ? `${formatCount(c.removedEntities, 'entity', 'entities')} removed` : '',
+    c.stopFreezePdus > 0 ? `${formatCount(c.frozenEntities, 'entity', 'entities')} frozen` : '',
+    c.startResumePdus > 0 ? `${formatCount(c.resumedEntities, 'entity', 'entities')} resumed` : '',
+  ].filter((part) => part !== '');
+  return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
 }

@@ -1,0 +1,55 @@
+/**
+ * Plausibility of an engagement PDU before it becomes an event: a Fire or Detonation PDU whose location or velocity
+ * is not a number (or beyond what `validateEntityState` allows an entity), a Collision whose numbers are not
+ * finite, never reaches an event, a map or a report (docs/pdu-validation.md). Nothing here allocates.
+ */
+import type { CollisionElasticRecord, CollisionRecord } from './collision.js';
+import * as status from './status.js';
+import { MAX_LOCATION_METERS, MAX_SPEED_METERS_PER_SECOND } from './validate.js';
+import type { DetonationRecord, FireRecord } from './warfare.js';
+
+const { CodecStatus } = status;
+type CodecStatus = status.CodecStatus;
+const MAX_SPEED_SQUARED = MAX_SPEED_METERS_PER_SECOND * MAX_SPEED_METERS_PER_SECOND;
+
+function finite3(v: Float64Array): boolean {
+  return v[0]! - v[0]! === 0 && v[1]! - v[1]! === 0 && v[2]! - v[2]! === 0;
+}
+
+function location(l: Float64Array): CodecStatus {
+  const max = MAX_LOCATION_METERS;
+  if (Math.abs(l[0]!) <= max && Math.abs(l[1]!) <= max && Math.abs(l[2]!) <= max) return CodecStatus.OK;
+  return finite3(l) ? CodecStatus.LOCATION_OUT_OF_RANGE : CodecStatus.LOCATION_NOT_FINITE;
+}
+
+function velocity(v: Float64Array): CodecStatus {
+  if (v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]! <= MAX_SPEED_SQUARED) return CodecStatus.OK;
+  return finite3(v) ? CodecStatus.VELOCITY_OUT_OF_RANGE : CodecStatus.VELOCITY_NOT_FINITE;
+}
+
+/**
+ * A Fire or Detonation PDU: its location and velocity as an entity's would be checked; a Fire PDU's range and a
+ * Detonation PDU's location in the target's coordinates finite.
+ * @returns OK, or the first reason it cannot be shown.
+ */
+export function validateShot(record: FireRecord | DetonationRecord): CodecStatus {
+  const where = location(record.location);
+  if (where !== CodecStatus.OK) return where;
+  const speed = velocity(record.velocity);
+  if (speed !== CodecStatus.OK) return speed;
+  if ('range' in record) return record.range - record.range === 0 ? CodecStatus.OK : CodecStatus.LOCATION_NOT_FINITE;
+  return finite3(record.locationInEntity) ? CodecStatus.OK : CodecStatus.LOCATION_NOT_FINITE;
+}
+
+/** A Collision or Collision-Elastic PDU: its offset from the issuing entity and its velocity finite. */
+export function validateCollision(record: CollisionRecord | CollisionElasticRecord): CodecStatus {
+  const elastic = record.pduType === 66;
+  const offset = elastic ? (record as CollisionElasticRecord).locationOfImpact : (record as CollisionRecord).location;
+  if (
+    !finite3(offset) ||
+    !(Math.abs(offset[0]!) + Math.abs(offset[1]!) + Math.abs(offset[2]!) <= MAX_LOCATION_METERS)
+  ) {
+    return finite3(offset) ? CodecStatus.LOCATION_OUT_OF_RANGE : CodecStatus.LOCATION_NOT_FINITE;
+  }
+  return velocity(elastic ? (record as CollisionElasticRecord).contactVelocity : (record as CollisionRecord).velocity);
+}
