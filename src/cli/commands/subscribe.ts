@@ -92,15 +92,17 @@ export const command: Command = {
       subscriber.events$.subscribe({
         next(event) {
           events++;
-          const engagement = event.type === 'fire' || event.type === 'detonation' || event.type === 'collision';
-          // Engagement events carry their places and names already; an entity event gets its state's.
-          if (json && engagement) io.stdout.write(jsonLine(event) + '\n');
-          else if (json) {
-            const { location, orientation } = event.state;
-            const geodetic = geodeticJson(location, orientation);
-            io.stdout.write(jsonLine({ ...event, geodetic, names: entityStatePduNames(event.state) }) + '\n');
+          if (event.type === 'fire' || event.type === 'detonation' || event.type === 'collision') {
+            // Engagement events carry their places and names already.
+            if (json) io.stdout.write(jsonLine(event) + '\n');
+          } else {
+            if (json) {
+              const { location, orientation } = event.state;
+              const geodetic = geodeticJson(location, orientation);
+              io.stdout.write(jsonLine({ ...event, geodetic, names: entityStatePduNames(event.state) }) + '\n');
+            }
+            entities.apply(event);
           }
-          if (!engagement) entities.apply(event);
           if (count !== undefined && events >= count) stop(`${count} events`);
         },
         error: fail,
