@@ -62,7 +62,7 @@ const sample = setInterval(() => {
     delay.reset(); // the delay measured from here on is the steady state's, not the ramp's
   }
   if (rssWhenAllHeld !== undefined && !stopping) heldMinAfterRamp = Math.min(heldMinAfterRamp, held);
-  const nats = subscriber.natsTransport?.natsStats;
+  const nats = subscriber.nats?.natsStats;
   if (!nats || stopping) return;
   if (nats.reconnects === nats.disconnects) {
     if (nats.reconnects > lastReconnects) {
@@ -125,7 +125,7 @@ process.on('message', (request: Request) => {
     delay.disable();
     const rssEnd = process.memoryUsage().rss;
     const cpu = process.cpuUsage(cpuStart);
-    const nats = subscriber.natsTransport?.natsStats;
+    const nats = subscriber.nats?.natsStats;
     process.send!(
       {
         type: 'final',
@@ -149,7 +149,7 @@ process.on('message', (request: Request) => {
         ...(nats
           ? {
               nats: {
-                cells: subscriber.natsTransport?.cells?.length ?? null,
+                cells: subscriber.nats?.cells?.length ?? null,
                 messagesIn: nats.messagesIn,
                 leftArea: nats.leftArea,
                 leftCellIgnored: nats.leftCellIgnored,

@@ -593,6 +593,7 @@ export {
   subscribeEntities,
   entityFrames,
   type EntitySubscriber,
+  type SubscriberNats,
   type SubscriberOptions,
   type SubscriberStats,
   type Diagnostic,

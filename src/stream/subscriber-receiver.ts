@@ -48,6 +48,7 @@ import type {
   Diagnostic,
   DiagnosticReason,
   EntitySubscriber,
+  SubscriberNats,
   SubscriberOptions,
   SubscriberStats,
 } from './subscriber-types.js';
@@ -274,6 +275,10 @@ export class SubscriberReceiver implements EntitySubscriber {
 
   /** The NATS transport while connected over NATS (its counters, cells, connection), else undefined. */
   natsTransport: NatsTransport | undefined;
+
+  get nats(): SubscriberNats | undefined {
+    return this.natsTransport;
+  }
 
   private attach(transport: DatagramTransport, connection: Subscriber<never>): void {
     this.transport = transport;

@@ -5,7 +5,7 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/schema.js';
 import type { Area } from '../nats/area.js';
-import type { NatsTransport } from '../nats/transport.js';
+import type { NatsStats } from '../nats/stats.js';
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { CodecStatusName } from '../pdu/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
@@ -71,6 +71,16 @@ export interface SubscriberStats {
   readonly control: SimulationControlStats;
 }
 
+/** The NATS side of a subscriber connected over NATS. */
+export interface SubscriberNats {
+  /** The area of interest, or undefined for the whole exercise. */
+  readonly currentArea: Area | undefined;
+  /** The H3 cells subscribed to, or undefined for the whole exercise. */
+  readonly cells: readonly string[] | undefined;
+  readonly subjects: { readonly prefix: string; readonly resolution: number };
+  readonly natsStats: Readonly<NatsStats>;
+}
+
 export interface EntitySubscriber {
   readonly config: Config;
   /**
@@ -104,8 +114,8 @@ export interface EntitySubscriber {
   readonly stats: SubscriberStats;
   /** The table of remote entities while connected, else undefined. */
   readonly table: RemoteEntityTable | undefined;
-  /** The NATS transport while connected over NATS (its area, cells and counters), else undefined. */
-  readonly natsTransport: NatsTransport | undefined;
+  /** Over NATS while connected: the area of interest, its cells and the counters; else undefined. */
+  readonly nats: SubscriberNats | undefined;
   /** The bound socket's address while connected over UDP, else undefined. */
   readonly local: { readonly address: string; readonly port: number } | undefined;
 }

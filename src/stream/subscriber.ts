@@ -15,6 +15,7 @@ export type {
   Diagnostic,
   DiagnosticReason,
   EntitySubscriber,
+  SubscriberNats,
   SubscriberOptions,
   SubscriberStats,
 } from './subscriber-types.js';

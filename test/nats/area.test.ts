@@ -12,6 +12,7 @@ import { entityKey } from '../../src/pdu/entity-state-record.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
+import type { SubscriberReceiver } from '../../src/stream/subscriber-receiver.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 import { landPlatformRecord } from './records.js';
@@ -172,7 +173,7 @@ describeNats('NATS: a subscriber whose area moves', () => {
     const subscription = subscriber.entityEvents$.subscribe((e) => events.push(e));
     open.push({ close: async () => subscription.unsubscribe() });
     await listening;
-    const transport = subscriber.natsTransport!;
+    const transport = (subscriber as SubscriberReceiver).natsTransport!;
     areas$.next(AREA_1);
     await transport.settled();
     const publisher = await createPublisher(natsConfig([server.url]));

@@ -12,6 +12,7 @@ import { NatsTransport } from '../../src/nats/transport.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
+import type { SubscriberReceiver } from '../../src/stream/subscriber-receiver.js';
 import { findSystemBinary } from '../support/system-binary.js';
 import { freePort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { landPlatformRecord } from './records.js';
@@ -171,7 +172,7 @@ describeNats('NATS transport on one server', () => {
       const events: EntityEvent[] = [];
       const sub = subscriber.entityEvents$.subscribe((e) => events.push(e));
       await listening;
-      const transport = subscriber.natsTransport!;
+      const transport = (subscriber as SubscriberReceiver).natsTransport!;
       areas$.next({ latitudeDeg: 52.52, longitudeDeg: 13.405, radiusM: 20_000 });
       await transport.settled();
       const berlinCells = transport.cells!;
@@ -267,7 +268,7 @@ describeNats('NATS server restarted mid-stream', () => {
       publisher.flush();
       await transport.connection.flush();
     });
-    const subscriberNats = subscriber.natsTransport!;
+    const subscriberNats = (subscriber as SubscriberReceiver).natsTransport!;
     const statusOf = (t: NatsTransport, type: string) =>
       new Promise<void>((resolve) => {
         void (async () => {

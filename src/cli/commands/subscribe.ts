@@ -71,7 +71,7 @@ export const command: Command = {
     ]);
     const subscriber = createSubscriber(config);
     // Over NATS: the transport's cells and counters (the subscriber opens it on the first subscription).
-    const nats = () => subscriber.natsTransport;
+    const nats = () => subscriber.nats;
     const describeArea = config.nats.servers.length > 0 ? (await import('../../nats/area.js')).describeArea : undefined;
     const json = booleanFlag(args.flags, 'json');
     const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
