@@ -11,6 +11,9 @@ import type { RunResult } from './runner.js';
 import { displayValue } from './results-table.js';
 import { eastNorthAxes } from '../report/enu-axes.js';
 import { extent } from '../math/extent.js';
+import { pickEvenly } from './traced-runs.js';
+
+export { pickEvenly };
 
 /** Why PDUs are sent, in EMIT_* bit order, and their colours (the same in every report). */
 export const REASONS = EMIT_REASON_NAMES as readonly string[];
@@ -203,10 +206,6 @@ function shapeChannel(enc: RunEncoding): Record<string, unknown> | undefined {
 }
 
 /** Evenly spaced picks (first and last included) of at most n items. */
-export function pickEvenly<T>(items: readonly T[], n: number): T[] {
-  if (items.length <= n) return [...items];
-  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]!);
-}
 
 /** Indices of the points not dominated by any other (lower or equal x and y, one strictly), sorted by x. */
 export function paretoFront(points: ReadonlyArray<readonly [number, number]>): number[] {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { writeOutputFile } from '../files/output-file.js';
 import {
   definitionList,
+  escapeHtml,
   formatNumber,
   htmlTable,
   renderHtmlPage,
@@ -34,6 +35,7 @@ import {
   type RunEncoding,
 } from './report-charts.js';
 import type { RunResult } from './runner.js';
+import { ERROR_PANELS, TRACK_PANELS, TRAJECTORY_PANELS } from './traced-runs.js';
 import type { ExperimentPlan } from './sweep.js';
 import { displayValue, resultTable, toCsv } from './results-table.js';
 import { extent } from '../math/extent.js';
@@ -56,11 +58,6 @@ export interface PartialResults {
   readonly reason: string;
 }
 
-/** Runs whose traces are drawn: at most this many error panels and track panels. */
-const ERROR_PANELS = 6;
-const TRACK_PANELS = 4;
-/** Track panels when the sweep varies the trajectory: one per trajectory, up to this many. */
-const TRAJECTORY_PANELS = 8;
 /** Above this many runs the table lists the Pareto front and the cheapest runs only; results.csv has them all. */
 const MAX_TABLE_ROWS = 300;
 
@@ -74,10 +71,11 @@ export function resultsJson(
   results: readonly RunResult[],
   partial?: PartialResults,
 ): string {
-  const runs = results.map(({ index, name: _n, settings, trajectory, metrics }) => ({
+  const runs = results.map(({ index, name: _n, settings, trajectory, metrics, notes }) => ({
     index,
     settings,
     trajectory,
+    ...(notes ? { notes } : {}),
     metrics,
   }));
   const marker = partial && {
@@ -209,6 +207,13 @@ export async function experimentSections(
 ): Promise<ReportSection[]> {
   const sections: ReportSection[] = [];
   if (options.plan) sections.push({ title: 'Settings', html: definitionList(settingsPanel(options.plan)) });
+  const notes = runNotes(results);
+  if (notes.length > 0) {
+    sections.push({
+      title: 'Notes',
+      html: `<ul>${notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`,
+    });
+  }
   if (results.length === 0) {
     sections.push({ title: 'Results', html: '<p>No run finished.</p>' });
     return sections;
@@ -307,8 +312,27 @@ export async function experimentSections(
       html: await renderVegaLite(trackSpec(tracks, enc, tracks.length > TRACK_PANELS ? 0.5 : 1)),
     });
   }
+  if (traced.length === 0) {
+    sections.push({
+      title: 'Error over time and tracks',
+      html:
+        '<p>Not drawn: no run kept its traces, because the spec sets <code>"traces": false</code>. Leave ' +
+        '<code>traces</code> out (the runs the report draws keep them) or set it to <code>true</code> ' +
+        '(<code>--set traces=true</code>) to see the displayed error frame by frame and the tracks with the PDUs ' +
+        'sent.</p>',
+    });
+  }
   sections.push(resultsSection(results, enc));
   return sections;
+}
+
+/** Each distinct note of the runs, with how many runs it concerns when not all of them. */
+export function runNotes(results: readonly RunResult[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of results) for (const note of r.notes ?? []) counts.set(note, (counts.get(note) ?? 0) + 1);
+  return [...counts].map(([note, n]) =>
+    n === results.length || results.length === 1 ? note : `${note} (${n} of ${results.length} runs)`,
+  );
 }
 
 /** One sentence: the share of all PDUs sent for each reason, largest first. */

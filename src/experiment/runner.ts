@@ -20,6 +20,7 @@ import { TraceRecorder, type RunTraces } from './traces.js';
 import { ByteBoundedCache } from './byte-cache.js';
 import { Transmission, senderKey } from './transmission.js';
 import { createTruthWithAttitude, type Trajectory } from '../truth/trajectory.js';
+import { formatSeconds } from '../truth/track-checks.js';
 import {
   DEFAULT_MAX_TABLE_STEPS,
   TRUTH_WORLD_TO_BODY,
@@ -64,6 +65,8 @@ export interface RunResult {
   readonly settings: Readonly<Record<string, unknown>>;
   readonly trajectory: string;
   readonly metrics: RunMetrics;
+  /** What to know about the run besides its numbers (a run cut short at its trajectory's end, fixes dropped). */
+  readonly notes?: readonly string[];
   /** Series for plots, when the spec asks for `traces`. */
   readonly traces?: RunTraces;
 }
@@ -107,14 +110,7 @@ export async function runExperiment(
   let truth = context.truths.get(key);
   if (truth === undefined) {
     const trajectory = await trajectoryFromSpec(spec.trajectory, context.baseDirectory);
-    checkRunSize(spec, trajectory);
-    truth = sampleRunTruth(
-      trajectory,
-      spec.sampleRateHz,
-      spec.durationSeconds,
-      spec.renderRateHz,
-      context.maxTruthSteps,
-    );
+    truth = sampleRun(spec, trajectory, context);
     context.truths.set(key, truth);
   }
   const steps = simulateTruth(spec, truth, context, index, settings, senderKey(spec));
@@ -155,21 +151,45 @@ export function simulate(
   index = 0,
   settings: Readonly<Record<string, unknown>> = {},
 ): RunResult {
-  checkRunSize(spec, trajectory);
-  const truth = sampleRunTruth(
-    trajectory,
-    spec.sampleRateHz,
-    spec.durationSeconds,
-    spec.renderRateHz,
-    context.maxTruthSteps,
-  );
+  const truth = sampleRun(spec, trajectory, context);
   return finish(simulateTruth(spec, truth, context, index, settings, null));
 }
 
-/** @throws RangeError when the run is larger than MAX_RUN_STEPS (before anything is allocated). */
-function checkRunSize(spec: RunSpec, trajectory: Trajectory): void {
-  const problem = runSizeProblem(spec, spec.durationSeconds ?? trajectory.durationSeconds);
+/**
+ * The simulated time of a run: the spec's `durationSeconds` (else the trajectory's), but not past the end of a
+ * trajectory that is over there (not `endless`: a course that ends at rest, a recording); then with a note saying
+ * so. The trajectory's own notes come first.
+ */
+export function runDuration(spec: RunSpec, trajectory: Trajectory): { durationSeconds: number; notes: string[] } {
+  const notes = [...(trajectory.notes ?? [])];
+  const asked = spec.durationSeconds;
+  const end = trajectory.durationSeconds;
+  if (asked === undefined) return { durationSeconds: end, notes };
+  if (asked <= end * (1 + 1e-12) || trajectory.endless === true) return { durationSeconds: asked, notes };
+  notes.push(
+    `stopped at the end of the trajectory ${trajectory.name} (${formatSeconds(end)}), not after the ` +
+      `${formatSeconds(asked)} durationSeconds asks for: past its end it does not move, so a longer run ` +
+      'would measure an entity at rest',
+  );
+  return { durationSeconds: end, notes };
+}
+
+/**
+ * The truth tables of a run, for its duration (`runDuration`).
+ * @throws RangeError when the run is larger than MAX_RUN_STEPS (before anything is allocated).
+ */
+function sampleRun(spec: RunSpec, trajectory: Trajectory, context: RunContext): RunTruth {
+  const { durationSeconds, notes } = runDuration(spec, trajectory);
+  const problem = runSizeProblem(spec, durationSeconds);
   if (problem !== undefined) throw new RangeError(`run too large: ${problem}`);
+  const truth = sampleRunTruth(
+    trajectory,
+    spec.sampleRateHz,
+    durationSeconds,
+    spec.renderRateHz,
+    context.maxTruthSteps,
+  );
+  return { ...truth, notes };
 }
 
 /** Sample steps between the pauses of a run that can be aborted (a few tens of milliseconds). */
@@ -287,5 +307,6 @@ function* simulateTruth(
   };
   // Records still in flight when the run ends go back to the pool for the next run.
   link.poll(Infinity, (record) => pool.push(record));
-  return traces ? { ...result, traces: traces.finish() } : result;
+  const noted = runTruth.notes.length > 0 ? { ...result, notes: runTruth.notes } : result;
+  return traces ? { ...noted, traces: traces.finish() } : noted;
 }

@@ -110,6 +110,8 @@ export class SampledTruth {
 export interface RunTruth {
   readonly trajectoryName: string;
   readonly durationSeconds: number;
+  /** What the results should say about this truth (`runDuration`), shared by every run that flies it. */
+  readonly notes: readonly string[];
   /** At the sample instants i / sampleRateHz. */
   readonly samples: SampledTruth;
   /** At the render instants f / renderRateHz; null when they are the sample instants. */
@@ -142,6 +144,7 @@ export function sampleRunTruth(
   return {
     trajectoryName: trajectory.name,
     durationSeconds,
+    notes: [],
     samples,
     frames,
     byteLength: samples.byteLength + (frames?.byteLength ?? 0),

@@ -315,7 +315,11 @@ export const RunSpecSchema = z.strictObject({
   smoothing: SmoothingSpecSchema.default(() => SmoothingSpecSchema.parse({})),
   metrics: MetricsSpecSchema.default(() => MetricsSpecSchema.parse({})),
   /** Keeps per-sample error series and PDU markers for plots. */
-  traces: setting(z.boolean().default(false), 'Keep error-over-time and track series for the report plots.', true),
+  traces: setting(
+    z.boolean().optional(),
+    'Keep error-over-time and track series for the report plots: true for every run, false for none. Unset: the runs the report draws (a few spread over the sweep, one per trajectory).',
+    true,
+  ),
 });
 
 /** A spec and its sweep: `sweep` maps dotted paths to the values to cross. */

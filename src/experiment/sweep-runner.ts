@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { trajectoryFromSpec } from './build.js';
-import { RunAbortedError, RunContext, runExperiment, runSizeProblem, type RunResult } from './runner.js';
+import { RunAbortedError, RunContext, runDuration, runExperiment, runSizeProblem, type RunResult } from './runner.js';
 import type { ExperimentPlan, PlannedRun, SpecProblem } from './sweep.js';
 import { senderKey } from './transmission.js';
 import { truthKey } from './sampled-truth.js';
@@ -85,13 +85,11 @@ export async function runSizeProblems(plan: ExperimentPlan, baseDirectory = proc
     if (seen.has(key)) continue;
     seen.add(key);
     const spec = run.spec;
-    let durationSeconds = spec.durationSeconds;
-    if (durationSeconds === undefined) {
-      try {
-        durationSeconds = (await trajectoryFromSpec(spec.trajectory, baseDirectory)).durationSeconds;
-      } catch {
-        continue;
-      }
+    let durationSeconds: number;
+    try {
+      durationSeconds = runDuration(spec, await trajectoryFromSpec(spec.trajectory, baseDirectory)).durationSeconds;
+    } catch {
+      continue;
     }
     const problem = runSizeProblem(spec, durationSeconds);
     if (problem === undefined) continue;

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { jsonInputProblems } from '../config/json-input.js';
 import { ExperimentSpecSchema, RunSpecSchema, type ExperimentSpec, type RunSpec } from './spec.js';
+import { runsToTrace } from './traced-runs.js';
 
 /** One problem with a spec, `--set` or sweep entry. */
 export interface SpecProblem {
@@ -155,6 +156,10 @@ export function planExperiment(input: unknown): ExperimentPlan {
       );
     }
     runs.push({ index, spec: result.data, settings: Object.fromEntries(axes.map(([path]) => [path, settings[path]])) });
+  }
+  if (spec.traces === undefined) {
+    const traced = runsToTrace(runs);
+    for (const run of runs) (run as { spec: RunSpec }).spec = { ...run.spec, traces: traced.has(run.index) };
   }
   return { spec, runs };
 }

@@ -59,6 +59,7 @@ function parametric(
   kinematics: Kinematics,
   fallbackHeadingRad = 0,
   fallbackPitchRad = 0,
+  endless = false,
 ): Trajectory {
   const frame = new LocalFrame(options.origin);
   const motion = createLocalMotion();
@@ -75,6 +76,7 @@ function parametric(
   return {
     name,
     durationSeconds,
+    endless,
     sample(timeSeconds: number, out: TruthState): TruthState {
       sinCos(scratch, initialRad + rateRadPerSecond * timeSeconds);
       return toTruth(timeSeconds, scratch[0]!, scratch[1]!, out);
@@ -155,6 +157,8 @@ export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory
       j[2] = 0;
     },
     h0,
+    0,
+    true,
   );
 }
 
@@ -210,6 +214,9 @@ export function ellipse(options: EllipseOptions = {}): Trajectory {
       j[1] = -b * w * w * w * c;
       j[2] = 0;
     },
+    0,
+    0,
+    true,
   );
 }
 
@@ -262,6 +269,9 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
       j[1] = -8 * k * w * w * w * c2;
       j[2] = 0;
     },
+    0,
+    0,
+    true,
   );
 }
 

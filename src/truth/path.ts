@@ -158,6 +158,8 @@ export function pathTrajectory(
   return {
     name,
     durationSeconds: options.durationSeconds ?? schedule.endSeconds,
+    // Past the path it carries on straight ahead at its last speed: on, unless that speed is 0 (it has stopped).
+    endless: knots[knots.length - 1]!.speed > 0,
     sample(timeSeconds: number, out: TruthState): TruthState {
       schedule.evaluate(along, timeSeconds);
       const s = along[0]!,

@@ -15,6 +15,14 @@ export interface Trajectory {
   readonly name: string;
   readonly durationSeconds: number;
   /**
+   * Whether its motion goes on past `durationSeconds` as it was (an orbit keeps orbiting, a straight run at speed
+   * keeps running), so that a longer run still measures a moving entity. Otherwise the trajectory is over at
+   * `durationSeconds` (a course that ends at rest, a recording, a missile's impact) and an experiment stops there.
+   */
+  readonly endless?: boolean;
+  /** What a report should say about this truth, e.g. the fixes a recorded track dropped. */
+  readonly notes?: readonly string[];
+  /**
    * Writes the true state at `timeSeconds` (from the trajectory's start) into `out` and returns it.
    * Allocates nothing.
    */

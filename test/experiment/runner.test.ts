@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMIT_HEARTBEAT, EMIT_POSITION } from '../../src/dr/emitter.js';
 import { RunContext, runExperiment, simulate } from '../../src/experiment/runner.js';
-import { resultsJson } from '../../src/experiment/report.js';
+import { experimentReportHtml, resultsJson } from '../../src/experiment/report.js';
 import { planExperiment } from '../../src/experiment/sweep.js';
 import { runSweep } from '../../src/experiment/sweep-runner.js';
 import { circle, straightLine } from '../../src/truth/index.js';
@@ -89,6 +89,37 @@ describe('runExperiment: metrics with known answers', () => {
     const result = simulate(spec, straightLine(), new RunContext());
     expect(result.traces!.pduReasons.every((r) => r > 0)).toBe(true);
     expect(result.metrics.pdusByReason.position).toBeGreaterThan(0); // the speed changes at 20–30 s
+  });
+});
+
+describe('a run longer than its trajectory', () => {
+  it('stops at the end of a trajectory that is over there (the tank course ends at rest) and says so', async () => {
+    const course = await runExperiment(runSpec({ trajectory: { type: 'tank-road-course' } }));
+    const long = await runExperiment(runSpec({ trajectory: { type: 'tank-road-course' }, durationSeconds: 7200 }));
+    expect(course.metrics.durationSeconds).toBeGreaterThan(200);
+    expect(long.metrics.durationSeconds).toBe(course.metrics.durationSeconds);
+    expect(long.metrics.positionError.p95).toBe(course.metrics.positionError.p95);
+    expect(long.notes).toEqual([
+      expect.stringMatching(
+        /^stopped at the end of the trajectory tank-road-course \(4 min \d+ s\), not after the 2 h 0 min durationSeconds asks for/,
+      ),
+    ]);
+    expect(JSON.parse(resultsJson('long', {}, [long])).runs[0].notes).toEqual(long.notes);
+    const html = await experimentReportHtml('long', [long]);
+    expect(html).toContain('<h2>Notes</h2>');
+    expect(html).toContain('stopped at the end of the trajectory tank-road-course');
+    expect(course.notes).toBeUndefined();
+  });
+
+  it('runs on where the trajectory goes on: an orbit keeps orbiting, a straight run at speed keeps running', async () => {
+    for (const trajectory of [
+      { type: 'circle', orbits: 1 },
+      { type: 'straight-line', speed: 10 },
+    ]) {
+      const result = await runExperiment(runSpec({ trajectory, durationSeconds: 600 }));
+      expect(result.metrics.durationSeconds).toBe(600);
+      expect(result.notes).toBeUndefined();
+    }
   });
 });
 

@@ -131,3 +131,27 @@ describe('examples/threshold-sweep.ts', () => {
     expect(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')).runs).toHaveLength(8);
   });
 });
+
+describe('traces by default', () => {
+  const sweep = { 'emitter.positionThreshold': Array.from({ length: 20 }, (_, i) => `${i + 1} m`) };
+
+  it('left out, the runs the report draws keep them: six spread over the sweep (first and last among them)', () => {
+    const { runs } = planExperiment({ sweep });
+    const traced = runs.filter((r) => r.spec.traces).map((r) => r.index);
+    expect(traced).toEqual([0, 4, 6, 8, 11, 13, 15, 19]); // six error panels and four track panels, evenly
+    expect(runs.every((r) => r.spec.traces === true || r.spec.traces === false)).toBe(true);
+  });
+
+  it('one run per trajectory when the sweep varies it', () => {
+    const { runs } = planExperiment({
+      sweep: { trajectory: [{ type: 'circle' }, { type: 'missile' }, { type: 'tank-road-course' }], ...sweep },
+    });
+    const tracedTrajectories = new Set(runs.filter((r) => r.spec.traces).map((r) => r.spec.trajectory.type));
+    expect([...tracedTrajectories].sort()).toEqual(['circle', 'missile', 'tank-road-course']);
+  });
+
+  it('true keeps them for every run, false for none', () => {
+    expect(planExperiment({ sweep, traces: true }).runs.every((r) => r.spec.traces)).toBe(true);
+    expect(planExperiment({ sweep, traces: false }).runs.some((r) => r.spec.traces)).toBe(false);
+  });
+});

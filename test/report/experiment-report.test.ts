@@ -193,6 +193,24 @@ describe('report page', () => {
     expect(html).toContain('&lt;svg onload=alert(0)&gt;&lt;script&gt;');
   });
 
+  it('draws error over time and tracks for a spec that does not mention traces; says how to get them when off', async () => {
+    const spec = {
+      trajectory: { type: 'circle', orbits: 0.2 },
+      sweep: { 'emitter.positionThreshold': ['1 m', '3 m'] },
+    };
+    const run = async (input: object) => {
+      const plan = planExperiment(input);
+      const results = await Promise.all(plan.runs.map((r) => runExperiment(r.spec, undefined, r.index, r.settings)));
+      return experimentReportHtml('traces', results, { plan });
+    };
+    const drawn = await run(spec);
+    expect(drawn).toContain('<h2>Displayed position error over time</h2>');
+    expect(drawn).toContain('<h2>Tracks and PDUs sent</h2>');
+    const off = await run({ ...spec, traces: false });
+    expect(off).not.toContain('<h2>Tracks and PDUs sent</h2>');
+    expect(off).toMatch(/<h2>Error over time and tracks<\/h2>\n<p>Not drawn: .*"traces": false.*--set traces=true/);
+  });
+
   it('stays under 1 MB for a 1,000-run sweep with traces', async () => {
     const plan = planExperiment({
       sweep: {

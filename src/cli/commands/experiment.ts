@@ -113,7 +113,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
     { applySets, planExperiment, SpecError },
     { runSweep, runSizeProblems, SweepAbortedError },
     { createProgress },
-    { writeExperimentOutputs, resultsJson, partialNote },
+    { writeExperimentOutputs, resultsJson, partialNote, runNotes },
     { toTextTable },
     path,
   ] = await Promise.all([
@@ -166,6 +166,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const written = await writeExperimentOutputs(out, name, withSets, results, { plan, ...(partial ? { partial } : {}) });
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
   else io.stdout.write(toTextTable(results));
+  for (const note of runNotes(results)) io.stderr.write(`experiment: note: ${note}\n`);
   io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
   // A signal while the results were being written still says the command was interrupted.
   return partial || io.signal.aborted ? signalExitCode(io.signal) : EXIT_OK;
