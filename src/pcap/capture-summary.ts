@@ -5,8 +5,7 @@ import { entityKey, markingText } from '../pdu/entity-state-record.js';
 import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
 import { RadioTally, type RadioSummary } from './radio-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';
-import type { Capture } from './reader.js';
-import { extent } from '../math/extent.js';
+import type { Capture, CaptureFrame } from './reader.js';
 
 export interface EntitySummary {
   /** `site:application:entity`. */
@@ -43,48 +42,77 @@ export interface CaptureSummary {
 
 /** Decodes a capture and gathers per-entity statistics and the totals. */
 export function summarizeDisCapture(capture: Capture, options: DisCaptureOptions = {}): CaptureSummary {
-  const totals = emptyTotals();
-  const byKey = new Map<number, EntitySummary>();
-  const radios = new RadioTally();
-  for (const event of disCapturePdus(capture, totals, options)) {
-    const other = event.other;
-    if (other instanceof TransmitterRecord) radios.transmitter(other, event.timeSeconds);
-    else if (other instanceof SignalRecord) radios.signal(other, event.timeSeconds);
-    else if (other instanceof ReceiverRecord) radios.receiver(other, event.timeSeconds);
-    const r = event.record;
-    if (!r) continue;
-    const key = entityKey(r.site, r.application, r.entity);
-    let entity = byKey.get(key);
-    if (!entity) {
-      entity = {
-        id: `${r.site}:${r.application}:${r.entity}`,
-        marking: '',
-        pdus: 0,
-        firstTimeSeconds: event.timeSeconds,
-        lastTimeSeconds: event.timeSeconds,
-        drAlgorithm: 0,
-        entityType: '',
-        forceId: 0,
-        appearance: 0,
-        protocolVersion: r.protocolVersion,
-        locationEcef: new Float64Array(3),
-        linearVelocity: new Float64Array(3),
-      };
-      byKey.set(key, entity);
+  const builder = new CaptureSummaryBuilder(options);
+  builder.add(capture.frames);
+  return builder.summary();
+}
+
+/** The same, for a capture read in pieces (`CaptureParser`): `add` the frames of each piece, then `summary`. */
+export class CaptureSummaryBuilder {
+  readonly totals = emptyTotals();
+  private readonly byKey = new Map<number, EntitySummary>();
+  private readonly radios = new RadioTally();
+  private firstTimeSeconds = Number.POSITIVE_INFINITY;
+  private lastTimeSeconds = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly options: DisCaptureOptions = {}) {}
+
+  add(frames: Iterable<CaptureFrame>): void {
+    for (const frame of frames) {
+      const t = frame.timeSeconds;
+      if (t < this.firstTimeSeconds) this.firstTimeSeconds = t;
+      if (t > this.lastTimeSeconds) this.lastTimeSeconds = t;
     }
-    entity.pdus++;
-    entity.lastTimeSeconds = event.timeSeconds;
-    entity.protocolVersion = r.protocolVersion;
-    entity.locationEcef.set(r.location);
-    entity.linearVelocity.set(r.linearVelocity);
-    entity.appearance = r.appearance;
-    if (r.pduType === 1) {
-      entity.marking = markingText(r);
-      entity.drAlgorithm = r.drAlgorithm;
-      entity.entityType = Array.from(r.entityType).join(':');
-      entity.forceId = r.forceId;
+    const { byKey, radios } = this;
+    for (const event of disCapturePdus(frames, this.totals, this.options)) {
+      const other = event.other;
+      if (other instanceof TransmitterRecord) radios.transmitter(other, event.timeSeconds);
+      else if (other instanceof SignalRecord) radios.signal(other, event.timeSeconds);
+      else if (other instanceof ReceiverRecord) radios.receiver(other, event.timeSeconds);
+      const r = event.record;
+      if (!r) continue;
+      const key = entityKey(r.site, r.application, r.entity);
+      let entity = byKey.get(key);
+      if (!entity) {
+        entity = {
+          id: `${r.site}:${r.application}:${r.entity}`,
+          marking: '',
+          pdus: 0,
+          firstTimeSeconds: event.timeSeconds,
+          lastTimeSeconds: event.timeSeconds,
+          drAlgorithm: 0,
+          entityType: '',
+          forceId: 0,
+          appearance: 0,
+          protocolVersion: r.protocolVersion,
+          locationEcef: new Float64Array(3),
+          linearVelocity: new Float64Array(3),
+        };
+        byKey.set(key, entity);
+      }
+      entity.pdus++;
+      entity.lastTimeSeconds = event.timeSeconds;
+      entity.protocolVersion = r.protocolVersion;
+      entity.locationEcef.set(r.location);
+      entity.linearVelocity.set(r.linearVelocity);
+      entity.appearance = r.appearance;
+      if (r.pduType === 1) {
+        entity.marking = markingText(r);
+        entity.drAlgorithm = r.drAlgorithm;
+        entity.entityType = Array.from(r.entityType).join(':');
+        entity.forceId = r.forceId;
+      }
     }
   }
-  const [firstTimeSeconds, lastTimeSeconds] = extent(capture.frames.map((f) => f.timeSeconds));
-  return { totals, entities: [...byKey.values()], radios: radios.radios, firstTimeSeconds, lastTimeSeconds };
+
+  summary(): CaptureSummary {
+    const known = this.firstTimeSeconds <= this.lastTimeSeconds;
+    return {
+      totals: this.totals,
+      entities: [...this.byKey.values()],
+      radios: this.radios.radios,
+      firstTimeSeconds: known ? this.firstTimeSeconds : Number.NaN,
+      lastTimeSeconds: known ? this.lastTimeSeconds : Number.NaN,
+    };
+  }
 }

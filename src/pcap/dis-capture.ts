@@ -11,7 +11,7 @@ import { forEachPdu, lengthFieldIsZero, looksLikeDis, type PduVisitor } from '..
 import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
 import { udpFromFrame, type SkipReason } from './packet.js';
-import type { Capture } from './reader.js';
+import type { Capture, CaptureFrame } from './reader.js';
 
 export interface DisCaptureOptions {
   /** Only datagrams from or to this UDP port, every one of them decoded as DIS. Defaults to any port, where a
@@ -81,11 +81,11 @@ export function emptyTotals(): DisCaptureTotals {
 
 /**
  * Walks a capture and yields each DIS PDU in order, counting everything into `totals`.
- * @param capture - from `readCapture`.
+ * @param capture - from `readCapture`, or frames (a piece of a capture read by `CaptureParser`).
  * @param totals - counters to add to (see `emptyTotals`).
  */
 export function* disCapturePdus(
-  capture: Capture,
+  capture: Capture | Iterable<CaptureFrame>,
   totals: DisCaptureTotals,
   options: DisCaptureOptions = {},
 ): Generator<DisPduEvent> {
@@ -97,7 +97,7 @@ export function* disCapturePdus(
     if (lengthFieldIsZero(bytes, offset)) totals.warnings.lengthZero++;
     spans.push(offset, length);
   };
-  for (const frame of capture.frames) {
+  for (const frame of 'frames' in capture ? capture.frames : capture) {
     totals.frames++;
     const udp = udpFromFrame(frame.linkType, frame.data);
     if (udp.kind === 'skip') {

@@ -14,7 +14,7 @@ import { entityKey } from '../pdu/entity-state-record.js';
 import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
 import { summarizeDisCapture, type CaptureSummary } from '../pcap/capture-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions } from '../pcap/dis-capture.js';
-import type { Capture } from '../pcap/reader.js';
+import type { Capture, CaptureFrame } from '../pcap/reader.js';
 import { htmlTable, renderHtmlPage, type ReportSection } from './html.js';
 import { eastNorthAxes } from './enu-axes.js';
 import { renderVegaLite } from './vega.js';
@@ -42,50 +42,71 @@ export interface CaptureReportData {
 
 /** Gathers the report's data: the per-entity summary, and tracks and rates from a second pass. */
 export function captureReportData(capture: Capture, options: DisCaptureOptions = {}): CaptureReportData {
-  const summary = summarizeDisCapture(capture, options);
-  const start = summary.firstTimeSeconds;
-  const span = Number.isFinite(summary.lastTimeSeconds - start) ? summary.lastTimeSeconds - start : 0;
-  const binSeconds = Math.max(1, Math.ceil(span / MAX_BINS));
-  const bins: Array<Record<string, number>> = Array.from({ length: Math.floor(span / binSeconds) + 1 }, () => ({}));
-  const tracks: CaptureReportData['tracks'] = new Map();
-  const ids = new Map<number, string>();
-  const enu = new Float64Array(9),
-    origin = new Float64Array(3),
-    geo = new Float64Array(3);
-  let hasOrigin = false;
-  const data: CaptureReportData = { summary, tracks, binSeconds, bins, offEarth: 0 };
-  for (const event of disCapturePdus(capture, emptyTotals(), options)) {
-    const bin = bins[Math.min(bins.length - 1, Math.max(0, Math.floor((event.timeSeconds - start) / binSeconds)))]!;
-    const name = pduTypeName(event.pduType, event.status);
-    bin[name] = (bin[name] ?? 0) + 1;
-    const r = event.record;
-    if (!r) continue;
-    const [x, y, z] = [r.location[0]!, r.location[1]!, r.location[2]!];
-    if (Math.hypot(x, y, z) < MIN_EARTH_RADIUS_M) {
-      data.offEarth++;
-      continue;
-    }
-    if (!hasOrigin) {
-      hasOrigin = true;
-      origin.set(r.location);
-      ecefToGeodetic(geo, x, y, z);
-      ecefToEnuMatrix(enu, geo[0]!, geo[1]!);
-    }
-    const key = entityKey(r.site, r.application, r.entity);
-    let id = ids.get(key);
-    if (id === undefined) ids.set(key, (id = `${r.site}:${r.application}:${r.entity}`));
-    let track = tracks.get(id);
-    if (!track) tracks.set(id, (track = { east: [], north: [], time: [], stride: 1, seen: 0 }));
-    if (track.seen++ % track.stride !== 0) continue;
-    const dx = x - origin[0]!,
-      dy = y - origin[1]!,
-      dz = z - origin[2]!;
-    track.east.push(enu[0]! * dx + enu[1]! * dy + enu[2]! * dz);
-    track.north.push(enu[3]! * dx + enu[4]! * dy + enu[5]! * dz);
-    track.time.push(event.timeSeconds - start);
-    if (track.east.length >= MAX_TRACK_POINTS) thin(track);
+  const pass = new CaptureReportPass(summarizeDisCapture(capture, options), options);
+  pass.add(capture.frames);
+  return pass.data;
+}
+
+/**
+ * The report's second pass, for a capture read in pieces: made from the summary of the first pass, then `add` the
+ * frames of each piece. Tracks are thinned and bins widened as they fill, so its memory is bounded per entity.
+ */
+export class CaptureReportPass {
+  readonly data: CaptureReportData;
+  private readonly start: number;
+  private readonly ids = new Map<number, string>();
+  private readonly enu = new Float64Array(9);
+  private readonly origin = new Float64Array(3);
+  private readonly geo = new Float64Array(3);
+  private hasOrigin = false;
+  private readonly totals = emptyTotals();
+
+  constructor(
+    summary: CaptureSummary,
+    private readonly options: DisCaptureOptions = {},
+  ) {
+    this.start = summary.firstTimeSeconds;
+    const span = Number.isFinite(summary.lastTimeSeconds - this.start) ? summary.lastTimeSeconds - this.start : 0;
+    const binSeconds = Math.max(1, Math.ceil(span / MAX_BINS));
+    const bins: Array<Record<string, number>> = Array.from({ length: Math.floor(span / binSeconds) + 1 }, () => ({}));
+    this.data = { summary, tracks: new Map(), binSeconds, bins, offEarth: 0 };
   }
-  return data;
+
+  add(frames: Iterable<CaptureFrame>): void {
+    const { data, start, enu, origin, geo, ids } = this;
+    const { bins, binSeconds, tracks } = data;
+    for (const event of disCapturePdus(frames, this.totals, this.options)) {
+      const bin = bins[Math.min(bins.length - 1, Math.max(0, Math.floor((event.timeSeconds - start) / binSeconds)))]!;
+      const name = pduTypeName(event.pduType, event.status);
+      bin[name] = (bin[name] ?? 0) + 1;
+      const r = event.record;
+      if (!r) continue;
+      const [x, y, z] = [r.location[0]!, r.location[1]!, r.location[2]!];
+      if (Math.hypot(x, y, z) < MIN_EARTH_RADIUS_M) {
+        data.offEarth++;
+        continue;
+      }
+      if (!this.hasOrigin) {
+        this.hasOrigin = true;
+        origin.set(r.location);
+        ecefToGeodetic(geo, x, y, z);
+        ecefToEnuMatrix(enu, geo[0]!, geo[1]!);
+      }
+      const key = entityKey(r.site, r.application, r.entity);
+      let id = ids.get(key);
+      if (id === undefined) ids.set(key, (id = `${r.site}:${r.application}:${r.entity}`));
+      let track = tracks.get(id);
+      if (!track) tracks.set(id, (track = { east: [], north: [], time: [], stride: 1, seen: 0 }));
+      if (track.seen++ % track.stride !== 0) continue;
+      const dx = x - origin[0]!,
+        dy = y - origin[1]!,
+        dz = z - origin[2]!;
+      track.east.push(enu[0]! * dx + enu[1]! * dy + enu[2]! * dz);
+      track.north.push(enu[3]! * dx + enu[4]! * dy + enu[5]! * dz);
+      track.time.push(event.timeSeconds - start);
+      if (track.east.length >= MAX_TRACK_POINTS) thin(track);
+    }
+  }
 }
 
 function pduTypeName(pduType: number, status: number): string {
@@ -113,7 +134,15 @@ export async function captureReportHtml(
   capture: Capture,
   options: DisCaptureOptions = {},
 ): Promise<string> {
-  const data = captureReportData(capture, options);
+  return captureReportPage(title, captureReportData(capture, options), capture);
+}
+
+/** The report page from its data (`CaptureReportPass`) and what the file was. */
+export async function captureReportPage(
+  title: string,
+  data: CaptureReportData,
+  capture: Pick<Capture, 'format' | 'truncated'>,
+): Promise<string> {
   const { summary } = data;
   const { totals, entities } = summary;
   const span = summary.lastTimeSeconds - summary.firstTimeSeconds;

@@ -4,12 +4,13 @@
  * pure (text or bytes in, fixes out); `loadTracks` reads a file, picks the parser by its name, checks the fixes
  * and splits them into recordings.
  */
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { InputFileError, formatBytes, readInputFile } from '../files/input-file.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
-import { readCapture } from '../pcap/reader.js';
+import { CaptureParser } from '../pcap/reader.js';
 import { udpFromFrame } from '../pcap/packet.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../pdu/entity-state-record.js';
@@ -57,6 +58,21 @@ const CSV_DEFAULTS: Record<keyof CsvColumns, readonly string[]> = {
   id: ['drive', 'drive_id', 'segment', 'segment_id', 'track', 'track_id', 'trip', 'trip_id', 'session', 'session_id'],
 };
 
+/**
+ * Bounds of a track file, so that no file exhausts memory: its size on disk and, gzip-compressed, unpacked (a
+ * 582 KB file that unpacks to 400 MB is refused, not read), and the fixes it may hold (10 days at 1 Hz; a CSV
+ * row costs about 1 kB while read).
+ */
+export const TRACK_LIMITS = { maxFileBytes: 256 * 2 ** 20, maxUnpackedBytes: 256 * 2 ** 20, maxFixes: 1_000_000 };
+
+/** More fixes than `TRACK_LIMITS.maxFixes`. */
+function tooManyFixes(file: string): TrackError {
+  const max = TRACK_LIMITS.maxFixes;
+  return new TrackError(file, [
+    `holds more than ${max} fixes, more than reckon reads from one file; split it, or keep every n-th fix`,
+  ]);
+}
+
 /** Epoch times above this are milliseconds: 10¹¹ s is the year 5138. */
 const EPOCH_MILLISECONDS_ABOVE = 1e11;
 
@@ -87,51 +103,25 @@ function detectDelimiter(text: string): string {
  */
 export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CSV'): TrackPoint[] {
   const delimiter = detectDelimiter(text.replace(/^\uFEFF/, ''));
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    records = parseCsv(text, {
-      bom: true,
-      delimiter,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-  } catch (error) {
-    throw new TrackError(file, [`not readable as CSV: ${(error as Error).message}`]);
-  }
-  const header = (records[0]?.record ?? []).map((h) => h.trim());
-  const lowerHeader = header.map((h) => h.toLowerCase());
-  const problems: string[] = [];
-  const index = (key: keyof CsvColumns, required: boolean): number => {
-    const wanted = columns[key];
-    const i =
-      wanted !== undefined ? header.indexOf(wanted) : lowerHeader.findIndex((h) => CSV_DEFAULTS[key].includes(h));
-    if (i < 0 && (required || wanted !== undefined)) {
-      problems.push(
-        `no ${key} column${wanted ? ` "${wanted}"` : ` (tried ${CSV_DEFAULTS[key].join(', ')})`}; columns are: ${header.map(printable).join(', ')}` +
-          ` (name yours with columns.${key})`,
-      );
-    }
-    return i;
-  };
-  const [ti, lat, lon, h, hdg, id] = [
-    index('time', true),
-    index('latitude', true),
-    index('longitude', true),
-    index('height', false),
-    index('heading', false),
-    index('id', false),
-  ];
-  if (problems.length > 0) throw new TrackError(file, problems);
   // Semicolon files come from locales that write decimal commas.
   const number = (cell: string): number => Number(delimiter === ';' ? cell.replace(',', '.') : cell);
+  const problems: string[] = [];
   const points: TrackPoint[] = [];
-  for (const { record: cells, info } of records.slice(1)) {
-    const row = info.lines;
+  let indices: number[] | undefined;
+  // Each row becomes a fix as it is parsed (on_record returns nothing to keep): the rows as strings never all sit
+  // in memory at once.
+  const onRecord = (cells: string[], lines: number): void => {
+    if (indices === undefined) {
+      indices = columnIndices(cells, columns, problems);
+      if (problems.length > 0) throw new TrackError(file, problems);
+      return;
+    }
+    const [ti, lat, lon, h, hdg, id] = indices as [number, number, number, number, number, number];
+    const row = lines;
     const latCell = cells[lat] ?? '',
       lonCell = cells[lon] ?? '';
-    if (latCell === '' || lonCell === '') continue; // no fix in this row
+    if (latCell === '' || lonCell === '') return; // no fix in this row
+    if (points.length === TRACK_LIMITS.maxFixes) throw tooManyFixes(file);
     const timeSeconds = parseTime(cells[ti]);
     const latitudeDeg = number(latCell),
       longitudeDeg = number(lonCell);
@@ -151,7 +141,27 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
     const group = id >= 0 ? cells[id] : undefined;
     const fix = { timeSeconds, latitudeDeg, longitudeDeg, heightM: height, headingDeg: heading, row };
     points.push(group === undefined ? fix : { ...fix, group });
+  };
+  try {
+    parseCsv(text, {
+      bom: true,
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+      on_record: (record: string[], context: { lines: number }) => {
+        onRecord(record, context.lines);
+        return null;
+      },
+    });
+  } catch (error) {
+    if (error instanceof TrackError) throw error;
+    // csv-parse wraps what on_record throws; a TrackError inside is the answer.
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof TrackError) throw cause;
+    throw new TrackError(file, [`not readable as CSV: ${(error as Error).message}`]);
   }
+  if (indices === undefined) columnIndices([], columns, problems);
   if (problems.length > 0) throw new TrackError(file, capProblems(problems));
   // A heading column with gaps (often the first row) is only usable where present: fill from the next fix.
   for (let i = points.length - 2; i >= 0; i--) {
@@ -160,6 +170,32 @@ export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CS
     }
   }
   return points;
+}
+
+/** The columns of time, latitude, longitude, height, heading and id in a CSV header (−1: none); problems added. */
+function columnIndices(cells: readonly string[], columns: CsvColumns, problems: string[]): number[] {
+  const header = cells.map((h) => h.trim());
+  const lowerHeader = header.map((h) => h.toLowerCase());
+  const index = (key: keyof CsvColumns, required: boolean): number => {
+    const wanted = columns[key];
+    const i =
+      wanted !== undefined ? header.indexOf(wanted) : lowerHeader.findIndex((h) => CSV_DEFAULTS[key].includes(h));
+    if (i < 0 && (required || wanted !== undefined)) {
+      problems.push(
+        `no ${key} column${wanted ? ` "${wanted}"` : ` (tried ${CSV_DEFAULTS[key].join(', ')})`}; columns are: ${header.map(printable).join(', ')}` +
+          ` (name yours with columns.${key})`,
+      );
+    }
+    return i;
+  };
+  return [
+    index('time', true),
+    index('latitude', true),
+    index('longitude', true),
+    index('height', false),
+    index('heading', false),
+    index('id', false),
+  ];
 }
 
 /** Parses the track points (`trkpt`, else `rtept`) of a GPX file: lat/lon attributes, `<ele>`, `<time>`. */
@@ -176,6 +212,7 @@ export function parseGpxTrack(text: string): TrackPoint[] {
     const timeSeconds = parseTime(/<time>([^<]+)<\/time>/.exec(body)?.[1]);
     const heightM = Number(/<ele>([^<]+)<\/ele>/.exec(body)?.[1] ?? 0);
     if (Number.isFinite(latitudeDeg) && Number.isFinite(longitudeDeg) && Number.isFinite(timeSeconds)) {
+      if (points.length === TRACK_LIMITS.maxFixes) throw tooManyFixes('GPX');
       points.push({ timeSeconds, latitudeDeg, longitudeDeg, heightM: Number.isFinite(heightM) ? heightM : 0, row });
     }
   }
@@ -201,6 +238,7 @@ export function parseAdsbTrack(json: unknown): TrackPoint[] {
     const last = points[points.length - 1];
     const timeSeconds = ms / 1000;
     if (last && timeSeconds <= last.timeSeconds) return;
+    if (points.length === TRACK_LIMITS.maxFixes) throw tooManyFixes('ADS-B');
     points.push({
       timeSeconds,
       latitudeDeg,
@@ -266,7 +304,15 @@ export function readDisCaptureTrack(
   type Fix = { t: number; x: number; y: number; z: number; frame: number };
   const tracks = new Map<string, { fixes: Fix[]; summary: CaptureEntity }>();
   let frameNumber = 0;
-  for (const frame of readCapture(bytes).frames) {
+  let fixes = 0;
+  const parser = new CaptureParser();
+  // In pieces: the frames of one piece at a time, not of the whole file.
+  const PIECE = 1 << 20;
+  const pieces = function* () {
+    for (let at = 0; at < bytes.length; at += PIECE) yield* parser.push(bytes.subarray(at, at + PIECE));
+    parser.finish();
+  };
+  for (const frame of pieces()) {
     frameNumber++;
     const udp = udpFromFrame(frame.linkType, frame.data);
     if (udp.kind !== 'udp' || decodeEntityStateOrUpdateInto(record, udp.payload) !== CodecStatus.OK) continue;
@@ -297,6 +343,8 @@ export function readDisCaptureTrack(
       lastSeconds: frame.timeSeconds,
     };
     const location = record.location;
+    if (entity !== undefined && id !== entity) continue; // only the chosen entity's fixes are kept
+    if (++fixes > TRACK_LIMITS.maxFixes) throw tooManyFixes(file);
     track.fixes.push({ t: frame.timeSeconds, x: location[0]!, y: location[1]!, z: location[2]!, frame: frameNumber });
   }
   const list = () => [...tracks.values()].map((t) => `  ${describeCaptureEntity(t.summary)}`);
@@ -368,6 +416,22 @@ export interface LoadTrackOptions extends RecordedTrackOptions {
   readonly maxGapSeconds?: number;
 }
 
+/** A gzip file unpacked, within `TRACK_LIMITS.maxUnpackedBytes` (off the event loop, so Ctrl-C is heard). */
+async function unpack(bytes: Uint8Array, path: string): Promise<Uint8Array> {
+  const max = TRACK_LIMITS.maxUnpackedBytes;
+  try {
+    return await promisify(gunzip)(bytes, { maxOutputLength: max });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new TrackError(path, [
+        `unpacks to more than ${formatBytes(max)} (${formatBytes(bytes.length)} packed), more than a track file may hold`,
+      ]);
+    }
+    throw new TrackError(path, [`not readable as gzip: ${(error as Error).message}`]);
+  }
+}
+
 /** One recording of a track file as a trajectory, with what the file says about the entity. */
 export interface RecordedTrack {
   readonly trajectory: Trajectory;
@@ -387,8 +451,14 @@ export interface RecordedTrack {
  * @throws TrackError listing every problem (rows, segments or entities to choose from).
  */
 export async function loadTracks(path: string, options: LoadTrackOptions = {}): Promise<RecordedTrack[]> {
-  let bytes: Uint8Array = await readFile(path);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readInputFile(path, 'track file', TRACK_LIMITS.maxFileBytes);
+  } catch (error) {
+    if (error instanceof InputFileError) throw new TrackError(path, [error.message]);
+    throw error;
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await unpack(bytes, path);
   const lower = path.toLowerCase().replace(/\.gz$/, '');
   const text = () => new TextDecoder().decode(bytes);
   let points: TrackPoint[];

@@ -170,7 +170,7 @@ describe('reckon decode', () => {
     {
       name: 'a missing file',
       args: ['no/such/capture.pcap'],
-      problem: /cannot read "no\/such\/capture.pcap": no such file/,
+      problem: /cannot read the capture "no\/such\/capture.pcap": no such file/,
     },
     { name: 'a file that is not a capture', args: ['package.json'], problem: /not a pcap or pcapng file/ },
   ])('exits 2 and lists the problem for $name', ({ args, problem }) => {

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
-import { CaptureFormatError, readCapture } from '../../src/pcap/reader.js';
+import { CaptureFormatError, CaptureParser, readCapture } from '../../src/pcap/reader.js';
 import { ipv4HeaderChecksum, pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -162,6 +163,67 @@ describe('readCapture', () => {
     { name: 'too short', bytes: hex('d4c3') },
   ])('rejects a file that is not a capture: $name', ({ bytes }) => {
     expect(() => readCapture(bytes)).toThrow(CaptureFormatError);
+  });
+});
+
+describe('CaptureParser: the file in pieces', () => {
+  /** The capture as the parser sees it when the file comes in pieces cut at `cuts`. */
+  function inPieces(bytes: Uint8Array, cuts: readonly number[]) {
+    const parser = new CaptureParser();
+    const frames: Array<{ number: number; timeSeconds: number; linkType: number; data: string }> = [];
+    let from = 0;
+    for (const to of [...[...cuts].sort((a, b) => a - b), bytes.length]) {
+      for (const f of parser.push(bytes.subarray(from, to))) {
+        frames.push({
+          number: f.number,
+          timeSeconds: f.timeSeconds,
+          linkType: f.linkType,
+          data: Buffer.from(f.data).toString('hex'),
+        });
+      }
+      from = to;
+    }
+    parser.finish();
+    return { format: parser.format, frames, truncated: parser.truncated, corrupt: parser.corrupt };
+  }
+  const whole = (bytes: Uint8Array) => inPieces(bytes, []);
+
+  const files = {
+    'a real DIS 7 capture': readFileSync(
+      new URL('../fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap', import.meta.url),
+    ),
+    'pcapng, two sections of either byte order': concat(
+      pcapng(true, 1, undefined, [concat(ETH, ipUdp()), concat(ETH, ipUdp())]),
+      pcapng(false, 1, 9, [concat(ETH, ipUdp())]),
+    ),
+    'a pcap cut short': classicPcap(true, false, 1, [concat(ETH, ipUdp()), concat(ETH, ipUdp())]).subarray(0, 124),
+  };
+
+  it.each(Object.keys(files))('%s: any cuts give the frames of the whole file', (name) => {
+    const bytes = files[name as keyof typeof files];
+    const expected = whole(bytes);
+    expect(expected.frames.length).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 12 }), (cuts) => {
+        expect(inPieces(bytes, cuts)).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+    // One byte at a time.
+    expect(
+      inPieces(
+        bytes,
+        Array.from({ length: Math.min(bytes.length, 4000) }, (_, i) => i),
+      ),
+    ).toEqual(expected);
+  });
+
+  it('says where a corrupt record is in the file, whatever piece it came in', () => {
+    const bytes = classicPcap(true, false, 1, [concat(ETH, ipUdp()), concat(ETH, ipUdp())]);
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(24 + 16 + 54 + 8, 300_000, true); // second record's length
+    const corrupt = whole(bytes).corrupt;
+    expect(corrupt?.offset).toBe(24 + 16 + 54);
+    expect(inPieces(bytes, [30, 100, 101]).corrupt).toEqual(corrupt);
   });
 });
 

@@ -135,7 +135,7 @@ describe('reckon decode --report', () => {
     const out = join(dir, 'missing', 'report.html');
     const { status, stderr } = reckon(DIS7, '--report', out);
     expect(status).toBe(2);
-    expect(stderr).toContain(`--report: cannot write "${out}": ENOENT`);
+    expect(stderr).toContain(`--report: cannot write "${out}": the folder "${join(dir, 'missing')}" does not exist`);
     expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
 

@@ -15,6 +15,9 @@
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js';
 
+/** Files at least this large show progress while they are read. */
+const PROGRESS_FROM_BYTES = 64 * 2 ** 20;
+
 export const command: Command = {
   name: 'decode',
   summary: 'Decode every DIS PDU in a pcap/pcapng capture: a per-entity summary, or NDJSON with --json.',
@@ -60,37 +63,74 @@ export const command: Command = {
       ]);
     }
     if (report !== undefined) await checkReportPath(report);
-    const { readFile } = await import('node:fs/promises');
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      throw new UsageError([
-        { path: '<capture>', message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file` },
-      ]);
-    }
-    const { readCapture, CaptureFormatError } = await import('../../pcap/reader.js');
-    let capture;
-    try {
-      capture = readCapture(bytes);
-    } catch (error) {
-      if (error instanceof CaptureFormatError)
-        throw new UsageError([{ path: '<capture>', message: `"${path}": ${error.message}` }]);
-      throw error;
-    }
     const options = port === undefined ? {} : { port };
-    if (booleanFlag(args.flags, 'json')) await writeNdjson(capture, options, io);
-    else await writeSummary(path, capture, options, io);
-    if (report !== undefined) await writeReport(report, path, capture, options, io);
+    const [{ readCaptureFile }, { CaptureSummaryBuilder }, { formatBytes, formatCount }] = await Promise.all([
+      import('../capture-file.js'),
+      import('../../pcap/capture-summary.js'),
+      import('../terminal/format.js'),
+    ]);
+    // One pass over the file for the output (and the summary a report needs), read in pieces: memory stays bounded
+    // whatever the capture's size, and Ctrl-C stops it between pieces.
+    const summary = new CaptureSummaryBuilder(options);
+    const json = booleanFlag(args.flags, 'json') ? await ndjsonWriter(options, io) : undefined;
+    // A long read of a large file says how far it got on stderr, from the first second on.
+    const progress = { bytesRead: 0, sizeBytes: 0, frames: 0 };
+    const showProgress = () =>
+      progress.sizeBytes >= PROGRESS_FROM_BYTES &&
+      io.stderr.write(
+        `decode: ${Math.floor((100 * progress.bytesRead) / Math.max(1, progress.sizeBytes))} % of ` +
+          `${formatBytes(progress.sizeBytes)} read, ${formatCount(progress.frames, 'frame')}\n`,
+      );
+    let ticker: NodeJS.Timeout | undefined;
+    const first = setTimeout(() => {
+      showProgress();
+      ticker = setInterval(showProgress, 5000);
+    }, 1000);
+    let info;
+    try {
+      info = await readCaptureFile(
+        path,
+        io.signal,
+        async (frames) => {
+          if (json) await json(frames);
+          if (!json || report !== undefined) summary.add(frames);
+        },
+        progress,
+      );
+    } finally {
+      clearTimeout(first);
+      clearInterval(ticker);
+    }
+    if (!json) {
+      const { renderCaptureSummary } = await import('../terminal/decode-summary.js');
+      io.stdout.write(renderCaptureSummary(path, info, summary.summary()));
+    }
+    writeCaptureDamage(info, io);
+    if (info.interrupted) return interrupted(info, io);
+    if (report !== undefined) {
+      await writeReport(report, path, info, summary.summary(), options, io);
+      if (io.signal.aborted) return interrupted({ ...info, interrupted: true }, io);
+    }
     return EXIT_OK;
   },
 };
 
-type Capture = import('../../pcap/reader.js').Capture;
+type CaptureFileInfo = import('../capture-file.js').CaptureFileInfo;
+type CaptureFrame = import('../../pcap/reader.js').CaptureFrame;
 type Options = import('../../pcap/dis-capture.js').DisCaptureOptions;
 
-async function writeNdjson(capture: Capture, options: Options, io: CommandIo): Promise<void> {
+/** Says how far decoding got before a signal; exit 128 + the signal's number. */
+function interrupted(info: CaptureFileInfo, io: CommandIo): number {
+  const signal = String(io.signal.reason ?? 'SIGINT');
+  io.stderr.write(`reckon decode: interrupted (${signal}) after ${info.frames} frames; what is above is theirs\n`);
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
+/**
+ * A writer of NDJSON lines for the frames of each piece of the capture; waits for stdout to drain, so a slow
+ * reader (a pipe into a script) holds the decoding back instead of its lines piling up in memory.
+ */
+async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: CaptureFrame[]) => Promise<void>> {
   const { disCapturePdus, emptyTotals } = await import('../../pcap/dis-capture.js');
   const { entityStateRecordToPdu } = await import('../../pdu/entity-state-json.js');
   const { pduRecordToJson } = await import('../../pdu/pdu-json.js');
@@ -99,41 +139,46 @@ async function writeNdjson(capture: Capture, options: Options, io: CommandIo): P
   const { entityStatePduNames } = await import('../../names/pdu-names.js');
   const { geodeticJson } = await import('../terminal/geodetic-json.js');
   const totals = emptyTotals();
-  let lines: string[] = [];
-  for (const event of disCapturePdus(capture, totals, options)) {
-    const head = { frame: event.frame, time: event.timeSeconds };
-    let text: string;
-    if (event.status !== 0) {
-      const code = codecStatusName(event.status);
-      const error = { code, message: codecStatusMessage(event.status), offset: event.offset };
-      text = event.rejectedRecord
-        ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
-        : jsonLine({ ...head, error });
-    } else if (event.record && event.pduType === 1) {
-      const pdu = entityStateRecordToPdu(event.record);
-      const geodetic = geodeticJson(pdu.location, pdu.orientation);
-      text = jsonLine({ ...head, pdu, geodetic, names: entityStatePduNames(pdu) });
-    } else if (event.other) {
-      text = jsonLine({ ...head, pdu: pduRecordToJson(event.other) });
-    } else {
-      text = jsonLine({ ...head, pduType: event.pduType, length: event.length });
+  const flush = async (lines: string[]) => {
+    if (lines.length === 0) return;
+    if (!io.stdout.write(lines.join('\n') + '\n'))
+      await new Promise<void>((resolve) => io.stdout.once('drain', resolve));
+  };
+  return async (frames) => {
+    let lines: string[] = [];
+    for (const event of disCapturePdus(frames, totals, options)) {
+      const head = { frame: event.frame, time: event.timeSeconds };
+      let text: string;
+      if (event.status !== 0) {
+        const code = codecStatusName(event.status);
+        const error = { code, message: codecStatusMessage(event.status), offset: event.offset };
+        text = event.rejectedRecord
+          ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
+          : jsonLine({ ...head, error });
+      } else if (event.record && event.pduType === 1) {
+        const pdu = entityStateRecordToPdu(event.record);
+        const geodetic = geodeticJson(pdu.location, pdu.orientation);
+        text = jsonLine({ ...head, pdu, geodetic, names: entityStatePduNames(pdu) });
+      } else if (event.other) {
+        text = jsonLine({ ...head, pdu: pduRecordToJson(event.other) });
+      } else {
+        text = jsonLine({ ...head, pduType: event.pduType, length: event.length });
+      }
+      lines.push(text);
+      if (lines.length >= 1000) {
+        await flush(lines);
+        lines = [];
+      }
     }
-    lines.push(text);
-    if (lines.length >= 1000) {
-      io.stdout.write(lines.join('\n') + '\n');
-      lines = [];
-    }
-  }
-  if (lines.length > 0) io.stdout.write(lines.join('\n') + '\n');
-  writeCaptureDamage(capture, io);
+    await flush(lines);
+  };
 }
 
 /** Says on stderr when the file ends mid-record or a record is corrupt (the frames before it were decoded). */
-function writeCaptureDamage(capture: Capture, io: CommandIo): void {
-  if (capture.corrupt) {
-    const kept = capture.frames.length;
-    io.stderr.write(`reckon decode: ${capture.corrupt.message}; the ${kept} frames before it were decoded\n`);
-  } else if (capture.truncated) {
+function writeCaptureDamage(info: CaptureFileInfo, io: CommandIo): void {
+  if (info.corrupt) {
+    io.stderr.write(`reckon decode: ${info.corrupt.message}; the ${info.frames} frames before it were decoded\n`);
+  } else if (info.truncated) {
     io.stderr.write(
       'reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n',
     );
@@ -145,20 +190,29 @@ function nonFiniteAsText(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
 }
 
-/** Writes the HTML report next to its final name and renames it: a failed run leaves an older file intact. */
+/**
+ * Writes the HTML report from a second pass over the file (the first gave the summary); written next to its final
+ * name and renamed, so a failed run leaves an older file intact.
+ */
 async function writeReport(
   file: string,
   capturePath: string,
-  capture: Capture,
+  info: CaptureFileInfo,
+  summary: import('../../pcap/capture-summary.js').CaptureSummary,
   options: Options,
   io: CommandIo,
 ): Promise<void> {
-  const [{ captureReportHtml }, { writeOutputFile }, nodePath] = await Promise.all([
-    import('../../report/capture-report.js'),
-    import('../../files/output-file.js'),
-    import('node:path'),
-  ]);
-  const html = await captureReportHtml(nodePath.basename(capturePath), capture, options);
+  const [{ CaptureReportPass, captureReportPage }, { writeOutputFile }, { readCaptureFile }, nodePath] =
+    await Promise.all([
+      import('../../report/capture-report.js'),
+      import('../../files/output-file.js'),
+      import('../capture-file.js'),
+      import('node:path'),
+    ]);
+  const pass = new CaptureReportPass(summary, options);
+  const second = await readCaptureFile(capturePath, io.signal, (frames) => pass.add(frames));
+  if (second.interrupted) return;
+  const html = await captureReportPage(nodePath.basename(capturePath), pass.data, info);
   await writeOutputFile(file, html);
   io.stderr.write(`wrote ${file}\n`);
 }
@@ -172,11 +226,4 @@ async function checkReportPath(file: string): Promise<void> {
     if (!(error instanceof OutputPathError)) throw error;
     throw new UsageError([{ path: '--report', message: error.message }]);
   }
-}
-
-async function writeSummary(path: string, capture: Capture, options: Options, io: CommandIo): Promise<void> {
-  const { summarizeDisCapture } = await import('../../pcap/capture-summary.js');
-  const { renderCaptureSummary } = await import('../terminal/decode-summary.js');
-  io.stdout.write(renderCaptureSummary(path, capture, summarizeDisCapture(capture, options)));
-  writeCaptureDamage(capture, io);
 }

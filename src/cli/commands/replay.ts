@@ -11,6 +11,9 @@ import { DEFAULT_MAX_GAP_SECONDS, GapCap } from '../gap-cap.js';
 import { sleep } from '../long-timer.js';
 import { destinationPortProblem, everySendFailed, hostPortFlag, sendFailureSummary } from '../network.js';
 
+/** Most bytes of DIS datagrams replay keeps from one capture (it sends each pass from memory). */
+const MAX_REPLAY_BYTES = 512 * 2 ** 20;
+
 export const command: Command = {
   name: 'replay',
   summary: 'Replay a capture to a host:port in real time or faster',
@@ -106,53 +109,59 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && !to && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);
-    const { readFile } = await import('node:fs/promises');
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      problems.push({
-        path: '<capture>',
-        message: `cannot read "${path}": ${reason}; give the path of a .pcap or .pcapng file`,
-      });
-    }
-    const { readCapture, CaptureFormatError } = await import('../../pcap/reader.js');
-    let capture: import('../../pcap/reader.js').Capture | undefined;
-    try {
-      if (bytes) capture = readCapture(bytes);
-    } catch (error) {
-      if (!(error instanceof CaptureFormatError)) throw error;
-      problems.push({ path: '<capture>', message: `"${path}": ${error.message}` });
-    }
-    if (problems.length > 0 || !config || !capture) throw new UsageError(problems);
+    if (problems.length > 0 || !config) throw new UsageError(problems);
 
-    const [{ udpFromFrame }, { looksLikeDis }] = await Promise.all([
+    const [{ udpFromFrame }, { looksLikeDis }, { readCaptureFile }] = await Promise.all([
       import('../../pcap/packet.js'),
       import('../../pdu/header.js'),
+      import('../capture-file.js'),
     ]);
+    // The capture is read in pieces and only its DIS datagrams are kept (copied), within a bound: a pass is sent
+    // from memory, again and again with --loop.
     const datagrams: Uint8Array[] = [];
     // When each datagram is due, seconds after the first: the capture's gaps, each at most maxGapSeconds.
     const times: number[] = [];
     const gaps = new GapCap(maxGapSeconds);
-    for (const frame of capture.frames) {
-      const udp = udpFromFrame(frame.linkType, frame.data);
-      if (udp.kind !== 'udp') continue;
-      const p = udp.payload;
-      const wanted =
-        portFilter === undefined
-          ? looksLikeDis(p)
-          : udp.sourcePort === portFilter || udp.destinationPort === portFilter;
-      if (!wanted || (exercise !== undefined && (p.length < 2 || p[1] !== exercise))) continue;
-      datagrams.push(p);
-      times.push(gaps.next(frame.timeSeconds));
+    let keptBytes = 0;
+    const info = await readCaptureFile(path, io.signal, (frames) => {
+      for (const frame of frames) {
+        const udp = udpFromFrame(frame.linkType, frame.data);
+        if (udp.kind !== 'udp') continue;
+        const p = udp.payload;
+        const wanted =
+          portFilter === undefined
+            ? looksLikeDis(p)
+            : udp.sourcePort === portFilter || udp.destinationPort === portFilter;
+        if (!wanted || (exercise !== undefined && (p.length < 2 || p[1] !== exercise))) continue;
+        keptBytes += p.length;
+        if (keptBytes > MAX_REPLAY_BYTES) {
+          const message =
+            `"${path}" holds more than ${MAX_REPLAY_BYTES / 2 ** 20} MiB of DIS datagrams, more than replay keeps ` +
+            'in memory; replay it in parts (editcap -A/-B cuts a capture by time)';
+          throw new UsageError([{ path: '<capture>', message }]);
+        }
+        datagrams.push(p.slice());
+        times.push(gaps.next(frame.timeSeconds));
+      }
+    });
+    if (info.interrupted) {
+      io.stderr.write(`replay: interrupted while reading "${path}"; nothing sent\n`);
+      return EXIT_OK;
     }
+    // A damaged file is said so: what comes before the damage is replayed.
+    const damage = info.corrupt
+      ? info.corrupt.message
+      : info.truncated
+        ? 'the file ends in the middle of a frame'
+        : undefined;
     if (datagrams.length === 0) {
       io.stderr.write(
-        `replay: "${path}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}; nothing sent\n`,
+        `replay: "${path}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}` +
+          `${damage ? ` before its damage (${damage})` : ''}; nothing sent\n`,
       );
       return EXIT_FAILURE;
     }
+    if (damage) io.stderr.write(`replay: "${path}": ${damage}; the ${datagrams.length} datagrams before it are sent\n`);
 
     const { UdpTransport, udpOptionsFromConfig } = await import('../../transport/udp.js');
     const options = udpOptionsFromConfig(config.network, 'send');

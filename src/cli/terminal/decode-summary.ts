@@ -12,7 +12,11 @@ import { formatBytes, formatLatLonAlt, formatTable } from './format.js';
 import { printable } from './printable.js';
 
 /** Renders a capture summary as aligned text; text from the capture (markings) is made `printable`. */
-export function renderCaptureSummary(path: string, capture: Capture, summary: CaptureSummary): string {
+export function renderCaptureSummary(
+  path: string,
+  capture: Pick<Capture, 'format' | 'truncated' | 'corrupt'>,
+  summary: CaptureSummary,
+): string {
   const { totals, entities } = summary;
   const span = summary.lastTimeSeconds - summary.firstTimeSeconds;
   const lines = [
