@@ -186,9 +186,13 @@ describe('two receivers on one port', () => {
 });
 
 describe('unexpected failures', () => {
-  // A module preloaded with --import throws from a timer while the command runs: an error no command handles.
+  // A module preloaded with --import throws from a timer while the command runs: an error no command handles. It
+  // waits for the binary's handler rather than a fixed time, which a loaded machine can outlast while starting.
   const boom = join(dir, 'boom.mjs');
-  writeFileSync(boom, 'setTimeout(() => { throw new TypeError("boom"); }, 200);\n');
+  writeFileSync(
+    boom,
+    'const t = setInterval(() => { if (process.listenerCount("uncaughtException") > 0) { clearInterval(t); throw new TypeError("boom"); } }, 10);\n',
+  );
 
   it('end the run with one line and exit 1, no stack trace', async () => {
     const run = reckon(['subscribe', '--address', '127.0.0.1', '--port', '0', '--duration', '20'], {
