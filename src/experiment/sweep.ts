@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { jsonInputProblems } from '../config/json-input.js';
 import { ExperimentSpecSchema, RunSpecSchema, type ExperimentSpec, type RunSpec } from './spec.js';
 import { runsToTrace } from './traced-runs.js';
+import { traceBytesPerRun } from './traces.js';
 
 /** One problem with a spec, `--set` or sweep entry. */
 export interface SpecProblem {
@@ -34,7 +35,15 @@ export interface PlannedRun {
 export interface ExperimentPlan {
   readonly spec: ExperimentSpec;
   readonly runs: readonly PlannedRun[];
+  /**
+   * Set when `traces: true` for every run would hold more than `TRACE_LIMITS.maxBytes`: the traces were kept for the
+   * runs the report draws only. `bytes` is what every run's would have held.
+   */
+  readonly tracesThinned?: { readonly kept: number; readonly runs: number; readonly bytes: number };
 }
+
+/** Most bytes of traces a sweep keeps (`traces: true` beyond it keeps the runs the report draws). */
+export const TRACE_LIMITS = { maxBytes: 256 * 2 ** 20 };
 
 /**
  * Sets `value` at a dotted path in a plain JSON object, creating objects on the way; returns a new object
@@ -157,11 +166,19 @@ export function planExperiment(input: unknown): ExperimentPlan {
     }
     runs.push({ index, spec: result.data, settings: Object.fromEntries(axes.map(([path]) => [path, settings[path]])) });
   }
-  if (spec.traces === undefined) {
+  let tracesThinned: ExperimentPlan['tracesThinned'];
+  if (spec.traces === true) {
+    // Estimated before anything runs: a 100 × 100 sweep with traces ran out of memory after 90 s, writing nothing.
+    let bytes = 0;
+    for (const run of runs) bytes += traceBytesPerRun(run.spec.renderRateHz ?? run.spec.sampleRateHz);
+    if (bytes > TRACE_LIMITS.maxBytes) tracesThinned = { kept: 0, runs: runs.length, bytes };
+  }
+  if (spec.traces === undefined || tracesThinned) {
     const traced = runsToTrace(runs);
     for (const run of runs) (run as { spec: RunSpec }).spec = { ...run.spec, traces: traced.has(run.index) };
+    if (tracesThinned) tracesThinned = { ...tracesThinned, kept: traced.size };
   }
-  return { spec, runs };
+  return tracesThinned ? { spec, runs, tracesThinned } : { spec, runs };
 }
 
 /** zod issues as problems with dotted paths, each ending with an example of a valid value when the schema has one. */

@@ -34,6 +34,15 @@ export interface RunTraces {
   readonly pduReasons: number[];
 }
 
+/**
+ * Most bytes one run's traces hold at a render rate: every frame of the first minute (three series), the thinned
+ * tracks (five) and the PDU markers (four), as arrays of doubles with the spare room arrays grow with.
+ */
+export function traceBytesPerRun(renderRateHz: number): number {
+  const detailFrames = Math.floor(ERROR_DETAIL_SECONDS * renderRateHz) + 1;
+  return Math.ceil(1.5 * 8 * (3 * detailFrames + 5 * (MAX_POINTS + 1) + 4 * MAX_POINTS));
+}
+
 export class TraceRecorder {
   private readonly stride: number;
   private seen = 0;

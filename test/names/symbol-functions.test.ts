@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sidcOf, symbolFunction } from '../../src/names/symbol-functions.js';
 
 // milsymbol's ES module entry, as the page's build takes it (its package exports do not name it).
-const { ms, std2525c } = (await import(
-  new URL('../../node_modules/milsymbol/index.mjs', import.meta.url).href
-)) as {
+const { ms, std2525c } = (await import(new URL('../../node_modules/milsymbol/index.mjs', import.meta.url).href)) as {
   ms: { Symbol: new (sidc: string) => { isValid(): boolean }; addIcons(icons: unknown): void };
   std2525c: unknown;
 };

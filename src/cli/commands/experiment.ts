@@ -4,7 +4,15 @@
  * Everything heavy (zod schema, simulation, Vega) is imported inside `run`.
  */
 import { booleanFlag, stringFlag } from '../args.js';
-import { EXIT_OK, UsageError, type Command, type CommandIo, type FlagValues, type UsageProblem } from '../command.js';
+import {
+  EXIT_FAILURE,
+  EXIT_OK,
+  UsageError,
+  type Command,
+  type CommandIo,
+  type FlagValues,
+  type UsageProblem,
+} from '../command.js';
 import { formatCount } from '../terminal/format.js';
 
 export const command: Command = {
@@ -110,7 +118,8 @@ function parallelFlag(flags: FlagValues): number | undefined {
 
 async function runSpec(input: unknown, file: string | undefined, flags: FlagValues, io: CommandIo): Promise<number> {
   const [
-    { applySets, planExperiment, SpecError },
+    { applySets, planExperiment, SpecError, TRACE_LIMITS },
+    { memoryShortReason },
     { runSweep, runSizeProblems, SweepAbortedError },
     { createProgress },
     { writeExperimentOutputs, resultsJson, partialNote, runNotes },
@@ -118,6 +127,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
     path,
   ] = await Promise.all([
     import('../../experiment/sweep.js'),
+    import('../../experiment/memory-guard.js'),
     import('../../experiment/sweep-runner.js'),
     import('../../experiment/progress.js'),
     import('../../experiment/report.js'),
@@ -147,21 +157,42 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const name = plan.spec.name;
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
   await outputFolder(out);
+  if (plan.tracesThinned) {
+    const { kept, runs, bytes } = plan.tracesThinned;
+    io.stderr.write(
+      `experiment: note: traces for all ${formatCount(runs, 'run')} would hold about ${Math.round(bytes / 2 ** 20)} MiB, more ` +
+        `than the ${TRACE_LIMITS.maxBytes / 2 ** 20} MiB kept; kept for the ${kept} runs the report draws\n`,
+    );
+  }
   const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
   let results;
   let partial: import('../../experiment/report.js').PartialResults | undefined;
+  // Stopped by a signal, or before memory runs out: either way the finished runs are written.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort(io.signal.reason);
+  io.signal.addEventListener('abort', onSignal, { once: true });
+  if (io.signal.aborted) onSignal();
   try {
-    const onProgress = (done: number) => progress.update(done);
-    results = await runSweep(plan, { parallel, baseDirectory, onProgress, signal: io.signal });
+    const onProgress = (done: number) => {
+      progress.update(done);
+      const short = memoryShortReason();
+      if (short !== undefined && !stop.signal.aborted) stop.abort(short);
+    };
+    results = await runSweep(plan, { parallel, baseDirectory, onProgress, signal: stop.signal });
   } catch (error) {
     if (!(error instanceof SweepAbortedError)) throw error;
     results = [...error.finished];
-    partial = { runsPlanned: error.planned, reason: `interrupted by ${String(error.reason ?? 'a signal')}` };
+    const reason = String(error.reason ?? 'a signal');
+    partial = { runsPlanned: error.planned, reason: io.signal.aborted ? `interrupted by ${reason}` : reason };
+  } finally {
+    io.signal.removeEventListener('abort', onSignal);
   }
   progress.finish();
+  // Stopped for memory, not by a signal: a failure, with what finished written.
+  const failedExit = () => (io.signal.aborted ? signalExitCode(io.signal) : EXIT_FAILURE);
   if (partial && results.length === 0) {
     io.stderr.write(`experiment: ${partialNote(results, partial)}; nothing written\n`);
-    return signalExitCode(io.signal);
+    return failedExit();
   }
   const written = await writeExperimentOutputs(out, name, withSets, results, { plan, ...(partial ? { partial } : {}) });
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
@@ -169,7 +200,7 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   for (const note of runNotes(results)) io.stderr.write(`experiment: note: ${note}\n`);
   io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
   // A signal while the results were being written still says the command was interrupted.
-  return partial || io.signal.aborted ? signalExitCode(io.signal) : EXIT_OK;
+  return partial || io.signal.aborted ? failedExit() : EXIT_OK;
 }
 
 /** 128 + the signal number of the abort's reason: 130 for SIGINT, 143 for SIGTERM. */
