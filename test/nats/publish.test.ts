@@ -95,8 +95,8 @@ function comparable(messages: ReadonlyArray<Omit<Published, 'payload'>>) {
 }
 
 /** The payloads as the client holds them now, and as they were when published (equal when nothing wrote over). */
-function payloadsThen(published: readonly Published[]) {
-  return { now: published.map((p) => hex(p.payload)), then: published.map((p) => hex(p.bytes)) };
+function payloadsAsPublished(published: readonly Published[]) {
+  return { now: published.map((p) => hex(p.payload)), published: published.map((p) => hex(p.bytes)) };
 }
 
 /** Each PDU's route by a router of its own, remembered per PDU (the same arrays are modelled again). */
@@ -222,8 +222,8 @@ describe('NatsTransport publishing', () => {
           }
           const expected = model(ticks, maxMessageBytes);
           expect(comparable(published)).toEqual(comparable(expected));
-          const { now, then } = payloadsThen(published);
-          expect(now).toEqual(then);
+          const payloads = payloadsAsPublished(published);
+          expect(payloads.now).toEqual(payloads.published);
           expect(transport.stats.sendErrors).toBe(0);
         },
       ),
@@ -265,8 +265,8 @@ describe('NatsTransport publishing', () => {
         transport.flush();
       }
       expect(comparable(published)).toEqual(comparable(model(ticks, maxMessageBytes)));
-      const { now, then } = payloadsThen(published);
-      expect(now).toEqual(then);
+      const payloads = payloadsAsPublished(published);
+      expect(payloads.now).toEqual(payloads.published);
       // Messages larger than a chunk's share prove the bundles outgrew their first room, across chunks.
       if (maxMessageBytes === 1 << 20)
         expect(Math.max(...published.map((p) => p.bytes.length))).toBeGreaterThan(65_536 / 8);
