@@ -1,6 +1,11 @@
 // `reckon demo` as users run it: the built binary, real UDP on 127.0.0.1, ending by itself.
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { reckon, within } from './binary.js';
+import { findSystemBinary } from '../support/system-binary.js';
+import { BIN, ROOT, reckon, within } from './binary.js';
+import { Screen } from './terminal/screen.js';
+
+const script = findSystemBinary('script', 'bsdutils');
 
 describe('reckon demo', () => {
   it('runs for --duration 3, exits 0, and its summary names all three entities and the PDUs saved', async () => {
@@ -31,6 +36,35 @@ describe('reckon demo', () => {
     }
     expect(report.totals.pdusSaved).toBe(report.totals.baselinePdus - report.totals.pdusSent);
   });
+
+  it.skipIf(!script.path)(
+    'on an 80×24 terminal: the map URL once, and the summary fits without breaking a word',
+    async () => {
+      const demo = `'${process.execPath}' '${BIN}' demo --duration 1.5 --http 127.0.0.1:0`;
+      const child = spawn(script.path!, ['-qec', `stty cols 80 rows 24; exec ${demo}`, '/dev/null'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      let out = '';
+      child.stdout.on('data', (c) => (out += String(c)));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(await within(exited, 30_000, 'the demo to exit', child)).toBe(0);
+      const screen = new Screen(80, 24);
+      screen.write(out);
+      const shown = screen.lines();
+      const text = shown.join('\n');
+      // The URL heads the live table (redrawn in place); no second copy above it on stderr.
+      expect(out).toMatch(/live map: http:\/\/127\.0\.0\.1:\d+\/ \(open it in a browser\)/);
+      expect(out).not.toContain('demo: live map at');
+      expect(text).toMatch(/^Summary after/m);
+      // A line the terminal wrapped would continue on the next row: every sentence ends where the code ends it.
+      expect(text).toMatch(/^Subscriber: 3 of 3 entities seen, .*\n.*rejected\.$/m);
+      for (const line of out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/)) {
+        expect(line.replace(/\r/g, '').length, line).toBeLessThanOrEqual(80);
+      }
+    },
+  );
 
   it('lists every usage problem and exits 2', async () => {
     const demo = reckon(['demo', '--duration', 'soon', '--algorithm', 'XYZ', '--port', '70000']);

@@ -89,8 +89,12 @@ export const command: Command = {
     ]);
     const json = booleanFlag(args.flags, 'json');
     const map = args.flags.view === false ? undefined : await startMap(config, http, httpText === undefined);
-    if (map) io.stderr.write(`demo: live map at ${map.url}  (open it in a browser; it runs as long as the demo)\n`);
     const live = new LiveView(io.stdout, { plainIntervalSeconds: 5 });
+    // On a terminal the URL heads the live table; in a log or with --json it is said once here.
+    const tableShowsMap = map !== undefined && live.tty && !json;
+    if (map && !tableShowsMap) {
+      io.stderr.write(`demo: live map at ${map.url}  (open it in a browser; it runs as long as the demo)\n`);
+    }
     const report = await (async () => {
       try {
         return await runDemo({
@@ -107,7 +111,8 @@ export const command: Command = {
                 // The map's URL stays on screen as the table's first line (a resize clears what was above it).
                 const size = map ? { ...live.size, rows: live.size.rows - 1 } : live.size;
                 const table = live.tty ? view.demoLiveLines(r, live.tty, size, live.color) : [];
-                live.update(map && live.tty ? [`live map: ${map.url}`, ...table] : table, view.demoPlainLines(r));
+                const mapLine = `live map: ${map?.url} (open it in a browser)`;
+                live.update(tableShowsMap ? [mapLine, ...table] : table, view.demoPlainLines(r));
               },
         });
       } finally {
@@ -116,7 +121,10 @@ export const command: Command = {
       }
     })();
     if (json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
-    else io.stdout.write(view.demoSummaryLines(report, live.tty, live.color).join('\n') + '\n');
+    else {
+      const width = live.tty ? live.size.columns : Number.POSITIVE_INFINITY;
+      io.stdout.write(view.demoSummaryLines(report, live.tty, live.color, width).join('\n') + '\n');
+    }
     return EXIT_OK;
   },
 };

@@ -142,8 +142,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       baselinePdus: 0,
       pdusSaved: 0,
       savedFraction: 0,
-      pduRatePerSecond: 0,
-      bytesPerSecond: 0,
+      pduRatePerSecond: NaN,
+      bytesPerSecond: NaN,
       baselineBytesPerSecond: BASELINE_RATE_HZ * ENTITY_STATE_BYTES,
     });
   }
@@ -303,6 +303,9 @@ function untilDone(durationSeconds: number, signal: AbortSignal): Promise<'durat
   });
 }
 
+/** Shortest run over which rates (PDUs/s, bytes/s) are given. */
+const MIN_RATE_SECONDS = 1;
+
 /** Recomputes the derived figures at `elapsedSeconds`. */
 function update(
   report: DemoReport,
@@ -314,11 +317,13 @@ function update(
   const t = report.totals;
   t.pdusSent = t.baselinePdus = t.bytesSent = t.baselineBytes = 0;
   for (const [i, e] of report.entities.entries()) {
-    e.baselinePdus = Math.floor(BASELINE_RATE_HZ * elapsedSeconds);
+    // A fixed-rate sender sends at 0, 1/15 s, 2/15 s, …: its first PDU at once, like the owner's.
+    e.baselinePdus = Math.floor(BASELINE_RATE_HZ * elapsedSeconds + 1e-9) + 1;
     e.pdusSaved = Math.max(0, e.baselinePdus - e.pdusSent);
-    e.savedFraction = e.baselinePdus > 0 ? e.pdusSaved / e.baselinePdus : 0;
-    e.pduRatePerSecond = elapsedSeconds > 0 ? e.pdusSent / elapsedSeconds : 0;
-    e.bytesPerSecond = elapsedSeconds > 0 ? e.bytesSent / elapsedSeconds : 0;
+    e.savedFraction = e.pdusSaved / e.baselinePdus;
+    // A rate over less than a second says nothing yet (one PDU in 50 ms is not 2.9 kB/s): NaN, shown as "–".
+    e.pduRatePerSecond = elapsedSeconds >= MIN_RATE_SECONDS ? e.pdusSent / elapsedSeconds : NaN;
+    e.bytesPerSecond = elapsedSeconds >= MIN_RATE_SECONDS ? e.bytesSent / elapsedSeconds : NaN;
     Object.assign(e.error, errorFigures(errors[i]!), { nowMeters: e.error.nowMeters });
     t.pdusSent += e.pdusSent;
     t.baselinePdus += e.baselinePdus;

@@ -1,7 +1,7 @@
 /** What `reckon demo` shows: the live table, the plain progress lines, and the closing summary. */
 import { BASELINE_RATE_HZ, type DemoReport } from './demo-session.js';
-import { formatFittedTable, visibleWidth, type FitColumn } from './fit.js';
-import { formatByteRate, formatCount, formatMeters, formatPercent, formatTable } from './format.js';
+import { formatFittedTable, visibleWidth, wrapWords, type FitColumn } from './fit.js';
+import { formatByteRate, formatCount, formatMeters, formatPercent } from './format.js';
 import { styles, type TerminalSize } from './live-view.js';
 import { printable } from './printable.js';
 
@@ -18,6 +18,25 @@ const LIVE_COLUMNS: readonly FitColumn[] = [
   { title: 'bandwidth', align: 'right', dropRank: 1 },
   { title: `vs ${BASELINE_RATE_HZ} Hz`, align: 'right', dropRank: 6 },
 ];
+
+/** Columns of the closing summary; on a narrow terminal the least needed go first. */
+const SUMMARY_COLUMNS: readonly FitColumn[] = [
+  { title: 'entity' },
+  { title: 'marking', minWidth: 7, dropRank: 5 },
+  { title: `PDUs / ${BASELINE_RATE_HZ} Hz`, align: 'right' },
+  { title: 'saved', align: 'right' },
+  { title: 'bandwidth', align: 'right', dropRank: 4 },
+  { title: 'mean error', align: 'right', dropRank: 1 },
+  { title: 'RMS', align: 'right', dropRank: 2 },
+  { title: 'p95', align: 'right' },
+  { title: 'max', align: 'right', dropRank: 3 },
+  { title: 'sent because', minWidth: 12 },
+];
+
+/** PDUs per second, or "–" before there is a second to count over. */
+function formatPduRate(perSecond: number): string {
+  return Number.isFinite(perSecond) ? `${perSecond.toFixed(2)}/s` : '–';
+}
 
 /** The parts of a status line, joined with ` · ` on one line where they fit, else one line each. */
 function joinOrBreak(parts: readonly string[], width: number): string[] {
@@ -50,7 +69,7 @@ export function demoLiveLines(
     printable(e.received.marking || e.marking),
     e.received.algorithm !== '–' ? e.received.algorithm : e.algorithm,
     String(e.pdusSent),
-    `${e.pduRatePerSecond.toFixed(2)}/s`,
+    formatPduRate(e.pduRatePerSecond),
     e.lastReasons.join(' + ') || '–',
     formatMeters(e.error.nowMeters),
     formatMeters(e.error.maxMeters),
@@ -95,12 +114,20 @@ export function demoPlainLines(report: DemoReport): string[] {
     (e) =>
       `demo: t=${report.elapsedSeconds.toFixed(1)}s ${e.name} ${e.entityId} ` +
       `${printable(e.received.marking || e.marking)} DR=${e.algorithm} ` +
-      `pdus=${e.pdusSent} rate=${e.pduRatePerSecond.toFixed(2)}/s last=${e.lastReasons.join('+') || '-'} error=${formatMeters(e.error.nowMeters)}`,
+      `pdus=${e.pdusSent} rate=${formatPduRate(e.pduRatePerSecond)} last=${e.lastReasons.join('+') || '-'} error=${formatMeters(e.error.nowMeters)}`,
   );
 }
 
-/** The closing summary. */
-export function demoSummaryLines(report: DemoReport, tty: boolean, color = tty): string[] {
+/**
+ * The closing summary, fitted to `columns` cells: the table drops and shortens columns, the sentences break
+ * between words.
+ */
+export function demoSummaryLines(
+  report: DemoReport,
+  tty: boolean,
+  color = tty,
+  columns: number = Number.POSITIVE_INFINITY,
+): string[] {
   const s = styles(tty, color);
   const rows = report.entities.map((e) => [
     `${e.name} ${e.entityId}`,
@@ -117,24 +144,11 @@ export function demoSummaryLines(report: DemoReport, tty: boolean, color = tty):
       .map(([reason, n]) => `${reason} ${n}`)
       .join(', ') || '–',
   ]);
-  const table = formatTable(
-    [
-      { title: 'entity' },
-      { title: 'marking' },
-      { title: `PDUs / ${BASELINE_RATE_HZ} Hz`, align: 'right' },
-      { title: 'saved', align: 'right' },
-      { title: 'bandwidth', align: 'right' },
-      { title: 'mean error', align: 'right' },
-      { title: 'RMS', align: 'right' },
-      { title: 'p95', align: 'right' },
-      { title: 'max', align: 'right' },
-      { title: 'sent because' },
-    ],
-    rows,
-  );
+  const table = formatFittedTable(SUMMARY_COLUMNS, rows, columns);
   const t = report.totals;
   const seen = report.entities.filter((e) => e.received.appeared).length;
   const removed = report.entities.filter((e) => e.received.removed).length;
+  const wrap = (text: string) => wrapWords(text, columns);
   return [
     '',
     s.bold(
@@ -143,14 +157,18 @@ export function demoSummaryLines(report: DemoReport, tty: boolean, color = tty):
     s.bold(table[0]!),
     ...table.slice(1),
     '',
-    s.green(
+    ...wrap(
       `PDUs saved: ${t.pdusSaved} of ${t.baselinePdus} (${formatPercent(t.savedFraction)}) — ${t.pdusSent} sent instead of ${BASELINE_RATE_HZ} Hz updates; ` +
         `${formatCount(t.bytesSent, 'byte')} instead of ${t.baselineBytes}.`,
+    ).map((line) => s.green(line)),
+    ...wrap(
+      `Displayed error is the subscriber's smoothed, dead-reckoned position against the truth, sampled at the render rate; ` +
+        `threshold ${formatMeters(report.positionThresholdMeters)}.`,
     ),
-    `Displayed error is the subscriber's smoothed, dead-reckoned position against the truth, sampled at the render rate; ` +
-      `threshold ${formatMeters(report.positionThresholdMeters)}.`,
-    `Subscriber: ${seen} of ${formatCount(report.entities.length, 'entity', 'entities')} seen, ${removed} removed by their leave notices; ` +
-      `${formatCount(report.receiver.pdus, 'PDU')} in ${formatCount(report.receiver.datagrams, 'datagram')}, ${report.receiver.rejected} rejected.`,
+    ...wrap(
+      `Subscriber: ${seen} of ${formatCount(report.entities.length, 'entity', 'entities')} seen, ${removed} removed by their leave notices; ` +
+        `${formatCount(report.receiver.pdus, 'PDU')} in ${formatCount(report.receiver.datagrams, 'datagram')}, ${report.receiver.rejected} rejected.`,
+    ),
     '',
   ];
 }

@@ -50,6 +50,28 @@ export function clipLine(text: string, width: number): string {
   return out + '…' + (styled ? '\x1b[0m' : '');
 }
 
+/**
+ * `text` broken into lines of at most `width` cells at spaces (a word longer than the width gets a line of its
+ * own); each line after the first starts with `indent`. Numbers and words are never split.
+ */
+export function wrapWords(text: string, width: number, indent = ''): string[] {
+  if (visibleWidth(text) <= width) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    const prefix = lines.length === 0 ? '' : indent;
+    if (line !== '' && visibleWidth(prefix + candidate) > width) {
+      lines.push(prefix + line);
+      line = word;
+    } else {
+      line = candidate;
+    }
+  }
+  lines.push((lines.length === 0 ? '' : indent) + line);
+  return lines;
+}
+
 function cut(text: string, width: number): string {
   return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)).trimEnd() + '…';
 }

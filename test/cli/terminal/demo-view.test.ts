@@ -77,4 +77,48 @@ describe('demo view', () => {
     for (let i = 0; i < 3; i++) live.update(demoLiveLines(report(n), true, live.size, live.color));
     expect(screen.lines().filter((l) => l.startsWith('reckon demo'))).toHaveLength(1);
   });
+
+  it('fits the closing summary to 80 columns: the table loses columns, sentences break between words', () => {
+    const full = demoSummaryLines(report(3), false);
+    const lines = demoSummaryLines(report(3), true, false, 80);
+    for (const line of lines) expect(visibleWidth(line), line).toBeLessThanOrEqual(80);
+    // The sentences: same words in the same order as unfitted, none split ("2⏎9 datagrams" cannot happen).
+    const prose = (text: string[]) =>
+      text
+        .slice(text.findIndex((l) => l.includes('PDUs saved:')))
+        .join(' ')
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .split(/\s+/)
+        .filter(Boolean);
+    expect(prose(lines)).toEqual(prose(full));
+    const table = lines.filter((l) => /^tank \d/.test(l));
+    expect(table).toHaveLength(3);
+    for (const row of table) expect(row).toMatch(/^tank \d 1:1:\d\s+\d+ \/ 900\s+86\.6 %\s+0\.80 m\s/);
+  });
+
+  it('gives no figures divided by nothing after a run of a fraction of a second', () => {
+    const short = report(3);
+    const quick: DemoReport = {
+      ...short,
+      elapsedSeconds: 0.05,
+      stoppedBy: 'interrupted',
+      entities: short.entities.map((e) => ({
+        ...e,
+        pdusSent: 1,
+        bytesSent: 144,
+        baselinePdus: 1,
+        pdusSaved: 0,
+        savedFraction: 0,
+        pduRatePerSecond: Number.NaN,
+        bytesPerSecond: Number.NaN,
+      })),
+      totals: { pdusSent: 3, baselinePdus: 3, pdusSaved: 0, savedFraction: 0, bytesSent: 432, baselineBytes: 432 },
+    };
+    const text = [...demoLiveLines(quick, false), ...demoSummaryLines(quick, false), ...demoPlainLines(quick)].join(
+      '\n',
+    );
+    expect(text).not.toMatch(/NaN|Infinity|\/ 0\b|instead of 0\b/);
+    expect(text).toMatch(/1 \/ 1/);
+    expect(text).toMatch(/rate=–/);
+  });
 });
