@@ -56,6 +56,12 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
 };
 
+/** A command's definition by name (its module loaded), or undefined for a name that is none. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  return entry ? (await entry.load()).command : undefined;
+}
+
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = [
@@ -93,7 +99,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     io.stdout.write(`${pkg.version}\n`);
     return EXIT_OK;
   }
-  const entry = COMMANDS[name];
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!entry) {
     io.stderr.write(`${unknownCommand(name)}\n`);
     return EXIT_USAGE;

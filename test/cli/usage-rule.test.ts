@@ -50,6 +50,11 @@ describe('a usage or input problem: one line naming what to fix, exit 2, before 
       /^reckon record: --out: cannot write "\/nonexistent\/dir\/x\.pcap": the folder "\/nonexistent\/dir" does not exist/,
     ],
     [
+      'publish --origin that is not LAT,LON',
+      ['publish', '--origin', '48.1', '--duration', '1'],
+      /^reckon publish: --origin: expected LAT,LON in degrees .*got "48\.1"/,
+    ],
+    [
       'publish of a missing track',
       ['publish', '--track', join(dir, 'missing.csv')],
       /^reckon publish: --track: .*no such file/,

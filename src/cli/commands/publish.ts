@@ -49,6 +49,12 @@ export const command: Command = {
       description:
         'A pause between fixes longer than this starts a new recording, e.g. "10 min". Defaults to 10 × the median interval.',
     },
+    origin: {
+      type: 'string',
+      value: 'LAT,LON',
+      description:
+        'Where the simulated entities are: latitude and longitude in degrees, e.g. 48.1,11.6 (the tank, ship and aircraft keep their places a few km apart). Defaults to Monterey Bay, 36.597,-121.873.',
+    },
     kind: {
       type: 'string',
       value: 'KIND',
@@ -101,6 +107,7 @@ export const command: Command = {
     'reckon publish --track drives.csv --kind ground --segment all',
     'reckon publish --entities 100000 --port 3000 --duration "10 min"',
     'reckon publish --entity tank --nats nats://127.0.0.1:4222   # to NATS, one subject per H3 cell (docs/nats.md)',
+    'reckon publish --entity tank --origin 48.1,11.6 --nats nats://127.0.0.1:4222   # near Munich',
   ],
   async run(args, io) {
     if (args.flags.entities !== undefined) return (await import('../load-generator.js')).runLoadGenerator(args, io);
@@ -137,6 +144,7 @@ export const command: Command = {
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
+    const origin = originFlag(stringFlag(args.flags, 'origin'), problems);
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);
@@ -146,7 +154,7 @@ export const command: Command = {
       import('../../truth/loaders.js'),
       import('../../truth/track-checks.js'),
     ]);
-    const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = demoActors().filter((a) =>
+    const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = demoActors(origin).filter((a) =>
       names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name),
     );
     const found: string[] = [];
@@ -312,3 +320,24 @@ export const command: Command = {
     return failure || everySendFailed(publisher.stats) ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/** `--origin LAT,LON` in degrees; adds a problem and returns undefined when malformed. */
+function originFlag(
+  text: string | undefined,
+  problems: UsageProblem[],
+): { latitudeDeg: number; longitudeDeg: number } | undefined {
+  if (text === undefined) return undefined;
+  const parts = text.split(',').map((p) => p.trim());
+  const [latitudeDeg, longitudeDeg] = parts.map(Number);
+  const ok =
+    parts.length === 2 &&
+    parts.every((p) => p !== '') &&
+    Math.abs(latitudeDeg!) <= 85 &&
+    Math.abs(longitudeDeg!) <= 180;
+  if (ok) return { latitudeDeg: latitudeDeg!, longitudeDeg: longitudeDeg! };
+  problems.push({
+    path: '--origin',
+    message: `expected LAT,LON in degrees (latitude within ±85, longitude within ±180), e.g. 48.1,11.6; got "${text}"`,
+  });
+  return undefined;
+}

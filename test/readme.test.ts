@@ -1,0 +1,93 @@
+// The README's command lines as a user copies them: every `reckon …` line of its sh blocks names a command and
+// flags that exist with values the command takes, and the NATS lines work as a sequence (the publisher's entity
+// is inside the subscriber's area) against a real nats-server.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseArgs } from '../src/cli/args.js';
+import { configOrProblems } from '../src/cli/config-from-flags.js';
+import { loadCommand } from '../src/cli/run.js';
+import { reckon, within } from './cli/binary.js';
+import { startNatsServer, type RunningNatsServer } from './support/nats-server.js';
+import { findSystemBinary } from './support/system-binary.js';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The words of a shell command line: quotes removed, `# comment` and what follows `|`, `>` or `&&` left out. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: string | undefined;
+  for (const c of line) {
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      word ??= '';
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === '#' && word === undefined) break;
+    else if ((c === '|' || c === '>' || c === '&') && word === undefined) break;
+    else word = (word ?? '') + c;
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** Every `reckon …` line of the README's sh blocks, as words without the `reckon`. */
+const COMMAND_LINES = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+  .flatMap((m) => m[1]!.split('\n'))
+  .filter((line) => line.startsWith('reckon '))
+  .map((line) => ({ line, words: shellWords(line).slice(1) }));
+
+describe('the README', () => {
+  it('has reckon command lines in its sh blocks', () => {
+    expect(COMMAND_LINES.length).toBeGreaterThan(25);
+  });
+
+  it.each(COMMAND_LINES.map((c) => [c.line, c.words] as const))(
+    '%s: a command, its flags and its settings exist',
+    async (_line, words) => {
+      const [name, ...rest] = words;
+      const command = await loadCommand(name!);
+      expect(command, `no command ${name}`).toBeDefined();
+      const { args, problems } = parseArgs(rest, command!.flags);
+      configOrProblems(args.flags, problems, {});
+      expect(problems).toEqual([]);
+      const bounds = command!.positionals ?? { min: 0, max: 0 };
+      expect(args.positionals.length).toBeLessThanOrEqual(bounds.max);
+    },
+  );
+});
+
+const natsServer = findSystemBinary('nats-server');
+
+describe.skipIf(!natsServer.path)('the README, Scaling out: its publish and subscribe lines together', () => {
+  let server: RunningNatsServer;
+  beforeAll(async () => {
+    server = await startNatsServer(natsServer.path!);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** The README's line for `command --nats`, with its hub replaced by the test's server. */
+  const natsLine = (command: string): string[] => {
+    const found = COMMAND_LINES.find((c) => c.words[0] === command && c.words.includes('--nats'));
+    expect(found, `a "reckon ${command} --nats" line`).toBeDefined();
+    return found!.words.map((w) => w.replace('nats://hub:4222', server.url));
+  };
+
+  it('the subscriber of the area sees the publisher’s tank', async () => {
+    const subscribe = reckon([...natsLine('subscribe'), '--count', '1', '--duration', '30']);
+    await subscribe.waitFor(/connected to NATS .*area/);
+    const publish = reckon([...natsLine('publish'), '--duration', '3']);
+    expect(await within(subscribe.exited, 30_000, 'subscribe to see the tank', subscribe.child)).toBe(0);
+    expect(await within(publish.exited, 15_000, 'publish to exit', publish.child)).toBe(0);
+    expect(JSON.parse(subscribe.stdout().trim().split('\n')[0]!)).toMatchObject({
+      type: 'appeared',
+      marking: 'TANK 1',
+    });
+  }, 60_000);
+});
