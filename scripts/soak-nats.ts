@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { cellsCoveringArea, destination, parseCircleArea } from '../src/nats/area.js';
+import { LEFT_CELL_HEADER, NEW_CELL_HEADER } from '../src/nats/subjects.js';
 import { EntityStateOffset } from '../src/pdu/constants.js';
 import { entityKey } from '../src/pdu/entity-state-record.js';
 import { DEFAULT_ORIGIN } from '../src/truth/trajectory.js';
@@ -31,7 +32,10 @@ const AREA_OFFSET_EAST_M = 60_000;
 /** Bytes of a DIS header, and where its Length field is. */
 const HEADER_BYTES = 12;
 
-/** Counts the Entity State PDUs published to an area's cells (not the copies sent to cells left), by entity. */
+/**
+ * Counts the Entity State PDUs published to an area's cells by entity, leaving aside the copies sent to a cell an
+ * entity left; such a copy whose new cell is outside the area takes the entity out, as it does at the subscriber.
+ */
 async function countArea(
   url: string,
   cells: readonly string[],
@@ -44,21 +48,32 @@ async function countArea(
   let pdus = 0;
   // Per entity (site:application:entity as a number), whether its last PDU was in the area and not a leave notice.
   const inArea = new Map<number, boolean>();
+  const cellSet = new Set(cells);
+  const keyAt = (data: Uint8Array, at: number): number => {
+    const id = at + EntityStateOffset.ENTITY_ID;
+    return entityKey(
+      (data[id]! << 8) | data[id + 1]!,
+      (data[id + 2]! << 8) | data[id + 3]!,
+      (data[id + 4]! << 8) | data[id + 5]!,
+    );
+  };
   for (const cell of cells) {
     nc.subscribe(`dis.1.${cell}.>`, {
       callback: (error, message) => {
-        if (error || message.headers !== undefined) return;
+        if (error) return;
         const data = message.data;
+        if (message.headers !== undefined) {
+          // A left-cell copy holds one PDU.
+          const newCell = message.headers.get(NEW_CELL_HEADER);
+          if (message.headers.get(LEFT_CELL_HEADER) !== '' && !cellSet.has(newCell) && data.length >= HEADER_BYTES)
+            inArea.set(keyAt(data, 0), false);
+          return;
+        }
         for (let at = 0; at + HEADER_BYTES <= data.length; ) {
           const length = (data[at + 8]! << 8) | data[at + 9]!;
           if (length < HEADER_BYTES) break;
           pdus++;
-          const id = at + EntityStateOffset.ENTITY_ID;
-          const key = entityKey(
-            (data[id]! << 8) | data[id + 1]!,
-            (data[id + 2]! << 8) | data[id + 3]!,
-            (data[id + 4]! << 8) | data[id + 5]!,
-          );
+          const key = keyAt(data, at);
           // The appearance is a big-endian 32-bit record: Deactivated, bit 23, is the top bit of its second byte.
           const deactivated = (data[at + EntityStateOffset.APPEARANCE + 1]! & 0x80) !== 0;
           inArea.set(key, !deactivated);
@@ -160,7 +175,7 @@ export async function runNatsSoak(options: NatsSoakOptions): Promise<Record<stri
     )) as unknown as Array<{ entitiesHeld: number }>;
     const entitiesInArea = counter.entitiesInArea();
     const summary = (await publisher.stop()) as Record<string, number> &
-      Record<'rssMB' | 'nats', Record<string, number>>;
+      Record<'rssMB' | 'nats' | 'mainThread', Record<string, number>>;
     // The area's last PDUs (the leave notices) reach the counter too: wait until it has had none for a second.
     for (let last = -1; last !== counter.pdus(); ) {
       last = counter.pdus();
@@ -188,7 +203,7 @@ export async function runNatsSoak(options: NatsSoakOptions): Promise<Record<stri
       timeouts: final.timeouts,
       decodeErrors: final.decodeErrors,
       rssMB: final.rssMB,
-      cpu: { seconds: final.cpuSeconds, microsecondsPerPdu: final.cpuMicrosecondsPerPdu },
+      cpu: { seconds: final.cpuSeconds, microsecondsPerPdu: final.cpuMicrosecondsPerPdu, mainThread: final.mainThread },
       eventLoopDelayMs: final.eventLoopDelayMs,
       nats: final.nats,
       // When each reconnect was, seconds into the run.
@@ -238,6 +253,8 @@ export async function runNatsSoak(options: NatsSoakOptions): Promise<Record<stri
         ticksPerSecond: summary.ticksPerSecond,
         cpuSeconds: summary.cpuSeconds,
         cpuMicrosecondsPerDecision: summary.cpuMicrosecondsPerDecision,
+        coresForRate: summary.coresForRate,
+        mainThread: summary.mainThread,
         messagesOut: summary.nats.messagesOut,
         sendErrors: summary.sendErrors,
         rssMB: summary.rssMB,

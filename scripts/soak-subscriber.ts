@@ -6,6 +6,7 @@
 // again after each reconnect.
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { threadCpuShares, threadCpuTimes } from '../src/cli/thread-cpu.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
 import type { SubscriberSetup } from './soak-processes.js';
 
@@ -30,6 +31,8 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
 const rssStart = process.memoryUsage().rss;
 const cpuStart = process.cpuUsage();
+const threadStart = threadCpuTimes(),
+  startedMs = performance.now();
 let rssMax = rssStart;
 let rssWhenAllHeld: number | undefined;
 let heldMax = 0;
@@ -145,6 +148,8 @@ process.on('message', (request: Request) => {
         },
         cpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100,
         cpuMicrosecondsPerPdu: Math.round((100 * (cpu.user + cpu.system)) / Math.max(1, pdusReceived())) / 100,
+        // How much of its life the receiving thread was on a CPU, waiting for one, or idle.
+        mainThread: threadCpuShares(threadStart, threadCpuTimes(), (performance.now() - startedMs) / 1000),
         eventLoopDelayMs: { p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 },
         ...(nats
           ? {

@@ -91,7 +91,8 @@ if (overNats) {
       throw new Error('the publisher exited before the time was up');
     subscriber.send({ type: 'snapshot' });
     const snapshot = (await subscriber.next('snapshot', 10_000)) as unknown as { entitiesHeld: number };
-    const summary = (await publisher.stop()) as Record<string, number> & Record<'rssMB', Record<string, number>>;
+    const summary = (await publisher.stop()) as Record<string, number> &
+      Record<'rssMB' | 'mainThread', Record<string, number>>;
     subscriber.send({ type: 'finish', expectedPdus: summary.pdus });
     subscriber.finish();
     type Final = Record<string, unknown> & { pdusReceived: number; datagramsReceived: number };
@@ -122,12 +123,19 @@ if (overNats) {
       subscriberRssMB: final.rssMB,
       publisherRssMB: summary.rssMB,
       eventLoopDelayMs: final.eventLoopDelayMs,
-      subscriberCpu: { seconds: final.cpuSeconds, microsecondsPerPdu: final.cpuMicrosecondsPerPdu },
+      subscriberCpu: {
+        seconds: final.cpuSeconds,
+        microsecondsPerPdu: final.cpuMicrosecondsPerPdu,
+        mainThread: final.mainThread,
+      },
       publisher: {
         ticksPerSecond: summary.ticksPerSecond,
         ticksSkipped: summary.ticksSkipped,
         cpuSeconds: summary.cpuSeconds,
         cpuMicrosecondsPerDecision: summary.cpuMicrosecondsPerDecision,
+        // The CPU the tick rate needs at that cost, against the share of the run its thread was on one.
+        coresForRate: summary.coresForRate,
+        mainThread: summary.mainThread,
         sendErrors: summary.sendErrors,
         deferred: summary.deferred,
       },

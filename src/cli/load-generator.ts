@@ -8,6 +8,7 @@
 import { stringFlag, booleanFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type ParsedArgs, type UsageProblem } from './command.js';
 import { algorithmFlag } from './terminal/algorithm-flag.js';
+import { threadCpuShares, threadCpuTimes } from './thread-cpu.js';
 import type { NatsStats } from '../nats/transport.js';
 import type { DatagramTransport } from '../transport/transport.js';
 
@@ -114,6 +115,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const periodMs = 1000 / rateHz;
   const startMs = performance.now();
   const cpuStart = process.cpuUsage();
+  const threadStart = threadCpuTimes();
   // Resident memory of this process: at the start, the most seen (sampled with the status), at the end.
   const rss = { start: process.memoryUsage().rss, max: 0 };
   rss.max = rss.start;
@@ -168,9 +170,11 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   let evaluated = 0;
   let reason = await new Promise<string>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let immediate: NodeJS.Immediate | undefined;
     let nextMs = startMs;
     const onAbort = (): void => {
       clearTimeout(timer);
+      clearImmediate(immediate);
       resolve('interrupted');
     };
     io.signal.addEventListener('abort', onAbort, { once: true });
@@ -200,8 +204,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
         status(nowMs);
       }
       if (due >= CHUNK_ENTITIES && done === chunk) {
-        // More due: go on as soon as the datagrams of this chunk have left.
-        timer = setTimeout(slice, 0);
+        // More due: go on once the event loop has sent this chunk's datagrams (a timer would sleep a millisecond).
+        immediate = setImmediate(slice);
         return;
       }
       nextMs += sliceMs;
@@ -217,6 +221,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     else slice();
   });
   const stoppedMs = performance.now();
+  const threadEnd = threadCpuTimes();
   if (tty) io.stderr.write('\n');
 
   // Leave notices, a slice at a time (all of them within about a second), under the same cap.
@@ -270,6 +275,11 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     cpuSeconds: round((cpu.user + cpu.system) / 1e6),
     // CPU per emitter decision (truth, decision, encoding and sending included): what sizes a machine for N × rate.
     cpuMicrosecondsPerDecision: round((cpu.user + cpu.system) / Math.max(1, stats.decisions)),
+    // The CPU every entity at the tick rate takes at that cost, and how much of the run the loop's thread got one.
+    coresForRate: Number(
+      (((cpu.user + cpu.system) / Math.max(1, stats.decisions)) * 1e-6 * entities * rateHz).toPrecision(3),
+    ),
+    mainThread: threadCpuShares(threadStart, threadEnd, seconds),
   };
   if (json) io.stdout.write(JSON.stringify(summary) + '\n');
   const saved = decisionsPerEntitySecond > 0 ? 100 * (1 - pdusPerEntitySecond / decisionsPerEntitySecond) : 0;
@@ -290,6 +300,11 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz};` +
         ` ${summary.ticksSkipped} ticks skipped while behind; the longest wait of an entity` +
         ` ${summary.maxEvaluationGapSeconds} s), ${summary.cpuSeconds} s CPU, ${summary.rssMB.max} MB resident${extras}`,
+      `  ${summary.coresForRate} cores for every entity at ${rateHz} Hz at this cost` +
+        (summary.mainThread
+          ? `; the loop's thread was on a CPU ${percent(summary.mainThread.onCpu)} of the time,` +
+            ` waiting for one ${percent(summary.mainThread.waitingForCpu)}`
+          : ''),
     ].join('\n') + '\n',
   );
   return failure || everySendFailed(transport.stats) ? EXIT_FAILURE : EXIT_OK;
@@ -313,6 +328,10 @@ function megabytes(bytes: number): number {
 
 function round(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+function percent(share: number): string {
+  return `${(100 * share).toFixed(0)} %`;
 }
 
 function formatRate(perSecond: number): string {

@@ -122,7 +122,7 @@ export class EmitterBank {
   truth!: BankTruth;
   /** The sent models, one slot per entity: what the last PDU of each said (read with `writeSentInto`). */
   store!: DrStore;
-  /** Reasons (EMIT_* bits) the last `decide` found for each entity of its range; 0 for the others of the range. */
+  /** Per entity, the reasons (EMIT_* bits) its last decision found; 0 when it needed no PDU. */
   reasons!: Uint8Array;
   /** The entities of the last `decide` that need a PDU, in order (`senderCount` of them). */
   senders!: Int32Array;

@@ -107,6 +107,35 @@ describe('reckon publish --entities', () => {
     expect(summary.deferred).toBeGreaterThan(0);
   });
 
+  it('never sleeps while behind: its thread is on a CPU or waiting for one, and it says which', async () => {
+    // 20 000 entities at 1000 ticks a second: behind from the first slice to the last, on any machine.
+    const run = reckon([
+      'publish',
+      '--entities',
+      '20000',
+      '--rate',
+      '1000',
+      '--address',
+      '127.0.0.1',
+      '--port',
+      '9',
+      '--duration',
+      '3 s',
+      '--json',
+    ]);
+    expect(await within(run.exited, 60_000, 'publish --entities to exit', run.child)).toBe(0);
+    const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, any>;
+    expect(summary.ticksSkipped).toBeGreaterThan(0);
+    expect(summary.coresForRate).toBeGreaterThan(1);
+    expect(run.stderr()).toMatch(/[\d.]+ cores for every entity at 1000 Hz at this cost/);
+    if (process.platform !== 'linux') return;
+    const shares = summary.mainThread as { onCpu: number; waitingForCpu: number; idle: number };
+    expect(shares.onCpu + shares.waitingForCpu + shares.idle).toBeCloseTo(1, 2);
+    // Asleep only for what the event loop's I/O takes, not a timer's millisecond after every chunk.
+    expect(shares.idle).toBeLessThan(0.1);
+    expect(run.stderr()).toMatch(/the loop's thread was on a CPU \d+ % of the time, waiting for one \d+ %/);
+  }, 90_000);
+
   it.each([['0'], ['100001'], ['abc'], ['-5'], ['1.5']])('refuses --entities %s with exit 2', async (value) => {
     const run = reckon(['publish', '--entities', value, '--port', '9']);
     expect(await within(run.exited, 10_000, 'publish to exit', run.child)).toBe(2);

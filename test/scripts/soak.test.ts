@@ -14,9 +14,11 @@ const itNats = natsServer.path ? it : it.skip;
 type Result = Record<string, any>;
 
 async function soak(args: string[]): Promise<{ result: Result; err: string }> {
+  // A process group of its own: if it overruns, its servers and subscribers are killed with it.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/soak.ts', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let out = '',
     err = '';
@@ -26,8 +28,10 @@ async function soak(args: string[]): Promise<{ result: Result; err: string }> {
     new Promise<number | null>((resolve) => child.once('exit', resolve)),
     80_000,
     'the soak to finish',
-    child,
-  );
+  ).catch((error: Error) => {
+    process.kill(-child.pid!, 'SIGKILL');
+    throw error;
+  });
   expect(code, err).toBe(0);
   const lines = out.trim().split('\n');
   expect(lines).toHaveLength(1);
@@ -58,6 +62,11 @@ describe.concurrent('npm run soak', () => {
     for (const key of ['start', 'end', 'max']) expect(result.publisherRssMB[key] as number).toBeGreaterThan(0);
     for (const key of ['p50', 'p99', 'max']) expect(result.eventLoopDelayMs[key] as number).toBeGreaterThan(0);
     expect(result.publisher.cpuMicrosecondsPerDecision as number).toBeGreaterThan(0);
+    expect(result.publisher.coresForRate as number).toBeGreaterThan(0);
+    // Where the kernel tells: how much of the run each process's main thread was on a CPU, waiting for one, idle.
+    if (process.platform === 'linux')
+      for (const shares of [result.publisher.mainThread, result.subscriberCpu.mainThread] as Result[])
+        expect(shares.onCpu + shares.waitingForCpu + shares.idle).toBeCloseTo(1, 2);
     expect(result.machine.cpus as number).toBeGreaterThan(0);
     expect(err).toMatch(/stopped \(interrupted\)/);
   }, 90_000);
@@ -78,8 +87,11 @@ describe.concurrent('npm run soak', () => {
       expect(inArea.entitiesHeld).toBe(inArea.entitiesExpected);
       expect(result.area.cells as number).toBeGreaterThan(0);
       expect(typeof result.cellCrossings).toBe('number');
+      expect(result.publisher.coresForRate as number).toBeGreaterThan(0);
+      if (process.platform === 'linux') expect(result.publisher.mainThread.onCpu as number).toBeGreaterThan(0);
       for (const side of [whole, inArea]) {
         expect((side.cpu as Record<string, number>).microsecondsPerPdu).toBeGreaterThan(0);
+        if (process.platform === 'linux') expect(side.cpu.mainThread.onCpu as number).toBeGreaterThan(0);
         expect((side.nats as Record<string, number>).disconnects).toBe(0);
       }
     },
