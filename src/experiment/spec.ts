@@ -144,6 +144,7 @@ const RecordedSchema = z.strictObject({
       height: z.string(),
       heading: z.string(),
       id: z.string(),
+      callsign: z.string(),
     })
     .partial()
     .optional(),
@@ -157,7 +158,7 @@ const RecordedSchema = z.strictObject({
   ),
   kind: setting(
     z.enum(TRACK_KINDS).optional(),
-    'What the track records, for its plausible speed (ground 100 m/s, surface 40, subsurface 25, air 700, space 12000, munition 2000). Defaults to air, or the DIS entity type’s domain.',
+    'What the track records, for its plausible speed (ground 100 m/s, surface 40, subsurface 25, air 700, space 12000, munition 2000). Defaults to air for ADS-B, the DIS entity type’s domain for a capture, and for CSV and GPX air if the track flies (fast or high), else ground.',
     'ground',
   ),
   segment: setting(
@@ -169,6 +170,11 @@ const RecordedSchema = z.strictObject({
     positive('time').optional(),
     'A pause between fixes longer than this starts a new recording. Defaults to 10 × the median interval between fixes.',
     '10 min',
+  ),
+  strict: setting(
+    z.boolean().optional(),
+    'Refuse a track with any implausible fix. Defaults to false: an isolated fix that jumps faster than the kind can move, while the fixes around it agree, is dropped and the run notes its row.',
+    true,
   ),
   smoothingWindow: z.number().int().min(1).optional(),
   banked: z.boolean().optional(),

@@ -32,6 +32,8 @@ export {
   type TankRoadCourseOptions,
 } from './vehicles.js';
 export { CubicSpline, recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
+export { timeScaled } from './time-scaled.js';
+export { MAX_GLITCH_RUN, describeDropped, dropGlitches, type GlitchFilterResult } from './glitches.js';
 export {
   describeCaptureEntity,
   formatEntityType,
@@ -43,6 +45,7 @@ export {
   parseGpxTrack,
   readDisCaptureTrack,
   type CaptureEntity,
+  type ColumnHint,
   type CsvColumns,
   type LoadTrackOptions,
   type RecordedTrack,
@@ -53,6 +56,7 @@ export {
   TrackError,
   checkFixes,
   describeSegment,
+  kindFromFixes,
   splitSegments,
   type TrackKind,
   type TrackSegment,

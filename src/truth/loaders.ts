@@ -6,7 +6,6 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { parse as parseCsv } from 'csv-parse/sync';
 import { InputFileError, formatBytes, readInputFile } from '../files/input-file.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
@@ -16,187 +15,36 @@ import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../pdu/entity-state-record.js';
 import { CodecStatus } from '../pdu/status.js';
 import type { EntityType } from '../pdu/schema.js';
+import { AdsbLayoutError, parseAdsbTrack } from './adsb.js';
+import { parseCsvTrack, parseTime, type ColumnHint, type CsvColumns } from './csv-track.js';
+import { describeDropped, dropGlitches, tooManyGlitches } from './glitches.js';
 import { recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
 import {
+  TRACK_LIMITS,
   TrackError,
   capProblems,
   checkFixes,
   defaultMaxGapSeconds,
   describeSegment,
   formatSeconds,
+  kindFromFixes,
+  printable,
   splitSegments,
+  tooManyFixes,
   type TrackKind,
   type TrackSegment,
 } from './track-checks.js';
 import type { Trajectory } from './trajectory.js';
 
-const FEET = 0.3048;
-
-/** CSV column names. Each defaults to the first header found among common spellings (case-insensitive). */
-export interface CsvColumns {
-  /**
-   * ISO 8601 date-time (UTC when it names no zone) or seconds: Unix epoch seconds, epoch milliseconds (values
-   * above 10¹¹), or seconds from any start. Defaults to one of time, time_utc, timestamp, t, …
-   */
-  readonly time?: string;
-  readonly latitude?: string;
-  readonly longitude?: string;
-  /** Metres. Defaults to one of alt_m, altitude, height, ele; absent = 0. */
-  readonly height?: string;
-  /** Degrees clockwise from true north; absent = derived from the motion. */
-  readonly heading?: string;
-  /** Which recording a row belongs to (a drive, segment or track id); each value is a segment of its own. */
-  readonly id?: string;
-}
-
-const CSV_DEFAULTS: Record<keyof CsvColumns, readonly string[]> = {
-  time: ['time', 'time_utc', 'timestamp', 't', 'time_s', 'datetime', 'date_time', 'utc', 'gps_time'],
-  latitude: ['lat', 'lat_deg', 'latitude', 'gps_lat', 'latitude_deg'],
-  longitude: ['lon', 'lon_deg', 'lng', 'longitude', 'gps_lon', 'gps_lng', 'longitude_deg'],
-  height: ['alt', 'alt_m', 'altitude', 'height', 'height_m', 'ele', 'elevation', 'gps_alt', 'altitude_m'],
-  heading: ['heading', 'heading_deg', 'hdg'],
-  id: ['drive', 'drive_id', 'segment', 'segment_id', 'track', 'track_id', 'trip', 'trip_id', 'session', 'session_id'],
-};
+export { TRACK_LIMITS } from './track-checks.js';
+export { parseAdsbTrack } from './adsb.js';
+export { parseCsvTrack, type ColumnHint, type CsvColumns } from './csv-track.js';
 
 /**
- * Bounds of a track file, so that no file exhausts memory: its size on disk and, gzip-compressed, unpacked (a
- * 582 KB file that unpacks to 400 MB is refused, not read), and the fixes it may hold (10 days at 1 Hz; a CSV
- * row costs about 1 kB while read).
+ * Reception holes of ADS-B last minutes while the flight goes on (out of a receiver's range, over the sea): only a
+ * longer pause starts a new recording of an ADS-B file by default.
  */
-export const TRACK_LIMITS = { maxFileBytes: 256 * 2 ** 20, maxUnpackedBytes: 256 * 2 ** 20, maxFixes: 1_000_000 };
-
-/** More fixes than `TRACK_LIMITS.maxFixes`. */
-function tooManyFixes(file: string): TrackError {
-  const max = TRACK_LIMITS.maxFixes;
-  return new TrackError(file, [
-    `holds more than ${max} fixes, more than reckon reads from one file; split it, or keep every n-th fix`,
-  ]);
-}
-
-/** Epoch times above this are milliseconds: 10¹¹ s is the year 5138. */
-const EPOCH_MILLISECONDS_ABOVE = 1e11;
-
-/**
- * The delimiter of a CSV: comma, semicolon or tab, whichever the header line (outside quotes) has most of.
- */
-function detectDelimiter(text: string): string {
-  const counts = new Map([
-    [',', 0],
-    [';', 0],
-    ['\t', 0],
-  ]);
-  let quoted = false;
-  for (const c of text) {
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '\n' || c === '\r')) break;
-    else if (!quoted && counts.has(c)) counts.set(c, counts.get(c)! + 1);
-  }
-  return [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
-}
-
-/**
- * Parses a CSV track: a header row, then one fix per row. Comma, semicolon (with decimal commas) or tab
- * delimited (detected from the header), quoted fields, a byte-order mark and CRLF line ends are all read
- * (csv-parse, RFC 4180). Rows without a position (a receiver without a fix) are skipped; a cell that is there
- * but unreadable is a problem.
- * @throws TrackError listing every problem with its row (the file's line number).
- */
-export function parseCsvTrack(text: string, columns: CsvColumns = {}, file = 'CSV'): TrackPoint[] {
-  const delimiter = detectDelimiter(text.replace(/^\uFEFF/, ''));
-  // Semicolon files come from locales that write decimal commas.
-  const number = (cell: string): number => Number(delimiter === ';' ? cell.replace(',', '.') : cell);
-  const problems: string[] = [];
-  const points: TrackPoint[] = [];
-  let indices: number[] | undefined;
-  // Each row becomes a fix as it is parsed (on_record returns nothing to keep): the rows as strings never all sit
-  // in memory at once.
-  const onRecord = (cells: string[], lines: number): void => {
-    if (indices === undefined) {
-      indices = columnIndices(cells, columns, problems);
-      if (problems.length > 0) throw new TrackError(file, problems);
-      return;
-    }
-    const [ti, lat, lon, h, hdg, id] = indices as [number, number, number, number, number, number];
-    const row = lines;
-    const latCell = cells[lat] ?? '',
-      lonCell = cells[lon] ?? '';
-    if (latCell === '' || lonCell === '') return; // no fix in this row
-    if (points.length === TRACK_LIMITS.maxFixes) throw tooManyFixes(file);
-    const timeSeconds = parseTime(cells[ti]);
-    const latitudeDeg = number(latCell),
-      longitudeDeg = number(lonCell);
-    if (!Number.isFinite(timeSeconds)) {
-      problems.push(`row ${row}: time ${shown(cells[ti] ?? '')} is neither ISO 8601 nor seconds`);
-    }
-    if (!Number.isFinite(latitudeDeg)) problems.push(`row ${row}: latitude ${shown(latCell)} is not a number`);
-    if (!Number.isFinite(longitudeDeg)) problems.push(`row ${row}: longitude ${shown(lonCell)} is not a number`);
-    const heightCell = h >= 0 ? (cells[h] ?? '') : '';
-    const height = heightCell === '' ? 0 : number(heightCell);
-    if (!Number.isFinite(height)) problems.push(`row ${row}: height ${shown(heightCell)} is not a number`);
-    const headingCell = hdg >= 0 ? (cells[hdg] ?? '') : '';
-    const heading = headingCell === '' ? undefined : number(headingCell);
-    if (heading !== undefined && !Number.isFinite(heading)) {
-      problems.push(`row ${row}: heading ${shown(headingCell)} is not a number`);
-    }
-    const group = id >= 0 ? cells[id] : undefined;
-    const fix = { timeSeconds, latitudeDeg, longitudeDeg, heightM: height, headingDeg: heading, row };
-    points.push(group === undefined ? fix : { ...fix, group });
-  };
-  try {
-    parseCsv(text, {
-      bom: true,
-      delimiter,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-      on_record: (record: string[], context: { lines: number }) => {
-        onRecord(record, context.lines);
-        return null;
-      },
-    });
-  } catch (error) {
-    if (error instanceof TrackError) throw error;
-    // csv-parse wraps what on_record throws; a TrackError inside is the answer.
-    const cause = (error as { cause?: unknown }).cause;
-    if (cause instanceof TrackError) throw cause;
-    throw new TrackError(file, [`not readable as CSV: ${(error as Error).message}`]);
-  }
-  if (indices === undefined) columnIndices([], columns, problems);
-  if (problems.length > 0) throw new TrackError(file, capProblems(problems));
-  // A heading column with gaps (often the first row) is only usable where present: fill from the next fix.
-  for (let i = points.length - 2; i >= 0; i--) {
-    if (points[i]!.headingDeg === undefined && points[i + 1]!.headingDeg !== undefined) {
-      points[i] = { ...points[i]!, headingDeg: points[i + 1]!.headingDeg };
-    }
-  }
-  return points;
-}
-
-/** The columns of time, latitude, longitude, height, heading and id in a CSV header (−1: none); problems added. */
-function columnIndices(cells: readonly string[], columns: CsvColumns, problems: string[]): number[] {
-  const header = cells.map((h) => h.trim());
-  const lowerHeader = header.map((h) => h.toLowerCase());
-  const index = (key: keyof CsvColumns, required: boolean): number => {
-    const wanted = columns[key];
-    const i =
-      wanted !== undefined ? header.indexOf(wanted) : lowerHeader.findIndex((h) => CSV_DEFAULTS[key].includes(h));
-    if (i < 0 && (required || wanted !== undefined)) {
-      problems.push(
-        `no ${key} column${wanted ? ` "${wanted}"` : ` (tried ${CSV_DEFAULTS[key].join(', ')})`}; columns are: ${header.map(printable).join(', ')}` +
-          ` (name yours with columns.${key})`,
-      );
-    }
-    return i;
-  };
-  return [
-    index('time', true),
-    index('latitude', true),
-    index('longitude', true),
-    index('height', false),
-    index('heading', false),
-    index('id', false),
-  ];
-}
+const ADSB_MAX_GAP_SECONDS = 15 * 60;
 
 /** Parses the track points (`trkpt`, else `rtept`) of a GPX file: lat/lon attributes, `<ele>`, `<time>`. */
 export function parseGpxTrack(text: string): TrackPoint[] {
@@ -216,37 +64,6 @@ export function parseGpxTrack(text: string): TrackPoint[] {
       points.push({ timeSeconds, latitudeDeg, longitudeDeg, heightM: Number.isFinite(heightM) ? heightM : 0, row });
     }
   }
-  return points;
-}
-
-/**
- * Parses ADS-B state vectors (a JSON array of OpenSky-style records: `timestamp` or `last_position` in ms,
- * `latitude`, `longitude`, `geoaltitude` or `altitude` in feet). ADS-B repeats a position until a new one is
- * decoded, so the time of each fix is `last_position` when present and repeats are dropped. `row` is the
- * record's place in the array, from 1.
- */
-export function parseAdsbTrack(json: unknown): TrackPoint[] {
-  if (!Array.isArray(json)) throw new RangeError('ADS-B track must be a JSON array of state vectors');
-  const points: TrackPoint[] = [];
-  (json as Array<Record<string, unknown> | null>).forEach((raw, i) => {
-    if (raw === null || typeof raw !== 'object') return;
-    const ms = Number(raw.last_position ?? raw.timestamp);
-    const latitudeDeg = Number(raw.latitude),
-      longitudeDeg = Number(raw.longitude);
-    const feet = Number(raw.geoaltitude ?? raw.altitude);
-    if (![ms, latitudeDeg, longitudeDeg].every(Number.isFinite) || raw.latitude === null) return;
-    const last = points[points.length - 1];
-    const timeSeconds = ms / 1000;
-    if (last && timeSeconds <= last.timeSeconds) return;
-    if (points.length === TRACK_LIMITS.maxFixes) throw tooManyFixes('ADS-B');
-    points.push({
-      timeSeconds,
-      latitudeDeg,
-      longitudeDeg,
-      heightM: Number.isFinite(feet) ? feet * FEET : 0,
-      row: i + 1,
-    });
-  });
   return points;
 }
 
@@ -277,16 +94,6 @@ export function describeCaptureEntity(e: CaptureEntity): string {
     `${e.id} "${printable(e.marking)}" type ${formatEntityType(e.entityType)} force ${e.forceId}, ${e.pdus} PDUs over ` +
     `${formatSeconds(e.lastSeconds - e.firstSeconds)}`
   );
-}
-
-/** A file's text for a message: quoted, printable ASCII only (no terminal escapes), at most 40 characters. */
-function shown(text: string): string {
-  return text.length > 40 ? `"${printable(text.slice(0, 39))}…"` : `"${printable(text)}"`;
-}
-
-/** Printable ASCII only: text from a capture is never sent raw to a terminal. */
-function printable(text: string): string {
-  return text.replace(/[^ -~]/g, '?');
 }
 
 /**
@@ -407,13 +214,23 @@ export interface LoadTrackOptions extends RecordedTrackOptions {
   readonly name?: string;
   /**
    * What the track records, for its plausible speed (MAX_SPEED_MPS). Defaults to air for ADS-B, the entity
-   * type's domain for DIS, and air (the fastest vehicles) for CSV and GPX.
+   * type's domain for DIS, and for CSV and GPX what the motion says (`kindFromFixes`).
    */
   readonly kind?: TrackKind;
   /** The recording to use (1-based, see `splitSegments`), or all. Needed when the file holds several. */
   readonly segment?: number | 'all';
-  /** A pause longer than this between fixes starts a new segment, seconds. Defaults to 10 × the median interval. */
+  /**
+   * A pause longer than this between fixes starts a new segment, seconds. Defaults to 10 × the median interval
+   * (ADS-B: 15 min at least; DIS: the receiver's timeout).
+   */
   readonly maxGapSeconds?: number;
+  /**
+   * Refuse a track with any implausible fix, instead of dropping the isolated ones (`dropGlitches`) and saying so
+   * in the trajectory's notes. Defaults to false.
+   */
+  readonly strict?: boolean;
+  /** How the caller names a CSV column, for the message that asks for one. Defaults to `columns.NAME`. */
+  readonly columnHint?: ColumnHint;
 }
 
 /** A gzip file unpacked, within `TRACK_LIMITS.maxUnpackedBytes` (off the event loop, so Ctrl-C is heard). */
@@ -439,6 +256,12 @@ export interface RecordedTrack {
   /** How many segments the file holds. */
   readonly segmentCount: number;
   readonly kind: TrackKind;
+  /** Why `kind` was chosen, when the options did not set it and the file does not say (CSV, GPX). */
+  readonly kindReason?: string;
+  /** The fixes dropped as receiver glitches (see `dropGlitches`), in file order. */
+  readonly dropped: readonly TrackPoint[];
+  /** The name the file gives the vehicle (an ADS-B callsign, a CSV callsign column): the most frequent one. */
+  readonly callsign?: string;
   /** DIS captures: the entity as captured (id, marking, type, force). */
   readonly captured?: CaptureEntity;
 }
@@ -446,8 +269,8 @@ export interface RecordedTrack {
 /**
  * Reads a recorded track file: `.csv`, `.gpx`, `.json` / `.json.gz` (ADS-B; smoothed over 5 fixes, banked and
  * its attitude averaged over 5 s unless the options say otherwise), `.pcap` / `.pcapng` (DIS). Gzip is detected
- * from the bytes, whatever the name. The fixes are checked (`checkFixes`) and split into recordings (`splitSegments`); `options.segment`
- * picks one or all.
+ * from the bytes, whatever the name. The fixes are split into recordings (`splitSegments`), their glitches
+ * dropped (`dropGlitches`, unless `strict`) and checked (`checkFixes`); `options.segment` picks one or all.
  * @throws TrackError listing every problem (rows, segments or entities to choose from).
  */
 export async function loadTracks(path: string, options: LoadTrackOptions = {}): Promise<RecordedTrack[]> {
@@ -464,7 +287,7 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   let points: TrackPoint[];
   let captured: CaptureEntity | undefined;
   let defaultKind: TrackKind = 'air';
-  if (lower.endsWith('.csv')) points = parseCsvTrack(text(), options.columns, path);
+  if (lower.endsWith('.csv')) points = parseCsvTrack(text(), options.columns, path, options.columnHint);
   else if (lower.endsWith('.gpx')) points = parseGpxTrack(text());
   else if (lower.endsWith('.json')) {
     let json: unknown;
@@ -473,8 +296,12 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
     } catch (error) {
       throw new TrackError(path, [`not valid JSON: ${(error as Error).message}`]);
     }
-    if (!Array.isArray(json)) throw new TrackError(path, ['an ADS-B track must be a JSON array of state vectors']);
-    points = parseAdsbTrack(json);
+    try {
+      points = parseAdsbTrack(json, TRACK_LIMITS.maxFixes, () => tooManyFixes(path));
+    } catch (error) {
+      if (error instanceof AdsbLayoutError) throw new TrackError(path, [error.message]);
+      throw error;
+    }
   } else if (lower.endsWith('.pcap') || lower.endsWith('.pcapng')) {
     let read;
     try {
@@ -489,14 +316,34 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   } else {
     throw new TrackError(path, ['unknown track format: use .csv, .gpx, .json(.gz) (ADS-B) or .pcap/.pcapng (DIS)']);
   }
-  const kind = options.kind ?? defaultKind;
+  const adsbFile = lower.endsWith('.json');
+  // CSV and GPX do not say what they record: the motion does (an aircraft flies fast or high).
+  const inferred = options.kind === undefined && !captured && !adsbFile ? kindFromFixes(points) : undefined;
+  const kind = options.kind ?? inferred?.kind ?? defaultKind;
   // Entity State PDUs come when dead reckoning needs them, so their intervals vary widely: a capture's entity is
   // gone only after a receiver would have timed it out (default heartbeat × HBT_TIMEOUT_MPLIER = 12 s).
   const captureTimeoutSeconds = HEARTBEAT_IEEE_TABLE_25.defaultSeconds * HEARTBEAT_TIMEOUT_MULTIPLIER;
+  const medianGap = () => defaultMaxGapSeconds(groupsOf(points));
   const maxGapSeconds =
-    options.maxGapSeconds ?? (captured ? captureTimeoutSeconds : defaultMaxGapSeconds(groupsOf(points)));
-  const segments = splitSegments(points, { maxGapSeconds });
-  const problems = segments.flatMap((s) => checkFixes(s.points, kind, { sameTimeAllowed: captured !== undefined }));
+    options.maxGapSeconds ??
+    (captured ? captureTimeoutSeconds : adsbFile ? Math.max(ADSB_MAX_GAP_SECONDS, medianGap()) : medianGap());
+  const problems: string[] = [];
+  // A simulation's PDUs are its own state, without a receiver's glitches: a capture is checked as it is.
+  const dropping = !(options.strict ?? false) && !captured;
+  const split = splitSegments(points, { maxGapSeconds });
+  const cleaned = split.map((segment) => {
+    if (!dropping) return { segment, dropped: [] as readonly TrackPoint[] };
+    const result = dropGlitches(segment.points, kind);
+    const first = segment.points[0]!.timeSeconds,
+      last = segment.points[segment.points.length - 1]!.timeSeconds;
+    const refused = tooManyGlitches(result, kind, first, last);
+    if (refused) problems.push(split.length > 1 ? `segment ${segment.index}: ${refused}` : refused);
+    return { segment: { ...segment, points: result.kept }, dropped: result.dropped, original: segment.points };
+  });
+  const segments = cleaned.map((c) => c.segment);
+  if (problems.length === 0) {
+    for (const s of segments) problems.push(...checkFixes(s.points, kind, { sameTimeAllowed: captured !== undefined }));
+  }
   if (problems.length > 0) throw new TrackError(path, capProblems(problems));
   const usable = segments.filter((s) => s.points.length >= 2);
   if (usable.length === 0)
@@ -530,17 +377,37 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   const base = options.name ?? (captured?.marking ? printable(captured.marking) : fileName);
   // ADS-B positions and 25 ft altitude steps are coarse, and what they track flies: smooth and bank by default,
   // and average the derived attitude over 5 s (docs/recorded-tracks.md, "Attitude from a track").
-  const adsb = lower.endsWith('.json') ? { smoothingWindow: 5, banked: true, attitudeSmoothingSeconds: 5 } : {};
-  return chosen.map((segment) => ({
-    trajectory: trajectoryOf(path, segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, {
+  const adsb = adsbFile ? { smoothingWindow: 5, banked: true, attitudeSmoothingSeconds: 5 } : {};
+  return chosen.map((segment) => {
+    const { dropped, original } = cleaned[segment.index - 1]!;
+    const trajectory = trajectoryOf(path, segments.length > 1 ? `${base} #${segment.index}` : base, segment.points, {
       ...adsb,
       ...options,
-    }),
-    segment,
-    segmentCount: segments.length,
-    kind,
-    ...(captured ? { captured } : {}),
-  }));
+    });
+    const callsign = mostFrequentCallsign(segment.points);
+    return {
+      trajectory:
+        dropped.length > 0 && original
+          ? { ...trajectory, notes: [...(trajectory.notes ?? []), describeDropped(dropped, original, kind)] }
+          : trajectory,
+      segment,
+      segmentCount: segments.length,
+      kind,
+      ...(inferred ? { kindReason: inferred.reason } : {}),
+      dropped,
+      ...(callsign === undefined ? {} : { callsign }),
+      ...(captured ? { captured } : {}),
+    };
+  });
+}
+
+/** The callsign most fixes of a recording carry, printable; undefined when none carries one. */
+function mostFrequentCallsign(points: readonly TrackPoint[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const p of points) if (p.callsign !== undefined) counts.set(p.callsign, (counts.get(p.callsign) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [name, n] of counts) if (best === undefined || n > counts.get(best)!) best = name;
+  return best === undefined ? undefined : printable(best);
 }
 
 /** `recordedTrajectory`, its refusals (fixes all at one time) as a TrackError. */
@@ -576,16 +443,4 @@ export async function loadTrack(
   options: LoadTrackOptions & { readonly segment?: number } = {},
 ): Promise<Trajectory> {
   return (await loadTracks(path, options))[0]!.trajectory;
-}
-
-/** Seconds of a time cell: ISO 8601 (UTC unless it names a zone), epoch seconds or milliseconds, or seconds. */
-function parseTime(cell: string | undefined): number {
-  if (cell === undefined || cell.trim() === '') return NaN;
-  const text = cell.trim();
-  const seconds = Number(text);
-  if (Number.isFinite(seconds)) return Math.abs(seconds) > EPOCH_MILLISECONDS_ABOVE ? seconds / 1000 : seconds;
-  // ISO 8601 allows a space for the T; a time without a zone would be local time to Date.parse: take it as UTC.
-  let iso = text.replace(/^(\d{4}-\d{2}-\d{2})[ T]/, '$1T');
-  if (/T\d{2}:\d{2}/.test(iso) && !/(Z|[+-]\d{2}(:?\d{2})?)$/i.test(iso)) iso += 'Z';
-  return /^\d{4}-\d{2}-\d{2}/.test(iso) ? Date.parse(iso) / 1000 : NaN;
 }

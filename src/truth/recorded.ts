@@ -22,6 +22,8 @@ export interface TrackPoint {
   readonly row?: number;
   /** The recording the fix belongs to, from an id column (`drive`, `segment`, `track`, …). */
   readonly group?: string;
+  /** What the source calls the vehicle at this fix: an ADS-B callsign, a CSV callsign or name column. */
+  readonly callsign?: string;
 }
 
 export interface RecordedTrackOptions {
@@ -152,7 +154,7 @@ export function recordedTrajectory(
   const attitude = attitudeSeconds > 0 ? smoothedAttitude(splines, times, banked, attitudeSeconds) : undefined;
   return {
     name,
-    durationSeconds: times[n - 1]!,
+    durationSeconds: times[times.length - 1]!,
     sample(timeSeconds: number, out: TruthState): TruthState {
       for (let k = 0; k < 3; k++) {
         splines[k]!.evaluate(scratch, 4 * k, timeSeconds);

@@ -51,6 +51,26 @@ export const KIND_NOUNS: Readonly<Record<TrackKind, string>> = {
   munition: 'a munition',
 };
 
+/**
+ * Bounds of a track file, so that no file exhausts memory: its size on disk and, gzip-compressed, unpacked (a
+ * 582 KB file that unpacks to 400 MB is refused, not read), and the fixes it may hold (10 days at 1 Hz; a CSV
+ * row costs about 1 kB while read).
+ */
+export const TRACK_LIMITS = { maxFileBytes: 256 * 2 ** 20, maxUnpackedBytes: 256 * 2 ** 20, maxFixes: 1_000_000 };
+
+/** More fixes than `TRACK_LIMITS.maxFixes`. */
+export function tooManyFixes(file: string): TrackError {
+  const max = TRACK_LIMITS.maxFixes;
+  return new TrackError(file, [
+    `holds more than ${max} fixes, more than reckon reads from one file; split it, or keep every n-th fix`,
+  ]);
+}
+
+/** Printable ASCII only: text from a file or a capture is never sent raw to a terminal. */
+export function printable(text: string): string {
+  return text.replace(/[^ -~]/g, '?');
+}
+
 /** Most problems listed one by one; the rest are counted ("and N more"). */
 export const MAX_LISTED_PROBLEMS = 20;
 
@@ -135,6 +155,46 @@ export function checkFixes(points: readonly TrackPoint[], kind: TrackKind, optio
     previousIndex = i;
   });
   return problems;
+}
+
+/** Speed above which a recorded track is taken to fly, m/s (162 km/h): faster than road traffic for long. */
+const FLYING_SPEED_MPS = 45;
+/** Height spread (5th to 95th percentile) above which a recorded track is taken to fly, m. */
+const FLYING_HEIGHT_SPREAD_M = 1000;
+
+/**
+ * What a track most likely records when its file does not say (CSV, GPX): air when its fixes go faster than
+ * FLYING_SPEED_MPS for a quarter of the time or spread over more than FLYING_HEIGHT_SPREAD_M of height, else ground
+ * (a ship cannot be told from a car by its motion). The reason names the figures, for the user to correct.
+ */
+export function kindFromFixes(points: readonly TrackPoint[]): { kind: TrackKind; reason: string } {
+  const speeds: number[] = [];
+  const heights = points.map((p) => p.heightM ?? 0).filter(Number.isFinite);
+  const a = new Float64Array(3),
+    b = new Float64Array(3);
+  for (let i = 1; i < points.length; i++) {
+    const p = points[i - 1]!,
+      q = points[i]!;
+    const dt = q.timeSeconds - p.timeSeconds;
+    if (!(dt >= 0.5) || p.group !== q.group) continue; // close fixes turn noise into speed
+    geodeticDegreesToEcef(a, p.latitudeDeg, p.longitudeDeg, 0);
+    geodeticDegreesToEcef(b, q.latitudeDeg, q.longitudeDeg, 0);
+    const mps = Math.hypot(b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!) / dt;
+    if (Number.isFinite(mps)) speeds.push(mps);
+  }
+  const quantile = (values: number[], q: number): number => {
+    if (values.length === 0) return 0;
+    const sorted = [...values].sort((x, y) => x - y);
+    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+  };
+  const speed = quantile(speeds, 0.75); // a quarter of the fixes may be glitches or a fast stretch
+  const spread = quantile(heights, 0.95) - quantile(heights, 0.05);
+  const figures = `3 in 4 of its fixes under ${speed.toFixed(0)} m/s, heights within ${spread.toFixed(0)} m`;
+  const flies = speed > FLYING_SPEED_MPS || spread > FLYING_HEIGHT_SPREAD_M;
+  return {
+    kind: flies ? 'air' : 'ground',
+    reason: flies ? `air, as it flies (${figures})` : `ground, as it does not fly (${figures}); a ship is surface`,
+  };
 }
 
 /** One recording found in a track file. */

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
 import { reckon, within } from './binary.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reckon-cli-tracks-'));
@@ -115,5 +116,68 @@ describe('recorded tracks on the command line', () => {
     );
     expect([...entities]).toEqual(['drives #1', 'drives #2']);
     expect(all.stderr).toMatch(/drives\.csv holds 2 recordings; publishing #1, #2/);
+  });
+});
+
+// In process (test/support/cli.ts): no binary to start for each case.
+describe('real recordings as they come, on the command line', () => {
+  const TIME_ISSUE = 'test/fixtures/tracks/aircraft_adsb_noisy_time_issue.json.gz';
+  const TAKEOFF = 'test/fixtures/tracks/aircraft_adsb_noisy_takeoff_columns.json.gz';
+  type Line = { entity: string; state: Record<string, unknown> & { marking: { text: string } } };
+  const firstLine = (stdout: string) => JSON.parse(stdout.split('\n')[0]!) as Line;
+  const SHORT = ['--duration', '0.2 s', '--json', ...PORT];
+
+  it('publish drops the glitches of a real ADS-B recording and names their rows; --strict refuses it', async () => {
+    const run = await cli('publish', '--track', TIME_ISSUE, ...SHORT);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/dropped 15 implausible fixes \(rows 6022, 6037, 6427, .* and 5 more\)/);
+    const strict = await cli('publish', '--track', TIME_ISSUE, '--strict', ...PORT);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/row 6022: \d+ m\/s from row 6021/);
+  });
+
+  it('publish reads ADS-B columns as pandas writes them and marks the aircraft with its callsign', async () => {
+    const run = await cli('publish', '--track', TAKEOFF, ...SHORT);
+    expect(run.code, run.stderr).toBe(0);
+    expect(firstLine(run.stdout).state.marking.text).toBe('AFR181L');
+    expect(firstLine(run.stdout).state.entityType).toMatchObject({ kind: 1, domain: 2 });
+  });
+
+  it('publish takes CSV columns from flags, and a track at 15 m/s is a ground vehicle', async () => {
+    const rows = Array.from({ length: 601 }, (_, i) => `${1_700_000_000 + i};${47 + (15 * i) / 111_200};8.5;VAN 7`);
+    const car = file('car.csv', `when;y;x;vehicle\n${rows.join('\n')}\n`);
+    const unnamed = await cli('publish', '--track', car, ...PORT);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(
+      /no time column .* \(name yours with --time-column NAME \(columns\.time in a spec\)\)/,
+    );
+    const columns = ['--time-column', 'when', '--latitude-column', 'y', '--longitude-column', 'x'];
+    const named = await cli('publish', '--track', car, ...columns, '--callsign-column', 'vehicle', ...SHORT);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stderr).toMatch(/kind ground, as it does not fly \(3 in 4 of its fixes under 15 m\/s/);
+    const first = firstLine(named.stdout);
+    expect(first.state.entityType).toMatchObject({ kind: 1, domain: 1 });
+    expect(first.state.marking.text).toBe('VAN 7');
+  });
+
+  it('publish --from and --speed start part-way and play faster, velocity scaled to match', async () => {
+    const rows = Array.from({ length: 601 }, (_, i) => `${1_700_000_000 + i},${47 + (15 * i) / 111_200},8.5`);
+    const car = file('northbound.csv', `time,lat,lon\n${rows.join('\n')}\n`);
+    const at = (args: string[]) =>
+      cli('publish', '--track', car, ...args, ...SHORT).then((r) => {
+        expect(r.code, r.stderr).toBe(0);
+        const state = firstLine(r.stdout).state as unknown as { location: number[]; linearVelocity: number[] };
+        return { northM: (state.location[2]! - 4_650_000) / Math.cos((47 * Math.PI) / 180), state };
+      });
+    const start = await at([]);
+    const later = await at(['--from', '5 min', '--speed', '10']);
+    // 300 s at 15 m/s: 4.5 km further north (ECEF z grows by cos(latitude) per metre north).
+    expect(later.northM - start.northM).toBeCloseTo(4500, -1);
+    expect(Math.hypot(...later.state.linearVelocity)).toBeCloseTo(150, 0);
+    const timed = await at(['--from', '2023-11-14T22:18:20Z']);
+    expect(timed.northM - start.northM).toBeCloseTo(4500, -1);
+    const past = await cli('publish', '--track', car, '--from', '2 h', ...PORT);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/--from: 7200 s in is outside northbound, which lasts 600 s/);
   });
 });

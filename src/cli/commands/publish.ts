@@ -4,11 +4,12 @@
  * when receivers need one. Progress on stderr; a summary (or NDJSON of every PDU with `--json`) at the end.
  */
 import { booleanFlag, stringFlag } from '../args.js';
-import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
+import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
 import { configFlags, natsFlags } from '../config-flags.js';
 import { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
+import { columnFlags, columnsFromFlags, type TrackActor } from '../track-actors.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
 /** The track kinds of `truth/track-checks.ts` (kept here: a command module's top level stays light). */
@@ -58,7 +59,25 @@ export const command: Command = {
     kind: {
       type: 'string',
       value: 'KIND',
-      description: `What the tracks record: ${TRACK_KIND_NAMES.join(', ')}; sets the plausible speed the fixes are checked against and the entity type's domain. Defaults to air (DIS: the captured type).`,
+      description: `What the tracks record: ${TRACK_KIND_NAMES.join(', ')}; sets the plausible speed the fixes are checked against and the entity type's domain. Defaults to air for ADS-B, the captured type for DIS, and for CSV and GPX air if the track flies (fast or high), else ground.`,
+    },
+    strict: {
+      type: 'boolean',
+      description:
+        'Refuse a track with any implausible fix. By default an isolated fix that jumps faster than the kind can move, while the fixes around it agree, is dropped as a receiver glitch and its row reported.',
+    },
+    ...columnFlags(),
+    speed: {
+      type: 'string',
+      value: 'X',
+      description:
+        'Time scale of the trajectories: 10 = ten times as fast (velocities scaled to match), 0.5 = half speed. Defaults to 1.',
+    },
+    from: {
+      type: 'string',
+      value: 'T|TIME',
+      description:
+        'Start this far into the tracks, e.g. "2 h" or 7200 (seconds), or at a time of a recording, e.g. 2022-07-13T12:00:00Z. Defaults to their start.',
     },
     duration: {
       type: 'string',
@@ -105,6 +124,8 @@ export const command: Command = {
     'reckon publish --entity tank --json | head',
     'reckon publish --track capture.pcap --entity 1:3001:54',
     'reckon publish --track drives.csv --kind ground --segment all',
+    'reckon publish --track car.csv --longitude-column gps_long --latitude-column gps_lat',
+    'reckon publish --track flight.json.gz --from "1 h" --speed 10   # an hour in, ten times as fast',
     'reckon publish --entities 100000 --port 3000 --duration "10 min"',
     'reckon publish --entity tank --nats nats://127.0.0.1:4222   # to NATS, one subject per H3 cell (docs/nats.md)',
     'reckon publish --entity tank --origin 48.1,11.6 --nats nats://127.0.0.1:4222   # near Munich',
@@ -145,72 +166,46 @@ export const command: Command = {
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
     const origin = originFlag(stringFlag(args.flags, 'origin'), problems);
+    const speed = speedFlag(stringFlag(args.flags, 'speed'), problems);
+    const from = fromFlag(args.flags, problems, durationFlag);
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);
 
-    const [{ demoActors }, { loadTracks }, { TrackError, KIND_ENTITY_TYPE, describeSegment }] = await Promise.all([
+    const [{ demoActors }, { trackActors }, { timeScaled }] = await Promise.all([
       import('../terminal/scenario.js'),
-      import('../../truth/loaders.js'),
-      import('../../truth/track-checks.js'),
+      import('../track-actors.js'),
+      import('../../truth/time-scaled.js'),
     ]);
-    const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = demoActors(origin).filter((a) =>
+    const simulated = demoActors(origin).filter((a) =>
       names.length === 0 && tracks.length === 0 ? a.name === 'tank' : names.includes(a.name),
     );
+    const cast: Array<ReturnType<typeof demoActors>[number] & { forceId?: number }> = [...simulated];
     const found: string[] = [];
+    const columns = columnsFromFlags(args.flags);
     for (const path of tracks) {
       const entities = isCapture(path) && capturedEntities.length > 0 ? capturedEntities : [undefined];
       for (const entity of entities) {
-        try {
-          const loaded = await loadTracks(path, {
+        const { actors, lines } = await trackActors(
+          path,
+          {
             ...(entity === undefined ? {} : { entity }),
             ...(typeof segment === 'number' || segment === 'all' ? { segment } : {}),
             ...(kind === undefined ? {} : { kind }),
             ...(maxGapSeconds === undefined ? {} : { maxGapSeconds }),
-          });
-          if (loaded[0]!.segmentCount > 1) {
-            found.push(
-              `publish: ${path} holds ${loaded[0]!.segmentCount} recordings; publishing ${loaded.map((l) => `#${l.segment.index}`).join(', ')}`,
-            );
-            for (const l of loaded) found.push(`  ${describeSegment(l.segment)}`);
-          }
-          for (const { trajectory, captured, kind: trackKind, segment: seg } of loaded) {
-            // A capture's entity keeps what it was captured as; other tracks get a platform of their kind's domain.
-            const suffix = loaded.length > 1 || loaded[0]!.segmentCount > 1 ? ` ${seg.index}` : '';
-            const marking = captured?.marking
-              ? captured.marking
-              : trajectory.name
-                  .replace(/ #\d+$/, '')
-                  .replace(/[^ -~]/g, '')
-                  .toUpperCase()
-                  .slice(0, 11 - suffix.length) + suffix;
-            const entityType = captured?.entityType ?? {
-              ...KIND_ENTITY_TYPE[trackKind],
-              country: 0,
-              category: 0,
-              subcategory: 0,
-              specific: 0,
-              extra: 0,
-            };
-            cast.push({
-              name: trajectory.name,
-              marking,
-              entityType,
-              trajectory,
-              startSeconds: 0,
-              ...(captured ? { forceId: captured.forceId } : {}),
-            });
-          }
-        } catch (error) {
-          if (error instanceof TrackError) {
-            for (const problem of error.problems) problems.push({ path: '--track', message: `${path}: ${problem}` });
-          } else {
-            const reason =
-              (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-            problems.push({ path: '--track', message: `cannot load "${path}": ${reason}` });
-          }
-        }
+            strict: booleanFlag(args.flags, 'strict'),
+            columns,
+          },
+          problems,
+        );
+        found.push(...lines);
+        for (const actor of actors) cast.push(startedFrom(actor, from, problems));
       }
+    }
+    if (from !== undefined && tracks.length === 0)
+      problems.push({ path: '--from', message: 'starts recorded tracks part-way: give them with --track FILE' });
+    for (const [i, actor] of cast.entries()) {
+      cast[i] = { ...actor, trajectory: timeScaled(actor.trajectory, speed), startSeconds: actor.startSeconds / speed };
     }
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
@@ -340,4 +335,48 @@ function originFlag(
     message: `expected LAT,LON in degrees (latitude within ±85, longitude within ±180), e.g. 48.1,11.6; got "${text}"`,
   });
   return undefined;
+}
+
+/** `--speed X`: a positive, finite time scale; 1 when absent. */
+function speedFlag(text: string | undefined, problems: UsageProblem[]): number {
+  if (text === undefined) return 1;
+  const speed = Number(text);
+  if (text.trim() !== '' && Number.isFinite(speed) && speed > 0) return speed;
+  problems.push({ path: '--speed', message: `expected a number above 0, e.g. 10 or 0.5; got "${text}"` });
+  return 1;
+}
+
+/** `--from`: an offset into the tracks (seconds) or a time of day of a recording (Unix seconds). */
+type From = { readonly offsetSeconds: number } | { readonly atSeconds: number; readonly text: string };
+
+function fromFlag(
+  flags: FlagValues,
+  problems: UsageProblem[],
+  durationFlag: typeof import('../config-from-flags.js').durationFlag,
+): From | undefined {
+  const text = flags.from;
+  if (typeof text !== 'string') return undefined;
+  if (/^\d{4}-\d{2}-\d{2}/.test(text.trim())) {
+    const iso = text.trim().replace(' ', 'T');
+    const atMs = Date.parse(/T\d{2}:\d{2}/.test(iso) && !/(Z|[+-]\d{2}(:?\d{2})?)$/i.test(iso) ? `${iso}Z` : iso);
+    if (Number.isFinite(atMs)) return { atSeconds: atMs / 1000, text };
+    problems.push({ path: '--from', message: `"${text}" is not an ISO 8601 date-time` });
+    return undefined;
+  }
+  const offsetSeconds = durationFlag(flags, 'from', problems);
+  return offsetSeconds === undefined ? undefined : { offsetSeconds };
+}
+
+/** A track's actor started `from` into it; a start past its end adds a problem. */
+function startedFrom(actor: TrackActor, from: From | undefined, problems: UsageProblem[]): TrackActor {
+  if (from === undefined) return actor;
+  const offset = 'offsetSeconds' in from ? from.offsetSeconds : from.atSeconds - actor.firstFixSeconds;
+  const duration = actor.trajectory.durationSeconds;
+  if (offset >= 0 && offset < duration) return { ...actor, startSeconds: offset };
+  const asked = 'offsetSeconds' in from ? `${offset} s in` : `${from.text} (${offset.toFixed(0)} s from its start)`;
+  problems.push({
+    path: '--from',
+    message: `${asked} is outside ${actor.name}, which lasts ${duration.toFixed(0)} s`,
+  });
+  return actor;
 }
