@@ -74,9 +74,10 @@ export async function trackActors(
   options: TrackActorOptions,
   problems: UsageProblem[],
 ): Promise<{ actors: TrackActor[]; lines: string[] }> {
-  const [{ loadTracks }, { TrackError, KIND_ENTITY_TYPE, describeSegment }] = await Promise.all([
+  const [{ loadTracks }, { TrackError, KIND_ENTITY_TYPE, describeSegment }, { InputFileError }] = await Promise.all([
     import('../truth/loaders.js'),
     import('../truth/track-checks.js'),
+    import('../files/input-file.js'),
   ]);
   const lines: string[] = [];
   const actors: TrackActor[] = [];
@@ -129,6 +130,8 @@ export async function trackActors(
   } catch (error) {
     if (error instanceof TrackError) {
       for (const problem of error.problems) problems.push({ path: '--track', message: `${path}: ${problem}` });
+    } else if (error instanceof InputFileError) {
+      problems.push({ path: '--track', message: error.message });
     } else {
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
       problems.push({ path: '--track', message: `cannot load "${path}": ${reason}` });

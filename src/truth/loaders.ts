@@ -6,7 +6,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { InputFileError, formatBytes, readInputFile } from '../files/input-file.js';
+import { formatBytes, readInputFile } from '../files/input-file.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { CaptureParser } from '../pcap/reader.js';
@@ -271,16 +271,11 @@ export interface RecordedTrack {
  * its attitude averaged over 5 s unless the options say otherwise), `.pcap` / `.pcapng` (DIS). Gzip is detected
  * from the bytes, whatever the name. The fixes are split into recordings (`splitSegments`), their glitches
  * dropped (`dropGlitches`, unless `strict`) and checked (`checkFixes`); `options.segment` picks one or all.
- * @throws TrackError listing every problem (rows, segments or entities to choose from).
+ * @throws TrackError listing every problem (rows, segments or entities to choose from); InputFileError when the
+ *   file cannot be read.
  */
 export async function loadTracks(path: string, options: LoadTrackOptions = {}): Promise<RecordedTrack[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readInputFile(path, 'track file', TRACK_LIMITS.maxFileBytes);
-  } catch (error) {
-    if (error instanceof InputFileError) throw new TrackError(path, [error.message]);
-    throw error;
-  }
+  let bytes: Uint8Array = await readInputFile(path, 'track file', TRACK_LIMITS.maxFileBytes);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await unpack(bytes, path);
   const lower = path.toLowerCase().replace(/\.gz$/, '');
   const text = () => new TextDecoder().decode(bytes);

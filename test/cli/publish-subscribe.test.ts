@@ -81,7 +81,7 @@ describe('reckon publish and reckon subscribe', () => {
       [
         '--entity: expected one of tank, ship, aircraft; got "boat"',
         '--rate',
-        'cannot load "missing.csv": no such file',
+        '--track: cannot read the track file "missing.csv": no such file',
       ],
     ],
     [

@@ -48,6 +48,23 @@ describe('recorded tracks on the command line', () => {
     expect(stderr).toMatch(/trajectory\.file: .*bad\.csv: row 3: latitude 95° is outside/);
   });
 
+  it('experiment names a missing track file once, and where relative paths start', async () => {
+    const missing = join(scratch, 'missing.csv');
+    const { code, stderr } = await exitOf([
+      'experiment',
+      '--preset',
+      'circle',
+      '--set',
+      `trajectory={"type":"recorded","file":"${missing}"}`,
+      '--out',
+      join(scratch, 'out-missing'),
+    ]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `trajectory.file: cannot read the track file "${missing}": no such file (relative paths start at the spec file's folder)`,
+    );
+  });
+
   it('publish lists the entities of a capture and wants --entity', async () => {
     const { code, stderr } = await exitOf(['publish', '--track', KDIS, ...PORT]);
     expect(code).toBe(2);

@@ -227,9 +227,10 @@ async function checkRecordedTracks(
   trajectories: ReadonlyArray<{ type: string }>,
   baseDirectory: string,
 ): Promise<void> {
-  const [{ trajectoryFromSpec }, { TrackError }] = await Promise.all([
+  const [{ trajectoryFromSpec }, { TrackError }, { InputFileError }] = await Promise.all([
     import('../../experiment/build.js'),
     import('../../truth/track-checks.js'),
+    import('../../files/input-file.js'),
   ]);
   const problems: UsageProblem[] = [];
   const seen = new Set<string>();
@@ -245,6 +246,11 @@ async function checkRecordedTracks(
       if (error instanceof TrackError) {
         for (const problem of error.problems)
           problems.push({ path: 'trajectory.file', message: `${file}: ${problem}` });
+      } else if (error instanceof InputFileError) {
+        problems.push({
+          path: 'trajectory.file',
+          message: `${error.message} (relative paths start at the spec file's folder)`,
+        });
       } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         problems.push({
           path: 'trajectory.file',
