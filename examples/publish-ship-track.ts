@@ -4,7 +4,8 @@
  *
  *   npx tsx examples/publish-ship-track.ts [seconds=30] [port=3000] [track.csv]
  */
-import { createPublisher, deadReckonEmit, emitReasonNames, loadTrack, sampleTrajectory } from '../src/index.js';
+import { createPublisher, deadReckonEmit, emitReasonNames, sampleTrajectory } from '../src/index.js';
+import { loadTrack } from '../src/truth/index.js';
 
 const seconds = Number(process.argv[2] ?? 30);
 const port = Number(process.argv[3] ?? 3000);

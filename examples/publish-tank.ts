@@ -4,7 +4,8 @@
  *
  *   npx tsx examples/publish-tank.ts [seconds=30] [port=3000]
  */
-import { createPublisher, deadReckonEmit, emitReasonNames, sampleTrajectory, tankRoadCourse } from '../src/index.js';
+import { createPublisher, deadReckonEmit, emitReasonNames, sampleTrajectory } from '../src/index.js';
+import { tankRoadCourse } from '../src/truth/index.js';
 
 const seconds = Number(process.argv[2] ?? 30);
 const port = Number(process.argv[3] ?? 3000);

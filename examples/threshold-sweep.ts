@@ -4,7 +4,7 @@
  *
  *   npx tsx examples/threshold-sweep.ts [outDir]
  */
-import { planExperiment, runSweep, toTextTable, writeExperimentOutputs } from '../src/index.js';
+import { planExperiment, runSweep, toTextTable, writeExperimentOutputs } from '../src/experiment/index.js';
 
 const spec = {
   name: 'tank-thresholds',

@@ -1,5 +1,8 @@
 /**
- * reckon — DIS (IEEE 1278.1) dead reckoning for Node.js. Explicit named exports grouped by area.
+ * `reckon`: DIS (IEEE 1278.1) dead reckoning for Node.js — the PDU codecs, dead reckoning, the rxjs streams over
+ * UDP, the SISO names, configuration and the math they use. The rest is by subpath: `reckon/truth`,
+ * `reckon/experiment`, `reckon/lockstep`, `reckon/compression`, `reckon/pcap`, `reckon/nats`, `reckon/cot`,
+ * `reckon/view` (docs/api.md).
  */
 
 // pdu — the DIS wire
@@ -63,9 +66,6 @@ export {
   SECONDS_PER_TIMESTAMP_UNIT,
 } from './pdu/timestamp.js';
 export {
-  pduLengthAt,
-  pduTypeAt,
-  pduProtocolVersionAt,
   forEachPdu,
   looksLikeDis,
   type PduVisitor,
@@ -286,18 +286,6 @@ export {
   type OtherPdu,
 } from './pdu/pdu-schemas.js';
 
-// pcap — capture files in and out
-export { readCapture, CaptureFormatError, type Capture, type CaptureFrame } from './pcap/reader.js';
-export { udpFromFrame, LinkType, type UdpDatagram, type SkippedFrame, type SkipReason } from './pcap/packet.js';
-export { pcapFileHeader, pcapUdpRecord, ipv4HeaderChecksum, type UdpEndpoints } from './pcap/writer.js';
-export {
-  disCapturePdus,
-  emptyTotals,
-  type DisCaptureOptions,
-  type DisCaptureTotals,
-  type DisPduEvent,
-} from './pcap/dis-capture.js';
-
 // config — one zod schema for every setting; file, RECKON_* environment and flags
 export {
   ConfigSchema,
@@ -340,7 +328,6 @@ export {
   eulerRatesFromBodyRates,
   bodyRatesFromEulerRates,
 } from './math/euler.js';
-export { sinCos } from './math/trig.js';
 export {
   WGS84_A,
   WGS84_B,
@@ -358,96 +345,7 @@ export {
   eulerFromHeadingPitchRoll,
   headingPitchRollFromEuler,
 } from './math/geodesy.js';
-
-// experiment — seeded randomness, simulated network, truth trajectories
 export { createRandom, createRandomFromState, type Random } from './math/random.js';
-export {
-  SimulatedLink,
-  NETWORK_PROFILES,
-  validateNetworkProfile,
-  type NetworkProfile,
-  type NetworkProfileName,
-  type LinkStats,
-} from './experiment/simulated-network.js';
-export {
-  DEFAULT_ORIGIN,
-  LocalFrame,
-  aircraftOrbit,
-  circle,
-  ellipse,
-  figureEight,
-  missile,
-  zeroGParabolas,
-  pathTrajectory,
-  shipTurningCircles,
-  stopAndGoKnots,
-  straightLine,
-  tankRoadCourse,
-  SpeedSchedule,
-  type Origin,
-  type StepSampler,
-  type Trajectory,
-  type AircraftOrbitOptions,
-  type CircleOptions,
-  type EllipseOptions,
-  type FigureEightOptions,
-  type MissileOptions,
-  type ParametricOptions,
-  type PathOptions,
-  type PathSegment,
-  type SpeedKnot,
-  type ShipTurningCirclesOptions,
-  type StraightLineOptions,
-  type TankRoadCourseOptions,
-} from './truth/index.js';
-export {
-  loadTrack,
-  recordedTrajectory,
-  parseCsvTrack,
-  parseGpxTrack,
-  parseAdsbTrack,
-  parseDisCaptureTrack,
-  type TrackPoint,
-  type CsvColumns,
-  type LoadTrackOptions,
-  type RecordedTrackOptions,
-} from './truth/index.js';
-export {
-  ExperimentSpecSchema,
-  RunSpecSchema,
-  type ExperimentSpec,
-  type ExperimentSpecInput,
-  type RunSpec,
-  type RunSpecInput,
-} from './experiment/spec.js';
-export {
-  planExperiment,
-  applySets,
-  setPath,
-  SpecError,
-  type ExperimentPlan,
-  type PlannedRun,
-  type SpecProblem,
-} from './experiment/sweep.js';
-export {
-  runExperiment,
-  simulate,
-  RunContext,
-  RunAbortedError,
-  MAX_RUN_STEPS,
-  type RunResult,
-} from './experiment/runner.js';
-export { runSweep, SweepAbortedError, type SweepOptions } from './experiment/sweep-runner.js';
-export {
-  MetricsAccumulator,
-  IPV4_UDP_HEADER_BYTES,
-  ETHERNET_FRAMING_BYTES,
-  type RunMetrics,
-  type ErrorSummary,
-} from './experiment/metrics.js';
-export { writeExperimentOutputs, resultsJson, paretoFront } from './experiment/report.js';
-export { toCsv, toTextTable } from './experiment/results-table.js';
-export { PRESETS as EXPERIMENT_PRESETS } from './experiment/presets.js';
 
 // dr — the nine DIS dead-reckoning models
 export {
@@ -542,30 +440,11 @@ export {
   type HeartbeatTable,
 } from './dr/heartbeat.js';
 
-// lockstep — deterministic lockstep, playout delay, reliable-over-unreliable
-export { LockstepSimulation, type SimulationOptions } from './lockstep/simulation.js';
-export { botInput, packInput, unpackInput, INPUT_BITS, type InputButtons } from './lockstep/input.js';
-export { InputSender, InputReceiver, ReceiveStatus, MAX_INPUT_WINDOW } from './lockstep/input-window.js';
-export { LockstepPacketEncoder, DecodedLockstepPacket, decodeLockstepPacket, PacketStatus } from './lockstep/packet.js';
-export { ReliableEndpoint, reliableSectionLength, type ReliableOptions } from './lockstep/reliable.js';
-export { PlayoutBuffer, PlayoutAddStatus, type PlayoutOptions, type PlayoutStats } from './lockstep/playout-buffer.js';
 export {
   SnapshotInterpolationBuffer,
   InterpolationStatus,
   type InterpolationOptions,
 } from './dr/snapshot-interpolation.js';
-export { LockstepPeer, type LockstepPeerOptions, type LockstepPeerStats } from './lockstep/peer.js';
-export {
-  runLockstepComparison,
-  LOCKSTEP_CONDITIONS,
-  type LockstepComparisonRow,
-} from './experiment/lockstep-comparison.js';
-export { sequenceDifference, unwrapSequence } from './lockstep/sequence.js';
-
-// compression — zero-run coding of XOR deltas
-export { encodeZeroRuns, decodeZeroRuns, zeroRunMaxEncodedBytes, ZeroRunStatus } from './compression/zero-run.js';
-export { xorDelta } from './compression/xor-delta.js';
-export { BitReader, BitWriter } from './compression/bit-io.js';
 export {
   RemoteEntityTable,
   type RemoteEntityTableOptions,
@@ -611,23 +490,3 @@ export type { Fleet, FleetOptions } from './stream/fleet.js';
 export type { EntityEvent, EntityEventType, LeaveReason } from './stream/entity-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
 export type { StreamConfig } from './stream/settings.js';
-
-// cot — remote entities as Cursor on Target events for TAK
-export {
-  cotEvents,
-  encodeCotEvent,
-  parseCotEvent,
-  parseCotUrl,
-  openCotOutput,
-  cotTypeFor,
-  cotUid,
-  stripControlCharacters,
-  TAK_MESH_URL,
-  type CotEvent,
-  type CotEventFields,
-  type CotEventReason,
-  type CotEventsOptions,
-  type CotOutput,
-  type CotOutputTarget,
-  type CotTlsOptions,
-} from './cot/index.js';

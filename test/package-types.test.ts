@@ -1,9 +1,8 @@
-// The published declarations (dist/*.d.ts, built by `npm run build`) compile in a consumer project that has no
-// @types/node: reckon lists @types/node only as a development dependency, so an installed reckon must not need it.
-// The consumer gets the DOM library, which reckon's dependencies' own declarations need (rxjs's timers, zod's URL)
-// and which @types/node would otherwise provide.
+// The published package as a consumer meets it: every entry point of package.json "exports" loads from dist/ and
+// type-checks with skipLibCheck off — without @types/node (a development dependency only) but for the servers'
+// subpaths — and none exports an internal helper.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,43 +10,132 @@ import { ROOT } from './cli/binary.js';
 
 const consumer = mkdtempSync(join(tmpdir(), 'reckon-consumer-'));
 afterAll(() => rmSync(consumer, { recursive: true, force: true }));
+mkdirSync(join(consumer, 'node_modules'));
+symlinkSync(ROOT, join(consumer, 'node_modules', 'reckon'), 'dir');
+writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+
+/** The package's entry points as a consumer names them: `reckon`, `reckon/nats`, … */
+const exportsField = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports as Record<string, unknown>;
+const entries = Object.keys(exportsField)
+  .filter((key) => key !== './package.json')
+  .map((key) => (key === '.' ? 'reckon' : `reckon/${key.slice(2)}`));
+
+/** The servers' subpaths: their declarations name Node's own types (`node:http`, `Buffer`, the NATS client's). */
+const NODE_ONLY = new Set(['reckon/nats', 'reckon/view']);
+
+/** Type-checks a consumer module importing `imported` (skipLibCheck off); the compiler's output, '' if clean. */
+function compileConsumer(imported: readonly string[], types: readonly string[]): string {
+  writeFileSync(
+    join(consumer, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2023', 'DOM'], // rxjs's timers and zod's URL need DOM where @types/node is absent
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types,
+        typeRoots: [join(ROOT, 'node_modules', '@types')],
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+      },
+      files: ['consumer.ts'],
+    }),
+  );
+  writeFileSync(
+    join(consumer, 'consumer.ts'),
+    [
+      ...imported.map((entry, i) => `import * as entry${i} from '${entry}';`),
+      `export const api = [${imported.map((_, i) => `entry${i}`).join(', ')}];`,
+      '',
+    ].join('\n'),
+  );
+  const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], {
+    encoding: 'utf8',
+    timeout: 150_000,
+  });
+  return tsc.stdout + tsc.stderr + (tsc.status === 0 ? '' : `exit ${tsc.status}`);
+}
 
 describe('published types', () => {
-  it('compile without @types/node (skipLibCheck off)', () => {
-    mkdirSync(join(consumer, 'node_modules'));
-    symlinkSync(ROOT, join(consumer, 'node_modules', 'reckon'), 'dir');
-    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  it('compile without @types/node (skipLibCheck off), every subpath but the servers', () => {
     writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          types: [],
-          strict: true,
-          skipLibCheck: false,
-          noEmit: true,
-        },
-        files: ['consumer.ts'],
-      }),
+      join(consumer, 'core.ts'),
+      "import { createPublisher, createSubscriber, PduBundler, type EntityEvent } from 'reckon';\n" +
+        'export const api = [createPublisher, createSubscriber, PduBundler];\nexport type Event = EntityEvent;\n',
     );
-    writeFileSync(
-      join(consumer, 'consumer.ts'),
-      [
-        "import * as reckon from 'reckon';",
-        "import { createPublisher, createSubscriber, PduBundler, type EntityEvent } from 'reckon';",
-        'export const api = [reckon, createPublisher, createSubscriber, PduBundler];',
-        'export type Event = EntityEvent;',
-        '',
-      ].join('\n'),
+    expect(compileConsumer(['reckon', './core.js', ...entries.filter((e) => !NODE_ONLY.has(e))], [])).toBe('');
+  }, 180_000);
+
+  it('compile with @types/node for the servers (reckon/nats, reckon/view)', () => {
+    expect(compileConsumer([...NODE_ONLY], ['node'])).toBe('');
+  }, 180_000);
+});
+
+/** What a consumer gets from each entry point of the built package, by name. */
+function exportedNames(): Record<string, string[]> {
+  const script = `const names = {};
+for (const entry of ${JSON.stringify(entries)}) names[entry] = Object.keys(await import(entry)).sort();
+console.log(JSON.stringify(names));`;
+  const node = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: consumer,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(node.stderr).toBe('');
+  return JSON.parse(node.stdout) as Record<string, string[]>;
+}
+
+describe('public API by subpath', () => {
+  const names = exportedNames();
+
+  it('has the core at `reckon` and the rest at subpaths, each loading from dist/', () => {
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        'reckon',
+        'reckon/truth',
+        'reckon/experiment',
+        'reckon/lockstep',
+        'reckon/compression',
+        'reckon/pcap',
+        'reckon/nats',
+        'reckon/cot',
+        'reckon/view',
+      ]),
     );
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.status).toBe(0);
+    for (const entry of entries) expect(names[entry]?.length, entry).toBeGreaterThan(3);
+    const core = names.reckon!;
+    for (const name of ['decodeEntityStateInto', 'DeadReckoningModel', 'createSubscriber', 'entityTypeName'])
+      expect(core).toContain(name);
+    // Each name has one home: what a subpath holds is not repeated at the root.
+    for (const [entry, held] of Object.entries(names))
+      if (entry !== 'reckon')
+        expect(
+          held.filter((n) => core.includes(n)),
+          entry,
+        ).toEqual([]);
+    expect(names['reckon/experiment']).toContain('runSweep');
+    expect(names['reckon/lockstep']).toContain('LockstepPeer');
+    expect(names['reckon/view']).toContain('ViewGateway');
+  });
+
+  it('exports no internals', () => {
+    const internal = [
+      /^APPLY_/,
+      /^TABLE_/,
+      /^pdu(Length|Type|ProtocolVersion)At$/,
+      /^sinCos$/,
+      /^reliableSectionLength$/,
+      /^ipv4HeaderChecksum$/,
+      /^emptyTotals$/,
+      /^MAX_RUN_STEPS$/,
+      /^RunContext$/,
+      /^fnv1a$/,
+      /^(originAllowed|binaryFrames)$/,
+    ];
+    const found = Object.entries(names).flatMap(([entry, held]) =>
+      held.filter((n) => internal.some((re) => re.test(n))).map((n) => `${entry}: ${n}`),
+    );
+    expect(found).toEqual([]);
   });
 });

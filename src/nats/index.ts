@@ -35,7 +35,7 @@ export {
   type CircleArea,
   type PolygonArea,
 } from './area.js';
-export { Bridge, fnv1a, type BridgeOptions, type BridgeStats, type BridgeDirectionStats } from './bridge.js';
+export { Bridge, type BridgeOptions, type BridgeStats, type BridgeDirectionStats } from './bridge.js';
 export {
   ensureStream,
   readStream,
