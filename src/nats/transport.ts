@@ -34,6 +34,8 @@ import {
   type TransportStats,
 } from '../transport/transport.js';
 import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
+import { watchReader } from './reader-watch.js';
+import { credentialsFromUrls } from './url-credentials.js';
 import {
   GLOBAL_TOKEN,
   LEFT_CELL_HEADER,
@@ -328,6 +330,7 @@ export class NatsTransport implements DatagramTransport {
   private readonly receiveOptions: NatsReceiveOptions | undefined;
   private receiver: DatagramReceiver | undefined;
   private readonly closeListeners: Array<(error?: Error) => void> = [];
+  private readonly unwatchReader: () => void;
   private closing: Promise<void> | undefined;
   failure: Error | undefined;
   /**
@@ -389,6 +392,7 @@ export class NatsTransport implements DatagramTransport {
     this.maxMessageBytes = options.maxMessageBytes ?? 16384;
     this.receiveOptions = options.receive;
     void this.watchStatus();
+    this.unwatchReader = watchReader(connection, (error) => void this.end(error));
     connection.closed().then(
       (error) =>
         void this.end(error instanceof Error ? new Error(`NATS connection closed: ${error.message}`) : undefined),
@@ -413,8 +417,13 @@ export class NatsTransport implements DatagramTransport {
   static async open(options: NatsTransportOptions): Promise<NatsTransport> {
     if (options.servers.length === 0)
       throw new Error('no NATS server given: pass --nats nats://HOST:4222 (nats.servers)');
+    // Credentials in a URL are used (the client ignores them); the settings, when given, take precedence.
+    const inUrl = credentialsFromUrls(options.servers);
+    const token = options.token ?? inUrl.token;
+    const user = options.user ?? inUrl.user;
+    const password = options.password ?? inUrl.password;
     const connectOptions: NodeConnectionOptions = {
-      servers: [...options.servers],
+      servers: inUrl.servers,
       name: options.name ?? 'reckon',
       reconnect: true,
       maxReconnectAttempts: -1,
@@ -422,9 +431,9 @@ export class NatsTransport implements DatagramTransport {
       ...(options.connectTimeoutMs !== undefined ? { timeout: options.connectTimeoutMs } : {}),
       // A bridge both publishes and subscribes: it must not get its own messages back.
       noEcho: true,
-      ...(options.token !== undefined ? { token: options.token } : {}),
-      ...(options.user !== undefined ? { user: options.user } : {}),
-      ...(options.password !== undefined ? { pass: options.password } : {}),
+      ...(token !== undefined ? { token } : {}),
+      ...(user !== undefined ? { user } : {}),
+      ...(password !== undefined ? { pass: password } : {}),
     };
     if (options.credsFile !== undefined) {
       let creds: Uint8Array;
@@ -487,9 +496,24 @@ export class NatsTransport implements DatagramTransport {
     return { address: server, port, family: 'nats' };
   }
 
-  /** Resolves when the server has taken every subscription asked for so far (a round trip to it). */
-  async settled(): Promise<void> {
-    await this.connection.flush();
+  /**
+   * Resolves when the server has taken every subscription asked for so far (a round trip to it); rejects with the
+   * failure when the transport closes first (a reader that died never sees the answer).
+   */
+  settled(): Promise<void> {
+    if (this.closing) return Promise.reject(this.failure ?? new Error('the NATS connection is closed'));
+    return new Promise<void>((resolve, reject) => {
+      const onClose = (error?: Error) => reject(error ?? new Error('the NATS connection is closed'));
+      this.closeListeners.push(onClose);
+      const done = () => {
+        const at = this.closeListeners.indexOf(onClose);
+        if (at >= 0) this.closeListeners.splice(at, 1);
+      };
+      this.connection.flush().then(
+        () => (done(), resolve()),
+        (error: unknown) => (done(), reject(error)),
+      );
+    });
   }
 
   /** The cells subscribed to (sorted), or undefined when the whole exercise is. */
@@ -967,6 +991,7 @@ export class NatsTransport implements DatagramTransport {
     if (this.closing) return this.closing;
     this.failure = error;
     this.receiver = undefined;
+    this.unwatchReader();
     this.areaSubscription?.unsubscribe();
     const connection = this.connection;
     this.closing = (async () => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom, take } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsTransport, type NatsTransportOptions } from '../../src/nats/transport.js';
+import { credentialsFromUrls } from '../../src/nats/url-credentials.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { reckon, within } from '../cli/binary.js';
@@ -220,6 +221,20 @@ describeSecurity('NATS user and password', () => {
     const output = await expectCliFailure(['subscribe', '--nats', inUrl], {}, /refused the credentials/);
     expect(output).not.toContain(WRONG_PASSWORD);
     expect(output).toContain(`nats://***@127.0.0.1:${server.port}`);
+  }, 30_000);
+
+  it('credentials in the URL are used (the client ignored them), and never printed', async () => {
+    const inUrl = `nats://${USER}:${PASSWORD}@127.0.0.1:${server.port}`;
+    await roundTrip({ servers: [inUrl] });
+    const output = await expectCliConnects(['--nats', inUrl]);
+    expect(output).not.toContain(PASSWORD);
+    // Percent-encoded, as a URL must write an @ or : in a password.
+    expect(credentialsFromUrls(['nats://a%40b:p%3Aw@h:4222', 'tls://tok@h2'])).toEqual({
+      servers: ['nats://h:4222', 'tls://h2'],
+      user: 'a@b',
+      password: 'p:w',
+    });
+    expect(credentialsFromUrls(['tok-1@h:4222'])).toEqual({ servers: ['h:4222'], token: 'tok-1' });
   }, 30_000);
 
   it('--help and a usage error show no secret given by flag or environment', async () => {
