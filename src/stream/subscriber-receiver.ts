@@ -161,6 +161,7 @@ export class SubscriberReceiver implements EntitySubscriber {
       decodeErrors,
       engagements: { fires: 0, detonations: 0, collisions: 0 },
       control: createSimulationControlStats(),
+      notTaken: { tableFull: 0, unknownUpdates: 0 },
     };
     this.receiver = new PduReceiver(
       this.consume,
@@ -359,6 +360,8 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.applying = null;
     this.applyingSource = null;
     this.stats.transport.entities = table.size;
+    if (result === ApplyResult.TABLE_FULL) this.stats.notTaken.tableFull++;
+    else if (result === ApplyResult.UNKNOWN_UPDATE) this.stats.notTaken.unknownUpdates++;
     if (!this.diagnostics.observed) return;
     if (result === ApplyResult.TABLE_FULL) {
       const message = `the table holds its maximum of ${table.capacity} entities (receiver.maxEntities)`;

@@ -69,6 +69,11 @@ export interface SubscriberStats {
   readonly engagements: { fires: number; detonations: number; collisions: number };
   /** Remove Entity, Stop/Freeze and Start/Resume PDUs taken, and the entities they changed. */
   readonly control: SimulationControlStats;
+  /**
+   * Valid Entity State PDUs the table did not take: of new entities while it held `receiver.maxEntities`, and
+   * Entity State Updates of entities never seen in a full Entity State PDU.
+   */
+  readonly notTaken: { tableFull: number; unknownUpdates: number };
 }
 
 /** The NATS side of a subscriber connected over NATS. */

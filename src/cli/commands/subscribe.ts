@@ -176,7 +176,8 @@ export const command: Command = {
         `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatOtherPdus(s.transport)}${formatEngagements(s)}${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
           (decodeErrors.length > 0
             ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}`
-            : ''),
+            : '') +
+          formatNotTaken(s.notTaken, subscriber.config.receiver.maxEntities),
         ...(natsStats
           ? [
               `  nats      ${formatCount(natsStats.messagesIn, 'message')}, ${natsStats.leftArea} left the area, ` +
@@ -189,3 +190,15 @@ export const command: Command = {
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/** The valid PDUs the table did not take, as view's summary says them; empty when none. */
+function formatNotTaken(notTaken: { tableFull: number; unknownUpdates: number }, maxEntities: number): string {
+  if (notTaken.tableFull + notTaken.unknownUpdates === 0) return '';
+  const parts = [];
+  if (notTaken.tableFull > 0)
+    parts.push(
+      `${notTaken.tableFull} of new entities over receiver.maxEntities (${maxEntities}; raise it with --max-entities)`,
+    );
+  if (notTaken.unknownUpdates > 0) parts.push(`${notTaken.unknownUpdates} updates of unknown entities`);
+  return `; not taken: ${parts.join(', ')}`;
+}
