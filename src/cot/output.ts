@@ -11,6 +11,7 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { CONNECT_TIMEOUT_MS, describeConnectionError } from './connection-errors.js';
 
 export type CotProtocol = 'udp' | 'tcp' | 'tls';
 
@@ -126,6 +127,8 @@ export interface CotOutputOptions {
   readonly maxQueuedBytes?: number;
   /** Connection and failure messages, for people. */
   readonly onStatus?: (message: string) => void;
+  /** How long a TCP connection and TLS handshake may take before they count as failed, ms. Defaults to 10 000. */
+  readonly connectTimeoutMs?: number;
 }
 
 /** One open output. */
@@ -220,6 +223,7 @@ const CLOSE_WAIT_MS = 2000;
 
 function openStream(target: CotOutputTarget, stats: CotOutputStats, options: CotOutputOptions): CotOutput {
   const maxQueued = options.maxQueuedBytes ?? 1 << 20;
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const queue: Buffer[] = [];
   let queuedBytes = 0;
   let socket: Socket | undefined;
@@ -238,7 +242,12 @@ function openStream(target: CotOutputTarget, stats: CotOutputStats, options: Cot
         : netConnect({ host: target.host, port: target.port });
     socket = s;
     s.setNoDelay(true);
+    // A server that takes the TCP connection but never answers the TLS handshake raises no error by itself.
+    s.setTimeout(connectTimeoutMs, () => {
+      if (!connected) s.destroy(Object.assign(new Error('no answer'), { code: 'CONNECT_TIMEOUT' }));
+    });
     s.once(target.protocol === 'tls' ? 'secureConnect' : 'connect', () => {
+      s.setTimeout(0);
       connected = true;
       pauseMs = RECONNECT_FIRST_MS;
       lastError = '';
@@ -253,12 +262,11 @@ function openStream(target: CotOutputTarget, stats: CotOutputStats, options: Cot
       }
     });
     s.on('data', () => {}); // a TAK Server may talk back (pings); nothing to do with it
-    s.on('error', (error) => {
+    s.on('error', (error: NodeJS.ErrnoException) => {
       // Report each distinct failure once while retrying, not every second.
-      if (error.message !== lastError) {
-        options.onStatus?.(`${target.text}: ${error.message}${closed ? '' : '; retrying'}`);
-      }
-      lastError = error.message;
+      const message = describeConnectionError(error, target.protocol === 'tls', connectTimeoutMs);
+      if (message !== lastError) options.onStatus?.(`${target.text}: ${message}${closed ? '' : '; retrying'}`);
+      lastError = message;
       stats.errors++;
     });
     s.on('close', () => {

@@ -300,4 +300,44 @@ describe('TLS output', () => {
       expect(statuses[0]).toMatch(/retrying/);
     },
   );
+
+  /** The first status an output to `url` reports, then closes it. */
+  async function firstStatus(url: string, connectTimeoutMs?: number): Promise<string> {
+    let output: Awaited<ReturnType<typeof openCotOutput>> | undefined;
+    const status = new Promise<string>((resolve) => {
+      void openCotOutput(target(url), {
+        ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+        onStatus: (s) => resolve(s),
+      }).then((o) => (output = o));
+    });
+    const text = await within(status, 10_000, `a status from ${url}`);
+    await output?.close();
+    return text;
+  }
+
+  it('tls:// to a plain TCP server: one printable line saying to use tcp://, not an OpenSSL string', async () => {
+    const server = createServer((socket) => socket.on('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n')));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const text = await firstStatus(`tls://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      expect(text).toMatch(/: the server does not speak TLS there: use tcp:\/\/ for a plain TCP port/);
+      expect(text).not.toMatch(/\n|SSL routines|deps\/openssl/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('tls:// to a server that never answers the handshake: said after the connect timeout', async () => {
+    const held: Socket[] = [];
+    const server = createServer((socket) => held.push(socket)); // takes the connection, says nothing
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const text = await firstStatus(`tls://127.0.0.1:${(server.address() as AddressInfo).port}`, 300);
+      expect(text).toMatch(/no answer within 0\.3 s: the server did not complete the TLS handshake/);
+      expect(text).toMatch(/retrying$/);
+    } finally {
+      for (const socket of held) socket.destroy();
+      server.close();
+    }
+  });
 });
