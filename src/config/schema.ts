@@ -16,6 +16,7 @@ import {
 } from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/position-smoothing.js';
 import { anyCaseEnum } from './any-case.js';
+import { parseCircleArea } from './circle-area.js';
 import { MIN_RATE_HZ, nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
 
 /** Human example of a valid value, shown in error messages and the JSON Schema. */
@@ -268,7 +269,16 @@ export const AreaSchema = z.union([
     .regex(
       /^\s*[-+]?\d+(\.\d+)?\s*,\s*[-+]?\d+(\.\d+)?\s*,\s*\d+(\.\d+)?\s*(m|km|nmi|mi)?\s*$/i,
       'must be "LAT,LON,RADIUS" in degrees and metres (or km, nmi, mi), e.g. "48.1,11.6,50 km"',
-    ),
+    )
+    .superRefine((text, ctx) => {
+      // The form is the pattern's to check; the ranges (latitude 91, radius 0) are the parser's.
+      try {
+        parseCircleArea(text);
+      } catch (error) {
+        const message = (error as Error).message;
+        if (!/is not "LAT,LON,RADIUS"/.test(message)) ctx.addIssue({ code: 'custom', message });
+      }
+    }),
   z.strictObject({
     polygon: z
       .array(z.tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)]))

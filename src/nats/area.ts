@@ -3,6 +3,9 @@
  * these cells: every cell that overlaps the area, so no point of the area is missed, and no more.
  */
 import { POLYGON_TO_CELLS_FLAGS, getHexagonAreaAvg, polygonToCellsExperimental } from 'h3-js';
+import { parseCircleArea, type CircleArea } from '../config/circle-area.js';
+
+export { parseCircleArea, type CircleArea };
 
 /** Mean Earth radius (IUGG), metres: great-circle geometry of area outlines. */
 const EARTH_RADIUS_M = 6_371_008.8;
@@ -10,40 +13,12 @@ const DEG = Math.PI / 180;
 /** Corners of the polygon drawn around a circle. */
 const CIRCLE_CORNERS = 96;
 
-/** A circle on the Earth. */
-export interface CircleArea {
-  readonly latitudeDeg: number;
-  readonly longitudeDeg: number;
-  readonly radiusM: number;
-}
-
 /** A polygon of `[latDeg, lonDeg]` corners (not closed: the last corner joins the first). */
 export interface PolygonArea {
   readonly polygon: ReadonlyArray<readonly [number, number]>;
 }
 
 export type Area = CircleArea | PolygonArea;
-
-const UNIT_M: Record<string, number> = { m: 1, km: 1000, nmi: 1852, mi: 1609.344 };
-
-/**
- * Reads `"LAT,LON,RADIUS"` (degrees, and metres unless a unit m, km, nmi or mi follows), e.g. `"48.1,11.6,50 km"`.
- * @throws RangeError saying what is wrong.
- */
-export function parseCircleArea(text: string): CircleArea {
-  const match = /^\s*([-+]?\d+(?:\.\d+)?)\s*,\s*([-+]?\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*(m|km|nmi|mi)?\s*$/i.exec(
-    text,
-  );
-  if (!match) throw new RangeError(`area "${text}" is not "LAT,LON,RADIUS", e.g. "48.1,11.6,50 km"`);
-  const latitudeDeg = Number(match[1]),
-    longitudeDeg = Number(match[2]);
-  const radiusM = Number(match[3]) * UNIT_M[(match[4] ?? 'm').toLowerCase()]!;
-  if (Math.abs(latitudeDeg) > 90) throw new RangeError(`area latitude ${latitudeDeg} is outside −90…90 degrees`);
-  if (Math.abs(longitudeDeg) > 180) throw new RangeError(`area longitude ${longitudeDeg} is outside −180…180 degrees`);
-  if (!(radiusM > 0 && radiusM <= 5_000_000))
-    throw new RangeError(`area radius must be more than 0 and at most 5000 km`);
-  return { latitudeDeg, longitudeDeg, radiusM };
-}
 
 /** The area a configuration value gives (`nats.area`): a circle as text or `{ polygon }`. */
 export function areaFromConfig(value: string | PolygonArea): Area {

@@ -55,6 +55,16 @@ describe('a usage or input problem: one line naming what to fix, exit 2, before 
       /^reckon publish: --origin: expected LAT,LON in degrees .*got "48\.1"/,
     ],
     [
+      'an area whose latitude is past the pole',
+      ['subscribe', '--nats', 'nats://127.0.0.1:4222', '--area', '91,0,1 km'],
+      /^reckon subscribe: nats\.area \(from --area\): area latitude 91 is outside −90…90 degrees/,
+    ],
+    [
+      'an area of radius 0',
+      ['subscribe', '--nats', 'nats://127.0.0.1:4222', '--area', '48,11,0 km'],
+      /^reckon subscribe: nats\.area \(from --area\): area radius must be more than 0 and at most 5000 km/,
+    ],
+    [
       'publish of a missing track',
       ['publish', '--track', join(dir, 'missing.csv')],
       /^reckon publish: --track: .*no such file/,
