@@ -37,6 +37,7 @@ export function formatConfigIssue(issue: ConfigIssue): string {
   return `${issue.path}${issue.source ? ` (from ${issue.source})` : ''}: ${issue.message}`;
 }
 
+/** Where `loadConfig` reads settings from, lowest precedence first: file, environment, flags. */
 export interface ConfigSources {
   /** JSON file; defaults to `flags.config`, then `env.RECKON_CONFIG`. */
   readonly file?: string;

@@ -181,6 +181,7 @@ export const HEARTBEAT_CLASSES = [
   'sensorEmitter',
   'other',
 ] as const;
+/** A class of entity with its own heartbeat. */
 export type HeartbeatClass = (typeof HEARTBEAT_CLASSES)[number];
 
 export const HeartbeatConfigSchema = z.strictObject({
@@ -385,6 +386,7 @@ export const NatsConfigSchema = z.strictObject({
   ),
 });
 
+/** Every setting of reckon, with defaults and units (`schemas/config.schema.json`; docs in `reckon --help`). */
 export const ConfigSchema = z
   .strictObject({
     network: NetworkConfigSchema.default(() => NetworkConfigSchema.parse({})),
@@ -405,15 +407,23 @@ export const ConfigSchema = z
 export type Config = z.output<typeof ConfigSchema>;
 /** What a configuration file may contain (any part may be left out). */
 export type ConfigInput = z.input<typeof ConfigSchema>;
+/** Where PDUs are sent and received: address, port, interface, TTL, … */
 export type NetworkConfig = Config['network'];
+/** What is sent: protocol version, exercise, site and application. */
 export type DisConfig = Config['dis'];
+/** Which received PDUs are taken. */
 export type FilterConfig = Config['filter'];
+/** When an owner sends: thresholds, rate cap, algorithm. */
 export type EmitterConfig = Config['emitter'];
+/** Heartbeat intervals and the timeout multiplier. */
 export type HeartbeatConfig = Config['heartbeat'];
+/** How remote entities are held and shown: capacity, smoothing, display, … */
 export type ReceiverConfig = Config['receiver'];
 export type NatsConfig = Config['nats'];
 export type AreaConfig = z.output<typeof AreaSchema>;
+/** The name of a configuration section. */
 export type ConfigSection = keyof Config;
+/** The sections of the configuration: `network`, `dis`, `filter`, … */
 export const CONFIG_SECTIONS = Object.keys(ConfigSchema.shape) as readonly ConfigSection[];
 
 /** The defaults: what an empty file gives. */

@@ -18,6 +18,7 @@ export const DIMENSIONS = {
   dataRate: { si: 'b/s', example: '"1 Mb/s"', noun: 'a data rate' },
 } as const;
 
+/** A kind of quantity a setting may carry (length, angle, time, speed, …). */
 export type Dimension = keyof typeof DIMENSIONS;
 
 type MathUnit = { equalBase(other: MathUnit): boolean; toNumber(unit: string): number; value: number | null };

@@ -32,6 +32,7 @@ export interface CotEvent {
   readonly xml: string;
 }
 
+/** Options of `cotEvents`. */
 export interface CotEventsOptions {
   /** Events per entity per second while nothing changes. Defaults to 1. */
   readonly rateHz?: number;

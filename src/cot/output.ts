@@ -13,6 +13,7 @@ import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { CONNECT_TIMEOUT_MS, describeConnectionError } from './connection-errors.js';
 
+/** How CoT events are sent. */
 export type CotProtocol = 'udp' | 'tcp' | 'tls';
 
 /** A parsed output URL. */
@@ -121,6 +122,7 @@ export interface CotTlsOptions {
   readonly rejectUnauthorized?: boolean;
 }
 
+/** Options of `openCotOutput`. */
 export interface CotOutputOptions {
   readonly tls?: CotTlsOptions;
   /** Most bytes held for a TCP or TLS connection (while disconnected or behind). Defaults to 1 MiB. */

@@ -4,6 +4,7 @@
  */
 
 export const DR_OTHER = 0;
+/** Static: the entity does not move. */
 export const DR_STATIC = 1;
 /** DRM(F,P,W): fixed orientation, constant velocity, world frame. */
 export const DR_FPW = 2;
@@ -61,10 +62,12 @@ export function usesAcceleration(algorithm: number): boolean {
   return algorithm === DR_RVW || algorithm === DR_FVW || algorithm === DR_RVB || algorithm === DR_FVB;
 }
 
+/** Whether the appearance says the entity is frozen (bit 21): receivers hold it where it is. */
 export function isFrozen(appearance: number): boolean {
   return (appearance & APPEARANCE_FROZEN) !== 0;
 }
 
+/** Whether the appearance says the entity is deactivated (bit 23): receivers remove it. */
 export function isDeactivated(appearance: number): boolean {
   return (appearance & APPEARANCE_DEACTIVATED) !== 0;
 }

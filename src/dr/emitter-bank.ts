@@ -60,6 +60,7 @@ const EMIT_CHANGE = EMIT_CHANGE_IMPORTED;
 /** How the truth's attitude is given: ψθφ in `truth.orientation`, or R_wb in `truth.worldToBody`. */
 export type BankAttitude = 'angles' | 'matrix';
 
+/** Options of an `EmitterBank`. */
 export interface EmitterBankOptions {
   /** Entities held; `grow` makes room for more. */
   readonly capacity: number;
@@ -114,6 +115,7 @@ const SIMD_MIN_ENTITIES = 16;
 
 const DEG = Math.PI / 180;
 
+/** The decisions of many `DeadReckoningEmitter`s in one pass over struct-of-arrays truth; see the file header. */
 export class EmitterBank {
   readonly attitude: BankAttitude;
   /** Entities the arrays hold. */

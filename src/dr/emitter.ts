@@ -39,8 +39,11 @@ import { PoseRateEstimator } from './pose-rates.js';
 
 /** Why a PDU is sent; `update` returns a bit set of these (0 = nothing to send). */
 export const EMIT_FIRST = 1;
+/** Reason bit: the position drifted past its threshold. */
 export const EMIT_POSITION = 2;
+/** Reason bit: the orientation drifted past its threshold. */
 export const EMIT_ORIENTATION = 4;
+/** Reason bit: the heartbeat was due. */
 export const EMIT_HEARTBEAT = 8;
 /** The DR algorithm, appearance or another non-kinematic field changed. */
 export const EMIT_CHANGE = 16;
@@ -60,6 +63,7 @@ export interface AdaptiveThreshold {
   readonly maxMeters: number;
 }
 
+/** Options of a `DeadReckoningEmitter`. */
 export interface EmitterOptions {
   /** Position threshold DRA_POS_THRSH, metres (Euclidean distance). Defaults to 1. */
   positionThresholdMeters?: number;
@@ -92,6 +96,7 @@ const ANCHOR_DT = 0,
 /** The one slot of a DeadReckoningModel's store, for `rotateSlots`. */
 const SLOT_0 = new Int32Array(1);
 
+/** Decides when one local entity needs an Entity State PDU: threshold, heartbeat or a changed field. */
 export class DeadReckoningEmitter {
   readonly positionThresholdMeters: number;
   readonly orientationThresholdRad: number;

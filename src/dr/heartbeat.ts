@@ -7,6 +7,7 @@
  */
 import { DR_STATIC, isRotatingAlgorithm, usesAcceleration } from './algorithm.js';
 
+/** Heartbeat intervals by entity kind and domain, seconds. */
 export interface HeartbeatTable {
   /** Seconds for kinds and domains not listed. */
   readonly defaultSeconds: number;

@@ -30,6 +30,7 @@ export interface OwnedEntityStats {
   readonly reasons: Float64Array;
 }
 
+/** Zeroed counters for an `OwnedEntityTable`. */
 export function createOwnedEntityStats(): OwnedEntityStats {
   return { pdus: 0, bytes: 0, reasons: new Float64Array(EMIT_REASON_NAMES.length) };
 }
@@ -48,6 +49,7 @@ export interface OwnedEntityIdentity {
   readonly marking?: string;
 }
 
+/** Options of an `OwnedEntityTable`. */
 export interface OwnedEntityTableOptions {
   /** Entities held; `grow` makes room for more. */
   readonly capacity: number;
@@ -66,6 +68,7 @@ export interface OwnedEntityTableOptions {
 /** Bytes per entity in `marking`: the character set, then 11 characters. */
 const MARKING_STRIDE = 12;
 
+/** An owner's local entities: identities, decisions and their Entity State PDUs written into a `PduSink`. */
 export class OwnedEntityTable {
   readonly bank: EmitterBank;
   readonly stats: OwnedEntityStats;

@@ -7,6 +7,7 @@
 import { worldToBodyFromEuler } from '../math/euler.js';
 import type { TruthState } from './truth-state.js';
 
+/** Velocity, acceleration and body rates estimated from the last poses of a track. */
 export class PoseRateEstimator {
   private count = 0;
   private readonly locations = new Float64Array(9); // newest first

@@ -18,17 +18,23 @@
  */
 
 export const SMOOTH_SNAP = 0;
+/** The correction is removed linearly over the smoothing time. */
 export const SMOOTH_LINEAR = 1;
+/** Projective velocity blending onto the new path. */
 export const SMOOTH_PROJECTIVE = 2;
+/** A critically damped spring on the error, ending exactly on the new path. */
 export const SMOOTH_CONVERGENCE = 3;
+/** The smoothing methods by name. */
 export const SMOOTHING_METHODS = {
   snap: SMOOTH_SNAP,
   linear: SMOOTH_LINEAR,
   projective: SMOOTH_PROJECTIVE,
   convergence: SMOOTH_CONVERGENCE,
 } as const;
+/** The name of a smoothing method. */
 export type SmoothingMethodName = keyof typeof SMOOTHING_METHODS;
 
+/** How corrections are smoothed: method, duration, and the jump beyond which they snap. */
 export interface SmoothingOptions {
   /** Defaults to 'linear'. */
   method?: SmoothingMethodName;

@@ -68,8 +68,10 @@ import { startRotationError, turnByError } from './orientation-smoothing.js';
 import { ApplyResult, TableEvent } from './table-results.js';
 import { ExerciseFreeze } from './exercise-freeze.js';
 
+/** Called synchronously for each `TableEvent` of a slot. */
 export type TableEventListener = (kind: TableEvent, slot: number, key: number) => void;
 
+/** Options of a `RemoteEntityTable`. */
 export interface RemoteEntityTableOptions {
   /** Most entities held; PDUs of further new entities are counted in `stats.full`. Defaults to 10 000. */
   capacity?: number;
@@ -156,6 +158,7 @@ class ModelState {
   }
 }
 
+/** The receiver's remote entities: PDUs applied in order, dead-reckoned and smoothed at any time t. */
 export class RemoteEntityTable {
   readonly capacity: number;
   /** Slots in use are all below this; loops over slots run to it. */

@@ -9,6 +9,7 @@ import { create as createMat3 } from '../math/mat3.js';
 import { fromMat3, slerp, toMat3 } from '../math/quat.js';
 import type { ReadonlyVec3, Vec3 } from '../math/vec3.js';
 
+/** What `SnapshotInterpolationBuffer.sample` could give for a slot. */
 export const InterpolationStatus = {
   /** No state held for the slot; outputs untouched. */
   EMPTY: 0,
@@ -21,6 +22,7 @@ export const InterpolationStatus = {
 } as const;
 export type InterpolationStatus = (typeof InterpolationStatus)[keyof typeof InterpolationStatus];
 
+/** Options of a `SnapshotInterpolationBuffer`. */
 export interface InterpolationOptions {
   /** Entity slots. Defaults to 1024. */
   readonly slots?: number;
@@ -34,6 +36,7 @@ const scratchMatrix = createMat3();
 const scratchQuatA = new Float64Array(4);
 const scratchQuatB = new Float64Array(4);
 
+/** Shows entities a delay in the past, between the received states that bracket that time. */
 export class SnapshotInterpolationBuffer {
   readonly slots: number;
   readonly depth: number;

@@ -31,7 +31,8 @@ export {
 export { runExperiment, simulate, RunAbortedError, type RunResult } from './runner.js';
 export { runSweep, SweepAbortedError, type SweepOptions } from './sweep-runner.js';
 export { MetricsAccumulator, type RunMetrics, type ErrorSummary } from './metrics.js';
-export { writeExperimentOutputs, resultsJson, paretoFront } from './report.js';
+export { writeExperimentOutputs, resultsJson } from './report.js';
+export { paretoFront } from './report-charts.js';
 export { toCsv, toTextTable } from './results-table.js';
 export { PRESETS as EXPERIMENT_PRESETS } from './presets.js';
 export { runLockstepComparison, LOCKSTEP_CONDITIONS, type LockstepComparisonRow } from './lockstep-comparison.js';

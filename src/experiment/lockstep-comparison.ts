@@ -25,6 +25,7 @@ import {
 } from '../lockstep/packet.js';
 import { PlayoutBuffer } from '../lockstep/playout-buffer.js';
 
+/** One condition of the lockstep comparison and what it measured. */
 export interface LockstepComparisonRow {
   /** One-way latency, ms. */
   latencyMs: number;

@@ -20,6 +20,7 @@ export interface TablePreset {
 
 export type Preset = SpecPreset | TablePreset;
 
+/** The named experiments of `reckon experiment --preset`. */
 export const PRESETS: Readonly<Record<string, Preset>> = {
   circle: {
     summary:

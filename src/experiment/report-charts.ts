@@ -205,8 +205,6 @@ function shapeChannel(enc: RunEncoding): Record<string, unknown> | undefined {
   };
 }
 
-/** Evenly spaced picks (first and last included) of at most n items. */
-
 /** Indices of the points not dominated by any other (lower or equal x and y, one strictly), sorted by x. */
 export function paretoFront(points: ReadonlyArray<readonly [number, number]>): number[] {
   const order = points.map((_, i) => i).sort((a, b) => points[a]![0] - points[b]![0] || points[a]![1] - points[b]![1]);

@@ -88,6 +88,7 @@ export const NETWORK_PROFILES = {
   },
 } as const satisfies Readonly<Record<string, NetworkProfile>>;
 
+/** The name of a network profile (`NETWORK_PROFILES`). */
 export type NetworkProfileName = keyof typeof NETWORK_PROFILES;
 
 /** Counters of one link; read them at any time. */

@@ -280,6 +280,7 @@ export const MetricsSpecSchema = z.strictObject({
   ),
 });
 
+/** One run of an experiment: trajectory, emitter, network, receiver and seed. */
 export const RunSpecSchema = z.strictObject({
   name: setting(
     // The name is the default results folder, experiment-results/<name>: it must not lead anywhere else.
@@ -346,7 +347,11 @@ export const ExperimentSpecSchema = RunSpecSchema.extend({
   ),
 });
 
+/** One run, validated. */
 export type RunSpec = z.output<typeof RunSpecSchema>;
+/** One run as written, before defaults. */
 export type RunSpecInput = z.input<typeof RunSpecSchema>;
+/** An experiment, validated. */
 export type ExperimentSpec = z.output<typeof ExperimentSpecSchema>;
+/** An experiment as written, before defaults. */
 export type ExperimentSpecInput = z.input<typeof ExperimentSpecSchema>;

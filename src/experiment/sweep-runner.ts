@@ -15,6 +15,7 @@ import { senderKey } from './transmission.js';
 import { truthKey } from './sampled-truth.js';
 import type { WorkerRequest } from './worker.js';
 
+/** Options of `runSweep`. */
 export interface SweepOptions {
   /** Worker threads. Defaults to the plan's `parallel`, else the machine's cores. */
   readonly parallel?: number;

@@ -19,6 +19,7 @@ import { ReliableEndpoint } from './reliable.js';
 import { unwrapSequence } from './sequence.js';
 import { LockstepSimulation } from './simulation.js';
 
+/** Options of a `LockstepPeer`. */
 export interface LockstepPeerOptions {
   /** Player index of this peer: 0 or 1. */
   readonly player: 0 | 1;
@@ -36,6 +37,7 @@ export interface LockstepPeerOptions {
   readonly checksumEveryFrames?: number;
 }
 
+/** Counters of a `LockstepPeer`. */
 export interface LockstepPeerStats {
   /** Frames simulated. */
   frame: number;
@@ -58,6 +60,7 @@ export interface LockstepPeerStats {
 const RING = 1024;
 const CHECKSUM_RING = 64;
 
+/** One peer of a two-player lockstep session: `tick(now)` to send, `receive(bytes, now)` to take packets. */
 export class LockstepPeer {
   readonly stats: LockstepPeerStats;
   private readonly seed: number;

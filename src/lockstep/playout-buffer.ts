@@ -30,6 +30,7 @@ export interface PlayoutOptions {
   readonly decaySecondsPerSecond?: number;
 }
 
+/** What `PlayoutBuffer.add` did with a frame. */
 export const PlayoutAddStatus = {
   OK: 0,
   /** Already held. */
@@ -41,6 +42,7 @@ export const PlayoutAddStatus = {
 } as const;
 export type PlayoutAddStatus = (typeof PlayoutAddStatus)[keyof typeof PlayoutAddStatus];
 
+/** Counters of a `PlayoutBuffer`. */
 export interface PlayoutStats {
   added: number;
   duplicates: number;
@@ -54,6 +56,7 @@ export interface PlayoutStats {
   longestStallSeconds: number;
 }
 
+/** Frames in at irregular times, out at a steady rate after a (fixed or adaptive) playout delay. */
 export class PlayoutBuffer {
   readonly stats: PlayoutStats = {
     added: 0,

@@ -37,6 +37,7 @@ export function reliableSectionLength(bytes: Uint8Array, offset: number): number
   return offset + length > bytes.length ? ReliableStatus.MALFORMED : length;
 }
 
+/** Options of a `ReliableEndpoint`. */
 export interface ReliableOptions {
   /** Most messages queued and not yet acknowledged; `send` refuses more. Defaults to 64. */
   readonly maxQueued?: number;

@@ -16,6 +16,7 @@ const FRICTION_SHIFT = 4;
 /** A drifting body gets a random kick with probability 1/KICK_ODDS per frame. */
 const KICK_ODDS = 64;
 
+/** Options of a `LockstepSimulation`. */
 export interface SimulationOptions {
   /** Players, each driven by one input per frame. Defaults to 2. */
   readonly players?: number;

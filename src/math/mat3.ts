@@ -4,7 +4,9 @@
  */
 import type { ReadonlyVec3, Vec3 } from './vec3.js';
 
+/** A 3×3 matrix, row-major: m[3·row + col]. */
 export type Mat3 = Float64Array;
+/** A matrix that is only read. */
 export type ReadonlyMat3 = Readonly<Float64Array> | ArrayLike<number>;
 
 /** A new identity matrix (allocates). */

@@ -4,7 +4,9 @@
  */
 import type { Mat3, ReadonlyMat3 } from './mat3.js';
 
+/** A quaternion [w, x, y, z]. */
 export type Quat = Float64Array;
+/** A quaternion that is only read. */
 export type ReadonlyQuat = Readonly<Float64Array> | ArrayLike<number>;
 
 /** A new identity quaternion (allocates). */

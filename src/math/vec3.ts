@@ -5,6 +5,7 @@
 
 /** A 3-vector; Float64Array so ECEF metres (~6.4e6) keep sub-millimetre precision. */
 export type Vec3 = Float64Array;
+/** A vector that is only read. */
 export type ReadonlyVec3 = Readonly<Float64Array> | ArrayLike<number>;
 
 /** A new zero vector (allocates: call once, reuse). */

@@ -8,6 +8,7 @@ import { type EntityTypeLike, entityTypeFields } from './entity-type-fields.js';
 import { countryCode, countryName, domainName, entityKindName, isListed, nameByUid } from './enumerations.js';
 import { entityTypeHigh, entityTypeLow, entityTypeRowOf, entityTypeRows } from './siso-tables.js';
 
+/** The names of an entity type's fields, and the nearest listed type's description. */
 export interface EntityTypeNames {
   readonly kind: string;
   readonly domain: string;

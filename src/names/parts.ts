@@ -11,6 +11,7 @@ import { entityTypeName } from './entity-type-names.js';
 /** The unit of an articulated part's value, as the wire carries it. */
 export type ArticulatedPartUnit = 'm' | 'm/s' | 'rad' | 'rad/s' | '';
 
+/** The names of an articulated part's type and metric. */
 export interface ArticulatedPartNames {
   /** The class, e.g. "Primary Turret Number 1". */
   readonly partClass: string;

@@ -8,6 +8,7 @@ import { deadReckoningAlgorithmName, forceName } from './enumerations.js';
 import { entityTypeName } from './entity-type-names.js';
 import { type VariableParameterNames, variableParameterNames } from './parts.js';
 
+/** The names of an Entity State PDU's numbers. */
 export interface EntityStatePduNames {
   /** The entity type's short label, "M1A2 · Tank · USA". */
   readonly type: string;

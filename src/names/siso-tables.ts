@@ -36,6 +36,7 @@ export interface BitField {
   readonly enumeration: Enumeration | undefined;
 }
 
+/** A bit record of SISO-REF-010 (an appearance, capabilities, …) and its fields. */
 export interface BitRecord {
   /** SISO's record name, e.g. `LandPlatformAppearance`. */
   readonly name: string;

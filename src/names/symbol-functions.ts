@@ -8,6 +8,7 @@
 /** 2525C battle dimension: G ground, A air, S sea surface, U subsurface, P space; X none known. */
 export type BattleDimension = 'G' | 'A' | 'S' | 'U' | 'P' | 'X';
 
+/** A MIL-STD-2525C symbol function: its code and battle dimension. */
 export interface SymbolFunction {
   readonly dimension: BattleDimension;
   /** The 2525C function id without its padding, e.g. `EVAT` (armoured tank); '' for the dimension's generic symbol. */

@@ -18,6 +18,7 @@ export interface PolygonArea {
   readonly polygon: ReadonlyArray<readonly [number, number]>;
 }
 
+/** An area of interest: a circle or a polygon. */
 export type Area = CircleArea | PolygonArea;
 
 /** The area a configuration value gives (`nats.area`): a circle as text or `{ polygon }`. */

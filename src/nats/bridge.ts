@@ -24,6 +24,7 @@ export interface BridgeDirectionStats {
   out: number;
 }
 
+/** Counters of a `Bridge`, per direction. */
 export interface BridgeStats {
   readonly udpToNats: BridgeDirectionStats;
   readonly natsToUdp: BridgeDirectionStats;
@@ -34,6 +35,7 @@ export interface BridgeStats {
   readonly natsReceive: TransportStats;
 }
 
+/** Options of a `Bridge`. */
 export interface BridgeOptions {
   /** The LAN side: binds the DIS port and sends to the LAN's destination. */
   readonly udp: DatagramTransport;

@@ -16,6 +16,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import type { Config } from '../config/schema.js';
 import { LEFT_CELL_HEADER } from './subjects.js';
 
+/** A JetStream stream to record DIS into. */
 export interface StreamSettings {
   /** Stream name. */
   readonly name: string;

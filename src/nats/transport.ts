@@ -50,6 +50,7 @@ import type { NatsStats } from './stats.js';
 
 export type { NatsStats } from './stats.js';
 
+/** Zeroed counters for a `NatsTransport`. */
 export function createNatsStats(): NatsStats {
   return {
     messagesOut: 0,
@@ -98,6 +99,7 @@ export interface NatsReceiveOptions {
   readonly queue?: string;
 }
 
+/** Options of `openNatsTransport`. */
 export interface NatsTransportOptions {
   /** NATS server URLs (one cluster). */
   readonly servers: readonly string[];
@@ -260,7 +262,7 @@ function copyBytes(
       s = absolute >> 2,
       t = to >> 2;
     let w = 0;
-    // Four words a step: fewer loop checks (a third faster on a 144-byte Entity State PDU).
+    // Four words a step: fewer loop checks per PDU (docs/benchmarks.md).
     for (; w + 4 <= words; w += 4) {
       target32[t + w] = source32[s + w]!;
       target32[t + w + 1] = source32[s + w + 1]!;
@@ -320,6 +322,7 @@ function explainConnectError(error: unknown, servers: readonly string[], tls: bo
   return new Error(`connecting to NATS at ${where} failed: ${clean} — ${hint}`, { cause: error });
 }
 
+/** A `DatagramTransport` over NATS: each PDU on the subject of its H3 cell; open it with `openNatsTransport`. */
 export class NatsTransport implements DatagramTransport {
   readonly stats: TransportStats;
   readonly natsStats: NatsStats = createNatsStats();

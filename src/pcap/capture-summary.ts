@@ -7,6 +7,7 @@ import { RadioTally, type RadioSummary } from './radio-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';
 import type { Capture, CaptureFrame } from './reader.js';
 
+/** One entity of a capture: its identity, PDUs and extent. */
 export interface EntitySummary {
   /** `site:application:entity`. */
   readonly id: string;
@@ -30,6 +31,7 @@ export interface EntitySummary {
   readonly linearVelocity: Float64Array;
 }
 
+/** What a capture holds: totals and one summary per entity. */
 export interface CaptureSummary {
   readonly totals: DisCaptureTotals;
   /** In order of first appearance. */

@@ -13,6 +13,7 @@ import { validateEntityState } from '../pdu/validate.js';
 import { udpFromFrame, type SkipReason } from './packet.js';
 import type { Capture, CaptureFrame } from './reader.js';
 
+/** Options of `disCapturePdus`. */
 export interface DisCaptureOptions {
   /** Only datagrams from or to this UDP port, every one of them decoded as DIS. Defaults to any port, where a
    * datagram counts as DIS when its first bytes look like a DIS header (version 1–7, Length 0 or ≥ 12). */
@@ -49,6 +50,7 @@ export interface DisPduEvent {
   readonly rejectedRecord?: EntityStateRecord | undefined;
 }
 
+/** Counters over a capture: frames, datagrams, PDUs and what was skipped. */
 export interface DisCaptureTotals {
   frames: number;
   /** Frames without a readable UDP datagram, by reason. */

@@ -18,6 +18,7 @@ const ETHERTYPE_VLAN = 0x8100;
 const ETHERTYPE_QINQ = 0x88a8;
 const IP_PROTOCOL_UDP = 17;
 
+/** The UDP payload of a frame with its addresses and ports. */
 export interface UdpDatagram {
   readonly kind: 'udp';
   /** Dotted-quad IPv4 addresses. */
@@ -32,6 +33,7 @@ export interface UdpDatagram {
 /** Why a frame carries no UDP payload we can read. */
 export type SkipReason = 'link-type' | 'not-ipv4' | 'not-udp' | 'fragment' | 'truncated';
 
+/** A frame that carries no UDP payload reckon reads, and why. */
 export interface SkippedFrame {
   readonly kind: 'skip';
   readonly reason: SkipReason;

@@ -18,6 +18,7 @@ export interface CaptureFrame {
   readonly originalLength: number;
 }
 
+/** The frames of a capture file and how it ended. */
 export interface Capture {
   readonly format: 'pcap' | 'pcapng';
   readonly frames: CaptureFrame[];

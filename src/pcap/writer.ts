@@ -28,6 +28,7 @@ export function pcapFileHeader(snapLength = 0xffff): Uint8Array {
   return out;
 }
 
+/** Addresses and ports written into a capture's UDP records. */
 export interface UdpEndpoints {
   /** Dotted-quad IPv4 source address. Defaults to 127.0.0.1. */
   readonly source?: string;

@@ -82,6 +82,7 @@ export class OtherPduRecord extends PduHeaderFields {
   }
 }
 
+/** The record of any decoded PDU type (`PduRecords`), told apart by `pduType`. */
 export type AnyPduRecord =
   | EntityStateRecord
   | FireRecord

@@ -38,7 +38,7 @@ let digitView = new DataView(digits.buffer);
 
 /**
  * Lower-case hex, two digits per byte. Past a few dozen bytes the digits are written as ASCII codes and decoded
- * once: concatenating a string per byte costs ~4× as much on an environmental record of 1 kB.
+ * once, cheaper than concatenating a string per byte (docs/benchmarks.md).
  */
 export function bytesToHex(bytes: Uint8Array, start = 0, end = bytes.length): string {
   const n = end - start;

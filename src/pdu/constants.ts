@@ -53,11 +53,13 @@ export const MAX_PROTOCOL_VERSION = 7;
 /** Entity information / interaction: the family of PDU types 1 and 67. */
 export const PROTOCOL_FAMILY_ENTITY_INFORMATION = 1;
 
+/** Bytes of the header every PDU starts with. */
 export const HEADER_BYTES = 12;
 /** Entity State PDU without its 16-byte variable parameter records. */
 export const ENTITY_STATE_BYTES = 144;
 /** Entity State Update PDU without its variable parameter records. */
 export const ENTITY_STATE_UPDATE_BYTES = 72;
+/** Bytes of one variable parameter record. */
 export const PARAMETER_RECORD_BYTES = 16;
 /**
  * The largest PDU a receiver accepts unless told otherwise, in bytes: DIS MAX_PDU_SIZE_OCTETS (IEEE 1278.1-2012

@@ -12,6 +12,7 @@ export const BYTE_FIELDS_DR_OTHER = 0;
 export const BYTE_FIELDS_MARKING = 16;
 export const BYTE_FIELDS_PARAMETERS = 32;
 
+/** One Entity State PDU as reusable flat fields: what the decoder fills and the encoder reads, allocation-free. */
 export class EntityStateRecord {
   /** 5, 6 or 7. Defaults to 7 (IEEE 1278.1-2012), so a fresh record encodes as a valid PDU. */
   protocolVersion = 7;

@@ -16,6 +16,7 @@ type CodecStatus = status.CodecStatus;
 /** Environmental Process PDU before its environment records. */
 export const ENVIRONMENTAL_PROCESS_PDU_BYTES = 32;
 
+/** An Environmental Process PDU as reusable fields, its environment records kept as bytes. */
 export class EnvironmentalProcessRecord extends PduHeaderFields {
   readonly processId = new EntityIdFields();
   /** Environment type: kind, domain, class, category, subcategory, specific, extra (an Entity Type record). */

@@ -14,6 +14,7 @@ const int32 = z.number().int().min(-0x80000000).max(0x7fffffff);
 const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'lower-case hex, two digits per byte');
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
+/** The bits of the v7 PDU Status byte this PDU type defines, by name. */
 export const PduStatusBitsSchema = z
   .object({
     tei: uint8.optional().describe('Transferred entity indicator (bit 0).'),
@@ -46,10 +47,12 @@ function header<T extends z.ZodType>(pduType: T, family: string) {
   };
 }
 
+/** An Event Identifier: simulation address and event number. */
 export const EventIdSchema = z
   .object({ site: uint16, application: uint16, eventNumber: uint16 })
   .describe('Event Identifier (site, application, event number).');
 
+/** A Munition Descriptor: munition type, warhead, fuse, quantity and rate. */
 export const MunitionDescriptorSchema = z
   .object({
     munitionType: EntityTypeSchema,
@@ -60,6 +63,7 @@ export const MunitionDescriptorSchema = z
   })
   .describe('Burst (v5/v6) or munition (v7) descriptor, 16 bytes.');
 
+/** The JSON form of a Fire PDU (type 2). */
 export const FirePduSchema = z
   .object({
     ...header(z.literal(2), '2 = warfare.'),
@@ -75,6 +79,7 @@ export const FirePduSchema = z
   })
   .describe('Fire PDU (type 2), IEEE 1278.1-2012 §7.3.2.');
 
+/** The JSON form of a Detonation PDU (type 3). */
 export const DetonationPduSchema = z
   .object({
     ...header(z.literal(3), '2 = warfare.'),
@@ -91,6 +96,7 @@ export const DetonationPduSchema = z
   })
   .describe('Detonation PDU (type 3), IEEE 1278.1-2012 §7.3.3.');
 
+/** The JSON form of a Collision PDU (type 4). */
 export const CollisionPduSchema = z
   .object({
     ...header(z.literal(4), '1 = entity information/interaction.'),
@@ -104,6 +110,7 @@ export const CollisionPduSchema = z
   })
   .describe('Collision PDU (type 4), IEEE 1278.1-2012 §7.2.3.');
 
+/** The JSON form of a Collision-Elastic PDU (type 66). */
 export const CollisionElasticPduSchema = z
   .object({
     ...header(z.literal(66), '1 = entity information/interaction.'),
@@ -126,6 +133,7 @@ const simulationManagement = {
   receivingId: EntityIdSchema.describe('The one addressed; 65535 in a part means all.'),
 };
 
+/** A Clock Time record: hours and time past the hour. */
 export const ClockTimeSchema = z
   .object({
     hour: int32.describe('Hours since 1970-01-01 (or of the exercise).'),
@@ -134,6 +142,7 @@ export const ClockTimeSchema = z
   })
   .describe('Clock Time record, IEEE 1278.1-2012 §6.2.14.');
 
+/** The JSON form of a Create Entity or Remove Entity PDU. */
 export const EntityManagementPduSchema = z
   .object({
     ...header(z.union([z.literal(11), z.literal(12)]), '5 = simulation management.'),
@@ -142,6 +151,7 @@ export const EntityManagementPduSchema = z
   })
   .describe('Create Entity (11) or Remove Entity (12) PDU, IEEE 1278.1-2012 §7.5.2–7.5.3.');
 
+/** The JSON form of a Start/Resume PDU (type 13). */
 export const StartResumePduSchema = z
   .object({
     ...header(z.literal(13), '5 = simulation management.'),
@@ -152,6 +162,7 @@ export const StartResumePduSchema = z
   })
   .describe('Start/Resume PDU (type 13), IEEE 1278.1-2012 §7.5.4.');
 
+/** The JSON form of a Stop/Freeze PDU (type 14). */
 export const StopFreezePduSchema = z
   .object({
     ...header(z.literal(14), '5 = simulation management.'),
@@ -163,6 +174,7 @@ export const StopFreezePduSchema = z
   })
   .describe('Stop/Freeze PDU (type 14), IEEE 1278.1-2012 §7.5.5.');
 
+/** The JSON form of an Acknowledge PDU (type 15). */
 export const AcknowledgePduSchema = z
   .object({
     ...header(z.literal(15), '5 = simulation management.'),
@@ -173,11 +185,13 @@ export const AcknowledgePduSchema = z
   })
   .describe('Acknowledge PDU (type 15), IEEE 1278.1-2012 §7.5.6.');
 
+/** A fixed datum: its id and a 32-bit value. */
 export const FixedDatumSchema = z.object({
   id: uint32.describe('Datum id, SISO-REF-010 UID 66.'),
   value: uint32.describe('The 32 bits as sent (an integer, or a float32 as the datum id says).'),
 });
 
+/** A variable datum: its id and its bytes. */
 export const VariableDatumSchema = z.object({
   id: uint32.describe('Datum id, SISO-REF-010 UID 66.'),
   lengthBits: uint32.describe('The value length in bits, as on the wire.'),
@@ -185,6 +199,7 @@ export const VariableDatumSchema = z.object({
   text: z.string().optional().describe('Derived: the value as text when it is printable ASCII.'),
 });
 
+/** The JSON form of a PDU of fixed and variable datums (Action Request, Set Data, Data, …). */
 export const DatumPduSchema = z
   .object({
     ...header(
@@ -203,6 +218,7 @@ export const DatumPduSchema = z
     'Action Request (16), Action Response (17), Set Data (19), Data (20), Event Report (21) or Comment (22) PDU, IEEE 1278.1-2012 §7.5.7–7.5.13.',
   );
 
+/** The JSON form of a Data Query PDU (type 18). */
 export const DataQueryPduSchema = z
   .object({
     ...header(z.literal(18), '5 = simulation management.'),
@@ -214,6 +230,7 @@ export const DataQueryPduSchema = z
   })
   .describe('Data Query PDU (type 18), IEEE 1278.1-2012 §7.5.9.');
 
+/** A Radio Type record (the entity type of a radio). */
 export const RadioTypeSchema = z.object({
   kind: uint8,
   domain: uint8,
@@ -223,6 +240,7 @@ export const RadioTypeSchema = z.object({
   nomenclature: uint16,
 });
 
+/** A Modulation Type record. */
 export const ModulationTypeSchema = z.object({
   spreadSpectrum: uint16.describe('Bits: frequency hopping, pseudo noise, time hopping.'),
   major: uint16.describe('SISO-REF-010 UID 155.'),
@@ -230,6 +248,7 @@ export const ModulationTypeSchema = z.object({
   radioSystem: uint16.describe('SISO-REF-010 UID 163.'),
 });
 
+/** The JSON form of a Transmitter PDU (type 25). */
 export const TransmitterPduSchema = z
   .object({
     ...header(z.literal(25), '4 = radio communications.'),
@@ -257,6 +276,7 @@ export const TransmitterPduSchema = z
   })
   .describe('Transmitter PDU (type 25), IEEE 1278.1-2012 §7.7.2.');
 
+/** The JSON form of a Signal PDU (type 26). */
 export const SignalPduSchema = z
   .object({
     ...header(z.literal(26), '4 = radio communications.'),
@@ -274,6 +294,7 @@ export const SignalPduSchema = z
   })
   .describe('Signal PDU (type 26), IEEE 1278.1-2012 §7.7.3.');
 
+/** The JSON form of a Receiver PDU (type 27). */
 export const ReceiverPduSchema = z
   .object({
     ...header(z.literal(27), '4 = radio communications.'),
@@ -286,6 +307,7 @@ export const ReceiverPduSchema = z
   })
   .describe('Receiver PDU (type 27), IEEE 1278.1-2012 §7.7.4.');
 
+/** One beam of an emitter system in an Electromagnetic Emission PDU. */
 export const EmissionBeamSchema = z.object({
   dataLength: uint8.describe('As sent, in 32-bit words.'),
   beamId: uint8,
@@ -307,6 +329,7 @@ export const EmissionBeamSchema = z.object({
   targets: z.array(z.object({ entityId: EntityIdSchema, emitterNumber: uint8, beamId: uint8 })).max(255),
 });
 
+/** The JSON form of an Electromagnetic Emission PDU (type 23). */
 export const ElectromagneticEmissionPduSchema = z
   .object({
     ...header(z.literal(23), '6 = distributed emission regeneration.'),
@@ -328,6 +351,7 @@ export const ElectromagneticEmissionPduSchema = z
   })
   .describe('Electromagnetic Emission PDU (type 23), IEEE 1278.1-2012 §7.6.2.');
 
+/** The JSON form of a Designator PDU (type 24). */
 export const DesignatorPduSchema = z
   .object({
     ...header(z.literal(24), '6 = distributed emission regeneration.'),
@@ -344,6 +368,7 @@ export const DesignatorPduSchema = z
   })
   .describe('Designator PDU (type 24), IEEE 1278.1-2012 §7.6.3.');
 
+/** The JSON form of an IFF PDU (type 28). */
 export const IffPduSchema = z
   .object({
     ...header(z.literal(28), '6 = distributed emission regeneration.'),
@@ -367,6 +392,7 @@ export const IffPduSchema = z
   })
   .describe('IFF PDU (type 28), layer 1, IEEE 1278.1-2012 §7.6.5.');
 
+/** The JSON form of an Environmental Process PDU (type 41). */
 export const EnvironmentalProcessPduSchema = z
   .object({
     ...header(z.literal(41), '9 = synthetic environment.'),
@@ -380,6 +406,7 @@ export const EnvironmentalProcessPduSchema = z
   })
   .describe('Environmental Process PDU (type 41), IEEE 1278.1-2012 §7.10.2.');
 
+/** The JSON form of a PDU of a type not decoded: the header and the body as hex. */
 export const OtherPduSchema = z
   .object({
     ...header(uint8, 'As sent.'),
@@ -387,25 +414,47 @@ export const OtherPduSchema = z
   })
   .describe('A PDU of a type reckon does not decode: its header, and its body as bytes.');
 
+/** An Event Identifier. */
 export type EventId = z.output<typeof EventIdSchema>;
+/** A Clock Time record. */
 export type ClockTime = z.output<typeof ClockTimeSchema>;
+/** The PDU Status bits by name. */
 export type PduStatusBitsJson = z.output<typeof PduStatusBitsSchema>;
+/** A Munition Descriptor. */
 export type MunitionDescriptor = z.output<typeof MunitionDescriptorSchema>;
+/** A Fire PDU in its JSON form. */
 export type FirePdu = z.output<typeof FirePduSchema>;
+/** A Detonation PDU in its JSON form. */
 export type DetonationPdu = z.output<typeof DetonationPduSchema>;
+/** A Collision PDU in its JSON form. */
 export type CollisionPdu = z.output<typeof CollisionPduSchema>;
+/** A Collision-Elastic PDU in its JSON form. */
 export type CollisionElasticPdu = z.output<typeof CollisionElasticPduSchema>;
+/** A Create Entity or Remove Entity PDU in its JSON form. */
 export type EntityManagementPdu = z.output<typeof EntityManagementPduSchema>;
+/** A Start/Resume PDU in its JSON form. */
 export type StartResumePdu = z.output<typeof StartResumePduSchema>;
+/** A Stop/Freeze PDU in its JSON form. */
 export type StopFreezePdu = z.output<typeof StopFreezePduSchema>;
+/** An Acknowledge PDU in its JSON form. */
 export type AcknowledgePdu = z.output<typeof AcknowledgePduSchema>;
+/** A datum PDU in its JSON form. */
 export type DatumPdu = z.output<typeof DatumPduSchema>;
+/** A Data Query PDU in its JSON form. */
 export type DataQueryPdu = z.output<typeof DataQueryPduSchema>;
+/** A Transmitter PDU in its JSON form. */
 export type TransmitterPdu = z.output<typeof TransmitterPduSchema>;
+/** A Signal PDU in its JSON form. */
 export type SignalPdu = z.output<typeof SignalPduSchema>;
+/** A Receiver PDU in its JSON form. */
 export type ReceiverPdu = z.output<typeof ReceiverPduSchema>;
+/** An Electromagnetic Emission PDU in its JSON form. */
 export type ElectromagneticEmissionPdu = z.output<typeof ElectromagneticEmissionPduSchema>;
+/** A Designator PDU in its JSON form. */
 export type DesignatorPdu = z.output<typeof DesignatorPduSchema>;
+/** An IFF PDU in its JSON form. */
 export type IffPdu = z.output<typeof IffPduSchema>;
+/** An Environmental Process PDU in its JSON form. */
 export type EnvironmentalProcessPdu = z.output<typeof EnvironmentalProcessPduSchema>;
+/** A PDU of a type not decoded, in its JSON form. */
 export type OtherPdu = z.output<typeof OtherPduSchema>;

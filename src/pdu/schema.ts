@@ -11,10 +11,12 @@ const uint32 = z.number().int().min(0).max(0xffffffff);
 const hex = z.string().regex(/^([0-9a-f]{2})*$/, 'lower-case hex, two digits per byte');
 const vec3 = z.tuple([z.number(), z.number(), z.number()]);
 
+/** Site, application and entity numbers of an entity. */
 export const EntityIdSchema = z
   .object({ site: uint16, application: uint16, entity: uint16 })
   .describe('Entity ID (site, application, entity).');
 
+/** The seven fields of an Entity Type record. */
 export const EntityTypeSchema = z
   .object({
     kind: uint8,
@@ -61,6 +63,7 @@ export const VariableParameterSchema = z
   })
   .describe('Variable / articulation parameter record, 16 bytes.');
 
+/** The JSON form of an Entity State PDU (`decodeEntityState` / `encodeEntityState`), as zod. */
 export const EntityStatePduSchema = z
   .object({
     protocolVersion: uint8.describe('5 = IEEE 1278.1-1995, 6 = 1278.1A-1998, 7 = 1278.1-2012.'),
@@ -85,9 +88,15 @@ export const EntityStatePduSchema = z
   })
   .describe('Entity State PDU (PDU type 1), IEEE 1278.1 §5.3.2 / §7.2.2.');
 
+/** An entity's site, application and entity numbers. */
 export type EntityId = z.output<typeof EntityIdSchema>;
+/** An Entity Type record: kind, domain, country, category, subcategory, specific, extra. */
 export type EntityType = z.output<typeof EntityTypeSchema>;
+/** A DIS timestamp in its JSON form: the raw field, whether it is absolute, seconds past the hour. */
 export type DisTimestamp = z.output<typeof TimestampSchema>;
+/** One variable parameter record (articulated or attached part, …) in its JSON form. */
 export type VariableParameter = z.output<typeof VariableParameterSchema>;
+/** An Entity State PDU in its JSON form. */
 export type EntityStatePdu = z.output<typeof EntityStatePduSchema>;
+/** Three numbers: x, y, z. */
 export type Vec3Tuple = [number, number, number];

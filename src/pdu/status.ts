@@ -49,6 +49,7 @@ export const CodecStatus = {
 } as const;
 export type CodecStatus = (typeof CodecStatus)[keyof typeof CodecStatus];
 
+/** The name of a `CodecStatus` code, e.g. `TRUNCATED`. */
 export type CodecStatusName = keyof typeof CodecStatus;
 
 /** Code → name, e.g. `CODEC_STATUS_NAMES[1] === 'TRUNCATED'`. */

@@ -29,6 +29,7 @@ const { CodecStatus } = status;
 type CodecStatus = status.CodecStatus;
 const PARAMETER_BYTES = PARAMETER_RECORD_BYTES;
 
+/** Bytes of a Fire PDU. */
 export const FIRE_PDU_BYTES = 96;
 /** Detonation PDU without its 16-byte variable parameter records. */
 export const DETONATION_PDU_BYTES = 104;

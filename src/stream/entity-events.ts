@@ -2,6 +2,7 @@
 import { TableEvent } from '../dr/table-results.js';
 import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
 
+/** What happened to a remote entity. */
 export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed' | 'frozen' | 'resumed';
 
 /**

@@ -9,6 +9,7 @@ import { OwnedEntityTable, type PduSink } from '../dr/owned-entity-table.js';
 import type { TruthState } from '../dr/truth-state.js';
 import { checkEntityNumber, defineLocalEntity, type LocalEntity } from './local-entities.js';
 
+/** Options of `publisher.fleet`. */
 export interface FleetOptions {
   /**
    * How each entity's attitude is given: 'angles' (ψθφ in `truth.orientation`) or 'matrix' (R_wb row-major in
@@ -17,6 +18,7 @@ export interface FleetOptions {
   readonly attitude?: BankAttitude;
 }
 
+/** Many local entities sent from a simulation loop, their truth in typed arrays (`publisher.fleet`). */
 export interface Fleet {
   /** The entities, in the order of the arrays: entity k is `entities[k]`. */
   readonly entities: readonly LocalEntity[];

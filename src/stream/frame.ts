@@ -5,6 +5,7 @@
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import type { InterpolatedView } from './interpolated-view.js';
 
+/** Every remote entity at one render time, in the table's arrays (`entityFrames`). */
 export interface EntityFrame {
   /**
    * Time the states are computed for, seconds (scheduler time): the frame's own time, or with `receiver.display`

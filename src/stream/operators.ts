@@ -21,6 +21,7 @@ export interface TruthSample {
   readonly appearance?: number;
 }
 
+/** Options of `deadReckonEmit`. */
 export interface DeadReckonEmitOptions {
   /** `dis` (ids, exercise, version), `emitter` (thresholds) and `heartbeat` are read. Defaults to the defaults. */
   readonly config?: StreamConfig;
@@ -77,6 +78,7 @@ export function deadReckonEmit(options: DeadReckonEmitOptions = {}): OperatorFun
     });
 }
 
+/** Options of `sampleTrajectory`. */
 export interface SampleTrajectoryOptions {
   /** The entity the samples belong to. */
   readonly entity: number | LocalEntity;

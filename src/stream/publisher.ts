@@ -24,6 +24,7 @@ import { fleetOver, fleetTable, type Fleet, type FleetOptions } from './fleet.js
 import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
 
+/** Options of `createPublisher`. */
 export interface PublisherOptions {
   /**
    * Send on this transport instead of opening a UDP socket from `config.network` (a simulated network, a test
@@ -36,6 +37,7 @@ export interface PublisherOptions {
   readonly entities?: readonly LocalEntity[];
 }
 
+/** Sends Entity State PDUs of local entities (`createPublisher`). */
 export interface Publisher {
   /** The validated configuration in use. */
   readonly config: Config;

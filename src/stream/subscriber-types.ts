@@ -38,6 +38,7 @@ export interface Diagnostic {
   readonly timeSeconds: number;
 }
 
+/** Options of `createSubscriber`. */
 export interface SubscriberOptions {
   /**
    * Receive on this transport instead of binding a UDP socket from `config.network` (a simulated network, a test
@@ -86,6 +87,7 @@ export interface SubscriberNats {
   readonly natsStats: Readonly<NatsStats>;
 }
 
+/** Receives DIS and holds the remote entities (`createSubscriber`). */
 export interface EntitySubscriber {
   readonly config: Config;
   /**

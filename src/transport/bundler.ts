@@ -8,6 +8,7 @@ import type { DatagramTransport } from './transport.js';
 /** Bytes of UDP payload that fit a 1500-byte Ethernet frame (1500 − 20 IPv4 − 8 UDP). */
 export const DEFAULT_MTU = 1472;
 
+/** Packs PDUs into datagrams of at most `mtu` bytes and sends each when full or on `flush()`. */
 export class PduBundler {
   /** The datagram being filled; PDUs claimed with `claim` are written here. */
   buffer: Uint8Array;

@@ -17,6 +17,7 @@ export interface DatagramSource {
  */
 export type DatagramReceiver = (datagram: Uint8Array, source: DatagramSource) => void;
 
+/** What carries datagrams: UDP, NATS, a simulated network or a test double. */
 export interface DatagramTransport {
   /** Counters, updated in place (read them at any time; never replaced). */
   readonly stats: TransportStats;
@@ -49,6 +50,7 @@ export const REJECT_REASONS = {
   sourceNotAllowed: 'datagram from an address not in filter.allowSources (counted per datagram)',
   applicationNotAllowed: 'site/application not in filter.allowApplications',
 } as const;
+/** Why a received datagram or PDU was not taken. */
 export type RejectReason = keyof typeof REJECT_REASONS;
 
 /** PDUs taken in spite of a fault the receiver could repair, by kind. */
@@ -95,6 +97,7 @@ export interface TransportStats {
   timeouts: number;
 }
 
+/** Zeroed counters for a transport and its receiver. */
 export function createTransportStats(): TransportStats {
   const rejected = {} as RejectCounts;
   for (const reason of Object.keys(REJECT_REASONS) as RejectReason[]) rejected[reason] = 0;

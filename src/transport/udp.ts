@@ -16,6 +16,7 @@ import {
 /** DIS's UDP port (Wireshark `DEFAULT_DIS_UDP_PORT`). */
 export const DIS_PORT = 3000;
 
+/** Options of `openUdpTransport`. */
 export interface UdpTransportOptions {
   /**
    * Use udp6. Defaults to false (udp4); an IPv6 address given (bind address, destination, group), or a host name
@@ -142,6 +143,7 @@ async function resolveHost(host: string, ipv6: boolean): Promise<string> {
   }
 }
 
+/** A `DatagramTransport` over one UDP socket (unicast, broadcast or multicast); open it with `openUdpTransport`. */
 export class UdpTransport implements DatagramTransport {
   readonly stats: TransportStats;
   /** The bound local address and port (an ephemeral port is resolved here). */

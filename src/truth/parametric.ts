@@ -110,6 +110,7 @@ function parametric(
   };
 }
 
+/** Options of `circle`. */
 export interface CircleOptions extends ParametricOptions {
   /** Horizontal (ground) speed, m/s. Defaults to 100. */
   readonly speed?: number;
@@ -162,6 +163,7 @@ export function circle(options: CircleOptions = {}, name = 'circle'): Trajectory
   );
 }
 
+/** Options of `aircraftOrbit`. */
 export interface AircraftOrbitOptions extends CircleOptions {}
 
 /**
@@ -175,6 +177,7 @@ export function aircraftOrbit(options: AircraftOrbitOptions = {}): Trajectory {
   );
 }
 
+/** Options of `ellipse`. */
 export interface EllipseOptions extends ParametricOptions {
   /** Semi-axis along north, m. Defaults to 1500. */
   readonly semiAxisNorth?: number;
@@ -220,6 +223,7 @@ export function ellipse(options: EllipseOptions = {}): Trajectory {
   );
 }
 
+/** Options of `figureEight`. */
 export interface FigureEightOptions extends ParametricOptions {
   /** Extent along north (tip to tip), m. Defaults to 2000. */
   readonly length?: number;
@@ -275,6 +279,7 @@ export function figureEight(options: FigureEightOptions = {}): Trajectory {
   );
 }
 
+/** Options of `missile`. */
 export interface MissileOptions extends ParametricOptions {
   /** Launch azimuth, radians clockwise from north. Defaults to 0. */
   readonly headingRad?: number;
@@ -345,6 +350,7 @@ export function missile(options: MissileOptions = {}): Trajectory {
   );
 }
 
+/** Options of `zeroGParabolas`. */
 export interface ZeroGParabolaOptions extends ParametricOptions {
   /** Heading of the whole flight, radians clockwise from north. Defaults to 0. */
   readonly headingRad?: number;

@@ -111,6 +111,7 @@ export function stopAndGoKnots(
   return knots;
 }
 
+/** Options of `pathTrajectory` and the vehicle courses. */
 export interface PathOptions {
   /** Start of the path. Defaults to `DEFAULT_ORIGIN`. */
   readonly origin?: Origin;

@@ -26,6 +26,7 @@ export interface TrackPoint {
   readonly callsign?: string;
 }
 
+/** Options of `recordedTrajectory`. */
 export interface RecordedTrackOptions {
   /** Roll as a coordinated turn (for aircraft). Defaults to false. */
   readonly banked?: boolean;

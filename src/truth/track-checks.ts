@@ -9,6 +9,7 @@ import type { TrackPoint } from './recorded.js';
 
 /** What a track records, as the entity kinds and domains of IEEE 1278.1 (SISO-REF-010 Kind 1 domains, Kind 2). */
 export const TRACK_KINDS = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
+/** What kind of vehicle a track records; its plausible speeds follow. */
 export type TrackKind = (typeof TRACK_KINDS)[number];
 
 /**

@@ -7,6 +7,7 @@ import type { Trajectory } from './trajectory.js';
 
 const DEG = Math.PI / 180;
 
+/** Options of `straightLine`. */
 export interface StraightLineOptions extends PathOptions {
   /**
    * Speed knots, m/s; the speed ramps linearly between them. Defaults to 10 m/s, up to 20 m/s between 20 and
@@ -34,6 +35,7 @@ export function straightLine(options: StraightLineOptions = {}): Trajectory {
   return pathTrajectory('straight-line', [], knots, { durationSeconds: 120, ...options });
 }
 
+/** Options of `tankRoadCourse`. */
 export interface TankRoadCourseOptions extends PathOptions {
   /** Cruise speed, m/s. Defaults to 10 (36 km/h). */
   readonly speed?: number;
@@ -78,6 +80,7 @@ export function tankRoadCourse(options: TankRoadCourseOptions = {}): Trajectory 
   return pathTrajectory('tank-road-course', segments, knots, options);
 }
 
+/** Options of `shipTurningCircles`. */
 export interface ShipTurningCirclesOptions extends PathOptions {
   /** m/s. Defaults to 7 (13.6 kn). */
   readonly speed?: number;

@@ -54,6 +54,7 @@ import {
 } from './protocol.js';
 import { SlotMarks } from './slot-marks.js';
 
+/** Options of a `ViewGateway`. */
 export interface GatewayOptions {
   /** Receive settings (`dis`, `filter`, `receiver`, `heartbeat`); what the page is told in `hello`. */
   readonly config: Config;

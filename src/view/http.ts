@@ -15,6 +15,7 @@ import { HOST_REFUSED, hostPolicy, type HostAllowed } from './host-check.js';
 
 /** The default address of the page: this host only. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
+/** The default port of the page. */
 export const DEFAULT_HTTP_PORT = 8080;
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -41,6 +42,7 @@ export function defaultPageDir(): string {
   return fromSources ? resolve(here, '..', '..', 'dist', 'view', 'page') : join(here, 'page');
 }
 
+/** Options of `createViewServer`. */
 export interface ViewServerOptions {
   /** Serves the feed's upgrades. */
   readonly gateway: ViewGateway;

@@ -238,6 +238,7 @@ export interface TruthMessage {
   readonly entities: readonly TruthEntity[];
 }
 
+/** A JSON message from the gateway to the page. */
 export type ServerMessage =
   | HelloMessage
   | CountersMessage
@@ -254,6 +255,7 @@ export interface PingMessage {
   readonly type: 'ping';
 }
 
+/** A JSON message from the page to the gateway. */
 export type ClientMessage = FilterMessage | PingMessage;
 
 /** A client message checked and normalised, or what is wrong with it (the `error` reply to send). */
