@@ -24,6 +24,15 @@ function reExports(file: string): Array<{ name: string; from: string }> {
   return out;
 }
 
+/** Where a name exported as `import { a } from './x.js'; export { a };` comes from. */
+function imported(file: string, name: string): { name: string; from: string } | undefined {
+  for (const m of read(file).matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)) {
+    const names = m[1]!.split(',').map((part) => part.trim().replace(/^type\s+/, ''));
+    if (names.includes(name)) return { name, from: join(dirname(file), m[2]!.replace(/\.js$/, '.ts')) };
+  }
+  return undefined;
+}
+
 /** Where `name` is declared, following re-exports, and whether a JSDoc comment comes right before it. */
 function declaration(file: string, name: string, depth = 0): { file: string; documented: boolean } | undefined {
   if (depth > 8) return undefined;
@@ -33,7 +42,7 @@ function declaration(file: string, name: string, depth = 0): { file: string; doc
     'm',
   ).exec(source);
   if (m) return { file, documented: /\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*$/.test(source.slice(0, m.index)) };
-  const via = reExports(file).find((e) => e.name === name);
+  const via = reExports(file).find((e) => e.name === name) ?? imported(file, name);
   return via ? declaration(via.from, name, depth + 1) : undefined;
 }
 
