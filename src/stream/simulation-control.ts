@@ -5,10 +5,9 @@
  * stood. A time in the near future is waited for on the scheduler.
  */
 import type { SchedulerLike } from 'rxjs';
-import { actionTimeSeconds, addresses } from '../dr/exercise-freeze.js';
+import { addressedSlots } from '../dr/addressed-slots.js';
+import { actionTimeSeconds } from '../dr/exercise-freeze.js';
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import { entityKey } from '../pdu/entity-state-record.js';
-import type { EntityIdFields } from '../pdu/pdu-fields.js';
 import type { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
 
 /** Counters of the simulation management PDUs a subscriber acted on. */
@@ -33,28 +32,6 @@ export function createSimulationControlStats(): SimulationControlStats {
     startResumePdus: 0,
     resumedEntities: 0,
   };
-}
-
-/** The slots of `table` that a receiving id addresses within an exercise: one lookup when it names one entity. */
-export function addressedSlots(table: RemoteEntityTable, exercise: number, id: EntityIdFields): number[] {
-  const wildcard = id.site === 0xffff || id.application === 0xffff || id.entity === 0xffff || id.entity === 0;
-  if (!wildcard) {
-    const slot = table.slotOf(entityKey(id.site, id.application, id.entity));
-    return slot >= 0 && table.exerciseId[slot] === exercise ? [slot] : [];
-  }
-  const slots: number[] = [];
-  for (let slot = 0; slot < table.highWater; slot++) {
-    const s3 = 3 * slot,
-      ids = table.entityId;
-    if (
-      table.active[slot] === 1 &&
-      table.exerciseId[slot] === exercise &&
-      addresses(id, ids[s3]!, ids[s3 + 1]!, ids[s3 + 2]!)
-    ) {
-      slots.push(slot);
-    }
-  }
-  return slots;
 }
 
 /**

@@ -53,6 +53,9 @@ import {
   type ViewFilter,
 } from './protocol.js';
 import { SlotMarks } from './slot-marks.js';
+import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from './engagement-feed.js';
+import type { EngagementMessage } from './engagement-messages.js';
+import { addresses } from '../dr/exercise-freeze.js';
 
 /** Options of a `ViewGateway`. */
 export interface GatewayOptions {
@@ -310,6 +313,8 @@ export class ViewGateway {
   };
   /** Datagrams, PDUs and rejections of the receive path. */
   readonly transportStats: TransportStats;
+  /** Shots, entity control and radios, as text messages (src/view/engagement-feed.ts). */
+  readonly engagements = new EngagementFeed();
   private readonly config: Config;
   private readonly tickMs: number;
   private readonly highWaterBytes: number;
@@ -379,7 +384,7 @@ export class ViewGateway {
       {
         ...filter,
         exercise: options.allExercises ? undefined : filter.exercise,
-        pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE],
+        pduTypes: [PduType.ENTITY_STATE, PduType.ENTITY_STATE_UPDATE, ...ENGAGEMENT_PDU_TYPES],
       },
       this.transportStats,
     );
@@ -428,7 +433,39 @@ export class ViewGateway {
     }));
   }
 
+  /**
+   * Sends a message about shots, entity control or radios to every client whose filter takes its exercise; a
+   * Remove Entity also drops the entities from the snapshot the gateway keeps.
+   */
+  private readonly broadcast = (message: EngagementMessage): void => {
+    if (message.type === 'entity-control' && message.action === 'remove') this.removeAddressed(message);
+    for (const client of this.clients) {
+      const exercise = client.filter.exercise;
+      if (exercise !== null && exercise !== message.exercise) continue;
+      this.sendJson(client, message);
+    }
+  };
+
+  private removeAddressed(message: EngagementMessage & { type: 'entity-control' }): void {
+    const leaving: EntityEntry[] = [];
+    for (const entry of this.entities.values()) {
+      const key = entry.key;
+      const site = Math.floor(key / 0x1_0000_0000),
+        application = Math.floor(key / 0x1_0000) % 0x1_0000,
+        entity = key % 0x1_0000;
+      if (entry.exercise === message.exercise && addresses(message.receiving, site, application, entity)) {
+        leaving.push(entry);
+      }
+    }
+    for (const entry of leaving) this.entities.delete(entry);
+  }
+
   private readonly consume = (bytes: Uint8Array, offset: number, length: number): void => {
+    const type = bytes[offset + HeaderOffset.PDU_TYPE];
+    if (type !== PduType.ENTITY_STATE && type !== PduType.ENTITY_STATE_UPDATE) {
+      this.engagements.consume(bytes, offset, length, this.arrivalMs[0]!, this.broadcast);
+      return;
+    }
     const record = this.record;
     let status = decodeEntityStateOrUpdateInto(record, bytes, offset, offset + length);
     // Values no entity can have never reach a page: docs/pdu-validation.md.
@@ -740,6 +777,7 @@ export class ViewGateway {
     socket.on('message', (data, isBinary) => this.onMessage(client, data, isBinary));
     const serverTimeMs = this.now();
     this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs, config: this.viewConfig });
+    for (const message of this.engagements.state(serverTimeMs)) this.sendJson(client, message);
     this.markSnapshot(client); // sent over the next ticks
   }
 
@@ -779,8 +817,9 @@ export class ViewGateway {
 
   private everySecond(): void {
     const nowMs = this.now();
+    this.engagements.everySecond(nowMs, this.broadcast);
     for (const entry of this.entities.values()) {
-      if (nowMs - entry.lastSeenMs > entry.timeoutMs) {
+      if (nowMs - entry.lastSeenMs > entry.timeoutMs && !this.frozen(entry)) {
         entry.timedOut = true;
         this.entities.delete(entry);
         this.stats.timeouts++;
@@ -802,6 +841,17 @@ export class ViewGateway {
         clientErrors: this.stats.clientErrors,
       });
     }
+  }
+
+  /** Whether a Stop/Freeze in force holds the entity: it is not timed out (nor, on the page, dead-reckoned). */
+  private frozen(entry: EntityEntry): boolean {
+    const key = entry.key;
+    return this.engagements.holds(
+      entry.exercise,
+      Math.floor(key / 0x1_0000_0000),
+      Math.floor(key / 0x1_0000) % 0x1_0000,
+      key % 0x1_0000,
+    );
   }
 
   /** Stops the timers and closes every client (1001 going away). Idempotent. */

@@ -6,8 +6,11 @@
  *   they came off the network (IEEE 1278.1 §5.3.2 / §7.2.2), each preceded by its arrival time:
  *   repeated `[float64 BE arrivalTimeMs][uint16 BE length][length bytes]`, at most `MAX_FEED_MESSAGE_BYTES` each.
  *   The page decodes them with the project's own codec and dead-reckons them itself.
- * - Text messages are JSON in both directions: `ServerMessage`, `ClientMessage`.
+ * - Text messages are JSON in both directions: `ServerMessage`, `ClientMessage`; the shots, detonations,
+ *   collisions, entity control and radios among them in src/view/engagement-messages.ts.
  */
+
+import type { EngagementMessage } from './engagement-messages.js';
 
 /** Version of this protocol, sent in `hello`. */
 export const VIEW_PROTOCOL_VERSION = 1;
@@ -245,7 +248,8 @@ export type ServerMessage =
   | FilterOkMessage
   | ErrorMessage
   | PongMessage
-  | TruthMessage;
+  | TruthMessage
+  | EngagementMessage;
 
 export interface FilterMessage extends ViewFilter {
   readonly type: 'filter';

@@ -19,6 +19,9 @@ import {
 } from './support.js';
 import type { ViewFilter } from '../../src/view/protocol.js';
 import { binaryFrames } from '../../src/view/gateway.js';
+import { encodeAnyPduInto } from '../../src/pdu/any-pdu.js';
+import { EntityManagementRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
+import { FireRecord } from '../../src/pdu/warfare.js';
 
 let running: TestGateway[] = [];
 let clients: FeedClient[] = [];
@@ -267,6 +270,47 @@ describe('view gateway', () => {
     const late = await client(g);
     await late.sync();
     expect(late.records).toEqual([]);
+  });
+
+  it('sends shots and entity control as messages; a removed entity leaves, a frozen one does not time out', async () => {
+    let clockMs = Date.now();
+    const g = await gateway({ now: () => clockMs });
+    const observer = await client(g);
+    await publish(g, observer, [{ entity: 1 }, { entity: 2 }, { entity: 3 }]);
+    const control = (record: EntityManagementRecord | StopFreezeRecord, exercise: number, entity: number) => {
+      record.exerciseId = exercise;
+      Object.assign(record.receivingId, { site: 1, application: 1, entity });
+      const out = new Uint8Array(64);
+      return out.slice(0, encodeAnyPduInto(out, record));
+    };
+    const fire = new FireRecord();
+    fire.exerciseId = 1;
+    Object.assign(fire.firingEntityId, { site: 1, application: 1, entity: 1 });
+    const fireBytes = new Uint8Array(96);
+    g.send(fireBytes.subarray(0, encodeAnyPduInto(fireBytes, fire)));
+    // Entity 2 leaves; entity 1 is frozen.
+    g.send(control(new EntityManagementRecord(12), 1, 2), control(new StopFreezeRecord(), 1, 1));
+    await observer.waitFor(
+      () => observer.json.some((m) => m.type === 'entity-control' && m.action === 'freeze'),
+      'the freeze',
+    );
+    expect(observer.json.filter((m) => m.type === 'fire' || m.type === 'entity-control').map((m) => m.type)).toEqual([
+      'fire',
+      'entity-control',
+      'entity-control',
+    ]);
+    expect(g.gateway.entityCount).toBe(2);
+    clockMs += 3_600_000; // an hour later: entity 1 is held, entity 3 times out
+    const seen = observer.json.length;
+    await observer.waitFor(
+      () => observer.json.slice(seen).some((m) => m.type === 'counters' && m.entities === 1),
+      'counters with one entity',
+    );
+    const late = await client(g);
+    await late.waitFor(() => late.records.length >= 1, 'the snapshot');
+    await late.sync();
+    expect(late.records.map((r) => r.entity)).toEqual([1]);
+    expect(late.json.filter((m) => m.type === 'entity-control')).toMatchObject([{ action: 'freeze', exercise: 1 }]);
   });
 
   it("refuses a foreign Origin with 403 and accepts the page's own, an allowed one, and none", async () => {

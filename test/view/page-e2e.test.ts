@@ -8,6 +8,48 @@ import { reckon, within, type Running } from '../cli/binary.js';
 import { chromiumBinary, launchChromium } from '../support/chromium.js';
 import { artifactPath, consoleProblems } from './support/browser.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
+import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
+import { decodePdu, encodePdu } from '../../src/pdu/pdu-json.js';
+import type { TransmitterPdu } from '../../src/pdu/pdu-schemas.js';
+import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
+import { DetonationRecord, FireRecord } from '../../src/pdu/warfare.js';
+import { createRandom } from '../../src/math/random.js';
+import { randomPdu } from '../fixtures/pdu/random-pdus.js';
+
+const pduBytes = (record: AnyPduRecord): Uint8Array => {
+  const out = new Uint8Array(2000);
+  return out.slice(0, encodeAnyPduInto(out, record));
+};
+
+/** Fire and Detonation PDUs of a shot from 5:9:1 at 5:9:3 (event 5:9:77), entity impact. */
+function engagementPdus(): Uint8Array[] {
+  const fire = new FireRecord();
+  fire.exerciseId = 1;
+  Object.assign(fire.firingEntityId, { site: 5, application: 9, entity: 1 });
+  Object.assign(fire.targetEntityId, { site: 5, application: 9, entity: 3 });
+  Object.assign(fire.eventId, { site: 5, application: 9, eventNumber: 77 });
+  fire.location.set(geodeticDegreesToEcef(new Float64Array(3), 59.3, 18.0, 0));
+  fire.descriptor.munitionType.set([2, 2, 222, 1, 8, 0, 0]);
+  const detonation = new DetonationRecord();
+  detonation.exerciseId = 1;
+  for (const k of ['firingEntityId', 'targetEntityId', 'eventId'] as const) Object.assign(detonation[k], fire[k]);
+  detonation.location.set(geodeticDegreesToEcef(new Float64Array(3), 59.32, 18.04, 0));
+  detonation.descriptor.munitionType.set(fire.descriptor.munitionType);
+  detonation.result = 1;
+  const radio = decodePdu(randomPdu(createRandom(3), 25, { version: 7, maxRecords: 0 })) as TransmitterPdu;
+  const transmitter = encodePdu({
+    ...radio,
+    exerciseId: 1,
+    entityId: { site: 5, application: 9, entity: 1 },
+    radioId: 1,
+    transmitState: 2,
+    frequencyHz: 251_950_000,
+    powerDbm: 40,
+    modulationParameters: '',
+    antennaPattern: '',
+  });
+  return [transmitter, pduBytes(fire), pduBytes(detonation)];
+}
 
 function distanceMeters(
   a: { lat: number; lon: number; altM: number },
@@ -73,6 +115,12 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     await waiting;
   }
 
+  /** Waits until the page has drawn a frame `ms` of server time after its latest. */
+  async function framesFor(ms: number): Promise<void> {
+    const from = await page.evaluate(() => window.__reckon.frameServerMs);
+    await page.waitForFunction((t) => window.__reckon.frameServerMs >= t, from + ms, { timeout: 20_000 });
+  }
+
   beforeAll(async () => {
     run = reckon(['view', '--http', '127.0.0.1:0', '--port', '0', '--address', '127.0.0.1', '--exercise', '1']);
     const [, url] = await run.waitFor(/map at (http:\/\/127\.0\.0\.1:\d+\/)/);
@@ -130,6 +178,56 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     );
     await page.evaluate(() => window.__reckon.setFilter({}));
     await publishUntil((n) => window.__reckon.entities().length === n, fleet.length);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('draws a shot and its burst, lists the shooter’s radio and engagements, freezes, resumes and removes', async () => {
+    await publishUntil((n) => window.__reckon.entities().length === n, fleet.length);
+    for (const pdu of engagementPdus()) sender.send(pdu, udpPort, '127.0.0.1');
+    await page.waitForFunction(
+      () => {
+        const e = window.__reckon.engagements();
+        return e.shots === 1 && e.bursts === 1 && e.radios === 1;
+      },
+      null,
+      { timeout: 20_000 },
+    );
+    expect(await page.evaluate(() => window.__reckon.select('5:9:1'))).toBe(true);
+    await page.waitForFunction(() => window.__reckon.selectedEngagements().radios.length === 1, null, {
+      timeout: 5000,
+    });
+    expect(await page.evaluate(() => window.__reckon.selectedEngagements())).toEqual({
+      radios: ['Radio 1: 251.95 MHz, 40.0 dBm, transmitting'],
+      engagements: ['AT-6 Spiral · Guided · RUS: Entity Impact', 'fired AT-6 Spiral · Guided · RUS at 5:9:3'],
+      frozen: false,
+    });
+    await page.screenshot({ path: artifactPath('view-page-engagements.png') });
+
+    // Stop/Freeze for every entity of exercise 1: nothing moves, though no PDU comes; Start/Resume: they move on.
+    const stop = new StopFreezeRecord();
+    stop.exerciseId = 1;
+    Object.assign(stop.receivingId, { site: 0xffff, application: 0xffff, entity: 0xffff });
+    sender.send(pduBytes(stop), udpPort, '127.0.0.1');
+    await page.waitForFunction(() => window.__reckon.selectedEngagements().frozen, null, { timeout: 5000 });
+    const positions = () => page.evaluate(() => window.__reckon.entities().map((e) => [e.id, e.lat, e.lon]));
+    const held = await positions();
+    await framesFor(1000);
+    expect(await positions()).toEqual(held);
+    const start = new StartResumeRecord();
+    start.exerciseId = 1;
+    Object.assign(start.receivingId, { site: 5, application: 9, entity: 0 });
+    sender.send(pduBytes(start), udpPort, '127.0.0.1');
+    await page.waitForFunction(() => !window.__reckon.selectedEngagements().frozen, null, { timeout: 5000 });
+    await framesFor(500);
+    expect(await positions()).not.toEqual(held);
+
+    const remove = new EntityManagementRecord(12);
+    remove.exerciseId = 1;
+    Object.assign(remove.receivingId, { site: 5, application: 9, entity: 4 });
+    sender.send(pduBytes(remove), udpPort, '127.0.0.1');
+    await page.waitForFunction(() => window.__reckon.entities().every((e) => e.id !== '5:9:4'), null, {
+      timeout: 5000,
+    });
     expect(pageErrors).toEqual([]);
   });
 });

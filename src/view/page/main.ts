@@ -28,6 +28,10 @@ import { Panel } from './panel.js';
 import { Layout } from './layout.js';
 import { BasemapDetail } from './basemap-detail.js';
 import type { TestHook } from './test-hook.js';
+import { PageEngagements, isEngagementMessage } from './engagements.js';
+import { engagementLayers } from './engagement-layers.js';
+import { EngagementPanel } from './engagement-panel.js';
+import { isFiniteNumber, isHello } from './message-checks.js';
 
 /** How often the list and details are redrawn, ms. */
 const PANEL_INTERVAL_MS = 250;
@@ -38,6 +42,8 @@ const REFIT_INTERVAL_MS = 1000;
 
 class App {
   private entities = new PageEntities();
+  private readonly engagements = new PageEngagements();
+  private readonly engagementPanel = new EngagementPanel();
   private layers: EntityLayers;
   private readonly atlas = new SymbolAtlas();
   private readonly clock = new ServerClock();
@@ -230,6 +236,8 @@ class App {
         const slot = app.selectedKey >= 0 ? app.entities.table.slotOf(app.selectedKey) : -1;
         return slot >= 0 ? app.entities.ids[slot]! : null;
       },
+      engagements: () => app.engagements.counts(app.entities, app.nowSeconds()),
+      selectedEngagements: () => app.engagementPanel.shown(),
       selectedDetails() {
         const out: Record<string, string> = {};
         const dts = document.querySelectorAll('#d-fields dt');
@@ -280,13 +288,18 @@ class App {
         if (this.hook.errors.length > 20) this.hook.errors.shift();
         break;
       default:
-        // A type this page does not know (a newer server): ignored.
+        // Shots, entity control, radios; else a type this page does not know (a newer server): ignored.
+        if (isEngagementMessage(message) && isFiniteNumber(message.serverTimeMs)) {
+          this.clock.observe(message.serverTimeMs, local);
+          this.engagements.onMessage(message, this.entities, this.nowSeconds());
+        }
         break;
     }
   }
 
   private onHello(hello: HelloMessage, local: number): void {
     this.hook.hellos++;
+    this.engagements.clear();
     this.clock.reset();
     this.clock.observe(hello.serverTimeMs, local);
     const c = hello.config;
@@ -438,6 +451,7 @@ class App {
     const t = this.nowSeconds();
     const e = this.entities;
     e.expire(t);
+    this.engagements.holdArrivals(e);
     e.referenceLonDeg = this.map.getCenter().lng;
     const ghosts = this.panel.toggle('ghosts');
     e.frame(t, ghosts);
@@ -457,6 +471,10 @@ class App {
       this.truth,
       t,
     );
+    if (this.panel.toggle('shots')) {
+      const selectedId = selectedSlot >= 0 ? e.ids[selectedSlot]! : null;
+      built.push(...engagementLayers(this.engagements.picture(e, t, selectedId)));
+    }
     this.overlay.setProps({ layers: built });
     // deck.gl matches the layers and updates their attributes at its own next render; that update is run here, so
     // that the frame figure holds it as bench/view-page measures it (deck.gl then finds nothing left to update).
@@ -470,6 +488,7 @@ class App {
       this.lastPanel = start;
       this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);
       this.panel.refresh(e, t, selectedSlot, selectedSlot >= 0 ? this.truthError.get(selectedSlot) : undefined);
+      this.engagementPanel.refresh(e, selectedSlot, this.engagements);
       this.panel.truth(this.truthSummary());
     }
   };
@@ -566,32 +585,6 @@ class App {
       left: covered.left + margin,
     };
   }
-}
-
-function isFiniteNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
-}
-
-const SMOOTHING_METHODS = ['snap', 'linear', 'projective', 'convergence'];
-
-/** A hello whose fields the page reads are all there (a malformed one is ignored, not half-applied). */
-function isHello(message: HelloMessage): boolean {
-  const c = message.config as Partial<HelloMessage['config']> | undefined;
-  return (
-    isFiniteNumber(message.serverTimeMs) &&
-    typeof c === 'object' &&
-    c !== null &&
-    typeof c.smoothing === 'object' &&
-    c.smoothing !== null &&
-    SMOOTHING_METHODS.includes(c.smoothing.method) &&
-    isFiniteNumber(c.smoothing.timeSeconds) &&
-    c.smoothing.timeSeconds >= 0 &&
-    isFiniteNumber(c.positionThresholdMeters) &&
-    isFiniteNumber(c.orientationThresholdDeg) &&
-    (c.exercise === null || isFiniteNumber(c.exercise)) &&
-    (c.maxEntities === undefined || isFiniteNumber(c.maxEntities)) &&
-    (c.tiles === null || typeof c.tiles === 'string')
-  );
 }
 
 new App();

@@ -126,7 +126,7 @@ export class Panel {
     return byId<HTMLInputElement>('f-bbox').checked;
   }
 
-  toggle(id: 'trails' | 'markers' | 'ghosts' | 'labels'): boolean {
+  toggle(id: 'trails' | 'markers' | 'ghosts' | 'labels' | 'shots'): boolean {
     return byId<HTMLInputElement>(`t-${id}`).checked;
   }
 

@@ -46,6 +46,10 @@ export interface TestHook {
   /** Id of the selected entity, or null. */
   selected(): string | null;
   selectedDetails(): Record<string, string>;
+  /** Shots, bursts and collisions drawn now, and entities with radios (src/view/page/engagements.ts). */
+  engagements(): { shots: number; bursts: number; collisions: number; radios: number };
+  /** The selected entity's radio and engagement lines as its detail panel shows them, and whether it is frozen. */
+  selectedEngagements(): { radios: string[]; engagements: string[]; frozen: boolean };
 }
 
 declare global {

@@ -32,6 +32,8 @@ interface ReckonTestHook {
   errors: string[];
   select(id: string): boolean;
   selectedDetails(): Record<string, string>;
+  engagements(): { shots: number; bursts: number; collisions: number; radios: number };
+  selectedEngagements(): { radios: string[]; engagements: string[]; frozen: boolean };
 }
 
 interface PageRect {
