@@ -55,7 +55,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   files: [],
   config: ['dr', 'files'],
   transport: ['pdu', 'config'],
-  nats: ['math', 'pdu', 'dr', 'config', 'transport'],
+  nats: ['math', 'pdu', 'dr', 'files', 'config', 'transport'],
   stream: ['math', 'pdu', 'names', 'dr', 'config', 'transport', 'nats', 'truth'],
   cot: ['math', 'pdu', 'names', 'dr', 'stream'],
   view: ['math', 'pdu', 'names', 'dr', 'config', 'transport'],

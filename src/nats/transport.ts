@@ -10,8 +10,6 @@
  * re-subscribes when the area changes, and counts disconnects, reconnects, the time spent disconnected and slow
  * consumer events. The NATS client reconnects by itself; nothing here throws on wire data.
  */
-import { constants } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
 import {
   connect,
   credsAuthenticator,
@@ -24,6 +22,7 @@ import {
 } from '@nats-io/transport-node';
 import type { Observable, Subscription as RxSubscription } from 'rxjs';
 import type { NatsConfig } from '../config/schema.js';
+import { InputFileError, readInputFile } from '../files/input-file.js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
 import {
@@ -275,6 +274,19 @@ function copyBytes(
   for (; k < length; k++) target[to + k] = source[from + k]!;
 }
 
+/** Largest NATS credentials or TLS (PEM) file read, bytes. */
+const MAX_NATS_FILE_BYTES = 1 << 20;
+
+/** A credentials or PEM file, read by the input-file rule; @throws Error naming the file, the problem and the setting. */
+async function readNatsFile(path: string, what: string, setting: string, flag: string): Promise<Buffer> {
+  try {
+    return await readInputFile(path, what, MAX_NATS_FILE_BYTES);
+  } catch (error) {
+    if (!(error instanceof InputFileError)) throw error;
+    throw new Error(`${error.message}; check ${setting} (${flag})`);
+  }
+}
+
 /** The explanation of a failed connect, without the credentials. */
 function explainConnectError(error: unknown, servers: readonly string[], tls: boolean): Error {
   const message = error instanceof Error ? error.message : String(error);
@@ -438,39 +450,20 @@ export class NatsTransport implements DatagramTransport {
       ...(user !== undefined ? { user } : {}),
       ...(password !== undefined ? { pass: password } : {}),
     };
+    // Read here, as every input file is (a regular file within a bound, without blocking), not by the client.
     if (options.credsFile !== undefined) {
-      let creds: Uint8Array;
-      try {
-        creds = await readFile(options.credsFile);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        throw new Error(
-          `cannot read the NATS credentials file ${options.credsFile} (${code}): check nats.credsFile (--nats-creds)`,
-        );
-      }
+      const creds = await readNatsFile(options.credsFile, 'NATS credentials file', 'nats.credsFile', '--nats-creds');
       connectOptions.authenticator = credsAuthenticator(creds);
     }
-    // The client would name a missing file as a connection failure: said here as what it is.
-    for (const [file, setting, flag] of [
-      [options.tlsCa, 'nats.tlsCa', '--nats-tls-ca'],
-      [options.tlsCert, 'nats.tlsCert', '--nats-tls-cert'],
-      [options.tlsKey, 'nats.tlsKey', '--nats-tls-key'],
+    const tls: { ca?: string; cert?: string; key?: string } = {};
+    for (const [file, what, field, setting, flag] of [
+      [options.tlsCa, 'NATS CA certificate file', 'ca', 'nats.tlsCa', '--nats-tls-ca'],
+      [options.tlsCert, 'NATS certificate file', 'cert', 'nats.tlsCert', '--nats-tls-cert'],
+      [options.tlsKey, 'NATS key file', 'key', 'nats.tlsKey', '--nats-tls-key'],
     ] as const) {
-      if (file === undefined) continue;
-      try {
-        await access(file, constants.R_OK);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        throw new Error(`cannot read the NATS TLS file ${file} (${code}): check ${setting} (${flag})`);
-      }
+      if (file !== undefined) tls[field] = (await readNatsFile(file, what, setting, flag)).toString('utf8');
     }
-    if (options.tlsCa !== undefined || options.tlsCert !== undefined || options.tlsKey !== undefined) {
-      connectOptions.tls = {
-        ...(options.tlsCa !== undefined ? { caFile: options.tlsCa } : {}),
-        ...(options.tlsCert !== undefined ? { certFile: options.tlsCert } : {}),
-        ...(options.tlsKey !== undefined ? { keyFile: options.tlsKey } : {}),
-      };
-    }
+    if (Object.keys(tls).length > 0) connectOptions.tls = tls;
     let connection: NatsConnection;
     try {
       connection = await connect(connectOptions);

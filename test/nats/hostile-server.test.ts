@@ -3,7 +3,11 @@
 // it and nats.js prints "reader closed" and the stack on stdout; reckon must close the connection with one
 // printable line instead (exit 1 from the CLI), and print neither the client's line nor a stack trace.
 // The server is a plain TCP socket in this process: no nats-server needed.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsTransport } from '../../src/nats/transport.js';
 import { reckon, within } from '../cli/binary.js';
@@ -73,4 +77,37 @@ describe('a NATS server that sends a MSG line the client cannot read', () => {
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toContain('\u001b');
   }, 25_000);
+});
+
+describe('NATS credential and TLS files that are not small regular files', () => {
+  // Each is refused before any connection, at once: read whole, a FIFO with no writer blocked the process past
+  // Ctrl-C and the zero device filled memory.
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'reckon-nats-files-'));
+    execFileSync('mkfifo', [join(dir, 'fifo')]);
+    writeFileSync(join(dir, 'big.pem'), Buffer.alloc((1 << 20) + 1, 65));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['credsFile', 'fifo', /^the NATS credentials file ".*fifo" is a FIFO .*; check nats\.credsFile \(--nats-creds\)$/],
+    ['tlsCa', 'fifo', /^the NATS CA certificate file ".*fifo" is a FIFO .*; check nats\.tlsCa \(--nats-tls-ca\)$/],
+    [
+      'tlsKey',
+      'big.pem',
+      /^the NATS key file ".*big\.pem" holds 1048577 bytes, more than the 1 MiB .*; check nats\.tlsKey \(--nats-tls-key\)$/,
+    ],
+  ])('%s naming a %s is refused at once with one line', async (setting, name, pattern) => {
+    const opened = NatsTransport.open({ servers: [url], [setting]: join(dir, name) });
+    const error = await within(
+      opened.then(
+        async (transport) => (await transport.close(), new Error('opened')),
+        (e: unknown) => e as Error,
+      ),
+      5000,
+      'the file to be refused',
+    );
+    expect(error.message).toMatch(pattern);
+  });
 });

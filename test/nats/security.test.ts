@@ -177,7 +177,7 @@ describeSecurity('NATS over TLS', () => {
   it('a CA file that does not exist is named as such, not as a connection failure', async () => {
     const error = await openError({ servers: [tls.url], tlsCa: `${dir.path}/missing.pem` });
     expect(error.message).toBe(
-      `cannot read the NATS TLS file ${dir.path}/missing.pem (ENOENT): check nats.tlsCa (--nats-tls-ca)`,
+      `cannot read the NATS CA certificate file "${dir.path}/missing.pem": no such file; check nats.tlsCa (--nats-tls-ca)`,
     );
   });
 
