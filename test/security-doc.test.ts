@@ -1,0 +1,39 @@
+// docs/security.md names the code and the tests behind each defence, and the limits they keep: every file it names
+// exists, and every limit it states is the one the code has.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../src/config/json-input.js';
+import { MAX_CONFIG_FILE_BYTES } from '../src/config/load.js';
+import { MAX_RUN_STEPS } from '../src/experiment/runner.js';
+import { MAX_SWEEP_RUNS, TRACE_LIMITS } from '../src/experiment/sweep.js';
+import { MAX_CAPTURED_BYTES } from '../src/pcap/reader.js';
+import { TRACK_LIMITS } from '../src/truth/track-checks.js';
+import { MAX_CLIENT_MESSAGE_BYTES } from '../src/view/protocol.js';
+import { ROOT } from './cli/binary.js';
+
+const doc = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
+/** Digits grouped by spaces as the docs write them: 1 000 000. */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
+const MiB = 2 ** 20;
+
+describe('docs/security.md', () => {
+  it('names only files that exist', () => {
+    const named = [...doc.matchAll(/`((?:src|test|docs|scripts)\/[^`\s]+\.(?:ts|md))`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(20);
+    expect(named.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  it('states the limits the code has', () => {
+    const stated = [
+      `config file (\`--config\`) | ${MAX_CONFIG_FILE_BYTES / MiB} MiB, JSON nested at most ${MAX_JSON_DEPTH} levels`,
+      `${TRACK_LIMITS.maxFileBytes / MiB} MiB on disk and ${TRACK_LIMITS.maxUnpackedBytes / MiB} MiB unpacked`,
+      `${grouped(TRACK_LIMITS.maxFixes)} fixes`,
+      `a record over ${grouped(MAX_CAPTURED_BYTES)} bytes is damage`,
+      `a client message of at most ${MAX_CLIENT_MESSAGE_BYTES / 1024} KiB`,
+      `at most ${grouped(MAX_SWEEP_RUNS)} runs and 2^${Math.log2(MAX_RUN_STEPS)} steps per run`,
+      `traces over ${TRACE_LIMITS.maxBytes / MiB} MiB`,
+    ];
+    expect(stated.filter((text) => !doc.includes(text))).toEqual([]);
+  });
+});
