@@ -14,6 +14,8 @@ const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
 const out = outAt >= 0 ? resolve(args[outAt + 1]) : join(root, 'dist/view/page');
 const page = join(root, 'src/view/page');
+/** Where app.js finds the SISO names (relative to itself). */
+const NAMES_CHUNK = './chunks/names.js';
 const modules = join(root, 'node_modules');
 
 /** Rounds every coordinate of a GeoJSON geometry to 1e-4° and drops repeated points. */
@@ -54,6 +56,16 @@ const result = await build({
   logLevel: 'warning',
   plugins: [
     {
+      // The SISO names are not in app.js: src/view/page/names.ts imports them after the first frame from a file
+      // of their own, built below.
+      name: 'names-apart',
+      setup(b) {
+        b.onResolve({ filter: /names\/index\.js$/ }, (args) =>
+          args.importer.endsWith(join('view', 'page', 'names.ts')) ? { path: NAMES_CHUNK, external: true } : undefined,
+        );
+      },
+    },
+    {
       // milsymbol's package entry registers every standard it knows (~0.9 MB); the page draws 2525C letter codes
       // only, so it imports the ES module entry and registers just that one.
       name: 'milsymbol-es',
@@ -63,7 +75,21 @@ const result = await build({
     },
   ],
 });
-if (result.metafile) await writeFile(join(staging, '..', 'page-meta.json'), JSON.stringify(result.metafile));
+const names = await build({
+  entryPoints: { names: join(root, 'src/names/index.ts') },
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'linked',
+  outdir: join(staging, 'chunks'),
+  metafile: args.includes('--metafile'),
+  logLevel: 'warning',
+});
+if (result.metafile) {
+  await writeFile(join(staging, '..', 'page-meta.json'), JSON.stringify(result.metafile));
+  await writeFile(join(staging, '..', 'page-names-meta.json'), JSON.stringify(names.metafile));
+}
 await copyFile(join(page, 'index.html'), join(staging, 'index.html'));
 // A classic .js name: every static server knows its content type (module workers need a JavaScript one).
 await copyFile(join(modules, 'maplibre-gl/dist/maplibre-gl-worker.mjs'), join(staging, 'assets/maplibre-gl-worker.js'));
@@ -93,6 +119,7 @@ for (const { scale, cellDeg } of BASEMAP_LEVELS) {
 await writeFile(
   join(staging, 'assets/NOTICE.txt'),
   'Land and borders: Natural Earth (public domain), via the world-atlas package (ISC licence, Mike Bostock).\n' +
+    'Entity names (chunks/): SISO-REF-010 v33 (2023-12-17). Reprinted with permission from SISO Inc.\n' +
     'Map rendering: MapLibre GL JS (BSD-3-Clause); layers: deck.gl (MIT); symbols: milsymbol (MIT).\n' +
     'Full licence texts of bundled code: app.js.LEGAL.txt.\n',
 );

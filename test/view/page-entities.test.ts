@@ -151,13 +151,23 @@ describe('page entities', () => {
 });
 
 describe('page symbols and grid', () => {
-  it('maps DIS kind, domain and force to 2525C codes', () => {
+  it('maps DIS kind, domain, category and force to 2525C codes (the table of docs/cot.md)', () => {
+    // Category 0 (other): the domain's generic symbol.
     expect(sidcFor(1, 1, 1)).toBe('SFGPEV---------');
-    expect(sidcFor(1, 2, 2)).toBe('SHAPMF---------');
-    expect(sidcFor(1, 3, 3)).toBe('SNSPC----------');
-    expect(sidcFor(1, 4, 0)).toBe('SUUPS----------');
-    expect(sidcFor(2, 2, 1)).toBe('SFAPWM---------');
+    expect(sidcFor(1, 2, 2)).toBe('SHAP-----------');
+    expect(sidcFor(1, 3, 3)).toBe('SNSP-----------');
+    expect(sidcFor(1, 4, 0)).toBe('SUUP-----------');
+    expect(sidcFor(2, 2, 1)).toBe('SFAPW----------');
     expect(sidcFor(3, 1, 4)).toBe('SFGPUCI--------');
+    // The category's own symbol.
+    expect(sidcFor(1, 1, 1, 1)).toBe('SFGPEVAT-------'); // tank
+    expect(sidcFor(1, 1, 2, 2)).toBe('SHGPEVAI-------'); // armoured fighting vehicle
+    expect(sidcFor(1, 2, 2, 20)).toBe('SHAPMHA--------'); // attack helicopter
+    expect(sidcFor(1, 2, 1, 50)).toBe('SFAPMFQ--------'); // unmanned aircraft
+    expect(sidcFor(1, 3, 3, 5)).toBe('SNSPCLDD-------'); // destroyer
+    expect(sidcFor(1, 4, 2, 3)).toBe('SHUPSNA--------'); // SSN
+    expect(sidcFor(2, 2, 1, 1)).toBe('SFAPWM---------'); // guided munition: missile in flight
+    expect(sidcFor(1, 9, 1, 1)).toBe('SFZP-----------'); // a domain SISO does not list: unknown dimension
     for (const sidc of [sidcFor(9, 9, 200), sidcFor(0, 0, 0)]) expect(sidc).toHaveLength(15);
   });
 

@@ -22,6 +22,7 @@ import { positionAt } from '../../dr/store.js';
 import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { WGS84_A, WGS84_E2, geodeticLatitudeSinCos } from '../../math/geodesy.js';
+import { SlotParts } from './slot-parts.js';
 
 /** Why a PDU was sent, as far as the receiver can tell (IEEE 1278.1-2012 §5.3.2.4: thresholds and heartbeat). */
 export const PDU_REASON_UNKNOWN = 0;
@@ -129,6 +130,8 @@ export class PageEntities {
   readonly lastReason: Uint8Array;
   /** Last PDU's reported location, ECEF metres (3 per slot). */
   readonly lastPduLocation: Float64Array;
+  /** Each slot's articulated and attached parts, as its last PDU carried them. */
+  readonly parts: SlotParts;
 
   readonly stats = { pdus: 0, rejected: 0 };
   private readonly record = new EntityStateRecord();
@@ -171,6 +174,7 @@ export class PageEntities {
     this.arrivalCount = new Uint8Array(n);
     this.lastReason = new Uint8Array(n);
     this.lastPduLocation = new Float64Array(3 * n);
+    this.parts = new SlotParts(n);
   }
 
   /**
@@ -198,6 +202,7 @@ export class PageEntities {
     if (slot < 0) return result;
     if (result === ApplyResult.APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
     if (record.pduType === 1) this.updateMarking(slot);
+    this.parts.keep(slot, record);
     this.recordArrival(slot, arrivalSeconds, reason);
     const l = record.location;
     const s3 = 3 * slot;

@@ -65,49 +65,54 @@ export interface TruthPoint {
   slot: number;
 }
 
-/** Symbol atlas: every symbol drawn once with milsymbol into one canvas. */
+/**
+ * Symbol atlas: every symbol drawn once with milsymbol into one canvas. It starts with each kind and domain's
+ * generic symbol; `add` draws the ones entities bring (a category's own symbol) into a new canvas, which deck.gl
+ * uploads once.
+ */
 export class SymbolAtlas {
-  readonly canvas: HTMLCanvasElement;
-  readonly mapping: Record<
-    string,
-    { x: number; y: number; width: number; height: number; anchorX: number; anchorY: number }
-  > = {};
+  canvas: HTMLCanvasElement;
+  mapping: Record<string, { x: number; y: number; width: number; height: number; anchorX: number; anchorY: number }> =
+    {};
+  private readonly symbols: { key: string; image: HTMLCanvasElement; anchor: { x: number; y: number } }[] = [];
 
-  constructor(sizePx = 28) {
+  constructor(private readonly sizePx = 28) {
     const keys = new Set<string>();
-    // Every key `symbolKey` can return: kinds beyond life forms and unknown forces map onto these.
+    // The generic symbol of each kind and domain, for each affiliation.
     for (let kind = 0; kind <= 4; kind++) {
       for (let domain = 0; domain <= 5; domain++) {
         for (let force = 0; force <= 3; force++) keys.add(symbolKey(kind, domain, force));
       }
     }
-    const symbols = [...keys].map((key) => ({
-      key,
-      symbol: new ms.Symbol(key, { size: sizePx, colorMode: 'Medium' }),
-    }));
-    const cell =
-      Math.ceil(Math.max(...symbols.map(({ symbol }) => Math.max(symbol.getSize().width, symbol.getSize().height)))) +
-      2;
+    this.canvas = document.createElement('canvas');
+    this.add(keys);
+  }
+
+  /** Draws the symbols of `keys` it lacks. @returns whether it drew any (the canvas and mapping are then new). */
+  add(keys: Iterable<string>): boolean {
+    const missing = new Set<string>();
+    for (const key of keys) if (!(key in this.mapping)) missing.add(key);
+    if (missing.size === 0) return false;
+    for (const key of missing) {
+      const symbol = new ms.Symbol(key, { size: this.sizePx, colorMode: 'Medium' });
+      this.symbols.push({ key, image: symbol.asCanvas(), anchor: symbol.getAnchor() });
+    }
+    const cell = Math.ceil(Math.max(...this.symbols.map((s) => Math.max(s.image.width, s.image.height)))) + 2;
     const columns = 8;
-    const canvas = (this.canvas = document.createElement('canvas'));
+    const canvas = document.createElement('canvas');
     canvas.width = columns * cell;
-    canvas.height = Math.ceil(symbols.length / columns) * cell;
+    canvas.height = Math.ceil(this.symbols.length / columns) * cell;
     const context = canvas.getContext('2d')!;
-    symbols.forEach(({ key, symbol }, i) => {
+    const mapping: SymbolAtlas['mapping'] = {};
+    this.symbols.forEach(({ key, image, anchor }, i) => {
       const x = (i % columns) * cell,
         y = Math.floor(i / columns) * cell;
-      const image = symbol.asCanvas();
       context.drawImage(image, x, y);
-      const anchor = symbol.getAnchor();
-      this.mapping[key] = {
-        x,
-        y,
-        width: image.width,
-        height: image.height,
-        anchorX: anchor.x,
-        anchorY: anchor.y,
-      };
+      mapping[key] = { x, y, width: image.width, height: image.height, anchorX: anchor.x, anchorY: anchor.y };
     });
+    this.canvas = canvas;
+    this.mapping = mapping;
+    return true;
   }
 }
 
@@ -325,8 +330,20 @@ export class EntityLayers {
     const keys = ((this.iconKeys.length = n), this.iconKeys);
     for (let i = 0; i < n; i++) {
       const slot = e.instanceSlot[i]!;
-      keys[i] = symbolKey(table.entityType[7 * slot]!, table.entityType[7 * slot + 1]!, table.forceId[slot]!);
+      const type = 7 * slot;
+      keys[i] = symbolKey(
+        table.entityType[type]!,
+        table.entityType[type + 1]!,
+        table.forceId[slot]!,
+        table.entityType[type + 3]!,
+      );
     }
+    this.atlas.add(keys);
+  }
+
+  /** The atlas key (2525C code) of the symbol drawn for instance `i`. */
+  symbolOf(i: number): string {
+    return this.iconKeys[i] ?? '';
   }
 
   private rebuildTrails(): void {

@@ -27,7 +27,8 @@ import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } fro
 import { Panel } from './panel.js';
 import { Layout } from './layout.js';
 import { BasemapDetail } from './basemap-detail.js';
-import type { TestHook } from './test-hook.js';
+import { type TestHook, panelHook } from './test-hook.js';
+import { loadPageNames } from './names.js';
 import { PageEngagements, isEngagementMessage } from './engagements.js';
 import { engagementLayers } from './engagement-layers.js';
 import { EngagementPanel } from './engagement-panel.js';
@@ -83,6 +84,7 @@ class App {
     out[0] = p.x;
     out[1] = p.y;
   };
+  private readonly redrawPanel = (): void => void (this.lastPanel = 0);
   private readonly ecef = new Float64Array(3);
   private readonly displayed = new Float64Array(3);
   private readonly displayedMatrix = new Float64Array(9);
@@ -218,6 +220,7 @@ class App {
             force: t.forceId[slot]!,
             kind: t.entityType[7 * slot]!,
             domain: t.entityType[7 * slot + 1]!,
+            symbol: app.layers.symbolOf(i),
           });
         }
         return out;
@@ -238,12 +241,7 @@ class App {
       },
       engagements: () => app.engagements.counts(app.entities, app.nowSeconds()),
       selectedEngagements: () => app.engagementPanel.shown(),
-      selectedDetails() {
-        const out: Record<string, string> = {};
-        const dts = document.querySelectorAll('#d-fields dt');
-        dts.forEach((dt) => (out[dt.textContent ?? ''] = dt.nextElementSibling?.textContent ?? ''));
-        return out;
-      },
+      ...panelHook(this.redrawPanel),
     };
   }
 
@@ -484,6 +482,8 @@ class App {
     this.hook.frameServerMs = t * 1000;
     if (this.pendingSelection !== null) this.selectPending();
     if (this.autoFit && e.count > this.fittedCount && start - this.fittedAt >= REFIT_INTERVAL_MS) this.fitToEntities();
+    // The names follow the first frame that draws entities: they are not in the page's first download.
+    if (e.count > 0) loadPageNames(this.redrawPanel);
     if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
       this.lastPanel = start;
       this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);

@@ -6,21 +6,10 @@ import type { CountersMessage, ViewFilter } from '../protocol.js';
 import { type PageEntities, PDU_REASON_NAMES, wrapLongitude } from './entities.js';
 import { REASON_COLOURS } from './layers.js';
 import { affiliationOf } from './symbols.js';
+import { typeDetailRows, typeLabel, typeSearchText } from './entity-details.js';
+import { pageNames } from './names.js';
 
 const FORCE_NAMES = ['other', 'friendly', 'opposing', 'neutral'];
-const DOMAIN_NAMES = ['other', 'land', 'air', 'surface', 'subsurface', 'space'];
-const KIND_NAMES = [
-  'other',
-  'platform',
-  'munition',
-  'life form',
-  'environmental',
-  'cultural feature',
-  'supply',
-  'radio',
-  'expendable',
-  'sensor/emitter',
-];
 const DR_NAMES = ['other', 'static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
 /** One collator for every sort: `localeCompare` builds one per call. */
 const collator = new Intl.Collator(undefined, { numeric: true });
@@ -161,12 +150,15 @@ export class Panel {
     const table = entities.table;
     const slots: number[] = [];
     const search = this.search;
+    const names = pageNames();
+    const typeOf = (slot: number) => table.entityType.subarray(7 * slot, 7 * slot + 7);
     for (let i = 0; i < entities.count; i++) {
       const slot = entities.instanceSlot[i]!;
       if (
         search === '' ||
         entities.markings[slot]!.toLowerCase().includes(search) ||
-        entities.ids[slot]!.includes(search)
+        entities.ids[slot]!.includes(search) ||
+        typeSearchText(names, typeOf(slot)).includes(search)
       ) {
         slots.push(slot);
       }
@@ -174,6 +166,9 @@ export class Panel {
     const marking = (s: number) => entities.markings[s]!;
     const comparators: Record<string, (a: number, b: number) => number> = {
       marking: (a, b) => collator.compare(marking(a), marking(b)) || table.key[a]! - table.key[b]!,
+      type: (a, b) =>
+        collator.compare(typeLabel(names, typeOf(a)), typeLabel(names, typeOf(b))) ||
+        collator.compare(marking(a), marking(b)),
       id: (a, b) => table.key[a]! - table.key[b]!,
       force: (a, b) => table.forceId[a]! - table.forceId[b]! || collator.compare(marking(a), marking(b)),
       age: (a, b) => table.arrivalSeconds[a]! - table.arrivalSeconds[b]!,
@@ -193,10 +188,13 @@ export class Panel {
       force.className = `force f-${affiliationOf(table.forceId[slot]!)}`;
       const name = document.createElement('span');
       name.textContent = entities.markings[slot]!;
+      const type = document.createElement('span');
+      type.className = 'type';
+      type.textContent = type.title = typeLabel(names, typeOf(slot));
       const id = document.createElement('span');
       id.className = 'id';
       id.textContent = entities.ids[slot]!;
-      row.append(force, name, id);
+      row.append(force, name, type, id);
       rows.push(row);
     }
     this.list.replaceChildren(...rows);
@@ -217,14 +215,13 @@ export class Panel {
     const force = table.forceId[slot]!;
     const algorithm = table.store.algorithm[slot]!;
     const p = entities.positions;
+    const parts = entities.parts;
+    const names = pageNames();
     const fields: Array<[string, string]> = [
       ['id', entities.ids[slot]!],
       ['marking', entities.markings[slot]!],
-      [
-        'type',
-        `${type.join(':')} (${KIND_NAMES[type[0]!] ?? 'kind ' + type[0]}, ${DOMAIN_NAMES[type[1]!] ?? 'domain ' + type[1]})`,
-      ],
-      ['force', `${force} (${FORCE_NAMES[force] ?? affiliationOf(force)})`],
+      ['force', `${force} (${names?.forceName(force) ?? FORCE_NAMES[force] ?? affiliationOf(force)})`],
+      ...typeDetailRows(names, type, table.appearance[slot]!, parts.recordsOf(slot), parts.count(slot)),
       ['lat, lon', `${fixed(p[3 * instance + 1]!, 6)}°, ${fixed(wrapLongitude(p[3 * instance]!), 6)}°`],
       ['alt', `${fixed(p[3 * instance + 2]!, 1)} m`],
       ['speed', `${fixed(entities.speedMetersPerSecond(slot, nowSeconds), 1)} m/s`],

@@ -1,5 +1,6 @@
 /** The page's test hook, `window.__reckon` (src/view/page/main.ts builds it). */
 import type { CountersMessage, ViewFilter } from '../protocol.js';
+import { pageNames } from './names.js';
 
 /** What the browser tests read (not pixels): see docs/view.md. */
 export interface TestHook {
@@ -13,6 +14,8 @@ export interface TestHook {
     force: number;
     kind: number;
     domain: number;
+    /** The MIL-STD-2525C code of the symbol drawn. */
+    symbol: string;
   }>;
   counters: CountersMessage | null;
   /** JS time of the last frame's work (dead reckoning, smoothing, deck.gl's layer and attribute update), ms. */
@@ -50,6 +53,37 @@ export interface TestHook {
   engagements(): { shots: number; bursts: number; collisions: number; radios: number };
   /** The selected entity's radio and engagement lines as its detail panel shows them, and whether it is frozen. */
   selectedEngagements(): { radios: string[]; engagements: string[]; frozen: boolean };
+  /** Whether the SISO-REF-010 names (a file of their own, fetched after the first frame) are loaded. */
+  namesLoaded(): boolean;
+  /** The entity list's rows as shown (marking, type, id), and the search box's text to set. */
+  listRows(): string[];
+  search(text: string): void;
+}
+
+/** The hook's readers of the panel: the details and list as shown, the search box. */
+export function panelHook(
+  redrawPanel: () => void,
+): Pick<TestHook, 'selectedDetails' | 'namesLoaded' | 'listRows' | 'search'> {
+  return {
+    selectedDetails() {
+      const out: Record<string, string> = {};
+      const dts = document.querySelectorAll('#d-fields dt');
+      dts.forEach((dt) => (out[dt.textContent ?? ''] = dt.nextElementSibling?.textContent ?? ''));
+      return out;
+    },
+    namesLoaded: () => pageNames() !== undefined,
+    listRows() {
+      return [...document.querySelectorAll('#list li')].map((li) =>
+        [...li.querySelectorAll('span')].map((span) => span.textContent ?? '').join(' | '),
+      );
+    },
+    search(text) {
+      const input = document.getElementById('search') as HTMLInputElement;
+      input.value = text;
+      input.dispatchEvent(new Event('input'));
+      redrawPanel();
+    },
+  };
 }
 
 declare global {

@@ -11,6 +11,7 @@ interface ReckonTestHook {
     force: number;
     kind: number;
     domain: number;
+    symbol: string;
   }>;
   counters: Record<string, number> | null;
   frameMs: number;
@@ -34,6 +35,9 @@ interface ReckonTestHook {
   selectedDetails(): Record<string, string>;
   engagements(): { shots: number; bursts: number; collisions: number; radios: number };
   selectedEngagements(): { radios: string[]; engagements: string[]; frozen: boolean };
+  namesLoaded(): boolean;
+  listRows(): string[];
+  search(text: string): void;
 }
 
 interface PageRect {

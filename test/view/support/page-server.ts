@@ -60,6 +60,11 @@ export interface TestEntity {
   /** Velocity east and north, m/s (locally level; DR algorithm 2, FPW). */
   eastMps: number;
   northMps: number;
+  /** The seven numbers of the entity type. Defaults to kind, domain, 225 (USA), 1, 1, 0, 0. */
+  type?: readonly number[];
+  appearance?: number;
+  /** Articulated parts: parameter type (class + metric) and value, e.g. turret azimuth in radians. */
+  parts?: readonly { type: number; value: number }[];
 }
 
 const DEG = Math.PI / 180;
@@ -72,7 +77,16 @@ export function entityStatePdu(e: TestEntity, nowMs: number, at?: { lat: number;
   r.application = e.application;
   r.entity = e.entity;
   r.forceId = e.force;
-  r.entityType.set([e.kind, e.domain, 225, 1, 1, 0, 0]);
+  r.entityType.set(e.type ?? [e.kind, e.domain, 225, 1, 1, 0, 0]);
+  r.appearance = e.appearance ?? 0;
+  const parts = e.parts ?? [];
+  r.variableParameterCount = parts.length;
+  parts.forEach((part, i) => {
+    const view = new DataView(r.variableParameters.buffer, r.variableParameters.byteOffset + 16 * i, 16);
+    view.setUint8(0, 0); // articulated part
+    view.setUint32(4, part.type);
+    view.setFloat32(8, part.value);
+  });
   r.timestampRaw = timestampFromEpochMillis(nowMs, true);
   const lat = at?.lat ?? e.lat,
     lon = at?.lon ?? e.lon;
@@ -99,7 +113,7 @@ export function entityStatePdu(e: TestEntity, nowMs: number, at?: { lat: number;
   r.orientation[2] = rollForLevel(lat, lon, r.orientation[0], r.orientation[1]);
   r.drAlgorithm = 2;
   setMarkingText(r, e.marking);
-  const out = new Uint8Array(256);
+  const out = new Uint8Array(144 + 16 * parts.length);
   const n = encodeEntityStateInto(out, r, 0);
   return out.subarray(0, n);
 }
