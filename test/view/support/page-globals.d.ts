@@ -51,14 +51,20 @@ interface PageRect {
 
 interface PageElement {
   readonly textContent: string | null;
+  readonly tagName: string;
+  readonly className: string;
+  readonly style: { pointerEvents: string };
   getBoundingClientRect(): PageRect;
+  scrollIntoView(): void;
+  closest(selector: string): PageElement | null;
 }
 
 declare const window: { __reckon: ReckonTestHook; readonly innerWidth: number; readonly innerHeight: number };
 declare const document: {
   querySelector(selector: string): PageElement | null;
-  querySelectorAll(selector: string): { length: number };
+  querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
   getElementById(id: string): PageElement | null;
+  elementFromPoint(x: number, y: number): PageElement | null;
   readonly body: { readonly classList: { contains(name: string): boolean } };
 };
 declare const location: { readonly hash: string; readonly href: string };
