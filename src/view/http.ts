@@ -55,6 +55,8 @@ export interface ViewServerOptions {
    * `hostPolicy()`: IP addresses and localhost.
    */
   readonly hostAllowed?: HostAllowed;
+  /** How long a connection may take to send a request's headers, ms. Defaults to 10 s. */
+  readonly headersTimeoutMs?: number;
 }
 
 /** The Content-Security-Policy of every response; `tiles` adds its origin to what the page may load and fetch. */
@@ -82,7 +84,10 @@ export function createViewServer(options: ViewServerOptions): Server {
   const csp = contentSecurityPolicy(options.tiles ?? null);
   const hostAllowed = options.hostAllowed ?? hostPolicy();
   const gateway = options.gateway;
-  const server = createServer((request, response) => {
+  const headersTimeoutMs = options.headersTimeoutMs ?? 10_000;
+  // Timeouts are looked for every half of the allowance (node:http's default is every 30 s).
+  const checkingIntervalMs = Math.max(1, Math.floor(headersTimeoutMs / 2));
+  const server = createServer({ connectionsCheckingInterval: checkingIntervalMs }, (request, response) => {
     if (!hostAllowed(request.headers.host)) return send(response, 403, `${HOST_REFUSED}\n`, csp);
     serve(request, response, pageDir, csp);
   });
@@ -90,13 +95,15 @@ export function createViewServer(options: ViewServerOptions): Server {
     if (hostAllowed(request.headers.host)) gateway.handleUpgrade(request, socket, head);
     else gateway.refuseUpgrade(socket, 403, 'Forbidden', HOST_REFUSED);
   });
-  // A client that sends garbage gets 400 from node:http; it never reaches the process's error handling.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    else socket.destroy();
+  // A client that sends garbage gets 400; one that sends no request in time (a browser's connection opened ahead
+  // of need) 408, on which browsers send the request again (RFC 9110 §15.5.9). Neither reaches the process.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   });
-  // Requests' headers must arrive within 10 s; idle keep-alive sockets close after 5 s (node:http's default).
-  server.headersTimeout = 10_000;
+  // Requests' headers must arrive in time; idle keep-alive sockets close after 5 s (node:http's default).
+  server.headersTimeout = headersTimeoutMs;
   server.requestTimeout = 30_000;
   return server;
 }

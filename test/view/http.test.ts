@@ -92,6 +92,33 @@ describe('page server', () => {
     }
   });
 
+  it('answers a connection that sent nothing in time 408, which browsers retry, and garbage 400', async () => {
+    // Browsers open connections ahead of need: the page's later requests (the names after the first frame) go
+    // out on one of them, and a 400 there is an error the browser shows, where a 408 makes it ask again.
+    const g = await startGateway({ headersTimeoutMs: 200 });
+    try {
+      const port = Number(new URL(g.url).port);
+      const answer = (text: string) =>
+        within(
+          new Promise<string>((resolve, reject) => {
+            const socket = createConnectionTo(port);
+            let got = '';
+            socket.on('data', (c) => (got += String(c)));
+            socket.on('close', () => resolve(got));
+            socket.on('error', reject);
+            if (text !== '') socket.write(text);
+          }),
+          5000,
+          `the answer to ${JSON.stringify(text)}`,
+        );
+      expect(await answer('')).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\nConnection: close\r\n/);
+      expect(await answer('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n')).toMatch(/^HTTP\/1\.1 408 /);
+      expect(await answer('NOT HTTP\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    } finally {
+      await g.close();
+    }
+  });
+
   it('answers "page not built" when the folder has no page', async () => {
     const g = await startGateway({ pageDir: join(tmpdir(), 'reckon-view-no-such-folder') });
     try {

@@ -183,6 +183,7 @@ export async function startGateway(
     readonly config?: StreamConfig;
     readonly pageDir?: string;
     readonly hostAllowed?: HostAllowed;
+    readonly headersTimeoutMs?: number;
   } = {},
 ): Promise<TestGateway> {
   const config = resolveConfig({ ...options.config, network: { port: 0, address: '127.0.0.1' } });
@@ -192,6 +193,7 @@ export async function startGateway(
     tiles: options.tiles ?? null,
     ...(options.pageDir ? { pageDir: options.pageDir } : {}),
     ...(options.hostAllowed ? { hostAllowed: options.hostAllowed } : {}),
+    ...(options.headersTimeoutMs ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
   });
   const address = await listenView(server, '127.0.0.1', 0);
   const udp = await openUdpTransport(config.network, 'receive');
