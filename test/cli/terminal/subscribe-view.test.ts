@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { visibleWidth } from '../../../src/cli/terminal/fit.js';
 import { LiveView } from '../../../src/cli/terminal/live-view.js';
 import { EntityList, subscribeLiveLines, subscribePlainLines } from '../../../src/cli/terminal/subscribe-view.js';
+import { createFrame, renderFrame } from '../../../src/stream/frame.js';
 import type { SubscriberStats } from '../../../src/stream/subscriber.js';
 import { createTransportStats } from '../../../src/transport/transport.js';
 import { event, world, type Spec } from './entities.js';
@@ -75,6 +76,24 @@ describe('subscribe view', () => {
     expect(subscribePlainLines(frame, entities)[0]).toMatch(
       /opposing type="M1A2 · Tank · USA" damage="slight damage" .* heading=135° .* rate=0\.67\/s pdus=2/,
     );
+  });
+
+  it('says "frozen" in the DR column of an entity a Stop/Freeze PDU holds, and in its plain line', () => {
+    const { table, entities } = world([{ marking: 'HELD' }, { marking: 'FREE' }]);
+    table.freeze(table.slotOf(table.key[0]!), 1.2);
+    const frame = renderFrame(createFrame(), table, 1.5);
+    const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 200, rows: 40 });
+    expect(lines[2]!.split(/\s{2,}/).slice(0, 5)).toEqual([
+      '1:77:1',
+      'HELD',
+      'M1A2 · Tank · USA',
+      'friendly',
+      'frozen',
+    ]);
+    expect(lines[3]!.split(/\s{2,}/).slice(0, 5)).toEqual(['1:77:2', 'FREE', 'M1A2 · Tank · USA', 'friendly', 'FPW']);
+    const plain = subscribePlainLines(frame, entities);
+    expect(plain[0]).toMatch(/ DR=frozen /);
+    expect(plain[1]).not.toMatch(/frozen/);
   });
 
   it('names each type from SISO-REF-010, shows the destroyed, and keeps the type at 80 columns', () => {
