@@ -3,7 +3,11 @@
  * test/fixtures/dis/*.pcap — through both ways reckon reads DIS:
  *   receive  the subscriber's own path (PduReceiver → decode → validate → remote-entity table → events, frames
  *            and the `reckon subscribe` view), over a transport double and a virtual clock;
- *   decode   the `reckon decode` path (pcap → datagrams → PDUs → decode → validate → NDJSON lines, summary).
+ *   decode   the `reckon decode` path (pcap → datagrams → PDUs → decode → validate → NDJSON lines, summary),
+ *            every PDU type through its own decoder and JSON form;
+ *   view     the map gateway's engagement feed (Fire, Detonation, Collision, entity control and radio PDUs → the
+ *            page's messages).
+ * The seeds are the real captures and test/fixtures/pdu/every-pdu-type.pcap (every PDU type reckon decodes).
  * Prints one JSON line: counts per status code and rejection reason for each path, table outcomes, throws (every
  * exception anywhere is caught, counted and its first few shown) and non-finite values that reached an event, a
  * frame or a view. Exit 1 when any throw or non-finite value was seen. Same seed, same datagrams, same counts.
@@ -20,6 +24,10 @@ import { udpFromFrame } from '../src/pcap/packet.js';
 import { readCapture } from '../src/pcap/reader.js';
 import { renderCaptureSummary } from '../src/cli/terminal/decode-summary.js';
 import { pcapFileHeader, pcapUdpRecord } from '../src/pcap/writer.js';
+import { pduTypeName } from '../src/names/enumerations.js';
+import { pduRecordToJson } from '../src/pdu/pdu-json.js';
+import { jsonLineNamingNonFinite } from '../src/cli/terminal/printable.js';
+import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from '../src/view/engagement-feed.js';
 import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../src/pdu/constants.js';
 import { entityStateRecordToPdu } from '../src/pdu/entity-state-json.js';
 import { CODEC_STATUS_NAMES, codecStatusName } from '../src/pdu/status.js';
@@ -61,11 +69,15 @@ export interface FuzzReport {
   };
   decode: {
     pdus: number;
-    /** Entity State and Update PDUs by status name; other PDU types are not decoded. */
+    /** Entity State and Update PDUs by status name. */
     status: Record<string, number>;
+    /** Every other PDU type, by type name, then status name (OK = decoded, its JSON line written). */
+    types: Record<string, Record<string, number>>;
     /** Header problems that end a datagram, by status name. */
     headers: Record<string, number>;
   };
+  /** The map gateway's engagement feed: messages made, PDUs it refused, by message type. */
+  view: { messages: Record<string, number>; rejected: number };
   /** Exceptions thrown anywhere: must be 0. */
   throws: number;
   /** Non-finite numbers in an event, a frame, or NaN in a rendered view or summary: must be 0. */
@@ -74,13 +86,20 @@ export interface FuzzReport {
   problems: string[];
 }
 
-/** The datagrams of every capture in test/fixtures/dis, plus each PDU of a bundle on its own. */
-export function captureSeeds(dir = join(ROOT, 'test/fixtures/dis')): Uint8Array[] {
+/** The capture folders whose datagrams seed the mutator: the real captures, and every PDU type reckon decodes. */
+const SEED_DIRS = [join(ROOT, 'test/fixtures/dis'), join(ROOT, 'test/fixtures/pdu')];
+
+/** The datagrams of every capture in `dirs`, plus each PDU of a bundle on its own. */
+export function captureSeeds(dirs: readonly string[] = SEED_DIRS): Uint8Array[] {
   const seeds: Uint8Array[] = [];
-  for (const name of readdirSync(dir)
-    .filter((f) => f.endsWith('.pcap'))
-    .sort()) {
-    const capture = readCapture(readFileSync(join(dir, name)));
+  const files = dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.pcap'))
+      .sort()
+      .map((f) => join(dir, f)),
+  );
+  for (const file of files) {
+    const capture = readCapture(readFileSync(file));
     for (const frame of capture.frames) {
       const udp = udpFromFrame(frame.linkType, frame.data);
       if (udp.kind !== 'udp') continue;
@@ -336,6 +355,16 @@ function allFinite(values: ArrayLike<number>): boolean {
   return true;
 }
 
+/** Whether a JSON-bound value holds a number JSON cannot carry (NaN, ±Infinity), at any depth. */
+function holdsNonFinite(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null || depth > 8) return false;
+  for (const v of Object.values(value)) if (holdsNonFinite(v, depth + 1)) return true;
+  return false;
+}
+
+const ENGAGEMENT_TYPES = new Set(ENGAGEMENT_PDU_TYPES);
+
 /** Runs both paths on `options.datagrams` generated datagrams. */
 export function runFuzz(options: FuzzOptions): FuzzReport {
   const random = createRandom(options.seed);
@@ -344,7 +373,8 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     datagrams: options.datagrams,
     seed: options.seed,
     receive: { rejected: {}, other: 0, status: {}, table: {}, events: {}, frames: 0 },
-    decode: { pdus: 0, status: {}, headers: {} },
+    decode: { pdus: 0, status: {}, types: {}, headers: {} },
+    view: { messages: {}, rejected: 0 },
     throws: 0,
     nonFinite: 0,
     problems: [],
@@ -427,7 +457,22 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       }
       framed = totals.pdus;
       report.decode.pdus++;
-      if (event.pduType !== 1 && event.pduType !== 67) continue;
+      if (event.pduType !== 1 && event.pduType !== 67) {
+        const type = pduTypeName(event.pduType);
+        const counts = (report.decode.types[type] ??= {});
+        const status = codecStatusName(event.status);
+        counts[status] = (counts[status] ?? 0) + 1;
+        // The NDJSON line `reckon decode --json` prints: JSON has no NaN or Infinity.
+        if (event.other) {
+          const pdu = pduRecordToJson(event.other);
+          const line = jsonLineNamingNonFinite({ pdu });
+          if (holdsNonFinite(pdu) && !/"(NaN|-?Infinity)"/.test(line)) {
+            report.nonFinite++;
+            problem(`a non-finite number of a ${type} PDU written as null in its JSON line`);
+          }
+        }
+        continue;
+      }
       const name = codecStatusName(event.status);
       report.decode.status[name] = (report.decode.status[name] ?? 0) + 1;
       // The NDJSON line `reckon decode --json` prints.
@@ -460,6 +505,24 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     }
   };
 
+  // The map gateway's engagement feed, on each PDU of the types it takes.
+  const feed = new EngagementFeed();
+  const onMessage = (message: { type: string }) => {
+    report.view.messages[message.type] = (report.view.messages[message.type] ?? 0) + 1;
+    if (holdsNonFinite(message)) {
+      report.nonFinite++;
+      problem(`non-finite number in a ${message.type} message to the map`);
+    }
+  };
+  const toView = (d: Uint8Array, nowMs: number): void => {
+    for (let offset = 0; offset + 12 <= d.length; ) {
+      const length = (d[offset + 8]! << 8) | d[offset + 9]!;
+      if (length < 12 || offset + length > d.length) break;
+      if (ENGAGEMENT_TYPES.has(d[offset + 2]!)) feed.consume(d, offset, length, nowMs, onMessage);
+      offset += length;
+    }
+  };
+
   // The table lives while the subscriber is connected: its counters are read before the last subscription ends.
   let tableCounts: Record<string, number> = {};
   for (let i = 0; i < options.datagrams; i++) {
@@ -471,6 +534,12 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
       transport.receiver?.(current, SOURCE);
     } catch (error) {
       threw('receive', error);
+    }
+    try {
+      toView(current, 1_700_000_000_000 + 2 * i);
+      if (i % 500 === 499) feed.everySecond(1_700_000_000_000 + 2 * i, onMessage);
+    } catch (error) {
+      threw('view', error);
     }
     if (length <= 65_507) batch.push(current.slice());
     if (batch.length === 2048) flushDecode();
@@ -500,6 +569,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     problem(`${stats.transport.consumerErrors} consumer errors caught by the receiver`);
   }
   report.receive.table = { ...tableCounts, timedOut: stats.transport.timeouts };
+  report.view.rejected = feed.stats.rejected;
   return report;
 }
 

@@ -1,8 +1,10 @@
-// The fuzzer of `npm run fuzz` at a smaller count: random and mutated datagrams (from the real captures) through the
-// subscriber's receive path and the decode path. Nothing throws, no non-finite value reaches an event, a frame or a
+// The fuzzer of `npm run fuzz` at a smaller count: random and mutated datagrams (from the real captures and a
+// capture of every PDU type) through the subscriber's receive path, the decode path and the map's engagement feed. Nothing throws, no non-finite value reaches an event, a frame or a
 // view, every status code and rejection the mutator aims at is met on both paths, and a seed reproduces a run.
 import { describe, expect, it } from 'vitest';
 import { captureSeeds, runFuzz } from '../../scripts/fuzz.js';
+import { pduTypeName } from '../../src/names/enumerations.js';
+import { RANDOM_PDU_TYPES } from '../fixtures/pdu/random-pdus.js';
 
 const seeds = captureSeeds();
 const VALIDATION = [
@@ -49,6 +51,20 @@ describe('npm run fuzz', () => {
       expect(report.decode.status[code] ?? 0, code).toBeGreaterThan(0);
     }
     for (const code of ['TRUNCATED', 'BAD_LENGTH']) expect(report.decode.headers[code] ?? 0, code).toBeGreaterThan(0);
+    // Every PDU type reckon decodes went through its own decoder, whole and mutated.
+    for (const type of RANDOM_PDU_TYPES) {
+      const counts = report.decode.types[pduTypeName(type)] ?? {};
+      expect(counts.OK ?? 0, pduTypeName(type)).toBeGreaterThan(0);
+    }
+    const refused = Object.values(report.decode.types).flatMap((counts) => Object.keys(counts));
+    for (const code of ['BAD_LENGTH', 'BAD_RECORD_LENGTH', 'TOO_MANY_PARAMETERS', 'UNSUPPORTED_VERSION']) {
+      expect(refused, code).toContain(code);
+    }
+    for (const type of ['fire', 'detonation']) expect(r.events[type] ?? 0, type).toBeGreaterThan(0);
+    for (const type of ['fire', 'detonation', 'collision', 'entity-control', 'radio']) {
+      expect(report.view.messages[type] ?? 0, type).toBeGreaterThan(0);
+    }
+    expect(report.view.rejected).toBeGreaterThan(0);
   });
 
   it('a seed reproduces a run; another seed makes other datagrams', () => {

@@ -4,7 +4,8 @@
  *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>, "names": {…}}        an Entity State PDU, with the
  *                                             SISO-REF-010 names of its numbers (type, country, force, appearance, parts)
  *   {"frame": n, "time": epochSeconds, "pdu": <FirePdu, DataPdu, …>}                  a PDU of any other type, in its
- *                                             JSON form (schemas/*-pdu.schema.json; an unknown type as OtherPdu)
+ *                                             JSON form (schemas/*-pdu.schema.json; an unknown type as OtherPdu); a
+ *                                             float that is NaN or infinite on the wire as "NaN", "Infinity", …
  *   {"frame": n, "time": epochSeconds, "pduType": 67, "length": bytes}              an Entity State Update PDU
  *   {"frame": n, "time": epochSeconds, "error": {"code", "message", "offset"}}       a rejected PDU or header
  *   {"frame": n, "time": epochSeconds, "error": {…}, "pdu": <EntityStatePdu>}        a PDU that decodes but holds
@@ -135,7 +136,7 @@ async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: C
   const { entityStateRecordToPdu } = await import('../../pdu/entity-state-json.js');
   const { pduRecordToJson } = await import('../../pdu/pdu-json.js');
   const { codecStatusMessage, codecStatusName } = await import('../../pdu/status.js');
-  const { jsonLine } = await import('../terminal/printable.js');
+  const { jsonLine, jsonLineNamingNonFinite, nonFiniteAsText } = await import('../terminal/printable.js');
   const { entityStatePduNames } = await import('../../names/pdu-names.js');
   const { geodeticJson } = await import('../terminal/geodetic-json.js');
   const totals = emptyTotals();
@@ -160,7 +161,7 @@ async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: C
         const geodetic = geodeticJson(pdu.location, pdu.orientation);
         text = jsonLine({ ...head, pdu, geodetic, names: entityStatePduNames(pdu) });
       } else if (event.other) {
-        text = jsonLine({ ...head, pdu: pduRecordToJson(event.other) });
+        text = jsonLineNamingNonFinite({ ...head, pdu: pduRecordToJson(event.other) });
       } else {
         text = jsonLine({ ...head, pduType: event.pduType, length: event.length });
       }
@@ -183,11 +184,6 @@ function writeCaptureDamage(info: CaptureFileInfo, io: CommandIo): void {
       'reckon decode: the capture file ends in the middle of a frame; the frames before it were decoded\n',
     );
   }
-}
-
-/** JSON has no NaN or Infinity (`JSON.stringify` writes null): name them, so a rejected PDU shows what it held. */
-function nonFiniteAsText(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
 }
 
 /**

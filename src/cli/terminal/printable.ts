@@ -46,3 +46,17 @@ export function jsonLine(value: unknown, replacer?: (key: string, value: unknown
     (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/** JSON has no NaN or Infinity (`JSON.stringify` writes null): a replacer that names them as text. */
+export function nonFiniteAsText(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
+}
+
+/**
+ * `jsonLine(value)`, but a number JSON cannot carry (NaN, ±Infinity, from a float on the wire) is written as the
+ * text "NaN", "Infinity", "-Infinity" rather than as null; only a line that shows a null is written again.
+ */
+export function jsonLineNamingNonFinite(value: unknown): string {
+  const line = jsonLine(value);
+  return /[[:,]null[\],}]/.test(line) ? jsonLine(value, nonFiniteAsText) : line;
+}
