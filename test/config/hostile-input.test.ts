@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, MAX_CONFIG_FILE_BYTES, loadConfig } from '../../src/config/load.js';
 import { MAX_JSON_DEPTH, jsonInputProblems } from '../../src/config/json-input.js';
@@ -44,6 +45,34 @@ describe('config keys that would reach Object.prototype', () => {
     expect(issues).toContainEqual({ path, source: config, message: expect.stringMatching(/is not accepted as a key/) });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(typeof Object.prototype.toString).toBe('function');
+  });
+
+  it('any config with such a key anywhere (property): refused at its path, Object.prototype untouched', () => {
+    const MARK = '\u0000mark';
+    const tree = fc.object({ key: fc.constantFrom('network', 'dis', 'receiver', 'a', 'b'), maxDepth: 3 });
+    fc.assert(
+      fc.property(tree, fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.nat(), (generated, bad, pick) => {
+        const root = structuredClone(generated);
+        // Every object in the tree (not arrays) with its path as the issues write it: a.b[1].c
+        const sites: Array<[Record<string, unknown>, string]> = [];
+        const walk = (value: unknown, path: string) => {
+          if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
+          else if (value !== null && typeof value === 'object') {
+            sites.push([value as Record<string, unknown>, path]);
+            for (const [k, v] of Object.entries(value)) walk(v, path === '' ? k : `${path}.${k}`);
+          }
+        };
+        walk(root, '');
+        const [site, path] = sites[pick % sites.length]!;
+        site[MARK] = { polluted: 'yes', toString: 1 };
+        const text = JSON.stringify(root).replace(JSON.stringify(MARK), JSON.stringify(bad));
+        const issues = issuesOf(() => loadConfig({ file: file('property.json', text) }));
+        expect(issues.map((i) => i.path)).toContain(path === '' ? bad : `${path}.${bad}`);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(typeof Object.prototype.toString).toBe('function');
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('in a JSON-valued variable or flag too', () => {
