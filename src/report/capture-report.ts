@@ -1,7 +1,7 @@
 /**
  * `reckon decode <capture> --report report.html`: a self-contained HTML report of a DIS capture — entity tracks
  * in metres east/north of the first fix, PDUs per second by PDU type over time (as Wireshark's I/O graph), a
- * table per entity and the rejected PDUs by status code. Markings come off the wire: they reach the page only
+ * table per entity, the engagements (src/report/engagements.ts) and the rejected PDUs by status code. Markings come off the wire: they reach the page only
  * through `escapeHtml` (tables) or Vega's SVG text, which escapes them too.
  */
 import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
@@ -17,6 +17,7 @@ import { disCapturePdus, emptyTotals, type DisCaptureOptions } from '../pcap/dis
 import type { Capture, CaptureFrame } from '../pcap/reader.js';
 import { htmlTable, renderHtmlPage, type ReportSection } from './html.js';
 import { eastNorthAxes } from './enu-axes.js';
+import { EngagementLog } from './engagements.js';
 import { renderVegaLite } from './vega.js';
 
 /** Entities drawn on the track plot (those with the most PDUs); the table lists every one. */
@@ -38,6 +39,8 @@ export interface CaptureReportData {
   readonly bins: Array<Record<string, number>>;
   /** Entity State PDUs whose location is not on the Earth, not drawn. */
   offEarth: number;
+  /** Shots and their detonations (src/report/engagements.ts). */
+  readonly engagements: EngagementLog;
 }
 
 /** Gathers the report's data: the per-entity summary, and tracks and rates from a second pass. */
@@ -69,7 +72,7 @@ export class CaptureReportPass {
     const span = Number.isFinite(summary.lastTimeSeconds - this.start) ? summary.lastTimeSeconds - this.start : 0;
     const binSeconds = Math.max(1, Math.ceil(span / MAX_BINS));
     const bins: Array<Record<string, number>> = Array.from({ length: Math.floor(span / binSeconds) + 1 }, () => ({}));
-    this.data = { summary, tracks: new Map(), binSeconds, bins, offEarth: 0 };
+    this.data = { summary, tracks: new Map(), binSeconds, bins, offEarth: 0, engagements: new EngagementLog() };
   }
 
   add(frames: Iterable<CaptureFrame>): void {
@@ -79,6 +82,7 @@ export class CaptureReportPass {
       const bin = bins[Math.min(bins.length - 1, Math.max(0, Math.floor((event.timeSeconds - start) / binSeconds)))]!;
       const name = pduTypeName(event.pduType, event.status);
       bin[name] = (bin[name] ?? 0) + 1;
+      if (event.other) data.engagements.add(event.other, event.timeSeconds - start);
       const r = event.record;
       if (!r) continue;
       const [x, y, z] = [r.location[0]!, r.location[1]!, r.location[2]!];
@@ -176,6 +180,8 @@ export async function captureReportPage(
       html: await renderVegaLite(rateSpec(data)),
     });
   }
+  const engagements = await data.engagements.section(label);
+  if (engagements) sections.push(engagements);
   const header = [
     'entity',
     'marking',

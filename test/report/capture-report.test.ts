@@ -90,6 +90,29 @@ describe('capture report', () => {
     expect(html).toMatch(/1 Fire, 1 Detonation/);
   });
 
+  it('lists the engagements of the v5 capture: who fired what at whom, and the result, on a timeline', async () => {
+    const capture = readCapture(
+      readFileSync(new URL('../fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap', import.meta.url)),
+    );
+    const data = captureReportData(capture);
+    expect(data.engagements.rows).toHaveLength(1);
+    expect(data.engagements.rows[0]).toMatchObject({
+      event: '1:3001:3',
+      shooter: '1:3001:18',
+      target: '1:3001:15',
+      munition: 'AT-6 Spiral · Guided · RUS',
+      result: 1,
+    });
+    const row = data.engagements.rows[0]!;
+    expect(row.detonationSeconds! - row.fireSeconds!).toBeCloseTo(4, 0);
+    expect(row.rangeM).toBeCloseTo(1823.32, 2);
+    const html = await captureReportHtml('hind.pcap', capture);
+    const section = html.slice(html.indexOf('Engagements'));
+    expect(section).toMatch(/<td>1:3001:18[^<]*<\/td><td>AT-6 Spiral · Guided · RUS<\/td><td>1:3001:15 [^<]*<\/td>/);
+    expect(section).toContain('<td>Entity Impact</td>');
+    expect((html.match(/<svg/g) ?? []).length).toBe(3);
+  });
+
   it('escapes hostile markings in the table, the legend and the tooltips', async () => {
     const hostile = ['<script>x', '</svg><b>', '"><img src', "'&amp;<!--", ']]><style>'];
     const html = await captureReportHtml('<i>capture</i>.pcap', readCapture(syntheticCapture(hostile)));
