@@ -55,7 +55,8 @@ const orNull = (id: EntityIdFields): string | null =>
   id.site === 0 && id.application === 0 && id.entity === 0 ? null : idText(id);
 
 export class EngagementFeed {
-  readonly stats = { messages: 0, rejected: 0, radiosDropped: 0 };
+  /** Messages made; PDUs taken, by PDU type; PDUs refused as malformed or invalid; radios not tracked. */
+  readonly stats = { messages: 0, pdus: {} as Record<number, number>, rejected: 0, radiosDropped: 0 };
   private readonly records = new PduRecords();
   private readonly radios = new Map<string, Radio>();
   private readonly orders = new FreezeOrders(MAX_FREEZES);
@@ -74,6 +75,8 @@ export class EngagementFeed {
     nowMs: number,
     emit: (message: EngagementMessage) => void,
   ): void {
+    const type = bytes[offset + 2]!;
+    this.stats.pdus[type] = (this.stats.pdus[type] ?? 0) + 1;
     let status = this.records.decode(bytes, offset, offset + length);
     const r = this.records.record;
     if (status === CodecStatus.OK && (r instanceof FireRecord || r instanceof DetonationRecord))

@@ -17,6 +17,7 @@ import type { EngagementMessage, FireMessage, RadioMessage } from '../../src/vie
 import { PageEntities } from '../../src/view/page/entities.js';
 import { FADE_SECONDS, PageEngagements, radioText } from '../../src/view/page/engagements.js';
 import { randomPdu } from '../fixtures/pdu/random-pdus.js';
+import { formatMapPdus } from '../../src/cli/terminal/other-pdus.js';
 import { entityStatePdu, type TestEntity } from './support/page-server.js';
 
 const bytes = (record: AnyPduRecord): Uint8Array => {
@@ -114,7 +115,10 @@ describe('EngagementFeed (gateway)', () => {
     ]);
     expect(radios[0]!.frequencyHz).toBe(72_275_000);
     expect(radioText(radios[0]!)).toBe('Radio 1: 72.275 MHz, 37.0 dBm, on');
-    expect(radioText(radios[1]!)).toBe('Radio 1: 72.275 MHz, 37.0 dBm, transmitting (1 signals)');
+    expect(radioText(radios[1]!)).toBe('Radio 1: 72.275 MHz, 37.0 dBm, transmitting (1 signal)');
+    expect(formatMapPdus(engagement.stats)).toBe(
+      ', 4 PDUs of shots, entity control and radios (Transmitter 2, Signal 2)',
+    );
     take(transmitter(2), 4000);
     expect(engagement.state(5000)).toMatchObject([
       { type: 'radio', entity: '1:2:3', transmitState: 2, transmitting: true },

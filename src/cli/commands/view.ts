@@ -84,7 +84,7 @@ export const command: Command = {
       { openUdpTransport },
       { formatRejections, formatWarnings },
       { existsSync },
-      { formatOtherPdus },
+      { formatMapPdus, formatOtherPdus },
     ] = await Promise.all([
       import('../../view/gateway.js'),
       import('../../view/http.js'),
@@ -143,7 +143,7 @@ export const command: Command = {
     io.stderr.write(
       [
         `view: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
-        `  received  ${t.datagramsIn} datagrams, ${s.pdus} Entity State PDUs forwarded${formatOtherPdus(t)}${formatRejections(t.rejected)}${formatWarnings(t.warnings)}` +
+        `  received  ${t.datagramsIn} datagrams, ${s.pdus} Entity State PDUs forwarded${formatMapPdus(gateway.engagements.stats)}${formatOtherPdus(t)}${formatRejections(t.rejected)}${formatWarnings(t.warnings)}` +
           (s.rejected + s.unknownUpdates + s.tableFull > 0
             ? `; not forwarded: ${s.rejected} invalid, ${s.unknownUpdates} updates of unknown entities, ` +
               `${s.tableFull} over receiver.maxEntities`

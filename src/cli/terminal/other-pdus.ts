@@ -5,6 +5,7 @@
 import { pduTypeName } from '../../names/index.js';
 import type { SubscriberStats } from '../../stream/subscriber-types.js';
 import { otherPduCounts, type TransportStats } from '../../transport/transport.js';
+import type { EngagementFeed } from '../../view/engagement-feed.js';
 import { formatCount } from './format.js';
 
 /** `, 680 of other PDU types (Attribute 108, Environmental Process 30, …)`, or '' when there were none. */
@@ -29,4 +30,16 @@ export function formatEngagements(stats: SubscriberStats): string {
     c.startResumePdus > 0 ? `${formatCount(c.resumedEntities, 'entity', 'entities')} resumed` : '',
   ].filter((part) => part !== '');
   return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
+}
+
+/** `, 19 PDUs of shots, entity control and radios (Fire 1, Transmitter 17, …), 1 invalid`: what the map was sent. */
+export function formatMapPdus(stats: EngagementFeed['stats']): string {
+  const counts = Object.entries(stats.pdus)
+    .map(([type, n]) => [Number(type), n] as const)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  if (counts.length === 0) return '';
+  const total = counts.reduce((n, [, count]) => n + count, 0);
+  const named = counts.map(([type, count]) => `${pduTypeName(type)} ${count}`);
+  const invalid = stats.rejected > 0 ? `, ${stats.rejected} of them invalid` : '';
+  return `, ${formatCount(total, 'PDU')} of shots, entity control and radios (${named.join(', ')})${invalid}`;
 }

@@ -91,7 +91,7 @@ export function radioText(radio: RadioMessage): string {
   const state = radio.transmitting
     ? 'transmitting'
     : (TRANSMIT_STATES[radio.transmitState] ?? (radio.transmitState < 0 ? 'unknown' : `state ${radio.transmitState}`));
-  return `Radio ${radio.radioId}: ${frequency}, ${state}${radio.signals > 0 ? ` (${radio.signals} signals)` : ''}`;
+  return `Radio ${radio.radioId}: ${frequency}, ${state}${radio.signals > 0 ? ` (${radio.signals} signal${radio.signals === 1 ? '' : 's'})` : ''}`;
 }
 
 export class PageEngagements {
