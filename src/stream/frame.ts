@@ -32,6 +32,8 @@ export interface EntityFrame {
   orientation: Float64Array;
   /** DR algorithm as received, per slot. */
   algorithm: Uint8Array;
+  /** 1 where a Stop/Freeze PDU holds the entity (IEEE 1278.1-2012 §7.5.5): shown where it stopped until resumed. */
+  frozen: Uint8Array;
   /**
    * With display 'interpolate', per slot: 1 interpolated between two received states, 2 dead-reckoned beyond the
    * newest one, 3 held at the first state of an entity that appeared less than the delay ago
@@ -58,6 +60,7 @@ export function createFrame(): EntityFrame {
     location: EMPTY.f64,
     orientation: EMPTY.f64,
     algorithm: EMPTY.u8,
+    frozen: EMPTY.u8,
     interpolation: EMPTY.u8,
     table: undefined as unknown as RemoteEntityTable,
   };
@@ -94,6 +97,7 @@ export function renderFrame(
   frame.entityType = table.entityType;
   frame.marking = table.marking;
   frame.algorithm = table.store.algorithm;
+  frame.frozen = table.frozen;
   frame.table = table;
   return frame;
 }

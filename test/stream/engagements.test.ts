@@ -143,7 +143,7 @@ describe('engagements and simulation management through a subscriber', () => {
       subscriptions.add(
         subscriber.frames({ rateHz: 1 }).subscribe((f: EntityFrame) => {
           const slot = f.table.slotOf(entityKey(1, 2, 3));
-          frames.push([f.timeSeconds, f.location[3 * slot]! - TANK[0]! - 3000, f.table.frozen[slot]!]);
+          frames.push([f.timeSeconds, f.location[3 * slot]! - TANK[0]! - 3000, f.frozen[slot]!]);
         }),
       );
       // A virtual clock at 0 is no real-world time: the PDUs' clock times are taken as "now".

@@ -198,7 +198,9 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
       forceName(entities.forceId(key)),
       damage === undefined ? '' : damage.toLowerCase(),
       // A Stop/Freeze PDU holds it: no dead reckoning until Start/Resume.
-      t.frozen[slot] === 1 ? 'frozen' : (DR_ALGORITHM_NAMES[frame.algorithm[slot]!] ?? String(frame.algorithm[slot])),
+      frame.frozen[slot] === 1
+        ? 'frozen'
+        : (DR_ALGORITHM_NAMES[frame.algorithm[slot]!] ?? String(frame.algorithm[slot])),
       formatLatLonAlt(geo[0]! * DEG, geo[1]! * DEG, geo[2]!),
       Number.isFinite(headingDeg) ? `${headingDeg}°` : '–',
       `${Math.hypot(v[j]!, v[j + 1]!, v[j + 2]!).toFixed(1)} m/s`,
