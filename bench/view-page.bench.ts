@@ -14,9 +14,7 @@ import { extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { chromium } from 'playwright-core';
-import { findSystemBinary } from '../test/support/system-binary.js';
-import { CHROMIUM_ARGS } from '../test/support/chromium.js';
+import { chromiumBinary as binary, launchChromium } from '../test/support/chromium.js';
 import { contentSecurityPolicy } from '../src/view/http.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
 
@@ -77,7 +75,6 @@ function bundleSize(): BenchResult {
 
 const suite: BenchSuite = async ({ quick }) => {
   const results: BenchResult[] = [bundleSize()];
-  const binary = findSystemBinary('chromium');
   if (binary.path === undefined) {
     process.stderr.write(`view-page: frame benchmarks ${binary.skipReason}\n`);
     return results;
@@ -126,7 +123,7 @@ const suite: BenchSuite = async ({ quick }) => {
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const browser = await chromium.launch({ executablePath: binary.path, args: CHROMIUM_ARGS });
+    const browser = await launchChromium(binary.path);
     try {
       const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);

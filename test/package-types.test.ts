@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from './cli/binary.js';
+import { ROOT } from './support/binary.js';
 
 const consumer = mkdtempSync(join(tmpdir(), 'reckon-consumer-'));
 afterAll(() => rmSync(consumer, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.js';
 import { configOrProblems } from '../src/cli/config-from-flags.js';
 import { loadCommand } from '../src/cli/run.js';
-import { reckon, within } from './cli/binary.js';
+import { reckon, within } from './support/binary.js';
 import { startNatsServer, type RunningNatsServer } from './support/nats-server.js';
 import { findSystemBinary } from './support/system-binary.js';
 

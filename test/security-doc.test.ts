@@ -10,7 +10,7 @@ import { MAX_SWEEP_RUNS, TRACE_LIMITS } from '../src/experiment/sweep.js';
 import { MAX_CAPTURED_BYTES } from '../src/pcap/reader.js';
 import { TRACK_LIMITS } from '../src/truth/track-checks.js';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../src/view/protocol.js';
-import { ROOT } from './cli/binary.js';
+import { ROOT } from './support/binary.js';
 
 const doc = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
 /** Digits grouped by spaces as the docs write them: 1 000 000. */

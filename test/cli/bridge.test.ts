@@ -7,7 +7,7 @@ import { parseCotEvent } from '../../src/cot/event.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { reckon, repeatUntil, within } from './binary.js';
+import { reckon, repeatUntil, within } from '../support/binary.js';
 
 function pdu(entity: number, marking: string, force: number, type: readonly number[]): Uint8Array {
   const r = new EntityStateRecord(0);

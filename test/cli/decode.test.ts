@@ -1,30 +1,23 @@
-// `reckon decode` end to end: the built binary (dist/, built by `npm test`'s pretest or `npx tsc -p tsconfig.build.json`)
-// on both recorded captures.
-import { spawnSync } from 'node:child_process';
+// `reckon decode` end to end, run in process (test/support/cli.ts) on both recorded captures.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pduJsonSchema } from '../../src/pdu/pdu-json.js';
+import { cli } from '../support/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const capture = (name: string) => `test/fixtures/dis/${name}.pcap`;
 const DIS5 = capture('dis5_kdis_vrforces_hind_vs_m1a2');
 const DIS7 = capture('dis7_vrforces_gaz69_90deg_turn');
 
-function reckon(...args: string[]) {
-  const result = spawnSync(process.execPath, ['dist/cli/main.js', 'decode', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** `reckon decode ...args`, in process. */
+const reckon = (...args: string[]) => cli('decode', ...args);
 
 describe('reckon decode', () => {
-  it('summarises the v7 capture: entities, rates, DR, positions, totals and the rejected PDU', () => {
-    const { code, stdout } = reckon(DIS7);
+  it('summarises the v7 capture: entities, rates, DR, positions, totals and the rejected PDU', async () => {
+    const { code, stdout } = await reckon(DIS7);
     expect(code).toBe(0);
     expect(stdout).toMatch(
       /^1:3001:54\s+UtilVeh 1\s+1:1:222:6:1:0:0\s+GAZ-69 4x4 light vehicle · Small Wheeled Utility Vehicle · RUS\s+v7\s+94\s+\d+\.\d+\s+4 RVW\s+21\.\d{5}° N 157\.\d{5}° W -?\d+ m\s+10\.0$/m,
@@ -40,8 +33,8 @@ describe('reckon decode', () => {
     );
   });
 
-  it('summarises the v5 capture with its three entities', () => {
-    const { code, stdout } = reckon(DIS5, '--port-filter', '3000');
+  it('summarises the v5 capture with its three entities', async () => {
+    const { code, stdout } = await reckon(DIS5, '--port-filter', '3000');
     expect(code).toBe(0);
     for (const line of [/^1:3001:15\s+M1A2 1\s/m, /^1:3001:18\s+CISARW 1\s/m, /^1:3001:21\s+Spiral 1\s/m])
       expect(stdout).toMatch(line);
@@ -60,8 +53,8 @@ describe('reckon decode', () => {
     { file: DIS7, lines: 278 + 1, espdus: 97, types: { 20: 26, 25: 17, 41: 30, 72: 108 }, errors: 1 },
   ])(
     'prints one JSON object per PDU with --json, every type in its JSON form: $file',
-    ({ file, lines, espdus, types, errors }) => {
-      const { code, stdout } = reckon(file, '--json');
+    async ({ file, lines, espdus, types, errors }) => {
+      const { code, stdout } = await reckon(file, '--json');
       expect(code).toBe(0);
       const objects = stdout
         .trimEnd()
@@ -85,8 +78,8 @@ describe('reckon decode', () => {
     },
   );
 
-  it('names the numbers of each Entity State PDU with --json: type, country, force, appearance, parts', () => {
-    const { code, stdout } = reckon(DIS5, '--json');
+  it('names the numbers of each Entity State PDU with --json: type, country, force, appearance, parts', async () => {
+    const { code, stdout } = await reckon(DIS5, '--json');
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     const objects = lines.map((line) => JSON.parse(line));
@@ -125,7 +118,7 @@ describe('reckon decode', () => {
     expect(lines).toHaveLength(88);
   });
 
-  it('says a record with a damaged length is corrupt, naming its byte offset, not that the file ends mid-frame', () => {
+  it('says a record with a damaged length is corrupt, naming its byte offset, not that the file ends mid-frame', async () => {
     const bytes = readFileSync(join(root, DIS5));
     // The third record's captured length, made impossible (the first two records are decoded).
     let offset = 24;
@@ -136,7 +129,7 @@ describe('reckon decode', () => {
     writeFileSync(file, bytes);
     try {
       for (const args of [[file], [file, '--json']]) {
-        const { code, stdout, stderr } = reckon(...args);
+        const { code, stdout, stderr } = await reckon(...args);
         expect(code).toBe(0);
         expect(stderr).toContain(`record 3 at byte ${offset} is corrupt: captured length 16777216 exceeds the maximum`);
         expect(stderr).toContain('the 2 frames before it were decoded');
@@ -147,12 +140,15 @@ describe('reckon decode', () => {
     }
   });
 
-  it.each(['--port-filter', '--port'])('finds nothing on a port the capture does not use, and says so (%s)', (flag) => {
-    const { code, stdout } = reckon(DIS5, flag, '3001');
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/No Entity State PDUs\./);
-    expect(stdout).toMatch(/DIS 0, other 88/);
-  });
+  it.each(['--port-filter', '--port'])(
+    'finds nothing on a port the capture does not use, and says so (%s)',
+    async (flag) => {
+      const { code, stdout } = await reckon(DIS5, flag, '3001');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/No Entity State PDUs\./);
+      expect(stdout).toMatch(/DIS 0, other 88/);
+    },
+  );
 
   it.each([
     { name: 'no capture', args: [], problem: /missing capture file: reckon decode <capture\.pcap\|capture\.pcapng>/ },
@@ -173,8 +169,8 @@ describe('reckon decode', () => {
       problem: /cannot read the capture "no\/such\/capture.pcap": no such file/,
     },
     { name: 'a file that is not a capture', args: ['package.json'], problem: /not a pcap or pcapng file/ },
-  ])('exits 2 and lists the problem for $name', ({ args, problem }) => {
-    const { code, stdout, stderr } = reckon(...args);
+  ])('exits 2 and lists the problem for $name', async ({ args, problem }) => {
+    const { code, stdout, stderr } = await reckon(...args);
     expect(code).toBe(2);
     expect(stderr).toMatch(problem);
     expect(stderr).toMatch(/^reckon decode: .*\(see reckon decode --help\)\n$/);

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { findSystemBinary } from '../support/system-binary.js';
-import { BIN, ROOT, reckon, within } from './binary.js';
+import { BIN, ROOT, reckon, within } from '../support/binary.js';
 import { Screen } from './terminal/screen.js';
 
 const script = findSystemBinary('script', 'bsdutils');

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { cli } from '../support/cli.js';
 import { describe, expect, it } from 'vitest';
-import { pythonOpendisExampleDatagram } from '../pdu/python-opendis.js';
-import { reckon, repeatUntil, within } from './binary.js';
+import { pythonOpendisExampleDatagram } from '../support/python-opendis.js';
+import { reckon, repeatUntil, within } from '../support/binary.js';
 
 const MONTEREY_LEVEL_NORTH = [36.6, -121.9, 1, 0, 0, 0];
 

@@ -15,7 +15,7 @@ import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import { findSystemBinary } from '../support/system-binary.js';
-import { BIN, reckon, ROOT, within } from './binary.js';
+import { BIN, reckon, ROOT, within } from '../support/binary.js';
 import { Screen } from './terminal/screen.js';
 
 const TITLE_AND_CLEAR = '\x1b]0;PW\x07\x1b[2J'; // 11 bytes: a whole marking

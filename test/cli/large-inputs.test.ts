@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pcapFileHeader } from '../../src/pcap/writer.js';
 import { TRACK_LIMITS } from '../../src/truth/loaders.js';
 import { cli } from '../support/cli.js';
-import { BIN, ROOT, reckon, within } from './binary.js';
+import { BIN, ROOT, reckon, within } from '../support/binary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-large-'));
 const saved = { ...TRACK_LIMITS };

@@ -13,7 +13,7 @@ import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { cli } from '../support/cli.js';
-import { ROOT, reckon, within } from './binary.js';
+import { ROOT, reckon, within } from '../support/binary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-long-'));
 const DAY_MS = 86_400_000;

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { describeFailure, runCli } from '../../src/cli/run.js';
 import { readCapture } from '../../src/pcap/reader.js';
-import { ROOT, reckon, within } from './binary.js';
+import { ROOT, reckon, within } from '../support/binary.js';
 
 const CAPTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 const CAPTURE_DATAGRAMS = 171; // every frame of the capture is a DIS datagram

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { BIN, ROOT, reckon, within } from './binary.js';
+import { BIN, ROOT, reckon, within } from '../support/binary.js';
 
 const d = mkdtempSync(join(tmpdir(), 'reckon-targets-'));
 const CAPTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');

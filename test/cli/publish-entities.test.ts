@@ -7,7 +7,7 @@ import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
-import { reckon, within } from './binary.js';
+import { reckon, within } from '../support/binary.js';
 
 describe('reckon publish --entities', () => {
   it('publishes N entities with unique ids and a mix of kinds, at the rate their emitters need', async () => {

@@ -1,7 +1,7 @@
 // `reckon publish` → `reckon subscribe --json`: two real processes over UDP on 127.0.0.1 (the subscriber picks a
 // free port and says which), and the usage errors of both commands.
 import { describe, expect, it } from 'vitest';
-import { reckon, within } from './binary.js';
+import { reckon, within } from '../support/binary.js';
 
 interface Event {
   type: string;

@@ -1,17 +1,15 @@
 // `reckon replay` and `reckon record` end to end: the built binary (npm test builds dist first), real sockets on
 // 127.0.0.1, the real capture. Every wait is for an event (a datagram, a line, an exit), bounded by a timeout.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
+import { ROOT, reckon, within } from '../support/binary.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'dist/cli/main.js');
 const FIXTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 const dir = mkdtempSync(join(tmpdir(), 'reckon-record-'));
 
@@ -21,39 +19,6 @@ function payloads(path: string): Buffer[] {
     const udp = udpFromFrame(f.linkType, f.data);
     return udp.kind === 'udp' ? [Buffer.from(udp.payload)] : [];
   });
-}
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (c) => (stderr += String(c)));
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
-  const stderrMatch = (pattern: RegExp) =>
-    new Promise<RegExpMatchArray>((resolve) => {
-      const check = () => {
-        const m = stderr.match(pattern);
-        if (m) {
-          child.stderr!.off('data', check);
-          resolve(m);
-        }
-      };
-      child.stderr!.on('data', check);
-      check();
-    });
-  return { child, exited, stderrMatch, stderr: () => stderr };
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string, child?: ChildProcess): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        child?.kill('SIGKILL');
-        reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
-      }, ms);
-    }),
-  ]);
 }
 
 describe('reckon replay', () => {
@@ -71,7 +36,7 @@ describe('reckon replay', () => {
       }),
     );
     const { port } = socket.address();
-    const replay = run(['replay', FIXTURE, '--to', `127.0.0.1:${port}`, '--speed', '1000']);
+    const replay = reckon(['replay', FIXTURE, '--to', `127.0.0.1:${port}`, '--speed', '1000']);
     try {
       await within(all, 20_000, '171 datagrams', replay.child);
       expect(await within(replay.exited, 10_000, 'replay to exit', replay.child)).toBe(0);
@@ -89,7 +54,7 @@ describe('reckon replay: filters out of range', () => {
     { flag: '--only-exercise', value: '0', range: 'an exercise ID 1–255,' },
     { flag: '--port-filter', value: '70000', range: 'a UDP port 1–65535, e.g. 3000;' },
   ])('$flag $value is a usage error naming the valid range', async ({ flag, value, range }) => {
-    const replay = run(['replay', FIXTURE, '--to', '127.0.0.1:9', flag, value]);
+    const replay = reckon(['replay', FIXTURE, '--to', '127.0.0.1:9', flag, value]);
     expect(await within(replay.exited, 20_000, 'replay to exit', replay.child)).toBe(2);
     expect(replay.stderr()).toContain(`${flag}: expected ${range} got "${value}"`);
     expect(replay.stderr()).not.toMatch(/holds no DIS datagrams/);
@@ -102,7 +67,7 @@ describe('reckon record', () => {
     const sent = payloads(FIXTURE).slice(0, 40);
     const otherExercise = Buffer.from(sent[5]!);
     otherExercise[1] = 9;
-    const record = run([
+    const record = reckon([
       'record',
       '--out',
       out,
@@ -114,7 +79,7 @@ describe('reckon record', () => {
       String(sent.length),
     ]);
     const [, port] = await within(
-      record.stderrMatch(/listening on 127\.0\.0\.1 port (\d+)/),
+      record.waitFor(/listening on 127\.0\.0\.1 port (\d+)/, 20_000),
       20_000,
       'record to listen',
       record.child,
@@ -151,7 +116,7 @@ describe('reckon record', () => {
     const busy = createSocket('udp4');
     await new Promise<void>((resolve) => busy.bind(0, '127.0.0.1', resolve));
     try {
-      const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', String(busy.address().port)]);
+      const record = reckon(['record', '--out', out, '--address', '127.0.0.1', '--port', String(busy.address().port)]);
       expect(await within(record.exited, 20_000, 'record to fail on a busy port', record.child)).toBe(1);
       expect(record.stderr()).toMatch(/EADDRINUSE/);
     } finally {
@@ -164,8 +129,8 @@ describe('reckon record', () => {
   it('replaces an existing --out file with the finished recording', async () => {
     const out = join(dir, 'replaced.pcap');
     writeFileSync(out, 'an older file');
-    const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
-    await within(record.stderrMatch(/listening on/), 20_000, 'record to listen', record.child);
+    const record = reckon(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
+    await within(record.waitFor(/listening on/, 20_000), 20_000, 'record to listen', record.child);
     expect(readFileSync(out, 'utf8')).toBe('an older file'); // recording goes beside it until it stops
     record.child.kill('SIGINT');
     expect(await within(record.exited, 20_000, 'record to exit on SIGINT', record.child)).toBe(0);
@@ -174,8 +139,8 @@ describe('reckon record', () => {
 
   it('stops cleanly on SIGINT and prints its summary', async () => {
     const out = join(dir, 'interrupted.pcap');
-    const record = run(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
-    await within(record.stderrMatch(/listening on/), 20_000, 'record to listen', record.child);
+    const record = reckon(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
+    await within(record.waitFor(/listening on/, 20_000), 20_000, 'record to listen', record.child);
     record.child.kill('SIGINT');
     expect(await within(record.exited, 20_000, 'record to exit on SIGINT', record.child)).toBe(0);
     expect(record.stderr()).toMatch(/record: stopped \(interrupted\)/);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { within } from './binary.js';
+import { within } from '../support/binary.js';
 
 /** A full Entity State PDU of entity 1:1:`entity` in exercise 1, 1 km above the equator at 0° E. */
 function entityState(entity: number): Uint8Array {

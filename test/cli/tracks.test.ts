@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { reckon, within } from './binary.js';
+import { reckon, within } from '../support/binary.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reckon-cli-tracks-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

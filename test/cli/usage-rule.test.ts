@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { ROOT } from './binary.js';
+import { ROOT } from '../support/binary.js';
 
 const CAPTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 const dir = mkdtempSync(join(tmpdir(), 'reckon-usage-'));

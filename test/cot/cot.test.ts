@@ -24,7 +24,7 @@ import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
-import { FakeTransport } from '../stream/fake-transport.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 /** Characters XML 1.0 allows (§2.2 Char), as a test of the output independent of the sanitiser's own list. */
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;

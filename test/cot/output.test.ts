@@ -11,7 +11,7 @@ import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCotEvent, parseCotEvent } from '../../src/cot/event.js';
 import { openCotOutput, parseCotUrl, type CotOutputTarget } from '../../src/cot/output.js';
-import { within } from '../cli/binary.js';
+import { within } from '../support/binary.js';
 import { TANK_EVENT_FIELDS } from '../fixtures/cot/tank-event.js';
 import { findSystemBinary } from '../support/system-binary.js';
 

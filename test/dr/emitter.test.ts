@@ -25,7 +25,7 @@ import { eulerFromWorldToBody, worldToBodyFromEuler } from '../../src/math/euler
 import { drMatrix } from '../../src/dr/rotation.js';
 import type { TruthState } from '../../src/dr/truth-state.js';
 import { ORIGIN, accelerating, turning } from './trajectories.js';
-import { expectClose } from '../math/close.js';
+import { expectClose } from '../support/close.js';
 
 /** What a receiver computes from the record: the JSON-form fields fed to the independent `deadReckon`. */
 function receiverView(r: EntityStateRecord, dt: number) {

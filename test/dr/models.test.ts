@@ -5,7 +5,7 @@ import { worldToBodyFromEuler } from '../../src/math/euler.js';
 import { DeadReckoningModel, deadReckon } from '../../src/dr/model.js';
 import { drMatrix } from '../../src/dr/rotation.js';
 import { APPEARANCE_FROZEN } from '../../src/dr/algorithm.js';
-import { DEG, expectClose } from '../math/close.js';
+import { DEG, expectClose } from '../support/close.js';
 
 const V = [30, 35, 40];
 const A = [-80, -85, -90];

@@ -9,7 +9,7 @@ import { HEARTBEAT_KDIS, isStationaryState } from '../../src/dr/heartbeat.js';
 import { DeadReckoningEmitter } from '../../src/dr/emitter.js';
 import { createTruthState } from '../../src/dr/truth-state.js';
 import { APPEARANCE_DEACTIVATED } from '../../src/dr/algorithm.js';
-import { expectClose } from '../math/close.js';
+import { expectClose } from '../support/close.js';
 import * as mat3 from '../../src/math/mat3.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as mat3 from '../../src/math/mat3.js';
 import { drMatrix, r1Matrix, r2Matrix } from '../../src/dr/rotation.js';
-import { expectClose } from '../math/close.js';
+import { expectClose } from '../support/close.js';
 
 const rate = fc.double({ min: -2, max: 2, noNaN: true });
 const omega = fc.tuple(rate, rate, rate);

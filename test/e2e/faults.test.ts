@@ -12,7 +12,7 @@ import { aircraftOrbit, tankRoadCourse } from '../../src/truth/index.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
-import { reckon, within, type Running } from '../cli/binary.js';
+import { reckon, within, type Running } from '../support/binary.js';
 
 const HEARTBEAT_SECONDS = 0.5;
 const TIMEOUT_SECONDS = 2.4 * HEARTBEAT_SECONDS;

@@ -14,6 +14,7 @@ import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
+import { within } from '../support/binary.js';
 
 const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -42,16 +43,6 @@ async function listen(subscriber: EntitySubscriber): Promise<{
       ? Promise.resolve()
       : within(new Promise<void>((resolve) => waiters.push({ done, resolve })), 5000, 'entity events');
   return { port, events, until };
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<never>(
-      (_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)),
-    ),
-  ]);
 }
 
 async function rawSocket(): Promise<Socket> {

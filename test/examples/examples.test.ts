@@ -9,7 +9,8 @@ import { createTruthState } from '../../src/dr/truth-state.js';
 import { tankRoadCourse } from '../../src/truth/index.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
-import { ROOT, within } from '../cli/binary.js';
+import { ROOT, within } from '../support/binary.js';
+import { freeUdpPort } from '../support/nats-server.js';
 
 function example(name: string, args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', name), ...args], {
@@ -27,15 +28,6 @@ function example(name: string, args: string[]) {
   child.stderr.on('data', (c) => (out += String(c)));
   const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
   return { child, port, exited: within(exited, 30_000, `${name} to exit`, child), output: () => out };
-}
-
-/** A free UDP port on 127.0.0.1 (bound, read, released). */
-async function freePort(): Promise<number> {
-  const socket = createSocket('udp4');
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  const { port } = socket.address();
-  await new Promise<void>((resolve) => socket.close(() => resolve()));
-  return port;
 }
 
 describe.concurrent('examples', () => {
@@ -105,7 +97,7 @@ describe.concurrent('examples', () => {
       /TANK 1 +36\.59\d+ -121\.87\d+ .*(interpolated|dead-reckoned|held)/,
     ],
   ])('%s shows what a publisher sends', async (name, args, line) => {
-    const port = await freePort();
+    const port = await freeUdpPort();
     const run = example(name, args(port));
     if (name === 'subscribe-table.ts')
       expect(await within(run.port, 30_000, 'the example to listen')).toBe(String(port));

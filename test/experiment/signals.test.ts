@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reckon, within } from '../cli/binary.js';
+import { reckon, within } from '../support/binary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-signals-'));
 

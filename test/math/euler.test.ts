@@ -7,7 +7,7 @@ import {
   eulerRatesFromBodyRates,
   worldToBodyFromEuler,
 } from '../../src/math/euler.js';
-import { DEG, expectClose } from './close.js';
+import { DEG, expectClose } from '../support/close.js';
 
 const angle = fc.double({ min: -Math.PI, max: Math.PI, noNaN: true });
 const pitch = fc.double({ min: -Math.PI / 2, max: Math.PI / 2, noNaN: true });

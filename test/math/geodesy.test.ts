@@ -17,7 +17,7 @@ import {
   localToEcef,
 } from '../../src/math/geodesy.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
-import { DEG, expectClose } from './close.js';
+import { DEG, expectClose } from '../support/close.js';
 
 const v = () => new Float64Array(3);
 

@@ -4,7 +4,7 @@ import * as mat3 from '../../src/math/mat3.js';
 import * as quat from '../../src/math/quat.js';
 import * as vec3 from '../../src/math/vec3.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
-import { expectClose } from './close.js';
+import { expectClose } from '../support/close.js';
 
 const A = [1, -2, 3];
 const B = [-4, 5, 0.5];

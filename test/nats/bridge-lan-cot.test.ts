@@ -8,7 +8,7 @@ import { parseCotEvent } from '../../src/cot/event.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { reckon, repeatUntil, within } from '../cli/binary.js';
+import { reckon, repeatUntil, within } from '../support/binary.js';
 import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 

@@ -3,7 +3,7 @@
 import { connect } from '@nats-io/transport-node';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reckon, within } from '../cli/binary.js';
+import { reckon, within } from '../support/binary.js';
 import { freePort, freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NatsTransport } from '../../src/nats/transport.js';
-import { reckon, within } from '../cli/binary.js';
+import { reckon, within } from '../support/binary.js';
 
 /** What the server sends once the client subscribes: a MSG whose size is text, with an ESC sequence in its subject. */
 const BAD_MSG = 'MSG dis.1.\u001b[31mred 1 notanumber\r\n';

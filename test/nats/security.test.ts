@@ -11,7 +11,7 @@ import { NatsTransport, type NatsTransportOptions } from '../../src/nats/transpo
 import { credentialsFromUrls } from '../../src/nats/url-credentials.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
-import { reckon, within } from '../cli/binary.js';
+import { reckon, within } from '../support/binary.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import {
   makeCertificates,

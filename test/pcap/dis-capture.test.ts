@@ -5,7 +5,7 @@ import { disCapturePdus, emptyTotals } from '../../src/pcap/dis-capture.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { CodecStatus } from '../../src/pdu/status.js';
-import { makePdu } from '../transport/pdus.js';
+import { makePdu } from '../support/pdus.js';
 
 function capture(...datagrams: Uint8Array[]) {
   const file = Buffer.concat([pcapFileHeader(), ...datagrams.map((d, i) => pcapUdpRecord(d, 1_700_000_000 + i))]);

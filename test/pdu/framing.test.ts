@@ -8,7 +8,7 @@ import { udpFromFrame } from '../../src/pcap/packet.js';
 import { MAX_PDU_BYTES } from '../../src/pdu/constants.js';
 import { forEachPdu, looksLikeDis } from '../../src/pdu/header.js';
 import { PduReceiver } from '../../src/transport/pdu-receiver.js';
-import { makePdu } from '../transport/pdus.js';
+import { makePdu } from '../support/pdus.js';
 
 const CAPTURES = ['dis5_kdis_vrforces_hind_vs_m1a2', 'dis7_vrforces_gaz69_90deg_turn'];
 const FROM = { address: '127.0.0.1', port: 3000, family: 'IPv4' };

@@ -15,8 +15,12 @@ import { PduReceiver } from '../../src/transport/pdu-receiver.js';
 import { renderCaptureSummary } from '../../src/cli/terminal/decode-summary.js';
 import { ecefToGeodeticDegrees, headingPitchRollFromEuler } from '../../src/math/geodesy.js';
 import { summarizeDisCapture } from '../../src/pcap/capture-summary.js';
-import { makePdu } from '../transport/pdus.js';
-import { llarpy2ecefLevelNorth, pythonOpendisEntityState, pythonOpendisExampleDatagram } from './python-opendis.js';
+import { makePdu } from '../support/pdus.js';
+import {
+  llarpy2ecefLevelNorth,
+  pythonOpendisEntityState,
+  pythonOpendisExampleDatagram,
+} from '../support/python-opendis.js';
 
 const FROM = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
 const example = pythonOpendisExampleDatagram(1);

@@ -4,7 +4,7 @@
 // the 5 s over which entities join, so that all are held at the end.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT, within } from '../cli/binary.js';
+import { ROOT, within } from '../support/binary.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');

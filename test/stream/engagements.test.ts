@@ -15,7 +15,7 @@ import type { CollisionEvent, DetonationEvent, FireEvent } from '../../src/strea
 import type { EntityFrame } from '../../src/stream/frame.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import type { SubscriberEvent } from '../../src/stream/subscriber-types.js';
-import { FakeTransport } from './fake-transport.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 const TANK = [-2_700_000, -4_300_000, 3_800_000];
 

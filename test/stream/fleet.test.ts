@@ -13,7 +13,7 @@ import { CodecStatus } from '../../src/pdu/status.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../src/truth/index.js';
-import { FakeTransport } from './fake-transport.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 /** Every PDU the transport was given, decoded, with the datagram it came in. */
 function sentPdus(transport: FakeTransport): Array<EntityStateRecord & { datagram: number }> {

@@ -14,7 +14,7 @@ import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
 import { InterpolatedView } from '../../src/stream/interpolated-view.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
-import { FakeTransport } from './fake-transport.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 const LOCATION = [-2_700_000, -4_300_000, 3_800_000];
 

@@ -15,7 +15,7 @@ import { streamSettingsFromConfig } from '../../src/nats/jetstream.js';
 import { natsOptionsFromConfig } from '../../src/nats/transport.js';
 import { receiveFilterFromConfig } from '../../src/transport/pdu-receiver.js';
 import { udpOptionsFromConfig } from '../../src/transport/udp.js';
-import { FakeTransport } from './fake-transport.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 /** PDUs a publisher sends in 60 s for an entity circling at `speed` m/s on a circle of `radius` m (FPW, 20 Hz). */
 async function pdusOnCircle(config: StreamConfig, speed: number, radius: number): Promise<number> {

@@ -12,7 +12,7 @@ import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
 import { markingAt } from '../../src/stream/frame.js';
-import { FakeTransport } from './fake-transport.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 const LOCATION = [-2_700_000, -4_300_000, 3_800_000];
 

@@ -15,8 +15,8 @@ import { EntityStateOffset as ES } from '../../src/pdu/constants.js';
 import { CodecStatus, codecStatusMessage, type CodecStatusName } from '../../src/pdu/status.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
-import { ROOT } from '../cli/binary.js';
-import { FakeTransport } from './fake-transport.js';
+import { ROOT } from '../support/binary.js';
+import { FakeTransport } from '../support/fake-transport.js';
 
 const CAPTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 

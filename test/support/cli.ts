@@ -1,5 +1,5 @@
 // Runs `reckon` in the test's own process through runCli, with its output collected: no child process to start, for
-// commands that need neither signals nor a separate process (test/cli/binary.ts runs the built binary).
+// commands that need neither signals nor a separate process (./binary.ts runs the built binary).
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.js';
 

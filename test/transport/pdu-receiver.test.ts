@@ -15,7 +15,7 @@ import {
   type DatagramSource,
   type RejectReason,
 } from '../../src/transport/transport.js';
-import { entityOf, makePdu, type PduSpec } from './pdus.js';
+import { entityOf, makePdu, type PduSpec } from '../support/pdus.js';
 
 const FROM = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
 

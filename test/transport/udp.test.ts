@@ -5,7 +5,7 @@ import { defaultConfig } from '../../src/config/schema.js';
 import { PduBundler } from '../../src/transport/bundler.js';
 import { receivePdus, type ReceiveFilterOptions } from '../../src/transport/pdu-receiver.js';
 import { openUdpTransport, udpOptionsFromConfig, UdpTransport } from '../../src/transport/udp.js';
-import { entityOf, makePdu } from './pdus.js';
+import { entityOf, makePdu } from '../support/pdus.js';
 
 const MARKER = 65000;
 const open: Array<{ close(): unknown }> = [];

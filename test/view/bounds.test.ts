@@ -4,7 +4,7 @@
 // messages with 10 000 entities stalled /healthz for 6.9 s); and nothing of a client is held once it leaves.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { within } from '../cli/binary.js';
+import { within } from '../support/binary.js';
 import { FeedClient, entityPdu, rawClient, startGateway, until, type TestGateway } from './support.js';
 
 const running: TestGateway[] = [];

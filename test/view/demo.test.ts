@@ -1,7 +1,7 @@
 // `reckon demo` serves the live map: the page's URL on stderr, the feed of the demo's PDUs and its truth layer.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, reckon, within } from '../cli/binary.js';
+import { BIN, ROOT, reckon, within } from '../support/binary.js';
 import { findSystemBinary } from '../support/system-binary.js';
 import { FeedClient } from './support.js';
 

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import type { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { within } from '../cli/binary.js';
+import { within } from '../support/binary.js';
 import {
   FeedClient,
   entityPdu,

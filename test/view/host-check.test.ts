@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_REFUSED, allowHostProblem, hostNameOf, hostPolicy } from '../../src/view/host-check.js';
-import { within } from '../cli/binary.js';
+import { within } from '../support/binary.js';
 import { cli } from '../support/cli.js';
 import { chromiumBinary, launchChromium } from '../support/chromium.js';
 import { startGateway, type TestGateway } from './support.js';

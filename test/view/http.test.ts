@@ -10,7 +10,7 @@ import { connect as createConnectionTo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reckon, within } from '../cli/binary.js';
+import { reckon, within } from '../support/binary.js';
 import { contentSecurityPolicy, parseHttpAddress } from '../../src/view/http.js';
 import { FeedClient, entityPdu, startGateway } from './support.js';
 

@@ -3,7 +3,7 @@
 // in the part of the map that shows, and the console stays quiet. One demo and one browser for the whole file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { reckon, within, type Running } from '../cli/binary.js';
+import { reckon, within, type Running } from '../support/binary.js';
 import { chromiumBinary, launchChromium } from '../support/chromium.js';
 import { artifactPath, consoleProblems } from './support/browser.js';
 

@@ -15,7 +15,7 @@ import { ViewGateway, type GatewayOptions } from '../../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../../src/view/http.js';
 import type { HostAllowed } from '../../src/view/host-check.js';
 import { parseServerMessage, readFeedMessage, type ServerMessage } from '../../src/view/protocol.js';
-import { within } from '../cli/binary.js';
+import { within } from '../support/binary.js';
 
 export interface EntitySpec {
   readonly entity: number;
