@@ -68,7 +68,7 @@ describe('a NATS server that sends a MSG line the client cannot read', () => {
 
   it('reckon subscribe: exit 1 with that line; no "reader closed", no stack trace, no control character', async () => {
     const run = reckon(['subscribe', '--nats', url, '--duration', '60']);
-    expect(await within(run.exited, 20_000, 'subscribe to exit', run.child)).toBe(1);
+    expect(await within(run.exited, 40_000, 'subscribe to exit', run.child)).toBe(1);
     const output = run.stdout() + run.stderr();
     expect(run.stderr()).toMatch(
       /^reckon subscribe: the NATS server sent what the client cannot read \(.*notanumber\)/m,
@@ -76,7 +76,7 @@ describe('a NATS server that sends a MSG line the client cannot read', () => {
     expect(output).not.toContain('reader closed');
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toContain('\u001b');
-  }, 25_000);
+  }, 45_000);
 });
 
 describe('NATS credential and TLS files that are not small regular files', () => {
