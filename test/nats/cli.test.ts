@@ -43,6 +43,28 @@ describeNats('reckon publish/subscribe --nats', () => {
     for (const run of [publish, subscribe]) expect(run.stdout() + run.stderr()).not.toContain(TOKEN);
   }, 30_000);
 
+  it('publish --track through NATS: the recorded ship appears at its place and leaves', async () => {
+    const env = { RECKON_NATS_TOKEN: TOKEN };
+    const ship = new URL('../fixtures/tracks/ship_signalk_aava_ownship_1hz_derived.csv', import.meta.url).pathname;
+    const subscribe = reckon(['subscribe', '--nats', server.url, '--json', '--duration', '30'], env);
+    await subscribe.waitFor(/connected to NATS/);
+    const publish = reckon(['publish', '--track', ship, '--nats', server.url, '--duration', '1.5'], env);
+    expect(await within(publish.exited, 15_000, 'publish to exit', publish.child), publish.stderr()).toBe(0);
+    expect(publish.stderr()).toMatch(/→ NATS nats:\/\/127\.0\.0\.1:\d+/);
+    await subscribe.waitFor(/"type":"removed"/);
+    subscribe.child.kill('SIGINT');
+    expect(await within(subscribe.exited, 10_000, 'subscribe to exit', subscribe.child)).toBe(0);
+    const events = subscribe
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; latitudeDeg?: number; geodetic?: { latitudeDeg: number } });
+    expect(events[0]!.type).toBe('appeared');
+    expect(events[events.length - 1]!.type).toBe('removed');
+    // The track is in the Baltic off Finland: the entity is where the recording put it, through NATS.
+    expect(JSON.stringify(events[0])).toMatch(/"lat(itude)?(Deg)?":(59|60)\.\d+/);
+  }, 30_000);
+
   it.each([
     ['subscribe', ['--nats-token', 'wrong-secret-1']],
     ['publish', ['--entity', 'tank', '--duration', '1', '--nats-token', 'wrong-secret-1']],
