@@ -13,6 +13,7 @@ import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { PageEntities } from '../../src/view/page/entities.js';
+import { drawToleranceMeters } from '../../src/view/page/map-coordinates.js';
 import { EntityLayers, SymbolAtlas, deckLayerManager } from '../../src/view/page/layers.js';
 
 const DEG = Math.PI / 180;
@@ -32,7 +33,7 @@ interface BenchResult {
 
 declare global {
   interface Window {
-    __bench: (n: number, frames: number) => Promise<BenchResult>;
+    __bench: (n: number, frames: number, zoom: number | null) => Promise<BenchResult>;
     __benchReady: boolean;
   }
 }
@@ -84,7 +85,13 @@ function pduOf(record: EntityStateRecord, out: Uint8Array, i: number, tSeconds: 
   return encodeEntityStateInto(out, record, 0);
 }
 
-window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
+/**
+ * @param zoom - the map zoom whose drawing tolerance the frames use, as the page does (a quarter pixel: movement
+ *   under it is not converted and drawn again), or null for none (every entity converted every frame, as at a zoom
+ *   where each moves a quarter pixel a frame).
+ */
+window.__bench = async (n: number, frames: number, zoom: number | null): Promise<BenchResult> => {
+  const toleranceMeters = zoom === null ? 0 : drawToleranceMeters(zoom);
   const entities = new PageEntities({ capacity: n });
   const layers = new EntityLayers(entities, atlas);
   const record = new EntityStateRecord();
@@ -113,12 +120,15 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
     }
     const start = performance.now();
     entities.expire(t);
-    entities.frame(t, false);
+    entities.frame(t, false, toleranceMeters);
     const modelDone = performance.now();
-    overlay.setProps({ layers: layers.layers(options, [], t) });
-    // deck.gl matches the new layers and updates their attributes (the typed arrays' upload) at its next render;
-    // run that here, inside the timed work, so that the figure holds the layer attribute update too.
-    deckLayerManager(overlay)?.updateLayers();
+    const built = layers.layers(options, [], t);
+    if (built !== null) {
+      overlay.setProps({ layers: built });
+      // deck.gl matches the new layers and updates their attributes (the typed arrays' upload) at its next render;
+      // run that here, inside the timed work, so that the figure holds the layer attribute update too.
+      deckLayerManager(overlay)?.updateLayers();
+    }
     const end = performance.now();
     if (f >= warmup) {
       times.push(end - start);

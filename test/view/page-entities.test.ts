@@ -9,12 +9,10 @@ import {
   PDU_REASON_APPEARED,
   PDU_REASON_HEARTBEAT,
   PDU_REASON_POSITION,
-  geodeticOf,
   MAX_PAGE_ENTITIES,
-  nearLongitude,
   pageCapacity,
-  wrapLongitude,
 } from '../../src/view/page/entities.js';
+import { drawToleranceMeters, geodeticOf, nearLongitude, wrapLongitude } from '../../src/view/page/map-coordinates.js';
 import { entityKey } from '../../src/pdu/entity-state-record.js';
 import { sidcFor } from '../../src/view/page/symbols.js';
 import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
@@ -131,6 +129,108 @@ describe('page entities', () => {
     expect(e.applyMessage(junk)).toEqual({ pdus: 0, rejected: 1 });
     expect(e.stats.rejected).toBe(2);
     expect(e.table.size).toBe(1);
+  });
+
+  it('redraws an entity only once it moved beyond the tolerance (scaled by cos φ) since it was last drawn', () => {
+    const e = new PageEntities({ capacity: 16 });
+    const t0 = 1_800_000_000;
+    // 10 m/s east at 48.1° N; a standing one beside it. Tolerance 15 m at the equator: 10.02 m at 48.1°.
+    e.applyPdu(entityStatePdu(tank, t0 * 1000), 0, 144, t0);
+    e.applyPdu(entityStatePdu({ ...tank, entity: 9, eastMps: 0 }, t0 * 1000), 0, 144, t0);
+    const tolerance = 15;
+    e.frame(t0, false, tolerance);
+    expect(e.moved).toBe(true);
+    const drawnLon = e.positions[0]!;
+    e.frame(t0, false, tolerance);
+    expect(e.moved).toBe(false);
+    // Steps of 0.25 s (2.5 m), each below the tolerance, drawn once they add up to more than it (10.02 m).
+    const moved: boolean[] = [];
+    for (let k = 1; k <= 5; k++) {
+      e.frame(t0 + 0.25 * k, false, tolerance);
+      moved.push(e.moved);
+      if (k < 5) expect(e.positions[0]).toBe(drawnLon);
+    }
+    expect(moved).toEqual([false, false, false, false, true]);
+    expect(e.positions[0]).toBeCloseTo(positionAfter(tank, 1.25).lon, 8);
+    // What the test hook reads is exact whatever the tolerance.
+    e.frame(t0 + 1.5, false, tolerance);
+    expect(e.moved).toBe(false);
+    const exact = e.displayedDegrees(e.instanceSlot[0]!, new Float64Array(3));
+    expect(exact[0]).toBeCloseTo(positionAfter(tank, 1.5).lon, 8);
+    expect(exact[0]).not.toBe(e.positions[0]);
+    // The exact slot (the selected entity's) is drawn every frame; without a tolerance any movement counts.
+    e.exactSlot = e.instanceSlot[0]!;
+    e.frame(t0 + 1.6, false, tolerance);
+    expect(e.moved).toBe(true);
+    expect(e.positions[0]).toBeCloseTo(positionAfter(tank, 1.6).lon, 8);
+    e.exactSlot = -1;
+    e.frame(t0 + 1.7, false);
+    expect(e.moved).toBe(true);
+    // A new reference longitude moves nothing unless a copy changes; one on the far side rewrites them.
+    e.frame(t0 + 1.7, false);
+    expect(e.moved).toBe(false);
+    e.referenceLonDeg = 20;
+    e.frame(t0 + 1.7, false);
+    expect(e.moved).toBe(false);
+    e.referenceLonDeg = -170;
+    e.frame(t0 + 1.7, false);
+    expect(e.moved).toBe(true);
+    expect(e.positions[0]).toBeCloseTo(positionAfter(tank, 1.7).lon - 360, 8);
+    // A quarter pixel at zoom 0 (a 512 px world) and each zoom level half of it.
+    expect(drawToleranceMeters(0)).toBeCloseTo((2 * Math.PI * 6_378_137) / 2048, 6);
+    expect(drawToleranceMeters(13) * 2).toBeCloseTo(drawToleranceMeters(12), 9);
+  });
+
+  it('redraws a turning entity once it turned beyond the angle tolerance', () => {
+    const e = new PageEntities({ capacity: 4 });
+    const t0 = 1_800_000_000;
+    e.applyPdu(entityStatePdu(tank, t0 * 1000), 0, 144, t0);
+    e.frame(t0, false, 1e6);
+    const slot = e.instanceSlot[0]!;
+    // A new PDU at the same place heading 0.3° further north, then 0.5°: the first is not drawn, the second is.
+    const turned = (deg: number) => ({
+      ...tank,
+      eastMps: 10 * Math.cos(deg * (Math.PI / 180)),
+      northMps: 10 * Math.sin(deg * (Math.PI / 180)),
+    });
+    // (Each after the smoothing of the last has ended.)
+    e.applyPdu(entityStatePdu(turned(0.3), (t0 + 1) * 1000), 0, 144, t0 + 1);
+    e.frame(t0 + 2, false, 1e6);
+    expect(e.moved).toBe(false);
+    expect(e.headingDeg[slot]).toBeCloseTo(90, 2);
+    e.applyPdu(entityStatePdu(turned(0.5), (t0 + 2) * 1000), 0, 144, t0 + 2);
+    e.frame(t0 + 3, false, 1e6);
+    expect(e.moved).toBe(true);
+    expect(e.headingDeg[slot]).toBeCloseTo(89.5, 2);
+    expect(e.angles[0]).toBeCloseTo(-89.5, 2);
+  });
+
+  it('draws an entity that takes a freed slot where it is, not where the last one was', () => {
+    const e = new PageEntities({ capacity: 1 });
+    const t0 = 1_800_000_000;
+    e.applyPdu(entityStatePdu({ ...tank, eastMps: 0 }, t0 * 1000), 0, 144, t0);
+    e.frame(t0, false, 1e6);
+    e.clear();
+    e.applyPdu(entityStatePdu({ ...tank, entity: 7, eastMps: 0, lat: 48.1001 }, t0 * 1000), 0, 144, t0);
+    e.frame(t0, false, 1e6);
+    expect(e.positions[1]).toBeCloseTo(48.1001, 8);
+  });
+
+  it('adds trail points only where an entity moved, and repacks the trails only then', () => {
+    const e = new PageEntities({ capacity: 16, trailPoints: 4 });
+    const t0 = 1_800_000_000;
+    e.applyPdu(entityStatePdu({ ...tank, eastMps: 0 }, t0 * 1000), 0, 144, t0);
+    for (let s = 0; s < 3; s++) e.frame(t0 + s);
+    const version = e.trailVersion;
+    expect(e.trailStarts[1]).toBe(1);
+    for (let s = 3; s < 10; s++) e.frame(t0 + s);
+    expect(e.trailVersion).toBe(version);
+    // A second entity, moving: its trail grows a point a second, the standing one's stays one point.
+    e.applyPdu(entityStatePdu({ ...tank, entity: 9 }, (t0 + 10) * 1000), 0, 144, t0 + 10);
+    for (let s = 10; s < 13; s++) e.frame(t0 + s);
+    expect(e.trailVersion).toBe(version + 3);
+    const lengths = [0, 1].map((i) => e.trailStarts[i + 1]! - e.trailStarts[i]!);
+    expect(lengths.sort()).toEqual([1, 3]);
   });
 
   it('tells a position-threshold PDU from a heartbeat', () => {

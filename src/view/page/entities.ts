@@ -21,8 +21,11 @@ import { ApplyResult, TableEvent } from '../../dr/table-results.js';
 import { positionAt } from '../../dr/store.js';
 import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
-import { WGS84_A, WGS84_E2, geodeticLatitudeSinCos } from '../../math/geodesy.js';
 import { SlotParts } from './slot-parts.js';
+import { ANGLE_TOLERANCE_DEG, drawnStateOf, geodeticOf, nearLongitude } from './map-coordinates.js';
+
+// For the page modules that take them with the entities.
+export { geodeticOf, nearLongitude, wrapLongitude } from './map-coordinates.js';
 
 /** Why a PDU was sent, as far as the receiver can tell (IEEE 1278.1-2012 §5.3.2.4: thresholds and heartbeat). */
 export const PDU_REASON_UNKNOWN = 0;
@@ -85,8 +88,17 @@ export class PageEntities {
   readonly instanceSlot: Int32Array;
   /** Instance of each slot as of the last frame, or −1. */
   readonly slotInstance: Int32Array;
+  /** Longitude°, latitude°, height m of each instance as drawn; rewritten where an entity moved (`frame`). */
   readonly positions: Float64Array;
+  /** Angle of each instance's symbol as drawn, degrees counterclockwise from north. */
   readonly angles: Float32Array;
+  /**
+   * Whether the last frame changed `positions` or `angles` (an entity moved beyond the tolerance `frame` was given,
+   * or came, went or was renumbered, or the reference longitude changed): when not, the map need not be drawn again.
+   */
+  moved = true;
+  /** A slot converted every frame whatever the tolerance (the selected entity, whose figures the panel shows). */
+  exactSlot = -1;
   /** Heading of each slot's displayed state, degrees clockwise from true north, [0, 360). */
   readonly headingDeg: Float64Array;
   readonly ghostPositions: Float64Array;
@@ -115,6 +127,15 @@ export class PageEntities {
   readonly trailPath: Float32Array;
   readonly trailStarts: Uint32Array;
   trailCount = 0;
+  private packedStructure = -1;
+
+  /** Per slot, as last converted for drawing: ECEF location (NaN: never), body x axis, and the geodetic result. */
+  private readonly drawnEcef: Float64Array;
+  private readonly drawnAxis: Float64Array;
+  /** Longitude° in (−180°, 180°], latitude°, height m. */
+  private readonly drawnGeodetic: Float64Array;
+  private readonly drawnCosLat: Float64Array;
+  private drawnReference = Number.NaN;
 
   readonly markerCapacity: number;
   /** Longitude, latitude, height of each marker (a ring; `markerCount` valid). */
@@ -159,6 +180,10 @@ export class PageEntities {
     this.slotInstance = new Int32Array(n).fill(-1);
     this.positions = new Float64Array(3 * n);
     this.angles = new Float32Array(n);
+    this.drawnEcef = new Float64Array(3 * n).fill(Number.NaN);
+    this.drawnAxis = new Float64Array(3 * n);
+    this.drawnGeodetic = new Float64Array(3 * n);
+    this.drawnCosLat = new Float64Array(n);
     this.headingDeg = new Float64Array(n);
     this.ghostPositions = new Float64Array(3 * n);
     this.markings = new Array<string>(n).fill('');
@@ -250,10 +275,15 @@ export class PageEntities {
 
   /**
    * The per-frame work: dead reckoning and smoothing of every entity to tSeconds, then the map's arrays.
-   * Allocates nothing (the trail resampling, once per `trailIntervalSeconds`, neither).
+   * The geodetic conversion (most of the frame's time) runs only for entities that moved more than
+   * `toleranceMeters` · cos φ or turned more than `ANGLE_TOLERANCE_DEG` since they were last converted: on a
+   * Mercator map that is the same fraction of a pixel at every latitude. Allocates nothing (the trail resampling,
+   * once per `trailIntervalSeconds`, neither).
    * @param ghosts - also fill `ghostPositions` with the unsmoothed dead-reckoned positions.
+   * @param toleranceMeters - movement not drawn yet, metres at the equator (e.g. a quarter of a pixel at the map's
+   *   zoom); 0 converts every entity that moved at all.
    */
-  frame(tSeconds: number, ghosts = false): void {
+  frame(tSeconds: number, ghosts = false, toleranceMeters = 0): void {
     const table = this.table;
     table.render(tSeconds);
     const location = table.displayLocation,
@@ -264,8 +294,18 @@ export class PageEntities {
       heading = this.headingDeg;
     const instanceSlot = this.instanceSlot,
       slotInstance = this.slotInstance,
-      g = this.geodetic,
-      reference = this.referenceLonDeg;
+      drawnEcef = this.drawnEcef,
+      drawnAxis = this.drawnAxis,
+      geodetic = this.drawnGeodetic,
+      drawnCosLat = this.drawnCosLat,
+      reference = this.referenceLonDeg,
+      exactSlot = this.exactSlot;
+    // Longitudes are written as the copy nearest the reference: a new reference rewrites every instance.
+    const rewrite = reference !== this.drawnReference;
+    this.drawnReference = reference;
+    const angleTolerance = ANGLE_TOLERANCE_DEG * DEG;
+    const angleTolerance2 = angleTolerance * angleTolerance;
+    let moved = false;
     let n = 0;
     const high = table.highWater;
     for (let slot = 0; slot < high; slot++) {
@@ -277,39 +317,74 @@ export class PageEntities {
       const x = location[s3]!,
         y = location[s3 + 1]!,
         z = location[s3 + 2]!;
-      geodeticOf(g, x, y, z);
-      const n3 = 3 * n;
-      positions[n3] = nearLongitude(g[1]! / DEG, reference);
-      positions[n3 + 1] = g[0]! / DEG;
-      positions[n3 + 2] = g[2]!;
-      // Heading: the body x axis (row 0 of R_wb) against local north and east (IEEE 1278.1 §1.4.3 frames).
       const m = 9 * slot;
       const bx = matrix[m]!,
         by = matrix[m + 1]!,
         bz = matrix[m + 2]!;
-      const p = Math.sqrt(x * x + y * y);
-      const cosLon = p > 0 ? x / p : 1,
-        sinLon = p > 0 ? y / p : 0;
-      // sin and cos of the latitude come with it (geodeticOf): no Math.sin / Math.cos per entity.
-      const sinLat = g[3]!,
-        cosLat = g[4]!;
-      const east = -sinLon * bx + cosLon * by;
-      const north = -sinLat * cosLon * bx - sinLat * sinLon * by + cosLat * bz;
-      let h = Math.atan2(east, north) / DEG;
-      if (h < 0) h += 360;
-      heading[slot] = h;
-      angles[n] = -h;
+      const dx = x - drawnEcef[s3]!,
+        dy = y - drawnEcef[s3 + 1]!,
+        dz = z - drawnEcef[s3 + 2]!;
+      const ax = bx - drawnAxis[s3]!,
+        ay = by - drawnAxis[s3 + 1]!,
+        az = bz - drawnAxis[s3 + 2]!;
+      const tolerance = toleranceMeters * drawnCosLat[slot]!;
+      // NaN (never converted) fails the first comparison.
+      const convert =
+        !(dx * dx + dy * dy + dz * dz <= tolerance * tolerance) ||
+        ax * ax + ay * ay + az * az > angleTolerance2 ||
+        slot === exactSlot;
+      if (convert) {
+        drawnStateOf(this.geodetic, slot, x, y, z, bx, by, bz, geodetic, heading, drawnCosLat);
+        drawnEcef[s3] = x;
+        drawnEcef[s3 + 1] = y;
+        drawnEcef[s3 + 2] = z;
+        drawnAxis[s3] = bx;
+        drawnAxis[s3 + 1] = by;
+        drawnAxis[s3 + 2] = bz;
+      }
+      const n3 = 3 * n;
+      if (convert || slotInstance[slot] !== n) {
+        positions[n3] = nearLongitude(geodetic[s3]!, reference);
+        positions[n3 + 1] = geodetic[s3 + 1]!;
+        positions[n3 + 2] = geodetic[s3 + 2]!;
+        angles[n] = -heading[slot]!;
+        moved = true;
+      } else if (rewrite) {
+        const lon = nearLongitude(geodetic[s3]!, reference);
+        if (lon !== positions[n3]) {
+          positions[n3] = lon;
+          moved = true;
+        }
+      }
       instanceSlot[n] = slot;
       slotInstance[slot] = n;
       n++;
     }
-    if (n !== this.count) this.structureVersion++;
+    if (n !== this.count) {
+      this.structureVersion++;
+      moved = true;
+    }
     this.count = n;
+    this.moved = moved;
     if (ghosts) this.fillGhosts(tSeconds);
     if (tSeconds >= this.nextTrailSeconds) {
       this.nextTrailSeconds = tSeconds + this.trailIntervalSeconds;
       this.sampleTrails();
     }
+  }
+
+  /**
+   * A slot's displayed (smoothed) state as of the last frame, exactly, whatever the drawing tolerance: longitude°
+   * (the copy nearest `referenceLonDeg`), latitude°, height m into `out`.
+   */
+  displayedDegrees(slot: number, out: Float64Array): Float64Array {
+    const l = this.table.displayLocation,
+      g = this.geodetic;
+    geodeticOf(g, l[3 * slot]!, l[3 * slot + 1]!, l[3 * slot + 2]!);
+    out[0] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
+    out[1] = g[0]! / DEG;
+    out[2] = g[2]!;
+    return out;
   }
 
   /** Unsmoothed dead-reckoned positions of every instance into `ghostPositions`. */
@@ -328,8 +403,35 @@ export class PageEntities {
     }
   }
 
-  /** Appends every instance's displayed position to its trail and packs the trails for the path layer. */
+  /**
+   * Appends every instance's displayed position to its trail where it moved since the trail's newest point (a trail
+   * shows where an entity came from), and packs the trails for the path layer when any changed.
+   */
   private sampleTrails(): void {
+    const points = this.trailPoints,
+      values = this.trailValues;
+    // Instances renumbered: the packing changes even where no trail did.
+    let changed = this.packedStructure !== this.structureVersion;
+    for (let i = 0; i < this.count; i++) {
+      const slot = this.instanceSlot[i]!;
+      const base = 2 * points * slot;
+      const head = this.trailHead[slot]!;
+      const length = this.trailLength[slot]!;
+      const newest = base + 2 * ((head - 1 + points) % points);
+      const lon = this.positions[3 * i]!,
+        lat = this.positions[3 * i + 1]!;
+      if (length > 0 && values[newest] === Math.fround(lon) && values[newest + 1] === Math.fround(lat)) continue;
+      values[base + 2 * head] = lon;
+      values[base + 2 * head + 1] = lat;
+      this.trailHead[slot] = (head + 1) % points;
+      this.trailLength[slot] = Math.min(points, length + 1);
+      changed = true;
+    }
+    if (changed) this.packTrails();
+  }
+
+  /** The trails one after the other into `trailPath`, and where each starts. */
+  private packTrails(): void {
     const points = this.trailPoints,
       values = this.trailValues,
       path = this.trailPath,
@@ -339,14 +441,10 @@ export class PageEntities {
       const slot = this.instanceSlot[i]!;
       const base = 2 * points * slot;
       const head = this.trailHead[slot]!;
-      values[base + 2 * head] = this.positions[3 * i]!;
-      values[base + 2 * head + 1] = this.positions[3 * i + 1]!;
-      this.trailHead[slot] = (head + 1) % points;
-      const length = Math.min(points, this.trailLength[slot]! + 1);
-      this.trailLength[slot] = length;
+      const length = this.trailLength[slot]!;
       starts[i] = w / 2;
-      // Oldest first: the ring from head (after the write) for `length` points.
-      const first = (head + 1 - length + points) % points;
+      // Oldest first: the ring from head (the next write) for `length` points.
+      const first = (head - length + points) % points;
       // Newest last, each point the copy nearest the one after it: a trail over the antimeridian stays one line.
       let next = this.positions[3 * i]!;
       for (let k = length - 1; k >= 0; k--) {
@@ -359,6 +457,7 @@ export class PageEntities {
     }
     starts[this.count] = w / 2;
     this.trailCount = this.count;
+    this.packedStructure = this.structureVersion;
     this.trailVersion++;
   }
 
@@ -479,6 +578,8 @@ export class PageEntities {
 
   private onTableEvent(kind: TableEvent, slot: number): void {
     if (kind === TableEvent.APPEARED) {
+      // A slot used again: converted afresh at the next frame.
+      this.drawnEcef[3 * slot] = Number.NaN;
       this.trailLength[slot] = this.trailHead[slot] = 0;
       this.arrivalCount[slot] = 0;
       this.markings[slot] = '';
@@ -489,35 +590,6 @@ export class PageEntities {
   }
 }
 
-/** The copy of `lonDeg` (± 360°) within 180° of `referenceDeg`. */
-export function nearLongitude(lonDeg: number, referenceDeg: number): number {
-  const d = lonDeg - referenceDeg;
-  return d > 180 || d < -180 ? lonDeg - 360 * Math.round(d / 360) : lonDeg;
-}
-
-/** A longitude in [−180°, 180°). */
-export function wrapLongitude(lonDeg: number): number {
-  return lonDeg >= -180 && lonDeg < 180 ? lonDeg : ((((lonDeg + 180) % 360) + 360) % 360) - 180;
-}
-
 function wrapAngle(a: number): number {
   return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
-}
-
-/**
- * ECEF → geodetic latitude, longitude (radians), height (m), as `ecefToGeodetic` in src/math/geodesy.ts, with its
- * deep-inside-the-Earth branch left out (displayed entities are never there) and square roots in place of
- * `Math.hypot` (`geodeticLatitudeSinCos`), since it runs for every entity every frame;
- * test/view/page-entities.test.ts holds it to `ecefToGeodetic`.
- * @param out - receives latitude, longitude (radians), height (m), and the sine and cosine of the latitude, which
- *   the iteration yields anyway (five values).
- */
-export function geodeticOf(out: Float64Array, x: number, y: number, z: number): void {
-  const p = Math.sqrt(x * x + y * y);
-  geodeticLatitudeSinCos(out, 3, p, z);
-  const sinLat = out[3]!,
-    cosLat = out[4]!;
-  out[0] = Math.atan2(sinLat, cosLat);
-  out[1] = Math.atan2(y, x);
-  out[2] = p * cosLat + z * sinLat - WGS84_A * Math.sqrt(1 - WGS84_E2 * sinLat * sinLat);
 }

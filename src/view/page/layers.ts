@@ -7,7 +7,8 @@
 import { IconLayer, LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { ms, std2525c } from 'milsymbol/index.mjs';
-import { nearLongitude, type PageEntities } from './entities.js';
+import type { PageEntities } from './entities.js';
+import { nearLongitude } from './map-coordinates.js';
 import { symbolKey } from './symbols.js';
 import { LABEL_OFFSET_Y_PX } from './declutter.js';
 
@@ -65,53 +66,73 @@ export interface TruthPoint {
   slot: number;
 }
 
+/** Where a symbol is in the atlas, as deck.gl's IconLayer reads it. */
+interface AtlasCell {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  anchorX: number;
+  anchorY: number;
+}
+
+/** Atlas width, px: about six symbols a row. */
+const ATLAS_WIDTH_PX = 256;
+
 /**
- * Symbol atlas: every symbol drawn once with milsymbol into one canvas. It starts with each kind and domain's
- * generic symbol; `add` draws the ones entities bring (a category's own symbol) into a new canvas, which deck.gl
- * uploads once.
+ * Symbol atlas: each symbol drawn with milsymbol the first time an entity needs it (drawing all of them up front cost
+ * about a second of a page's start on a slow CPU), packed in rows into one canvas. A canvas and a mapping that grew
+ * are new objects, so that deck.gl uploads them again.
  */
 export class SymbolAtlas {
   canvas: HTMLCanvasElement;
-  mapping: Record<string, { x: number; y: number; width: number; height: number; anchorX: number; anchorY: number }> =
-    {};
-  private readonly symbols: { key: string; image: HTMLCanvasElement; anchor: { x: number; y: number } }[] = [];
+  mapping: Record<string, AtlasCell> = {};
+  /** Symbols drawn. */
+  size = 0;
+  private rowX = 0;
+  private rowY = 0;
+  private rowHeight = 0;
 
   constructor(private readonly sizePx = 28) {
-    const keys = new Set<string>();
-    // The generic symbol of each kind and domain, for each affiliation.
-    for (let kind = 0; kind <= 4; kind++) {
-      for (let domain = 0; domain <= 5; domain++) {
-        for (let force = 0; force <= 3; force++) keys.add(symbolKey(kind, domain, force));
-      }
-    }
     this.canvas = document.createElement('canvas');
-    this.add(keys);
+    this.canvas.width = ATLAS_WIDTH_PX;
+    this.canvas.height = 64;
   }
 
-  /** Draws the symbols of `keys` it lacks. @returns whether it drew any (the canvas and mapping are then new). */
+  /** Draws the symbols of `keys` not drawn yet (`symbolKey`, src/view/page/symbols.ts). @returns whether any was. */
   add(keys: Iterable<string>): boolean {
-    const missing = new Set<string>();
-    for (const key of keys) if (!(key in this.mapping)) missing.add(key);
-    if (missing.size === 0) return false;
-    for (const key of missing) {
+    const fresh = [...new Set(keys)].filter((key) => this.mapping[key] === undefined);
+    if (fresh.length === 0) return false;
+    const images = fresh.map((key) => {
       const symbol = new ms.Symbol(key, { size: this.sizePx, colorMode: 'Medium' });
-      this.symbols.push({ key, image: symbol.asCanvas(), anchor: symbol.getAnchor() });
-    }
-    const cell = Math.ceil(Math.max(...this.symbols.map((s) => Math.max(s.image.width, s.image.height)))) + 2;
-    const columns = 8;
-    const canvas = document.createElement('canvas');
-    canvas.width = columns * cell;
-    canvas.height = Math.ceil(this.symbols.length / columns) * cell;
-    const context = canvas.getContext('2d')!;
-    const mapping: SymbolAtlas['mapping'] = {};
-    this.symbols.forEach(({ key, image, anchor }, i) => {
-      const x = (i % columns) * cell,
-        y = Math.floor(i / columns) * cell;
-      context.drawImage(image, x, y);
-      mapping[key] = { x, y, width: image.width, height: image.height, anchorX: anchor.x, anchorY: anchor.y };
+      return { key, image: symbol.asCanvas(), anchor: symbol.getAnchor() };
     });
+    const mapping = { ...this.mapping };
+    for (const { key, image, anchor } of images) {
+      if (this.rowX + image.width > ATLAS_WIDTH_PX) {
+        this.rowY += this.rowHeight + 1;
+        this.rowX = this.rowHeight = 0;
+      }
+      mapping[key] = {
+        x: this.rowX,
+        y: this.rowY,
+        width: image.width,
+        height: image.height,
+        anchorX: anchor.x,
+        anchorY: anchor.y,
+      };
+      this.rowX += image.width + 1;
+      this.rowHeight = Math.max(this.rowHeight, image.height);
+    }
+    const canvas = document.createElement('canvas');
+    canvas.width = ATLAS_WIDTH_PX;
+    canvas.height = Math.max(this.canvas.height, 2 ** Math.ceil(Math.log2(this.rowY + this.rowHeight + 1)));
+    const context = canvas.getContext('2d')!;
+    context.drawImage(this.canvas, 0, 0);
+    for (const { key, image } of images) context.drawImage(image, mapping[key]!.x, mapping[key]!.y);
     this.canvas = canvas;
     this.mapping = mapping;
+    this.size += images.length;
     return true;
   }
 }
@@ -175,7 +196,10 @@ export class EntityLayers {
   private readonly onClick = (info: { index: number }): void => {
     if (info.index >= 0) this.onSelect(this.entities.instanceSlot[info.index]!);
   };
+  /** The list the last call to `layers` built (that a null since then leaves as it is). */
+  current: readonly Layer[] = [];
   private truthInput: readonly TruthPoint[] | null = null;
+  private lastOptions: (LayerOptions & { markersShown: boolean }) | null = null;
   private truthLayer: Layer | null = null;
   private truthErrorLayer: Layer | null = null;
   private truthFrom = new Float64Array(0);
@@ -191,24 +215,44 @@ export class EntityLayers {
   }
 
   /**
-   * The layers to draw now; `truth` is the demo's ground truth (empty otherwise).
+   * The layers to draw now, or null when those of the last call still show everything as it is: no entity moved
+   * beyond the tolerance of `PageEntities.frame`, none came or went, and the options, trails, markers and truth are
+   * as they were. Call `PageEntities.drawn` after handing a list to deck.gl.
+   * @param truth - the demo's ground truth (empty otherwise).
    * @param tSeconds - the frame's time (server clock, as `PageEntities.frame`); paces the marker layer.
    */
-  layers(options: LayerOptions, truth: readonly TruthPoint[], tSeconds: number): Layer[] {
+  layers(options: LayerOptions, truth: readonly TruthPoint[], tSeconds: number): Layer[] | null {
     const e = this.entities;
     const n = e.count;
+    const structureChanged = this.builtStructure !== e.structureVersion;
+    const trailsDue = options.trails && (this.builtTrail !== e.trailVersion || this.trailLayer === null);
+    const markersShown = options.markers && e.markerCount > 0;
+    const markersDue =
+      markersShown &&
+      (this.markerLayer === null ||
+        (this.builtMarker !== e.markerVersion &&
+          (tSeconds - this.markerBuiltAt >= MARKER_INTERVAL_SECONDS || tSeconds < this.markerBuiltAt)));
+    if (
+      !e.moved &&
+      !structureChanged &&
+      !trailsDue &&
+      !markersDue &&
+      !options.ghosts &&
+      truth === this.truthInput &&
+      this.sameOptions(options, markersShown)
+    )
+      return null;
+    this.keepOptions(options, markersShown, truth);
     const frame = ++this.frameNumber;
     this.onSelect = options.onSelect;
-    const structureChanged = this.builtStructure !== e.structureVersion;
     if (structureChanged) this.rebuildStructure();
     const layers: Layer[] = [];
     if (options.trails) {
-      if (this.builtTrail !== e.trailVersion || this.trailLayer === null) this.rebuildTrails();
+      if (trailsDue) this.rebuildTrails();
       if (this.trailLayer !== null) layers.push(this.trailLayer);
     }
-    if (options.markers && e.markerCount > 0) {
-      const due = tSeconds - this.markerBuiltAt >= MARKER_INTERVAL_SECONDS || tSeconds < this.markerBuiltAt;
-      if (this.markerLayer === null || (this.builtMarker !== e.markerVersion && due)) this.rebuildMarkers(tSeconds);
+    if (markersShown) {
+      if (markersDue) this.rebuildMarkers(tSeconds);
       layers.push(this.markerLayer!);
     }
     if (options.ghosts) {
@@ -254,7 +298,31 @@ export class EntityLayers {
     if (this.trailLayer !== null && !layers.includes(this.trailLayer)) this.trailLayer = null;
     if (this.markerLayer !== null && !layers.includes(this.markerLayer)) this.markerLayer = null;
     if (this.truthLayer !== null && !layers.includes(this.truthLayer)) this.truthLayer = null;
+    this.current = layers;
     return layers;
+  }
+
+  /** Whether `options` draw what those of the last list did. */
+  private sameOptions(options: LayerOptions, markersShown: boolean): boolean {
+    const last = this.lastOptions;
+    if (
+      last === null ||
+      last.trails !== options.trails ||
+      last.markersShown !== markersShown ||
+      last.ghosts !== options.ghosts ||
+      last.labels !== options.labels ||
+      last.selectedSlot !== options.selectedSlot ||
+      last.labelInstances.length !== options.labelInstances.length
+    )
+      return false;
+    for (let k = 0; k < options.labelInstances.length; k++)
+      if (last.labelInstances[k] !== options.labelInstances[k]) return false;
+    return true;
+  }
+
+  private keepOptions(options: LayerOptions, markersShown: boolean, truth: readonly TruthPoint[]): void {
+    this.lastOptions = { ...options, markersShown, labelInstances: [...options.labelInstances] };
+    if (truth.length === 0) this.truthInput = truth;
   }
 
   /**

@@ -16,7 +16,8 @@ import {
   type ViewFilter,
 } from '../protocol.js';
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
-import { PageEntities, pageCapacity, wrapLongitude } from './entities.js';
+import { PageEntities, pageCapacity } from './entities.js';
+import { drawToleranceMeters } from './map-coordinates.js';
 import { Feed, ServerClock } from './feed.js';
 import { EntityLayers, SymbolAtlas, deckLayerManager, labelText, type TruthPoint } from './layers.js';
 import { LabelChooser } from './declutter.js';
@@ -27,7 +28,7 @@ import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } fro
 import { Panel } from './panel.js';
 import { Layout } from './layout.js';
 import { BasemapDetail } from './basemap-detail.js';
-import { type TestHook, panelHook } from './test-hook.js';
+import { type TestHook, panelHook, shownEntities } from './test-hook.js';
 import { loadPageNames } from './names.js';
 import { PageEngagements, isEngagementMessage } from './engagements.js';
 import { engagementLayers } from './engagement-layers.js';
@@ -70,6 +71,8 @@ class App {
   /** Entities the view was last fitted to, and when (performance.now()). */
   private fittedCount = 0;
   private fittedAt = -Infinity;
+  /** Whether the last layers handed to deck.gl held shots, bursts or collisions (which fade frame by frame). */
+  private shotsDrawn = false;
   /** An entity to select once it shows up (from the URL). */
   private pendingSelection: string | null;
   private readonly labelChooser = new LabelChooser();
@@ -154,11 +157,15 @@ class App {
       filtersConfirmed: 0,
       hellos: 0,
       fits: 0,
+      draws: 0,
       get badMessages() {
         return app.feed.badMessages + app.invalidMessages;
       },
       get rejectedPdus() {
         return app.entities.stats.rejected;
+      },
+      get symbols() {
+        return app.atlas.size;
       },
       get capacity() {
         return app.entities.capacity;
@@ -206,24 +213,7 @@ class App {
         }));
       },
       entities() {
-        const e = app.entities,
-          t = e.table,
-          out = [];
-        for (let i = 0; i < e.count; i++) {
-          const slot = e.instanceSlot[i]!;
-          out.push({
-            id: e.ids[slot]!,
-            marking: e.markings[slot]!,
-            lon: wrapLongitude(e.positions[3 * i]!),
-            lat: e.positions[3 * i + 1]!,
-            altM: e.positions[3 * i + 2]!,
-            force: t.forceId[slot]!,
-            kind: t.entityType[7 * slot]!,
-            domain: t.entityType[7 * slot + 1]!,
-            symbol: app.layers.symbolOf(i),
-          });
-        }
-        return out;
+        return shownEntities(app.entities, (i) => app.layers.symbolOf(i));
       },
       setFilter(filter) {
         app.filter = { ...EMPTY_FILTER, ...filter };
@@ -452,8 +442,9 @@ class App {
     this.engagements.holdArrivals(e);
     e.referenceLonDeg = this.map.getCenter().lng;
     const ghosts = this.panel.toggle('ghosts');
-    e.frame(t, ghosts);
     const selectedSlot = this.selectedKey >= 0 ? e.table.slotOf(this.selectedKey) : -1;
+    e.exactSlot = selectedSlot;
+    e.frame(t, ghosts, drawToleranceMeters(this.map.getZoom()));
     const labels = this.panel.toggle('labels');
     if (labels) this.chooseLabels(start, selectedSlot >= 0 ? e.slotInstance[selectedSlot]! : -1);
     const built = this.layers.layers(
@@ -469,15 +460,20 @@ class App {
       this.truth,
       t,
     );
-    if (this.panel.toggle('shots')) {
-      const selectedId = selectedSlot >= 0 ? e.ids[selectedSlot]! : null;
-      built.push(...engagementLayers(this.engagements.picture(e, t, selectedId)));
+    const shots = this.panel.toggle('shots')
+      ? engagementLayers(this.engagements.picture(e, t, selectedSlot >= 0 ? e.ids[selectedSlot]! : null))
+      : [];
+    // Nothing moved or changed on the map, and no shots are drawn or to be taken away: the picture stands (no
+    // drawing, which costs more than all the rest on a CPU renderer).
+    if (built !== null || shots.length > 0 || this.shotsDrawn) {
+      this.overlay.setProps({ layers: [...(built ?? this.layers.current), ...shots] });
+      // deck.gl matches the layers and updates their attributes at its own next render; that update is run here, so
+      // that the frame figure holds it as bench/view-page measures it (deck.gl then finds nothing left to update).
+      // `_deck` is not public API: without it deck.gl still updates the layers itself, only outside the figure.
+      deckLayerManager(this.overlay)?.updateLayers();
+      this.shotsDrawn = shots.length > 0;
+      this.hook.draws++;
     }
-    this.overlay.setProps({ layers: built });
-    // deck.gl matches the layers and updates their attributes at its own next render; that update is run here, so
-    // that the frame figure holds it as bench/view-page measures it (deck.gl then finds nothing left to update).
-    // `_deck` is not public API: without it deck.gl still updates the layers itself, only outside the figure.
-    deckLayerManager(this.overlay)?.updateLayers();
     this.frameMs = this.hook.frameMs = performance.now() - start;
     this.hook.frameServerMs = t * 1000;
     if (this.pendingSelection !== null) this.selectPending();

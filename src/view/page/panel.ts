@@ -3,7 +3,8 @@
  * selected entity's details. Every piece of network text (markings) goes in through `textContent`, never as HTML.
  */
 import type { CountersMessage, ViewFilter } from '../protocol.js';
-import { type PageEntities, PDU_REASON_NAMES, wrapLongitude } from './entities.js';
+import { type PageEntities, PDU_REASON_NAMES } from './entities.js';
+import { wrapLongitude } from './map-coordinates.js';
 import { REASON_COLOURS } from './layers.js';
 import { affiliationOf } from './symbols.js';
 import { typeDetailRows, typeLabel, typeSearchText } from './entity-details.js';

@@ -1,22 +1,52 @@
 /** The page's test hook, `window.__reckon` (src/view/page/main.ts builds it). */
 import type { CountersMessage, ViewFilter } from '../protocol.js';
 import { pageNames } from './names.js';
+import type { PageEntities } from './entities.js';
+import { wrapLongitude } from './map-coordinates.js';
+
+export interface ShownEntity {
+  id: string;
+  marking: string;
+  lat: number;
+  lon: number;
+  altM: number;
+  force: number;
+  kind: number;
+  domain: number;
+  /** The MIL-STD-2525C code of the symbol drawn. */
+  symbol: string;
+}
+
+/**
+ * Every entity shown, at its displayed (smoothed) position as of the last frame, exactly.
+ * @param symbolOf - the symbol drawn for an instance (`EntityLayers.symbolOf`).
+ */
+export function shownEntities(e: PageEntities, symbolOf: (instance: number) => string): ShownEntity[] {
+  const t = e.table,
+    p = new Float64Array(3),
+    out: ShownEntity[] = [];
+  for (let i = 0; i < e.count; i++) {
+    const slot = e.instanceSlot[i]!;
+    e.displayedDegrees(slot, p);
+    out.push({
+      id: e.ids[slot]!,
+      marking: e.markings[slot]!,
+      lon: wrapLongitude(p[0]!),
+      lat: p[1]!,
+      altM: p[2]!,
+      force: t.forceId[slot]!,
+      kind: t.entityType[7 * slot]!,
+      domain: t.entityType[7 * slot + 1]!,
+      symbol: symbolOf(i),
+    });
+  }
+  return out;
+}
 
 /** What the browser tests read (not pixels): see docs/view.md. */
 export interface TestHook {
   connected: boolean;
-  entities(): Array<{
-    id: string;
-    marking: string;
-    lat: number;
-    lon: number;
-    altM: number;
-    force: number;
-    kind: number;
-    domain: number;
-    /** The MIL-STD-2525C code of the symbol drawn. */
-    symbol: string;
-  }>;
+  entities(): ShownEntity[];
   counters: CountersMessage | null;
   /** JS time of the last frame's work (dead reckoning, smoothing, deck.gl's layer and attribute update), ms. */
   frameMs: number;
@@ -24,6 +54,8 @@ export interface TestHook {
   readonly frameHoldsLayerUpdate: boolean;
   /** The server-clock time `entities()` shows, ms since the Unix epoch. */
   frameServerMs: number;
+  /** Symbols drawn into the atlas: those of the entities seen, each drawn when first needed. */
+  readonly symbols: number;
   /** Entities the page's table holds at most (from the hello's `maxEntities`, capped). */
   readonly capacity: number;
   /** Whether the table runs the WebAssembly SIMD kernel (src/dr/simd-kernel.ts), which the page's policy allows. */
@@ -35,6 +67,8 @@ export interface TestHook {
   /** Entities labelled now, with their label's box in viewport pixels (left, top, right, bottom). */
   labels(): Array<{ id: string; text: string; box: [number, number, number, number] }>;
   setFilter(filter: Partial<ViewFilter>): void;
+  /** Frames whose layers were handed to deck.gl (the others left the picture as it was: nothing had moved). */
+  draws: number;
   /** Times the view was fitted to the entities (at first, as more arrived, and by the fit button). */
   fits: number;
   /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */

@@ -16,6 +16,7 @@ interface ReckonTestHook {
   counters: Record<string, number> | null;
   frameMs: number;
   frameServerMs: number;
+  readonly symbols: number;
   readonly capacity: number;
   readonly wasmKernel: boolean;
   readonly frameHoldsLayerUpdate: boolean;
@@ -27,6 +28,7 @@ interface ReckonTestHook {
   setFilter(filter: Record<string, unknown>): void;
   filtersConfirmed: number;
   fits: number;
+  draws: number;
   hellos: number;
   readonly badMessages: number;
   readonly rejectedPdus: number;
