@@ -13,22 +13,24 @@ const SEA = [0x0d, 0x1b, 0x2a];
 const LAND = [0x24, 0x34, 0x47];
 
 type Place = [name: string, lon: number, lat: number, zooms: number[], expected: 'sea' | 'land'];
+// Zooms: each place at each scale it is drawn from (1:110 m below zoom 3, 1:50 m below 6, 1:10 m from 6 on;
+// BASEMAP_LEVELS in src/view/page/basemap.ts), and Honolulu's shore at a street's zoom.
 const PLACES: Place[] = [
   ['mid-Atlantic', -35, 40, [1.5, 4], 'sea'],
   ['Atlantic west of Ireland', -12.5, 53.5, [3.5, 6.5], 'sea'],
   ['North Sea', 3, 56, [3.5, 6.5], 'sea'],
   ['Baltic', 19.5, 57.2, [3.5, 6.5], 'sea'],
   ['Norwegian Sea', 2, 68, [1.5, 4], 'sea'],
-  ['Paris', 2.35, 48.86, [1.5, 4, 7, 11], 'land'],
+  ['Paris', 2.35, 48.86, [1.5, 4, 7], 'land'],
   ['Moscow', 37.62, 55.75, [1.5, 4, 8], 'land'],
   ['Siberia', 100, 62, [1.5], 'land'],
   ['Chukotka, east of 180°', -175, 66.5, [2, 5], 'land'],
   ['Anchorage', -149.85, 61.2, [4, 8], 'land'],
   ['North Pacific', -170, 40, [1.5, 4], 'sea'],
-  ['Pacific off Honolulu', -157.86, 21.22, [7, 12, 14], 'sea'],
-  ['Honolulu, Makiki', -157.83, 21.315, [12, 14], 'land'],
-  ['Viti Levu, Fiji', 178.0, -17.8, [6.5, 9], 'land'],
-  ['Koro Sea, Fiji', 179.3, -17.5, [6.5, 9], 'sea'],
+  ['Pacific off Honolulu', -157.86, 21.22, [7, 14], 'sea'],
+  ['Honolulu, Makiki', -157.83, 21.315, [14], 'land'],
+  ['Viti Levu, Fiji', 178.0, -17.8, [6.5], 'land'],
+  ['Koro Sea, Fiji', 179.3, -17.5, [6.5], 'sea'],
   ['Taveuni, Fiji', 179.98, -16.85, [9], 'land'],
   ['Lau Islands, Fiji, east of 180°', -178.77, -18.2, [10], 'land'],
 ];
@@ -42,12 +44,13 @@ describe.skipIf(chromiumBinary.path === undefined)('offline base map in Chromium
   beforeAll(async () => {
     browser = await launchChromium();
     server = await PageServer.start();
-    page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+    // Small, so that drawing each view on the CPU (SwiftShader) is cheap: a narrow window, whose panel starts as a
+    // sheet folded to its header over the bottom of the full-width map, far from the map's centre.
+    page = await browser.newPage({ viewport: { width: 320, height: 320 } });
     problems = consoleProblems(page);
     await page.goto(server.url);
     await page.waitForFunction(() => window.__reckon?.connected === true, null, { timeout: 45_000 });
-    // The panel folded away: the map is the whole window and its centre the middle of the screen.
-    await page.click('#panel-toggle');
+    expect(await page.evaluate(() => document.body.classList.contains('panel-collapsed'))).toBe(true);
   }, 90_000);
   afterAll(async () => {
     await browser?.close();

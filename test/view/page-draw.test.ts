@@ -31,19 +31,24 @@ const RUNNER: TestEntity = {
   northMps: 0,
 };
 
+/** A desktop-wide window (the side panel beside the map), low so that drawing on the CPU costs little. */
+const VIEWPORT = { width: 920, height: 520 };
+
+// One browser for the file's pages.
+let browser: Browser;
+beforeAll(async () => {
+  if (chromiumBinary.path === undefined) return;
+  if (!pageBuilt) throw new Error(`${PAGE_DIR} is missing: run \`npm run build\` first`);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
 describe.skipIf(chromiumBinary.path === undefined)('view page drawing in Chromium', () => {
-  let browser: Browser;
   let server: PageServer | undefined;
   let page: Page | undefined;
   let problems: string[] = [];
-
-  beforeAll(async () => {
-    if (!pageBuilt) throw new Error(`${PAGE_DIR} is missing: run \`npm run build\` first`);
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   /** Closes this test's page and its server; the page must not have warned or failed in its console. */
   async function close(): Promise<void> {
@@ -58,7 +63,7 @@ describe.skipIf(chromiumBinary.path === undefined)('view page drawing in Chromiu
   async function open(config = DEFAULT_CONFIG): Promise<Page> {
     server = await PageServer.start();
     server.config = config;
-    page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    page = await browser.newPage({ viewport: VIEWPORT });
     problems = consoleProblems(page);
     await page.goto(server.url);
     await page.waitForFunction(() => window.__reckon?.connected === true, null, { timeout: 20_000 });
@@ -171,16 +176,13 @@ describe.skipIf(chromiumBinary.path === undefined)('view page drawing in Chromiu
 });
 
 describe.skipIf(chromiumBinary.path === undefined)('view page framing and links in Chromium', () => {
-  let browser: Browser;
   let server: PageServer;
   let problems: string[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
     server = await PageServer.start();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.close();
   });
 
@@ -196,7 +198,7 @@ describe.skipIf(chromiumBinary.path === undefined)('view page framing and links 
   });
 
   async function open(url = server.url): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    const page = await browser.newPage({ viewport: VIEWPORT });
     problems = consoleProblems(page);
     await page.goto(url);
     await page.waitForFunction(() => window.__reckon?.connected === true, null, { timeout: 20_000 });

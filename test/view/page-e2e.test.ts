@@ -128,7 +128,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     udpPort = Number(port);
     sender = createSocket('udp4');
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    page = await browser.newPage({ viewport: { width: 920, height: 520 } });
     // Console warnings and errors as well as uncaught exceptions: the page must have none.
     pageErrors = consoleProblems(page);
     await page.goto(url!);

@@ -87,7 +87,7 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
     if (!pageBuilt) throw new Error(`${PAGE_DIR} is missing: run \`npm run build\` first`);
     browser = await launchChromium();
     server = await PageServer.start();
-    page = await browser.newPage({ viewport: { width: 1000, height: 640 } });
+    page = await browser.newPage({ viewport: { width: 920, height: 520 } });
     // Console warnings and errors as well as uncaught exceptions: the page must have none.
     pageErrors = consoleProblems(page);
     await page.goto(server.url);
