@@ -6,6 +6,7 @@
  */
 import type { TruthState } from '../dr/truth-state.js';
 import { ecefToLocal, geodeticDegreesToEcef } from '../math/geodesy.js';
+import { holdAtRest, restMask, restSpeedMps } from './attitude-at-rest.js';
 import { LocalFrame, alignAttitudeWithVelocity, createLocalMotion, type Trajectory } from './trajectory.js';
 
 /** One fix of a recorded track. */
@@ -45,6 +46,11 @@ export interface RecordedTrackOptions {
    * are the rates. Defaults to 0 (attitude follows the position spline exactly).
    */
   readonly attitudeSmoothingSeconds?: number;
+  /**
+   * Hold the attitude while the vehicle moves slower than its fixes' noise could make it seem to (see
+   * `restSpeedMps`), so that a parked car does not turn with its GPS noise. Defaults to true.
+   */
+  readonly holdAttitudeAtRest?: boolean;
 }
 
 /** A natural cubic spline y(t) through (t_i, y_i), evaluated with its first three derivatives. */
@@ -152,7 +158,13 @@ export function recordedTrajectory(
   const jerk = new Float64Array(3);
   const banked = options.banked ?? false;
   const attitudeSeconds = options.attitudeSmoothingSeconds ?? 0;
-  const attitude = attitudeSeconds > 0 ? smoothedAttitude(splines, times, banked, attitudeSeconds) : undefined;
+  const restSpeed = options.holdAttitudeAtRest === false ? 0 : restSpeedMps(times, axes[0]!, axes[1]!);
+  const grid = attitudeGrid(times, attitudeSeconds);
+  const rest = restMask(splines, grid, restSpeed);
+  const attitude =
+    attitudeSeconds > 0 || rest.includes(1)
+      ? smoothedAttitude(splines, grid, banked, attitudeSeconds, rest, headings)
+      : undefined;
   return {
     name,
     durationSeconds: times[times.length - 1]!,
@@ -174,7 +186,7 @@ export function recordedTrajectory(
       } else {
         alignAttitudeWithVelocity(motion, jerk, banked);
       }
-      if (headings) {
+      if (headings && !attitude) {
         headings.evaluate(scratch, 0, timeSeconds);
         motion.attitude[0] = scratch[0]!;
         motion.attitudeRates[0] = scratch[1]!;
@@ -186,23 +198,29 @@ export function recordedTrajectory(
   };
 }
 
-/**
- * Heading, pitch and roll splines of the velocity-aligned attitude of `splines` (NED position), averaged over
- * `seconds`: the attitude is taken on a uniform grid at half the median fix spacing (at least seconds / 50),
- * heading unwrapped, each angle averaged over the window, and joined by natural cubic splines.
- */
-function smoothedAttitude(
-  splines: readonly CubicSpline[],
-  times: Float64Array,
-  banked: boolean,
-  seconds: number,
-): CubicSpline[] {
-  // Half the fix spacing, but no finer than a fiftieth of the window: long, dense tracks stay small.
+/** Times from 0 to the track's end for the attitude: half the fix spacing, no finer than a fiftieth of `seconds`. */
+function attitudeGrid(times: Float64Array, seconds: number): Float64Array {
   const fixes = uniformGrid(times);
   const step = Math.max(fixes.length > 1 ? fixes[1]! / 2 : 1, seconds / 50);
   const end = times[times.length - 1]!;
   const count = Math.max(2, Math.round(end / step) + 1);
-  const grid = Float64Array.from({ length: count }, (_, i) => (i * end) / (count - 1));
+  return Float64Array.from({ length: count }, (_, i) => (i * end) / (count - 1));
+}
+
+/**
+ * Heading, pitch and roll splines of the velocity-aligned attitude of `splines` (NED position) on `grid`, or of
+ * the recorded `headings`, held where `rest` says the vehicle stands still, averaged over `seconds`, and joined by
+ * natural cubic splines.
+ */
+function smoothedAttitude(
+  splines: readonly CubicSpline[],
+  grid: Float64Array,
+  banked: boolean,
+  seconds: number,
+  rest: Uint8Array,
+  headings: CubicSpline | undefined,
+): CubicSpline[] {
+  const count = grid.length;
   const angles = [new Float64Array(count), new Float64Array(count), new Float64Array(count)];
   const motion = createLocalMotion();
   const scratch = new Float64Array(4);
@@ -221,12 +239,17 @@ function smoothedAttitude(
     for (let k = 0; k < 3; k++) {
       angles[k]![i] = motion.attitudeCosSinValid ? Math.atan2(cs[2 * k + 1]!, cs[2 * k]!) : motion.attitude[k]!;
     }
-    // Heading without 2π jumps, so that it averages and turns through north smoothly.
-    if (i > 0) {
+    if (headings) {
+      headings.evaluate(scratch, 0, grid[i]!);
+      angles[0]![i] = scratch[0]!;
+    } else if (i > 0) {
+      // Heading without 2π jumps, so that it averages and turns through north smoothly.
       const previous = angles[0]![i - 1]!;
       angles[0]![i] = previous + Math.atan2(Math.sin(angles[0]![i]! - previous), Math.cos(angles[0]![i]! - previous));
     }
   }
+  holdAtRest(angles, rest);
+  const step = count > 1 ? grid[1]! : 1;
   const window = 2 * Math.round(seconds / (2 * step)) + 1;
   return angles.map((values) => new CubicSpline(grid, movingAverage(values, window)));
 }
