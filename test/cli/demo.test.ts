@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { findSystemBinary } from '../support/system-binary.js';
 import { BIN, ROOT, reckon, within } from '../support/binary.js';
+import { cli } from '../support/cli.js';
 import { Screen } from './terminal/screen.js';
 
 const script = findSystemBinary('script', 'bsdutils');
@@ -67,11 +68,11 @@ describe('reckon demo', () => {
   );
 
   it('lists every usage problem and exits 2', async () => {
-    const demo = reckon(['demo', '--duration', 'soon', '--algorithm', 'XYZ', '--port', '70000']);
-    expect(await within(demo.exited, 10_000, 'the demo to exit', demo.child)).toBe(2);
-    expect(demo.stderr()).toMatch(/3 problems/);
-    expect(demo.stderr()).toMatch(/--duration/);
-    expect(demo.stderr()).toMatch(/--algorithm: expected auto, 1–9/);
-    expect(demo.stderr()).toMatch(/network\.port/);
+    const { code, stderr } = await cli('demo', '--duration', 'soon', '--algorithm', 'XYZ', '--port', '70000');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/3 problems/);
+    expect(stderr).toMatch(/--duration/);
+    expect(stderr).toMatch(/--algorithm: expected auto, 1–9/);
+    expect(stderr).toMatch(/network\.port/);
   });
 });

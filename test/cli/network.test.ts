@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { describeFailure, runCli } from '../../src/cli/run.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { ROOT, reckon, within } from '../support/binary.js';
+import { cli } from '../support/cli.js';
 
 const CAPTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 const CAPTURE_DATAGRAMS = 171; // every frame of the capture is a DIS datagram
@@ -25,12 +26,12 @@ describe('a sender needs a destination port', () => {
   it.each([[['publish', '--port', '0', '--duration', '1']], [['replay', CAPTURE, '--port', '0']]])(
     '%j is a usage error (exit 2) that says why, not a crash',
     async (args) => {
-      const run = reckon(args);
-      expect(await exitOf(run, `${args[0]} to exit`)).toBe(2);
-      expect(run.stderr()).toContain(
+      const { code, stderr } = await cli(...args);
+      expect(code).toBe(2);
+      expect(stderr).toContain(
         'network.port: 0 means "any free port" to a receiver, but a sender needs the port its receivers listen on',
       );
-      expect(run.stderr()).not.toMatch(STACK);
+      expect(stderr).not.toMatch(STACK);
     },
   );
 });
