@@ -3,7 +3,10 @@
  * car's heading spins and its pitch swings by tens of degrees. Below a speed the fixes' own noise could make, the
  * attitude derived from a track (or recorded beside it) is held at its last moving value.
  */
-import type { CubicSpline } from './recorded.js';
+/** A position spline: writes [y, y′, y″, y‴] at t into out from `at` (`CubicSpline` of recorded.ts). */
+interface Spline {
+  evaluate(out: Float64Array, at: number, t: number): void;
+}
 
 /** Seconds over which the displacement is taken that decides whether the vehicle moves. */
 export const REST_WINDOW_SECONDS = 10;
@@ -32,7 +35,7 @@ export function restSpeedMps(times: Float64Array, north: Float64Array, east: Flo
  * `restSpeed` over the rest window, or slower than twice that between its fixes (where noise of that speed turns
  * the course by up to 30°).
  */
-export function restMask(splines: readonly CubicSpline[], grid: Float64Array, restSpeed: number): Uint8Array {
+export function restMask(splines: readonly Spline[], grid: Float64Array, restSpeed: number): Uint8Array {
   const end = grid[grid.length - 1]!;
   const scratch = new Float64Array(8);
   const mask = new Uint8Array(grid.length);
