@@ -8,6 +8,7 @@ import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { reckon, repeatUntil, within } from '../support/binary.js';
+import { cli } from '../support/cli.js';
 
 function pdu(entity: number, marking: string, force: number, type: readonly number[]): Uint8Array {
   const r = new EntityStateRecord(0);
@@ -97,9 +98,17 @@ describe('reckon bridge', () => {
 
   it('lists every usage problem and exits 2', async () => {
     const outputs = ['--cot', 'http://x:1', '--cot', 'udp://host'];
-    const run = reckon(['bridge', ...outputs, '--cot-rate', 'fast', '--cot-uid-prefix', 'a b', '--port', 'x']);
-    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
-    const err = run.stderr();
+    const { code, stderr: err } = await cli(
+      'bridge',
+      ...outputs,
+      '--cot-rate',
+      'fast',
+      '--cot-uid-prefix',
+      'a b',
+      '--port',
+      'x',
+    );
+    expect(code).toBe(2);
     expect(err).toMatch(/--cot: unsupported scheme "http:"/);
     expect(err).toMatch(/--cot: no port/);
     expect(err).toMatch(/--cot-rate:/);
@@ -139,9 +148,9 @@ describe('reckon bridge', () => {
   });
 
   it('needs an output', async () => {
-    const run = reckon(['bridge', '--port', '0']);
-    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
-    expect(run.stderr()).toMatch(/--cot: no output given: add at least one, e.g. --cot udp:\/\/239\.2\.3\.1:6969/);
+    const { code, stderr } = await cli('bridge', '--port', '0');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--cot: no output given: add at least one, e.g. --cot udp:\/\/239\.2\.3\.1:6969/);
   });
 
   it('reports unreadable TLS files as usage problems', async () => {

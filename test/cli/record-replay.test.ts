@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { ROOT, reckon, within } from '../support/binary.js';
+import { cli } from '../support/cli.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 const dir = mkdtempSync(join(tmpdir(), 'reckon-record-'));
@@ -54,10 +55,10 @@ describe('reckon replay: filters out of range', () => {
     { flag: '--only-exercise', value: '0', range: 'an exercise ID 1–255,' },
     { flag: '--port-filter', value: '70000', range: 'a UDP port 1–65535, e.g. 3000;' },
   ])('$flag $value is a usage error naming the valid range', async ({ flag, value, range }) => {
-    const replay = reckon(['replay', FIXTURE, '--to', '127.0.0.1:9', flag, value]);
-    expect(await within(replay.exited, 20_000, 'replay to exit', replay.child)).toBe(2);
-    expect(replay.stderr()).toContain(`${flag}: expected ${range} got "${value}"`);
-    expect(replay.stderr()).not.toMatch(/holds no DIS datagrams/);
+    const { code, stderr } = await cli('replay', FIXTURE, '--to', '127.0.0.1:9', flag, value);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${flag}: expected ${range} got "${value}"`);
+    expect(stderr).not.toMatch(/holds no DIS datagrams/);
   });
 });
 

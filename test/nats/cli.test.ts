@@ -4,6 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reckon, within } from '../support/binary.js';
+import { cli } from '../support/cli.js';
 import { freePort, freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -87,10 +88,10 @@ describeNats('reckon publish/subscribe --nats', () => {
   }, 20_000);
 
   it('a bad --area or --h3-resolution is a usage error (exit 2) naming the setting', async () => {
-    const run = reckon(['subscribe', '--nats', server.url, '--area', '48,11', '--h3-resolution', '16']);
-    expect(await within(run.exited, 10_000, 'subscribe to exit', run.child)).toBe(2);
-    expect(run.stderr()).toMatch(/nats\.area/);
-    expect(run.stderr()).toMatch(/nats\.h3Resolution/);
+    const { code, stderr } = await cli('subscribe', '--nats', server.url, '--area', '48,11', '--h3-resolution', '16');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/nats\.area/);
+    expect(stderr).toMatch(/nats\.h3Resolution/);
   });
 
   it('bridge forwards a LAN datagram to NATS and reports it; --udp is required', async () => {
