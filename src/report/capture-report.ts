@@ -253,7 +253,7 @@ export async function captureReportPage(
       ? `, ${span.toFixed(1)} s from ${new Date(summary.firstTimeSeconds * 1000).toISOString()}`
       : '') +
     `; ${totals.disDatagrams} DIS datagrams, ${totals.pdus} PDUs (${byType.join(', ') || 'none'}); ` +
-    `${entities.length} entities` +
+    `${entities.length} ${entities.length === 1 ? 'entity' : 'entities'}` +
     (capture.truncated ? '; the file ends mid-frame' : '') +
     '.';
   return renderHtmlPage({ title, kind: 'capture', summary: summaryText, sections });

@@ -170,4 +170,9 @@ describe('reckon decode --report', () => {
     expect(reckon(join(dir, 'bad.pcap'), '--report', out).status).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('before');
   });
+
+  it('counts one entity in the singular and more in the plural', async () => {
+    expect(await captureReportHtml('one.pcap', readCapture(syntheticCapture(['A'], 2)))).toMatch(/; 1 entity\./);
+    expect(await captureReportHtml('two.pcap', readCapture(syntheticCapture(['A', 'B'], 2)))).toMatch(/; 2 entities\./);
+  });
 });
