@@ -10,6 +10,7 @@ import { decodePdu, encodePdu } from '../../src/pdu/pdu-json.js';
 import type { SignalPdu, TransmitterPdu } from '../../src/pdu/pdu-schemas.js';
 import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
 import { DetonationRecord, FireRecord } from '../../src/pdu/warfare.js';
+import { CollisionRecord } from '../../src/pdu/collision.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
 import { EngagementFeed } from '../../src/view/engagement-feed.js';
@@ -209,6 +210,29 @@ describe('PageEngagements (page)', () => {
     const later = engagements.picture(entities, 1 + FADE_SECONDS + 0.01, null);
     expect([later.shots.length, later.bursts.length]).toEqual([0, 1]);
     expect(engagements.picture(entities, 2 + FADE_SECONDS, null).bursts).toHaveLength(0);
+  });
+
+  it('marks a collision where the issuing entity is shown, moved by the offset, named, fading out', () => {
+    const { entities, engagements } = page();
+    const crash = new CollisionRecord();
+    crash.exerciseId = 1;
+    Object.assign(crash.issuingEntityId, { site: 1, application: 2, entity: 4 });
+    Object.assign(crash.collidingEntityId, { site: 1, application: 2, entity: 3 });
+    crash.collisionType = 1;
+    crash.location.set([111.32, 0, 0]); // 111 m ahead of a tank heading north: 0.001° north
+    const message = messageOf(bytes(crash), 1000);
+    expect(message).toMatchObject({
+      type: 'collision',
+      issuing: '1:2:4',
+      colliding: '1:2:3',
+      collisionType: 'Elastic',
+    });
+    engagements.onMessage(message, entities, 1);
+    const [lon, lat, alpha] = engagements.picture(entities, 2, null).collisions[0]!;
+    expect([+lon!.toFixed(6), +lat!.toFixed(6)]).toEqual([11.52, 48.101]);
+    expect(alpha).toBeCloseTo(1 - 1 / FADE_SECONDS, 9);
+    expect(engagements.historyOf('1:2:4')).toEqual(['collided with 1:2:3']);
+    expect(engagements.picture(entities, 1 + FADE_SECONDS, null).collisions).toHaveLength(0);
   });
 
   it('lists an entity’s engagements, newest first, for its detail panel', () => {
