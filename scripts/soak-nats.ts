@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { cellsCoveringArea, destination, parseCircleArea } from '../src/nats/area.js';
-import { LEFT_CELL_HEADER, NEW_CELL_HEADER } from '../src/nats/subjects.js';
+import { LEFT_CELL_HEADER, NEW_CELL_HEADER } from '../src/nats/subject-names.js';
 import { EntityStateOffset } from '../src/pdu/constants.js';
 import { entityKey } from '../src/pdu/entity-state-record.js';
 import { DEFAULT_ORIGIN } from '../src/truth/trajectory.js';

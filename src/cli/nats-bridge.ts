@@ -86,7 +86,7 @@ async function runNatsBridge(
     import('../nats/bridge.js'),
     import('../transport/pdu-receiver.js'),
     import('../nats/area.js'),
-    import('../nats/subjects.js'),
+    import('../nats/url-credentials.js'),
     import('../transport/transport.js'),
   ]);
   const network = config.network;

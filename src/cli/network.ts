@@ -47,7 +47,7 @@ export function sendFailureSummary(stats: SendCounts): string {
  */
 export async function sendDestination(config: Config): Promise<string> {
   if (config.nats.servers.length > 0) {
-    const { redactUrl } = await import('../nats/subjects.js');
+    const { redactUrl } = await import('../nats/url-credentials.js');
     const servers = config.nats.servers.map(redactUrl).join(',');
     const subjects = `${config.nats.subjectPrefix}.${config.dis.exercise}.<H3 cell, resolution ${config.nats.h3Resolution}>.<kind>.<domain>`;
     return `NATS ${servers} (subjects ${subjects})`;

@@ -13,17 +13,10 @@ export {
   type NatsSubjectOptions,
   type NatsReceiveOptions,
 } from './transport.js';
-export {
-  SubjectRouter,
-  createRoute,
-  cellOfSubject,
-  redactUrl,
-  GLOBAL_TOKEN,
-  LEFT_CELL_HEADER,
-  NEW_CELL_HEADER,
-  type PduRoute,
-  type SubjectSlot,
-} from './subjects.js';
+export { SubjectRouter } from './subjects.js';
+export { createRoute, type PduRoute, type SubjectSlot } from './route.js';
+export { cellOfSubject, GLOBAL_TOKEN, LEFT_CELL_HEADER, NEW_CELL_HEADER } from './subject-names.js';
+export { redactUrl } from './url-credentials.js';
 export {
   areaContains,
   areaFromConfig,

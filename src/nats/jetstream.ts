@@ -14,7 +14,7 @@ import {
 } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { Config } from '../config/schema.js';
-import { LEFT_CELL_HEADER } from './subjects.js';
+import { LEFT_CELL_HEADER } from './subject-names.js';
 
 /** A JetStream stream to record DIS into. */
 export interface StreamSettings {

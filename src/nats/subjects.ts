@@ -1,70 +1,32 @@
 /**
- * NATS subjects of DIS traffic (docs/nats.md):
- *
- * - Entity State (type 1) and Entity State Update (type 67) PDUs: `PREFIX.EXERCISE.CELL.KIND.DOMAIN`, where CELL is
- *   the H3 cell (hex index, e.g. `851f9d2ffffffff`) of the entity's location at the configured resolution, and KIND
- *   and DOMAIN are the first two fields of its entity type (IEEE 1278.1 §6.2.30). An Update PDU carries no entity
- *   type: it takes the kind and domain of the entity's last full PDU seen by the same publisher, else `0.0`.
- * - Every other PDU, and an Entity State PDU whose location is not a point near the Earth:
- *   `PREFIX.EXERCISE.all.TYPE` (TYPE the PDU type number), so a receiver of one exercise takes them with
- *   `PREFIX.EXERCISE.all.>`.
- *
- * Subject tokens never need escaping: cells are hex, the rest are decimal numbers.
+ * Routes DIS PDUs to their NATS subjects (subject-names.ts, docs/nats.md) without allocating per PDU: an entity's
+ * cell is computed by H3 once and kept while it stays inside it (cell-geometry.ts), subjects are interned as slots
+ * (route.ts), and the tables of entities, cells and subjects are bounded.
  */
-import { cellToBoundary, cellToLatLng, gridDisk, latLngToCell } from 'h3-js';
+import { gridDisk, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { ecefToGeodetic, geodeticLatitudeSinCos } from '../math/geodesy.js';
+import { ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
-
-/** The CELL token of PDUs that are not routed by position. */
-export const GLOBAL_TOKEN = 'all';
-/** Header on a copy of an Entity State PDU sent to the cell its entity has just left (docs/nats.md). */
-export const LEFT_CELL_HEADER = 'Reckon-Left-Cell';
-/** Header on that copy naming the cell the entity is now in, so a receiver of both cells ignores the copy. */
-export const NEW_CELL_HEADER = 'Reckon-Cell';
+import {
+  EDGE_DOUBLES,
+  EDGE_MARGIN,
+  cellShape,
+  geodeticUnitVector,
+  insideEdgesBy,
+  safeRadiusM,
+} from './cell-geometry.js';
+import { addEntity, createApplication, forgetOldest, type Application } from './entity-numbers.js';
+import { SLOT_STATE_INTS, type PduRoute, type SubjectSlot } from './route.js';
+import { cellSubject, globalSubject } from './subject-names.js';
 
 const RAD_TO_DEG = 180 / Math.PI;
 /** Locations further than this from the Earth's centre are not routed by cell (geostationary orbit is 4.2e7 m). */
 const MAX_ROUTED_RADIUS_M = 5e7;
 /** Below this the location is not a point on or above the Earth (e.g. all zeros: unset). */
 const MIN_ROUTED_RADIUS_M = 6.0e6;
-
-/**
- * One subject, interned: the router hands out the same object for every PDU of a subject, so its user can keep
- * per-subject state on it without looking the subject string up (a subclass of the router makes the slots it needs:
- * `newSlot`; the transport's are its bundles). Each slot also has a number (`SubjectRouter.routeSlot`) and
- * `SLOT_STATE_INTS` integers of state (`SubjectRouter.slotState`).
- */
-export interface SubjectSlot {
-  readonly subject: string;
-  /** The H3 cell of a subject routed by position, else undefined. */
-  readonly cell: string | undefined;
-}
-
-/**
- * Integers of state per slot in `SubjectRouter.slotState`, zero when the slot is made, for the router's user (the
- * transport keeps its bundles there): a typed array read in the order of the slots' numbers rather than a field of
- * an object somewhere in the heap.
- */
-export const SLOT_STATE_INTS = 4;
-
-/** Where one PDU goes. */
-export interface PduRoute {
-  /** Its subject. */
-  subject: string;
-  /** The subject interned (`slot.subject === subject`). */
-  slot: SubjectSlot;
-  /** H3 cell of an Entity State (Update) PDU routed by position, else undefined. */
-  cell: string | undefined;
-  /** Entity key (site·2³² + application·2¹⁶ + entity) of an Entity State (Update) PDU, else -1. */
-  entityKey: number;
-  /**
-   * For a PDU routed to a cell: the cell the entity's previous PDU routed to a cell went to, when that was another
-   * cell (the entity crossed an edge), else undefined. A PDU whose appearance says Deactivated (IEEE 1278.1
-   * §6.2.26) ends the entity's track: its next PDU has no left cell.
-   */
-  leftCell: string | undefined;
-}
+/** Neighbours of a cell kept at most (a hexagon has six, a pentagon five), and the count of those not yet taken. */
+const MAX_NEIGHBOURS = 6;
+const NEIGHBOURS_UNKNOWN = 255;
 
 /**
  * What the router remembers of each entity, in one table of `ENTITY_DOUBLES` doubles per entity (an entity is a
@@ -85,20 +47,6 @@ const SLOT = INT_BASE,
   CELL = INT_BASE + 1,
   TRACKED = INT_BASE + 2,
   KIND_EXERCISE = INT_BASE + 3;
-
-/**
- * The entities of one simulation application (site, application). `byNumber` holds them all, in the order first
- * seen; `dense` indexes the same entities by entity number (entity + 1, 0 = none) while the numbers are mostly
- * small and dense (as DIS applications number their entities 1, 2, 3, …), so the common lookup is an array read in
- * the order the entities are sent, rather than a hash lookup at a random place in memory.
- */
-interface Application {
-  readonly byNumber: Map<number, number>;
-  dense: Int32Array;
-}
-
-/** `Application.dense` grows to cover entity number n while n < 2 · entities + this; beyond, the Map alone. */
-const DENSE_SLACK = 64;
 
 /** Deactivated bit of the appearance record (IEEE 1278.1 §6.2.26) within its second byte (big-endian). */
 const DEACTIVATED_BYTE1 = (APPEARANCE_DEACTIVATED >>> 16) & 0xff;
@@ -188,14 +136,14 @@ export class SubjectRouter {
     this.slotLimit = maxSubjects;
   }
 
-  /** `PREFIX.EXERCISE.all.TYPE`. */
+  /** `PREFIX.EXERCISE.all.TYPE` (`globalSubject`). */
   globalSubject(exercise: number, pduType: number): string {
-    return `${this.prefix}.${exercise}.${GLOBAL_TOKEN}.${pduType}`;
+    return globalSubject(this.prefix, exercise, pduType);
   }
 
-  /** `PREFIX.EXERCISE.CELL.KIND.DOMAIN`. */
+  /** `PREFIX.EXERCISE.CELL.KIND.DOMAIN` (`cellSubject`). */
   cellSubject(exercise: number, cell: string, kind: number, domain: number): string {
-    return `${this.prefix}.${exercise}.${cell}.${kind}.${domain}`;
+    return cellSubject(this.prefix, exercise, cell, kind, domain);
   }
 
   /** Entities remembered. */
@@ -620,13 +568,10 @@ export class SubjectRouter {
       const first = this.applications.entries().next().value;
       if (first !== undefined) {
         const [key, application] = first;
-        const oldest = application.byNumber.keys().next().value;
-        if (oldest !== undefined) {
-          const forgotten = application.byNumber.get(oldest)!;
+        const forgotten = forgetOldest(application);
+        if (forgotten >= 0) {
           this.clearEntity(forgotten);
           this.freeEntities.push(forgotten);
-          application.byNumber.delete(oldest);
-          if (oldest < application.dense.length) application.dense[oldest] = 0;
           this.entityCount--;
         }
         if (application.byNumber.size === 0) this.applications.delete(key);
@@ -634,156 +579,14 @@ export class SubjectRouter {
     }
     let application = this.applications.get(siteApplication);
     if (application === undefined) {
-      application = { byNumber: new Map(), dense: new Int32Array(0) };
+      application = createApplication();
       this.applications.set(siteApplication, application);
     }
     this.lastApplication = siteApplication;
     this.lastEntities = application;
     const entity = this.takeEntity();
-    application.byNumber.set(number, entity);
+    addEntity(application, number, entity);
     this.entityCount++;
-    if (number >= application.dense.length && number < 2 * application.byNumber.size + DENSE_SLACK) {
-      // Grow the index (at least doubling: amortised) and fill it from the Map, which holds every entity.
-      const dense = new Int32Array(Math.max(number + 1, 2 * application.dense.length));
-      for (const [n, e] of application.byNumber) if (n < dense.length) dense[n] = e + 1;
-      application.dense = dense;
-    } else if (number < application.dense.length) {
-      application.dense[number] = entity + 1;
-    }
     return entity;
   }
-}
-
-/** Mean Earth radius (IUGG), metres. */
-const EARTH_RADIUS_M = 6_371_008.8;
-
-/**
- * How far inside every edge of its cell (sine of the angle on H3's sphere) a location must be for its cell to be
- * taken without asking H3: about 1.3 m, far above the rounding of either computation, so a location this close to
- * an edge is always settled by `latLngToCell`.
- */
-export const EDGE_MARGIN = 2e-7;
-
-/**
- * The edges of an H3 cell as the inward unit normals (three numbers each) of the great circles through its
- * consecutive boundary vertices. H3 places a location by a gnomonic projection of an icosahedron face, which maps
- * great circles to straight lines: the edges of a cell, including the extra vertices where a cell crosses a face
- * edge, are arcs of great circles between the vertices `cellToBoundary` gives. H3 takes latitude and longitude as
- * coordinates on a sphere, as done here. A location inside every great circle is in the cell (where the boundary
- * turns inwards at a face edge the test only says "outside" more often, which costs an H3 call, never a wrong cell).
- */
-export function cellShape(cell: string): Float64Array {
-  const boundary = cellToBoundary(cell);
-  const [centreLat, centreLon] = cellToLatLng(cell);
-  const cLat = centreLat / RAD_TO_DEG,
-    cLon = centreLon / RAD_TO_DEG;
-  const cx = Math.cos(cLat) * Math.cos(cLon),
-    cy = Math.cos(cLat) * Math.sin(cLon),
-    cz = Math.sin(cLat);
-  const n = boundary.length;
-  const shape = new Float64Array(3 * n);
-  for (let i = 0; i < n; i++) {
-    const [latA, lonA] = boundary[i]!,
-      [latB, lonB] = boundary[(i + 1) % n]!;
-    const a0 = latA / RAD_TO_DEG,
-      a1 = lonA / RAD_TO_DEG,
-      b0 = latB / RAD_TO_DEG,
-      b1 = lonB / RAD_TO_DEG;
-    const ax = Math.cos(a0) * Math.cos(a1),
-      ay = Math.cos(a0) * Math.sin(a1),
-      az = Math.sin(a0);
-    const bx = Math.cos(b0) * Math.cos(b1),
-      by = Math.cos(b0) * Math.sin(b1),
-      bz = Math.sin(b0);
-    let nx = ay * bz - az * by,
-      ny = az * bx - ax * bz,
-      nz = ax * by - ay * bx;
-    const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    // Two vertices in one place: a zero normal, so no location is ever inside it by the margin (H3 decides).
-    const scale = length > 1e-15 ? (nx * cx + ny * cy + nz * cz < 0 ? -1 : 1) / length : 0;
-    nx *= scale;
-    ny *= scale;
-    nz *= scale;
-    shape[3 * i] = nx;
-    shape[3 * i + 1] = ny;
-    shape[3 * i + 2] = nz;
-  }
-  return shape;
-}
-
-/** Neighbours of a cell kept at most (a hexagon has six, a pentagon five), and the count of those not yet taken. */
-const MAX_NEIGHBOURS = 6;
-const NEIGHBOURS_UNKNOWN = 255;
-
-/** Most numbers of a cell's edges (`cellShape`): H3 gives at most 10 boundary vertices. */
-const EDGE_DOUBLES = 30;
-
-/**
- * The unit vector (cos φ cos λ, cos φ sin λ, sin φ) of the geodetic latitude φ and longitude λ of an ECEF location
- * (metres, above half the polar radius), as `insideCellBy` takes them, into `out`: the sine and cosine of φ from
- * `geodeticLatitudeSinCos` (src/math/geodesy.ts), those of λ from x and y, so without trigonometric functions.
- * They agree with the sines and cosines of `ecefToGeodetic`'s angles to within rounding (about 1e-15), far below
- * `EDGE_MARGIN`.
- */
-export function geodeticUnitVector(out: Float64Array, x: number, y: number, z: number): Float64Array {
-  const p = Math.sqrt(x * x + y * y);
-  geodeticLatitudeSinCos(out, 0, p, z);
-  const sinLat = out[0]!,
-    cosLat = out[1]!;
-  // On the axis the longitude is 0, as atan2(0, 0).
-  out[0] = p > 0 ? (cosLat * x) / p : cosLat;
-  out[1] = p > 0 ? (cosLat * y) / p : 0;
-  out[2] = sinLat;
-  return out;
-}
-
-/**
- * How far inside the edges of `shape` (`cellShape`) the location (radians, on H3's sphere) is: the least sine of
- * its angular distance to an edge's great circle, negative outside one.
- */
-export function insideCellBy(shape: Float64Array, latRad: number, lonRad: number): number {
-  const cosLat = Math.cos(latRad);
-  return insideEdgesBy(shape, 0, shape.length, cosLat * Math.cos(lonRad), cosLat * Math.sin(lonRad), Math.sin(latRad));
-}
-
-/**
- * How far inside the edges `edges[from, to)` (inward unit normals, `cellShape`) the unit vector (ux, uy, uz) is:
- * the least of its dot products with them, negative outside one.
- */
-function insideEdgesBy(edges: Float64Array, from: number, to: number, ux: number, uy: number, uz: number): number {
-  let least = Number.POSITIVE_INFINITY;
-  for (let i = from; i < to; i += 3) {
-    const d = ux * edges[i]! + uy * edges[i + 1]! + uz * edges[i + 2]!;
-    if (d < least) least = d;
-  }
-  return least;
-}
-
-/**
- * The straight-line move in metres that cannot take a location `inside` (`insideCellBy`) out of its cell: the
- * distance to the nearest edge on H3's sphere, less 2 % (a metre on the ellipsoid is at most 0.6 % more on that
- * sphere) and a metre.
- */
-function safeRadiusM(inside: number): number {
-  return Math.asin(Math.min(1, inside)) * EARTH_RADIUS_M * 0.98 - 1;
-}
-
-/** A fresh route to pass to `SubjectRouter.route`. */
-export function createRoute(): PduRoute {
-  return { subject: '', slot: NO_SLOT, cell: undefined, entityKey: -1, leftCell: undefined };
-}
-
-/** The slot of a route not yet computed. */
-const NO_SLOT: SubjectSlot = Object.freeze({ subject: '', cell: undefined });
-
-/** The CELL token of a subject `PREFIX.EXERCISE.CELL.…` (prefix of `prefixTokens` tokens), else undefined. */
-export function cellOfSubject(subject: string, prefixTokens: number): string | undefined {
-  const tokens = subject.split('.');
-  const cell = tokens[prefixTokens + 1];
-  return cell === undefined || cell === GLOBAL_TOKEN ? undefined : cell;
-}
-
-/** Hides the user name, password or token in a server URL (`nats://u:p@host` → `nats://***@host`). */
-export function redactUrl(url: string): string {
-  return url.replace(/^((?:[a-z]+:\/\/)?)[^@/]*@/i, '$1***@');
 }

@@ -34,17 +34,10 @@ import {
 } from '../transport/transport.js';
 import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
 import { watchReader } from './reader-watch.js';
-import { credentialsFromUrls } from './url-credentials.js';
-import {
-  GLOBAL_TOKEN,
-  LEFT_CELL_HEADER,
-  NEW_CELL_HEADER,
-  SubjectRouter,
-  createRoute,
-  SLOT_STATE_INTS,
-  redactUrl,
-  type SubjectSlot,
-} from './subjects.js';
+import { credentialsFromUrls, redactUrl } from './url-credentials.js';
+import { SLOT_STATE_INTS, createRoute, type SubjectSlot } from './route.js';
+import { GLOBAL_TOKEN, LEFT_CELL_HEADER, NEW_CELL_HEADER } from './subject-names.js';
+import { SubjectRouter } from './subjects.js';
 import type { NatsStats } from './stats.js';
 
 export type { NatsStats } from './stats.js';

@@ -39,3 +39,8 @@ function decode(text: string): string {
     return text;
   }
 }
+
+/** Hides the user name, password or token in a server URL (`nats://u:p@host` → `nats://***@host`). */
+export function redactUrl(url: string): string {
+  return url.replace(/^((?:[a-z]+:\/\/)?)[^@/]*@/i, '$1***@');
+}

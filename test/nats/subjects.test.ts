@@ -6,15 +6,10 @@ import { cellToBoundary, cellToLatLng, getPentagons, getResolution, latLngToCell
 import { describe, expect, it } from 'vitest';
 import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { areaContains, cellsCoveringArea, destination, distanceM, parseCircleArea } from '../../src/nats/area.js';
-import {
-  EDGE_MARGIN,
-  SubjectRouter,
-  cellShape,
-  createRoute,
-  geodeticUnitVector,
-  insideCellBy,
-  redactUrl,
-} from '../../src/nats/subjects.js';
+import { EDGE_MARGIN, cellShape, geodeticUnitVector, insideCellBy } from '../../src/nats/cell-geometry.js';
+import { createRoute } from '../../src/nats/route.js';
+import { SubjectRouter } from '../../src/nats/subjects.js';
+import { redactUrl } from '../../src/nats/url-credentials.js';
 
 const DEG = 180 / Math.PI;
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
