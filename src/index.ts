@@ -445,12 +445,8 @@ export {
   InterpolationStatus,
   type InterpolationOptions,
 } from './dr/snapshot-interpolation.js';
-export {
-  RemoteEntityTable,
-  type RemoteEntityTableOptions,
-  type TableEventListener,
-} from './dr/remote-entity-table.js';
-export { ApplyResult, TableEvent } from './dr/table-results.js';
+export { RemoteEntityTable, type RemoteEntityTableOptions } from './dr/remote-entity-table.js';
+export { ApplyResult, TableEvent, type TableEventListener, type TableStats } from './dr/table-results.js';
 export {
   SMOOTH_SNAP,
   SMOOTH_LINEAR,

@@ -1,6 +1,6 @@
 /**
- * What the remote-entity table reports: the result of `apply` for each PDU, and the events its listener is called
- * with. Codes never change meaning; new ones are appended.
+ * What the remote-entity table reports: the result of `apply` for each PDU, the events its listener is called
+ * with, and its counters. Codes never change meaning; new ones are appended.
  */
 
 /** What `RemoteEntityTable.apply` did with a PDU. */
@@ -36,3 +36,42 @@ export const TableEvent = {
   RESUMED: 6,
 } as const;
 export type TableEvent = (typeof TableEvent)[keyof typeof TableEvent];
+
+/** Called synchronously for each `TableEvent` of a slot. */
+export type TableEventListener = (kind: TableEvent, slot: number, key: number) => void;
+
+/** Counters of a `RemoteEntityTable`: entities by what happened to them, PDUs by why they were not applied. */
+export interface TableStats {
+  appeared: number;
+  updated: number;
+  removed: number;
+  timedOut: number;
+  duplicates: number;
+  outOfOrder: number;
+  /** PDUs older than their entity's last by more than its timeout: its sender restarted; applied. */
+  restarts: number;
+  unknownUpdates: number;
+  full: number;
+  notEntityState: number;
+  unknownAlgorithm: number;
+  /** 'timestamp' mode: PDUs whose timestamp was relative or too far from the arrival, taken at their arrival. */
+  untrustedTimestamps: number;
+}
+
+/** Zeroed counters. */
+export function createTableStats(): TableStats {
+  return {
+    appeared: 0,
+    updated: 0,
+    removed: 0,
+    timedOut: 0,
+    duplicates: 0,
+    outOfOrder: 0,
+    restarts: 0,
+    unknownUpdates: 0,
+    full: 0,
+    notEntityState: 0,
+    unknownAlgorithm: 0,
+    untrustedTimestamps: 0,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * When each remote entity times out without a PDU: heartbeat × multiplier, by its kind and domain, or by the
+ * stationary heartbeat while its last PDU says it does not move (IEEE 1278.1-2012 Table 25, HBT_STATIONARY).
+ */
+import {
+  HEARTBEAT_IEEE_TABLE_25,
+  HEARTBEAT_STATIONARY_SECONDS,
+  HEARTBEAT_TIMEOUT_MULTIPLIER,
+  heartbeatSecondsFor,
+  isStationaryState,
+  type HeartbeatTable,
+} from './heartbeat.js';
+
+/** The heartbeat settings of a `RemoteEntityTable`. */
+export interface TimeoutOptions {
+  /** Heartbeat per kind/domain. Defaults to IEEE 1278.1-2012 Table 25 (5 s). */
+  heartbeatTable?: HeartbeatTable;
+  /** Entities time out after heartbeat × this without a PDU. Defaults to 2.4 (HBT_TIMEOUT_MPLIER). */
+  timeoutMultiplier?: number;
+  /**
+   * Heartbeat of an entity whose last PDU is stationary (`isStationaryState`), seconds (HBT_STATIONARY): such an
+   * entity times out after this × timeoutMultiplier (never sooner than its kind's timeout), since its owner
+   * heartbeats that seldom. `null` or 0: every entity times out by its kind's heartbeat. Defaults to 60.
+   */
+  stationaryHeartbeatSeconds?: number | null;
+}
+
+/** Each slot's timeout, seconds. */
+export class EntityTimeouts {
+  /** Seconds without a PDU after which the slot's entity times out. */
+  readonly seconds: Float64Array;
+  /** Each slot's timeout by kind and domain, and that of a stationary entity (0 when turned off). */
+  private readonly kindSeconds: Float64Array;
+  private readonly stationarySeconds: number;
+  private readonly heartbeatTable: HeartbeatTable;
+  private readonly multiplier: number;
+
+  constructor(capacity: number, options: TimeoutOptions) {
+    this.seconds = new Float64Array(capacity);
+    this.kindSeconds = new Float64Array(capacity);
+    this.heartbeatTable = options.heartbeatTable ?? HEARTBEAT_IEEE_TABLE_25;
+    this.multiplier = options.timeoutMultiplier ?? HEARTBEAT_TIMEOUT_MULTIPLIER;
+    const stationary =
+      options.stationaryHeartbeatSeconds === undefined
+        ? HEARTBEAT_STATIONARY_SECONDS
+        : options.stationaryHeartbeatSeconds;
+    this.stationarySeconds = (stationary ?? 0) * this.multiplier;
+  }
+
+  /** The slot's entity kind and domain are new or changed. */
+  setKind(slot: number, kind: number, domain: number): void {
+    this.kindSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, kind, domain) * this.multiplier;
+  }
+
+  /**
+   * The timeout after a PDU whose velocity, acceleration and rates are `values[o…o+2]`, `[o+6…]` and `[o+9…]`
+   * (an update PDU is judged with its entity's last DR parameters).
+   */
+  update(slot: number, algorithm: number, values: Float64Array, o: number): void {
+    const kind = this.kindSeconds[slot]!,
+      stationary = this.stationarySeconds;
+    // Moving entities fail at the first velocity comparison.
+    this.seconds[slot] =
+      stationary > kind && isStationaryState(algorithm, values, o, values, o + 6, values, o + 9) ? stationary : kind;
+  }
+}
