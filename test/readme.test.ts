@@ -1,7 +1,8 @@
-// The README's command lines as a user copies them: every `reckon …` line of its sh blocks names a command and
-// flags that exist with values the command takes, and the NATS lines work as a sequence (the publisher's entity
-// is inside the subscriber's area) against a real nats-server.
-import { readFileSync } from 'node:fs';
+// The README and docs/ as a user reads them: the README stays short and every relative link resolves; every
+// `reckon …` line of their sh blocks names a command and flags that exist with values the command takes, and the
+// NATS lines work as a sequence (the publisher's entity is inside the subscriber's area) against a real nats-server.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.js';
 import { configOrProblems } from '../src/cli/config-from-flags.js';
@@ -10,7 +11,16 @@ import { reckon, within } from './support/binary.js';
 import { startNatsServer, type RunningNatsServer } from './support/nats-server.js';
 import { findSystemBinary } from './support/system-binary.js';
 
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const ROOT = new URL('..', import.meta.url).pathname;
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** README.md and every docs/*.md, by path from the root. */
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+const TEXTS = PAGES.map((page) => readFileSync(join(ROOT, page), 'utf8'));
 
 /** The words of a shell command line: quotes removed, `# comment` and what follows `|`, `>` or `&&` left out. */
 function shellWords(line: string): string[] {
@@ -35,14 +45,32 @@ function shellWords(line: string): string[] {
   return words;
 }
 
-/** Every `reckon …` line of the README's sh blocks, as words without the `reckon`. */
-const COMMAND_LINES = [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+/** Every `reckon …` line of the sh blocks of the README and docs/, as words without the `reckon`. */
+const COMMAND_LINES = TEXTS.flatMap((text) => [...text.matchAll(/```sh\n([\s\S]*?)```/g)])
   .flatMap((m) => m[1]!.split('\n'))
   .filter((line) => line.startsWith('reckon '))
   .map((line) => ({ line, words: shellWords(line).slice(1) }));
 
-describe('the README', () => {
-  it('has reckon command lines in its sh blocks', () => {
+describe('the README and docs/', () => {
+  it('keep the README within 180 lines, with the two set-up commands', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(180);
+    expect(README).toContain('npm install && npm start');
+    expect(README).toContain('npm install && npm test');
+  });
+
+  it('link only to files that exist', () => {
+    const broken: string[] = [];
+    PAGES.forEach((page, i) => {
+      for (const m of TEXTS[i]!.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split('#')[0]!;
+        if (target === '' || /^[a-z]+:/i.test(target)) continue;
+        if (!existsSync(join(ROOT, dirname(page), decodeURIComponent(target)))) broken.push(`${page}: ${m[1]}`);
+      }
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('have reckon command lines in their sh blocks', () => {
     expect(COMMAND_LINES.length).toBeGreaterThan(25);
   });
 
