@@ -20,7 +20,6 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Config } from '../config/schema.js';
 import { entityTimeoutSeconds } from '../config/heartbeat.js';
 import { isDeactivated } from '../dr/algorithm.js';
-import { EntityIndex } from '../dr/entity-index.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
@@ -53,150 +52,13 @@ import {
   type ViewFilter,
 } from './protocol.js';
 import { SlotMarks } from './slot-marks.js';
+import { EntityEntries, EntityEntry } from './gateway-entities.js';
+import type { GatewayOptions, GatewayStats } from './gateway-options.js';
+import { originAllowed } from './origin-check.js';
+import { binaryFrames, type TickFrames } from './ws-frames.js';
 import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from './engagement-feed.js';
 import type { EngagementMessage } from './engagement-messages.js';
 import { addresses } from '../dr/exercise-freeze.js';
-
-/** Options of a `ViewGateway`. */
-export interface GatewayOptions {
-  /** Receive settings (`dis`, `filter`, `receiver`, `heartbeat`); what the page is told in `hello`. */
-  readonly config: Config;
-  /** How often PDUs are bundled and sent, ms. Defaults to 50. */
-  readonly tickMs?: number;
-  /** Unsent bytes on a client's socket above which it gets only the newest PDU per entity. Defaults to 1 MiB. */
-  readonly highWaterBytes?: number;
-  /** Origins (e.g. `http://localhost:5173`) accepted besides the page's own. Defaults to none. */
-  readonly allowOrigins?: readonly string[];
-  /** Map tile URL template for the page. Defaults to null (none). */
-  readonly tiles?: string | null;
-  /** Whether this is `reckon demo` (the page then expects `truth`). Defaults to false. */
-  readonly demo?: boolean;
-  /**
-   * Forward every exercise (the page filters per client), not only `dis.exercise`. Defaults to false: the gateway
-   * receives what `reckon subscribe` would.
-   */
-  readonly allExercises?: boolean;
-  /** Most clients at once; further upgrades are refused with 503. Defaults to 100. */
-  readonly maxClients?: number;
-  /** The clock, ms since the Unix epoch. Defaults to `Date.now`. */
-  readonly now?: () => number;
-}
-
-/** Counters of a gateway (read at any time). */
-export interface GatewayStats {
-  /** Entity State (and Update) PDUs accepted and forwarded. */
-  pdus: number;
-  /** Their bytes. */
-  bytes: number;
-  /** Entity State PDUs that do not decode or carry values no entity can have (`validateEntityState`). */
-  rejected: number;
-  /** Entity State Update PDUs of an entity never seen in a full Entity State PDU (nothing to filter them by). */
-  unknownUpdates: number;
-  /** PDUs of new entities dropped because the gateway holds `receiver.maxEntities` already. */
-  tableFull: number;
-  /** Entities dropped for silence. */
-  timeouts: number;
-  /** Clients connected now. */
-  clients: number;
-  /** Messages clients sent (good or bad). */
-  clientMessages: number;
-  /** Malformed, unknown or oversized client messages. */
-  clientErrors: number;
-  /** WebSocket upgrades refused: wrong path, foreign origin, too many clients. */
-  upgradesRefused: number;
-  /** Clients disconnected because they kept sending requests while reading nothing (4 × the high-water mark). */
-  clientsDropped: number;
-  /** PDUs some client did not get because a newer one of the same entity replaced it (backpressure). */
-  skipped: number;
-  /** Binary feed messages sent (over all clients). */
-  messagesSent: number;
-  /** Bytes of binary feed messages sent (over all clients). */
-  bytesSent: number;
-}
-
-/** One entity's newest PDUs, for snapshots and for clients that fell behind. */
-class EntityEntry {
-  exercise = 0;
-  force = 0;
-  kind = 0;
-  domain = 0;
-  /** Location of the newest PDU, ECEF metres; geodetic degrees are derived on demand (see `entryMatches`). */
-  x = 0;
-  y = 0;
-  z = 0;
-  latDeg = 0;
-  lonDeg = 0;
-  geodeticValid = false;
-  /** Newest full Entity State PDU. */
-  full = new Uint8Array(160);
-  fullLength = 0;
-  fullTimeMs = 0;
-  /** Newest Entity State Update PDU received after `full`, else length 0. */
-  partial = new Uint8Array(80);
-  partialLength = 0;
-  partialTimeMs = 0;
-  lastSeenMs = 0;
-  timeoutMs = 0;
-  /** Dropped for silence: nothing more is sent for it (the page times it out itself). */
-  timedOut = false;
-  /** Its place in `EntityEntries`, or −1 once removed. */
-  slot = -1;
-  constructor(readonly key: number) {}
-}
-
-/**
- * The gateway's entities by key, bounded: an `EntityIndex` (open addressing over typed arrays) maps the 48-bit key
- * to a slot without boxing it, where a `Map` lookup would allocate a heap number per PDU.
- */
-class EntityEntries {
-  size = 0;
-  private readonly index: EntityIndex;
-  private readonly bySlot: Array<EntityEntry | undefined>;
-  private readonly free: Int32Array;
-  private freeCount: number;
-
-  constructor(readonly capacity: number) {
-    this.index = new EntityIndex(capacity);
-    this.bySlot = new Array<EntityEntry | undefined>(capacity).fill(undefined);
-    this.free = new Int32Array(capacity);
-    for (let i = 0; i < capacity; i++) this.free[i] = capacity - 1 - i;
-    this.freeCount = capacity;
-  }
-
-  /** The entry in a slot, if any. */
-  at(slot: number): EntityEntry | undefined {
-    return this.bySlot[slot];
-  }
-
-  get(key: number): EntityEntry | undefined {
-    const slot = this.index.get(key);
-    return slot < 0 ? undefined : this.bySlot[slot];
-  }
-
-  /** Adds an entry whose key is not present. @returns false when full. */
-  add(entry: EntityEntry): boolean {
-    if (this.freeCount === 0) return false;
-    const slot = this.free[--this.freeCount]!;
-    entry.slot = slot;
-    this.bySlot[slot] = entry;
-    this.index.set(entry.key, slot);
-    this.size++;
-    return true;
-  }
-
-  delete(entry: EntityEntry): void {
-    if (entry.slot < 0) return;
-    this.index.delete(entry.key);
-    this.bySlot[entry.slot] = undefined;
-    this.free[this.freeCount++] = entry.slot;
-    entry.slot = -1;
-    this.size--;
-  }
-
-  *values(): IterableIterator<EntityEntry> {
-    for (const entry of this.bySlot) if (entry !== undefined) yield entry;
-  }
-}
 
 class ViewClient {
   filter: ViewFilter = EMPTY_FILTER;
@@ -216,74 +78,6 @@ class ViewClient {
   ) {
     this.marks = new SlotMarks(capacity);
   }
-}
-
-/** Whether an upgrade's `Origin` may use the feed: absent, the page's own (same host:port), or allowed. */
-export function originAllowed(
-  origin: string | undefined,
-  host: string | undefined,
-  allowOrigins: readonly string[] = [],
-): boolean {
-  if (origin === undefined) return true;
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (allowOrigins.some((allowed) => sameOrigin(allowed, parsed.origin))) return true;
-  if (host === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return false;
-  try {
-    return new URL(`${parsed.protocol}//${host}`).host === parsed.host;
-  } catch {
-    return false;
-  }
-}
-
-function sameOrigin(allowed: string, origin: string): boolean {
-  try {
-    return new URL(allowed).origin === origin;
-  } catch {
-    return false;
-  }
-}
-
-/** A tick's feed messages as WebSocket frames, and how many messages and payload bytes they hold. */
-interface TickFrames {
-  readonly frames: Buffer;
-  readonly messages: number;
-  readonly bytes: number;
-}
-
-/**
- * `messages` as server-to-client WebSocket binary frames, back to back in one buffer (RFC 6455 §5.2: FIN set,
- * opcode 2, no mask, payload length in 7 bits, or 126 and 16 bits, or 127 and 64 bits).
- */
-export function binaryFrames(messages: readonly Uint8Array[]): Buffer {
-  let total = 0;
-  for (const m of messages) total += (m.length < 126 ? 2 : m.length < 65_536 ? 4 : 10) + m.length;
-  const out = Buffer.allocUnsafe(total);
-  let at = 0;
-  for (const m of messages) {
-    const n = m.length;
-    out[at] = 0x82;
-    if (n < 126) {
-      out[at + 1] = n;
-      at += 2;
-    } else if (n < 65_536) {
-      out[at + 1] = 126;
-      out.writeUInt16BE(n, at + 2);
-      at += 4;
-    } else {
-      out[at + 1] = 127;
-      out.writeUInt32BE(Math.floor(n / 0x1_0000_0000), at + 2);
-      out.writeUInt32BE(n >>> 0, at + 6);
-      at += 10;
-    }
-    out.set(m, at);
-    at += n;
-  }
-  return out;
 }
 
 /** Entity slots a client's snapshot walks per tick at most: bounds the gateway's work per client and tick. */

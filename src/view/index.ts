@@ -2,7 +2,8 @@
  * `reckon/view`: the live map (docs/view.md) — the WebSocket gateway that forwards DIS to the page, the page's
  * HTTP server and the gateway ↔ page protocol.
  */
-export { ViewGateway, type GatewayOptions, type GatewayStats } from './gateway.js';
+export { ViewGateway } from './gateway.js';
+export type { GatewayOptions, GatewayStats } from './gateway-options.js';
 export {
   createViewServer,
   listenView,

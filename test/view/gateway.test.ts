@@ -18,7 +18,7 @@ import {
   type TestGateway,
 } from './support.js';
 import type { ViewFilter } from '../../src/view/protocol.js';
-import { binaryFrames } from '../../src/view/gateway.js';
+import { binaryFrames } from '../../src/view/ws-frames.js';
 import { encodeAnyPduInto } from '../../src/pdu/any-pdu.js';
 import { EntityManagementRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
 import { FireRecord } from '../../src/pdu/warfare.js';

@@ -11,7 +11,8 @@ import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-decode
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { openUdpTransport, type UdpTransport } from '../../src/transport/udp.js';
-import { ViewGateway, type GatewayOptions } from '../../src/view/gateway.js';
+import type { GatewayOptions } from '../../src/view/gateway-options.js';
+import { ViewGateway } from '../../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../../src/view/http.js';
 import type { HostAllowed } from '../../src/view/host-check.js';
 import { parseServerMessage, readFeedMessage, type ServerMessage } from '../../src/view/protocol.js';
