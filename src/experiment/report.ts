@@ -29,11 +29,10 @@ import {
   paretoFront,
   pickEvenly,
   reasonsSpec,
-  runEncoding,
   sameTrajectory,
   trackSpec,
-  type RunEncoding,
 } from './report-charts.js';
+import { runEncoding, type RunEncoding } from './run-encoding.js';
 import type { RunResult } from './runner.js';
 import { ERROR_PANELS, TRACK_PANELS, TRAJECTORY_PANELS } from './traced-runs.js';
 import type { ExperimentPlan } from './sweep.js';

@@ -1,17 +1,15 @@
 // The experiment report's charts are data (Vega-Lite specs): their encodings are tested as data, and a few are
 // rendered to SVG to check what a reader sees (tick labels, tooltips, escaping, size).
 import { describe, expect, it } from 'vitest';
+import { errorRateSpec, errorWindow, reasonsSpec } from '../../src/experiment/report-charts.js';
 import {
   ALGORITHM_COLOURS,
   REASON_COLOURS,
   REASONS,
   categoricalColours,
   colourChannel,
-  errorRateSpec,
-  errorWindow,
-  reasonsSpec,
   runEncoding,
-} from '../../src/experiment/report-charts.js';
+} from '../../src/experiment/run-encoding.js';
 import {
   experimentReportHtml,
   reasonShares,
