@@ -1,11 +1,10 @@
 /**
  * `reckon decode <capture> --report report.html`: a self-contained HTML report of a DIS capture — entity tracks
- * in metres east/north of the first fix, PDUs per second by PDU type over time (as Wireshark's I/O graph), a
+ * in metres east/north, one panel per place (src/report/track-panels.ts), PDUs per second by PDU type over time (as Wireshark's I/O graph), a
  * table per entity, the engagements (src/report/engagements.ts) and the rejected PDUs by status code. Markings come off the wire: they reach the page only
  * through `escapeHtml` (tables) or Vega's SVG text, which escapes them too.
  */
 import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
-import { ecefToEnuMatrix, ecefToGeodetic } from '../math/geodesy.js';
 import { appearanceSummary } from '../names/appearance.js';
 import { EnumerationUid, forceName, isListed, pduTypeName as sisoPduTypeName } from '../names/enumerations.js';
 import { entityTypeName } from '../names/entity-type-names.js';
@@ -19,6 +18,7 @@ import { htmlTable, renderHtmlPage, type ReportSection } from './html.js';
 import { eastNorthAxes } from './enu-axes.js';
 import { EngagementLog } from './engagements.js';
 import { renderVegaLite } from './vega.js';
+import { PANEL_LINK_DISTANCE_M, type TrackPanel, trackPanels } from './track-panels.js';
 
 /** Entities drawn on the track plot (those with the most PDUs); the table lists every one. */
 export const MAX_TRACKED_ENTITIES = 20;
@@ -32,8 +32,8 @@ const MIN_EARTH_RADIUS_M = 6.3e6;
 /** What the report draws, gathered in one pass over the capture. */
 export interface CaptureReportData {
   readonly summary: CaptureSummary;
-  /** Per entity id: points in metres east/north of the first fix, and seconds since the capture's start. */
-  readonly tracks: Map<string, { east: number[]; north: number[]; time: number[]; stride: number; seen: number }>;
+  /** Per entity id: points in ECEF metres, and seconds since the capture's start. */
+  readonly tracks: Map<string, CaptureTrack>;
   /** Seconds per bin, and per bin the PDUs of each type name (rejected ones as `rejected`). */
   readonly binSeconds: number;
   readonly bins: Array<Record<string, number>>;
@@ -41,6 +41,16 @@ export interface CaptureReportData {
   offEarth: number;
   /** Shots and their detonations (src/report/engagements.ts). */
   readonly engagements: EngagementLog;
+}
+
+/** An entity's thinned track: ECEF metres and seconds since the capture's start. */
+export interface CaptureTrack {
+  readonly x: number[];
+  readonly y: number[];
+  readonly z: number[];
+  readonly time: number[];
+  stride: number;
+  seen: number;
 }
 
 /** Gathers the report's data: the per-entity summary, and tracks and rates from a second pass. */
@@ -58,10 +68,6 @@ export class CaptureReportPass {
   readonly data: CaptureReportData;
   private readonly start: number;
   private readonly ids = new Map<number, string>();
-  private readonly enu = new Float64Array(9);
-  private readonly origin = new Float64Array(3);
-  private readonly geo = new Float64Array(3);
-  private hasOrigin = false;
   private readonly totals = emptyTotals();
 
   constructor(
@@ -76,7 +82,7 @@ export class CaptureReportPass {
   }
 
   add(frames: Iterable<CaptureFrame>): void {
-    const { data, start, enu, origin, geo, ids } = this;
+    const { data, start, ids } = this;
     const { bins, binSeconds, tracks } = data;
     for (const event of disCapturePdus(frames, this.totals, this.options)) {
       const bin = bins[Math.min(bins.length - 1, Math.max(0, Math.floor((event.timeSeconds - start) / binSeconds)))]!;
@@ -90,25 +96,17 @@ export class CaptureReportPass {
         data.offEarth++;
         continue;
       }
-      if (!this.hasOrigin) {
-        this.hasOrigin = true;
-        origin.set(r.location);
-        ecefToGeodetic(geo, x, y, z);
-        ecefToEnuMatrix(enu, geo[0]!, geo[1]!);
-      }
       const key = entityKey(r.site, r.application, r.entity);
       let id = ids.get(key);
       if (id === undefined) ids.set(key, (id = `${r.site}:${r.application}:${r.entity}`));
       let track = tracks.get(id);
-      if (!track) tracks.set(id, (track = { east: [], north: [], time: [], stride: 1, seen: 0 }));
+      if (!track) tracks.set(id, (track = { x: [], y: [], z: [], time: [], stride: 1, seen: 0 }));
       if (track.seen++ % track.stride !== 0) continue;
-      const dx = x - origin[0]!,
-        dy = y - origin[1]!,
-        dz = z - origin[2]!;
-      track.east.push(enu[0]! * dx + enu[1]! * dy + enu[2]! * dz);
-      track.north.push(enu[3]! * dx + enu[4]! * dy + enu[5]! * dz);
+      track.x.push(x);
+      track.y.push(y);
+      track.z.push(z);
       track.time.push(event.timeSeconds - start);
-      if (track.east.length >= MAX_TRACK_POINTS) thin(track);
+      if (track.x.length >= MAX_TRACK_POINTS) thin(track);
     }
   }
 }
@@ -123,8 +121,8 @@ function pduTypeLabel(pduType: number): string {
 }
 
 /** Keeps every other point and doubles the stride: the track stays bounded and evenly thinned. */
-function thin(track: { east: number[]; north: number[]; time: number[]; stride: number; seen: number }): void {
-  for (const a of [track.east, track.north, track.time]) {
+function thin(track: CaptureTrack): void {
+  for (const a of [track.x, track.y, track.z, track.time]) {
     let j = 0;
     for (let i = 0; i < a.length; i += 2) a[j++] = a[i]!;
     a.length = j;
@@ -158,17 +156,28 @@ export async function captureReportPage(
   const drawn = [...data.tracks.keys()]
     .sort((a, b) => (entities.find((e) => e.id === b)?.pdus ?? 0) - (entities.find((e) => e.id === a)?.pdus ?? 0))
     .slice(0, MAX_TRACKED_ENTITIES);
-  if (drawn.length > 0) {
+  const panels = trackPanels(data.tracks, drawn);
+  for (const panel of panels) {
+    const place = placeName(panel);
+    const overlapNotes = panel.overlaps.map(
+      (group) =>
+        ` ${group.length} entities at the same place (${group.map(label).join(', ')}): dashed, with their own marks.`,
+    );
     sections.push({
-      title: 'Entity tracks',
+      title: panels.length > 1 ? `Entity tracks near ${place}` : 'Entity tracks',
       caption:
-        'Reported positions in metres east and north of the first fix (a local tangent plane on WGS-84); ' +
-        'a dot at each track’s start.' +
+        `Reported positions in metres east and north of ${place} (a local tangent plane on WGS-84); ` +
+        'a mark at each track’s start.' +
+        (panels.length > 1
+          ? ` Entities more than ${PANEL_LINK_DISTANCE_M / 1000} km from the others are drawn in their own panel; ` +
+            `this one: ${panel.ids.map(label).join(', ')}.`
+          : '') +
+        overlapNotes.join('') +
         (data.tracks.size > drawn.length
           ? ` The ${drawn.length} entities with the most PDUs of ${data.tracks.size}.`
           : '') +
         (data.offEarth > 0 ? ` ${data.offEarth} PDUs with a location off the Earth (unset) are not drawn.` : ''),
-      html: await renderVegaLite(trackSpec(data, drawn, label)),
+      html: await renderVegaLite(trackSpec(data, panel, label)),
     });
   }
   if (data.bins.length > 0 && totals.pdus + Object.values(totals.rejected).reduce((a, b) => a + b, 0) > 0) {
@@ -259,24 +268,58 @@ export async function captureReportPage(
   return renderHtmlPage({ title, kind: 'capture', summary: summaryText, sections });
 }
 
-function trackSpec(
-  data: CaptureReportData,
-  ids: readonly string[],
-  label: (id: string) => string,
-): Record<string, unknown> {
+/** A panel's place: its origin in degrees, e.g. `55.68° N 12.57° E`. */
+function placeName(panel: TrackPanel): string {
+  const lat = `${Math.abs(panel.latitudeDeg).toFixed(2)}° ${panel.latitudeDeg < 0 ? 'S' : 'N'}`;
+  return `${lat} ${Math.abs(panel.longitudeDeg).toFixed(2)}° ${panel.longitudeDeg < 0 ? 'W' : 'E'}`;
+}
+
+/** Dash patterns for tracks that lie on top of each other, so each one shows through the others. */
+const OVERLAP_DASHES = [
+  [1, 0],
+  [8, 4],
+  [2, 3],
+  [12, 3, 2, 3],
+  [4, 6],
+  [1, 5],
+];
+/** Start marks, different for each entity of a group on the same place. */
+const START_SHAPES = ['circle', 'square', 'triangle-up', 'diamond', 'cross', 'triangle-down'];
+
+function trackSpec(data: CaptureReportData, panel: TrackPanel, label: (id: string) => string): Record<string, unknown> {
+  const { ids } = panel;
   const points = ids.flatMap((id) => {
-    const t = data.tracks.get(id)!;
+    const t = panel.tracks.get(id)!;
+    const time = data.tracks.get(id)!.time;
     return t.east.map((e, i) => ({
       entity: label(id),
       e: Math.round(e * 10) / 10,
       n: Math.round(t.north[i]! * 10) / 10,
-      t: Math.round(t.time[i]! * 100) / 100,
+      t: Math.round(time[i]! * 100) / 100,
     }));
   });
   const starts = ids.map((id) => {
-    const t = data.tracks.get(id)!;
-    return { entity: label(id), e: t.east[0]!, n: t.north[0]!, t: t.time[0]! };
+    const t = panel.tracks.get(id)!;
+    return { entity: label(id), e: t.east[0]!, n: t.north[0]!, t: data.tracks.get(id)!.time[0]! };
   });
+  // Within each group on the same place, the k-th entity gets the k-th dash and mark.
+  const rank = new Map<string, number>();
+  for (const group of panel.overlaps) group.forEach((id, k) => rank.set(id, k));
+  const dash = {
+    field: 'entity',
+    type: 'nominal',
+    title: 'entity',
+    scale: {
+      domain: ids.map(label),
+      range: ids.map((id) => OVERLAP_DASHES[(rank.get(id) ?? 0) % OVERLAP_DASHES.length]),
+    },
+  };
+  const shape = {
+    field: 'entity',
+    type: 'nominal',
+    title: 'entity',
+    scale: { domain: ids.map(label), range: ids.map((id) => START_SHAPES[(rank.get(id) ?? 0) % START_SHAPES.length]) },
+  };
   const all = points.length > 0 ? points : starts;
   // Equal metres per pixel on both axes.
   const { x, y } = eastNorthAxes(all, 10, 1.08);
@@ -295,15 +338,16 @@ function trackSpec(
       {
         data: { values: points },
         mark: { type: 'line', strokeWidth: 2, interpolate: 'linear' },
-        encoding: { x, y, color: colour, order: { field: 't' }, detail: { field: 'entity' } },
+        encoding: { x, y, color: colour, strokeDash: dash, order: { field: 't' }, detail: { field: 'entity' } },
       },
       {
         data: { values: starts },
-        mark: { type: 'point', filled: true, size: 60, stroke: 'white', strokeWidth: 1 },
+        mark: { type: 'point', filled: false, size: 70, strokeWidth: 2 },
         encoding: {
           x,
           y,
           color: colour,
+          shape,
           tooltip: [{ field: 'entity' }, { field: 't', title: 'first seen (s)', format: ',.3~g' }],
         },
       },
@@ -311,7 +355,8 @@ function trackSpec(
   };
 }
 
-function rateSpec(data: CaptureReportData): Record<string, unknown> {
+/** The PDU-rate chart; its y axis from zero to a little above the highest rate, so no line runs along the border. */
+export function rateSpec(data: CaptureReportData): Record<string, unknown> {
   const types = [...new Set(data.bins.flatMap((b) => Object.keys(b)))].sort((a, b) =>
     a === 'rejected' ? 1 : b === 'rejected' ? -1 : a.localeCompare(b),
   );
@@ -320,6 +365,9 @@ function rateSpec(data: CaptureReportData): Record<string, unknown> {
   const values = closed.flatMap((bin, i) =>
     types.map((type) => ({ t: i * data.binSeconds, type, rate: (bin[type] ?? 0) / data.binSeconds })),
   );
+  let top = 0;
+  for (const v of values) top = Math.max(top, v.rate);
+  const pad = Math.max(top, 1 / data.binSeconds) * 0.08;
   const colours = entityColours(types.length).map((c, i) => (types[i] === 'rejected' ? '#111111' : c));
   return {
     width: 860,
@@ -328,7 +376,13 @@ function rateSpec(data: CaptureReportData): Record<string, unknown> {
     mark: { type: 'line', interpolate: 'step-after', strokeWidth: 1.4 },
     encoding: {
       x: { field: 't', type: 'quantitative', title: 'time since the first frame (s)', axis: { format: ',.4~r' } },
-      y: { field: 'rate', type: 'quantitative', title: 'PDUs per second', axis: { format: ',.3~g' } },
+      y: {
+        field: 'rate',
+        type: 'quantitative',
+        title: 'PDUs per second',
+        scale: { domain: [-pad, top + pad], nice: false, zero: false },
+        axis: { format: ',.3~g' },
+      },
       color: {
         field: 'type',
         type: 'nominal',

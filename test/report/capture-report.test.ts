@@ -6,32 +6,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { geodeticToEcef } from '../../src/math/geodesy.js';
+import { ecefToEnuMatrix, ecefToLocal, geodeticDegreesToEcef, geodeticToEcef } from '../../src/math/geodesy.js';
 import { summarizeDisCapture } from '../../src/pcap/capture-summary.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { captureReportData, captureReportHtml } from '../../src/report/capture-report.js';
+import { captureReportData, captureReportHtml, rateSpec } from '../../src/report/capture-report.js';
+import { trackPanels } from '../../src/report/track-panels.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const DIS7 = join(root, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 
-/** A pcap of Entity State PDUs, one per datagram, from entities with the given markings moving east at 10 m/s. */
-function syntheticCapture(markings: readonly string[], seconds = 5): Uint8Array {
+/** Where the synthetic entities are, degrees: Monterey, Copenhagen, Kabul. */
+const MONTEREY: readonly [number, number] = [36.6, -121.9];
+const COPENHAGEN: readonly [number, number] = [55.68, 12.57];
+const KABUL: readonly [number, number] = [34.53, 69.17];
+
+/**
+ * A pcap of Entity State PDUs, one per datagram, from entities with the given markings moving east at 10 m/s,
+ * entity i starting `spacingM`·i east of its place (`places[i]`, default Monterey).
+ */
+function syntheticCapture(
+  markings: readonly string[],
+  seconds = 5,
+  places: ReadonlyArray<readonly [number, number]> = [],
+  spacingM = 50,
+): Uint8Array {
   const parts: Uint8Array[] = [pcapFileHeader()];
   const record = new EntityStateRecord();
-  const origin = geodeticToEcef(new Float64Array(3), (36.6 * Math.PI) / 180, (-121.9 * Math.PI) / 180, 0);
-  const east = [-Math.sin((-121.9 * Math.PI) / 180), Math.cos((-121.9 * Math.PI) / 180), 0];
   for (let t = 0; t < seconds; t++) {
     markings.forEach((marking, i) => {
+      const [lat, lon] = places[i] ?? MONTEREY;
+      const origin = geodeticToEcef(new Float64Array(3), (lat * Math.PI) / 180, (lon * Math.PI) / 180, 0);
+      const east = [-Math.sin((lon * Math.PI) / 180), Math.cos((lon * Math.PI) / 180), 0];
       record.site = 1;
       record.application = 2;
       record.entity = i + 1;
       record.forceId = 1 + (i % 3);
       record.drAlgorithm = 2;
       setMarkingText(record, marking);
-      for (let k = 0; k < 3; k++) record.location[k] = origin[k]! + east[k]! * (10 * t + 50 * i);
+      for (let k = 0; k < 3; k++) record.location[k] = origin[k]! + east[k]! * (10 * t + spacingM * i);
       const bytes = new Uint8Array(144);
       expect(encodeEntityStateInto(bytes, record)).toBe(144);
       parts.push(pcapUdpRecord(bytes, 1_700_000_000 + t + i / 100));
@@ -60,10 +75,12 @@ describe('capture report', () => {
     expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(
       summary.totals.pdus + summary.totals.rejected.TRUNCATED!,
     );
-    // The first fix is the origin; the vehicle drives a few hundred metres.
-    const track = data.tracks.get('1:3001:54')!;
-    expect(Math.hypot(track.east[0]!, track.north[0]!)).toBeLessThan(1);
-    expect(Math.max(...track.north)).toBeGreaterThan(300);
+    // Both vehicles in one panel around their first fixes; the one driving goes a few hundred metres north.
+    const panels = trackPanels(data.tracks, [...data.tracks.keys()]);
+    expect(panels).toHaveLength(1);
+    const track = panels[0]!.tracks.get('1:3001:54')!;
+    expect(Math.hypot(track.east[0]!, track.north[0]!)).toBeLessThan(1000);
+    expect(Math.max(...track.north) - track.north[0]!).toBeGreaterThan(300);
     const html = await captureReportHtml('gaz69.pcap', capture);
     expect(html).toContain(
       '<td>1:3001:54</td><td>UtilVeh 1</td><td>1:1:222:6:1:0:0</td>' +
@@ -127,10 +144,86 @@ describe('capture report', () => {
   it('keeps tracks bounded: a long track is thinned evenly to at most 1,500 points', () => {
     const data = captureReportData(readCapture(syntheticCapture(['A'], 4000)));
     const track = data.tracks.get('1:2:1')!;
-    expect(track.east.length).toBeLessThanOrEqual(1500);
-    expect(track.east.length).toBeGreaterThan(700);
+    expect(track.x.length).toBe(track.time.length);
+    expect(track.x.length).toBeLessThanOrEqual(1500);
+    expect(track.x.length).toBeGreaterThan(700);
     const steps = track.time.slice(1).map((t, i) => t - track.time[i]!);
     expect(new Set(steps.map((s) => Math.round(s))).size).toBe(1);
+  });
+});
+
+describe('capture report tracks of entities far apart, on the same place, and the rate chart', () => {
+  it("draws entities continents apart in one panel each, on a plane from that panel's centre, right to 1 m", async () => {
+    const capture = readCapture(syntheticCapture(['DK', 'AF', 'DK2'], 5, [COPENHAGEN, KABUL, COPENHAGEN]));
+    const data = captureReportData(capture);
+    const panels = trackPanels(data.tracks, [...data.tracks.keys()]);
+    expect(panels.map((p) => p.ids)).toEqual([['1:2:1', '1:2:3'], ['1:2:2']]);
+    // Kabul alone: the plane's origin is its first fix, and it moves 10 m east per second.
+    const kabul = panels[1]!;
+    expect(kabul.latitudeDeg).toBeCloseTo(KABUL[0], 6);
+    expect(kabul.longitudeDeg).toBeCloseTo(KABUL[1] + 50 / 111_320 / Math.cos((KABUL[0] * Math.PI) / 180), 3);
+    const af = kabul.tracks.get('1:2:2')!;
+    for (let t = 0; t < 5; t++) {
+      expect(Math.abs(af.east[t]! - 10 * t)).toBeLessThan(1);
+      expect(Math.abs(af.north[t]!)).toBeLessThan(1);
+    }
+    // Copenhagen: every point against the project's geodesy on the panel's own plane.
+    const dk = panels[0]!;
+    const frame = ecefToEnuMatrix(
+      new Float64Array(9),
+      (dk.latitudeDeg * Math.PI) / 180,
+      (dk.longitudeDeg * Math.PI) / 180,
+    );
+    const origin = geodeticDegreesToEcef(new Float64Array(3), dk.latitudeDeg, dk.longitudeDeg, 0);
+    const enu = new Float64Array(3);
+    for (const id of dk.ids) {
+      const raw = data.tracks.get(id)!;
+      const drawn = dk.tracks.get(id)!;
+      expect(drawn.east).toHaveLength(5);
+      for (let i = 0; i < raw.x.length; i++) {
+        ecefToLocal(enu, frame, origin, [raw.x[i]!, raw.y[i]!, raw.z[i]!]);
+        expect(Math.abs(drawn.east[i]! - enu[0]!)).toBeLessThan(1);
+        expect(Math.abs(drawn.north[i]! - enu[1]!)).toBeLessThan(1);
+      }
+    }
+    // The two Copenhagen entities 100 m apart east, not 4,600 km apart.
+    expect(dk.tracks.get('1:2:3')!.east[0]! - dk.tracks.get('1:2:1')!.east[0]!).toBeCloseTo(100, 0);
+    expect(Math.abs(dk.tracks.get('1:2:1')!.north[0]!)).toBeLessThan(1);
+    const html = await captureReportHtml('far.pcap', capture);
+    expect(html).toMatch(/<h2>Entity tracks near 55\.68° N 12\.57° E<\/h2>/);
+    expect(html).toMatch(/<h2>Entity tracks near 34\.53° N 69\.17° E<\/h2>/);
+    expect(html).toContain('this one: 1:2:1 DK, 1:2:3 DK2.');
+    expect((html.match(/<svg/g) ?? []).length).toBe(3);
+  });
+
+  it('flags entities whose tracks coincide and draws them so one does not hide the other', async () => {
+    const data = captureReportData(readCapture(syntheticCapture(['A', 'B', 'C'], 5, [], 0)));
+    const [panel] = trackPanels(data.tracks, [...data.tracks.keys()]);
+    expect(panel!.overlaps).toEqual([['1:2:1', '1:2:2', '1:2:3']]);
+    const apart = trackPanels(captureReportData(readCapture(syntheticCapture(['A', 'B'], 5))).tracks, [
+      '1:2:1',
+      '1:2:2',
+    ]);
+    expect(apart[0]!.overlaps).toEqual([]);
+    const html = await captureReportHtml('same.pcap', readCapture(syntheticCapture(['A', 'B', 'C'], 5, [], 0)));
+    expect(html).toContain('3 entities at the same place (1:2:1 A, 1:2:2 B, 1:2:3 C)');
+    // Three different dash patterns on the lines.
+    const dashes = new Set(html.match(/stroke-dasharray="[^"]*"/g));
+    expect(dashes.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('scales the PDU-rate chart to its data: a steady rate is not a flat line on the border', () => {
+    const data = captureReportData(readCapture(syntheticCapture(['A'], 30)));
+    const spec = rateSpec(data) as { encoding: { y: { scale?: { domain?: number[] } } } };
+    const domain = spec.encoding.y.scale?.domain;
+    expect(domain).toBeDefined();
+    const rates = data.bins.map((b) => (b['Entity State'] ?? 0) / data.binSeconds);
+    const [lo, hi] = [Math.min(...rates), Math.max(...rates)];
+    expect(domain![0]!).toBeLessThan(lo);
+    expect(domain![1]!).toBeGreaterThan(hi);
+    // The data fills a good part of the height.
+    expect(hi - lo).toBeLessThanOrEqual(domain![1]! - domain![0]!);
+    expect(domain![1]! - domain![0]!).toBeLessThanOrEqual(Math.max(hi - lo, hi * 0.5) * 3);
   });
 });
 
