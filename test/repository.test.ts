@@ -60,7 +60,6 @@ const GENERATED = ['src/config/setting-leaves.generated.ts', 'src/names/siso-dat
 /** Files not yet split along their concerns, and the length each may not grow past. */
 const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   'src/nats/transport.ts': 1010,
-  'src/view/gateway.ts': 659,
 };
 
 describe('file sizes', () => {

@@ -34,9 +34,7 @@ import {
   type TransportStats,
 } from '../transport/transport.js';
 import { compile, inBbox, matchesAttributes, type CompiledFilter } from './compiled-filter.js';
-import { FilterGate } from './filter-gate.js';
 import {
-  EMPTY_FILTER,
   FEED_PATH,
   FEED_RECORD_HEADER_BYTES,
   FeedWriter,
@@ -51,7 +49,8 @@ import {
   type ViewErrorCode,
   type ViewFilter,
 } from './protocol.js';
-import { SlotMarks } from './slot-marks.js';
+import { TickBuffer } from './tick-buffer.js';
+import { ViewClient } from './view-client.js';
 import { EntityEntries, EntityEntry } from './gateway-entities.js';
 import type { GatewayOptions, GatewayStats } from './gateway-options.js';
 import { originAllowed } from './origin-check.js';
@@ -60,32 +59,8 @@ import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from './engagement-feed.js';
 import type { EngagementMessage } from './engagement-messages.js';
 import { addresses } from '../dr/exercise-freeze.js';
 
-class ViewClient {
-  filter: ViewFilter = EMPTY_FILTER;
-  compiled: CompiledFilter = compile(EMPTY_FILTER);
-  /** Filters asked for and not yet applied (coalesced, rate-limited). */
-  readonly filters = new FilterGate();
-  /** Not sent to while its socket holds more than the high-water mark. */
-  congested = false;
-  /** Entities whose newest PDUs this client still has to get: its snapshot, or what it missed while congested. */
-  readonly marks: SlotMarks;
-  skipped = 0;
-  constructor(
-    readonly socket: WebSocket,
-    /** The connection under `socket` (what the upgrade came on): a tick's frames are written to it in one go. */
-    readonly connection: Duplex,
-    capacity: number,
-  ) {
-    this.marks = new SlotMarks(capacity);
-  }
-}
-
 /** Entity slots a client's snapshot walks per tick at most: bounds the gateway's work per client and tick. */
 const SNAPSHOT_SLOTS_PER_TICK = 8192;
-
-/** PDUs held for one tick before it is sent early: 4096 Entity State PDUs of 144 bytes fill 0.6 MB. */
-const TICK_RECORDS = 4096;
-const TICK_BYTES = 1 << 20;
 
 /** The gateway. `receive` takes datagrams; `handleUpgrade` takes WebSocket upgrades from an HTTP server. */
 export class ViewGateway {
@@ -123,26 +98,12 @@ export class ViewGateway {
   private readonly entities: EntityEntries;
   private readonly record = new EntityStateRecord();
   private readonly geodetic = new Float64Array(3);
-  // The tick buffer: PDUs since the last tick, copied (the receiver's buffer is reused), with what filters need.
-  private readonly tickBytes = new Uint8Array(TICK_BYTES);
-  private tickByteLength = 0;
-  private tickCount = 0;
-  private readonly tickStart = new Int32Array(TICK_RECORDS);
-  private readonly tickLength = new Int32Array(TICK_RECORDS);
-  private readonly tickTimeMs = new Float64Array(TICK_RECORDS);
-  private readonly tickEcef = new Float64Array(3 * TICK_RECORDS);
-  private readonly tickLatDeg = new Float64Array(TICK_RECORDS);
-  private readonly tickLonDeg = new Float64Array(TICK_RECORDS);
-  private readonly tickGeodeticValid = new Uint8Array(TICK_RECORDS);
-  /** 1 for a full Entity State PDU, 0 for an Entity State Update. */
-  private readonly tickFull = new Uint8Array(TICK_RECORDS);
+  private readonly pending = new TickBuffer();
   /**
    * Arrival time of the datagram being received, ms since the Unix epoch: one clock read per datagram, kept in a
    * typed array so that passing it along boxes no number.
    */
   private readonly arrivalMs = new Float64Array(1);
-  private readonly tickAttributes = new Uint8Array(4 * TICK_RECORDS); // exercise, force, kind, domain
-  private readonly tickEntries: Array<EntityEntry | undefined> = new Array(TICK_RECORDS).fill(undefined);
   private readonly writer = new FeedWriter();
   private timers: Array<ReturnType<typeof setInterval>> = [];
   private readonly rate = { pdus: 0, bytes: 0, pdusPerSecond: 0, bytesPerSecond: 0 };
@@ -321,45 +282,11 @@ export class ViewGateway {
   };
 
   private addToTick(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number): void {
-    if (this.tickCount === TICK_RECORDS || this.tickByteLength + length > TICK_BYTES) this.tick();
-    const i = this.tickCount++;
-    copyBytes(bytes, offset, this.tickBytes, this.tickByteLength, length);
-    this.tickStart[i] = this.tickByteLength;
-    this.tickLength[i] = length;
-    this.tickByteLength += length;
-    this.tickTimeMs[i] = this.arrivalMs[0]!;
-    this.tickEcef[3 * i] = entry.x;
-    this.tickEcef[3 * i + 1] = entry.y;
-    this.tickEcef[3 * i + 2] = entry.z;
-    this.tickGeodeticValid[i] = 0;
-    this.tickFull[i] = bytes[offset + HeaderOffset.PDU_TYPE] === PduType.ENTITY_STATE ? 1 : 0;
-    this.tickAttributes[4 * i] = entry.exercise;
-    this.tickAttributes[4 * i + 1] = entry.force;
-    this.tickAttributes[4 * i + 2] = entry.kind;
-    this.tickAttributes[4 * i + 3] = entry.domain;
-    this.tickEntries[i] = entry;
+    if (this.pending.isFull(length)) this.tick();
+    this.pending.add(entry, bytes, offset, length, this.arrivalMs[0]!);
   }
 
-  /**
-   * Whether tick record `i` passes a filter. Its geodetic position is computed the first time an area filter asks
-   * (once per PDU, however many clients ask; never when no client filters by area).
-   */
-  private recordMatches(f: CompiledFilter, i: number): boolean {
-    if (f.all) return true;
-    const a = this.tickAttributes;
-    if (!matchesAttributes(f, a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!, a[4 * i + 3]!)) return false;
-    if (f.bbox === null) return true;
-    if (this.tickGeodeticValid[i] === 0) {
-      const e = this.tickEcef;
-      ecefToGeodeticDegrees(this.geodetic, e[3 * i]!, e[3 * i + 1]!, e[3 * i + 2]!);
-      this.tickLatDeg[i] = this.geodetic[0]!;
-      this.tickLonDeg[i] = this.geodetic[1]!;
-      this.tickGeodeticValid[i] = 1;
-    }
-    return inBbox(f.bbox, this.tickLatDeg[i]!, this.tickLonDeg[i]!);
-  }
-
-  /** Whether an entity's newest state passes a filter (snapshots); geodetic position as in `recordMatches`. */
+  /** Whether an entity's newest state passes a filter (snapshots); geodetic position as in `TickBuffer.matches`. */
   private entryMatches(f: CompiledFilter, e: EntityEntry): boolean {
     if (f.all) return true;
     if (!matchesAttributes(f, e.exercise, e.force, e.kind, e.domain)) return false;
@@ -379,7 +306,8 @@ export class ViewGateway {
    */
   tick(): void {
     if (this.closed) return;
-    const count = this.tickCount;
+    const pending = this.pending;
+    const count = pending.count;
     const nowMs = this.now();
     let shared: TickFrames | undefined;
     for (const client of this.clients) {
@@ -391,15 +319,15 @@ export class ViewGateway {
       if (client.congested && client.socket.bufferedAmount <= this.highWaterBytes / 2) client.congested = false;
       if (client.congested) {
         for (let i = 0; i < count; i++) {
-          if (this.recordMatches(client.compiled, i)) this.miss(client, this.tickEntries[i]!);
+          if (pending.matches(client.compiled, i)) this.miss(client, pending.entries[i]!);
         }
         continue;
       }
       if (client.marks.count > 0) {
         // What this tick carries of a marked entity's full PDU goes out with it: not again from the marks.
         for (let i = 0; i < count; i++) {
-          const slot = this.tickEntries[i]!.slot;
-          if (slot >= 0 && this.tickFull[i] === 1 && this.recordMatches(client.compiled, i)) client.marks.unmark(slot);
+          const slot = pending.entries[i]!.slot;
+          if (slot >= 0 && pending.full[i] === 1 && pending.matches(client.compiled, i)) client.marks.unmark(slot);
         }
         this.sendMarked(client);
       }
@@ -412,9 +340,7 @@ export class ViewGateway {
         this.writeFrames(client, this.encodeTick(client.compiled));
       }
     }
-    for (let i = 0; i < count; i++) this.tickEntries[i] = undefined;
-    this.tickCount = 0;
-    this.tickByteLength = 0;
+    pending.clear();
   }
 
   /** The tick's records that pass `filter` (all when undefined), as feed messages in WebSocket frames. */
@@ -422,9 +348,10 @@ export class ViewGateway {
     const messages: Buffer[] = [];
     const writer = this.writer;
     writer.reset();
-    for (let i = 0; i < this.tickCount; i++) {
-      if (filter !== undefined && !this.recordMatches(filter, i)) continue;
-      this.write(messages, this.tickTimeMs[i]!, this.tickBytes, this.tickStart[i]!, this.tickLength[i]!);
+    const pending = this.pending;
+    for (let i = 0; i < pending.count; i++) {
+      if (filter !== undefined && !pending.matches(filter, i)) continue;
+      this.write(messages, pending.timeMs[i]!, pending.bytes, pending.start[i]!, pending.length[i]!);
     }
     if (writer.length > 0) messages.push(Buffer.from(writer.bytes()));
     let bytes = 0;
