@@ -58,9 +58,7 @@ describe('deprecated names', () => {
 /** Generated files, which may be as long as their data. */
 const GENERATED = ['src/config/setting-leaves.generated.ts', 'src/names/siso-data.generated.ts'];
 /** Files not yet split along their concerns, and the length each may not grow past. */
-const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
-  'src/nats/transport.ts': 1010,
-};
+const NOT_YET_SPLIT: Readonly<Record<string, number>> = {};
 
 describe('file sizes', () => {
   it('no source file is over 600 lines but the generated ones (one concern per file)', () => {
