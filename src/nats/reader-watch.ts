@@ -21,7 +21,13 @@ function install(): void {
   console.log = (...args: unknown[]) => {
     if (args[0] === 'reader closed' && listeners.size > 0) {
       const error = args[1] instanceof Error ? args[1] : new Error(String(args[1]));
-      for (const listener of listeners) listener(error);
+      for (const listener of listeners) {
+        try {
+          listener(error);
+        } catch {
+          // One connection that cannot check itself must not keep the others from checking.
+        }
+      }
       return;
     }
     log.apply(console, args);
@@ -44,7 +50,10 @@ export function watchReader(connection: NatsConnection, fail: (error: Error) => 
     const silent = new Promise<boolean>((resolve) => {
       timer = setTimeout(() => resolve(true), PING_WAIT_MS);
     });
-    void Promise.race([connection.flush().then(() => false), silent])
+    const answered = Promise.resolve()
+      .then(() => connection.flush())
+      .then(() => false);
+    void Promise.race([answered, silent])
       .catch(() => false)
       .then((gone) => {
         clearTimeout(timer);

@@ -194,7 +194,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     );
     expect(await page.evaluate(() => window.__reckon.select('5:9:1'))).toBe(true);
     await page.waitForFunction(() => window.__reckon.selectedEngagements().radios.length === 1, null, {
-      timeout: 5000,
+      timeout: 20_000,
     });
     expect(await page.evaluate(() => window.__reckon.selectedEngagements())).toEqual({
       radios: ['Radio 1: 251.95 MHz, 40.0 dBm, transmitting'],
@@ -208,7 +208,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     stop.exerciseId = 1;
     Object.assign(stop.receivingId, { site: 0xffff, application: 0xffff, entity: 0xffff });
     sender.send(pduBytes(stop), udpPort, '127.0.0.1');
-    await page.waitForFunction(() => window.__reckon.selectedEngagements().frozen, null, { timeout: 5000 });
+    await page.waitForFunction(() => window.__reckon.selectedEngagements().frozen, null, { timeout: 20_000 });
     const positions = () => page.evaluate(() => window.__reckon.entities().map((e) => [e.id, e.lat, e.lon]));
     const held = await positions();
     await framesFor(1000);
@@ -217,7 +217,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     start.exerciseId = 1;
     Object.assign(start.receivingId, { site: 5, application: 9, entity: 0 });
     sender.send(pduBytes(start), udpPort, '127.0.0.1');
-    await page.waitForFunction(() => !window.__reckon.selectedEngagements().frozen, null, { timeout: 5000 });
+    await page.waitForFunction(() => !window.__reckon.selectedEngagements().frozen, null, { timeout: 20_000 });
     await framesFor(500);
     expect(await positions()).not.toEqual(held);
 
@@ -226,7 +226,7 @@ describe.skipIf(chromiumBinary.path === undefined)('reckon view with its page in
     Object.assign(remove.receivingId, { site: 5, application: 9, entity: 4 });
     sender.send(pduBytes(remove), udpPort, '127.0.0.1');
     await page.waitForFunction(() => window.__reckon.entities().every((e) => e.id !== '5:9:4'), null, {
-      timeout: 5000,
+      timeout: 20_000,
     });
     expect(pageErrors).toEqual([]);
   });
