@@ -133,7 +133,7 @@ describe('reckon publish --entities', () => {
     const shares = summary.mainThread as { onCpu: number; waitingForCpu: number; idle: number };
     expect(shares.onCpu + shares.waitingForCpu + shares.idle).toBeCloseTo(1, 2);
     // Asleep only for what the event loop's I/O takes, not a timer's millisecond after every chunk.
-    expect(shares.idle).toBeLessThan(0.1);
+    expect(shares.idle).toBeLessThan(0.15); // 4–12 % with setImmediate; 19.5 % with a timer after every chunk
     expect(run.stderr()).toMatch(/the loop's thread was on a CPU \d+ % of the time, waiting for one \d+ %/);
   }, 90_000);
 
