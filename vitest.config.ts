@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/support/slowest-first.js';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,8 @@ export default defineConfig({
     // A worker runs file after file with the modules it has loaded: the tests keep no state between files, and
     // loading the project afresh for each of them cost as much CPU as many of the tests.
     isolate: false,
+    // The slowest files (CONTRIBUTING.md) start first, so that none of them runs alone at the end.
+    sequence: { sequencer: SlowestFirst },
     // Socket and process tests wait on real events with their own bounded timeouts.
     testTimeout: 60_000,
     hookTimeout: 60_000,
