@@ -21,7 +21,9 @@ describeNats('reckon publish/subscribe --nats', () => {
     await server?.stop();
   });
 
-  it('the subscriber sees the published entity appear, update and leave; the token is never printed', async () => {
+  // The processes of these tests run side by side, each pair on its own subjects; the bridge test below waits for
+  // them, as it takes the first message of the exercise.
+  it.concurrent('the subscriber sees the published entity appear, update and leave; the token is never printed', async () => {
     const env = { RECKON_NATS_TOKEN: TOKEN };
     const subscribe = reckon(['subscribe', '--nats', server.url, '--json', '--duration', '30'], env);
     await subscribe.waitFor(/connected to NATS 127\.0\.0\.1:\d+, exercise 1, the whole exercise/);
@@ -44,8 +46,8 @@ describeNats('reckon publish/subscribe --nats', () => {
     for (const run of [publish, subscribe]) expect(run.stdout() + run.stderr()).not.toContain(TOKEN);
   }, 30_000);
 
-  it('publish --track through NATS: the recorded ship appears at its place and leaves', async () => {
-    const env = { RECKON_NATS_TOKEN: TOKEN };
+  it.concurrent('publish --track through NATS: the recorded ship appears at its place and leaves', async () => {
+    const env = { RECKON_NATS_TOKEN: TOKEN, RECKON_NATS_SUBJECT_PREFIX: 'ship' };
     const ship = new URL('../fixtures/tracks/ship_signalk_aava_ownship_1hz_derived.csv', import.meta.url).pathname;
     const subscribe = reckon(['subscribe', '--nats', server.url, '--json', '--duration', '30'], env);
     await subscribe.waitFor(/connected to NATS/);
@@ -66,7 +68,7 @@ describeNats('reckon publish/subscribe --nats', () => {
     expect(JSON.stringify(events[0])).toMatch(/"lat(itude)?(Deg)?":(59|60)\.\d+/);
   }, 30_000);
 
-  it.each([
+  it.concurrent.each([
     ['subscribe', ['--nats-token', 'wrong-secret-1']],
     ['publish', ['--entity', 'tank', '--duration', '1', '--nats-token', 'wrong-secret-1']],
   ])(
@@ -81,13 +83,13 @@ describeNats('reckon publish/subscribe --nats', () => {
     20_000,
   );
 
-  it('no server at the URL: exit 1 saying to start one', async () => {
+  it.concurrent('no server at the URL: exit 1 saying to start one', async () => {
     const run = reckon(['subscribe', '--nats', `nats://127.0.0.1:${await freePort()}`]);
     expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(1);
     expect(run.stderr()).toMatch(/nothing listens there: start nats-server/);
   }, 20_000);
 
-  it('a bad --area or --h3-resolution is a usage error (exit 2) naming the setting', async () => {
+  it.concurrent('a bad --area or --h3-resolution is a usage error (exit 2) naming the setting', async () => {
     const { code, stderr } = await cli('subscribe', '--nats', server.url, '--area', '48,11', '--h3-resolution', '16');
     expect(code).toBe(2);
     expect(stderr).toMatch(/nats\.area/);

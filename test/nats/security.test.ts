@@ -106,16 +106,19 @@ describeSecurity('NATS connection limits', () => {
   it("a connection over the server's limit is said to be possibly refused for it, after the connect timeout", async () => {
     const first = await NatsTransport.open({ servers: [server.url] });
     try {
-      const error = await openError({ servers: [server.url], connectTimeoutMs: 1500 });
+      // The library and the CLI wait out their connect timeouts side by side: both are over the limit.
+      const [error] = await Promise.all([
+        openError({ servers: [server.url], connectTimeoutMs: 1500 }),
+        // The CLI's --nats-connect-timeout (nats.connectTimeout) gives up as soon, where the default waits 20 s.
+        expectCliFailure(
+          ['subscribe', '--nats', server.url, '--nats-connect-timeout', '1.5 s'],
+          {},
+          /connecting to NATS at .* failed: .*connection limits/,
+        ),
+      ]);
       expect(error.message).toMatch(/no answer: .*connection limits \(max_connections/);
       expect(error.message).not.toContain('\n');
       expect(server.log()).toMatch(/maximum connections exceeded/i);
-      // The CLI's --nats-connect-timeout (nats.connectTimeout) gives up as soon, where the default waits 20 s.
-      await expectCliFailure(
-        ['subscribe', '--nats', server.url, '--nats-connect-timeout', '1.5 s'],
-        {},
-        /connecting to NATS at .* failed: .*connection limits/,
-      );
     } finally {
       await first.close();
     }
