@@ -25,10 +25,18 @@ export interface TimeoutOptions {
   stationaryHeartbeatSeconds?: number | null;
 }
 
-/** Each slot's timeout, seconds. */
+/** A deadline's slack against rounding: arrival + timeout and now − arrival > timeout may differ in the last bit. */
+const DEADLINE_SLACK_SECONDS = 1e-3;
+
+/**
+ * Each slot's timeout, seconds, and a lower bound of the deadlines (arrival + timeout), so that a table looks for
+ * timed-out entities only when one may be due rather than over every slot at every frame.
+ */
 export class EntityTimeouts {
   /** Seconds without a PDU after which the slot's entity times out. */
   readonly seconds: Float64Array;
+  /** No entity times out before this, seconds (a lower bound: lowered by `arrived`, raised by `scanned`). */
+  private earliestDeadline = Number.NEGATIVE_INFINITY;
   /** Each slot's timeout by kind and domain, and that of a stationary entity (0 when turned off). */
   private readonly kindSeconds: Float64Array;
   private readonly stationarySeconds: number;
@@ -45,6 +53,22 @@ export class EntityTimeouts {
         ? HEARTBEAT_STATIONARY_SECONDS
         : options.stationaryHeartbeatSeconds;
     this.stationarySeconds = (stationary ?? 0) * this.multiplier;
+  }
+
+  /** A PDU arrived at arrivalSeconds (or a held entity resumed as if it had) after `update`: its new deadline. */
+  arrived(slot: number, arrivalSeconds: number): void {
+    const deadline = arrivalSeconds + this.seconds[slot]! - DEADLINE_SLACK_SECONDS;
+    if (deadline < this.earliestDeadline) this.earliestDeadline = deadline;
+  }
+
+  /** Whether an entity may have timed out at nowSeconds (false: none has). */
+  mayBeDue(nowSeconds: number): boolean {
+    return nowSeconds >= this.earliestDeadline;
+  }
+
+  /** A scan found the earliest deadline of the entities it kept (Infinity: none). */
+  scanned(earliestDeadline: number): void {
+    this.earliestDeadline = earliestDeadline - DEADLINE_SLACK_SECONDS;
   }
 
   /** The slot's entity kind and domain are new or changed. */

@@ -264,6 +264,7 @@ export class RemoteEntityTable {
     const held = this.freezes.resume(slot, atSeconds);
     this.unresolved.reference[slot] = this.unresolved.reference[slot]! + held;
     this.arrivalSeconds[slot] = this.arrivalSeconds[slot]! + held;
+    this.timeouts.arrived(slot, this.arrivalSeconds[slot]!);
     this.onEvent?.(TableEvent.RESUMED, slot, this.key[slot]!);
     return true;
   }
@@ -385,6 +386,7 @@ export class RemoteEntityTable {
       pending.keepParameters(slot, this.unresolved.store);
     }
     this.timeouts.update(slot, pending.algorithm[slot]!, pending.values, o + 3);
+    this.timeouts.arrived(slot, nowSeconds);
     if (appeared) this.stats.appeared++;
     else this.stats.updated++;
     this.onEvent?.(appeared ? TableEvent.APPEARED : TableEvent.UPDATED, slot, key);
@@ -414,8 +416,7 @@ export class RemoteEntityTable {
       s = state.store,
       s3 = 3 * slot;
     this.corrections.now[0] = this.arrivalSeconds[slot]!;
-    // New entities and frozen ones (before or after the PDU) snap: only a correction needs the state displayed
-    // when the PDU arrived (old model and smoothing), which must be read before the reset.
+    // New and frozen entities snap; a correction needs the state displayed at arrival, read before the reset.
     const smooth =
       this.corrections.enabled &&
       !appeared &&
@@ -441,17 +442,19 @@ export class RemoteEntityTable {
 
   /** Removes entities silent for longer than their timeout (heartbeat × 2.4). @returns how many. */
   expire(nowSeconds: number): number {
-    let n = 0;
+    if (!this.timeouts.mayBeDue(nowSeconds)) return 0;
+    let n = 0,
+      earliest = Number.POSITIVE_INFINITY;
     for (let slot = 0; slot < this.highWater; slot++) {
-      if (
-        this.active[slot] === 1 &&
-        nowSeconds - this.arrivalSeconds[slot]! > this.timeoutSeconds[slot]! &&
-        this.freezes.frozen[slot] === 0
-      ) {
+      if (this.active[slot] !== 1 || this.freezes.frozen[slot] !== 0) continue;
+      const arrival = this.arrivalSeconds[slot]!,
+        timeout = this.timeoutSeconds[slot]!;
+      if (nowSeconds - arrival > timeout) {
         this.release(slot, TableEvent.TIMED_OUT);
         n++;
-      }
+      } else earliest = Math.min(earliest, arrival + timeout);
     }
+    this.timeouts.scanned(earliest);
     return n;
   }
 
@@ -506,8 +509,7 @@ export class RemoteEntityTable {
     const held = this.freezes.size > 0;
     if (held) this.freezes.hold(reference, tSeconds);
     extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
-    // Only the rotating slots, from a dense list: a scan testing every slot's kernel costs more than the
-    // quadratic pass itself (bench/dr.bench.ts).
+    // Only the rotating slots, from a dense list: a scan of every slot's kernel costs more (bench/dr.bench.ts).
     rotateSlots(s, rotating, this.rotating.count, tSeconds, reference, matrices, -1);
     const kernel = s.kernel;
     for (let k = 0; k < this.rotating.count; k++) {

@@ -138,6 +138,74 @@ describe('RemoteEntityTable: applying PDUs', () => {
   });
 });
 
+describe('RemoteEntityTable: expiry', () => {
+  it('times out an entity whose deadline comes before those of the last scan: a new one, a resumed one', () => {
+    const { table } = recordingTable();
+    table.apply(record({ entity: 1, velocity: [0, 0, 0] }), 0); // stationary: 144 s
+    expect(table.expire(1)).toBe(0);
+    table.apply(record({ entity: 2 }), 2); // moving: 12 s
+    expect(table.expire(14)).toBe(0);
+    expect(table.expire(14.01)).toBe(1);
+    // Held while the table found nothing else due, resumed: its 12 s run on from where they stopped.
+    table.apply(record({ entity: 3 }), 20);
+    table.freeze(table.slotOf(entityKey(1, 2, 3)), 21);
+    expect(table.expire(35)).toBe(0);
+    table.resume(table.slotOf(entityKey(1, 2, 3)), 40);
+    expect(table.expire(50.99)).toBe(0);
+    expect(table.expire(51.01)).toBe(1);
+    expect(table.size).toBe(1);
+  });
+
+  it('times out exactly the entities a scan of every slot finds due, though it scans only when one may be', () => {
+    const op = fc.oneof(
+      fc.record({ op: fc.constant('apply'), entity: fc.nat(7), still: fc.boolean(), domain: fc.constantFrom(1, 2, 3) }),
+      fc.record({ op: fc.constantFrom('freeze', 'resume'), entity: fc.nat(7) }),
+      fc.record({ op: fc.constant('expire') }),
+    );
+    // Mostly short steps, now and then past a timeout (12 s to 144 s), and back (a clock that jumped).
+    const dt = fc.oneof(
+      { weight: 6, arbitrary: fc.integer({ min: 0, max: 4000 }).map((ms) => ms / 1000) },
+      { weight: 2, arbitrary: fc.integer({ min: 0, max: 150_000 }).map((ms) => ms / 1000) },
+      { weight: 1, arbitrary: fc.integer({ min: -5000, max: 0 }).map((ms) => ms / 1000) },
+    );
+    const step = fc.tuple(op, dt);
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 60 }), (steps) => {
+        const { table, events } = recordingTable({ heartbeatTable: HEARTBEAT_KDIS });
+        let now = 1000;
+        for (const [o, dt] of steps) {
+          now += dt;
+          const slot = 'entity' in o ? table.slotOf(entityKey(1, 2, o.entity)) : -1;
+          if (o.op === 'apply') {
+            const still = o.still ? { velocity: [0, 0, 0] } : {};
+            table.apply(record({ entity: o.entity, domain: o.domain, timestamp: stamp(now % 3600), ...still }), now);
+          } else if (o.op === 'freeze' && slot >= 0) table.freeze(slot, now);
+          else if (o.op === 'resume' && slot >= 0) table.resume(slot, now);
+          else if (o.op === 'expire') {
+            const due: number[] = [];
+            for (let s = 0; s < table.highWater; s++)
+              if (
+                table.active[s] === 1 &&
+                table.frozen[s] === 0 &&
+                now - table.arrivalSeconds[s]! > table.timeoutSeconds[s]!
+              )
+                due.push(table.key[s]!);
+            events.length = 0;
+            expect(table.expire(now)).toBe(due.length);
+            expect(
+              events
+                .filter(([kind]) => kind === TableEvent.TIMED_OUT)
+                .map(([, , key]) => key)
+                .sort(),
+            ).toEqual(due.sort());
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe('RemoteEntityTable: stationary entities (HBT_STATIONARY)', () => {
   const still = { velocity: [0, 0, 0] };
   /** The second at which an entity whose last PDU arrived at 0 is timed out, to 0.1 s. */
