@@ -24,6 +24,8 @@ interface BenchResult {
   medianMs: number;
   p95Ms: number;
   meanMs: number;
+  /** The slowest frame: work that comes once in a while (trail sampling, markers) shows here, not in the median. */
+  maxMs: number;
   /** Of the median: the model's part (expiry, DR, smoothing, map arrays) and the layers' (list + deck.gl update). */
   modelMedianMs: number;
   layersMedianMs: number;
@@ -145,6 +147,7 @@ window.__bench = async (n: number, frames: number, zoom: number | null): Promise
     medianMs: sorted[Math.floor(sorted.length / 2)]!,
     p95Ms: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))]!,
     meanMs: times.reduce((a, b) => a + b, 0) / times.length,
+    maxMs: sorted[sorted.length - 1]!,
     modelMedianMs: median(modelTimes),
     layersMedianMs: median(layerTimes),
     wasmKernel: entities.table.store.arena === null ? 0 : 1,
