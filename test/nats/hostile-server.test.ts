@@ -52,7 +52,8 @@ afterAll(async () => {
 });
 
 describe('a NATS server that sends a MSG line the client cannot read', () => {
-  it('closes the transport with one printable line naming what came', async () => {
+  // Each waits out the transport's PING wait (5 s, src/nats/reader-watch.ts): side by side, on connections of their own.
+  it.concurrent('closes the transport with one printable line naming what came', async () => {
     const transport = await NatsTransport.open({ servers: [url], receive: { exercise: 1 } });
     const failure = await within(
       new Promise<Error | undefined>((resolve) => transport.onClose(resolve)),
@@ -66,7 +67,7 @@ describe('a NATS server that sends a MSG line the client cannot read', () => {
     expect(failure?.message).not.toMatch(/[\u0000-\u001f\u007f]/);
   }, 20_000);
 
-  it('reckon subscribe: exit 1 with that line; no "reader closed", no stack trace, no control character', async () => {
+  it.concurrent('reckon subscribe: exit 1 with that line; no "reader closed", no stack trace, no control character', async () => {
     const run = reckon(['subscribe', '--nats', url, '--duration', '60']);
     expect(await within(run.exited, 40_000, 'subscribe to exit', run.child)).toBe(1);
     const output = run.stdout() + run.stderr();
