@@ -6,14 +6,17 @@ import { describe, expect, it } from 'vitest';
 
 const BINARY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
-/** Two distinct free UDP ports on 127.0.0.1 (held open together so they differ, then released). */
-async function freePorts(): Promise<[number, number]> {
-  const sockets = [createSocket('udp4'), createSocket('udp4')];
+/** `count` distinct free UDP ports on 127.0.0.1 (held open together so they differ, then released). */
+async function freePorts(count: number): Promise<number[]> {
+  const sockets = Array.from({ length: count }, () => createSocket('udp4'));
   await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.bind(0, '127.0.0.1', resolve))));
-  const ports = sockets.map((s) => s.address().port) as [number, number];
+  const ports = sockets.map((s) => s.address().port);
   await Promise.all(sockets.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   return ports;
 }
+
+/** The ports of the two runs below, which go side by side: one pair each, all four distinct. */
+const portPairs = freePorts(4).then((p) => [p.slice(0, 2), p.slice(2, 4)] as [number, number][]);
 
 function runPeer(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -32,8 +35,8 @@ function runPeer(args: string[]): Promise<{ code: number | null; stdout: string;
 }
 
 describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json` first', () => {
-  it("agrees on every checksum with 30 % of one side's packets dropped, and both exit 0", async () => {
-    const [portA, portB] = await freePorts();
+  it.concurrent("agrees on every checksum with 30 % of one side's packets dropped, and both exit 0", async () => {
+    const [portA, portB] = (await portPairs)[0]!;
     const [a, b] = await Promise.all([
       runPeer(['--port', String(portA), '--peer', `127.0.0.1:${portB}`, '--duration', '3', '--seed', '7', '--json']),
       runPeer([
@@ -64,8 +67,8 @@ describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json
     expect(JSON.parse(b.stdout.trim().split('\n').at(-1)!).packetsDropped).toBeGreaterThan(10);
   });
 
-  it('takes --duration with a unit, and prints the text summary alone on stdout', async () => {
-    const [portA, portB] = await freePorts();
+  it.concurrent('takes --duration with a unit, and prints the text summary alone on stdout', async () => {
+    const [portA, portB] = (await portPairs)[1]!;
     const [a, b] = await Promise.all([
       runPeer(['--port', String(portA), '--peer', `127.0.0.1:${portB}`, '--duration', '4 s']),
       runPeer(['--port', String(portB), '--peer', `127.0.0.1:${portA}`, '--duration', '4000 ms']),
