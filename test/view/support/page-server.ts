@@ -237,6 +237,16 @@ export class PageServer {
     socket.send(JSON.stringify(message));
   }
 
+  /**
+   * As a gateway restarted with `config`: forgets every entity (no snapshot holds them any more) and says hello to
+   * every client again, which starts the page over with an empty table without loading it again.
+   */
+  restart(config: ViewConfig = DEFAULT_CONFIG): void {
+    this.config = config;
+    this.latest.clear();
+    this.broadcast({ type: 'hello', protocol: 1, serverTimeMs: Date.now(), config });
+  }
+
   /** Sends a text message to every client. */
   broadcast(message: ServerMessage | Record<string, unknown> | string): void {
     const text = typeof message === 'string' ? message : JSON.stringify(message);
