@@ -68,7 +68,8 @@ async function sendAll(port: number): Promise<void> {
 const dir = mkdtempSync(join(tmpdir(), 'reckon-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('hostile markings through the real binary', () => {
+// Each test runs processes of its own on ports of their own: side by side, they wait out their durations together.
+describe.concurrent('hostile markings through the real binary', () => {
   it('subscribe (plain lines, no terminal) shows them escaped', async () => {
     const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '3']);
     const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
@@ -156,7 +157,7 @@ describe('hostile markings through the real binary', () => {
     const nanLocation = pdu(3, 'NAN', 0);
     new DataView(nanLocation.buffer).setFloat64(48, Number.NaN); // location X, IEEE 1278.1 Entity State PDU byte 48
     const noEntity = pdu(0, 'NONE', 0);
-    const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '2']);
+    const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '3']);
     const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const socket = createSocket('udp4');
     for (const bytes of [nanLocation, noEntity]) {
