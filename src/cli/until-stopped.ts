@@ -3,7 +3,7 @@
  * `record`, the NATS bridge and stream recorder): Ctrl-C or SIGTERM (`io.signal`), `--duration`, or a reason of
  * the command's own (a socket that failed, a count reached). The first reason wins; the later ones are ignored.
  */
-import { setLongTimeout } from './long-timer.js';
+import { setLongTimeout, type TimerHost } from './long-timer.js';
 
 export interface UntilStopped {
   /** Resolves with the first reason given, e.g. `interrupted` or `30 s elapsed`. */
@@ -15,8 +15,9 @@ export interface UntilStopped {
 /**
  * Starts watching `signal` and, when `durationSeconds` is given, a timer; both are released when the first stop
  * reason arrives, so a finished command leaves no timer holding the event loop and no listener on the signal.
+ * @param host - the clock and timers of the duration. Defaults to Node's.
  */
-export function untilStopped(signal: AbortSignal, durationSeconds?: number): UntilStopped {
+export function untilStopped(signal: AbortSignal, durationSeconds?: number, host?: TimerHost): UntilStopped {
   let resolve: (reason: string) => void = () => {};
   const stopped = new Promise<string>((r) => (resolve = r));
   let done = false;
@@ -24,7 +25,7 @@ export function untilStopped(signal: AbortSignal, durationSeconds?: number): Unt
   const timer =
     durationSeconds === undefined
       ? undefined
-      : setLongTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000);
+      : setLongTimeout(() => stop(`${durationSeconds} s elapsed`), durationSeconds * 1000, false, host);
   function stop(reason: string): void {
     if (done) return;
     done = true;

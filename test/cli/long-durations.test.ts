@@ -5,7 +5,7 @@ import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GapCap } from '../../src/cli/gap-cap.js';
 import { MAX_TIMER_MS, setLongTimeout, sleep } from '../../src/cli/long-timer.js';
 import { untilStopped } from '../../src/cli/until-stopped.js';
@@ -13,40 +13,41 @@ import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { cli } from '../support/cli.js';
+import { FakeTimerHost } from '../support/fake-timer-host.js';
 import { ROOT, reckon, within } from '../support/binary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'reckon-long-'));
 const DAY_MS = 86_400_000;
 
 describe('chained timers', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('a 30-day timer fires after 30 days, not after 1 ms', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  it('a 30-day timer fires after 30 days, not after 1 ms', () => {
+    const host = new FakeTimerHost();
     const fired = vi.fn();
-    setLongTimeout(fired, 30 * DAY_MS);
-    await vi.advanceTimersByTimeAsync(MAX_TIMER_MS + 1000);
+    setLongTimeout(fired, 30 * DAY_MS, false, host);
+    host.advance(MAX_TIMER_MS + 1000);
     expect(fired).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(30 * DAY_MS - MAX_TIMER_MS - 2000);
+    host.advance(30 * DAY_MS - MAX_TIMER_MS - 2000);
     expect(fired).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1000);
+    host.advance(1000);
     expect(fired).toHaveBeenCalledTimes(1);
   });
 
   it('untilStopped with 1000 h stops after 1000 h; clear and abort release it', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const { stopped } = untilStopped(new AbortController().signal, 1000 * 3600);
+    const host = new FakeTimerHost();
+    const { stopped } = untilStopped(new AbortController().signal, 1000 * 3600, host);
     let reason: string | undefined;
     void stopped.then((r) => (reason = r));
-    await vi.advanceTimersByTimeAsync(999 * 3600 * 1000);
+    host.advance(999 * 3600 * 1000);
+    await Promise.resolve();
     expect(reason).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(3600 * 1000);
-    expect(reason).toBe('3600000 s elapsed');
+    host.advance(3600 * 1000);
+    expect(await stopped).toBe('3600000 s elapsed');
     const controller = new AbortController();
-    const wait = sleep(365 * DAY_MS, controller.signal);
+    const wait = sleep(365 * DAY_MS, controller.signal, host);
+    expect(host.count).toBe(1);
     controller.abort();
     await wait;
-    expect(vi.getTimerCount()).toBe(0);
+    expect(host.count).toBe(0);
   });
 });
 
