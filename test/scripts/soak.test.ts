@@ -116,7 +116,10 @@ describe.concurrent('npm run soak', () => {
       expect(err).toMatch(/killing nats-server[\s\S]*restarted nats-server/);
       const cluster = result.cluster!;
       expect(cluster.publisher).toMatchObject({ disconnects: 1, reconnects: 1 });
-      expect((cluster.publisher as Record<string, number>).gapSeconds).toBeGreaterThan(0);
+      // Over to another server of the cluster at once: the gap (to 10 ms) may be 0, never the restart's second.
+      const gapSeconds = (cluster.publisher as Record<string, number>).gapSeconds;
+      expect(gapSeconds).toBeGreaterThanOrEqual(0);
+      expect(gapSeconds).toBeLessThan(1);
       for (const side of [result.whole!, result.inArea!]) {
         expect((side.nats as Record<string, number>).reconnects).toBe(1);
         expect(side.reconnects).toHaveLength(1);
