@@ -35,7 +35,7 @@ const DEADLINE_SLACK_SECONDS = 1e-3;
 export class EntityTimeouts {
   /** Seconds without a PDU after which the slot's entity times out. */
   readonly seconds: Float64Array;
-  /** No entity times out before this, seconds (a lower bound: lowered by `arrived`, raised by `scanned`). */
+  /** No entity times out before this, seconds (a lower bound: lowered by `arrived`, set by a scan). */
   private earliestDeadline = Number.NEGATIVE_INFINITY;
   /** Each slot's timeout by kind and domain, and that of a stationary entity (0 when turned off). */
   private readonly kindSeconds: Float64Array;
@@ -61,14 +61,19 @@ export class EntityTimeouts {
     if (deadline < this.earliestDeadline) this.earliestDeadline = deadline;
   }
 
-  /** Whether an entity may have timed out at nowSeconds (false: none has). */
-  mayBeDue(nowSeconds: number): boolean {
-    return nowSeconds >= this.earliestDeadline;
+  /**
+   * Whether an entity may have timed out at nowSeconds (false: none has). When true, the caller scans every slot and
+   * ends with `scanned`; arrivals during the scan (a listener's PDU) lower the bound from none.
+   */
+  startScan(nowSeconds: number): boolean {
+    if (!(nowSeconds >= this.earliestDeadline)) return false;
+    this.earliestDeadline = Number.POSITIVE_INFINITY;
+    return true;
   }
 
-  /** A scan found the earliest deadline of the entities it kept (Infinity: none). */
+  /** The scan found the earliest deadline of the entities it kept (Infinity: none). */
   scanned(earliestDeadline: number): void {
-    this.earliestDeadline = earliestDeadline - DEADLINE_SLACK_SECONDS;
+    this.earliestDeadline = Math.min(this.earliestDeadline, earliestDeadline - DEADLINE_SLACK_SECONDS);
   }
 
   /** The slot's entity kind and domain are new or changed. */

@@ -442,7 +442,7 @@ export class RemoteEntityTable {
 
   /** Removes entities silent for longer than their timeout (heartbeat × 2.4). @returns how many. */
   expire(nowSeconds: number): number {
-    if (!this.timeouts.mayBeDue(nowSeconds)) return 0;
+    if (!this.timeouts.startScan(nowSeconds)) return 0;
     let n = 0,
       earliest = Number.POSITIVE_INFINITY;
     for (let slot = 0; slot < this.highWater; slot++) {

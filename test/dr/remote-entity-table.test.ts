@@ -156,6 +156,23 @@ describe('RemoteEntityTable: expiry', () => {
     expect(table.size).toBe(1);
   });
 
+  it('keeps the deadline of an entity a listener adds while entities time out', () => {
+    let timedOut = 0;
+    const table: RemoteEntityTable = new RemoteEntityTable({
+      // At the second timeout, a new entity (moving: 12 s) takes the first one's slot, behind the scan.
+      onEvent: (kind) => {
+        if (kind === TableEvent.TIMED_OUT && ++timedOut === 2) table.apply(record({ entity: 9 }), 100);
+      },
+    });
+    table.apply(record({ entity: 1 }), 0);
+    table.apply(record({ entity: 3 }), 0);
+    table.apply(record({ entity: 2, velocity: [0, 0, 0] }), 0); // stationary: 144 s
+    expect(table.expire(100)).toBe(2);
+    expect(table.slotOf(entityKey(1, 2, 9))).toBe(0);
+    expect(table.expire(112.1)).toBe(1);
+    expect(table.slotOf(entityKey(1, 2, 9))).toBe(-1);
+  });
+
   it('times out exactly the entities a scan of every slot finds due, though it scans only when one may be', () => {
     const op = fc.oneof(
       fc.record({ op: fc.constant('apply'), entity: fc.nat(7), still: fc.boolean(), domain: fc.constantFrom(1, 2, 3) }),
