@@ -4,7 +4,9 @@
 // and 1:10m from the `world-atlas` package as planar GeoJSON (scripts/basemap.mjs), coordinates rounded to 1e-4°
 // (≈ 11 m, below the sources' own precision) to keep the files small. Usage: node scripts/build-page.mjs [--out DIR] [--metafile]
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { copyFile, cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { borderLines, landPolygons, splitIntoCells, worldCollection } from './basemap.mjs';
@@ -95,26 +97,49 @@ await copyFile(join(page, 'index.html'), join(staging, 'index.html'));
 await copyFile(join(modules, 'maplibre-gl/dist/maplibre-gl-worker.mjs'), join(staging, 'assets/maplibre-gl-worker.js'));
 // The base map at three Natural Earth scales (scripts/basemap.mjs): 1:110m for the whole world at once, 1:50m in
 // 30° cells and 1:10m in 10° cells that the page loads as the view reaches them (src/view/page/basemap.ts).
-for (const { scale, cellDeg } of BASEMAP_LEVELS) {
-  const land = JSON.parse(await readFile(join(modules, `world-atlas/land-${scale}.json`), 'utf8'));
-  const countries = JSON.parse(await readFile(join(modules, `world-atlas/countries-${scale}.json`), 'utf8'));
-  const polygons = landPolygons(land).map(rounded);
-  const lines = borderLines(countries).map(rounded);
-  if (cellDeg === null) {
-    await writeFile(join(staging, `assets/land-${scale}.json`), JSON.stringify(worldCollection(polygons, lines)));
-    continue;
+// Made once per version of its inputs and kept in node_modules/.cache: it takes most of the build's time.
+const basemapKey = createHash('sha256');
+for (const file of [
+  fileURLToPath(import.meta.url),
+  join(root, 'scripts/basemap.mjs'),
+  join(modules, 'world-atlas/package.json'),
+])
+  basemapKey.update(await readFile(file));
+const basemapCache = join(modules, '.cache/reckon-basemap', basemapKey.digest('hex').slice(0, 16));
+if (!existsSync(basemapCache)) await writeBasemap(basemapCache);
+await cp(basemapCache, join(staging, 'assets'), { recursive: true });
+
+/** Writes the base map's files into `dir` (through a temporary directory, so that `dir` is whole or absent). */
+async function writeBasemap(dir) {
+  const temporary = `${dir}.${process.pid}`;
+  await rm(temporary, { recursive: true, force: true });
+  await mkdir(temporary, { recursive: true });
+  for (const { scale, cellDeg } of BASEMAP_LEVELS) {
+    const land = JSON.parse(await readFile(join(modules, `world-atlas/land-${scale}.json`), 'utf8'));
+    const countries = JSON.parse(await readFile(join(modules, `world-atlas/countries-${scale}.json`), 'utf8'));
+    const polygons = landPolygons(land).map(rounded);
+    const lines = borderLines(countries).map(rounded);
+    if (cellDeg === null) {
+      await writeFile(join(temporary, `land-${scale}.json`), JSON.stringify(worldCollection(polygons, lines)));
+      continue;
+    }
+    const cellDir = join(temporary, `land-${scale}`);
+    await mkdir(cellDir);
+    const cells = splitIntoCells(polygons, lines, cellDeg);
+    for (const [key, collection] of cells) {
+      await writeFile(
+        join(cellDir, `${key}.json`),
+        JSON.stringify({ ...collection, features: collection.features.map(roundedFeature) }),
+      );
+    }
+    // Which cells have a file: the page asks only for those (a cell of open sea has none).
+    await writeFile(join(cellDir, 'index.json'), JSON.stringify([...cells.keys()].sort()));
   }
-  const dir = join(staging, `assets/land-${scale}`);
-  await mkdir(dir);
-  const cells = splitIntoCells(polygons, lines, cellDeg);
-  for (const [key, collection] of cells) {
-    await writeFile(
-      join(dir, `${key}.json`),
-      JSON.stringify({ ...collection, features: collection.features.map(roundedFeature) }),
-    );
-  }
-  // Which cells have a file: the page asks only for those (a cell of open sea has none).
-  await writeFile(join(dir, 'index.json'), JSON.stringify([...cells.keys()].sort()));
+  await rename(temporary, dir).catch(async (error) => {
+    // Another build made the same files meanwhile.
+    await rm(temporary, { recursive: true, force: true });
+    if (!existsSync(dir)) throw error;
+  });
 }
 await writeFile(
   join(staging, 'assets/NOTICE.txt'),
