@@ -124,7 +124,7 @@ const suite: BenchSuite = async ({ quick }) => {
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const browser = await launchChromium(binary.path);
+    const browser = await launchChromium(binary.path, [], 'swiftshader');
     try {
       const page = await browser.newPage({ viewport: { width: 640, height: 400 } });
       await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);

@@ -44,7 +44,7 @@ describe.skipIf(chromiumBinary.path === undefined)('offline base map in Chromium
   beforeAll(async () => {
     browser = await launchChromium();
     server = await PageServer.start();
-    // Small, so that drawing each view on the CPU (SwiftShader) is cheap: a narrow window, whose panel starts as a
+    // Small, so that drawing each view on the CPU is cheap: a narrow window, whose panel starts as a
     // sheet folded to its header over the bottom of the full-width map, far from the map's centre.
     page = await browser.newPage({ viewport: { width: 320, height: 320 } });
     problems = consoleProblems(page);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, defaultRenderer, launchChromium } from '../support/chromium.js';
 import { artifactPath, consoleProblems, nextFrames } from './support/browser.js';
 import { PAGE_DIR, PageServer, positionAfter, type TestEntity } from './support/page-server.js';
 
@@ -119,6 +119,15 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
       expect(distanceMeters(s, truth)).toBeLessThan(1);
     }
     expect(pageErrors).toEqual([]);
+  });
+
+  it(`draws its map through ${defaultRenderer}, the renderer test/support/chromium.ts chose`, async () => {
+    const renderer = await page.evaluate(() => {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl?.getExtension('WEBGL_debug_renderer_info');
+      return gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : 'no WebGL2';
+    });
+    expect(renderer.toLowerCase()).toContain(defaultRenderer);
   });
 
   it('inserts markings as text, never as HTML', async () => {

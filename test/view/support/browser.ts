@@ -19,9 +19,9 @@ export async function nextFrames(page: Page): Promise<void> {
 }
 
 /**
- * What ANGLE says when Chromium's software compositor (`--disable-gpu`, as here) reads a WebGL canvas back from
- * SwiftShader to put it on screen: the browser's own read, not the page's. With GPU compositing it does not appear,
- * but the page then loads about twice as slowly on this CPU renderer.
+ * What ANGLE says when Chromium's software compositor (as test/support/chromium.ts sets it) reads a WebGL canvas back
+ * to put it on screen: the browser's own read, not the page's. With GPU compositing it does not appear, but the page
+ * then loads about twice as slowly on a CPU renderer.
  */
 const SOFTWARE_COMPOSITING_READBACK =
   /^\[\.WebGL-0x[0-9a-f]+\]GL Driver Message \(OpenGL, Performance, GL_CLOSE_PATH_NV, High\): GPU stall due to ReadPixels/;

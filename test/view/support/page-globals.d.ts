@@ -68,6 +68,12 @@ declare const document: {
   getElementById(id: string): PageElement | null;
   elementFromPoint(x: number, y: number): PageElement | null;
   readonly body: { readonly classList: { contains(name: string): boolean } };
+  createElement(tag: 'canvas'): { getContext(kind: 'webgl2'): PageWebgl | null };
 };
+/** The little of WebGL2 a test reads: which renderer draws (WEBGL_debug_renderer_info). */
+interface PageWebgl {
+  getExtension(name: 'WEBGL_debug_renderer_info'): { readonly UNMASKED_RENDERER_WEBGL: number } | null;
+  getParameter(name: number): unknown;
+}
 declare const location: { readonly hash: string; readonly href: string };
 declare function requestAnimationFrame(callback: (time: number) => void): number;
