@@ -1,8 +1,8 @@
 // Every example runs and stops by itself (short durations, loopback, a free port): the publishers against a
-// subscriber of the test, the subscribers against a publisher of the test.
+// subscriber of the test, the subscribers against a publisher of the test. Each runs as esbuild bundles it (the
+// transform tsx applies), with plain node: one module to load instead of every source file through tsx.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { join } from 'node:path';
 import { firstValueFrom, timeout } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { createTruthState } from '../../src/dr/truth-state.js';
@@ -10,10 +10,11 @@ import { tankRoadCourse } from '../../src/truth/index.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { ROOT, within } from '../support/binary.js';
+import { bundled } from '../support/bundle.js';
 import { freeUdpPort } from '../support/nats-server.js';
 
 function example(name: string, args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples', name), ...args], {
+  const child = spawn(process.execPath, [bundled(`examples/${name}`), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
