@@ -1,8 +1,10 @@
 // NATS security against real servers (Debian's nats-server on free loopback ports): TLS with certificates made by
 // openssl for the test (a CA, a server certificate for 127.0.0.1/localhost, a client certificate), user/password,
 // and decentralised JWT authentication with a creds file (operator, account and user minted with @nats-io/jwt).
-// Each is tried through the library and through the built `reckon` binary: the right settings connect and carry
-// entities; wrong ones give one clear line (exit 1 from the CLI, no stack trace), and no secret is ever printed.
+// Each is tried through the library and through the CLI: the right settings connect and carry entities; wrong ones
+// give one clear line (exit 1 from the CLI, no stack trace), and no secret is ever printed. Runs that hold a secret
+// and connect use the built `reckon` binary, whose whole output (a library's own console lines too) is checked; the
+// others run in process (runCli, as the binary does).
 // Skipped with an install line where nats-server or openssl is missing.
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom, take } from 'rxjs';
@@ -12,6 +14,7 @@ import { credentialsFromUrls } from '../../src/nats/url-credentials.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { reckon, within } from '../support/binary.js';
+import { startCli } from '../support/cli.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import {
   makeCertificates,
@@ -71,10 +74,31 @@ async function roundTrip(nats: Record<string, unknown>): Promise<void> {
   }
 }
 
-/** A CLI run that must fail at connecting: exit 1, the failure on one line matching `pattern`, no stack trace. */
-async function expectCliFailure(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
+/** Where a CLI run happens: the built binary (a process of its own) or runCli in this process. */
+type Where = 'binary' | 'in process';
+
+function start(where: Where, args: string[], env: NodeJS.ProcessEnv) {
+  if (where === 'in process') {
+    const run = startCli(args, env);
+    return { ...run, exited: within(run.exited, 15_000, `${args[0]} to exit`) };
+  }
   const run = reckon(args, env);
-  expect(await within(run.exited, 15_000, `${args[0]} to exit`, run.child)).toBe(1);
+  return {
+    ...run,
+    exited: within(run.exited, 15_000, `${args[0]} to exit`, run.child),
+    interrupt: () => run.child.kill('SIGINT'),
+  };
+}
+
+/** A CLI run that must fail at connecting: exit 1, the failure on one line matching `pattern`, no stack trace. */
+async function expectCliFailure(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  pattern: RegExp,
+  where: Where = 'binary',
+): Promise<string> {
+  const run = start(where, args, env);
+  expect(await run.exited).toBe(1);
   const output = run.stdout() + run.stderr();
   const line = output.split('\n').find((l) => pattern.test(l));
   expect(line, output).toBeDefined();
@@ -82,12 +106,16 @@ async function expectCliFailure(args: string[], env: NodeJS.ProcessEnv, pattern:
   return output;
 }
 
-/** A CLI subscriber that must connect: says so, then stops on SIGINT with exit 0. */
-async function expectCliConnects(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const run = reckon(['subscribe', ...args, '--json', '--duration', '20'], env);
+/** A CLI subscriber that must connect: says so, then stops on Ctrl-C with exit 0. */
+async function expectCliConnects(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  where: Where = 'binary',
+): Promise<string> {
+  const run = start(where, ['subscribe', ...args, '--json', '--duration', '20'], env);
   await run.waitFor(/connected to NATS 127\.0\.0\.1:\d+/);
-  run.child.kill('SIGINT');
-  expect(await within(run.exited, 10_000, 'subscribe to exit', run.child)).toBe(0);
+  run.interrupt();
+  expect(await run.exited).toBe(0);
   return run.stdout() + run.stderr();
 }
 
@@ -114,6 +142,7 @@ describeSecurity('NATS connection limits', () => {
           ['subscribe', '--nats', server.url, '--nats-connect-timeout', '1.5 s'],
           {},
           /connecting to NATS at .* failed: .*connection limits/,
+          'in process',
         ),
       ]);
       expect(error.message).toMatch(/no answer: .*connection limits \(max_connections/);
@@ -185,9 +214,9 @@ describeSecurity('NATS over TLS', () => {
   });
 
   it('reckon subscribe: connects with --nats-tls-ca; without it exits 1 with one line, no stack trace', async () => {
-    await expectCliConnects(['--nats', tls.url, '--nats-tls-ca', certs.caCert]);
-    await expectCliConnects(['--nats', tls.url], { RECKON_NATS_TLS_CA: certs.caCert });
-    await expectCliFailure(['subscribe', '--nats', tls.url], {}, /failed: .*certificate.*--nats-tls-ca/);
+    await expectCliConnects(['--nats', tls.url, '--nats-tls-ca', certs.caCert], {}, 'in process');
+    await expectCliConnects(['--nats', tls.url], { RECKON_NATS_TLS_CA: certs.caCert }, 'in process');
+    await expectCliFailure(['subscribe', '--nats', tls.url], {}, /failed: .*certificate.*--nats-tls-ca/, 'in process');
   }, 30_000);
 });
 
@@ -242,14 +271,16 @@ describeSecurity('NATS user and password', () => {
 
   it('--help and a usage error show no secret given by flag or environment', async () => {
     const env = { RECKON_NATS_PASSWORD: PASSWORD, RECKON_NATS_TOKEN: 'tok-env-5e1f' };
-    const help = reckon(['subscribe', '--help'], env);
-    expect(await within(help.exited, 10_000, 'help to exit', help.child)).toBe(0);
+    // Neither connects: all they print goes through runCli's streams.
+    const help = start('in process', ['subscribe', '--help'], env);
+    expect(await help.exited).toBe(0);
     expect(help.stdout()).toMatch(/--nats-password/);
-    const usage = reckon(
+    const usage = start(
+      'in process',
       ['subscribe', '--nats', server.url, '--nats-password', WRONG_PASSWORD, '--h3-resolution', '99'],
       env,
     );
-    expect(await within(usage.exited, 10_000, 'subscribe to exit', usage.child)).toBe(2);
+    expect(await usage.exited).toBe(2);
     expect(usage.stderr()).toMatch(/nats\.h3Resolution/);
     for (const run of [help, usage]) {
       const output = run.stdout() + run.stderr();
@@ -304,6 +335,7 @@ describeSecurity('NATS creds file (decentralised JWT authentication)', () => {
       ['subscribe', '--nats', server.url],
       { RECKON_NATS_CREDS_FILE: operator.strangerCreds },
       /refused the credentials/,
+      'in process',
     );
     const output = await expectCliFailure(
       ['subscribe', '--nats', server.url, '--nats-creds', damaged],

@@ -2,6 +2,7 @@
 // commands that need neither signals nor a separate process (./binary.ts runs the built binary).
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.js';
+import { within } from './binary.js';
 
 export interface CliResult {
   readonly code: number;
@@ -11,12 +12,64 @@ export interface CliResult {
 
 /** `reckon ...argv` in process: its exit code and everything it wrote. */
 export async function cli(...argv: readonly string[]): Promise<CliResult> {
+  const run = startCli(argv);
+  const code = await run.exited;
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+export interface RunningCli {
+  /** The exit code runCli returns. */
+  readonly exited: Promise<number>;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout or stderr, bounded by `ms`. */
+  waitFor(pattern: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  /** What Ctrl-C does to the binary: aborts the command's signal. */
+  interrupt(): void;
+}
+
+/**
+ * `reckon ...argv` started in process, with `env` added to process.env until it ends (so not for tests that run
+ * concurrently with another that reads the environment).
+ */
+export function startCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): RunningCli {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
-  stdout.on('data', (c) => (out += String(c)));
-  stderr.on('data', (c) => (err += String(c)));
-  const code = await runCli(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, stdout: out, stderr: err };
+  const checks = new Set<() => void>();
+  stdout.on('data', (c) => ((out += String(c)), checks.forEach((f) => f())));
+  stderr.on('data', (c) => ((err += String(c)), checks.forEach((f) => f())));
+  const controller = new AbortController();
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  const exited = runCli(argv, { stdout, stderr, signal: controller.signal }).finally(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+  return {
+    exited,
+    stdout: () => out,
+    stderr: () => err,
+    interrupt: () => controller.abort('SIGINT'),
+    waitFor(pattern, ms = 15_000) {
+      return within(
+        new Promise<RegExpMatchArray>((resolve) => {
+          const check = () => {
+            const m = out.match(pattern) ?? err.match(pattern);
+            if (m) {
+              checks.delete(check);
+              resolve(m);
+            }
+          };
+          checks.add(check);
+          check();
+        }),
+        ms,
+        `${pattern} from reckon ${argv[0]}`,
+      );
+    },
+  };
 }
