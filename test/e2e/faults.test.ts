@@ -1,7 +1,7 @@
 // Faults on real UDP on 127.0.0.1: the publisher is the built `reckon publish` in a child process, killed with
 // SIGKILL (no leave notice) and started again; the subscriber is in-process, or `reckon subscribe` when it is the
-// one killed; a socket dies under a running subscriber. Heartbeats are 0.5 s (so timeouts are 1.2 s) through a
-// config file. Every wait is for an event or an exit, bounded by a timeout.
+// one killed; a socket dies under a running subscriber (fed by an in-process publisher). Heartbeats are 0.5 s (so
+// timeouts are 1.2 s) through a config file. Every wait is for an event or an exit, bounded by a timeout.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,9 @@ import { reckon, within, type Running } from '../support/binary.js';
 
 const HEARTBEAT_SECONDS = 0.5;
 const TIMEOUT_SECONDS = 2.4 * HEARTBEAT_SECONDS;
+// Plain numbers (SI seconds): a unit in the config would load mathjs in every process started.
 const heartbeat = {
-  heartbeatOverrides: { platformLand: `${HEARTBEAT_SECONDS} s`, platformAir: `${HEARTBEAT_SECONDS} s` },
+  heartbeatOverrides: { platformLand: HEARTBEAT_SECONDS, platformAir: HEARTBEAT_SECONDS },
   stationaryHeartbeat: 0,
 };
 const dir = mkdtempSync(join(tmpdir(), 'reckon-faults-'));
@@ -52,6 +53,15 @@ function publish(port: number): Running {
     return within(run.exited, 10_000, 'publish to exit');
   });
   return run;
+}
+
+/** A tank (1:1:1) published in process to 127.0.0.1:`port` every 50 ms until the test ends. */
+async function publishInProcess(port: number): Promise<void> {
+  const publisher = await createPublisher({ network: { address: '127.0.0.1', port } });
+  const tank = { entity: 1, marking: 'TANK 1' };
+  const truth = tankRoadCourse().sample(0, createTruthState());
+  const timer = setInterval(() => (publisher.update(tank, truth, Date.now() / 1000), publisher.flush()), 50);
+  cleanup.push(() => (clearInterval(timer), publisher.close()));
 }
 
 async function kill(run: Running): Promise<void> {
@@ -200,7 +210,7 @@ describe('subscriber faults', () => {
     const frameErrors: unknown[] = [];
     const frames = subscriber.frames({ rateHz: 20 }).subscribe({ error: (e) => frameErrors.push(e) });
     cleanup.push(() => frames.unsubscribe());
-    const publisher = publish(port);
+    await publishInProcess(port);
     await until('an entity to appear', () => count(events, 'appeared') >= 1);
     // The operating system reports an error on the bound socket (as for ENOBUFS or a network interface going away).
     const socket = (subscriber as unknown as { transport: { socket: import('node:dgram').Socket } }).transport.socket;
@@ -208,13 +218,12 @@ describe('subscriber faults', () => {
     expect(String(await failure())).toMatch(/UDP socket failed: recvmsg ENOBUFS/);
     expect(frameErrors).toHaveLength(1);
     expect(subscriber.local).toBeUndefined(); // the socket was released
-    await kill(publisher);
   });
 
   it('a socket closed under a running subscriber is reported as an error, not a silent stop', async () => {
     const subscriber = subscriberOnLoopback();
     const { until, events, failure, port } = await listen(subscriber);
-    const publisher = publish(port);
+    await publishInProcess(port);
     await until('an entity to appear', () => count(events, 'appeared') >= 1);
     const socket = (subscriber as unknown as { transport: { socket: import('node:dgram').Socket } }).transport.socket;
     socket.close();
@@ -223,6 +232,5 @@ describe('subscriber faults', () => {
     // The subscriber is not broken: a new subscription binds a new socket.
     const again = await listen(subscriber);
     expect(again.port).toBeGreaterThan(0);
-    await kill(publisher);
   });
 });
