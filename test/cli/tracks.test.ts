@@ -1,11 +1,11 @@
 // `reckon publish --track` and `reckon experiment` with recorded tracks that need a choice or are wrong: every
-// problem listed with its row, exit 2; what a capture's entity was is what gets published.
+// problem listed with its row, exit 2; what a capture's entity was is what gets published. In process
+// (test/support/cli.ts): no binary to start for each case.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli.js';
-import { reckon, within } from '../support/binary.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reckon-cli-tracks-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -18,24 +18,18 @@ const KDIS = 'test/fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap';
 // A port nothing listens on: the PDUs go to loopback and are dropped.
 const PORT = ['--port', '39871'];
 
-async function exitOf(args: string[]) {
-  const run = reckon(args);
-  const code = await within(run.exited, 15_000, `${args[0]} to exit`, run.child);
-  return { code, stdout: run.stdout(), stderr: run.stderr() };
-}
-
 describe('recorded tracks on the command line', () => {
   const bad = file('bad.csv', 'time,lat,lon\n0,91,200\n1,95,300\n2,100,400\n');
 
   it('publish refuses a track out of range, naming each row, with exit 2', async () => {
-    const { code, stderr } = await exitOf(['publish', '--track', bad, ...PORT]);
+    const { code, stderr } = await cli('publish', '--track', bad, ...PORT);
     expect(code).toBe(2);
     expect(stderr).toContain('row 2: latitude 91° is outside −90…90°');
     expect(stderr).toContain('row 4: longitude 400° is outside −180…180°');
   });
 
   it('experiment refuses it too, before any run', async () => {
-    const { code, stderr } = await exitOf([
+    const { code, stderr } = await cli(
       'experiment',
       '--preset',
       'circle',
@@ -43,14 +37,14 @@ describe('recorded tracks on the command line', () => {
       `trajectory={"type":"recorded","file":"${bad}"}`,
       '--out',
       join(scratch, 'out'),
-    ]);
+    );
     expect(code).toBe(2);
     expect(stderr).toMatch(/trajectory\.file: .*bad\.csv: row 3: latitude 95° is outside/);
   });
 
   it('experiment names a missing track file once, and where relative paths start', async () => {
     const missing = join(scratch, 'missing.csv');
-    const { code, stderr } = await exitOf([
+    const { code, stderr } = await cli(
       'experiment',
       '--preset',
       'circle',
@@ -58,7 +52,7 @@ describe('recorded tracks on the command line', () => {
       `trajectory={"type":"recorded","file":"${missing}"}`,
       '--out',
       join(scratch, 'out-missing'),
-    ]);
+    );
     expect(code).toBe(2);
     expect(stderr).toContain(
       `trajectory.file: cannot read the track file "${missing}": no such file (relative paths start at the spec file's folder)`,
@@ -66,13 +60,13 @@ describe('recorded tracks on the command line', () => {
   });
 
   it('publish lists the entities of a capture and wants --entity', async () => {
-    const { code, stderr } = await exitOf(['publish', '--track', KDIS, ...PORT]);
+    const { code, stderr } = await cli('publish', '--track', KDIS, ...PORT);
     expect(code).toBe(2);
     expect(stderr).toMatch(/1:3001:18 "CISARW 1" type 1:2:222:20:2:0:0 force 2, \d+ PDUs over/);
   });
 
   it('publish keeps the captured marking, entity type and force', async () => {
-    const { code, stdout } = await exitOf([
+    const { code, stdout } = await cli(
       'publish',
       '--track',
       KDIS,
@@ -82,7 +76,7 @@ describe('recorded tracks on the command line', () => {
       '0.2 s',
       '--json',
       ...PORT,
-    ]);
+    );
     expect(code).toBe(0);
     const first = JSON.parse(stdout.split('\n')[0]!) as {
       state: { marking: { text?: string } | string; forceId: number; entityType: Record<string, number> };
@@ -106,12 +100,12 @@ describe('recorded tracks on the command line', () => {
       'drives.csv',
       'time,lat,lon\n' + [...rows(1_700_000_000), ...rows(1_700_090_000)].join('\n') + '\n',
     );
-    const refused = await exitOf(['publish', '--track', drives, ...PORT]);
+    const refused = await cli('publish', '--track', drives, ...PORT);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /holds 2 recordings[\s\S]*segment 2: starts 2023-11-15T23:13:20.000Z, 59 s, 60 fixes, rows 62–121/,
     );
-    const all = await exitOf([
+    const all = await cli(
       'publish',
       '--track',
       drives,
@@ -123,7 +117,7 @@ describe('recorded tracks on the command line', () => {
       '0.2 s',
       '--json',
       ...PORT,
-    ]);
+    );
     expect(all.code).toBe(0);
     const entities = new Set(
       all.stdout
@@ -136,7 +130,6 @@ describe('recorded tracks on the command line', () => {
   });
 });
 
-// In process (test/support/cli.ts): no binary to start for each case.
 describe('real recordings as they come, on the command line', () => {
   const TIME_ISSUE = 'test/fixtures/tracks/aircraft_adsb_noisy_time_issue.json.gz';
   const TAKEOFF = 'test/fixtures/tracks/aircraft_adsb_noisy_takeoff_columns.json.gz';
