@@ -1,10 +1,11 @@
 // `reckon publish --nats` → `reckon subscribe --nats`: two real processes through a real nats-server, and the
-// failures a user meets (refused credentials, no server) as one clear line and exit 1, with no secret printed.
+// failures a user meets (refused credentials, no server) as one clear line and exit 1, with no secret printed. Runs
+// with no secret to watch for run in process (runCli, as the binary does).
 import { connect } from '@nats-io/transport-node';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reckon, within } from '../support/binary.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 import { freePort, freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -47,16 +48,16 @@ describeNats('reckon publish/subscribe --nats', () => {
   }, 30_000);
 
   it.concurrent('publish --track through NATS: the recorded ship appears at its place and leaves', async () => {
-    const env = { RECKON_NATS_TOKEN: TOKEN, RECKON_NATS_SUBJECT_PREFIX: 'ship' };
+    const nats = ['--nats', server.url, '--nats-token', TOKEN, '--subject-prefix', 'ship'];
     const ship = new URL('../fixtures/tracks/ship_signalk_aava_ownship_1hz_derived.csv', import.meta.url).pathname;
-    const subscribe = reckon(['subscribe', '--nats', server.url, '--json', '--duration', '30'], env);
+    const subscribe = startCli(['subscribe', ...nats, '--json', '--duration', '30']);
     await subscribe.waitFor(/connected to NATS/);
-    const publish = reckon(['publish', '--track', ship, '--nats', server.url, '--duration', '1.5'], env);
-    expect(await within(publish.exited, 15_000, 'publish to exit', publish.child), publish.stderr()).toBe(0);
+    const publish = startCli(['publish', '--track', ship, ...nats, '--duration', '1.5']);
+    expect(await within(publish.exited, 15_000, 'publish to exit'), publish.stderr()).toBe(0);
     expect(publish.stderr()).toMatch(/→ NATS nats:\/\/127\.0\.0\.1:\d+/);
     await subscribe.waitFor(/"type":"removed"/);
-    subscribe.child.kill('SIGINT');
-    expect(await within(subscribe.exited, 10_000, 'subscribe to exit', subscribe.child)).toBe(0);
+    subscribe.interrupt();
+    expect(await within(subscribe.exited, 10_000, 'subscribe to exit')).toBe(0);
     const events = subscribe
       .stdout()
       .trim()
@@ -84,8 +85,8 @@ describeNats('reckon publish/subscribe --nats', () => {
   );
 
   it.concurrent('no server at the URL: exit 1 saying to start one', async () => {
-    const run = reckon(['subscribe', '--nats', `nats://127.0.0.1:${await freePort()}`]);
-    expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(1);
+    const run = startCli(['subscribe', '--nats', `nats://127.0.0.1:${await freePort()}`]);
+    expect(await within(run.exited, 15_000, 'subscribe to exit')).toBe(1);
     expect(run.stderr()).toMatch(/nothing listens there: start nats-server/);
   }, 20_000);
 
@@ -97,9 +98,9 @@ describeNats('reckon publish/subscribe --nats', () => {
   });
 
   it('bridge forwards a LAN datagram to NATS and reports it; --udp is required', async () => {
-    const missing = reckon(['bridge', '--nats', server.url]);
-    expect(await within(missing.exited, 10_000, 'bridge to exit', missing.child)).toBe(2);
-    expect(missing.stderr()).toMatch(/--udp: required/);
+    const missing = await cli('bridge', '--nats', server.url);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--udp: required/);
 
     const raw = await connect({ servers: server.url, token: TOKEN });
     const received = raw.subscribe('dis.1.>', { max: 1 });
