@@ -37,8 +37,24 @@ export function fakeMetrics(i: number, durationSeconds = 600): RunMetrics {
   };
 }
 
-/** Traces as long as the runner keeps them: 60 s of 60 Hz errors, 2,000 track points, 2,000 PDU markers. */
+const tracesByVariant = new Map<number, RunTraces>();
+
+/**
+ * Traces as long as the runner keeps them: 60 s of 60 Hz errors, 2,000 track points, 2,000 PDU markers. They vary
+ * with `i % 5` only, so runs share (frozen) copies: a 1,000-run report is built without making 25 M numbers.
+ */
 export function fakeTraces(i: number): RunTraces {
+  const variant = i % 5;
+  let traces = tracesByVariant.get(variant);
+  if (!traces) {
+    traces = makeTraces(variant);
+    for (const values of Object.values(traces)) Object.freeze(values);
+    tracesByVariant.set(variant, Object.freeze(traces));
+  }
+  return traces;
+}
+
+function makeTraces(i: number): RunTraces {
   const frames = 3600;
   const errorTime = Array.from({ length: frames }, (_, k) => k / 60);
   const deadReckoningError = errorTime.map((t) => ((t * (1 + (i % 5))) % 1) * 0.9);
