@@ -1,5 +1,6 @@
 // `reckon publish --entities N`, the load generator, over real UDP on 127.0.0.1: every datagram received is split
 // and decoded; ids are unique, the kinds mixed, the rate set by the emitters rather than the tick; bad N exits 2.
+// In process (runCli, as the binary does), but where the share of its thread's time on a CPU is measured.
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { isDeactivated } from '../../src/dr/algorithm.js';
@@ -8,7 +9,7 @@ import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-recor
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
 import { reckon, within } from '../support/binary.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 
 describe('reckon publish --entities', () => {
   it('publishes N entities with unique ids and a mix of kinds, at the rate their emitters need', async () => {
@@ -42,7 +43,7 @@ describe('reckon publish --entities', () => {
       const { port } = socket.address();
       const n = 60,
         seconds = 7;
-      const run = reckon([
+      const run = startCli([
         'publish',
         '--entities',
         String(n),
@@ -56,7 +57,7 @@ describe('reckon publish --entities', () => {
         `${seconds} s`,
         '--json',
       ]);
-      expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
+      expect(await within(run.exited, 30_000, 'publish --entities to exit')).toBe(0);
       const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
       // Everything sent arrives (loopback, a few hundred PDUs) before the socket is read for the last time.
       await within(
@@ -86,7 +87,7 @@ describe('reckon publish --entities', () => {
   }, 60_000);
 
   it('keeps to --max-rate: entities past the budget wait for the next slice', async () => {
-    const run = reckon([
+    const run = startCli([
       'publish',
       '--entities',
       '100',
@@ -100,7 +101,7 @@ describe('reckon publish --entities', () => {
       '3 s',
       '--json',
     ]);
-    expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
+    expect(await within(run.exited, 30_000, 'publish --entities to exit')).toBe(0);
     const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number>;
     // The bucket fills at 10 PDUs per second of wall clock from one tick's worth (1 PDU): a bound, not a timing.
     expect(summary.pdus! - summary.leaveNotices!).toBeLessThanOrEqual(10 * summary.seconds! + 2);
@@ -122,7 +123,7 @@ describe('reckon publish --entities', () => {
       '--port',
       '9',
       '--duration',
-      '3 s',
+      '2 s',
       '--json',
     ]);
     expect(await within(run.exited, 60_000, 'publish --entities to exit', run.child)).toBe(0);
