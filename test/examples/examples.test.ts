@@ -13,8 +13,8 @@ import { ROOT, within } from '../support/binary.js';
 import { bundled } from '../support/bundle.js';
 import { freeUdpPort } from '../support/nats-server.js';
 
-function example(name: string, args: string[]) {
-  const child = spawn(process.execPath, [bundled(`examples/${name}`), ...args], {
+async function example(name: string, args: string[]) {
+  const child = spawn(process.execPath, [await bundled(`examples/${name}`), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -41,7 +41,7 @@ describe.concurrent('examples', () => {
     const events = subscriber.entityEvents$.subscribe((e) => markings.push(`${e.type} ${e.marking}`));
     try {
       const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
-      const run = example(name, ['1', String(port)]);
+      const run = await example(name, ['1', String(port)]);
       expect(await run.exited, run.output()).toBe(0);
       expect(run.output()).toMatch(summary);
       expect(markings[0]).toBe(`appeared ${marking}`);
@@ -64,7 +64,7 @@ describe.concurrent('examples', () => {
     });
     try {
       const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));
-      const run = example('publish-fleet.ts', ['1', String(port)]);
+      const run = await example('publish-fleet.ts', ['1', String(port)]);
       expect(await run.exited, run.output()).toBe(0);
       expect(run.output()).toMatch(/\d+ PDUs for 1000 ships in 1 s, instead of \d+ at 10 Hz/);
       const all = Array.from({ length: 1000 }, (_, k) => `SHIP ${k + 1}`).sort();
@@ -99,7 +99,7 @@ describe.concurrent('examples', () => {
     ],
   ])('%s shows what a publisher sends', async (name, args, line) => {
     const port = await freeUdpPort();
-    const run = example(name, args(port));
+    const run = await example(name, args(port));
     if (name === 'subscribe-table.ts')
       expect(await within(run.port, 30_000, 'the example to listen')).toBe(String(port));
     const publisher = await createPublisher({ network: { port } });
@@ -121,7 +121,7 @@ describe.concurrent('examples', () => {
     const holder = createSocket('udp4');
     await new Promise<void>((resolve) => holder.bind(0, '127.0.0.1', resolve));
     try {
-      const run = example('subscribe-table.ts', ['2', String(holder.address().port)]);
+      const run = await example('subscribe-table.ts', ['2', String(holder.address().port)]);
       expect(await run.exited, run.output()).toBe(1);
       expect(run.output()).toMatch(
         /^subscribe-table: binding UDP 127\.0\.0\.1 port \d+ failed: .*EADDRINUSE.*--reuse-address/,

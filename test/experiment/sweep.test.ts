@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { paretoFront } from '../../src/experiment/report.js';
 import { applySets, planExperiment, setPath, SpecError } from '../../src/experiment/sweep.js';
 import { summarize } from '../../src/experiment/metrics.js';
+import { ROOT } from '../support/binary.js';
+import { bundled } from '../support/bundle.js';
 
 function problemsOf(input: unknown): Array<{ path: string; message: string }> {
   try {
@@ -122,9 +124,12 @@ describe('metrics helpers', () => {
 describe('examples/threshold-sweep.ts', () => {
   it('runs a small sweep from the package entry and writes its outputs', async () => {
     const out = mkdtempSync(join(tmpdir(), 'reckon-example-'));
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'examples/threshold-sweep.ts', out], {
-      cwd: new URL('../..', import.meta.url).pathname,
-    });
+    // Bundled by esbuild with what it imports from the built package, run by plain node: its workers load dist/.
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [await bundled('examples/threshold-sweep.ts', { dist: true }), out],
+      { cwd: ROOT },
+    );
     expect(stdout).toMatch(/^run\s+emitter\.algorithm\s+emitter\.positionThreshold\s+pdus/);
     expect(stdout.split('\n').filter((l) => /^\d+ /.test(l))).toHaveLength(8);
     expect(stdout).toMatch(/cheapest under 2 m p95: .* PDU\/s/);

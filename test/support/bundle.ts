@@ -3,23 +3,41 @@
 // source module through tsx's hooks (about 0.9 core-s a start instead of 2).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildSync } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { ROOT } from './binary.js';
 
 const OUT = join(ROOT, 'node_modules/.cache/reckon-test-bundles');
-const built = new Map<string, string>();
+const built = new Map<string, Promise<string>>();
+
+/** Imports of src/ left to the built package in dist/, as a consumer of it loads them. */
+const srcFromDist: Plugin = {
+  name: 'src-from-dist',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      const path = relative(join(ROOT, 'src'), resolve(args.resolveDir, args.path));
+      if (path.startsWith('..')) return undefined;
+      return { path: pathToFileURL(join(ROOT, 'dist', path.replace(/\.ts$/, '.js'))).href, external: true };
+    });
+  },
+};
 
 /**
  * The path of `entry` (relative to the repository) bundled; built once per test file. `import.meta.url` stays the
- * entry's own, so files it names relative to itself are found as when it runs from source.
+ * entry's own, so files it names relative to itself are found as when it runs from source. With `dist`, what it
+ * imports from src/ is loaded from the build instead (for code that starts workers by its own module's URL).
  */
-export function bundled(entry: string): string {
+export function bundled(entry: string, options: { dist?: boolean } = {}): Promise<string> {
   const source = resolve(ROOT, entry);
-  const known = built.get(source);
-  if (known) return known;
-  const result = buildSync({
+  const key = `${source}${options.dist ? ' dist' : ''}`;
+  let file = built.get(key);
+  if (!file) built.set(key, (file = bundle(entry, source, options.dist === true)));
+  return file;
+}
+
+async function bundle(entry: string, source: string, dist: boolean): Promise<string> {
+  const result = await build({
     entryPoints: [source],
     bundle: true,
     platform: 'node',
@@ -29,6 +47,7 @@ export function bundled(entry: string): string {
     define: { 'import.meta.url': JSON.stringify(pathToFileURL(source).href) },
     write: false,
     logLevel: 'silent',
+    plugins: dist ? [srcFromDist] : [],
   });
   mkdirSync(OUT, { recursive: true });
   const code = result.outputFiles[0]!.contents;
@@ -39,6 +58,5 @@ export function bundled(entry: string): string {
     writeFileSync(`${file}.${process.pid}.tmp`, code);
     renameSync(`${file}.${process.pid}.tmp`, file);
   }
-  built.set(source, file);
   return file;
 }
