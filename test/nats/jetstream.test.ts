@@ -1,5 +1,6 @@
 // Durable recording in JetStream on Debian's nats-server 2.9 (started with -js): the stream captures the
-// exercise's subjects with its limits, and is read back from a start time, in order, up to an end time.
+// exercise's subjects with its limits, and is read back from a start time, in order, up to an end time. The CLI
+// runs in process (runCli, as the binary does).
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { reckon, within } from '../support/binary.js';
+import { within } from '../support/binary.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jetstreamManager } from '@nats-io/jetstream';
 import {
@@ -21,7 +22,7 @@ import {
   streamInfo,
   type StoredMessage,
 } from '../../src/nats/jetstream.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -157,7 +158,7 @@ describeNats('reckon record/replay --nats --stream', () => {
   });
 
   it('record creates the stream; replay exports it to pcap and sends it over UDP, leaving out left-cell copies', async () => {
-    const record = reckon([
+    const record = startCli([
       'record',
       '--nats',
       server.url,
@@ -168,7 +169,7 @@ describeNats('reckon record/replay --nats --stream', () => {
       '--duration',
       '0.5',
     ]);
-    expect(await within(record.exited, 15_000, 'record to exit', record.child)).toBe(0);
+    expect(await within(record.exited, 15_000, 'record to exit')).toBe(0);
     expect(record.stderr()).toMatch(/stream EX1 keeps dis\.1\.> on .*\(1\.00 h, /);
     // An entity moving north across cells: one left-cell copy per crossing, stored too.
     const publisher = await NatsTransport.open({ servers: [server.url], h3Resolution: 7 });
@@ -182,8 +183,8 @@ describeNats('reckon record/replay --nats --stream', () => {
     await publisher.close();
 
     const out = join(dir, 'window.pcap');
-    const exported = reckon(['replay', '--nats', server.url, '--stream', 'EX1', '--from', '-1 h', '--export', out]);
-    expect(await within(exported.exited, 15_000, 'export to exit', exported.child)).toBe(0);
+    const exported = startCli(['replay', '--nats', server.url, '--stream', 'EX1', '--from', '-1 h', '--export', out]);
+    expect(await within(exported.exited, 15_000, 'export to exit')).toBe(0);
     expect(exported.stderr()).toContain(`${copies} left-cell copies left out`);
     const capture = readCapture(readFileSync(out));
     const payloads = capture.frames
@@ -198,7 +199,7 @@ describeNats('reckon record/replay --nats --stream', () => {
     await new Promise<void>((resolve) => lan.bind(0, '127.0.0.1', () => resolve()));
     const got: Buffer[] = [];
     const all = new Promise<void>((resolve) => lan.on('message', (d) => got.push(d) === 10 && resolve()));
-    const replay = reckon([
+    const replay = startCli([
       'replay',
       '--nats',
       server.url,
@@ -209,7 +210,7 @@ describeNats('reckon record/replay --nats --stream', () => {
       '--to',
       `127.0.0.1:${lan.address().port}`,
     ]);
-    expect(await within(replay.exited, 15_000, 'replay to exit', replay.child)).toBe(0);
+    expect(await within(replay.exited, 15_000, 'replay to exit')).toBe(0);
     await within(all, 5_000, 'the datagrams to arrive');
     lan.close();
     expect(got.map((d) => (d[16]! << 8) | d[17]!)).toEqual(Array(10).fill(1));
@@ -217,8 +218,8 @@ describeNats('reckon record/replay --nats --stream', () => {
   }, 40_000);
 
   it('replay of a stream that does not exist: one line, exit 1', async () => {
-    const run = reckon(['replay', '--nats', server.url, '--stream', 'NONE', '--export', join(dir, 'x.pcap')]);
-    expect(await within(run.exited, 15_000, 'replay to exit', run.child)).toBe(1);
+    const run = startCli(['replay', '--nats', server.url, '--stream', 'NONE', '--export', join(dir, 'x.pcap')]);
+    expect(await within(run.exited, 15_000, 'replay to exit')).toBe(1);
     expect(run.stderr()).toMatch(/no such stream/);
     expect(existsSync(join(dir, 'x.pcap'))).toBe(false);
   }, 20_000);
