@@ -1,13 +1,15 @@
-// `reckon demo` serves the live map: the page's URL on stderr, the feed of the demo's PDUs and its truth layer.
+// `reckon demo` serves the live map: the page's URL on stderr, the feed of the demo's PDUs and its truth layer. In
+// process (runCli, as the binary does), but on a terminal, which takes a process of its own.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, reckon, within } from '../support/binary.js';
+import { BIN, ROOT, within } from '../support/binary.js';
+import { startCli } from '../support/cli.js';
 import { findSystemBinary } from '../support/system-binary.js';
 import { FeedClient } from './support.js';
 
 describe('reckon demo live map', () => {
   it('prints the map URL and serves the feed with the three entities and their truth', async () => {
-    const demo = reckon(['demo', '--duration', '20', '--json', '--http', '127.0.0.1:0']);
+    const demo = startCli(['demo', '--duration', '20', '--json', '--http', '127.0.0.1:0']);
     try {
       const [, url] = await demo.waitFor(/live map at (http:\/\/127\.0\.0\.1:\d+\/)/);
       const feed = await FeedClient.connect(`${url!.replace('http:', 'ws:')}feed`);
@@ -24,18 +26,18 @@ describe('reckon demo live map', () => {
       const applications = () => new Set(feed.records.map((r) => (r.pdu[14]! << 8) | r.pdu[15]!));
       await feed.waitFor(() => applications().size === 3, 'PDUs of all three entities', 15_000);
       feed.close();
-      demo.child.kill('SIGINT');
+      demo.interrupt();
       expect(await within(demo.exited, 15_000, 'the demo to exit')).toBe(0);
       // The JSON summary on stdout stays JSON.
       expect(JSON.parse(demo.stdout()).stoppedBy).toBe('interrupted');
     } finally {
-      demo.child.kill('SIGKILL');
+      demo.interrupt();
     }
   });
 
   it('serves no map with --no-view', async () => {
-    const demo = reckon(['demo', '--duration', '1', '--json', '--no-view']);
-    expect(await within(demo.exited, 20_000, 'the demo to exit', demo.child)).toBe(0);
+    const demo = startCli(['demo', '--duration', '1', '--json', '--no-view']);
+    expect(await within(demo.exited, 20_000, 'the demo to exit')).toBe(0);
     expect(demo.stderr()).not.toMatch(/live map/);
   });
 
