@@ -31,10 +31,12 @@ export interface SubscriberProcess {
 
 /** Forks a soak subscriber; `onEarlyExit` is called if it exits before `finish()`. */
 export function forkSubscriber(setup: SubscriberSetup, onEarlyExit: (code: number | null) => void): SubscriberProcess {
-  const script = fileURLToPath(new URL('./soak-subscriber.ts', import.meta.url));
+  // SOAK_SUBSCRIBER_SCRIPT names the subscriber compiled to JavaScript (as the tests bundle it): started without tsx.
+  const compiled = process.env.SOAK_SUBSCRIBER_SCRIPT;
+  const script = compiled ?? fileURLToPath(new URL('./soak-subscriber.ts', import.meta.url));
   const child = fork(script, [JSON.stringify(setup)], {
     cwd: ROOT,
-    execArgv: ['--import', 'tsx'],
+    execArgv: compiled ? [] : ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const messages: Message[] = [];

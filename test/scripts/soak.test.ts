@@ -1,10 +1,12 @@
 // `npm run soak` at a tiny size: a real publisher process and subscriber processes, over 127.0.0.1 UDP or through
 // real nats-servers (one, or a cluster of three with one killed and restarted), and the one JSON line with every
 // figure docs/reliability-soak.md describes. A few hundred entities for seconds lose nothing on loopback. Each runs past
-// the 5 s over which entities join, so that all are held at the end.
+// the 5 s over which entities join, so that all are held at the end. The scripts run as esbuild bundles them (the
+// transform tsx applies) with plain node: one module each to load instead of every source file through tsx.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ROOT, within } from '../support/binary.js';
+import { bundled } from '../support/bundle.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
@@ -15,10 +17,15 @@ type Result = Record<string, any>;
 
 async function soak(args: string[]): Promise<{ result: Result; err: string }> {
   // A process group of its own: if it overruns, its servers and subscribers are killed with it.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/soak.ts', ...args], {
+  const [soakScript, subscriberScript] = await Promise.all([
+    bundled('scripts/soak.ts'),
+    bundled('scripts/soak-subscriber.ts'),
+  ]);
+  const child = spawn(process.execPath, [soakScript, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    env: { ...process.env, SOAK_SUBSCRIBER_SCRIPT: subscriberScript },
   });
   let out = '',
     err = '';
