@@ -1,7 +1,8 @@
 /**
  * Quantities with units in configuration: `"1 m"`, `"3 deg"`, `"5 s"`, `"15 Hz"`, `"200 ms"`, `"30 kn"`, or a
  * plain number already in SI units (metres, radians, seconds, hertz, m/s). mathjs parses the units; it is slow to
- * load, so it is loaded (synchronously, once) only when a string with a unit is actually read.
+ * load, so a number with one of the common units below is read without it, and mathjs is loaded (synchronously,
+ * once) only for any other string with a unit.
  */
 import { createRequire } from 'node:module';
 import { z } from 'zod';
@@ -44,6 +45,38 @@ function mathjs(): MathInstance {
   return math;
 }
 
+/**
+ * The common units as mathjs defines them: dimension and SI value of one unit. A number with one of these is
+ * `number × value`, as mathjs computes it (test/config/units.test.ts compares every one with mathjs).
+ */
+const COMMON_UNITS: Readonly<Record<string, { readonly dimension: Dimension; readonly value: number }>> = {
+  m: { dimension: 'length', value: 1 },
+  km: { dimension: 'length', value: 1000 },
+  cm: { dimension: 'length', value: 0.01 },
+  mm: { dimension: 'length', value: 0.001 },
+  nmi: { dimension: 'length', value: 1852 },
+  NM: { dimension: 'length', value: 1852 },
+  rad: { dimension: 'angle', value: 1 },
+  deg: { dimension: 'angle', value: Math.PI / 180 },
+  s: { dimension: 'time', value: 1 },
+  ms: { dimension: 'time', value: 0.001 },
+  min: { dimension: 'time', value: 60 },
+  h: { dimension: 'time', value: 3600 },
+  Hz: { dimension: 'frequency', value: 1 },
+  'm/s': { dimension: 'speed', value: 1 },
+  'rad/s': { dimension: 'angularRate', value: 1 },
+};
+
+/** A number and a unit: `"200 ms"`, `"5s"`, `"-1.5e3 m"`. */
+const NUMBER_AND_UNIT = /^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*([A-Za-z/]+)$/i;
+
+/** The SI value of `text` when it is a number with a common unit of `dimension`; otherwise undefined (ask mathjs). */
+function readCommonUnit(text: string, dimension: Dimension): number | undefined {
+  const match = NUMBER_AND_UNIT.exec(text);
+  const unit = match && Object.hasOwn(COMMON_UNITS, match[2]!) ? COMMON_UNITS[match[2]!] : undefined;
+  return unit?.dimension === dimension ? Number(match![1]) * unit.value : undefined;
+}
+
 /** The result of reading one quantity: the SI value, or why it is not valid. */
 export type QuantityResult = { ok: true; value: number } | { ok: false; message: string };
 
@@ -66,6 +99,8 @@ export function readQuantity(input: unknown, dimension: Dimension): QuantityResu
     const value = Number(text);
     return Number.isFinite(value) ? { ok: true, value } : { ok: false, message: `must be finite, e.g. ${example}` };
   }
+  const common = readCommonUnit(text, dimension);
+  if (common !== undefined && Number.isFinite(common)) return { ok: true, value: common };
   let unit: MathUnit;
   try {
     unit = mathjs().unit(text);

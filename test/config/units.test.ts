@@ -1,11 +1,78 @@
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { quantity, readQuantity } from '../../src/config/units.js';
+import { quantity, readQuantity, type Dimension } from '../../src/config/units.js';
+import { ROOT } from '../support/binary.js';
+
+/** The common units, read without mathjs: each with its dimension. */
+const COMMON: ReadonlyArray<readonly [string, Dimension]> = [
+  ['m', 'length'],
+  ['km', 'length'],
+  ['cm', 'length'],
+  ['mm', 'length'],
+  ['nmi', 'length'],
+  ['NM', 'length'],
+  ['rad', 'angle'],
+  ['deg', 'angle'],
+  ['s', 'time'],
+  ['ms', 'time'],
+  ['min', 'time'],
+  ['h', 'time'],
+  ['Hz', 'frequency'],
+  ['m/s', 'speed'],
+  ['rad/s', 'angularRate'],
+];
+
+describe('the common units', () => {
+  it('read exactly as mathjs reads them, with or without a space, signs and exponents too', () => {
+    type MathUnit = { toNumber(unit: string): number };
+    const { create, all } = createRequire(import.meta.url)('mathjs/lib/browser/math.js') as {
+      create(factories: unknown): { unit(text: string): MathUnit; createUnit(name: string, def: object): unknown };
+      all: unknown;
+    };
+    const math = create(all);
+    math.createUnit('nmi', { definition: '1852 m', aliases: ['NM'] });
+    const si: Record<Dimension, string> = {
+      length: 'm',
+      angle: 'rad',
+      time: 's',
+      frequency: 'Hz',
+      speed: 'm/s',
+      acceleration: 'm/s^2',
+      angularRate: 'rad/s',
+      dataRate: 'b/s',
+    };
+    for (const [unit, dimension] of COMMON)
+      for (const number of ['1', '200', '0.5', '-3', '+2.5', '1.5e3', '.25', '7.']) {
+        for (const text of [`${number} ${unit}`, `${number}${unit}`]) {
+          const result = readQuantity(text, dimension);
+          expect(result, text).toEqual({ ok: true, value: math.unit(text).toNumber(si[dimension]) });
+        }
+      }
+  });
+
+  it('load no mathjs; another unit, or a common one of another dimension, does', () => {
+    const units = pathToFileURL(join(ROOT, 'dist/config/units.js')).href;
+    const script = `import { createRequire } from 'node:module';
+const { readQuantity } = await import(${JSON.stringify(units)});
+const loaded = () => Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes('/mathjs/'));
+const steps = [];
+for (const [text, dimension] of ${JSON.stringify(COMMON.map(([u, d]) => [`2 ${u}`, d]))}) readQuantity(text, dimension);
+steps.push(loaded());
+steps.push(readQuantity('3 s', 'length').ok, loaded());
+console.log(JSON.stringify(steps));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    // The error for a unit of the wrong dimension is mathjs's to give (it names what the unit is).
+    expect(JSON.parse(out)).toEqual([false, false, true]);
+  });
+});
 
 describe('mathjs for units', () => {
   it('is its one-file build, not the entry that loads a thousand modules (every command with a unit pays it)', () => {
-    expect(readQuantity('3 deg', 'angle').ok).toBe(true);
+    expect(readQuantity('36 km/h', 'speed').ok).toBe(true);
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/mathjs/'));
     expect(loaded).toEqual([expect.stringMatching(/\/mathjs\/lib\/browser\/math\.js$/)]);
   });

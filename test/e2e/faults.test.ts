@@ -16,9 +16,8 @@ import { reckon, within, type Running } from '../support/binary.js';
 
 const HEARTBEAT_SECONDS = 0.5;
 const TIMEOUT_SECONDS = 2.4 * HEARTBEAT_SECONDS;
-// Plain numbers (SI seconds): a unit in the config would load mathjs in every process started.
 const heartbeat = {
-  heartbeatOverrides: { platformLand: HEARTBEAT_SECONDS, platformAir: HEARTBEAT_SECONDS },
+  heartbeatOverrides: { platformLand: `${HEARTBEAT_SECONDS} s`, platformAir: `${HEARTBEAT_SECONDS} s` },
   stationaryHeartbeat: 0,
 };
 const dir = mkdtempSync(join(tmpdir(), 'reckon-faults-'));
