@@ -2,7 +2,7 @@
 // under node_modules/.cache, its packages left to node_modules: plain `node` then loads one file instead of every
 // source module through tsx's hooks (about 0.9 core-s a start instead of 2).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -53,10 +53,14 @@ async function bundle(entry: string, source: string, dist: boolean): Promise<str
   const code = result.outputFiles[0]!.contents;
   // Named by content, so test files bundling the same entry at once share one file, written whole or not at all.
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-  const file = join(OUT, `${basename(entry).replace(/\.ts$/, '')}-${hash}.mjs`);
+  const name = `${basename(entry).replace(/\.ts$/, '')}${dist ? '-dist' : ''}`;
+  const file = join(OUT, `${name}-${hash}.mjs`);
   if (!existsSync(file)) {
     writeFileSync(`${file}.${process.pid}.tmp`, code);
     renameSync(`${file}.${process.pid}.tmp`, file);
+    // Bundles of older sources of the entry go: the folder holds one per entry.
+    const older = new RegExp(`^${name}-[0-9a-f]{16}\\.mjs$`);
+    for (const f of readdirSync(OUT)) if (older.test(f) && join(OUT, f) !== file) rmSync(join(OUT, f), { force: true });
   }
   return file;
 }
