@@ -1,5 +1,6 @@
 // Runs `reckon` in the test's own process through runCli, with its output collected: no child process to start, for
-// commands that need neither signals nor a separate process (./binary.ts runs the built binary).
+// commands that need no separate process (./binary.ts runs the built binary). Ctrl-C is the abort the binary's
+// signal handler triggers.
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.js';
 import { within } from './binary.js';
