@@ -8,7 +8,7 @@ import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { reckon, repeatUntil, within } from '../support/binary.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 
 function pdu(entity: number, marking: string, force: number, type: readonly number[]): Uint8Array {
   const r = new EntityStateRecord(0);
@@ -118,7 +118,7 @@ describe('reckon bridge', () => {
   });
 
   it('with both halves asked for, lists the problems of both once each and starts neither', async () => {
-    const run = reckon([
+    const { code, stderr: err } = await cli(
       'bridge',
       '--udp',
       '127.0.0.1:x',
@@ -128,9 +128,8 @@ describe('reckon bridge', () => {
       'http://x:1',
       '--h3-resolution',
       '99',
-    ]);
-    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
-    const err = run.stderr();
+    );
+    expect(code).toBe(2);
     expect(err).toMatch(/3 problems/);
     expect(err).toMatch(/--udp: expected HOST:PORT/);
     expect(err).toMatch(/--cot: unsupported scheme "http:"/);
@@ -140,9 +139,9 @@ describe('reckon bridge', () => {
 
   it('exits 1 with the output named when an output cannot be opened', async () => {
     // Not a local interface: the socket set-up fails before anything is sent to the group.
-    const run = reckon(['bridge', '--port', '0', '--cot', 'udp://239.2.3.1:6969?interface=192.0.2.77']);
-    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(1);
-    expect(run.stderr()).toMatch(
+    const { code, stderr } = await cli('bridge', '--port', '0', '--cot', 'udp://239.2.3.1:6969?interface=192.0.2.77');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
       /bridge: cannot open an output: udp:\/\/239\.2\.3\.1:6969\?interface=192\.0\.2\.77: .*EADDRNOTAVAIL/,
     );
   });
@@ -155,8 +154,8 @@ describe('reckon bridge', () => {
 
   it('reports unreadable TLS files as usage problems', async () => {
     const env = { RECKON_COT_KEY: '/nonexistent/client.key' };
-    const run = reckon(['bridge', '--cot', 'tls://127.0.0.1:8089', '--cot-cert', '/nonexistent/client.pem'], env);
-    expect(await within(run.exited, 15_000, 'bridge to exit', run.child)).toBe(2);
+    const run = startCli(['bridge', '--cot', 'tls://127.0.0.1:8089', '--cot-cert', '/nonexistent/client.pem'], env);
+    expect(await within(run.exited, 15_000, 'bridge to exit')).toBe(2);
     expect(run.stderr()).toMatch(
       / {2}--cot-cert: cannot read the certificate file "\/nonexistent\/client.pem": no such file\n/,
     );
