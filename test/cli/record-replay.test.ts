@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { ROOT, reckon, within } from '../support/binary.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap');
 const dir = mkdtempSync(join(tmpdir(), 'reckon-record-'));
@@ -37,10 +37,10 @@ describe('reckon replay', () => {
       }),
     );
     const { port } = socket.address();
-    const replay = reckon(['replay', FIXTURE, '--to', `127.0.0.1:${port}`, '--speed', '1000']);
+    const replay = startCli(['replay', FIXTURE, '--to', `127.0.0.1:${port}`, '--speed', '1000']);
     try {
-      await within(all, 20_000, '171 datagrams', replay.child);
-      expect(await within(replay.exited, 10_000, 'replay to exit', replay.child)).toBe(0);
+      await within(all, 20_000, '171 datagrams');
+      expect(await within(replay.exited, 10_000, 'replay to exit')).toBe(0);
     } finally {
       socket.close();
     }
@@ -68,7 +68,7 @@ describe('reckon record', () => {
     const sent = payloads(FIXTURE).slice(0, 40);
     const otherExercise = Buffer.from(sent[5]!);
     otherExercise[1] = 9;
-    const record = reckon([
+    const record = startCli([
       'record',
       '--out',
       out,
@@ -83,7 +83,6 @@ describe('reckon record', () => {
       record.waitFor(/listening on 127\.0\.0\.1 port (\d+)/, 20_000),
       20_000,
       'record to listen',
-      record.child,
     );
     const socket = createSocket('udp4');
     try {
@@ -92,7 +91,7 @@ describe('reckon record', () => {
           socket.send(datagram, Number(port), '127.0.0.1', (e) => (e ? reject(e) : resolve())),
         );
       }
-      expect(await within(record.exited, 20_000, 'record to stop after --count', record.child)).toBe(0);
+      expect(await within(record.exited, 20_000, 'record to stop after --count')).toBe(0);
     } finally {
       socket.close();
     }
@@ -117,9 +116,9 @@ describe('reckon record', () => {
     const busy = createSocket('udp4');
     await new Promise<void>((resolve) => busy.bind(0, '127.0.0.1', resolve));
     try {
-      const record = reckon(['record', '--out', out, '--address', '127.0.0.1', '--port', String(busy.address().port)]);
-      expect(await within(record.exited, 20_000, 'record to fail on a busy port', record.child)).toBe(1);
-      expect(record.stderr()).toMatch(/EADDRINUSE/);
+      const record = await cli('record', '--out', out, '--address', '127.0.0.1', '--port', String(busy.address().port));
+      expect(record.code).toBe(1);
+      expect(record.stderr).toMatch(/EADDRINUSE/);
     } finally {
       busy.close();
     }
@@ -130,11 +129,11 @@ describe('reckon record', () => {
   it('replaces an existing --out file with the finished recording', async () => {
     const out = join(dir, 'replaced.pcap');
     writeFileSync(out, 'an older file');
-    const record = reckon(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
-    await within(record.waitFor(/listening on/, 20_000), 20_000, 'record to listen', record.child);
+    const record = startCli(['record', '--out', out, '--address', '127.0.0.1', '--port', '0']);
+    await record.waitFor(/listening on/, 20_000);
     expect(readFileSync(out, 'utf8')).toBe('an older file'); // recording goes beside it until it stops
-    record.child.kill('SIGINT');
-    expect(await within(record.exited, 20_000, 'record to exit on SIGINT', record.child)).toBe(0);
+    record.interrupt();
+    expect(await within(record.exited, 20_000, 'record to exit on Ctrl-C')).toBe(0);
     expect(readCapture(readFileSync(out))).toMatchObject({ format: 'pcap', frames: [], truncated: false });
   });
 
