@@ -1,8 +1,10 @@
-// End to end: two real processes of the built binary exchange inputs over UDP on 127.0.0.1.
+// End to end: two real processes of the built binary exchange inputs over UDP on 127.0.0.1; usage problems in
+// process.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../support/cli.js';
 
 const BINARY = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -83,7 +85,7 @@ describe('reckon lockstep (two processes); needs `npx tsc -p tsconfig.build.json
   });
 
   it('lists every usage problem and exits 2', async () => {
-    const result = await runPeer(['--peer', '10.0.0.1:99999', '--drop', '150', '--duration', '-1']);
+    const result = await cli('lockstep', '--peer', '10.0.0.1:99999', '--drop', '150', '--duration', '-1');
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--peer');
     expect(result.stderr).toContain('--drop');
