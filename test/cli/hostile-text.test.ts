@@ -1,7 +1,8 @@
 // Text from the network never reaches a terminal raw: Entity State PDUs whose markings hold terminal controls
 // (`ESC ] 0 ; … BEL` sets the window title, `ESC [ 2 J` clears the screen, C1 CSI, DEL) sent to the real
-// `reckon subscribe` over UDP on 127.0.0.1 (plain lines, and the live table on a pseudo-terminal of 80×24), and
-// written into a capture for `reckon decode`. The shown text has visible escapes; the NDJSON keeps the exact text.
+// `reckon subscribe` over UDP on 127.0.0.1 (plain lines in process, and the real binary's live table on a
+// pseudo-terminal of 80×24, its whole output checked), and written into a capture for `reckon decode`. The shown
+// text has visible escapes; the NDJSON keeps the exact text.
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,8 @@ import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import { findSystemBinary } from '../support/system-binary.js';
-import { BIN, reckon, ROOT, within } from '../support/binary.js';
+import { BIN, ROOT, within } from '../support/binary.js';
+import { startCli } from '../support/cli.js';
 import { Screen } from './terminal/screen.js';
 
 const TITLE_AND_CLEAR = '\x1b]0;PW\x07\x1b[2J'; // 11 bytes: a whole marking
@@ -68,13 +70,13 @@ async function sendAll(port: number): Promise<void> {
 const dir = mkdtempSync(join(tmpdir(), 'reckon-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// Each test runs processes of its own on ports of their own: side by side, they wait out their durations together.
-describe.concurrent('hostile markings through the real binary', () => {
+// Each test listens on ports of its own: side by side, they wait out their durations together.
+describe.concurrent('hostile markings through reckon', () => {
   it('subscribe (plain lines, no terminal) shows them escaped', async () => {
-    const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '3']);
+    const run = startCli(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '3']);
     const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     await sendAll(Number(port));
-    expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(0);
+    expect(await within(run.exited, 15_000, 'subscribe to exit')).toBe(0);
     const out = run.stdout() + run.stderr();
     expect(out).not.toMatch(RAW_CONTROL);
     expect(out).not.toContain('\x1b');
@@ -83,10 +85,10 @@ describe.concurrent('hostile markings through the real binary', () => {
   });
 
   it('subscribe --json keeps the exact text (JSON escapes it)', async () => {
-    const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--json', '--count', '4']);
+    const run = startCli(['subscribe', '--port', '0', '--address', '127.0.0.1', '--json', '--count', '4']);
     const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     await sendAll(Number(port));
-    expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(0);
+    expect(await within(run.exited, 15_000, 'subscribe to exit')).toBe(0);
     expect(run.stdout()).not.toMatch(RAW_CONTROL);
     const markings = run
       .stdout()
@@ -139,14 +141,14 @@ describe.concurrent('hostile markings through the real binary', () => {
     const file = join(dir, 'hostile.pcap');
     const records = HOSTILE_PDUS.map((p, i) => pcapUdpRecord(p, 1_700_000_000 + i));
     writeFileSync(file, Buffer.concat([pcapFileHeader(), ...records]));
-    const summary = reckon(['decode', file]);
-    expect(await within(summary.exited, 15_000, 'decode to exit', summary.child)).toBe(0);
+    const summary = startCli(['decode', file]);
+    expect(await within(summary.exited, 15_000, 'decode to exit')).toBe(0);
     expect(summary.stdout()).not.toMatch(RAW_CONTROL);
     expect(summary.stdout()).not.toContain('\x1b');
     expect(summary.stdout()).toMatch(/^1:77:1\s+\\x1b\]0;PW\\x07\\x1b\[2J\s/m);
     expect(summary.stdout()).toMatch(/^1:77:2\s+B\\x9b2J\\x7f\s.*47\.39712° N 8\.54803° E 408 m/m);
-    const json = reckon(['decode', file, '--json']);
-    expect(await within(json.exited, 15_000, 'decode to exit', json.child)).toBe(0);
+    const json = startCli(['decode', file, '--json']);
+    expect(await within(json.exited, 15_000, 'decode to exit')).toBe(0);
     expect(json.stdout()).not.toMatch(RAW_CONTROL);
     const lines = json.stdout().trim().split('\n');
     const markings = lines.map((l) => (JSON.parse(l) as { pdu: { marking: { text: string } } }).pdu.marking.text);
@@ -157,7 +159,7 @@ describe.concurrent('hostile markings through the real binary', () => {
     const nanLocation = pdu(3, 'NAN', 0);
     new DataView(nanLocation.buffer).setFloat64(48, Number.NaN); // location X, IEEE 1278.1 Entity State PDU byte 48
     const noEntity = pdu(0, 'NONE', 0);
-    const run = reckon(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '3']);
+    const run = startCli(['subscribe', '--port', '0', '--address', '127.0.0.1', '--duration', '3']);
     const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
     const socket = createSocket('udp4');
     for (const bytes of [nanLocation, noEntity]) {
@@ -166,7 +168,7 @@ describe.concurrent('hostile markings through the real binary', () => {
       );
     }
     socket.close();
-    expect(await within(run.exited, 15_000, 'subscribe to exit', run.child)).toBe(0);
+    expect(await within(run.exited, 15_000, 'subscribe to exit')).toBe(0);
     expect(run.stderr()).toMatch(/Entity State PDUs rejected: .*LOCATION_NOT_FINITE 1/);
     expect(run.stderr()).toMatch(/Entity State PDUs rejected: .*ENTITY_ID_NONE 1/);
     expect(run.stdout()).not.toContain('NaN');
