@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/cli/args.js';
 import { configOrProblems } from '../src/cli/config-from-flags.js';
 import { loadCommand } from '../src/cli/run.js';
-import { reckon, within } from './support/binary.js';
+import { within } from './support/binary.js';
+import { startCli } from './support/cli.js';
 import { startNatsServer, type RunningNatsServer } from './support/nats-server.js';
 import { findSystemBinary } from './support/system-binary.js';
 
@@ -108,11 +109,11 @@ describe.skipIf(!natsServer.path)('the README, Scaling out: its publish and subs
   };
 
   it('the subscriber of the area sees the publisher’s tank', async () => {
-    const subscribe = reckon([...natsLine('subscribe'), '--count', '1', '--duration', '30']);
+    const subscribe = startCli([...natsLine('subscribe'), '--count', '1', '--duration', '30']);
     await subscribe.waitFor(/connected to NATS .*area/);
-    const publish = reckon([...natsLine('publish'), '--duration', '3']);
-    expect(await within(subscribe.exited, 30_000, 'subscribe to see the tank', subscribe.child)).toBe(0);
-    expect(await within(publish.exited, 15_000, 'publish to exit', publish.child)).toBe(0);
+    const publish = startCli([...natsLine('publish'), '--duration', '3']);
+    expect(await within(subscribe.exited, 30_000, 'subscribe to see the tank')).toBe(0);
+    expect(await within(publish.exited, 15_000, 'publish to exit')).toBe(0);
     expect(JSON.parse(subscribe.stdout().trim().split('\n')[0]!)).toMatchObject({
       type: 'appeared',
       marking: 'TANK 1',
