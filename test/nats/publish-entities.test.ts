@@ -8,7 +8,8 @@ import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
-import { reckon, within } from '../support/binary.js';
+import { within } from '../support/binary.js';
+import { startCli } from '../support/cli.js';
 import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -60,7 +61,7 @@ describeNats('reckon publish --entities --nats', () => {
     await nc.flush();
     try {
       const n = 2000;
-      const run = reckon([
+      const run = startCli([
         'publish',
         '--entities',
         String(n),
@@ -74,7 +75,7 @@ describeNats('reckon publish --entities --nats', () => {
         '3 s',
         '--json',
       ]);
-      expect(await within(run.exited, 30_000, 'publish --entities to exit', run.child)).toBe(0);
+      expect(await within(run.exited, 30_000, 'publish --entities to exit')).toBe(0);
       const summary = JSON.parse(run.stdout().trim().split('\n').pop()!) as Record<string, number> & {
         nats: Record<string, number>;
       };
