@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { findSystemBinary } from '../support/system-binary.js';
 import { BIN, ROOT, reckon, within } from '../support/binary.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 import { Screen } from './terminal/screen.js';
 
 const script = findSystemBinary('script', 'bsdutils');
@@ -23,8 +23,8 @@ describe('reckon demo', () => {
   });
 
   it('prints a machine-readable summary with --json', async () => {
-    const demo = reckon(['demo', '--duration', '1', '--json', '--position-threshold', '2']);
-    expect(await within(demo.exited, 20_000, 'the demo to exit', demo.child)).toBe(0);
+    const demo = startCli(['demo', '--duration', '1', '--json', '--position-threshold', '2']);
+    expect(await within(demo.exited, 20_000, 'the demo to exit')).toBe(0);
     const report = JSON.parse(demo.stdout());
     expect(report.entities.map((e: { name: string }) => e.name)).toEqual(['tank', 'ship', 'aircraft']);
     expect(report.positionThresholdMeters).toBe(2);
