@@ -12,7 +12,7 @@ import { untilStopped } from '../../src/cli/until-stopped.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
-import { cli } from '../support/cli.js';
+import { cli, startCli } from '../support/cli.js';
 import { FakeTimerHost } from '../support/fake-timer-host.js';
 import { ROOT, reckon, within } from '../support/binary.js';
 
@@ -123,10 +123,10 @@ describe('reckon replay of a capture with a 136-year gap', () => {
       socket.on('message', () => arrivals.push(performance.now()) === 2 && resolve()),
     );
     const { port } = socket.address();
-    const run = reckon(['replay', capture, '--to', `127.0.0.1:${port}`, '--max-gap', '300 ms']);
+    const run = startCli(['replay', capture, '--to', `127.0.0.1:${port}`, '--max-gap', '300 ms']);
     try {
-      await within(both, 20_000, 'two datagrams', run.child);
-      expect(await within(run.exited, 10_000, 'replay to exit', run.child)).toBe(0);
+      await within(both, 20_000, 'two datagrams');
+      expect(await within(run.exited, 10_000, 'replay to exit')).toBe(0);
     } finally {
       socket.close();
     }
@@ -135,10 +135,10 @@ describe('reckon replay of a capture with a 136-year gap', () => {
   });
 
   it('by default the gap is shortened to 1 h and said so at the start', async () => {
-    const run = reckon(['replay', capture, '--to', '127.0.0.1:9']);
+    const run = startCli(['replay', capture, '--to', '127.0.0.1:9']);
     await run.waitFor(/shortened to 1 h 0 min/);
-    run.child.kill('SIGINT');
-    expect(await within(run.exited, 10_000, 'replay to exit', run.child)).toBe(0);
+    run.interrupt();
+    expect(await within(run.exited, 10_000, 'replay to exit')).toBe(0);
     expect(run.stderr()).toContain('replay: interrupted: 1 datagram');
   });
 });
