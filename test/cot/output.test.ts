@@ -1,18 +1,16 @@
 // CoT outputs over real sockets on 127.0.0.1: URL parsing (multicast recognised but never sent to here), UDP to
 // a listener, TCP to a local server with a reconnect after the server drops the connection, and TLS with client
 // certificates made by openssl.
-import { spawnSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCotEvent, parseCotEvent } from '../../src/cot/event.js';
 import { openCotOutput, parseCotUrl, type CotOutputTarget } from '../../src/cot/output.js';
 import { within } from '../support/binary.js';
 import { TANK_EVENT_FIELDS } from '../fixtures/cot/tank-event.js';
+import { makeCertificates, tempDir, type TestCertificates } from '../support/nats-security.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
 const FIELDS = TANK_EVENT_FIELDS;
@@ -199,52 +197,25 @@ describe('CoT outputs on 127.0.0.1', () => {
 
 describe('TLS output', () => {
   const openssl = findSystemBinary('openssl');
-  const dir = mkdtempSync(join(tmpdir(), 'reckon-cot-tls-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  /** A CA, a server certificate for 127.0.0.1 and a client certificate, all signed by the CA. */
-  function makeCertificates(): void {
-    const run = (...args: string[]) => {
-      const r = spawnSync(openssl.path!, args, { cwd: dir, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
-    };
-    const ca = ['-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=reckon test CA'];
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', ...ca);
-    for (const name of ['server', 'client']) {
-      run(
-        'req',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        `${name}.key`,
-        '-out',
-        `${name}.csr`,
-        '-subj',
-        `/CN=${name}`,
-      );
-      const ext = join(dir, `${name}.ext`);
-      const extText = name === 'server' ? 'subjectAltName=IP:127.0.0.1\n' : 'extendedKeyUsage=clientAuth\n';
-      spawnSync('sh', ['-c', `printf '%s' "$1" > "$2"`, 'sh', extText, ext]);
-      const signed = ['-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`];
-      run('x509', '-req', '-in', `${name}.csr`, ...signed, '-days', '2', '-extfile', ext);
-    }
-  }
+  const dir = tempDir('reckon-cot-tls-');
+  afterAll(() => dir.remove());
+  /** A CA, a server certificate for 127.0.0.1 and a client certificate signed by it, and another CA. */
+  let certs: TestCertificates;
+  const pem = (path: string) => readFileSync(path, 'utf8');
 
   beforeAll(() => {
-    if (openssl.path !== undefined) makeCertificates();
+    if (openssl.path !== undefined) certs = makeCertificates(openssl.path, dir);
   });
 
   it.skipIf(openssl.path === undefined)('sends over TLS with a client certificate the server verifies', async () => {
-    const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
     let text = '';
     let peer = '';
     const got = new Promise<void>((resolve) => {
       const server = createTlsServer(
         {
-          cert: pem('server.pem'),
-          key: pem('server.key'),
-          ca: pem('ca.pem'),
+          cert: pem(certs.serverCert),
+          key: pem(certs.serverKey),
+          ca: pem(certs.caCert),
           requestCert: true,
           rejectUnauthorized: true,
         },
@@ -262,7 +233,7 @@ describe('TLS output', () => {
       server.listen(0, '127.0.0.1', async () => {
         const port = (server.address() as AddressInfo).port;
         const output = await openCotOutput(target(`tls://127.0.0.1:${port}`), {
-          tls: { cert: pem('client.pem'), key: pem('client.key'), ca: pem('ca.pem') },
+          tls: { cert: pem(certs.clientCert), key: pem(certs.clientKey), ca: pem(certs.caCert) },
         });
         output.send(event(1));
         output.send(event(2));
@@ -270,7 +241,7 @@ describe('TLS output', () => {
       });
     });
     await within(got, 10_000, 'two events over TLS');
-    expect(peer).toBe('client');
+    expect(peer).toBe('reckon test client');
     expect(splitEvents(text).map((x) => parseCotEvent(x)!.event.uid)).toEqual(['DIS.1.1.3001.1', 'DIS.1.1.3001.2']);
   });
 
@@ -278,16 +249,14 @@ describe('TLS output', () => {
     'refuses a server whose certificate does not chain to the given CA',
     async () => {
       // The server certificate is signed by the test CA; the client trusts only another CA.
-      const pem = (name: string) => readFileSync(join(dir, name), 'utf8');
-      const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'other.key', '-out', 'other.pem'];
-      const r = spawnSync(openssl.path!, [...args, '-days', '2', '-subj', '/CN=other CA'], { cwd: dir });
-      expect(r.status).toBe(0);
-      const server = createTlsServer({ cert: pem('server.pem'), key: pem('server.key') }, (socket) => socket.destroy());
+      const server = createTlsServer({ cert: pem(certs.serverCert), key: pem(certs.serverKey) }, (socket) =>
+        socket.destroy(),
+      );
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const statuses: string[] = [];
       const failed = new Promise<void>((resolve) => {
         void openCotOutput(target(`tls://127.0.0.1:${(server.address() as AddressInfo).port}`), {
-          tls: { ca: pem('other.pem') },
+          tls: { ca: pem(certs.otherCaCert) },
           onStatus: (s) => {
             statuses.push(s);
             resolve();

@@ -1,4 +1,4 @@
-// What the NATS security tests need, made at test time in a temporary directory: TLS certificates (a CA, a server
+// What the NATS and CoT TLS tests need, made at test time in a temporary directory: TLS certificates (a CA, a server
 // certificate for 127.0.0.1 and localhost, a client certificate) with Debian's `openssl`, and an operator, an
 // account and a user of NATS's decentralised JWT authentication with their server configuration and creds files,
 // minted with @nats-io/jwt and @nats-io/nkeys. Nothing here is ever used outside the tests.
