@@ -42,9 +42,9 @@ describe('threadCpuShares', () => {
       onCpuSeconds: number;
       processSeconds: number;
     };
-    // The thread's time on a CPU is the process's, less what its other threads (GC, I/O) used meanwhile.
+    // The thread's time on a CPU is the process's, less what its other threads (GC, compiling) used meanwhile.
     expect(onCpuSeconds).toBeLessThanOrEqual(processSeconds + 0.005);
-    expect(onCpuSeconds).toBeGreaterThanOrEqual(0.9 * processSeconds - 0.005);
+    expect(onCpuSeconds).toBeGreaterThanOrEqual(0.75 * processSeconds - 0.005);
     expect(shares.onCpu + shares.waitingForCpu).toBeGreaterThan(0.5);
   });
 });
