@@ -34,25 +34,42 @@ export function reckon(args: readonly string[], env: NodeJS.ProcessEnv = {}): Ru
     exited,
     stdout: () => out,
     stderr: () => err,
-    waitFor(pattern, ms = 15_000) {
-      return within(
-        new Promise<RegExpMatchArray>((resolve) => {
-          const check = () => {
-            const m = out.match(pattern) ?? err.match(pattern);
-            if (m) {
-              checks.delete(check);
-              resolve(m);
-            }
-          };
-          checks.add(check);
-          check();
-        }),
+    waitFor: (pattern, ms = 15_000) =>
+      within(
+        firstMatch(
+          pattern,
+          () => out,
+          () => err,
+          checks,
+        ),
         ms,
         `${pattern} from reckon ${args[0]}`,
         child,
-      );
-    },
+      ),
   };
+}
+
+/**
+ * The first match of `pattern` in stdout or stderr (whichever gets it); `checks` holds the check until then, for the
+ * caller to run on each chunk of output.
+ */
+export function firstMatch(
+  pattern: RegExp,
+  stdout: () => string,
+  stderr: () => string,
+  checks: Set<() => void>,
+): Promise<RegExpMatchArray> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const m = stdout().match(pattern) ?? stderr().match(pattern);
+      if (m) {
+        checks.delete(check);
+        resolve(m);
+      }
+    };
+    checks.add(check);
+    check();
+  });
 }
 
 /** `promise`, or a rejection after `ms` (killing `child`, if given). */

@@ -3,7 +3,7 @@
 // signal handler triggers.
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.js';
-import { within } from './binary.js';
+import { firstMatch, within } from './binary.js';
 
 export interface CliResult {
   readonly code: number;
@@ -55,22 +55,16 @@ export function startCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
     stdout: () => out,
     stderr: () => err,
     interrupt: () => controller.abort('SIGINT'),
-    waitFor(pattern, ms = 15_000) {
-      return within(
-        new Promise<RegExpMatchArray>((resolve) => {
-          const check = () => {
-            const m = out.match(pattern) ?? err.match(pattern);
-            if (m) {
-              checks.delete(check);
-              resolve(m);
-            }
-          };
-          checks.add(check);
-          check();
-        }),
+    waitFor: (pattern, ms = 15_000) =>
+      within(
+        firstMatch(
+          pattern,
+          () => out,
+          () => err,
+          checks,
+        ),
         ms,
         `${pattern} from reckon ${argv[0]}`,
-      );
-    },
+      ),
   };
 }
