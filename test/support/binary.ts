@@ -34,18 +34,13 @@ export function reckon(args: readonly string[], env: NodeJS.ProcessEnv = {}): Ru
     exited,
     stdout: () => out,
     stderr: () => err,
-    waitFor: (pattern, ms = 15_000) =>
-      within(
-        firstMatch(
-          pattern,
-          () => out,
-          () => err,
-          checks,
-        ),
-        ms,
-        `${pattern} from reckon ${args[0]}`,
-        child,
-      ),
+    waitFor: outputWaiter(
+      () => out,
+      () => err,
+      checks,
+      `reckon ${args[0]}`,
+      child,
+    ),
   };
 }
 
@@ -53,7 +48,7 @@ export function reckon(args: readonly string[], env: NodeJS.ProcessEnv = {}): Ru
  * The first match of `pattern` in stdout or stderr (whichever gets it); `checks` holds the check until then, for the
  * caller to run on each chunk of output.
  */
-export function firstMatch(
+function firstMatch(
   pattern: RegExp,
   stdout: () => string,
   stderr: () => string,
@@ -70,6 +65,18 @@ export function firstMatch(
     checks.add(check);
     check();
   });
+}
+
+/** A `waitFor` over a run's output: the first match of a pattern, bounded in time (killing `child`, if given). */
+export function outputWaiter(
+  stdout: () => string,
+  stderr: () => string,
+  checks: Set<() => void>,
+  what: string,
+  child?: ChildProcess,
+): (pattern: RegExp, ms?: number) => Promise<RegExpMatchArray> {
+  return (pattern, ms = 15_000) =>
+    within(firstMatch(pattern, stdout, stderr, checks), ms, `${pattern} from ${what}`, child);
 }
 
 /** `promise`, or a rejection after `ms` (killing `child`, if given). */

@@ -3,7 +3,7 @@
 // signal handler triggers.
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/run.js';
-import { firstMatch, within } from './binary.js';
+import { outputWaiter } from './binary.js';
 
 export interface CliResult {
   readonly code: number;
@@ -55,16 +55,11 @@ export function startCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): 
     stdout: () => out,
     stderr: () => err,
     interrupt: () => controller.abort('SIGINT'),
-    waitFor: (pattern, ms = 15_000) =>
-      within(
-        firstMatch(
-          pattern,
-          () => out,
-          () => err,
-          checks,
-        ),
-        ms,
-        `${pattern} from reckon ${argv[0]}`,
-      ),
+    waitFor: outputWaiter(
+      () => out,
+      () => err,
+      checks,
+      `reckon ${argv[0]}`,
+    ),
   };
 }
