@@ -13,6 +13,18 @@ export interface FlagSpec {
   /** May be given more than once; the value is then a `string[]`. */
   readonly multiple?: boolean;
   readonly short?: string;
+  /**
+   * The heading help lists the flag under (`DIS`, `NATS`, …). Defaults to none: the command's own options, listed
+   * first.
+   */
+  readonly group?: string;
+  /**
+   * Listed by name only, on its group's line among the common settings that `reckon help settings` describes.
+   * Defaults to false: described in full.
+   */
+  readonly brief?: boolean;
+  /** A default the command applies itself (`a free port`), shown also where the flag is listed by name only. */
+  readonly commandDefault?: string;
 }
 
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;

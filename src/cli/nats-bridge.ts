@@ -4,30 +4,30 @@
  * docs/nats.md). Stops on Ctrl-C or after `--duration`, then prints what went each way on stderr.
  */
 import { EXIT_FAILURE, EXIT_OK, type CommandIo, type FlagSpec, type ParsedArgs, type UsageProblem } from './command.js';
-import { configFlags, natsFlags } from './config-flags.js';
+import { natsFlags } from './config-flags.js';
 import { formatCount } from './terminal/format.js';
 import { hostPortFlag } from './network.js';
 import { untilStopped } from './until-stopped.js';
 
-/** The flags of the LAN ⇄ NATS bridge, merged into `reckon bridge`'s. */
+/**
+ * The flags of the LAN ⇄ NATS bridge, merged into `reckon bridge`'s (which takes the network settings of both sides:
+ * `--multicast`, `--broadcast`, `--interface`, `--ttl`, `--mtu` apply to the LAN side).
+ */
 export const NATS_BRIDGE_FLAGS: Record<string, FlagSpec> = {
   udp: {
     type: 'string',
     value: 'HOST:PORT',
+    group: 'LAN ⇄ NATS bridge',
     description:
       'Local address and port the LAN side binds, e.g. 0.0.0.0:3000 (shared with other DIS programs on the host).',
   },
   'udp-send': {
     type: 'string',
     value: 'HOST:PORT',
+    group: 'LAN ⇄ NATS bridge',
     description:
       'Where traffic from NATS goes on the LAN. Default: the --multicast group, else 255.255.255.255 with --broadcast, else 127.0.0.1, on the --udp port.',
   },
-  multicast: configFlags(['network']).multicast!,
-  broadcast: configFlags(['network']).broadcast!,
-  interface: configFlags(['network']).interface!,
-  ttl: configFlags(['network']).ttl!,
-  mtu: configFlags(['network']).mtu!,
   ...natsFlags({ area: true }),
 };
 

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type CommandIo } from './command.js';
-import { renderCommandHelp } from './help.js';
+import { helpWidth, renderCommandHelp } from './help.js';
 import { closestName } from '../config/suggest.js';
 import { printable } from './terminal/printable.js';
 
@@ -56,6 +56,11 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
 };
 
+/** Every command's definition (their modules loaded), in the order of the main help. */
+export async function allCommands(): Promise<Command[]> {
+  return Promise.all(Object.values(COMMANDS).map(async (c) => (await c.load()).command));
+}
+
 /** A command's definition by name (its module loaded), or undefined for a name that is none. */
 export async function loadCommand(name: string): Promise<Command | undefined> {
   const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
@@ -73,6 +78,7 @@ function mainHelp(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
     '',
     'Run `reckon <command> --help` for the options and examples of one command.',
+    'Run `reckon help settings` for what every setting does and where it is set.',
     '',
     'Exit codes: 0 success, 1 runtime failure, 2 bad usage or config.',
     'A failure is reported in one line; set RECKON_DEBUG=1 to see where it came from (the stack trace) as well.',
@@ -89,10 +95,11 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     io.stderr.write(`reckon: a command is needed\n\n${mainHelp()}`);
     return EXIT_USAGE;
   }
-  if (name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     io.stdout.write(mainHelp());
     return EXIT_OK;
   }
+  if (name === 'help') return helpTopic(rest, io);
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
     const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -112,11 +119,41 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   }
 }
 
+/** `reckon help settings [NAME]` and `reckon help <command>`. */
+async function helpTopic(rest: readonly string[], io: CommandIo): Promise<number> {
+  const [topic, ...more] = rest;
+  const width = helpWidth(io.stdout as { isTTY?: boolean; columns?: number });
+  const entry = topic !== undefined && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic] : undefined;
+  if (entry && more.length === 0) {
+    io.stdout.write(renderCommandHelp((await entry.load()).command, width));
+    return EXIT_OK;
+  }
+  if (topic === 'settings' && more.length <= 1) {
+    const { renderSettingsHelp, settingNames, settingsNamed } = await import('./help-settings.js');
+    const leaves = settingsNamed(more[0]);
+    if (leaves.length === 0) {
+      const closest = closestName(printable(more[0]!.replace(/^--/, '')), settingNames());
+      const hint = closest === undefined ? '' : ` (did you mean ${closest}?)`;
+      io.stderr.write(`reckon help settings: no setting or section "${printable(more[0]!)}"${hint}\n`);
+      return EXIT_USAGE;
+    }
+    io.stdout.write(renderSettingsHelp(leaves, await allCommands(), width));
+    return EXIT_OK;
+  }
+  const topics = ['settings', ...Object.keys(COMMANDS)];
+  const closest = topic === undefined ? undefined : closestName(printable(topic), topics);
+  io.stderr.write(
+    `reckon help: no help on "${printable(rest.join(' '))}"${closest ? ` (did you mean ${closest}?)` : ''}; ` +
+      `the topics are ${topics.join(', ')}\n`,
+  );
+  return EXIT_USAGE;
+}
+
 async function runCommand(entry: CommandEntry, rest: readonly string[], io: CommandIo): Promise<number> {
   const { command } = await entry.load();
   const { args, problems } = parseArgs(rest, command.flags);
   if (args.flags.help === true) {
-    io.stdout.write(renderCommandHelp(command));
+    io.stdout.write(renderCommandHelp(command, helpWidth(io.stdout as { isTTY?: boolean; columns?: number })));
     return EXIT_OK;
   }
   const bounds = command.positionals ?? { min: 0, max: 0 };

@@ -20,8 +20,8 @@ const COLUMN_FLAGS = {
   callsign: 'callsign-column',
 } as const satisfies Record<keyof CsvColumns, string>;
 
-/** The flags of `COLUMN_FLAGS`, for a command's flag table. */
-export function columnFlags(): Record<string, FlagSpec> {
+/** The flags of `COLUMN_FLAGS`, for a command's flag table, under help's heading `group` (defaults to none). */
+export function columnFlags(group?: string): Record<string, FlagSpec> {
   const what: Record<keyof CsvColumns, string> = {
     time: 'time (ISO 8601, epoch seconds or ms, or seconds)',
     latitude: 'latitude (degrees)',
@@ -37,6 +37,7 @@ export function columnFlags(): Record<string, FlagSpec> {
       {
         type: 'string',
         value: 'NAME',
+        ...(group === undefined ? {} : { group }),
         description: `CSV tracks: the column of the ${what[key as keyof CsvColumns]}. Defaults to a common name (docs/recorded-tracks.md).`,
       } satisfies FlagSpec,
     ]),

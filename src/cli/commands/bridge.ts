@@ -15,7 +15,7 @@ import {
   type ParsedArgs,
   type UsageProblem,
 } from '../command.js';
-import { configFlags } from '../config-flags.js';
+import { settingFlags } from '../config-flags.js';
 import { NATS_BRIDGE_FLAGS } from '../nats-bridge.js';
 import type { CotOutputTarget } from '../../cot/output.js';
 import { untilStopped } from '../until-stopped.js';
@@ -75,7 +75,11 @@ export const command: Command = {
       value: 'T',
       description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
     },
-    ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+    // Both sides of the network (DIS in; the LAN side of NATS out), but it forwards, never originates, PDUs.
+    ...settingFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver'], {
+      detailed: ['dis'],
+      omit: ['dis.protocolVersion', 'dis.site', 'dis.application'],
+    }),
     ...NATS_BRIDGE_FLAGS,
   },
   examples: [

@@ -6,7 +6,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../config-flags.js';
+import { settingFlags } from '../config-flags.js';
 import { ALGORITHM_FLAG_NAMES, algorithmFlag } from '../terminal/algorithm-flag.js';
 
 export const command: Command = {
@@ -41,9 +41,9 @@ export const command: Command = {
       value: 'HOST:PORT',
       description: 'Where the live map is served. Defaults to 127.0.0.1:8080, or a free port when 8080 is taken.',
     },
-    ...configFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], {
-      port: 'a free port',
-      'latency-compensation': 'timestamp',
+    ...settingFlags(['network', 'dis', 'emitter', 'heartbeat', 'receiver'], {
+      detailed: ['emitter', 'receiver'],
+      defaults: { port: 'a free port', 'latency-compensation': 'timestamp' },
     }),
   },
   examples: [

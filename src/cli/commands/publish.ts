@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags } from '../config-flags.js';
+import { natsFlags, settingFlags } from '../config-flags.js';
 import { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
@@ -15,6 +15,10 @@ const SIMULATED = ['tank', 'ship', 'aircraft'];
 /** The track kinds of `truth/track-checks.ts` (kept here: a command module's top level stays light). */
 const TRACK_KIND_NAMES = ['ground', 'surface', 'subsurface', 'air', 'space', 'munition'] as const;
 const CAPTURED_ENTITY = /^\d+:\d+:\d+$/;
+// Help's headings for the flags of each source of truth.
+const SIMULATED_GROUP = 'Simulated entities (--entity)';
+const TRACKS = 'Recorded tracks (--track)';
+const LOAD = 'Load generator (--entities)';
 const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
 
 export const command: Command = {
@@ -25,6 +29,7 @@ export const command: Command = {
   flags: {
     entity: {
       type: 'string',
+      group: SIMULATED_GROUP,
       value: 'NAME|S:A:E',
       multiple: true,
       description:
@@ -33,6 +38,7 @@ export const command: Command = {
     },
     track: {
       type: 'string',
+      group: TRACKS,
       value: 'FILE',
       multiple: true,
       description:
@@ -40,33 +46,38 @@ export const command: Command = {
     },
     segment: {
       type: 'string',
+      group: TRACKS,
       value: 'N|all',
       description:
         'Tracks that hold several recordings (an id column, or pauses longer than --max-gap): publish recording N, or all of them as entities of their own. Needed when there are several.',
     },
     'max-gap': {
       type: 'string',
+      group: TRACKS,
       value: 'T',
       description:
         'A pause between fixes longer than this starts a new recording, e.g. "10 min". Defaults to 10 × the median interval.',
     },
     origin: {
       type: 'string',
+      group: SIMULATED_GROUP,
       value: 'LAT,LON',
       description:
         'Where the simulated entities are: latitude and longitude in degrees, e.g. 48.1,11.6 (the tank, ship and aircraft keep their places a few km apart). Defaults to Monterey Bay, 36.597,-121.873.',
     },
     kind: {
       type: 'string',
+      group: TRACKS,
       value: 'KIND',
       description: `What the tracks record: ${TRACK_KIND_NAMES.join(', ')}; sets the plausible speed the fixes are checked against and the entity type's domain. Defaults to air for ADS-B, the captured type for DIS, and for CSV and GPX air if the track flies (fast or high), else ground.`,
     },
     strict: {
       type: 'boolean',
+      group: TRACKS,
       description:
         'Refuse a track with any implausible fix. By default an isolated fix that jumps faster than the kind can move, while the fixes around it agree, is dropped as a receiver glitch and its row reported.',
     },
-    ...columnFlags(),
+    ...columnFlags(TRACKS),
     speed: {
       type: 'string',
       value: 'X',
@@ -75,6 +86,7 @@ export const command: Command = {
     },
     from: {
       type: 'string',
+      group: TRACKS,
       value: 'T|TIME',
       description:
         'Start this far into the tracks, e.g. "2 h" or 7200 (seconds), or at a time of a recording, e.g. 2022-07-13T12:00:00Z. Defaults to their start.',
@@ -98,23 +110,29 @@ export const command: Command = {
     json: { type: 'boolean', description: 'Print every PDU sent as one JSON line on stdout (entity, reasons, state).' },
     entities: {
       type: 'string',
+      group: LOAD,
       value: 'N',
       description:
         'Load generator: N simulated entities (1–100000; 50 % tanks, 20 % ships, 30 % aircraft on varied courses), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
     },
     'max-rate': {
       type: 'string',
+      group: LOAD,
       value: 'PDUS',
       description:
         'With --entities: send at most this many PDUs per second; entities past the budget are evaluated next tick. Defaults to no cap.',
     },
     seed: {
       type: 'string',
+      group: LOAD,
       value: 'N',
       description:
         'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.',
     },
-    ...configFlags(['network', 'dis', 'emitter', 'heartbeat']),
+    ...settingFlags(['network', 'dis', 'emitter', 'heartbeat'], {
+      side: 'send',
+      detailed: ['dis', 'emitter', 'heartbeat'],
+    }),
     ...natsFlags(),
   },
   examples: [

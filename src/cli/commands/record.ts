@@ -6,7 +6,7 @@
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags, NETWORK_SECTIONS } from '../config-flags.js';
+import { natsFlags, NETWORK_SECTIONS, settingFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { untilStopped } from '../until-stopped.js';
 
@@ -33,7 +33,7 @@ export const command: Command = {
       type: 'boolean',
       description: 'Record every datagram received, also those the filters reject (other exercises, non-DIS).',
     },
-    ...configFlags(NETWORK_SECTIONS),
+    ...settingFlags(NETWORK_SECTIONS, { side: 'receive', detailed: ['dis'] }),
     ...natsFlags({ stream: true }),
     'stream-update': {
       type: 'boolean',

@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags } from '../config-flags.js';
+import { natsFlags, settingFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { DEFAULT_MAX_GAP_SECONDS, GapCap } from '../gap-cap.js';
 import { sleep } from '../long-timer.js';
@@ -68,7 +68,8 @@ export const command: Command = {
       description:
         'With --stream: write the window to this pcap file instead of sending it (replaced only once complete).',
     },
-    ...configFlags(['network']),
+    // Datagrams go out as they were captured: no bundling (mtu).
+    ...settingFlags(['network'], { side: 'send', detailed: [], omit: ['network.mtu'] }),
     ...natsFlags({ stream: true }),
   },
   // The capture file; none with --stream (checked in run).

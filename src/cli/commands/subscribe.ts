@@ -7,7 +7,7 @@
  */
 import { booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags, natsFlags } from '../config-flags.js';
+import { natsFlags, settingFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
 import { untilStopped } from '../until-stopped.js';
 
@@ -31,7 +31,10 @@ export const command: Command = {
     },
     count: { type: 'string', value: 'N', description: 'Stop after N entity events. Defaults to no limit.' },
     diagnostics: { type: 'boolean', description: 'Report each rejected datagram or PDU (reason, sender) on stderr.' },
-    ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+    ...settingFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver'], {
+      side: 'receive',
+      detailed: ['dis', 'receiver'],
+    }),
     ...natsFlags({ area: true }),
   },
   examples: [

@@ -5,7 +5,7 @@
  */
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
-import { configFlags } from '../config-flags.js';
+import { settingFlags } from '../config-flags.js';
 import { untilStopped } from '../until-stopped.js';
 
 export const command: Command = {
@@ -55,7 +55,19 @@ export const command: Command = {
       value: 'T',
       description: 'Stop after this time, e.g. "30 s" or 30 (seconds). Defaults to until Ctrl-C.',
     },
-    ...configFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver']),
+    // The page dead-reckons and smooths by itself: of the receiver's settings it takes the smoothing and the bound.
+    ...settingFlags(['network', 'dis', 'filter', 'heartbeat', 'receiver'], {
+      side: 'receive',
+      detailed: ['dis', 'receiver', 'emitter'],
+      omit: [
+        'receiver.teleportDistance',
+        'receiver.latencyCompensation',
+        'receiver.renderRate',
+        'receiver.display',
+        'receiver.interpolationDelay',
+      ],
+      also: ['emitter.positionThreshold', 'emitter.orientationThreshold'],
+    }),
   },
   examples: [
     'reckon view                                   # DIS on UDP port 3000; open the printed URL',
