@@ -1,7 +1,8 @@
 /**
  * `reckon subscribe`: receives Entity State PDUs and shows the remote entities live (a table redrawn in place on
- * a terminal, fitted to its size; plain lines otherwise), or prints every event (entity events, and the fires,
- * detonations and collisions between entities) as one JSON line (`--json`).
+ * a terminal, fitted to its size, with shots, detonations, freezes and leaves listed under it as they happen; plain
+ * lines otherwise, and a line per such event), or prints every event (entity events, and the fires, detonations and
+ * collisions between entities) as one JSON line (`--json`).
  * Stops on Ctrl-C, after `--duration` or after `--count` events, then prints what was received and rejected on
  * stderr.
  */
@@ -83,6 +84,17 @@ export const command: Command = {
     let events = 0;
     let lastFrame: import('../../stream/frame.js').EntityFrame | undefined;
     const { stop, stopped } = untilStopped(io.signal, durationSeconds);
+    // Without a terminal, what happens (shots, freezes, leaves) is printed as it comes, once the events of one PDU
+    // are in (a Stop/Freeze for many entities is one line).
+    let eventsPending = false;
+    const printEventsSoon = () => {
+      if (eventsPending) return;
+      eventsPending = true;
+      queueMicrotask(() => {
+        eventsPending = false;
+        for (const line of entities.recent.takeNew()) io.stdout.write(`subscribe: ${line.text}\n`);
+      });
+    };
     // A failure before the socket (or NATS) is open is reported in one line, without a summary of nothing.
     let listening = false;
     let failure: string | undefined;
@@ -98,6 +110,7 @@ export const command: Command = {
           if (event.type === 'fire' || event.type === 'detonation' || event.type === 'collision') {
             // Engagement events carry their places and names already.
             if (json) io.stdout.write(jsonLine(event) + '\n');
+            else entities.applyEngagement(event);
           } else {
             if (json) {
               const { location, orientation } = event.state;
@@ -106,6 +119,7 @@ export const command: Command = {
             }
             entities.apply(event);
           }
+          if (!json && !live.tty) printEventsSoon();
           if (count !== undefined && events >= count) stop(`${count} events`);
         },
         error: fail,

@@ -10,6 +10,8 @@ export interface FitColumn extends Column {
   readonly dropRank?: number;
   /** Cut down (with `…`) to as few as this many characters when dropping is not enough. Defaults to never cut. */
   readonly minWidth?: number;
+  /** Which columns with a `minWidth` are cut down first, lowest first. Defaults to their order. */
+  readonly shrinkRank?: number;
   /** Styles a cell after padding (e.g. a colour), so the padding stays right. Defaults to none. */
   readonly style?: (padded: string, row: number) => string;
 }
@@ -78,8 +80,9 @@ function cut(text: string, width: number): string {
 
 /**
  * Lays rows out under their titles like `formatTable`, in at most `maxWidth` cells: drops columns by `dropRank`
- * (lowest first), then shortens the columns that have a `minWidth`. A line may still be wider when the columns
- * that must stay do not fit; the live view cuts those.
+ * (empty ones first, then lowest rank first), then shortens the columns that have a `minWidth` (lowest
+ * `shrinkRank` first). A line may still be wider when the columns that must stay do not fit; the live view cuts
+ * those.
  * @returns the header line, then one line per row.
  */
 export function formatFittedTable(
@@ -90,15 +93,20 @@ export function formatFittedTable(
   const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? '').length)));
   const kept = columns.map(() => true);
   const total = () => widths.reduce((sum, w, i) => (kept[i] ? sum + w + 2 : sum), -2);
+  const empty = (i: number) => rows.every((r) => (r[i] ?? '') === '');
   const droppable = columns
     .map((c, i) => ({ rank: c.dropRank, i }))
     .filter((c): c is { rank: number; i: number } => c.rank !== undefined)
-    .sort((a, b) => a.rank - b.rank);
+    .sort((a, b) => Number(empty(b.i)) - Number(empty(a.i)) || a.rank - b.rank);
   for (const { i } of droppable) {
     if (total() <= maxWidth) break;
     kept[i] = false;
   }
-  for (let i = 0; i < columns.length && total() > maxWidth; i++) {
+  const shrinkOrder = columns
+    .map((c, i) => ({ rank: c.shrinkRank ?? Number.POSITIVE_INFINITY, i }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i);
+  for (const { i } of shrinkOrder) {
+    if (total() <= maxWidth) break;
     const min = columns[i]!.minWidth;
     if (!kept[i] || min === undefined) continue;
     widths[i] = Math.max(min, Math.min(widths[i]!, widths[i]! - (total() - maxWidth)));

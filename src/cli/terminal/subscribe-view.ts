@@ -3,6 +3,7 @@ import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
 import { ecefToGeodetic, headingPitchRollFromEuler } from '../../math/geodesy.js';
 import { appearanceDamage } from '../../names/appearance.js';
 import { entityTypeNameOf } from '../../names/entity-type-names.js';
+import type { EngagementEvent } from '../../stream/engagement-events.js';
 import type { EntityEvent } from '../../stream/entity-events.js';
 import { markingAt, type EntityFrame } from '../../stream/frame.js';
 import type { SubscriberStats } from '../../stream/subscriber.js';
@@ -12,10 +13,11 @@ import { formatCount, formatLatLonAlt } from './format.js';
 import type { TerminalSize } from './live-view.js';
 import { styles } from './live-view.js';
 import { printable } from './printable.js';
+import { RecentEvents, recentLine } from './subscribe-events.js';
 
 /** Plain lines list at most this many entities; the rest are counted. The live table fits the screen instead. */
 const MAX_PLAIN_ROWS = 25;
-/** Leaves and timeouts listed under the live table. */
+/** Leaves and timeouts named in the plain lines. */
 const RECENT_GONE = 3;
 
 interface Seen {
@@ -48,13 +50,31 @@ export class EntityList {
   timedOut = 0;
   /** The last few leaves and timeouts, newest last. */
   readonly recentGone: GoneEntity[] = [];
+  /** Shots, detonations and collisions seen. */
+  fires = 0;
+  detonations = 0;
+  collisions = 0;
+  /** What happened lately, for the lines under the live table: engagements, freezes, leaves (newest last). */
+  readonly recent = new RecentEvents();
 
   /** Entities seen: appearances, so that the count stays right once gone entities are forgotten. */
   get size(): number {
     return this.seen;
   }
 
+  /** A shot, detonation or collision: counted and listed. */
+  applyEngagement(event: EngagementEvent): void {
+    if (event.type === 'fire') this.fires++;
+    else if (event.type === 'detonation') this.detonations++;
+    else this.collisions++;
+    this.recent.engagement(event);
+  }
+
   apply(event: EntityEvent): void {
+    if (event.type === 'frozen' || event.type === 'resumed') {
+      this.recent.entity(event);
+      return;
+    }
     if (event.type === 'appeared' || event.type === 'updated') {
       let entity = this.byKey.get(event.key);
       if (!entity) {
@@ -70,13 +90,15 @@ export class EntityList {
     if (event.type === 'removed') this.left++;
     else this.timedOut++;
     const { site, application, entity } = event.entityId;
-    this.recentGone.push({
+    const gone: GoneEntity = {
       how: event.type === 'removed' ? 'left' : 'timed out',
       id: `${site}:${application}:${entity}`,
       marking: event.marking,
       timeSeconds: event.timeSeconds,
-    });
+    };
+    this.recentGone.push(gone);
     if (this.recentGone.length > RECENT_GONE) this.recentGone.shift();
+    this.recent.add(goneText(gone), gone.timeSeconds);
   }
 
   pdus(key: number): number {
@@ -125,14 +147,16 @@ function forceSgr(forceId: number): string {
 function columns(color: boolean, forces: readonly number[]): FitColumn[] {
   return [
     { title: 'entity' },
-    { title: 'marking', minWidth: 7 },
-    { title: 'type', minWidth: 8 },
+    // A marking tells apart what the type does not (seven T-80s): the type is shortened first.
+    { title: 'marking', minWidth: 7, shrinkRank: 2 },
+    { title: 'type', minWidth: 8, shrinkRank: 1 },
     {
       title: 'force',
       dropRank: 8,
       style: color ? (text, row) => colored(text, forceSgr(forces[row]!)) : undefined,
     },
-    { title: 'damage', dropRank: 5.5 },
+    // Frozen by a Stop/Freeze PDU, and the damage: kept over the columns of motion (an empty one goes first).
+    { title: 'state', dropRank: 9 },
     { title: 'DR', dropRank: 3 },
     { title: 'position (displayed)' },
     { title: 'heading', align: 'right', dropRank: 6 },
@@ -190,17 +214,16 @@ function rows(frame: EntityFrame, entities: EntityList, max: number): Rows {
       type[e + 6]!,
     );
     const damage = appearanceDamage(type[e]!, type[e + 1]!, type[e + 3]!, t.appearance[slot]!);
+    // A Stop/Freeze PDU holds it: no dead reckoning until Start/Resume.
+    const state = [frame.frozen[slot] === 1 ? 'frozen' : '', damage === undefined ? '' : damage.toLowerCase()];
     forces.push(entities.forceId(key));
     out.push([
       `${frame.entityId[j]}:${frame.entityId[j + 1]}:${frame.entityId[j + 2]}`,
       printable(markingAt(frame, slot)) || '–',
       names.label,
       forceName(entities.forceId(key)),
-      damage === undefined ? '' : damage.toLowerCase(),
-      // A Stop/Freeze PDU holds it: no dead reckoning until Start/Resume.
-      frame.frozen[slot] === 1
-        ? 'frozen'
-        : (DR_ALGORITHM_NAMES[frame.algorithm[slot]!] ?? String(frame.algorithm[slot])),
+      state.filter((part) => part !== '').join(', '),
+      DR_ALGORITHM_NAMES[frame.algorithm[slot]!] ?? String(frame.algorithm[slot]),
       formatLatLonAlt(geo[0]! * DEG, geo[1]! * DEG, geo[2]!),
       Number.isFinite(headingDeg) ? `${headingDeg}°` : '–',
       `${Math.hypot(v[j]!, v[j + 1]!, v[j + 2]!).toFixed(1)} m/s`,
@@ -221,9 +244,23 @@ function goneCounts(entities: EntityList): string {
   return parts.join(', ');
 }
 
-function goneLine(gone: GoneEntity, nowSeconds: number): string {
+function goneText(gone: GoneEntity): string {
   const marking = gone.marking === '' ? '' : ` ${printable(gone.marking)}`;
-  return `${gone.how} ${gone.id}${marking} ${Math.max(0, nowSeconds - gone.timeSeconds).toFixed(0)} s ago`;
+  return `${gone.how} ${gone.id}${marking}`;
+}
+
+function goneLine(gone: GoneEntity, nowSeconds: number): string {
+  return `${goneText(gone)} ${Math.max(0, nowSeconds - gone.timeSeconds).toFixed(0)} s ago`;
+}
+
+/** `1 fire, 1 detonation`, or '' when none came. */
+function engagementCounts(entities: EntityList): string {
+  const parts = [
+    ...(entities.fires > 0 ? [`${entities.fires} fire${entities.fires === 1 ? '' : 's'}`] : []),
+    ...(entities.detonations > 0 ? [`${entities.detonations} detonation${entities.detonations === 1 ? '' : 's'}`] : []),
+    ...(entities.collisions > 0 ? [`${entities.collisions} collision${entities.collisions === 1 ? '' : 's'}`] : []),
+  ];
+  return parts.join(', ');
 }
 
 /**
@@ -242,13 +279,15 @@ export function subscribeLiveLines(
   const s = styles(tty, color);
   const x = stats.transport;
   const gone = goneCounts(entities);
-  const title = s.bold(`${frame.entityCount} remote entities${gone ? ` · ${gone}` : ''}`);
+  const shots = engagementCounts(entities);
+  const title = s.bold(`${frame.entityCount} remote entities${gone ? ` · ${gone}` : ''}${shots ? ` · ${shots}` : ''}`);
   const status = s.dim(
     `${formatCount(x.datagramsIn, 'datagram')}, ${formatCount(x.pdusAccepted, 'PDU')} accepted${formatRejections(x.rejected)} · Ctrl-C to stop`,
   );
-  // Title, header and status always; then the recent leaves while at least 3 entity rows still fit.
-  const recentCount = Math.max(0, Math.min(RECENT_GONE, size.rows - 3 - 3));
-  const recent = recentCount > 0 ? entities.recentGone.slice(-recentCount) : [];
+  // Title, header and status always; then what happened lately while at least 3 entity rows still fit.
+  const events = entities.recent.all;
+  const recentCount = Math.max(0, Math.min(events.length, size.rows - 3 - 3));
+  const recent = recentCount > 0 ? events.slice(-recentCount) : [];
   const fixed = 3 + recent.length;
   const room = Math.max(1, size.rows - fixed);
   // One line goes to "… and N more" when not every entity fits.
@@ -260,7 +299,7 @@ export function subscribeLiveLines(
     s.bold(header!),
     ...lines,
     ...(body.more > 0 ? [s.dim(`… and ${body.more} more`)] : []),
-    ...recent.map((g) => s.dim(goneLine(g, frame.timeSeconds))),
+    ...recent.map((line) => s.dim(recentLine(line, frame.timeSeconds))),
     status,
   ];
 }
@@ -270,7 +309,7 @@ export function subscribePlainLines(frame: EntityFrame, entities: EntityList): s
   const { rows: body, more } = rows(frame, entities, MAX_PLAIN_ROWS);
   const lines = body.map(
     (r) =>
-      `subscribe: ${r[0]} ${r[1]} ${r[3]} type="${r[2]}"${r[4] ? ` damage="${r[4]}"` : ''} DR=${r[5]} ${r[6]} ` +
+      `subscribe: ${r[0]} ${r[1]} ${r[3]} type="${r[2]}"${r[4] ? ` state="${r[4]}"` : ''} DR=${r[5]} ${r[6]} ` +
       `heading=${r[7]} ${r[8]} rate=${r[9]} pdus=${r[10]} last=${r[11]}`,
   );
   const gone = goneCounts(entities);

@@ -46,11 +46,11 @@ describe('subscribe view', () => {
     expect(lines.join('\n')).toMatch(/47\.39712° N 8\.54803° E 408 m/);
   });
 
-  it('shows everything where it fits: type, force, damage, heading, speed, rate, PDUs', () => {
+  it('shows everything where it fits: type, force, state, heading, speed, rate, PDUs', () => {
     const { frame, entities } = world([{ marking: 'TANK 1', forceId: 2, headingDeg: 135, appearance: 1 << 3 }]);
     const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 200, rows: 40 });
     expect(lines[1]!.split(/\s{2,}/)).toEqual(
-      ['entity', 'marking', 'type', 'force', 'damage', 'DR', 'position (displayed)'].concat([
+      ['entity', 'marking', 'type', 'force', 'state', 'DR', 'position (displayed)'].concat([
         'heading',
         'speed',
         'rate',
@@ -74,25 +74,26 @@ describe('subscribe view', () => {
       '0.5 s ago',
     ]);
     expect(subscribePlainLines(frame, entities)[0]).toMatch(
-      /opposing type="M1A2 · Tank · USA" damage="slight damage" .* heading=135° .* rate=0\.67\/s pdus=2/,
+      /opposing type="M1A2 · Tank · USA" state="slight damage" .* heading=135° .* rate=0\.67\/s pdus=2/,
     );
   });
 
-  it('says "frozen" in the DR column of an entity a Stop/Freeze PDU holds, and in its plain line', () => {
+  it('says "frozen" in the state column of an entity a Stop/Freeze PDU holds, and in its plain line', () => {
     const { table, entities } = world([{ marking: 'HELD' }, { marking: 'FREE' }]);
     table.freeze(table.slotOf(table.key[0]!), 1.2);
     const frame = renderFrame(createFrame(), table, 1.5);
     const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 200, rows: 40 });
-    expect(lines[2]!.split(/\s{2,}/).slice(0, 5)).toEqual([
+    expect(lines[2]!.split(/\s{2,}/).slice(0, 6)).toEqual([
       '1:77:1',
       'HELD',
       'M1A2 · Tank · USA',
       'friendly',
       'frozen',
+      'FPW',
     ]);
     expect(lines[3]!.split(/\s{2,}/).slice(0, 5)).toEqual(['1:77:2', 'FREE', 'M1A2 · Tank · USA', 'friendly', 'FPW']);
     const plain = subscribePlainLines(frame, entities);
-    expect(plain[0]).toMatch(/ DR=frozen /);
+    expect(plain[0]).toMatch(/ state="frozen" DR=FPW /);
     expect(plain[1]).not.toMatch(/frozen/);
   });
 
@@ -208,5 +209,42 @@ describe('subscribe view', () => {
     screen.written = '';
     for (let i = 0; i < 3; i++) draw();
     check();
+  });
+
+  it('keeps seven markings that differ only at their end whole at 80 columns, shortening the type first', () => {
+    // VR-Forces names its units "O1:3001:NN"; a long type (28 characters and more) must not hide them.
+    const t80 = [1, 1, 222, 1, 1, 5, 0]; // T-80BVK · Tank · RUS
+    const hind = [1, 2, 222, 20, 2, 0, 0]; // Mi-24/25/35 Hind · Attack helicopter · RUS
+    const { frame, entities } = world(
+      Array.from({ length: 7 }, (_, i) => ({ marking: `O1:3001:5${i}`, entityType: i === 6 ? hind : t80 })),
+    );
+    const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 79, rows: 23 });
+    const rows = lines.filter((l) => l.startsWith('1:77:'));
+    expect(rows).toHaveLength(7);
+    expect(rows.map((r) => r.split(/\s{2,}/)[1])).toEqual(Array.from({ length: 7 }, (_, i) => `O1:3001:5${i}`));
+    expect(rows[0]).toMatch(/ T-80BVK · Tank · RUS /);
+    expect(rows[6]).toMatch(/ Mi-24\/25\/35 Hind · [^·]+… {2}47/); // the type, cut
+    for (const line of lines) expect(visibleWidth(line), line).toBeLessThanOrEqual(79);
+  });
+
+  it('lists the entities one Stop/Freeze holds on one line, and shows "frozen" at 80 columns', () => {
+    const { table, entities, records } = world(specs(7).map((s) => ({ ...s, marking: 'T' })));
+    for (const r of records) {
+      table.freeze(table.slotOf(event('frozen', r, 3).key), 3);
+      entities.apply(event('frozen', r, 3));
+    }
+    entities.apply(event('resumed', records[0]!, 5));
+    const frame = renderFrame(createFrame(), table, 6);
+    const lines = subscribeLiveLines(frame, entities, stats, false, { columns: 79, rows: 23 });
+    expect(lines).toContain('frozen: 7 entities (Stop/Freeze) · 3 s ago');
+    expect(lines).toContain('resumed: T (Start/Resume) · 1 s ago');
+    expect(lines[1]).toMatch(/^entity\s+marking\s+type\s+state\s+position/);
+    expect(lines[3]).toMatch(/^1:77:2\s+T\s+M1A2 · Tank · USA\s+frozen\s+47/);
+    // Without a terminal, the lines as they come, each once.
+    expect(entities.recent.takeNew().map((l) => l.text)).toEqual([
+      'frozen: 7 entities (Stop/Freeze)',
+      'resumed: T (Start/Resume)',
+    ]);
+    expect(entities.recent.takeNew()).toEqual([]);
   });
 });
