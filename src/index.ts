@@ -468,6 +468,7 @@ export {
   subscribeEntities,
   entityFrames,
   type EntitySubscriber,
+  type SubscriberEvent,
   type SubscriberNats,
   type SubscriberOptions,
   type SubscriberStats,
@@ -484,5 +485,14 @@ export {
 export type { LocalEntity, EmittedPdu } from './stream/local-entities.js';
 export type { Fleet, FleetOptions } from './stream/fleet.js';
 export type { EntityEvent, EntityEventType, LeaveReason } from './stream/entity-events.js';
+export type {
+  EngagementEvent,
+  FireEvent,
+  DetonationEvent,
+  CollisionEvent,
+  EntityRef,
+  Munition,
+  Place,
+} from './stream/engagement-events.js';
 export { markingAt, type EntityFrame } from './stream/frame.js';
 export type { StreamConfig } from './stream/settings.js';

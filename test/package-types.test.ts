@@ -2,17 +2,15 @@
 // type-checks with skipLibCheck off — without @types/node (a development dependency only) but for the servers'
 // subpaths — and none exports an internal helper.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './support/binary.js';
+import { createConsumer } from './support/consumer.js';
 
-const consumer = mkdtempSync(join(tmpdir(), 'reckon-consumer-'));
-afterAll(() => rmSync(consumer, { recursive: true, force: true }));
-mkdirSync(join(consumer, 'node_modules'));
-symlinkSync(ROOT, join(consumer, 'node_modules', 'reckon'), 'dir');
-writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+const project = createConsumer();
+const consumer = project.dir;
+afterAll(() => project.remove());
 
 /** The package's entry points as a consumer names them: `reckon`, `reckon/nats`, … */
 const exportsField = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports as Record<string, unknown>;
@@ -25,49 +23,27 @@ const NODE_ONLY = new Set(['reckon/nats', 'reckon/view']);
 
 /** Type-checks a consumer module importing `imported` (skipLibCheck off); the compiler's output, '' if clean. */
 function compileConsumer(imported: readonly string[], types: readonly string[]): string {
-  writeFileSync(
-    join(consumer, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        lib: ['ES2023', 'DOM'], // rxjs's timers and zod's URL need DOM where @types/node is absent
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        types,
-        typeRoots: [join(ROOT, 'node_modules', '@types')],
-        strict: true,
-        skipLibCheck: false,
-        noEmit: true,
-      },
-      files: ['consumer.ts'],
-    }),
-  );
-  writeFileSync(
-    join(consumer, 'consumer.ts'),
+  project.write(
+    'consumer.ts',
     [
       ...imported.map((entry, i) => `import * as entry${i} from '${entry}';`),
       `export const api = [${imported.map((_, i) => `entry${i}`).join(', ')}];`,
       '',
     ].join('\n'),
   );
-  // One thread: the suite keeps both cores busy, and checking in parallel costs more CPU in all.
-  const tsc = spawnSync(
-    process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer, '--singleThreaded'],
-    {
-      encoding: 'utf8',
-      timeout: 150_000,
-    },
-  );
-  return tsc.stdout + tsc.stderr + (tsc.status === 0 ? '' : `exit ${tsc.status}`);
+  return project.compile(['consumer.ts'], types);
 }
 
 describe('published types', () => {
   it('compile without @types/node (skipLibCheck off), every subpath but the servers', () => {
-    writeFileSync(
-      join(consumer, 'core.ts'),
+    project.write(
+      'core.ts',
       "import { createPublisher, createSubscriber, PduBundler, type EntityEvent } from 'reckon';\n" +
-        'export const api = [createPublisher, createSubscriber, PduBundler];\nexport type Event = EntityEvent;\n',
+        "import type { FireEvent, DetonationEvent, CollisionEvent, EngagementEvent, SubscriberEvent } from 'reckon';\n" +
+        'export const api = [createPublisher, createSubscriber, PduBundler];\nexport type Event = EntityEvent;\n' +
+        // What events$ emits, told apart by `type`, as docs/api.md shows.
+        'export type Shot = [FireEvent, DetonationEvent, CollisionEvent, EngagementEvent];\n' +
+        "export const kind = (e: SubscriberEvent): string => (e.type === 'fire' ? e.munition.name : e.type);\n",
     );
     expect(compileConsumer(['reckon', './core.js', ...entries.filter((e) => !NODE_ONLY.has(e))], [])).toBe('');
   }, 180_000);

@@ -96,8 +96,13 @@ export function cotEventsOptionProblems(options: CotEventsOptions): string[] {
  *
  * ## Example
  * ```ts
- * const subscriber = createSubscriber({ network: { port: 3000 } });
- * subscriber.frames({ rateHz: 10 })
+ * import { createSocket } from 'node:dgram';
+ * import { createSubscriber } from 'reckon';
+ * import { cotEvents } from 'reckon/cot';
+ *
+ * const socket = createSocket('udp4');
+ * createSubscriber({ network: { port: 3000 } })
+ *   .frames({ rateHz: 10 })
  *   .pipe(cotEvents({ rateHz: 1 }))
  *   .subscribe((e) => socket.send(e.xml, 6969, '127.0.0.1'));
  * ```

@@ -84,11 +84,11 @@ export function emptyTotals(): DisCaptureTotals {
 /**
  * Walks a capture and yields each DIS PDU in order, counting everything into `totals`.
  * @param capture - from `readCapture`, or frames (a piece of a capture read by `CaptureParser`).
- * @param totals - counters to add to (see `emptyTotals`).
+ * @param totals - counters to add to. Defaults to new ones (read the PDUs only).
  */
 export function* disCapturePdus(
   capture: Capture | Iterable<CaptureFrame>,
-  totals: DisCaptureTotals,
+  totals: DisCaptureTotals = emptyTotals(),
   options: DisCaptureOptions = {},
 ): Generator<DisPduEvent> {
   const record = new EntityStateRecord();

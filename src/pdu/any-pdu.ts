@@ -162,8 +162,16 @@ export function encodeOtherPduInto(out: Uint8Array, record: OtherPduRecord, offs
  *
  * ## Example
  * ```ts
+ * import { createSocket } from 'node:dgram';
+ * import { CodecStatus, FireRecord, PduRecords } from 'reckon';
+ *
  * const pdus = new PduRecords();
- * if (pdus.decode(datagram) === CodecStatus.OK && pdus.record instanceof FireRecord) use(pdus.record);
+ * createSocket('udp4')
+ *   .on('message', (datagram) => {
+ *     if (pdus.decode(datagram) === CodecStatus.OK && pdus.record instanceof FireRecord)
+ *       console.log('fire from entity', pdus.record.firingEntityId.entity, 'range', pdus.record.range);
+ *   })
+ *   .bind(3000);
  * ```
  */
 export class PduRecords {

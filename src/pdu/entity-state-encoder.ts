@@ -208,8 +208,14 @@ function writeParameters(fields: DataView, v: DataView, p: number, byteCount: nu
  *
  * ## Example
  * ```ts
+ * import { createSocket } from 'node:dgram';
+ * import { EntityStateEncoder, EntityStateRecord } from 'reckon';
+ *
+ * const socket = createSocket('udp4');
  * const encoder = new EntityStateEncoder();
- * socket.send(encoder.encode(record), 3000, '127.0.0.1'); // send copies before the next encode
+ * const record = new EntityStateRecord();
+ * record.entity = 1;
+ * socket.send(encoder.encode(record), 3000, '127.0.0.1', () => socket.close()); // send copies the bytes
  * ```
  */
 export class EntityStateEncoder {

@@ -52,6 +52,7 @@ export interface Munition extends MunitionDescriptor {
   readonly entity: EntityRef | undefined;
 }
 
+/** A shot: a Fire PDU (IEEE 1278.1-2012 §7.3.2), its entities named as the table knows them, where it was fired. */
 export interface FireEvent extends Place {
   readonly type: 'fire';
   /** Scheduler time of the event, seconds. */
@@ -69,6 +70,10 @@ export interface FireEvent extends Place {
   readonly pdu: FirePdu;
 }
 
+/**
+ * Where a round or munition went off and with what result: a Detonation PDU (IEEE 1278.1-2012 §7.3.3); its
+ * `eventId` is the one of the fire it ends.
+ */
 export interface DetonationEvent extends Place {
   readonly type: 'detonation';
   readonly timeSeconds: number;
@@ -83,6 +88,7 @@ export interface DetonationEvent extends Place {
   readonly pdu: DetonationPdu;
 }
 
+/** A collision between entities, or with terrain: a Collision or Collision-Elastic PDU (IEEE 1278.1-2012 §7.2.3, §7.2.4). */
 export interface CollisionEvent extends Place {
   readonly type: 'collision';
   readonly timeSeconds: number;
@@ -102,6 +108,7 @@ export interface CollisionEvent extends Place {
   readonly pdu: CollisionPdu | CollisionElasticPdu;
 }
 
+/** What `createSubscriber(...).events$` emits about engagements between entities; tell them apart by `type`. */
 export type EngagementEvent = FireEvent | DetonationEvent | CollisionEvent;
 
 const lla = new Float64Array(3);

@@ -41,11 +41,17 @@ export interface DeadReckonEmitOptions {
  *
  * ## Example
  * ```ts
+ * import { createPublisher, deadReckonEmit, emitReasonNames, sampleTrajectory } from 'reckon';
+ * import { tankRoadCourse } from 'reckon/truth';
+ *
  * const publisher = await createPublisher({ network: { port: 3000 } });
- * truth$.pipe(
- *   deadReckonEmit({ entities: [{ entity: 1, marking: 'TANK', algorithm: 'auto' }] }),
- *   publisher.transmit(),
- * ).subscribe((pdu) => console.log(pdu.entity, emitReasonNames(pdu.reasons)));
+ * const truth$ = sampleTrajectory(tankRoadCourse(), { entity: 1, rateHz: 30, durationSeconds: 60 });
+ * truth$
+ *   .pipe(deadReckonEmit({ entities: [{ entity: 1, marking: 'TANK', algorithm: 'auto' }] }), publisher.transmit())
+ *   .subscribe({
+ *     next: (pdu) => console.log(pdu.entity, emitReasonNames(pdu.reasons)),
+ *     complete: () => void publisher.close(),
+ *   });
  * ```
  */
 export function deadReckonEmit(options: DeadReckonEmitOptions = {}): OperatorFunction<TruthSample, EmittedPdu> {
@@ -100,9 +106,13 @@ export interface SampleTrajectoryOptions {
  *
  * ## Example
  * ```ts
+ * import { createPublisher, deadReckonEmit, sampleTrajectory } from 'reckon';
+ * import { tankRoadCourse } from 'reckon/truth';
+ *
+ * const publisher = await createPublisher({ network: { port: 3000 } });
  * sampleTrajectory(tankRoadCourse(), { entity: 1, rateHz: 20, durationSeconds: 60 })
  *   .pipe(deadReckonEmit(), publisher.transmit())
- *   .subscribe();
+ *   .subscribe({ complete: () => void publisher.close() });
  * ```
  */
 export function sampleTrajectory(trajectory: Trajectory, options: SampleTrajectoryOptions): Observable<TruthSample> {

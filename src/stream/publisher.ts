@@ -96,14 +96,22 @@ export interface Publisher {
  *
  * ## Example
  * ```ts
+ * import { createPublisher, createTruthState } from 'reckon';
+ * import { tankRoadCourse } from 'reckon/truth';
+ *
  * const publisher = await createPublisher({ network: { port: 3000 } });
  * publisher.define({ entity: 1, marking: 'TANK 1', entityType: { kind: 1, domain: 1, country: 225 } });
+ * const trajectory = tankRoadCourse();
  * const truth = createTruthState();
- * setInterval(() => {
- *   trajectory.sample(performance.now() / 1000, truth);
- *   publisher.update(1, truth, performance.now() / 1000);
+ * const timer = setInterval(() => {
+ *   const t = performance.now() / 1000;
+ *   trajectory.sample(t, truth);
+ *   publisher.update(1, truth, t);
  * }, 50);
- * // later: await publisher.close();
+ * setTimeout(() => {
+ *   clearInterval(timer);
+ *   void publisher.close(); // leave notices, then the socket closes
+ * }, 60_000);
  * ```
  */
 export async function createPublisher(config: StreamConfig = {}, options: PublisherOptions = {}): Promise<Publisher> {

@@ -15,6 +15,7 @@ export type {
   Diagnostic,
   DiagnosticReason,
   EntitySubscriber,
+  SubscriberEvent,
   SubscriberNats,
   SubscriberOptions,
   SubscriberStats,
@@ -31,9 +32,17 @@ export type {
  *
  * ## Example
  * ```ts
+ * import { createSubscriber } from 'reckon';
+ *
  * const subscriber = createSubscriber({ network: { port: 3000 } });
  * subscriber.diagnostics$.subscribe((d) => console.warn(d.reason, d.source.address));
- * subscriber.events$.subscribe((e) => console.log(e.type, e.marking, e.state.location));
+ * // Entity events and engagements, told apart by `type`.
+ * subscriber.events$.subscribe((e) => {
+ *   if (e.type === 'fire') console.log('fire', e.shooter.marking, e.munition.name, e.target?.marking, e.range);
+ *   else if (e.type === 'detonation') console.log('detonation', e.munition.name, e.resultName);
+ *   else if (e.type === 'collision') console.log('collision', e.issuing.marking, e.colliding?.marking);
+ *   else console.log(e.type, e.marking, e.state.location);
+ * });
  * ```
  */
 export function createSubscriber(config: StreamConfig = {}, options: SubscriberOptions = {}): EntitySubscriber {
@@ -48,9 +57,11 @@ export function createSubscriber(config: StreamConfig = {}, options: SubscriberO
  *
  * ## Example
  * ```ts
+ * import { subscribeEntities } from 'reckon';
+ *
  * const subscription = subscribeEntities({ network: { port: 3000 }, dis: { exercise: 1 } })
  *   .subscribe((event) => console.log(event.type, event.marking, event.state.location));
- * // later: subscription.unsubscribe(); // closes the socket
+ * setTimeout(() => subscription.unsubscribe(), 60_000); // closes the socket
  * ```
  */
 export function subscribeEntities(config: StreamConfig = {}, options: SubscriberOptions = {}): Observable<EntityEvent> {
@@ -63,10 +74,15 @@ export function subscribeEntities(config: StreamConfig = {}, options: Subscriber
  *
  * ## Example
  * ```ts
+ * import { ecefToGeodeticDegrees, entityFrames } from 'reckon';
+ *
+ * const lla = new Float64Array(3);
  * entityFrames({ network: { port: 3000 } }, { rateHz: 30 }).subscribe((frame) => {
  *   for (let slot = 0; slot < frame.slotCount; slot++) {
  *     if (frame.active[slot] !== 1) continue;
- *     draw(frame.location[3 * slot], frame.location[3 * slot + 1], frame.location[3 * slot + 2]);
+ *     const l = frame.location;
+ *     ecefToGeodeticDegrees(lla, l[3 * slot]!, l[3 * slot + 1]!, l[3 * slot + 2]!);
+ *     console.log(frame.key[slot], lla[0], lla[1], lla[2]); // latitude°, longitude°, height m
  *   }
  * });
  * ```

@@ -18,6 +18,7 @@ export {
   VIEW_PROTOCOL_VERSION,
   FEED_PATH,
   readFeedMessage,
+  FeedWriter,
   parseServerMessage,
   encodeMessage,
   filterMatches,

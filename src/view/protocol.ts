@@ -34,8 +34,18 @@ export const MAX_FEED_PDU_BYTES = 0xffff;
  *
  * ## Example
  * ```ts
+ * import { FeedWriter } from 'reckon/view';
+ *
  * const writer = new FeedWriter();
- * if (!writer.add(arrivalTimeMs, pdu, 0, pdu.length)) { send(writer.bytes()); writer.reset(); writer.add(...); }
+ * const messages: Uint8Array[] = [];
+ * const pdus = [{ arrivalTimeMs: Date.now(), bytes: new Uint8Array(144) }];
+ * for (const { arrivalTimeMs, bytes } of pdus) {
+ *   if (writer.add(arrivalTimeMs, bytes, 0, bytes.length)) continue;
+ *   messages.push(writer.bytes().slice()); // full: keep what is there, start the next message
+ *   writer.reset();
+ *   writer.add(arrivalTimeMs, bytes, 0, bytes.length);
+ * }
+ * if (writer.records > 0) messages.push(writer.bytes().slice());
  * ```
  */
 export class FeedWriter {
