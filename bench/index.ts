@@ -3,6 +3,7 @@
  * the same process and run, and prints a table (or one JSON object per line with `--json`).
  */
 import { readdirSync } from 'node:fs';
+import { cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchResult, BenchSuite } from './harness.js';
@@ -22,6 +23,22 @@ if (!(globalThis as { gc?: unknown }).gc) {
   process.stderr.write('note: run through `npm run bench` (node --expose-gc) for heap figures\n');
 }
 
+/** The run itself, for the figures' context (docs/benchmarks.md is written from these lines): when, where, load. */
+const started = Date.now();
+const run = (phase: 'start' | 'end'): BenchResult => ({
+  name: phase === 'start' ? 'bench.run' : 'bench.run.end',
+  date: new Date().toISOString(),
+  node: process.version,
+  os: `${platform()} ${release()}`,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+  loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+  ...(phase === 'end' ? { seconds: Math.round((Date.now() - started) / 1000) } : {}),
+  filters: filters.join(' '),
+  quick,
+});
+if (json) process.stdout.write(JSON.stringify(run('start')) + '\n');
+
 const all: BenchResult[] = [];
 for (const file of files) {
   if (!json) process.stderr.write(`running ${file} …\n`);
@@ -32,6 +49,8 @@ for (const file of files) {
     if (json) process.stdout.write(JSON.stringify(r) + '\n');
   }
 }
+
+if (json) process.stdout.write(JSON.stringify(run('end')) + '\n');
 
 if (!json) {
   const columns = [...new Set(all.flatMap((r) => Object.keys(r).filter((k) => k !== 'name')))];
