@@ -15,6 +15,9 @@ import type { DatagramTransport } from '../transport/transport.js';
 /** Ticks per second with `--entities` unless `--rate` says otherwise. */
 export const LOAD_DEFAULT_RATE_HZ = 10;
 
+/** The land and sea looked at around the origin: the courses' 40 km square and a course's length beyond it, m. */
+const LOAD_AREA_HALF_METERS = 25_000;
+
 /** Longest slice of a tick, ms: every entity is evaluated once per tick, a slice of them every SLICE_MS. */
 const SLICE_MS = 10;
 
@@ -80,7 +83,22 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   ]);
   io.stderr.write(`publish: preparing ${entities} entities…\n`);
   const preparedMs = performance.now();
-  const generator = new LoadGenerator(config, { entities, seed, algorithm });
+  // Tanks on land and ships at sea, by the land polygons the map page ships.
+  const [{ landAround }, { DEFAULT_ORIGIN }] = await Promise.all([
+    import('./land-mask.js'),
+    import('../truth/trajectory.js'),
+  ]);
+  const surfaces = await landAround(DEFAULT_ORIGIN.latitudeDeg, DEFAULT_ORIGIN.longitudeDeg, LOAD_AREA_HALF_METERS);
+  if (typeof surfaces === 'string') io.stderr.write(`publish: ${surfaces}: tanks and ships go anywhere\n`);
+  const generator = new LoadGenerator(config, {
+    entities,
+    seed,
+    algorithm,
+    ...(typeof surfaces === 'string' ? {} : { surfaces }),
+  });
+  const where = typeof surfaces === 'string' ? ['', ''] : [' on land', ' at sea'];
+  const unplaced =
+    generator.stats.unplaced > 0 ? `, ${generator.stats.unplaced} of the tanks and ships not wholly so` : '';
   let transport: DatagramTransport;
   // Over NATS, the transport routes each PDU of a datagram to its cell's subject and bundles them per subject.
   let natsStats: NatsStats | undefined;
@@ -105,7 +123,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const ids = `${config.dis.site}:${config.dis.application}${lastApplication}:1…`;
   const readySeconds = ((performance.now() - preparedMs) / 1000).toFixed(1);
   io.stderr.write(
-    `publish: ${entities} entities (50 % tanks, 20 % ships, 30 % aircraft; ids ${ids}) ready in ${readySeconds} s` +
+    `publish: ${entities} entities (50 % tanks${where[0]}, 20 % ships${where[1]}, 30 % aircraft${unplaced}; ` +
+      `ids ${ids}) ready in ${readySeconds} s` +
       ` → ${destination}, exercise ${config.dis.exercise}, ${rateHz} ticks/s,` +
       ` joining over ${generator.rampSeconds} s` +
       `${Number.isFinite(maxRate) ? `, at most ${maxRate} PDUs/s` : ''}; Ctrl-C to stop\n`,

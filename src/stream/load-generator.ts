@@ -27,6 +27,7 @@ import {
 } from '../truth/trajectory.js';
 import { createRandom } from '../math/random.js';
 import { emitterOptionsFromConfig } from './settings.js';
+import { courseFootprint, placeCourse, type Placement, type SurfaceMap } from './load-placement.js';
 
 /** Most entities one generator holds (the documented limit of `reckon publish --entities`). */
 export const MAX_LOAD_ENTITIES = 100_000;
@@ -37,12 +38,14 @@ export const ENTITIES_PER_APPLICATION = 0xfffe;
 /** The kinds the generator mixes, in the order of `LOAD_KIND_PATTERN`'s values. */
 export const LOAD_KINDS = [
   // M1A2 tank: platform, land, USA, tank.
-  { name: 'tank', marking: 'TANK', entityType: [1, 1, 225, 1, 1, 3, 0] },
+  { name: 'tank', marking: 'TANK', entityType: [1, 1, 225, 1, 1, 3, 0], surface: 'land' },
   // A destroyer: platform, surface, USA.
-  { name: 'ship', marking: 'SHIP', entityType: [1, 3, 225, 4, 0, 0, 0] },
+  { name: 'ship', marking: 'SHIP', entityType: [1, 3, 225, 4, 0, 0, 0], surface: 'sea' },
   // A fighter: platform, air, USA.
-  { name: 'aircraft', marking: 'AIR', entityType: [1, 2, 225, 1, 3, 0, 0] },
+  { name: 'aircraft', marking: 'AIR', entityType: [1, 2, 225, 1, 3, 0, 0], surface: 'any' },
 ] as const;
+
+const EMPTY = new Float64Array(0);
 
 /** Kind of entity i is LOAD_KIND_PATTERN[i % 10]: 50 % tanks, 20 % ships, 30 % aircraft, interleaved. */
 export const LOAD_KIND_PATTERN: readonly number[] = [0, 2, 0, 1, 0, 2, 0, 1, 0, 2];
@@ -58,6 +61,11 @@ export interface LoadGeneratorOptions {
   readonly rampSeconds?: number;
   /** Side of the square the courses are spread over, m. Defaults to 40 000. */
   readonly areaMeters?: number;
+  /**
+   * Land and sea around the origin: each tank's whole course is then on land, each ship's at sea (drawn again until
+   * it is). Defaults to none: courses anywhere in the square.
+   */
+  readonly surfaces?: SurfaceMap;
 }
 
 export type { PduSink };
@@ -78,6 +86,8 @@ export interface LoadGeneratorStats {
   joined: number;
   /** Leave notices written. */
   leaveNotices: number;
+  /** Tanks and ships whose course could not be put wholly on land or at sea (with `surfaces`). */
+  unplaced: number;
   /**
    * The longest time between two evaluations of one entity, s (a tick at the rate gives 1 / rate): how late the
    * slowest entity's truth was seen.
@@ -103,6 +113,7 @@ export class LoadGenerator {
     joined: 0,
     leaveNotices: 0,
     maxEvaluationGapSeconds: 0,
+    unplaced: 0,
   };
   /** The emitter settings of each kind (index into LOAD_KINDS). */
   readonly emitterOptions: readonly EmitterOptions[];
@@ -192,6 +203,8 @@ export class LoadGenerator {
     });
     this.table = table;
     const profiles = emitterOptions.map((o) => table.bank.addProfile(o));
+    const footprints = options.surfaces ? this.shapes.map((shape) => courseFootprint(shape, frame)) : [];
+    const place: Placement = { headingRad: 0, northM: 0, eastM: 0 };
     const perKind = [0, 0, 0];
     for (let i = 0; i < n; i++) {
       const kind = LOAD_KIND_PATTERN[i % LOAD_KIND_PATTERN.length]!;
@@ -201,10 +214,10 @@ export class LoadGenerator {
       this.numberInKind[i] = ++perKind[kind]!;
       this.joinSeconds[i] = (i / n) * this.rampSeconds;
       this.phaseSeconds[i] = random.uniform(0, this.shapeDurations[shape]!);
-      const heading = random.uniform(0, 2 * Math.PI);
-      const north = random.uniform(-area / 2, area / 2),
-        east = random.uniform(-area / 2, area / 2);
-      writeRigidMotion(this.motion, 12 * i, frame, heading, north, east);
+      const surface = LOAD_KINDS[kind]!.surface;
+      if (!placeCourse(place, random, footprints[shape] ?? EMPTY, frame, area, surface, options.surfaces))
+        this.stats.unplaced++;
+      writeRigidMotion(this.motion, 12 * i, frame, place.headingRad, place.northM, place.eastM);
       const { site, application, entity } = this.entityId(i);
       table.define(i, { site, application, entity, entityType: LOAD_KINDS[kind]!.entityType }, profiles[kind]!);
       writeMarking(table.marking, 12 * i + 1, LOAD_KINDS[kind]!.marking, this.numberInKind[i]!);
