@@ -27,6 +27,7 @@ import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
 import { CodecStatus } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
 import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
+import { ArrivalRate } from './arrival-rate.js';
 import {
   createTransportStats,
   type DatagramReceiver,
@@ -106,7 +107,8 @@ export class ViewGateway {
   private readonly arrivalMs = new Float64Array(1);
   private readonly writer = new FeedWriter();
   private timers: Array<ReturnType<typeof setInterval>> = [];
-  private readonly rate = { pdus: 0, bytes: 0, pdusPerSecond: 0, bytesPerSecond: 0 };
+  /** Every PDU taken, Entity State or not: what the panel's PDUs/s and bytes/s show. */
+  private readonly rate = new ArrivalRate();
   private closed = false;
 
   constructor(options: GatewayOptions) {
@@ -216,6 +218,7 @@ export class ViewGateway {
   }
 
   private readonly consume = (bytes: Uint8Array, offset: number, length: number): void => {
+    this.rate.count(length);
     const type = bytes[offset + HeaderOffset.PDU_TYPE];
     if (type !== PduType.ENTITY_STATE && type !== PduType.ENTITY_STATE_UPDATE) {
       this.engagements.consume(bytes, offset, length, this.arrivalMs[0]!, this.broadcast);
@@ -276,8 +279,6 @@ export class ViewGateway {
     if (isDeactivated(record.appearance)) this.entities.delete(entry);
     this.stats.pdus++;
     this.stats.bytes += length;
-    this.rate.pdus++;
-    this.rate.bytes += length;
     this.addToTick(entry, bytes, offset, length);
   };
 
@@ -546,9 +547,7 @@ export class ViewGateway {
         this.stats.timeouts++;
       }
     }
-    this.rate.pdusPerSecond = this.rate.pdus;
-    this.rate.bytesPerSecond = this.rate.bytes;
-    this.rate.pdus = this.rate.bytes = 0;
+    this.rate.roll();
     for (const client of this.clients) {
       if (client.congested) continue;
       this.sendJson(client, {

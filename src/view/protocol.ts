@@ -203,7 +203,10 @@ export interface CountersMessage {
   readonly serverTimeMs: number;
   /** Entities the gateway holds. */
   readonly entities: number;
-  /** Entity State (and Update) PDUs received per second, over the last second. */
+  /**
+   * PDUs the gateway took per second (Entity State and every other type it forwards or acts on, once the exercise
+   * and allow-lists passed them), over the last 5 s: src/view/arrival-rate.ts.
+   */
   readonly pdusPerSecond: number;
   /** Bytes of those PDUs per second. */
   readonly bytesPerSecond: number;

@@ -129,7 +129,9 @@ export class Panel {
 
   counters(counters: CountersMessage | null, entities: number, frameMs: number, gridText: string): void {
     byId('c-entities').textContent = String(entities);
-    byId('c-pdus').textContent = counters === null ? '–' : fixed(counters.pdusPerSecond, 0);
+    // A few PDUs a second read as such (0.8, 2.4), not rounded to 0 or 1.
+    byId('c-pdus').textContent =
+      counters === null ? '–' : fixed(counters.pdusPerSecond, counters.pdusPerSecond < 10 ? 1 : 0);
     byId('c-bytes').textContent = counters === null ? '–' : fixed(counters.bytesPerSecond, 0);
     byId('c-skipped').textContent = counters === null ? '–' : String(counters.skipped);
     byId('c-frame').textContent = `${fixed(frameMs, 2)} ms`;
