@@ -1,6 +1,7 @@
 // The page's model without a browser: src/view/page/entities.ts (decode → table → map arrays), the SIDC mapping
 // and the metric grid, against the project's geodesy and the feed framing of src/view/protocol.ts.
 import fc from 'fast-check';
+import { ArrivalMarkers, MARKER_FADE_SECONDS } from '../../src/view/page/arrival-markers.js';
 import { describe, expect, it } from 'vitest';
 import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
@@ -69,7 +70,8 @@ describe('page entities', () => {
     const truth = positionAfter(tank, 10);
     expect(e.positions[0]).toBeCloseTo(truth.lon, 6);
     expect(e.positions[1]).toBeCloseTo(truth.lat, 6);
-    expect(e.positions[2]).toBeCloseTo(500, 1);
+    expect(e.positions[2]).toBe(0); // drawn on the ground (a plan view)…
+    expect(e.displayedDegrees(e.instanceSlot[0]!, new Float64Array(3))[2]).toBeCloseTo(500, 1); // …at its height
     // East along a straight ECEF line: 100 m on, meridian convergence turns it by Δλ·sin φ ≈ 0.001°.
     expect(e.headingDeg[e.instanceSlot[0]!]).toBeCloseTo(90, 2);
     expect(e.angles[0]).toBeCloseTo(-90, 2);
@@ -246,7 +248,24 @@ describe('page entities', () => {
     const on = positionAfter({ ...tank, lat: off.lat, lon: off.lon }, 5);
     e.applyPdu(entityStatePdu({ ...tank, lat: off.lat, lon: off.lon }, t0 + 7000, on), 0, 144, t0 / 1000 + 7);
     expect(e.lastReason[slot]).toBe(PDU_REASON_HEARTBEAT);
-    expect(e.markerCount).toBe(3);
+    expect(e.markers.count).toBe(3);
+  });
+
+  it('keeps when each PDU came, and fades its dot out over MARKER_FADE_SECONDS', () => {
+    const e = new PageEntities({ capacity: 4, markerCapacity: 2 });
+    const t0 = 1_800_000_000_000;
+    for (let k = 0; k < 3; k++) e.applyPdu(entityStatePdu(tank, t0 + 1000 * k), 0, 144, t0 / 1000 + k);
+    const m = e.markers;
+    expect(m.count).toBe(2); // a ring: the oldest went
+    expect([...m.timeSeconds].sort()).toEqual([t0 / 1000 + 1, t0 / 1000 + 2]);
+    expect(m.positions[2]).toBe(0); // on the ground, as the symbols
+    expect(ArrivalMarkers.opacity(0)).toBe(1);
+    expect(ArrivalMarkers.opacity(MARKER_FADE_SECONDS / 2)).toBeCloseTo(0.5, 9);
+    expect(ArrivalMarkers.opacity(MARKER_FADE_SECONDS)).toBe(0);
+    expect(m.fading(t0 / 1000 + 2 + MARKER_FADE_SECONDS - 0.1)).toBe(true);
+    expect(m.fading(t0 / 1000 + 2 + MARKER_FADE_SECONDS)).toBe(false); // all faded: the layer stands still
+    e.clear();
+    expect(m.count).toBe(0);
   });
 });
 

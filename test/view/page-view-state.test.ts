@@ -1,6 +1,7 @@
-// The page's view in its URL (src/view/page/view-state.ts) and the area that holds every entity (src/view/page/fit.ts).
+// The page's view in its URL (src/view/page/view-state.ts), the area that holds every entity and what of it the map
+// frames (src/view/page/fit.ts).
 import { describe, expect, it } from 'vitest';
-import { entityBounds } from '../../src/view/page/fit.js';
+import { boundsWithin, entityBounds, framedBounds, MIN_FRAMED_METERS } from '../../src/view/page/fit.js';
 import { formatViewHash, parseViewHash } from '../../src/view/page/view-state.js';
 
 /** Positions as `PageEntities.positions` holds them: longitude, latitude, height. */
@@ -71,5 +72,39 @@ describe('view in the URL', () => {
     expect(parseViewHash('#map=30/0/0')).toEqual({});
     expect(parseViewHash('#map=3/95/0&select=<img>&forces=1,300&domains=a&area=yes')).toEqual({});
     expect(parseViewHash('#map=3/10&select=1:2:3')).toEqual({ selected: '1:2:3' });
+  });
+});
+
+describe('framing', () => {
+  it('frames the entities themselves, not a margin of kilometres around them', () => {
+    // The VR-Forces Hind engagement: the M1A2 and the Hind 1.4 km to its north.
+    const b = entityBounds(at([-122.99341, 36.00246], [-122.99088, 36.01528]), 2)!;
+    const [[west, south], [east, north]] = framedBounds(b);
+    expect(south).toBeCloseTo(b[1], 9);
+    expect(north).toBeCloseTo(b[3], 9);
+    // East to west it spans 230 m: widened to MIN_FRAMED_METERS about its middle.
+    expect(((east - west) * 111_320 * Math.cos((36.009 * Math.PI) / 180)) / MIN_FRAMED_METERS).toBeCloseTo(1, 3);
+    expect((west + east) / 2).toBeCloseTo((b[0] + b[2]) / 2, 9);
+  });
+
+  it('frames a lone entity (or a tight group) in at least MIN_FRAMED_METERS, around it', () => {
+    const [[west, south], [east, north]] = framedBounds([10, 50, 10, 50]);
+    expect(((north - south) * 111_320) / MIN_FRAMED_METERS).toBeCloseTo(1, 3);
+    expect(((east - west) * 111_320 * Math.cos((50 * Math.PI) / 180)) / MIN_FRAMED_METERS).toBeCloseTo(1, 3);
+    expect((west + east) / 2).toBeCloseTo(10, 9);
+    expect((south + north) / 2).toBeCloseTo(50, 9);
+  });
+
+  it('adds room on each side when asked (framed again while following)', () => {
+    const [[west, south], [east, north]] = framedBounds([0, 0, 1, 1], 0, 0.25);
+    expect([west, south, east, north]).toEqual([-0.25, -0.25, 1.25, 1.25]);
+  });
+
+  it('tells bounds within others, across the antimeridian too', () => {
+    expect(boundsWithin([1, 1, 2, 2], [0, 0, 3, 3])).toBe(true);
+    expect(boundsWithin([1, 1, 4, 2], [0, 0, 3, 3])).toBe(false);
+    expect(boundsWithin([179, -17, 181, -16], [178, -18, 182, -15])).toBe(true);
+    expect(boundsWithin([-181, -17, -179, -16], [178, -18, 182, -15])).toBe(true);
+    expect(boundsWithin([-181, -17, -170, -16], [178, -18, 182, -15])).toBe(false);
   });
 });

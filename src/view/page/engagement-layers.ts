@@ -7,7 +7,8 @@ import type { Layer } from '@deck.gl/core';
 import { LineLayer, ScatterplotLayer } from '@deck.gl/layers';
 import { FADE_SECONDS, resultColour, type EngagementPicture } from './engagements.js';
 
-const SHOT: [number, number, number] = [255, 200, 60];
+// Yellow, apart from the orange of the PDU arrival dots it is drawn over.
+const SHOT: [number, number, number] = [255, 238, 70];
 const SELECTED_SHOT: [number, number, number] = [255, 255, 255];
 const COLLISION: [number, number, number] = [120, 230, 255];
 
@@ -21,7 +22,7 @@ export function engagementLayers(picture: EngagementPicture): Layer[] {
       getTargetPosition: (d) => [d[2]!, d[3]!],
       getColor: (d) =>
         [...(d[5] === 1 ? SELECTED_SHOT : SHOT), Math.round(230 * d[4]!)] as [number, number, number, number],
-      getWidth: (d) => (d[5] === 1 ? 4 : 2),
+      getWidth: (d) => (d[5] === 1 ? 4 : 2.5),
       widthUnits: 'pixels',
       updateTriggers: { getColor: [picture.shots], getWidth: [picture.shots] },
     }),

@@ -3,12 +3,12 @@
  * the project's own decoder and `RemoteEntityTable` (the same dead reckoning and smoothing as the Node side),
  * plus what the map draws, kept in typed arrays that are filled in place once per frame:
  *
- * - `positions` (longitude°, latitude°, height m; 3 per instance) and `angles` (degrees counterclockwise from
+ * - `positions` (longitude°, latitude°, 0; 3 per instance) and `angles` (degrees counterclockwise from
  *   north, as deck.gl's IconLayer takes them) of the displayed, smoothed state of every entity;
  * - `ghostPositions`: the raw dead-reckoned state of the last PDU, without smoothing (on demand);
  * - trails: the displayed position sampled every `trailIntervalSeconds`, the last `trailPoints` per entity;
- * - arrival markers: where each of the last `markerCapacity` PDUs put its entity, and why it was sent when the
- *   page can tell (see `PDU_REASON_*`).
+ * - arrival markers (`markers`, arrival-markers.ts): where each of the last PDUs put its entity, when, and why it
+ *   was sent when the page can tell (see `PDU_REASON_*`).
  *
  * Instances are the table's active slots packed densely (`instanceSlot[i]`), so a layer draws `count` items.
  * Time is a parameter (seconds on the server's clock); nothing here reads a clock.
@@ -22,6 +22,7 @@ import { positionAt } from '../../dr/store.js';
 import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { SlotParts } from './slot-parts.js';
+import { ArrivalMarkers } from './arrival-markers.js';
 import { ANGLE_TOLERANCE_DEG, drawnStateOf, geodeticOf, nearLongitude } from './map-coordinates.js';
 
 // For the page modules that take them with the entities.
@@ -88,7 +89,12 @@ export class PageEntities {
   readonly instanceSlot: Int32Array;
   /** Instance of each slot as of the last frame, or −1. */
   readonly slotInstance: Int32Array;
-  /** Longitude°, latitude°, height m of each instance as drawn; rewritten where an entity moved (`frame`). */
+  /**
+   * Longitude°, latitude° and 0 of each instance as drawn, rewritten where an entity moved (`frame`): a plan view,
+   * everything on the ground, so that under the map's perspective camera a symbol, its label, trail, arrival dots
+   * and shots meet at any zoom (an aircraft's height would shift its symbol away from its trail). The height is in
+   * `displayedDegrees`.
+   */
   readonly positions: Float64Array;
   /** Angle of each instance's symbol as drawn, degrees counterclockwise from north. */
   readonly angles: Float32Array;
@@ -115,8 +121,6 @@ export class PageEntities {
   structureVersion = 0;
   /** Bumped when the trails were resampled. */
   trailVersion = 0;
-  /** Bumped when a marker was added. */
-  markerVersion = 0;
 
   readonly trailPoints: number;
   /** Trail points as longitude, latitude (2 per point, `trailPoints` per slot, a ring from `trailHead`). */
@@ -137,12 +141,8 @@ export class PageEntities {
   private readonly drawnCosLat: Float64Array;
   private drawnReference = Number.NaN;
 
-  readonly markerCapacity: number;
-  /** Longitude, latitude, height of each marker (a ring; `markerCount` valid). */
-  readonly markerPositions: Float64Array;
-  readonly markerReason: Uint8Array;
-  markerCount = 0;
-  private markerNext = 0;
+  /** Where, when and why the last PDUs came (a ring). */
+  readonly markers: ArrivalMarkers;
 
   /** Arrival times of each slot's last PDUs (a ring of RATE_WINDOW), server seconds, and how many. */
   private readonly arrivals: Float64Array;
@@ -169,7 +169,7 @@ export class PageEntities {
     this.orientationThresholdRad = (options.orientationThresholdDeg ?? 3) * DEG;
     this.trailPoints = options.trailPoints ?? 30;
     this.trailIntervalSeconds = options.trailIntervalSeconds ?? 1;
-    this.markerCapacity = options.markerCapacity ?? 4096;
+    this.markers = new ArrivalMarkers(options.markerCapacity ?? 4096);
     const smoothing = options.smoothing ?? { method: 'linear', timeSeconds: 0.5 };
     this.table = new RemoteEntityTable({
       capacity: n,
@@ -193,8 +193,6 @@ export class PageEntities {
     this.trailHead = new Uint16Array(n);
     this.trailPath = new Float32Array(2 * this.trailPoints * n);
     this.trailStarts = new Uint32Array(n + 1);
-    this.markerPositions = new Float64Array(3 * this.markerCapacity);
-    this.markerReason = new Uint8Array(this.markerCapacity);
     this.arrivals = new Float64Array(RATE_WINDOW * n);
     this.arrivalCount = new Uint8Array(n);
     this.lastReason = new Uint8Array(n);
@@ -234,7 +232,7 @@ export class PageEntities {
     this.lastPduLocation[s3] = l[0]!;
     this.lastPduLocation[s3 + 1] = l[1]!;
     this.lastPduLocation[s3 + 2] = l[2]!;
-    this.addMarker(l[0]!, l[1]!, l[2]!, reason);
+    this.addMarker(l[0]!, l[1]!, l[2]!, reason, arrivalSeconds);
     return result;
   }
 
@@ -262,10 +260,9 @@ export class PageEntities {
   clear(): void {
     const table = this.table;
     for (let slot = 0; slot < table.highWater; slot++) if (table.active[slot] === 1) table.remove(table.key[slot]!);
-    this.markerCount = this.markerNext = 0;
+    this.markers.clear();
     this.count = 0;
     this.structureVersion++;
-    this.markerVersion++;
   }
 
   /** Removes entities silent for longer than their timeout. @returns how many. */
@@ -346,7 +343,7 @@ export class PageEntities {
       if (convert || slotInstance[slot] !== n) {
         positions[n3] = nearLongitude(geodetic[s3]!, reference);
         positions[n3 + 1] = geodetic[s3 + 1]!;
-        positions[n3 + 2] = geodetic[s3 + 2]!;
+        positions[n3 + 2] = 0;
         angles[n] = -heading[slot]!;
         moved = true;
       } else if (rewrite) {
@@ -399,7 +396,7 @@ export class PageEntities {
       geodeticOf(g, location[s3]!, location[s3 + 1]!, location[s3 + 2]!);
       out[3 * i] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
       out[3 * i + 1] = g[0]! / DEG;
-      out[3 * i + 2] = g[2]!;
+      out[3 * i + 2] = 0; // on the ground, as `positions`
     }
   }
 
@@ -542,17 +539,11 @@ export class PageEntities {
     this.lastReason[slot] = reason;
   }
 
-  private addMarker(x: number, y: number, z: number, reason: number): void {
+  private addMarker(x: number, y: number, z: number, reason: number, arrivalSeconds: number): void {
     const g = this.geodetic;
     geodeticOf(g, x, y, z);
-    const i = this.markerNext;
-    this.markerPositions[3 * i] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
-    this.markerPositions[3 * i + 1] = g[0]! / DEG;
-    this.markerPositions[3 * i + 2] = g[2]!;
-    this.markerReason[i] = reason;
-    this.markerNext = (i + 1) % this.markerCapacity;
-    if (this.markerCount < this.markerCapacity) this.markerCount++;
-    this.markerVersion++;
+    // On the ground, as `positions`.
+    this.markers.add(nearLongitude(g[1]! / DEG, this.referenceLonDeg), g[0]! / DEG, 0, reason, arrivalSeconds);
   }
 
   /** Re-reads a slot's marking when its bytes differ from the cached text (no string built otherwise). */

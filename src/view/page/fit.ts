@@ -1,6 +1,7 @@
 /**
  * The area that holds every entity: the smallest band of longitudes (it may cross the antimeridian, as an exercise
- * in the Pacific does) and the span of latitudes, for the map to fit. Free of DOM (test/view/page-view-state.test.ts).
+ * in the Pacific does) and the span of latitudes, and what of it the map frames (framing.ts). Free of DOM
+ * (test/view/page-view-state.test.ts).
  */
 
 /** West, south, east, north in degrees; east may exceed 180 when the area crosses the antimeridian. */
@@ -68,4 +69,39 @@ function binOf(lon: number): number {
 
 function clampLatitude(lat: number): number {
   return Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat));
+}
+
+/** A lone entity, or entities close together, are framed in at least this much ground, metres. */
+export const MIN_FRAMED_METERS = 500;
+const METERS_PER_DEGREE = 111_320;
+
+/**
+ * The bounds to frame for the entities' `bounds`: at least `minMeters` across in each direction (around their
+ * middle), as MapLibre's fitBounds takes them ([west, south], [east, north]).
+ * @param room - added on each side, as a share of the entities' span. Defaults to 0 (tight).
+ */
+export function framedBounds(
+  bounds: Bounds,
+  minMeters = MIN_FRAMED_METERS,
+  room = 0,
+): [[number, number], [number, number]] {
+  const [west, south, east, north] = bounds;
+  const midLat = (south + north) / 2,
+    midLon = (west + east) / 2;
+  const cosLat = Math.max(0.01, Math.cos((midLat * Math.PI) / 180));
+  const halfLat = Math.max(((north - south) / 2) * (1 + 2 * room), minMeters / 2 / METERS_PER_DEGREE);
+  const halfLon = Math.max(((east - west) / 2) * (1 + 2 * room), minMeters / 2 / (METERS_PER_DEGREE * cosLat));
+  return [
+    [midLon - halfLon, Math.max(-85, midLat - halfLat)],
+    [midLon + halfLon, Math.min(85, midLat + halfLat)],
+  ];
+}
+
+/**
+ * Whether `inner` lies within `outer` (west, south, east, north), the longitudes of `inner` taken as the copy
+ * nearest `outer`'s (either may run past ±180°, as bounds across the antimeridian do).
+ */
+export function boundsWithin(inner: Bounds, outer: Bounds): boolean {
+  const shift = 360 * Math.round((outer[0] + outer[2] - inner[0] - inner[2]) / 2 / 360);
+  return inner[0] + shift >= outer[0] && inner[1] >= outer[1] && inner[2] + shift <= outer[2] && inner[3] <= outer[3];
 }

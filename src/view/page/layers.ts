@@ -7,6 +7,7 @@
 import { IconLayer, LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { ms, std2525c } from 'milsymbol/index.mjs';
+import { ArrivalMarkers } from './arrival-markers.js';
 import type { PageEntities } from './entities.js';
 import { nearLongitude } from './map-coordinates.js';
 import { symbolKey } from './symbols.js';
@@ -210,7 +211,7 @@ export class EntityLayers {
     private readonly atlas: SymbolAtlas,
   ) {
     // deck.gl's colour attributes are normalised bytes (Uint8ClampedArray): taken as they are.
-    this.markerColours = new Uint8ClampedArray(4 * entities.markerCapacity);
+    this.markerColours = new Uint8ClampedArray(4 * entities.markers.capacity);
     this.selectionData = { length: 1, attributes: { getPosition: { value: this.selectedPosition, size: 3 } } };
   }
 
@@ -226,11 +227,13 @@ export class EntityLayers {
     const n = e.count;
     const structureChanged = this.builtStructure !== e.structureVersion;
     const trailsDue = options.trails && (this.builtTrail !== e.trailVersion || this.trailLayer === null);
-    const markersShown = options.markers && e.markerCount > 0;
+    const m = e.markers;
+    const markersShown = options.markers && m.count > 0;
+    // New markers, or old ones still fading: rebuilt at most every MARKER_INTERVAL_SECONDS.
     const markersDue =
       markersShown &&
       (this.markerLayer === null ||
-        (this.builtMarker !== e.markerVersion &&
+        ((this.builtMarker !== m.version || m.fading(this.markerBuiltAt)) &&
           (tSeconds - this.markerBuiltAt >= MARKER_INTERVAL_SECONDS || tSeconds < this.markerBuiltAt)));
     if (
       !e.moved &&
@@ -356,15 +359,17 @@ export class EntityLayers {
     });
   }
 
-  /** The arrival markers, coloured by reason from a byte array (no accessor per marker). */
+  /** The arrival markers, coloured by reason and faded by age from byte arrays (no accessor per marker). */
   private rebuildMarkers(tSeconds: number): void {
     const e = this.entities,
-      count = e.markerCount,
-      reasons = e.markerReason,
+      m = e.markers,
+      count = m.count,
+      reasons = m.reasons,
+      times = m.timeSeconds,
       colours = this.markerColours;
-    this.builtMarker = e.markerVersion;
+    this.builtMarker = m.version;
     this.markerBuiltAt = tSeconds;
-    const positions = e.markerPositions,
+    const positions = m.positions,
       reference = e.referenceLonDeg;
     for (let i = 0; i < count; i++) {
       positions[3 * i] = nearLongitude(positions[3 * i]!, reference);
@@ -372,19 +377,20 @@ export class EntityLayers {
       colours[4 * i] = c[0];
       colours[4 * i + 1] = c[1];
       colours[4 * i + 2] = c[2];
-      colours[4 * i + 3] = c[3];
+      colours[4 * i + 3] = Math.round(c[3] * ArrivalMarkers.opacity(tSeconds - times[i]!));
     }
     this.markerLayer = new ScatterplotLayer({
       id: 'pdu-markers',
       data: {
         length: count,
         attributes: {
-          getPosition: { value: e.markerPositions, size: 3 },
+          getPosition: { value: m.positions, size: 3 },
           getFillColor: { value: colours, size: 4 },
         },
       },
       radiusUnits: 'pixels',
-      getRadius: 2.5,
+      // Small: the trail shows the path, the dots where updates came.
+      getRadius: 1.75,
       stroked: false,
     });
   }

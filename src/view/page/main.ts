@@ -6,6 +6,7 @@
 import './app.css';
 import * as maplibregl from 'maplibre-gl';
 import { MapboxOverlay } from '@deck.gl/mapbox';
+import type { Layer } from '@deck.gl/core';
 import {
   EMPTY_FILTER,
   FEED_PATH,
@@ -21,8 +22,9 @@ import { drawToleranceMeters } from './map-coordinates.js';
 import { Feed, ServerClock } from './feed.js';
 import { EntityLayers, SymbolAtlas, deckLayerManager, labelText, type TruthPoint } from './layers.js';
 import { LabelChooser } from './declutter.js';
-import { entityBounds } from './fit.js';
 import { FitControl } from './fit-control.js';
+import { Framing } from './framing.js';
+import { DRAW_IN_ORDER, stackLayers } from './layer-stack.js';
 import { formatViewHash, parseViewHash } from './view-state.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './basemap.js';
 import { Panel } from './panel.js';
@@ -39,8 +41,6 @@ import { isFiniteNumber, isHello } from './message-checks.js';
 const PANEL_INTERVAL_MS = 250;
 /** How often the labels are chosen again while the view stands still, ms (entities move under them). */
 const LABEL_INTERVAL_MS = 200;
-/** While the view follows the entities, it is fitted again as more arrive, at most this often, ms. */
-const REFIT_INTERVAL_MS = 1000;
 
 class App {
   private entities = new PageEntities();
@@ -51,7 +51,7 @@ class App {
   private readonly clock = new ServerClock();
   private readonly feed: Feed;
   private readonly map: maplibregl.Map;
-  private readonly overlay = new MapboxOverlay({ interleaved: false, layers: [] });
+  private readonly overlay = new MapboxOverlay({ interleaved: false, layers: [], parameters: DRAW_IN_ORDER });
   private readonly panel: Panel;
   private readonly layout: Layout;
   private readonly basemapDetail: BasemapDetail;
@@ -66,11 +66,10 @@ class App {
   private gridText = '–';
   private truth: TruthPoint[] = [];
   private readonly truthError = new Map<number, number>();
-  /** The view is fitted to the entities as they arrive, until the user moves the map (or the URL set a view). */
-  private autoFit: boolean;
-  /** Entities the view was last fitted to, and when (performance.now()). */
-  private fittedCount = 0;
-  private fittedAt = -Infinity;
+  /** Frames the entities as they arrive and follows them, until the user moves the map (or the URL set a view). */
+  private readonly framing: Framing;
+  /** The layers last handed to deck.gl, in drawing order. */
+  private stacked: Layer[] = [];
   /** Whether the last layers handed to deck.gl held shots, bursts or collisions (which fade frame by frame). */
   private shotsDrawn = false;
   /** An entity to select once it shows up (from the URL). */
@@ -95,7 +94,6 @@ class App {
 
   constructor() {
     const urlView = parseViewHash(location.hash);
-    this.autoFit = urlView.center === undefined;
     this.pendingSelection = urlView.selected ?? null;
     maplibregl.setWorkerUrl(new URL('assets/maplibre-gl-worker.js', document.baseURI).href);
     this.map = new maplibregl.Map({
@@ -112,10 +110,13 @@ class App {
     this.map.touchZoomRotate.disableRotation();
     this.map.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
     this.map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-left');
-    this.map.addControl(new FitControl(() => this.fitNow()), 'top-left');
+    this.map.addControl(
+      new FitControl(() => this.framing.fitNow(this.entities.positions, this.entities.count)),
+      'top-left',
+    );
     // A move the user made (drag, wheel, pinch, zoom buttons) ends following the entities.
     this.map.on('movestart', (event) => {
-      if ((event as { originalEvent?: unknown }).originalEvent !== undefined) this.autoFit = false;
+      if ((event as { originalEvent?: unknown }).originalEvent !== undefined) this.framing.following = false;
     });
     this.map.addControl(this.overlay as unknown as maplibregl.IControl);
     this.map.on('moveend', () => this.viewChanged());
@@ -129,6 +130,7 @@ class App {
     this.layers = new EntityLayers(this.entities, this.atlas);
     this.panel = new Panel({ filterChanged: () => this.sendFilter(), select: (slot) => this.selectSlot(slot) });
     this.layout = new Layout(() => this.map.resize());
+    this.framing = new Framing(this.map, () => this.layout.coveredInsets(), urlView.center === undefined);
     const url = new URL(FEED_PATH, document.baseURI);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     this.feed = new Feed(url.href, {
@@ -156,7 +158,9 @@ class App {
       frameServerMs: 0,
       filtersConfirmed: 0,
       hellos: 0,
-      fits: 0,
+      get fits() {
+        return app.framing.fits;
+      },
       draws: 0,
       get badMessages() {
         return app.feed.badMessages + app.invalidMessages;
@@ -186,9 +190,15 @@ class App {
         }
         return null;
       },
+      project(lonDeg, latDeg) {
+        const p = app.map.project([lonDeg, latDeg]);
+        const box = app.map.getContainer().getBoundingClientRect();
+        return [box.left + p.x, box.top + p.y];
+      },
+      layerOrder: () => app.stacked.map((layer) => layer.id),
       errors: [],
       async viewAt(lonDeg, latDeg, zoom) {
-        app.autoFit = false;
+        app.framing.following = false;
         app.map.jumpTo({ center: [lonDeg, latDeg], zoom });
         app.basemapDetail.update();
         const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
@@ -316,7 +326,7 @@ class App {
       this.map.setStyle(onlineStyle(c.tiles));
     // A reconnect restores the filter the user had; the server starts every client with the empty one.
     if (this.filter !== EMPTY_FILTER) this.applyFilter();
-    this.fittedCount = 0;
+    this.framing.reset();
   }
 
   private onBinary(bytes: Uint8Array): void {
@@ -466,7 +476,8 @@ class App {
     // Nothing moved or changed on the map, and no shots are drawn or to be taken away: the picture stands (no
     // drawing, which costs more than all the rest on a CPU renderer).
     if (built !== null || shots.length > 0 || this.shotsDrawn) {
-      this.overlay.setProps({ layers: [...(built ?? this.layers.current), ...shots] });
+      this.stacked = stackLayers([...(built ?? this.layers.current), ...shots]);
+      this.overlay.setProps({ layers: this.stacked });
       // deck.gl matches the layers and updates their attributes at its own next render; that update is run here, so
       // that the frame figure holds it as bench/view-page measures it (deck.gl then finds nothing left to update).
       // `_deck` is not public API: without it deck.gl still updates the layers itself, only outside the figure.
@@ -477,7 +488,7 @@ class App {
     this.frameMs = this.hook.frameMs = performance.now() - start;
     this.hook.frameServerMs = t * 1000;
     if (this.pendingSelection !== null) this.selectPending();
-    if (this.autoFit && e.count > this.fittedCount && start - this.fittedAt >= REFIT_INTERVAL_MS) this.fitToEntities();
+    this.framing.update(e.positions, e.count, start);
     // The names follow the first frame that draws entities: they are not in the page's first download.
     if (e.count > 0) loadPageNames(this.redrawPanel);
     if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
@@ -532,54 +543,6 @@ class App {
       if (error > max) max = error;
     }
     return `display − truth: mean ${(sum / this.truthError.size).toFixed(2)} m, max ${max.toFixed(2)} m (${this.truthError.size} entities)`;
-  }
-
-  /** The fit button: frames the entities now, and follows them again as more arrive. */
-  private fitNow(): void {
-    this.autoFit = true;
-    this.fittedAt = -Infinity;
-    this.fitToEntities();
-  }
-
-  /** Frames every entity (across the antimeridian where they are, src/view/page/fit.ts). */
-  private fitToEntities(): void {
-    const e = this.entities;
-    const bounds = entityBounds(e.positions, e.count);
-    if (bounds === null) return;
-    this.fittedCount = e.count;
-    this.fittedAt = performance.now();
-    this.hook.fits++;
-    // A margin of about 2 km, so that a lone entity is not framed at street level.
-    const pad = 0.02;
-    const [west, south, east, north] = bounds;
-    this.map.fitBounds(
-      [
-        [west - pad, Math.max(-85, south - pad)],
-        [east + pad, Math.min(85, north + pad)],
-      ],
-      { padding: this.fitPadding(), maxZoom: 13, duration: 0 },
-    );
-  }
-
-  /** Room around fitted entities: a margin inside the part of the map the panel leaves free. */
-  private fitPadding(): { top: number; right: number; bottom: number; left: number } {
-    const covered = this.layout.coveredInsets();
-    const canvas = this.map.getContainer().getBoundingClientRect();
-    // A margin of up to 60 px, never more than a sixth of the free width or height (MapLibre cannot fit otherwise).
-    const margin = Math.max(
-      0,
-      Math.min(
-        60,
-        (canvas.width - covered.left - covered.right) / 6,
-        (canvas.height - covered.top - covered.bottom) / 6,
-      ),
-    );
-    return {
-      top: covered.top + margin,
-      right: covered.right + margin,
-      bottom: covered.bottom + margin,
-      left: covered.left + margin,
-    };
   }
 }
 

@@ -62,6 +62,10 @@ export interface TestHook {
   readonly wasmKernel: boolean;
   /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
   screenPoint(id: string): [number, number] | null;
+  /** Viewport pixel of a place on the ground. */
+  project(lonDeg: number, latDeg: number): [number, number];
+  /** The ids of the map's layers as last handed to deck.gl, bottom first. */
+  layerOrder(): string[];
   /** Moves the map (no more fitting) and resolves once the base map for that view is loaded and drawn. */
   viewAt(lonDeg: number, latDeg: number, zoom: number): Promise<void>;
   /** Entities labelled now, with their label's box in viewport pixels (left, top, right, bottom). */
@@ -69,8 +73,8 @@ export interface TestHook {
   setFilter(filter: Partial<ViewFilter>): void;
   /** Frames whose layers were handed to deck.gl (the others left the picture as it was: nothing had moved). */
   draws: number;
-  /** Times the view was fitted to the entities (at first, as more arrived, and by the fit button). */
-  fits: number;
+  /** Times the view was framed (at first, as entities arrived, moved out of view or drew together, by the button). */
+  readonly fits: number;
   /** Filters the server confirmed (`filter-ok`), hellos and malformed messages seen. */
   filtersConfirmed: number;
   hellos: number;

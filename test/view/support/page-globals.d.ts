@@ -21,6 +21,8 @@ interface ReckonTestHook {
   readonly wasmKernel: boolean;
   readonly frameHoldsLayerUpdate: boolean;
   screenPoint(id: string): [number, number] | null;
+  project(lonDeg: number, latDeg: number): [number, number];
+  layerOrder(): string[];
   viewAt(lonDeg: number, latDeg: number, zoom: number): Promise<void>;
   labels(): Array<{ id: string; text: string; box: [number, number, number, number] }>;
   /** Id of the selected entity, or null. */
