@@ -1,7 +1,7 @@
 // The page's model without a browser: src/view/page/entities.ts (decode → table → map arrays), the SIDC mapping
 // and the metric grid, against the project's geodesy and the feed framing of src/view/protocol.ts.
 import fc from 'fast-check';
-import { ArrivalMarkers, MARKER_FADE_SECONDS } from '../../src/view/page/arrival-markers.js';
+import { ArrivalMarkers, MARKER_FADE_SECONDS, MARKER_HOLD_SECONDS } from '../../src/view/page/arrival-markers.js';
 import { describe, expect, it } from 'vitest';
 import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
@@ -251,7 +251,7 @@ describe('page entities', () => {
     expect(e.markers.count).toBe(3);
   });
 
-  it('keeps when each PDU came, and fades its dot out over MARKER_FADE_SECONDS', () => {
+  it('keeps when each PDU came, and fades its dot out after MARKER_HOLD_SECONDS, gone at MARKER_FADE_SECONDS', () => {
     const e = new PageEntities({ capacity: 4, markerCapacity: 2 });
     const t0 = 1_800_000_000_000;
     for (let k = 0; k < 3; k++) e.applyPdu(entityStatePdu(tank, t0 + 1000 * k), 0, 144, t0 / 1000 + k);
@@ -260,7 +260,8 @@ describe('page entities', () => {
     expect([...m.timeSeconds].sort()).toEqual([t0 / 1000 + 1, t0 / 1000 + 2]);
     expect(m.positions[2]).toBe(0); // on the ground, as the symbols
     expect(ArrivalMarkers.opacity(0)).toBe(1);
-    expect(ArrivalMarkers.opacity(MARKER_FADE_SECONDS / 2)).toBeCloseTo(0.5, 9);
+    expect(ArrivalMarkers.opacity(MARKER_HOLD_SECONDS)).toBe(1);
+    expect(ArrivalMarkers.opacity((MARKER_HOLD_SECONDS + MARKER_FADE_SECONDS) / 2)).toBeCloseTo(0.5, 9);
     expect(ArrivalMarkers.opacity(MARKER_FADE_SECONDS)).toBe(0);
     expect(m.fading(t0 / 1000 + 2 + MARKER_FADE_SECONDS - 0.1)).toBe(true);
     expect(m.fading(t0 / 1000 + 2 + MARKER_FADE_SECONDS)).toBe(false); // all faded: the layer stands still

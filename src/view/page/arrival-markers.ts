@@ -1,11 +1,14 @@
 /**
  * PDU arrival markers: where each of the last PDUs put its entity, why it was sent as far as the page can tell, and
- * when it came, in a ring of typed arrays (nothing allocated per PDU). Each fades out over `MARKER_FADE_SECONDS`, so
- * that the dots show the recent updates and the shots drawn over them stay readable.
+ * when it came, in a ring of typed arrays (nothing allocated per PDU). Each shows fully for `MARKER_HOLD_SECONDS`,
+ * then fades out until `MARKER_FADE_SECONDS`, so that the dots show the recent updates and the shots drawn over them
+ * stay readable.
  */
 
-/** Seconds over which a marker fades out. */
-export const MARKER_FADE_SECONDS = 15;
+/** Seconds a marker shows fully. */
+export const MARKER_HOLD_SECONDS = 5;
+/** Seconds after which a marker is gone. */
+export const MARKER_FADE_SECONDS = 20;
 
 export class ArrivalMarkers {
   /** Longitude°, latitude°, height m of each marker (3 per marker; `count` valid). */
@@ -46,9 +49,10 @@ export class ArrivalMarkers {
     this.version++;
   }
 
-  /** How much of a marker shows at `nowSeconds`: 1 when new, 0 once `MARKER_FADE_SECONDS` old. */
+  /** How much of a marker `ageSeconds` old shows: 1 up to `MARKER_HOLD_SECONDS`, 0 from `MARKER_FADE_SECONDS`. */
   static opacity(ageSeconds: number): number {
-    return ageSeconds <= 0 ? 1 : Math.max(0, 1 - ageSeconds / MARKER_FADE_SECONDS);
+    if (ageSeconds <= MARKER_HOLD_SECONDS) return 1;
+    return Math.max(0, 1 - (ageSeconds - MARKER_HOLD_SECONDS) / (MARKER_FADE_SECONDS - MARKER_HOLD_SECONDS));
   }
 
   /** Whether any marker is still fading at `nowSeconds` (the layer changes as time passes). */

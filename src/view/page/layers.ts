@@ -390,7 +390,7 @@ export class EntityLayers {
       },
       radiusUnits: 'pixels',
       // Small: the trail shows the path, the dots where updates came.
-      getRadius: 1.75,
+      getRadius: 2,
       stroked: false,
     });
   }
