@@ -63,10 +63,15 @@ export class CorrectionSmoother {
   private readonly m2 = new Float64Array(9);
   private readonly previousVelocity = new Float64Array(3);
 
-  /** @param state - the table's model state, as it stands (corrections start while pending PDUs load). */
+  /**
+   * @param state - the table's model state, as it stands (corrections start while pending PDUs load).
+   * @param heldAt - per slot, the time a Stop/Freeze holds it at (+∞ while it runs): its correction is evaluated
+   *   no later than that, so a held entity stands still.
+   */
   constructor(
     private readonly state: ModelState,
     options: SmoothingOptions = {},
+    private readonly heldAt: Float64Array = new Float64Array(state.store.capacity).fill(Number.POSITIVE_INFINITY),
   ) {
     const n = state.store.capacity;
     this.method = SMOOTHING_METHODS[options.method ?? 'linear'];
@@ -146,6 +151,15 @@ export class CorrectionSmoother {
     }
   }
 
+  /**
+   * Moves the slot's model and its correction on by `seconds` (a Stop/Freeze held it that long): it continues from
+   * where it stood.
+   */
+  shift(slot: number, seconds: number): void {
+    this.state.reference[slot] = this.state.reference[slot]! + seconds;
+    this.startSeconds[slot] = this.startSeconds[slot]! + seconds;
+  }
+
   /** Ends the slot's correction; it leaves the list at the next `renderAll`. */
   stop(slot: number): void {
     this.state.isSmoothing[slot] = 0;
@@ -167,7 +181,7 @@ export class CorrectionSmoother {
     const fixed = s.kernel[slot] === KERNEL_LINEAR;
     if (state.isSmoothing[slot] === 1) {
       const time = this.smoothTime;
-      time[SMOOTH_TAU] = this.now[0]! - this.startSeconds[slot]!;
+      time[SMOOTH_TAU] = Math.min(this.now[0]!, this.heldAt[slot]!) - this.startSeconds[slot]!;
       time[SMOOTH_DURATION] = this.durationSeconds;
       positionOffset(this.method, time, this.errorPosition, this.errorVelocity, slot, this.p2, 0);
       const sFraction = time[SMOOTH_FRACTION]!;

@@ -8,8 +8,8 @@
 export class ExerciseFreeze {
   /** 1 per slot held by a Stop/Freeze PDU. */
   readonly frozen: Uint8Array;
-  /** Per slot, the time its model is held at, seconds; +∞ for a slot that runs. */
-  private readonly at: Float64Array;
+  /** Per slot, the time its model is held at, seconds; +∞ for a slot that runs (read by the correction smoother). */
+  readonly at: Float64Array;
   /** The frozen slots, densely, and where each sits in the list (−1 when not in it). */
   private readonly slots: Int32Array;
   private readonly position: Int32Array;

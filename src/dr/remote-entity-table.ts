@@ -232,13 +232,13 @@ export class RemoteEntityTable {
     this.location = positions(3 * n);
     this.displayLocation = positions(3 * n);
     this.unresolved = new ModelState(store, reference);
-    this.corrections = new CorrectionSmoother(this.unresolved, options.smoothing);
+    this.freezes = new ExerciseFreeze(n);
+    this.frozen = this.freezes.frozen;
+    this.corrections = new CorrectionSmoother(this.unresolved, options.smoothing, this.freezes.at);
     this.pending = new PendingPdus(n);
     this.index = new EntityIndex(n);
     this.rotating = new SlotList(n);
     this.freeSlots = new Int32Array(n);
-    this.freezes = new ExerciseFreeze(n);
-    this.frozen = this.freezes.frozen;
   }
 
   /**
@@ -262,7 +262,7 @@ export class RemoteEntityTable {
     if (this.active[slot] !== 1 || !this.freezes.isFrozen(slot)) return false;
     this.resolve();
     const held = this.freezes.resume(slot, atSeconds);
-    this.unresolved.reference[slot] = this.unresolved.reference[slot]! + held;
+    this.corrections.shift(slot, held);
     this.arrivalSeconds[slot] = this.arrivalSeconds[slot]! + held;
     this.timeouts.arrived(slot, this.arrivalSeconds[slot]!);
     this.onEvent?.(TableEvent.RESUMED, slot, this.key[slot]!);

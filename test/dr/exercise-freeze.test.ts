@@ -80,6 +80,24 @@ describe('RemoteEntityTable freeze and resume', () => {
     expect(shownY(t, slot, 31)).toEqual([210, 210, 210]);
   });
 
+  it('holds a correction being smoothed with the entity: frozen means still, and it goes on from there', () => {
+    const smoothed = () => {
+      const t = new RemoteEntityTable({ smoothing: { method: 'linear', durationSeconds: 2 } });
+      t.apply(pdu(0), 0);
+      t.render(0.5); // the entity is shown before the next PDU corrects it
+      t.apply(pdu(1, 20), 1); // 10 m ahead of the path of the first PDU: a correction over 2 s
+      return { t, slot: t.slotOf(t.key[0]!) };
+    };
+    const { t, slot } = smoothed();
+    t.freeze(slot, 1.5);
+    expect(t.isConverging(slot)).toBe(true);
+    const held = shownY(t, slot, 1.5);
+    for (const seconds of [1.6, 3, 100]) expect(shownY(t, slot, seconds)).toEqual(held);
+    t.resume(slot, 10);
+    const running = smoothed();
+    expect(shownY(t, slot, 10.5)).toEqual(shownY(running.t, running.slot, 2));
+  });
+
   it('forgets the hold when the entity leaves and its slot is reused', () => {
     const { table: t, slot } = table();
     t.freeze(slot, 1);
