@@ -42,6 +42,7 @@ import {
   StartResumeRecord,
   StopFreezeRecord,
 } from './simulation-management.js';
+import { pduStatusMessage } from './length-rules.js';
 import { CodecStatus, PduDecodeError } from './status.js';
 import { DetonationRecord, FireRecord } from './warfare.js';
 
@@ -213,9 +214,9 @@ const scratch = new PduRecords();
  */
 export function decodePdu(bytes: Uint8Array, offset = 0): DisPdu {
   const status = scratch.decode(bytes, offset);
-  if (status !== CodecStatus.OK)
-    throw new PduDecodeError(status, status === CodecStatus.TRUNCATED ? Math.max(0, bytes.length - offset) : 0);
-  return pduRecordToJson(scratch.record!);
+  if (status === CodecStatus.OK) return pduRecordToJson(scratch.record!);
+  const at = status === CodecStatus.TRUNCATED ? Math.max(0, bytes.length - offset) : 0;
+  throw new PduDecodeError(status, at, pduStatusMessage(status, bytes[offset + 2] ?? -1));
 }
 
 /**

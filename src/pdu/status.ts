@@ -59,7 +59,8 @@ export const CODEC_STATUS_NAMES: readonly CodecStatusName[] = Object.keys(CodecS
 export const CODEC_STATUS_MESSAGES: Readonly<Record<CodecStatusName, string>> = {
   OK: 'decoded',
   TRUNCATED: 'the datagram ends before the PDU does (a header needs 12 bytes, then as many as its Length field says)',
-  BAD_LENGTH: 'the Length field disagrees with the PDU layout (Entity State: 144 + 16 × records; at least 12)',
+  BAD_LENGTH:
+    'the Length field disagrees with the layout of its PDU type (each type has sizes of its own; every PDU holds at least its 12-byte header)',
   UNSUPPORTED_VERSION: 'protocol version not supported: reckon reads DIS 5 (1995), 6 (1998) and 7 (2012)',
   NOT_ENTITY_STATE: 'not an Entity State PDU (type 1) or Entity State Update PDU (type 67)',
   TOO_MANY_PARAMETERS: 'too many variable parameter or datum records for the destination record (raise its capacity)',
@@ -104,9 +105,10 @@ export class PduDecodeError extends Error {
   readonly code: CodecStatusName;
   /** Byte offset in the PDU of the field found wrong (for `TRUNCATED`, where the bytes ran out). */
   readonly offset: number;
-  constructor(status: CodecStatus, offset: number) {
+  /** @param message - what is wrong, when the status's own message is not precise enough (`pduStatusMessage`). */
+  constructor(status: CodecStatus, offset: number, message?: string) {
     const code = CODEC_STATUS_NAMES[status]!;
-    super(`${CODEC_STATUS_MESSAGES[code]} (at byte ${offset})`);
+    super(`${message ?? CODEC_STATUS_MESSAGES[code]} (at byte ${offset})`);
     this.name = 'PduDecodeError';
     this.code = code;
     this.offset = offset;

@@ -25,7 +25,8 @@ import { PduRecords } from '../pdu/any-pdu.js';
 import { CollisionElasticRecord, CollisionRecord } from '../pdu/collision.js';
 import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
 import { DetonationRecord, FireRecord } from '../pdu/warfare.js';
-import { CODEC_STATUS_NAMES, CodecStatus, codecStatusMessage, type CodecStatusName } from '../pdu/status.js';
+import { pduStatusMessage } from '../pdu/length-rules.js';
+import { CODEC_STATUS_NAMES, CodecStatus, type CodecStatusName } from '../pdu/status.js';
 import { validateEntityState } from '../pdu/validate.js';
 import { validateCollision, validateShot } from '../pdu/validate-engagement.js';
 import { PduReceiver, receiveFilterFromConfig, type RejectionSink } from '../transport/pdu-receiver.js';
@@ -159,6 +160,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.stats = {
       transport: options.transport?.stats ?? createTransportStats(),
       decodeErrors,
+      otherDecodeErrors: {},
       engagements: { fires: 0, detonations: 0, collisions: 0 },
       control: createSimulationControlStats(),
       notTaken: { tableFull: 0, unknownUpdates: 0 },
@@ -350,7 +352,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     if (status !== CodecStatus.OK) {
       this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
       if (this.diagnostics.observed) {
-        this.diagnose('decode', codecStatusMessage(status), source, datagramBytes, offset);
+        this.diagnose('decode', pduStatusMessage(status, type!), source, datagramBytes, offset);
       }
       return;
     }
@@ -397,8 +399,13 @@ export class SubscriberReceiver implements EntitySubscriber {
       status = validateCollision(decoded);
     }
     if (status !== CodecStatus.OK) {
-      this.stats.decodeErrors[CODEC_STATUS_NAMES[status]!]++;
-      if (this.diagnostics.observed) this.diagnose('decode', codecStatusMessage(status), source, datagramBytes, offset);
+      const type = bytes[offset + 2]!;
+      const counts = (this.stats.otherDecodeErrors[type] ??= {});
+      const name = CODEC_STATUS_NAMES[status]!;
+      counts[name] = (counts[name] ?? 0) + 1;
+      if (this.diagnostics.observed) {
+        this.diagnose('decode', pduStatusMessage(status, type), source, datagramBytes, offset);
+      }
       return;
     }
     const record = records.record!;

@@ -66,6 +66,12 @@ export interface SubscriberStats {
    * (TRUNCATED, BAD_LENGTH, …) or values no entity can have (LOCATION_NOT_FINITE, ENTITY_ID_NONE, …).
    */
   readonly decodeErrors: Record<CodecStatusName, number>;
+  /**
+   * PDUs of the other types the subscriber takes (Fire, Detonation, Collision, Remove Entity, Stop/Freeze,
+   * Start/Resume) rejected, by PDU type, then by codec status name: bytes that do not decode, or values that cannot
+   * be shown (src/pdu/validate-engagement.ts).
+   */
+  readonly otherDecodeErrors: Record<number, Partial<Record<CodecStatusName, number>>>;
   /** Engagement PDUs taken: Fire, Detonation, Collision (and Collision-Elastic). */
   readonly engagements: { fires: number; detonations: number; collisions: number };
   /** Remove Entity, Stop/Freeze and Start/Resume PDUs taken, and the entities they changed. */

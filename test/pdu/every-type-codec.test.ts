@@ -25,7 +25,8 @@ import {
   TransmitterRecord,
   transmitterParts,
 } from '../../src/pdu/radio.js';
-import { CodecStatus, codecStatusName } from '../../src/pdu/status.js';
+import { pduStatusMessage } from '../../src/pdu/length-rules.js';
+import { CodecStatus, codecStatusMessage, codecStatusName } from '../../src/pdu/status.js';
 import {
   DetonationRecord,
   decodeDetonationInto,
@@ -83,6 +84,59 @@ describe.each(RANDOM_PDU_TYPES.map((type) => ({ type })))('PDU type $type', ({ t
     const short = pdu.slice();
     new DataView(short.buffer).setUint16(8, 12);
     expect([CodecStatus.BAD_LENGTH, CodecStatus.BAD_RECORD_LENGTH]).toContain(records.decode(short.subarray(0, 12)));
+  });
+});
+
+/**
+ * The fixed part of each PDU type, bytes, from the layouts of IEEE 1278.1-2012 §7 (docs/pdu-families.md), and the
+ * name it goes by (SISO-REF-010 UID 4): what a BAD_LENGTH of that type must name.
+ */
+const FIXED_PART: Record<number, [string, number]> = {
+  2: ['Fire', 96],
+  3: ['Detonation', 104],
+  4: ['Collision', 60],
+  11: ['Create Entity', 28],
+  12: ['Remove Entity', 28],
+  13: ['Start/Resume', 44],
+  14: ['Stop/Freeze', 40],
+  15: ['Acknowledge', 32],
+  16: ['Action Request', 40],
+  17: ['Action Response', 40],
+  18: ['Data Query', 40],
+  19: ['Set Data', 40],
+  20: ['Data', 40],
+  21: ['Event Report', 40],
+  22: ['Comment', 32],
+  23: ['Electromagnetic Emission', 28],
+  24: ['Designator', 88],
+  25: ['Transmitter', 104],
+  26: ['Signal', 32],
+  27: ['Receiver', 36],
+  28: ['IFF', 60],
+  41: ['Environmental Process', 32],
+  66: ['Collision-Elastic', 100],
+};
+
+describe('a Length too short for the PDU', () => {
+  it.each(RANDOM_PDU_TYPES.map((type) => ({ type, name: FIXED_PART[type]![0], bytes: FIXED_PART[type]![1] })))(
+    'of a $name PDU names its own layout ($bytes bytes), never the Entity State one',
+    ({ type, name, bytes }) => {
+      const pdu = randomPdu(createRandom(type), type);
+      const short = pdu.slice(0, bytes - 4);
+      new DataView(short.buffer).setUint16(8, bytes - 4);
+      expect(codecStatusName(new PduRecords().decode(short))).toBe('BAD_LENGTH');
+      expect(() => decodePdu(short)).toThrow(`${name} PDU:`);
+      expect(() => decodePdu(short)).toThrow(new RegExp(`: (exactly |at least )?${bytes} bytes`));
+      expect(pduStatusMessage(CodecStatus.BAD_LENGTH, type)).not.toMatch(/Entity State|144/);
+    },
+  );
+
+  it('of an Entity State PDU names its layout; of a type reckon does not decode, the header', () => {
+    expect(pduStatusMessage(CodecStatus.BAD_LENGTH, 1)).toContain('Entity State PDU: 144 bytes + 16 per variable');
+    expect(pduStatusMessage(CodecStatus.BAD_LENGTH, 67)).toContain('Entity State Update PDU: 72 bytes + 16 per');
+    expect(pduStatusMessage(CodecStatus.BAD_LENGTH, 200)).toContain('PDU type 200: at least 12 bytes');
+    expect(codecStatusMessage(CodecStatus.BAD_LENGTH)).not.toMatch(/Entity State|144/);
+    expect(pduStatusMessage(CodecStatus.TRUNCATED, 2)).toBe(codecStatusMessage(CodecStatus.TRUNCATED));
   });
 });
 

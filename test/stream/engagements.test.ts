@@ -181,7 +181,8 @@ describe('engagements and simulation management through a subscriber', () => {
       cold('10ms a').subscribe(() => subscriptions.unsubscribe());
       flush();
       expect(events).toEqual([]);
-      expect(subscriber.stats.decodeErrors.LOCATION_NOT_FINITE).toBe(1);
+      expect(subscriber.stats.decodeErrors.LOCATION_NOT_FINITE).toBe(0);
+      expect(subscriber.stats.otherDecodeErrors).toEqual({ 2: { LOCATION_NOT_FINITE: 1 } });
     });
   });
 });

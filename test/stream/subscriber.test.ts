@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { CodecStatus, codecStatusMessage } from '../../src/pdu/status.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
@@ -209,7 +208,9 @@ describe('createSubscriber in virtual time', () => {
       ['tableFull', 576, 723],
       ['truncated', 720, 723],
     ]);
-    expect(diagnostics[2]!.message).toBe(codecStatusMessage(CodecStatus.BAD_LENGTH));
+    expect(diagnostics[2]!.message).toBe(
+      "the Length field disagrees with the PDU's layout (Entity State PDU: 144 bytes + 16 per variable parameter record)",
+    );
     expect(subscriber.stats.transport.rejected.wrongExercise).toBe(2);
     a.unsubscribe();
     b.unsubscribe();

@@ -135,7 +135,8 @@ async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: C
   const { disCapturePdus, emptyTotals } = await import('../../pcap/dis-capture.js');
   const { entityStateRecordToPdu } = await import('../../pdu/entity-state-json.js');
   const { pduRecordToJson } = await import('../../pdu/pdu-json.js');
-  const { codecStatusMessage, codecStatusName } = await import('../../pdu/status.js');
+  const { codecStatusName } = await import('../../pdu/status.js');
+  const { pduStatusMessage } = await import('../../pdu/length-rules.js');
   const { jsonLine, jsonLineNamingNonFinite, nonFiniteAsText } = await import('../terminal/printable.js');
   const { entityStatePduNames } = await import('../../names/pdu-names.js');
   const { geodeticJson } = await import('../terminal/geodetic-json.js');
@@ -152,7 +153,7 @@ async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: C
       let text: string;
       if (event.status !== 0) {
         const code = codecStatusName(event.status);
-        const error = { code, message: codecStatusMessage(event.status), offset: event.offset };
+        const error = { code, message: pduStatusMessage(event.status, event.pduType), offset: event.offset };
         text = event.rejectedRecord
           ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
           : jsonLine({ ...head, error });

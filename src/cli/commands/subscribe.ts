@@ -60,7 +60,7 @@ export const command: Command = {
       { LiveView },
       { formatRejections, formatWarnings },
       { jsonLine },
-      { formatOtherPdus, formatEngagements },
+      { formatOtherPdus, formatEngagements, formatDecodeErrors },
       { entityStatePduNames },
       { geodeticJson },
     ] = await Promise.all([
@@ -185,15 +185,12 @@ export const command: Command = {
       return EXIT_FAILURE;
     }
     const s = subscriber.stats;
-    const decodeErrors = Object.entries(s.decodeErrors).filter(([, n]) => n > 0);
     io.stderr.write(
       [
         `subscribe: stopped (${reason}) after ${((Date.now() - startedMs) / 1000).toFixed(1)} s`,
         `  entities  ${entities.size} seen, ${events} events`,
         `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatOtherPdus(s.transport)}${formatEngagements(s)}${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
-          (decodeErrors.length > 0
-            ? `; Entity State PDUs rejected: ${decodeErrors.map(([n, c]) => `${n} ${c}`).join(', ')}`
-            : '') +
+          formatDecodeErrors(s) +
           formatNotTaken(s.notTaken, subscriber.config.receiver.maxEntities),
         ...(natsStats
           ? [

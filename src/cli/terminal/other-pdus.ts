@@ -17,6 +17,25 @@ export function formatOtherPdus(stats: TransportStats): string {
   return `, ${formatCount(total, 'PDU')} of other types (${named.join(', ')})`;
 }
 
+/**
+ * `; Entity State PDUs rejected: BAD_LENGTH 2; Fire PDUs rejected: LOCATION_NOT_FINITE 1`: each PDU type's
+ * rejections under its own name, or '' when there were none.
+ */
+export function formatDecodeErrors(stats: SubscriberStats): string {
+  const named = (counts: Partial<Record<string, number>>) =>
+    Object.entries(counts)
+      .filter(([, n]) => n! > 0)
+      .map(([code, n]) => `${code} ${n}`);
+  const parts: string[] = [];
+  const entityState = named(stats.decodeErrors);
+  if (entityState.length > 0) parts.push(`Entity State PDUs rejected: ${entityState.join(', ')}`);
+  for (const [type, counts] of Object.entries(stats.otherDecodeErrors)) {
+    const codes = named(counts);
+    if (codes.length > 0) parts.push(`${pduTypeName(Number(type))} PDUs rejected: ${codes.join(', ')}`);
+  }
+  return parts.map((part) => `; ${part}`).join('');
+}
+
 /** `; 1 fire, 1 detonation, 2 entities frozen, …`: what the subscriber made of the PDUs beside Entity State. */
 export function formatEngagements(stats: SubscriberStats): string {
   const { fires, detonations, collisions } = stats.engagements;

@@ -1,0 +1,80 @@
+// The receiving commands' summaries count what happened under its own name: a rejected Fire PDU is a Fire PDU
+// rejected, not an Entity State PDU; every PDU refused is counted by its type.
+import { createSocket } from 'node:dgram';
+import { describe, expect, it } from 'vitest';
+import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
+import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { StopFreezeRecord } from '../../src/pdu/simulation-management.js';
+import { FireRecord } from '../../src/pdu/warfare.js';
+import { within } from '../support/binary.js';
+import { startCli } from '../support/cli.js';
+
+const encoded = (record: AnyPduRecord): Uint8Array => {
+  const out = new Uint8Array(2000);
+  return out.slice(0, encodeAnyPduInto(out, record));
+};
+
+/** Entity State PDU of 1:1:1, exercise 1, with one more byte in its Length than its records hold. */
+function badLengthEntityState(): Uint8Array {
+  const r = new EntityStateRecord(0);
+  r.exerciseId = 1;
+  r.site = r.application = r.entity = 1;
+  r.location.set([6_379_137, 0, 0]);
+  const bytes = new Uint8Array(152);
+  encodeEntityStateInto(bytes, r);
+  new DataView(bytes.buffer).setUint16(8, 152);
+  return bytes;
+}
+
+/** A Fire PDU of exercise 1 whose location is not a number. */
+function fireNowhere(): Uint8Array {
+  const fire = new FireRecord();
+  fire.exerciseId = 1;
+  Object.assign(fire.firingEntityId, { site: 1, application: 1, entity: 1 });
+  fire.location.set([Number.NaN, 0, 0]);
+  return encoded(fire);
+}
+
+/** A Stop/Freeze PDU of exercise 1 four bytes longer than its 40. */
+function longStopFreeze(): Uint8Array {
+  const stop = new StopFreezeRecord();
+  stop.exerciseId = 1;
+  const bytes = new Uint8Array(44);
+  bytes.set(encoded(stop));
+  new DataView(bytes.buffer).setUint16(8, 44);
+  return bytes;
+}
+
+async function sendAll(port: number, datagrams: readonly Uint8Array[]): Promise<void> {
+  const socket = createSocket('udp4');
+  try {
+    for (const bytes of datagrams) {
+      await new Promise<void>((resolve, reject) =>
+        socket.send(bytes, port, '127.0.0.1', (e) => (e ? reject(e) : resolve())),
+      );
+    }
+  } finally {
+    socket.close();
+  }
+}
+
+describe('subscribe summary', () => {
+  it('counts rejected PDUs under their own type', async () => {
+    const run = startCli(['subscribe', '--address', '127.0.0.1', '--port', '0', '--diagnostics', '--duration', '60']);
+    const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
+    await sendAll(Number(port), [fireNowhere(), fireNowhere(), longStopFreeze(), badLengthEntityState()]);
+    await run.waitFor(/(?:rejected \d+-byte datagram[\s\S]*){4}/, 15_000);
+    run.interrupt();
+    expect(await within(run.exited, 10_000, 'subscribe to stop')).toBe(0);
+    const summary = run
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('received'))!;
+    expect(summary).toContain('; Entity State PDUs rejected: BAD_LENGTH 1');
+    expect(summary).toContain('; Fire PDUs rejected: LOCATION_NOT_FINITE 2');
+    expect(summary).toContain('; Stop/Freeze PDUs rejected: BAD_LENGTH 1');
+    // The diagnostics name each PDU's own layout.
+    expect(run.stderr()).toContain('(Stop/Freeze PDU: exactly 40 bytes)');
+  });
+});
