@@ -559,7 +559,8 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   for (const [reason, n] of Object.entries(stats.transport.rejected)) if (n > 0) report.receive.rejected[reason] = n;
   report.receive.other = totalOtherPdus(stats.transport);
   for (const name of CODEC_STATUS_NAMES) {
-    const n = stats.decodeErrors[name];
+    let n = stats.decodeErrors[name];
+    for (const counts of Object.values(stats.otherDecodeErrors)) n += counts[name] ?? 0;
     if (n > 0) report.receive.status[name] = n;
   }
   const rejected = Object.values(report.receive.status).reduce((a, b) => a + b, 0);
@@ -569,7 +570,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     problem(`${stats.transport.consumerErrors} consumer errors caught by the receiver`);
   }
   report.receive.table = { ...tableCounts, timedOut: stats.transport.timeouts };
-  report.view.rejected = feed.stats.rejected;
+  report.view.rejected = Object.values(feed.stats.rejected).reduce((a, b) => a + b, 0);
   return report;
 }
 

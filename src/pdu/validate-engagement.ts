@@ -1,11 +1,14 @@
 /**
  * Plausibility of an engagement PDU before it becomes an event: a Fire or Detonation PDU whose location or velocity
  * is not a number (or beyond what `validateEntityState` allows an entity), a Collision whose numbers are not
- * finite, never reaches an event, a map or a report (docs/pdu-validation.md). Nothing here allocates.
+ * finite, a radio of no entity or with its antenna nowhere, never reaches an event, a map or a report
+ * (docs/pdu-validation.md). Nothing here allocates.
  */
 import type { CollisionElasticRecord, CollisionRecord } from './collision.js';
+import type { EntityIdFields } from './pdu-fields.js';
+import type { SignalRecord, TransmitterRecord } from './radio.js';
 import * as status from './status.js';
-import { MAX_LOCATION_METERS, MAX_SPEED_METERS_PER_SECOND } from './validate.js';
+import { ENTITY_ID_ALL, ENTITY_ID_NONE, MAX_LOCATION_METERS, MAX_SPEED_METERS_PER_SECOND } from './validate.js';
 import type { DetonationRecord, FireRecord } from './warfare.js';
 
 const { CodecStatus } = status;
@@ -52,4 +55,25 @@ export function validateCollision(record: CollisionRecord | CollisionElasticReco
     return finite3(offset) ? CodecStatus.LOCATION_OUT_OF_RANGE : CodecStatus.LOCATION_NOT_FINITE;
   }
   return velocity(elastic ? (record as CollisionElasticRecord).contactVelocity : (record as CollisionRecord).velocity);
+}
+
+/** An entity id that names one entity: no part 0 (none) or 65535 (all), as `validateEntityState` asks. */
+function entityId(id: EntityIdFields): CodecStatus {
+  if (id.site === ENTITY_ID_NONE || id.application === ENTITY_ID_NONE || id.entity === ENTITY_ID_NONE) {
+    return CodecStatus.ENTITY_ID_NONE;
+  }
+  if (id.site === ENTITY_ID_ALL || id.application === ENTITY_ID_ALL || id.entity === ENTITY_ID_ALL) {
+    return CodecStatus.ENTITY_ID_ALL;
+  }
+  return CodecStatus.OK;
+}
+
+/**
+ * A Transmitter or Signal PDU: the entity its radio belongs to is one entity (0:0:0 is none), and a Transmitter
+ * PDU's antenna location (ECEF; all zero for "not given") is where an entity could be.
+ */
+export function validateRadio(record: TransmitterRecord | SignalRecord): CodecStatus {
+  const id = entityId(record.entityId);
+  if (id !== CodecStatus.OK || !('antennaLocation' in record)) return id;
+  return location(record.antennaLocation);
 }

@@ -2,7 +2,8 @@
  * The gateway's side of the engagement messages (src/view/engagement-messages.ts): decodes the Fire, Detonation,
  * Collision, Remove Entity, Stop/Freeze, Start/Resume, Transmitter and Signal PDUs it is handed, checks them as a
  * subscriber does, names what they carry, and keeps what a page that connects later must know (the radios, the
- * freezes in force). Bounded: at most `MAX_RADIOS` radios and `MAX_FREEZES` freeze and resume orders are kept.
+ * freezes in force). Bounded: at most `MAX_RADIOS` radios (src/view/radio-table.ts) and `MAX_FREEZES` freeze and
+ * resume orders are kept.
  */
 import { actionTimeSeconds } from '../dr/exercise-freeze.js';
 import { FreezeOrders } from '../dr/freeze-orders.js';
@@ -15,9 +16,10 @@ import type { EntityIdFields } from '../pdu/pdu-fields.js';
 import { SignalRecord, TransmitterRecord } from '../pdu/radio.js';
 import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
 import { CodecStatus } from '../pdu/status.js';
-import { validateCollision, validateShot } from '../pdu/validate-engagement.js';
+import { validateCollision, validateRadio, validateShot } from '../pdu/validate-engagement.js';
 import { DetonationRecord, FireRecord, type MunitionDescriptorFields } from '../pdu/warfare.js';
 import type { EngagementMessage, GeoPoint, RadioMessage } from './engagement-messages.js';
+import { RadioTable, type EntityHeld, type Radio } from './radio-table.js';
 
 /** The PDU types the gateway hands to an `EngagementFeed`. */
 export const ENGAGEMENT_PDU_TYPES: readonly number[] = [
@@ -32,8 +34,7 @@ export const ENGAGEMENT_PDU_TYPES: readonly number[] = [
   PduType.SIGNAL,
 ];
 
-/** Radios kept; a new one beyond is not tracked (counted in `stats.radiosDropped`). */
-export const MAX_RADIOS = 4096;
+export { MAX_RADIOS } from './radio-table.js';
 /** Stop/Freeze and Start/Resume orders in force kept; the oldest goes when a new one comes beyond it. */
 export const MAX_FREEZES = 64;
 /** A radio counts as transmitting this long after its last Signal PDU, ms. */
@@ -44,23 +45,30 @@ const RADIO_REFRESH_MS = 5000;
 const DETONATION_RESULT_UID = 62;
 const COLLISION_TYPE_UID = 189;
 
-interface Radio {
-  message: RadioMessage;
-  lastSignalMs: number;
-  sentMs: number;
-}
-
 const idText = (id: EntityIdFields): string => `${id.site}:${id.application}:${id.entity}`;
 const orNull = (id: EntityIdFields): string | null =>
   id.site === 0 && id.application === 0 && id.entity === 0 ? null : idText(id);
 
 export class EngagementFeed {
-  /** Messages made; PDUs taken, by PDU type; PDUs refused as malformed or invalid; radios not tracked. */
-  readonly stats = { messages: 0, pdus: {} as Record<number, number>, rejected: 0, radiosDropped: 0 };
+  /**
+   * Messages made; PDUs taken, and PDUs refused as malformed or invalid, by PDU type; radios evicted to make room
+   * for new ones.
+   */
+  readonly stats = {
+    messages: 0,
+    pdus: {} as Record<number, number>,
+    rejected: {} as Record<number, number>,
+    radiosEvicted: 0,
+  };
   private readonly records = new PduRecords();
-  private readonly radios = new Map<string, Radio>();
+  private readonly radios: RadioTable;
   private readonly orders = new FreezeOrders(MAX_FREEZES);
   private readonly geodetic = new Float64Array(3);
+
+  /** @param held - whether the gateway holds an entity: radios of others are evicted first and not sent to a late page. */
+  constructor(held?: EntityHeld) {
+    this.radios = new RadioTable(held);
+  }
 
   /**
    * Takes one PDU of `ENGAGEMENT_PDU_TYPES`.
@@ -84,8 +92,11 @@ export class EngagementFeed {
     if (status === CodecStatus.OK && (r instanceof CollisionRecord || r instanceof CollisionElasticRecord)) {
       status = validateCollision(r);
     }
+    if (status === CodecStatus.OK && (r instanceof TransmitterRecord || r instanceof SignalRecord)) {
+      status = validateRadio(r);
+    }
     if (status !== CodecStatus.OK || r === undefined) {
-      this.stats.rejected++;
+      this.stats.rejected[type] = (this.stats.rejected[type] ?? 0) + 1;
       return;
     }
     const message = this.message(r, nowMs);
@@ -176,40 +187,15 @@ export class EngagementFeed {
     return [g[1]!, g[0]!, g[2]!];
   }
 
-  private radio(exercise: number, entity: EntityIdFields, radioId: number, nowMs: number): Radio | undefined {
-    const key = `${exercise}/${idText(entity)}#${radioId}`;
-    let radio = this.radios.get(key);
-    if (radio === undefined) {
-      if (this.radios.size >= MAX_RADIOS) {
-        this.stats.radiosDropped++;
-        return undefined;
-      }
-      radio = {
-        message: {
-          type: 'radio',
-          serverTimeMs: nowMs,
-          exercise,
-          entity: idText(entity),
-          radioId,
-          frequencyHz: 0,
-          powerDbm: 0,
-          transmitState: -1,
-          transmitting: false,
-          signals: 0,
-          antenna: null,
-        },
-        lastSignalMs: Number.NEGATIVE_INFINITY,
-        sentMs: Number.NEGATIVE_INFINITY,
-      };
-      this.radios.set(key, radio);
-    }
+  private radio(exercise: number, entity: EntityIdFields, radioId: number, nowMs: number): Radio {
+    const radio = this.radios.heard(exercise, entity.site, entity.application, entity.entity, radioId, nowMs);
+    this.stats.radiosEvicted = this.radios.evicted;
     return radio;
   }
 
   /** A Transmitter PDU: sent on when the radio changed, or every few seconds. */
   private transmitter(r: TransmitterRecord, nowMs: number): RadioMessage | undefined {
     const radio = this.radio(r.exerciseId, r.entityId, r.radioId, nowMs);
-    if (radio === undefined) return undefined;
     const previous = radio.message;
     const a = r.antennaLocation;
     const antenna = a[0] === 0 && a[1] === 0 && a[2] === 0 ? null : this.place(a);
@@ -236,7 +222,6 @@ export class EngagementFeed {
   /** A Signal PDU: counted; sent on when the radio starts sending. */
   private signal(r: SignalRecord, nowMs: number): RadioMessage | undefined {
     const radio = this.radio(r.exerciseId, r.entityId, r.radioId, nowMs);
-    if (radio === undefined) return undefined;
     radio.lastSignalMs = nowMs;
     const started = !radio.message.transmitting;
     radio.message = { ...radio.message, serverTimeMs: nowMs, transmitting: true, signals: radio.message.signals + 1 };
@@ -256,7 +241,10 @@ export class EngagementFeed {
     }
   }
 
-  /** What a page connecting now must know: every radio, and the Stop/Freeze and Start/Resume orders in force. */
+  /**
+   * What a page connecting now must know: the radios of the entities the gateway holds (a page shows no other), and
+   * the Stop/Freeze and Start/Resume orders in force.
+   */
   state(nowMs: number): EngagementMessage[] {
     const orders = this.orders.orders.map((o) => ({
       type: 'entity-control' as const,
@@ -266,7 +254,9 @@ export class EngagementFeed {
       exercise: o.exercise,
       receiving: o.receiving,
     }));
-    return [...[...this.radios.values()].map((r) => r.message), ...orders];
+    const radios: EngagementMessage[] = [];
+    for (const radio of this.radios.values()) if (this.radios.ofHeldEntity(radio)) radios.push(radio.message);
+    return [...radios, ...orders];
   }
 
   /** Whether a freeze in force holds this entity (the gateway does not time it out). */

@@ -84,7 +84,7 @@ export class ViewGateway {
   /** Datagrams, PDUs and rejections of the receive path. */
   readonly transportStats: TransportStats;
   /** Shots, entity control and radios, as text messages (src/view/engagement-feed.ts). */
-  readonly engagements = new EngagementFeed();
+  readonly engagements: EngagementFeed;
   private readonly config: Config;
   private readonly tickMs: number;
   private readonly highWaterBytes: number;
@@ -119,6 +119,10 @@ export class ViewGateway {
     this.maxClients = options.maxClients ?? 100;
     this.maxEntities = options.config.receiver.maxEntities;
     this.entities = new EntityEntries(this.maxEntities);
+    this.engagements = new EngagementFeed(
+      (exercise, site, application, entity) =>
+        this.entities.get(entityKey(site, application, entity))?.exercise === exercise,
+    );
     this.now = options.now ?? Date.now;
     const r = options.config.receiver;
     this.viewConfig = {

@@ -13,7 +13,7 @@ import { DetonationRecord, FireRecord } from '../../src/pdu/warfare.js';
 import { CollisionRecord } from '../../src/pdu/collision.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
-import { EngagementFeed } from '../../src/view/engagement-feed.js';
+import { EngagementFeed, MAX_RADIOS } from '../../src/view/engagement-feed.js';
 import type { EngagementMessage, FireMessage, RadioMessage } from '../../src/view/engagement-messages.js';
 import { PageEntities } from '../../src/view/page/entities.js';
 import { FADE_SECONDS, PageEngagements, radioText } from '../../src/view/page/engagements.js';
@@ -157,7 +157,58 @@ describe('EngagementFeed (gateway)', () => {
     take(bytes(bad), 0);
     take(bytes(shot()).subarray(0, 50), 0);
     expect(sent).toEqual([]);
-    expect(engagement.stats.rejected).toBe(2);
+    expect(engagement.stats.rejected).toEqual({ 2: 2 });
+  });
+
+  it('refuses radios of no entity (0:0:0) or with their antenna nowhere, and counts them by PDU type', () => {
+    const { engagement, sent, take } = feed();
+    const of = (pdu: Uint8Array, site: number, application: number, entity: number) => {
+      const copy = pdu.slice();
+      const v = new DataView(copy.buffer);
+      v.setUint16(12, site);
+      v.setUint16(14, application);
+      v.setUint16(16, entity);
+      return copy;
+    };
+    take(of(transmitter(2), 0, 0, 0), 0);
+    take(of(signal(), 0, 0, 0), 0);
+    take(of(transmitter(2), 0xffff, 0xffff, 0xffff), 0);
+    const nowhere = transmitter(2);
+    new DataView(nowhere.buffer).setFloat64(32, Number.NaN); // antenna location x (§7.7.2)
+    take(nowhere, 0);
+    expect(sent).toEqual([]);
+    expect(engagement.stats.rejected).toEqual({ 25: 3, 26: 1 });
+    expect(formatMapPdus(engagement.stats)).toBe(
+      ', 4 PDUs of shots, entity control and radios (Transmitter 3, Signal 1), 4 of them invalid (Transmitter 3, Signal 1)',
+    );
+    take(transmitter(2), 0);
+    expect(JSON.stringify(sent)).not.toContain('null,');
+    expect((sent[0] as RadioMessage).antenna![1]).toBeCloseTo(48.1, 9);
+  });
+
+  it('evicts the least recently heard radio when full, one of an entity not held first; a late page gets those held', () => {
+    const engagement = new EngagementFeed((exercise, site) => exercise === 1 && site === 1);
+    const sent: EngagementMessage[] = [];
+    const take = (pdu: Uint8Array) => engagement.consume(pdu, 0, pdu.length, 0, (m) => sent.push(m));
+    const base = transmitter(2);
+    const radioOf = (site: number, entity: number) => {
+      const pdu = base.slice();
+      const v = new DataView(pdu.buffer);
+      v.setUint16(12, site);
+      v.setUint16(16, entity);
+      return pdu;
+    };
+    take(radioOf(1, 3)); // a real radio, heard first
+    for (let entity = 1; entity < MAX_RADIOS; entity++) take(radioOf(9, entity)); // spoofed: entities never seen
+    expect(engagement.stats.radiosEvicted).toBe(0);
+    take(radioOf(9, 50_000)); // the table is full: the oldest spoofed radio goes, not the older real one
+    take(radioOf(1, 4)); // a real transmitter still gets through
+    expect(sent.at(-1)).toMatchObject({ type: 'radio', entity: '1:2:4' });
+    expect(engagement.stats.radiosEvicted).toBe(2);
+    expect(engagement.state(0).map((m) => (m as RadioMessage).entity)).toEqual(['1:2:3', '1:2:4']);
+    take(radioOf(9, 1)); // the first spoofed radio was evicted: it comes back as new
+    expect(engagement.stats.radiosEvicted).toBe(3);
+    expect(formatMapPdus(engagement.stats)).toMatch(/, 3 radios evicted from the full radio table \(4096\)$/);
   });
 });
 

@@ -6,6 +6,7 @@ import { pduTypeName } from '../../names/index.js';
 import type { SubscriberStats } from '../../stream/subscriber-types.js';
 import { otherPduCounts, type TransportStats } from '../../transport/transport.js';
 import type { EngagementFeed } from '../../view/engagement-feed.js';
+import { MAX_RADIOS } from '../../view/radio-table.js';
 import { formatCount } from './format.js';
 
 /** `, 680 of other PDU types (Attribute 108, Environmental Process 30, …)`, or '' when there were none. */
@@ -51,14 +52,28 @@ export function formatEngagements(stats: SubscriberStats): string {
   return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
 }
 
-/** `, 19 PDUs of shots, entity control and radios (Fire 1, Transmitter 17, …), 1 invalid`: what the map was sent. */
-export function formatMapPdus(stats: EngagementFeed['stats']): string {
-  const counts = Object.entries(stats.pdus)
+/** `Fire 1, Transmitter 17`: counts by PDU type, the most first. */
+function byType(counts: Record<number, number>): { total: number; named: string } {
+  const sorted = Object.entries(counts)
     .map(([type, n]) => [Number(type), n] as const)
+    .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  if (counts.length === 0) return '';
-  const total = counts.reduce((n, [, count]) => n + count, 0);
-  const named = counts.map(([type, count]) => `${pduTypeName(type)} ${count}`);
-  const invalid = stats.rejected > 0 ? `, ${stats.rejected} of them invalid` : '';
-  return `, ${formatCount(total, 'PDU')} of shots, entity control and radios (${named.join(', ')})${invalid}`;
+  const total = sorted.reduce((n, [, count]) => n + count, 0);
+  return { total, named: sorted.map(([type, count]) => `${pduTypeName(type)} ${count}`).join(', ') };
+}
+
+/**
+ * `, 19 PDUs of shots, entity control and radios (Fire 1, Transmitter 17, …), 2 of them invalid (Transmitter 2)`:
+ * what the map was sent; then radios evicted from the full radio table, when any were.
+ */
+export function formatMapPdus(stats: EngagementFeed['stats']): string {
+  const taken = byType(stats.pdus);
+  if (taken.total === 0) return '';
+  const rejected = byType(stats.rejected);
+  const invalid = rejected.total > 0 ? `, ${rejected.total} of them invalid (${rejected.named})` : '';
+  const evicted =
+    stats.radiosEvicted > 0
+      ? `, ${formatCount(stats.radiosEvicted, 'radio')} evicted from the full radio table (${MAX_RADIOS})`
+      : '';
+  return `, ${formatCount(taken.total, 'PDU')} of shots, entity control and radios (${taken.named})${invalid}${evicted}`;
 }
