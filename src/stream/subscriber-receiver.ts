@@ -39,7 +39,7 @@ import {
 import { openUdpTransport } from '../transport/udp.js';
 import { collisionEvent, detonationEvent, fireEvent } from './engagement-events.js';
 import { entityEvent, isEntityEvent, type EntityEvent, type LeaveReason } from './entity-events.js';
-import { createSimulationControlStats, freezeOrResume, removeEntities } from './simulation-control.js';
+import { createSimulationControlStats, removeEntities, SimulationControl } from './simulation-control.js';
 import { completeUpdateFromSlot, entityStateFromSlot } from './entity-state-from-slot.js';
 import { createFrame, renderFrame, type EntityFrame } from './frame.js';
 import { InterpolatedView } from './interpolated-view.js';
@@ -136,6 +136,8 @@ export class SubscriberReceiver implements EntitySubscriber {
   private readonly records = new PduRecords();
   private readonly slotRecord = new EntityStateRecord(0);
   private readonly receiver: PduReceiver;
+  /** Stop/Freeze and Start/Resume orders, those dated ahead waiting for their time. */
+  private readonly control: SimulationControl;
   /** The PDU being applied (the state of the events it causes), else null. */
   private applying: EntityStateRecord | null = null;
   /** Where that PDU came from. */
@@ -165,6 +167,7 @@ export class SubscriberReceiver implements EntitySubscriber {
       control: createSimulationControlStats(),
       notTaken: { tableFull: 0, unknownUpdates: 0 },
     };
+    this.control = new SimulationControl(() => this.table, this.scheduler, this.stats.control);
     this.receiver = new PduReceiver(
       this.consume,
       {
@@ -303,6 +306,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     this.generation++;
     this.expiry?.unsubscribe();
     this.expiry = undefined;
+    this.control.clear();
     const transport = this.transport;
     this.transport = undefined;
     this.natsTransport = undefined;
@@ -429,24 +433,10 @@ export class SubscriberReceiver implements EntitySubscriber {
         this.removing = undefined;
       }
       this.stats.transport.entities = table.size;
-    } else if (record instanceof StopFreezeRecord) {
-      control.stopFreezePdus++;
-      freezeOrResume(
-        () => this.table,
-        record,
-        nowSeconds,
-        this.scheduler,
-        (n) => (control.frozenEntities += n),
-      );
-    } else if (record instanceof StartResumeRecord) {
-      control.startResumePdus++;
-      freezeOrResume(
-        () => this.table,
-        record,
-        nowSeconds,
-        this.scheduler,
-        (n) => (control.resumedEntities += n),
-      );
+    } else if (record instanceof StopFreezeRecord || record instanceof StartResumeRecord) {
+      if (record instanceof StopFreezeRecord) control.stopFreezePdus++;
+      else control.startResumePdus++;
+      this.control.take(record, nowSeconds);
     }
   }
 

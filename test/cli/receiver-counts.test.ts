@@ -7,6 +7,7 @@ import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { StopFreezeRecord } from '../../src/pdu/simulation-management.js';
 import { FireRecord } from '../../src/pdu/warfare.js';
+import { MAX_PENDING_ORDERS } from '../../src/dr/pending-orders.js';
 import { within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
 
@@ -34,6 +35,21 @@ function fireNowhere(): Uint8Array {
   Object.assign(fire.firingEntityId, { site: 1, application: 1, entity: 1 });
   fire.location.set([Number.NaN, 0, 0]);
   return encoded(fire);
+}
+
+/** 200 Stop/Freeze PDUs of exercise 1 for entities 1:1:from… , dated `seconds` ahead of now. */
+function stopsAhead(from: number, seconds: number): Uint8Array {
+  const stop = new StopFreezeRecord();
+  stop.exerciseId = 1;
+  const when = Date.now() / 1000 + seconds;
+  stop.realWorldTime.hour = Math.floor(when / 3600);
+  stop.realWorldTime.timePastHour = Math.floor(((when % 3600) / 3600) * 0x8000_0000) * 2;
+  const out = new Uint8Array(200 * 40);
+  for (let k = 0; k < 200; k++) {
+    Object.assign(stop.receivingId, { site: 1, application: 1, entity: from + k });
+    out.set(encoded(stop), 40 * k);
+  }
+  return out;
 }
 
 /** A Stop/Freeze PDU of exercise 1 four bytes longer than its 40. */
@@ -76,5 +92,29 @@ describe('subscribe summary', () => {
     expect(summary).toContain('; Stop/Freeze PDUs rejected: BAD_LENGTH 1');
     // The diagnostics name each PDU's own layout.
     expect(run.stderr()).toContain('(Stop/Freeze PDU: exactly 40 bytes)');
+  });
+});
+
+describe.concurrent('a flood of Stop/Freeze PDUs dated ahead', () => {
+  // 2 000 orders for entities of their own, 10 s ahead: at most MAX_PENDING_ORDERS wait; the rest are counted.
+  it.each([
+    ['subscribe', []],
+    ['bridge', ['--cot', 'udp://127.0.0.1:9']],
+  ])('%s keeps the orders waiting bounded and says how many it did not carry out', async (command, extra) => {
+    // Side by side, each waits out its 3 s: the datagrams are in its socket's buffer long before.
+    const run = startCli([command, '--address', '127.0.0.1', '--port', '0', '--duration', '3', ...extra]);
+    const [, port] = await run.waitFor(/listening on 127\.0\.0\.1 port (\d+)/);
+    const floods = Array.from({ length: 10 }, (_, d) => stopsAhead(1 + 200 * d, 10));
+    // The same 200 again: each replaces the order waiting for its entity.
+    await sendAll(Number(port), [...floods, floods[0]!]);
+    expect(await within(run.exited, 15_000, `${command} to stop`)).toBe(0);
+    const summary = run
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('received'))!;
+    expect(summary).toContain(
+      `; ${200 + 2000 - MAX_PENDING_ORDERS} Stop/Freeze or Start/Resume orders dated ahead not carried out ` +
+        `(200 replaced by a newer one for the same entities, ${2000 - MAX_PENDING_ORDERS} over the 1024 waiting)`,
+    );
   });
 });

@@ -16,6 +16,7 @@ import type { EntityFrame } from '../../src/stream/frame.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import type { SubscriberEvent } from '../../src/stream/subscriber-types.js';
 import { FakeTransport } from '../support/fake-transport.js';
+import { MAX_PENDING_ORDERS } from '../../src/dr/pending-orders.js';
 
 const TANK = [-2_700_000, -4_300_000, 3_800_000];
 
@@ -168,6 +169,48 @@ describe('engagements and simulation management through a subscriber', () => {
       expect(at(33)).toEqual([33, 30, 0]);
       expect(size).toBe(1);
       expect(subscriber.stats.control).toMatchObject({ stopFreezePdus: 1, frozenEntities: 1, resumedEntities: 1 });
+    });
+  });
+
+  it('keeps orders dated ahead bounded and merged: one timer, the newest per entity, the excess counted', () => {
+    const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
+    scheduler.run(({ cold, flush }) => {
+      const { transport, subscriber, events, subscriptions } = subscriberAt();
+      subscriptions.add(subscriber.entityEvents$.subscribe((e) => events.push(e)));
+      /** Stop/Freeze PDUs for entities 1:2:n, dated `seconds` ahead of the virtual clock's 0 (1970, hour 0). */
+      const stops = (entities: readonly number[], seconds: number) => {
+        const stop = new StopFreezeRecord();
+        stop.exerciseId = 1;
+        stop.realWorldTime.timePastHour = Math.floor((seconds / 3600) * 0x8000_0000) * 2;
+        const out = new Uint8Array(40 * entities.length);
+        entities.forEach((entity, k) => {
+          Object.assign(stop.receivingId, { site: 1, application: 2, entity });
+          out.set(bytes(stop), 40 * k);
+        });
+        return out;
+      };
+      const others = Array.from({ length: 2000 }, (_, k) => 1000 + k);
+      const datagrams = [
+        tank(3, 0),
+        stops([3], 3),
+        ...Array.from({ length: 10 }, (_, d) => stops(others.slice(200 * d, 200 * d + 200), 5)),
+        stops([3], 2), // newer, for the same entity: replaces the order dated 3 s
+      ];
+      datagrams.forEach((datagram, i) => cold(`${i + 1}ms a`).subscribe(() => transport.deliver(datagram)));
+      let scheduled = -1;
+      cold('20ms a').subscribe(() => (scheduled = scheduler.actions.length));
+      cold('6s a').subscribe(() => subscriptions.unsubscribe());
+      flush();
+      // The frames, the expiry and one action for the earliest order: not one per order.
+      expect(scheduled).toBeLessThanOrEqual(4);
+      expect(events.map((e) => e.type)).toEqual(['appeared', 'frozen']);
+      expect(events[1]!.timeSeconds).toBe(2); // at the newer order's time, not the 3 s of the one it replaced
+      expect(subscriber.stats.control).toMatchObject({
+        stopFreezePdus: 2002,
+        frozenEntities: 1,
+        ordersReplaced: 1,
+        ordersDropped: 2000 - (MAX_PENDING_ORDERS - 1),
+      });
     });
   });
 

@@ -191,10 +191,16 @@ interface CotBridgeSettings {
 
 async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise<number> {
   const { config, targets, tls, rateHz, uidPrefix, durationSeconds } = settings;
-  const [{ createSubscriber }, { cotEvents, openCotOutput }, { formatRejections, formatWarnings }] = await Promise.all([
+  const [
+    { createSubscriber },
+    { cotEvents, openCotOutput },
+    { formatRejections, formatWarnings },
+    { formatDecodeErrors, formatOrdersNotCarriedOut },
+  ] = await Promise.all([
     import('../../stream/subscriber.js'),
     import('../../cot/index.js'),
     import('../../transport/transport.js'),
+    import('../terminal/other-pdus.js'),
   ]);
   const status = (message: string): void => void io.stderr.write(`bridge: ${message}\n`);
   let outputs: Awaited<ReturnType<typeof openCotOutput>>[];
@@ -268,7 +274,9 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
   const lines = [
     `bridge: stopped (${reason}) after ${seconds.toFixed(1)} s`,
     `  received  ${s.transport.datagramsIn} datagrams (${s.transport.bytesIn} bytes), ` +
-      `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}`,
+      `${s.transport.pdusAccepted} PDUs accepted${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
+      formatDecodeErrors(s) +
+      formatOrdersNotCarriedOut(s.control),
     `  entities  ${entities.size} held at the end; CoT events: ${byReason.appeared} appeared, ` +
       `${byReason.typeChanged} type changed, ${byReason.periodic} periodic, ${byReason.removed} removed`,
     ...outputs.map(

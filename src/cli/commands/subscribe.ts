@@ -60,7 +60,7 @@ export const command: Command = {
       { LiveView },
       { formatRejections, formatWarnings },
       { jsonLine },
-      { formatOtherPdus, formatEngagements, formatDecodeErrors },
+      { formatOtherPdus, formatEngagements, formatDecodeErrors, formatOrdersNotCarriedOut },
       { entityStatePduNames },
       { geodeticJson },
     ] = await Promise.all([
@@ -191,6 +191,7 @@ export const command: Command = {
         `  entities  ${entities.size} seen, ${events} events`,
         `  received  ${formatCount(s.transport.datagramsIn, 'datagram')}, ${formatCount(s.transport.pdusAccepted, 'PDU')} accepted${formatOtherPdus(s.transport)}${formatEngagements(s)}${formatRejections(s.transport.rejected)}${formatWarnings(s.transport.warnings)}` +
           formatDecodeErrors(s) +
+          formatOrdersNotCarriedOut(s.control) +
           formatNotTaken(s.notTaken, subscriber.config.receiver.maxEntities),
         ...(natsStats
           ? [

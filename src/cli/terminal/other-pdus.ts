@@ -2,6 +2,7 @@
  * How a command's summary names the PDUs of the types it passes over (counted by type, named from SISO-REF-010,
  * never called rejected) and what a subscriber made of the engagement and simulation management PDUs.
  */
+import { MAX_PENDING_ORDERS } from '../../dr/pending-orders.js';
 import { pduTypeName } from '../../names/index.js';
 import type { SubscriberStats } from '../../stream/subscriber-types.js';
 import { otherPduCounts, type TransportStats } from '../../transport/transport.js';
@@ -50,6 +51,21 @@ export function formatEngagements(stats: SubscriberStats): string {
     c.startResumePdus > 0 ? `${formatCount(c.resumedEntities, 'entity', 'entities')} resumed` : '',
   ].filter((part) => part !== '');
   return parts.length === 0 ? '' : `; ${parts.join(', ')}`;
+}
+
+/**
+ * `; 1200 Stop/Freeze or Start/Resume orders dated ahead not carried out (200 replaced by a newer one for the same
+ * entities, 1000 over the 1024 waiting)`, or '' when every one was.
+ */
+export function formatOrdersNotCarriedOut(control: SubscriberStats['control']): string {
+  const { ordersReplaced, ordersDropped } = control;
+  if (ordersReplaced + ordersDropped === 0) return '';
+  const parts = [
+    ordersReplaced > 0 ? `${ordersReplaced} replaced by a newer one for the same entities` : '',
+    ordersDropped > 0 ? `${ordersDropped} over the ${MAX_PENDING_ORDERS} waiting` : '',
+  ].filter((part) => part !== '');
+  const n = ordersReplaced + ordersDropped;
+  return `; ${n} Stop/Freeze or Start/Resume ${n === 1 ? 'order' : 'orders'} dated ahead not carried out (${parts.join(', ')})`;
 }
 
 /** `Fire 1, Transmitter 17`: counts by PDU type, the most first. */
