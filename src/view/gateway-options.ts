@@ -52,8 +52,14 @@ export interface GatewayStats {
   clientsDropped: number;
   /** PDUs some client did not get because a newer one of the same entity replaced it (backpressure). */
   skipped: number;
-  /** Binary feed messages sent (over all clients). */
+  /** Engagement messages (shots, entity control, radios) some client did not get while congested (backpressure). */
+  messagesSkipped: number;
+  /** Clients greeted again (hello, state, snapshot) after missing entity control or radios while congested. */
+  greetedAgain: number;
+  /** WebSocket clients accepted in all. */
+  connections: number;
+  /** Feed messages sent, over all clients: binary messages of PDUs and text messages (JSON). */
   messagesSent: number;
-  /** Bytes of binary feed messages sent (over all clients). */
+  /** Their bytes (payloads). */
   bytesSent: number;
 }

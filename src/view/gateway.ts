@@ -13,6 +13,8 @@
  * - Snapshots (after connecting or a filter change) go out the same way: every slot marked, then sent a bounded
  *   number of slots per tick within the client's high-water mark. Filter changes are coalesced and applied at most
  *   every `FILTER_INTERVAL_MS` per client (`filter-gate.ts`).
+ * - Shots, entity control and radios (text messages) go in the same tick and write, in arrival order among the
+ *   PDUs, and are held back from a congested client the same way (`engagement-tick.ts`).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -38,7 +40,6 @@ import { compile, inBbox, matchesAttributes, type CompiledFilter } from './compi
 import {
   FEED_PATH,
   FEED_RECORD_HEADER_BYTES,
-  FeedWriter,
   MAX_CLIENT_MESSAGE_BYTES,
   copyBytes,
   VIEW_PROTOCOL_VERSION,
@@ -50,12 +51,14 @@ import {
   type ViewErrorCode,
   type ViewFilter,
 } from './protocol.js';
-import { TickBuffer } from './tick-buffer.js';
-import { ViewClient } from './view-client.js';
+import { TICK_BYTES, TickBuffer } from './tick-buffer.js';
+import { ViewClient, type ClientState } from './view-client.js';
 import { EntityEntries, EntityEntry } from './gateway-entities.js';
 import type { GatewayOptions, GatewayStats } from './gateway-options.js';
 import { originAllowed } from './origin-check.js';
-import { binaryFrames, type TickFrames } from './ws-frames.js';
+import type { TickFrames } from './ws-frames.js';
+import { FeedMessages } from './feed-messages.js';
+import { EngagementTick } from './engagement-tick.js';
 import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from './engagement-feed.js';
 import type { EngagementMessage } from './engagement-messages.js';
 import { addresses } from '../dr/exercise-freeze.js';
@@ -78,6 +81,9 @@ export class ViewGateway {
     upgradesRefused: 0,
     clientsDropped: 0,
     skipped: 0,
+    messagesSkipped: 0,
+    greetedAgain: 0,
+    connections: 0,
     messagesSent: 0,
     bytesSent: 0,
   };
@@ -100,12 +106,15 @@ export class ViewGateway {
   private readonly record = new EntityStateRecord();
   private readonly geodetic = new Float64Array(3);
   private readonly pending = new TickBuffer();
+  /** The engagement messages of this tick, sent with its PDUs. */
+  private readonly messages = new EngagementTick();
   /**
    * Arrival time of the datagram being received, ms since the Unix epoch: one clock read per datagram, kept in a
    * typed array so that passing it along boxes no number.
    */
   private readonly arrivalMs = new Float64Array(1);
-  private readonly writer = new FeedWriter();
+  /** Builds the feed messages of each write. */
+  private readonly out = new FeedMessages();
   private timers: Array<ReturnType<typeof setInterval>> = [];
   /** Every PDU taken, Entity State or not: what the panel's PDUs/s and bytes/s show. */
   private readonly rate = new ArrivalRate();
@@ -178,33 +187,26 @@ export class ViewGateway {
   }
 
   /** Unsent bytes and missed entities of each client, for tests and diagnostics. */
-  clientStates(): Array<{
-    bufferedBytes: number;
-    pendingEntities: number;
-    congested: boolean;
-    skipped: number;
-    filtersCoalesced: number;
-  }> {
+  clientStates(): ClientState[] {
     return [...this.clients].map((c) => ({
       bufferedBytes: c.socket.bufferedAmount,
       pendingEntities: c.marks.count,
       congested: c.congested,
       skipped: c.skipped,
+      skippedMessages: c.skippedMessages,
       filtersCoalesced: c.filters.coalesced,
     }));
   }
 
   /**
-   * Sends a message about shots, entity control or radios to every client whose filter takes its exercise; a
-   * Remove Entity also drops the entities from the snapshot the gateway keeps.
+   * Sends a message about shots, entity control or radios, with this tick's PDUs, to every client whose filter takes
+   * its exercise; a Remove Entity also drops the entities from the snapshot the gateway keeps.
    */
   private readonly broadcast = (message: EngagementMessage): void => {
     if (message.type === 'entity-control' && message.action === 'remove') this.removeAddressed(message);
-    for (const client of this.clients) {
-      const exercise = client.filter.exercise;
-      if (exercise !== null && exercise !== message.exercise) continue;
-      this.sendJson(client, message);
-    }
+    const text = EngagementTick.encode(message);
+    if (this.messages.isFull(text.length, this.pending.byteLength, TICK_BYTES)) this.tick();
+    this.messages.add(message, text, this.pending.count);
   };
 
   private removeAddressed(message: EngagementMessage & { type: 'entity-control' }): void {
@@ -287,7 +289,7 @@ export class ViewGateway {
   };
 
   private addToTick(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number): void {
-    if (this.pending.isFull(length)) this.tick();
+    if (this.pending.isFull(length) || this.messages.isFull(length, this.pending.byteLength, TICK_BYTES)) this.tick();
     this.pending.add(entry, bytes, offset, length, this.arrivalMs[0]!);
   }
 
@@ -306,13 +308,15 @@ export class ViewGateway {
   }
 
   /**
-   * Sends the PDUs of this tick to every client (or marks them missed for a congested one), after a filter change
-   * that is due and the next part of a snapshot or of what a client missed.
+   * Sends the PDUs and engagement messages of this tick to every client (or marks them missed for a congested one),
+   * after a filter change that is due, a greeting for a client that missed what its page holds, and the next part
+   * of a snapshot or of what a client missed.
    */
   tick(): void {
     if (this.closed) return;
     const pending = this.pending;
     const count = pending.count;
+    const messages = this.messages;
     const nowMs = this.now();
     let shared: TickFrames | undefined;
     for (const client of this.clients) {
@@ -326,8 +330,10 @@ export class ViewGateway {
         for (let i = 0; i < count; i++) {
           if (pending.matches(client.compiled, i)) this.miss(client, pending.entries[i]!);
         }
+        this.missMessages(client);
         continue;
       }
+      if (client.greetAgain) this.greet(client);
       if (client.marks.count > 0) {
         // What this tick carries of a marked entity's full PDU goes out with it: not again from the marks.
         for (let i = 0; i < count; i++) {
@@ -336,32 +342,25 @@ export class ViewGateway {
         }
         this.sendMarked(client);
       }
-      if (count === 0) continue;
+      if (count === 0 && messages.count === 0) continue;
       if (client.compiled.all) {
         // Encoded and framed once per tick and shared: clients with the empty filter cost one write each.
-        shared ??= this.encodeTick(undefined);
+        shared ??= this.out.tick(pending, messages, undefined, null);
         this.writeFrames(client, shared);
       } else {
-        this.writeFrames(client, this.encodeTick(client.compiled));
+        this.writeFrames(client, this.out.tick(pending, messages, client.compiled, client.filter.exercise));
       }
     }
     pending.clear();
+    messages.clear();
   }
 
-  /** The tick's records that pass `filter` (all when undefined), as feed messages in WebSocket frames. */
-  private encodeTick(filter: CompiledFilter | undefined): TickFrames {
-    const messages: Buffer[] = [];
-    const writer = this.writer;
-    writer.reset();
-    const pending = this.pending;
-    for (let i = 0; i < pending.count; i++) {
-      if (filter !== undefined && !pending.matches(filter, i)) continue;
-      this.write(messages, pending.timeMs[i]!, pending.bytes, pending.start[i]!, pending.length[i]!);
-    }
-    if (writer.length > 0) messages.push(Buffer.from(writer.bytes()));
-    let bytes = 0;
-    for (const message of messages) bytes += message.length;
-    return { frames: binaryFrames(messages), messages: messages.length, bytes };
+  /** Counts the engagement messages of this tick a congested client does not get; see `greet`. */
+  private missMessages(client: ViewClient): void {
+    const missed = this.messages.missed(client.filter.exercise);
+    client.skippedMessages += missed;
+    this.stats.messagesSkipped += missed;
+    if (missed > 0 && this.messages.missedChangesState) client.greetAgain = true;
   }
 
   /**
@@ -375,16 +374,6 @@ export class ViewGateway {
     this.stats.messagesSent += tick.messages;
     this.stats.bytesSent += tick.bytes;
     client.connection.write(tick.frames);
-  }
-
-  /** Appends one record to the writer, moving a full message to `messages` first. */
-  private write(messages: Buffer[], timeMs: number, bytes: Uint8Array, offset: number, length: number): void {
-    const writer = this.writer;
-    if (writer.add(timeMs, bytes, offset, length)) return;
-    // A copy per message: ws may still hold the buffer in the socket's queue after `send` returns.
-    messages.push(Buffer.from(writer.bytes()));
-    writer.reset();
-    writer.add(timeMs, bytes, offset, length);
   }
 
   /** Marks an entity a congested client missed: its newest PDU goes out when it drains. */
@@ -401,25 +390,22 @@ export class ViewGateway {
    */
   private sendMarked(client: ViewClient): void {
     if (client.marks.count === 0) return;
-    const messages: Buffer[] = [];
-    this.writer.reset();
+    const out = this.out;
+    out.begin();
     let budget = this.highWaterBytes - client.socket.bufferedAmount;
     client.marks.drain(SNAPSHOT_SLOTS_PER_TICK, (slot) => {
       if (budget <= 0) return false;
       const e = this.entities.at(slot);
       if (e === undefined || e.timedOut || e.fullLength === 0 || !this.entryMatches(client.compiled, e)) return true;
-      this.write(messages, e.fullTimeMs, e.full, 0, e.fullLength);
+      out.record(e.fullTimeMs, e.full, 0, e.fullLength);
       budget -= FEED_RECORD_HEADER_BYTES + e.fullLength;
       if (e.partialLength > 0) {
-        this.write(messages, e.partialTimeMs, e.partial, 0, e.partialLength);
+        out.record(e.partialTimeMs, e.partial, 0, e.partialLength);
         budget -= FEED_RECORD_HEADER_BYTES + e.partialLength;
       }
       return true;
     });
-    if (this.writer.length > 0) messages.push(Buffer.from(this.writer.bytes()));
-    let bytes = 0;
-    for (const message of messages) bytes += message.length;
-    this.writeFrames(client, { frames: binaryFrames(messages), messages: messages.length, bytes });
+    this.writeFrames(client, out.end());
   }
 
   /** Marks every entity held now for `client`: its snapshot, sent over the next ticks. */
@@ -444,7 +430,10 @@ export class ViewGateway {
       socket.terminate();
       return;
     }
-    socket.send(encodeMessage(message));
+    const text = encodeMessage(message);
+    this.stats.messagesSent++;
+    this.stats.bytesSent += Buffer.byteLength(text);
+    socket.send(text);
   }
 
   /**
@@ -491,6 +480,7 @@ export class ViewGateway {
     const client = new ViewClient(socket, connection, this.maxEntities);
     this.clients.add(client);
     this.stats.clients = this.clients.size;
+    this.stats.connections++;
     socket.on('error', (error: Error & { code?: string }) => {
       // ws has already closed the socket (1009 for an oversized message); count and go on.
       // (WS_ERR_UNSUPPORTED_MESSAGE_LENGTH, WS_ERR_INVALID_UTF8, a bad frame, …)
@@ -501,10 +491,20 @@ export class ViewGateway {
       this.stats.clients = this.clients.size;
     });
     socket.on('message', (data, isBinary) => this.onMessage(client, data, isBinary));
+    this.greet(client);
+  }
+
+  /**
+   * The hello, the radios and freezes in force, and the snapshot (sent over the next ticks): what a client gets on
+   * connecting, and again once it drains after missing entity control or radios (its page then starts over).
+   */
+  private greet(client: ViewClient): void {
+    if (client.greetAgain) this.stats.greetedAgain++;
+    client.greetAgain = false;
     const serverTimeMs = this.now();
     this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs, config: this.viewConfig });
     for (const message of this.engagements.state(serverTimeMs)) this.sendJson(client, message);
-    this.markSnapshot(client); // sent over the next ticks
+    this.markSnapshot(client);
   }
 
   private onMessage(client: ViewClient, data: RawData, isBinary: boolean): void {
@@ -537,7 +537,10 @@ export class ViewGateway {
   sendTruth(entities: readonly TruthEntity[]): void {
     const text = encodeMessage({ type: 'truth', serverTimeMs: this.now(), entities });
     for (const client of this.clients) {
-      if (!client.congested && client.socket.readyState === client.socket.OPEN) client.socket.send(text);
+      if (client.congested || client.socket.readyState !== client.socket.OPEN) continue;
+      this.stats.messagesSent++;
+      this.stats.bytesSent += Buffer.byteLength(text);
+      client.socket.send(text);
     }
   }
 
@@ -584,6 +587,8 @@ export class ViewGateway {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     for (const client of this.clients) client.socket.close(1001, 'the gateway is shutting down');
+    // A client that reads nothing never answers: cut off after a second, where ws would wait 30 s.
+    setTimeout(() => this.clients.forEach((client) => client.socket.terminate()), 1000).unref();
     this.wss.close();
   }
 }

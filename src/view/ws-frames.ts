@@ -12,13 +12,22 @@ export interface TickFrames {
  * opcode 2, no mask, payload length in 7 bits, or 126 and 16 bits, or 127 and 64 bits).
  */
 export function binaryFrames(messages: readonly Uint8Array[]): Buffer {
+  return feedFrames(messages);
+}
+
+/**
+ * `messages` as server-to-client WebSocket frames, back to back in one buffer: binary frames, and text frames
+ * (opcode 1; the message is UTF-8) where `text[i]` is 1.
+ */
+export function feedFrames(messages: readonly Uint8Array[], text?: Uint8Array): Buffer {
   let total = 0;
   for (const m of messages) total += (m.length < 126 ? 2 : m.length < 65_536 ? 4 : 10) + m.length;
   const out = Buffer.allocUnsafe(total);
   let at = 0;
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
     const n = m.length;
-    out[at] = 0x82;
+    out[at] = text !== undefined && text[i] === 1 ? 0x81 : 0x82;
     if (n < 126) {
       out[at + 1] = n;
       at += 2;

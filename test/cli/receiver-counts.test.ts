@@ -1,6 +1,7 @@
 // The receiving commands' summaries count what happened under its own name: a rejected Fire PDU is a Fire PDU
 // rejected, not an Entity State PDU; every PDU refused is counted by its type.
 import { createSocket } from 'node:dgram';
+import { WebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
 import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
@@ -116,5 +117,41 @@ describe.concurrent('a flood of Stop/Freeze PDUs dated ahead', () => {
       `; ${200 + 2000 - MAX_PENDING_ORDERS} Stop/Freeze or Start/Resume orders dated ahead not carried out ` +
         `(200 replaced by a newer one for the same entities, ${2000 - MAX_PENDING_ORDERS} over the 1024 waiting)`,
     );
+  });
+});
+
+describe('view summary', () => {
+  it('counts every feed message served, text ones too, and the clients', async () => {
+    const run = startCli(['view', '--http', '127.0.0.1:0', '--address', '127.0.0.1', '--port', '0']);
+    const [, url] = await run.waitFor(/map at (http:\/\/127\.0\.0\.1:\d+\/)/);
+    const [, port] = await run.waitFor(/receiving DIS on 127\.0\.0\.1 port (\d+)/);
+    const socket = new WebSocket(`${url!.replace('http:', 'ws:')}feed`);
+    const types: string[] = [];
+    const fired = new Promise<void>((resolve) =>
+      socket.on('message', (data, binary) => {
+        if (binary) return;
+        types.push((JSON.parse(String(data)) as { type: string }).type);
+        if (types.includes('fire')) resolve();
+      }),
+    );
+    await within(new Promise((resolve) => socket.once('open', resolve)), 10_000, 'the feed to open');
+    const fire = new FireRecord();
+    fire.exerciseId = 1;
+    Object.assign(fire.firingEntityId, { site: 1, application: 1, entity: 1 });
+    fire.location.set([6_378_137, 0, 0]);
+    await sendAll(Number(port), [encoded(fire)]);
+    await within(fired, 10_000, 'the fire message');
+    socket.close();
+    run.interrupt();
+    expect(await within(run.exited, 10_000, 'view to stop')).toBe(0);
+    const served = run
+      .stderr()
+      .split('\n')
+      .find((l) => l.includes('served'))!;
+    // hello and fire at least (and the counters of each second): text messages are feed messages too.
+    const [, messages, size] = /served {4}1 client: (\d+) feed messages \(([^)]+)\)/.exec(served) ?? [];
+    expect(Number(messages), served).toBeGreaterThanOrEqual(types.length);
+    expect(size, served).not.toBe('0 bytes');
+    expect(served).toContain('0 clients dropped (replies unread)');
   });
 });

@@ -1,10 +1,15 @@
 // The gateway's bounds against clients that misbehave (docs/view.md, "Bounds"): a client that never reads holds at
 // most its high-water mark however many entities its snapshot has (100 clients × a 15 MB snapshot of 100 000
-// entities took RSS from 70 MB to 1.38 GB); a client sending thousands of filters gets them coalesced (2 000 filter
+// entities took RSS from 70 MB to 1.38 GB) or Fire PDUs come (each went to every client as it came: 100 clients
+// that never read took `view` to 1.39 GB); a client sending thousands of filters gets them coalesced (2 000 filter
 // messages with 10 000 entities stalled /healthz for 6.9 s); and nothing of a client is held once it leaves.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '../support/binary.js';
+import { encodeAnyPduInto } from '../../src/pdu/any-pdu.js';
+import { StopFreezeRecord } from '../../src/pdu/simulation-management.js';
+import { FireRecord } from '../../src/pdu/warfare.js';
+import { TICK_BYTES } from '../../src/view/tick-buffer.js';
 import { FeedClient, entityPdu, rawClient, startGateway, until, type TestGateway } from './support.js';
 
 const running: TestGateway[] = [];
@@ -34,6 +39,20 @@ async function ticks(g: TestGateway, n: number): Promise<void> {
     g.gateway.tick();
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** `count` Fire PDUs of exercise 1 (shooter 1:1:1) straight into the gateway, 60 a datagram. */
+function fires(g: TestGateway, count: number): void {
+  const fire = new FireRecord();
+  fire.exerciseId = 1;
+  Object.assign(fire.firingEntityId, { site: 1, application: 1, entity: 1 });
+  fire.location.set([6_378_137, 0, 0]);
+  fire.descriptor.munitionType.set([2, 2, 222, 1, 8, 0, 0]);
+  const one = new Uint8Array(200);
+  const n = encodeAnyPduInto(one, fire);
+  const datagram = Buffer.alloc(60 * n);
+  for (let k = 0; k < 60; k++) datagram.set(one.subarray(0, n), k * n);
+  for (let sent = 0; sent < count; sent += 60) g.gateway.receive(datagram, source);
 }
 
 function healthz(url: string): Promise<number> {
@@ -77,6 +96,69 @@ describe('view gateway bounds', () => {
     await until(() => g.gateway.stats.clients === 0, 'every client gone');
     expect(g.gateway.clientStates()).toEqual([]);
   }, 120_000);
+
+  it('clients that never read, a Fire flood: each holds at most its mark plus one tick; what they miss is counted', async () => {
+    const HIGH_WATER = 1024 * 1024;
+    const g = await startGateway({ tickMs: 1_000_000 });
+    running.push(g);
+    const port = Number(new URL(g.url).port);
+    const raws = await Promise.all(Array.from({ length: 20 }, () => rawClient(port)));
+    const reader = await FeedClient.connect(g.feedUrl);
+    await until(() => g.gateway.stats.clients === 21, 'every client connected');
+    // 48 000 Fire messages of about 330 bytes: 16 MB for each client, had each been sent everything.
+    for (let round = 0; round < 40; round++) {
+      fires(g, 1200);
+      g.gateway.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const state of g.gateway.clientStates()) {
+        expect(state.bufferedBytes).toBeLessThanOrEqual(HIGH_WATER + TICK_BYTES + 64 * 1024);
+      }
+    }
+    // Each held back once over its mark, none dropped; the misses counted.
+    expect(g.gateway.stats.clientsDropped).toBe(0);
+    expect(g.gateway.stats.messagesSkipped).toBeGreaterThan(20 * 10_000);
+    // The client that reads got every shot, in the ticks' text messages.
+    await reader.waitFor(() => reader.json.filter((m) => m.type === 'fire').length === 48_000, 'every fire', 30_000);
+    reader.close();
+    for (const raw of raws) raw.destroy();
+  }, 120_000);
+
+  it('a client that missed entity control while congested is greeted again once it drains: hello, freezes, snapshot', async () => {
+    const g = await startGateway({ tickMs: 1_000_000, highWaterBytes: 64 * 1024 });
+    running.push(g);
+    fill(g, 10);
+    const client = await FeedClient.connect(g.feedUrl);
+    await client.next('hello');
+    await ticks(g, 2);
+    await client.waitFor(() => client.records.length >= 10, 'the snapshot');
+    client.socket.pause();
+    // Shots until it is congested (the kernel's buffers take a few megabytes first).
+    for (let round = 0; round < 200 && !g.gateway.clientStates()[0]!.congested; round++) {
+      fires(g, 600);
+      await ticks(g, 1);
+    }
+    expect(g.gateway.clientStates()[0]!.congested).toBe(true);
+    const stop = new StopFreezeRecord();
+    stop.exerciseId = 1;
+    Object.assign(stop.receivingId, { site: 0xffff, application: 0xffff, entity: 0xffff });
+    const bytes = new Uint8Array(40);
+    encodeAnyPduInto(bytes, stop);
+    g.gateway.receive(Buffer.from(bytes), source);
+    await ticks(g, 1);
+    client.socket.resume();
+    const ticking = setInterval(() => g.gateway.tick(), 10);
+    try {
+      await client.waitFor(() => client.json.filter((m) => m.type === 'hello').length === 2, 'a second hello', 30_000);
+      const again = client.json.findLastIndex((m) => m.type === 'hello');
+      await client.waitFor(() => client.records.filter((r) => r.afterJson > again).length >= 10, 'the snapshot again');
+      expect(client.json.slice(again + 1).find((m) => m.type === 'entity-control')).toMatchObject({ action: 'freeze' });
+    } finally {
+      clearInterval(ticking);
+    }
+    expect(g.gateway.stats.greetedAgain).toBe(1);
+    expect(g.gateway.clientStates()[0]!.skippedMessages).toBeGreaterThan(0);
+    client.close();
+  }, 60_000);
 
   it('2 000 filter messages with 10 000 entities: coalesced, the last one applied, /healthz answers meanwhile', async () => {
     const g = await startGateway();

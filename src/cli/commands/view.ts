@@ -6,7 +6,9 @@
 import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { settingFlags } from '../config-flags.js';
+import { formatBytes, formatCount } from '../terminal/format.js';
 import { untilStopped } from '../until-stopped.js';
+import type { GatewayStats } from '../../view/gateway-options.js';
 
 export const command: Command = {
   name: 'view',
@@ -160,14 +162,27 @@ export const command: Command = {
             ? `; not forwarded: ${s.rejected} invalid, ${s.unknownUpdates} updates of unknown entities, ` +
               `${s.tableFull} over receiver.maxEntities`
             : ''),
-        `  served    ${s.messagesSent} feed messages (${s.bytesSent} bytes), ` +
-          `${s.skipped} PDUs skipped for slow clients, ` +
-          `${s.clientErrors} bad client messages, ${s.upgradesRefused} connections refused`,
+        formatServed(s),
       ].join('\n') + '\n',
     );
     return reason.startsWith('failed') ? EXIT_FAILURE : EXIT_OK;
   },
 };
+
+/**
+ * `  served    3 clients: 1200 feed messages (1.5 MiB); slow clients skipped 10 PDUs and 4 messages of shots, entity
+ * control and radios (1 client greeted again); 0 clients dropped, 0 bad client messages, 0 connections refused`.
+ */
+function formatServed(s: GatewayStats): string {
+  const again = s.greetedAgain > 0 ? ` (${formatCount(s.greetedAgain, 'client')} greeted again)` : '';
+  return (
+    `  served    ${formatCount(s.connections, 'client')}: ${formatCount(s.messagesSent, 'feed message')} ` +
+    `(${formatBytes(s.bytesSent)}); slow clients skipped ${formatCount(s.skipped, 'PDU')} and ` +
+    `${formatCount(s.messagesSkipped, 'message')} of shots, entity control and radios${again}; ` +
+    `${formatCount(s.clientsDropped, 'client')} dropped (replies unread), ` +
+    `${formatCount(s.clientErrors, 'bad client message')}, ${formatCount(s.upgradesRefused, 'connection')} refused`
+  );
+}
 
 /** Whether an address is this host's own (127.0.0.0/8, ::1, an IPv4-mapped loopback): not open to the network. */
 function isLoopbackAddress(address: string): boolean {
