@@ -1,11 +1,12 @@
 /**
  * nats.js reports a failure of its reader (a line from the server it cannot parse, such as a `MSG` with a bad
  * size) with `console.log("reader closed", error)`: on stdout, with a stack trace, and then it reads nothing more
- * while the connection looks open. This takes those lines out of `console.log` and lets each connection of the
- * process check itself: one whose reader is gone no longer answers a PING, and is closed with the error as its
- * failure (one line, no stack).
+ * while the connection looks open. This takes those lines out of `console.log` and closes the connection whose
+ * reader failed with the error as its failure (one line, no stack): at once when its parser told it
+ * (src/nats/inbound-limits.ts), else once it no longer answers a PING (each connection of the process checks itself).
  */
 import type { NatsConnection } from '@nats-io/transport-node';
+import { onReaderFailure, toldToConnection } from './inbound-limits.js';
 
 type Listener = (error: Error) => void;
 const listeners = new Set<Listener>();
@@ -19,7 +20,8 @@ function install(): void {
   installed = true;
   const log = console.log;
   console.log = (...args: unknown[]) => {
-    if (args[0] === 'reader closed' && listeners.size > 0) {
+    if (args[0] === 'reader closed' && (listeners.size > 0 || toldToConnection(args[1]))) {
+      if (toldToConnection(args[1])) return;
       const error = args[1] instanceof Error ? args[1] : new Error(String(args[1]));
       for (const listener of listeners) {
         try {
@@ -45,6 +47,16 @@ function printable(text: string): string {
  */
 export function watchReader(connection: NatsConnection, fail: (error: Error) => void): () => void {
   install();
+  const stopTold = onReaderFailure(connection, (error) => {
+    const what = printable(error.message.split('\n')[0] ?? '');
+    fail(
+      new Error(
+        what.startsWith('the NATS server ')
+          ? `${what}; the connection is closed`
+          : `the NATS server sent what the client cannot read (${what}); the connection is closed`,
+      ),
+    );
+  });
   const listener: Listener = (error) => {
     let timer: NodeJS.Timeout | undefined;
     const silent = new Promise<boolean>((resolve) => {
@@ -63,5 +75,8 @@ export function watchReader(connection: NatsConnection, fail: (error: Error) => 
       });
   };
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    stopTold();
+    listeners.delete(listener);
+  };
 }

@@ -2,6 +2,7 @@
 // cannot parse (a size that is not a number, with terminal control characters in it). The client's reader dies on
 // it and nats.js prints "reader closed" and the stack on stdout; reckon must close the connection with one
 // printable line instead (exit 1 from the CLI), and print neither the client's line nor a stack trace.
+// Nor may it announce a message larger than its max_payload, or send a line without end: refused at once.
 // The server is a plain TCP socket in this process: no nats-server needed.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,77 @@ describe('a NATS server that sends a MSG line the client cannot read', () => {
     expect(output).not.toMatch(/^\s+at /m);
     expect(output).not.toContain('\u001b');
   }, 45_000);
+});
+
+/** A server like the one above whose answer to SUB is `reply` (INFO with a max_payload of 1 MiB), then nothing. */
+async function serverAnswering(reply: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const open = new Set<Socket>();
+  const hostile = createServer((socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    socket.on('error', () => {});
+    socket.write('INFO {"server_id":"hostile","version":"2.10.0","proto":1,"max_payload":1048576}\r\n');
+    let pending = '';
+    let answered = false;
+    socket.on('data', (chunk) => {
+      pending += String(chunk);
+      for (let end = pending.indexOf('\r\n'); end >= 0; end = pending.indexOf('\r\n')) {
+        const line = pending.slice(0, end);
+        pending = pending.slice(end + 2);
+        // After its answer it answers nothing: only the parser can tell the client what happened.
+        if (line.startsWith('PING') && !answered) socket.write('PONG\r\n');
+        if (line.startsWith('SUB') && !answered) {
+          answered = true;
+          socket.write(reply);
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+  const address = hostile.address() as { port: number };
+  return {
+    url: `nats://127.0.0.1:${address.port}`,
+    close: async () => {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => hostile.close(resolve));
+    },
+  };
+}
+
+describe('a NATS server that announces more than it may send', () => {
+  // Refused from the line itself, before a byte of the message is buffered: the server sends nothing more and answers
+  // no PING, so nothing else could find it out.
+  it.concurrent.each([
+    [
+      'a 1 GiB message',
+      'MSG dis.1.x 1 1073741824\r\n',
+      /^the NATS server announced a message of 1073741824 bytes, more than the 1048576 it may send \(its max_payload\); the connection is closed$/,
+    ],
+    [
+      'a 2 MiB message with headers, over its max_payload of 1 MiB',
+      'HMSG dis.1.x 1 12 2097152\r\n',
+      /^the NATS server announced a message of 2097152 bytes, more than the 1048576 it may send/,
+    ],
+    [
+      'a line that never ends',
+      `MSG dis.1.${'x'.repeat(100_000)}`,
+      /^the NATS server sent a protocol line over 65536 bytes long; the connection is closed$/,
+    ],
+  ])('%s: the transport closes at once with one line', async (_, reply, message) => {
+    const server = await serverAnswering(reply);
+    try {
+      const transport = await NatsTransport.open({ servers: [server.url], receive: { exercise: 1 } });
+      const failure = await within(
+        new Promise<Error | undefined>((resolve) => transport.onClose(resolve)),
+        15_000,
+        'the transport to close',
+      );
+      await transport.close();
+      expect(failure?.message).toMatch(message);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('NATS credential and TLS files that are not small regular files', () => {
