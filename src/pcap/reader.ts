@@ -50,6 +50,11 @@ const PCAPNG_BYTE_ORDER = 0x1a2b3c4d;
 export const MAX_CAPTURED_BYTES = 262_144;
 /** Largest pcapng block accepted (Wireshark's limit, 16 MiB); a longer one is a damaged length field. */
 const MAX_PCAPNG_BLOCK_BYTES = 16 * 2 ** 20;
+/**
+ * Interfaces a pcapng section may describe: one per capture interface, so a few, and hundreds on a router; a section
+ * describing more is refused there (each is kept for the section's packets, and millions filled the heap).
+ */
+export const MAX_PCAPNG_INTERFACES = 4096;
 
 /**
  * Parses a capture file held in memory.
@@ -223,6 +228,11 @@ export class CaptureParser {
       const trailer = view.getUint32(at + blockLength - 4, le);
       if (trailer !== blockLength) {
         return this.corruptBlock(at, `length ${blockLength} differs from the length at its end, ${trailer}`);
+      }
+      if (type === 1 && this.interfaces.length >= MAX_PCAPNG_INTERFACES) {
+        const why = `it describes interface ${MAX_PCAPNG_INTERFACES + 1} of its section, more than the ${MAX_PCAPNG_INTERFACES} read`;
+        this.corrupt = { offset, message: `block at byte ${offset} is refused: ${why}` };
+        return at;
       }
       this.readBlock(data, view, type, at + 8, at + blockLength - 4, frames);
       at += blockLength;

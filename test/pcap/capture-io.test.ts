@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
-import { CaptureFormatError, CaptureParser, readCapture } from '../../src/pcap/reader.js';
+import { CaptureFormatError, CaptureParser, MAX_PCAPNG_INTERFACES, readCapture } from '../../src/pcap/reader.js';
 import { ipv4HeaderChecksum, pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { findSystemBinary } from '../support/system-binary.js';
 
@@ -156,6 +156,27 @@ describe('readCapture', () => {
     const last = full.length - (12 + 20 + Math.ceil((ETH.length + ipUdp().length) / 4) * 4);
     new DataView(damaged.buffer).setUint32(last + 4, 24, true); // a valid-looking length, not the block's
     expect(readCapture(damaged)).toMatchObject({ truncated: false, frames: [{}], corrupt: { offset: last } });
+  });
+
+  it('reads a pcapng section of up to 4096 interfaces and refuses one that describes more, with one line', () => {
+    const le = true;
+    const idb = new DataView(new ArrayBuffer(8));
+    idb.setUint16(0, 1, le); // Ethernet
+    const one = pcapngBlock(1, new Uint8Array(idb.buffer), le);
+    const full = pcapng(le, 1, undefined, [concat(ETH, ipUdp())]);
+    // The section header, then 4095 more interfaces after its first, then its packet (on interface 0).
+    const sectionEnd = 28;
+    const many = (n: number) =>
+      concat(full.subarray(0, sectionEnd + one.length), ...Array.from({ length: n }, () => one), full.subarray(48));
+    expect(MAX_PCAPNG_INTERFACES).toBe(4096);
+    expect(readCapture(many(4095))).toMatchObject({ frames: [{ linkType: 1 }] });
+    const refused = readCapture(many(5000));
+    const at = sectionEnd + 4096 * one.length;
+    expect(refused.frames).toEqual([]);
+    expect(refused.corrupt).toEqual({
+      offset: at,
+      message: `block at byte ${at} is refused: it describes interface 4097 of its section, more than the 4096 read`,
+    });
   });
 
   it.each([
