@@ -10,6 +10,11 @@ import { MAX_SWEEP_RUNS, TRACE_LIMITS } from '../src/experiment/sweep.js';
 import { MAX_CAPTURED_BYTES } from '../src/pcap/reader.js';
 import { TRACK_LIMITS } from '../src/truth/track-checks.js';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../src/view/protocol.js';
+import { MAX_PENDING_ORDERS } from '../src/dr/pending-orders.js';
+import { MAX_CONTROL_LINE_BYTES, MAX_NATS_MESSAGE_BYTES } from '../src/nats/inbound-limits.js';
+import { MAX_PCAPNG_INTERFACES } from '../src/pcap/reader.js';
+import { MAX_RADIOS } from '../src/view/radio-table.js';
+import { TICK_BYTES } from '../src/view/tick-buffer.js';
 import { ROOT } from './support/binary.js';
 
 const doc = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
@@ -33,6 +38,11 @@ describe('docs/security.md', () => {
       `a client message of at most ${MAX_CLIENT_MESSAGE_BYTES / 1024} KiB`,
       `at most ${grouped(MAX_SWEEP_RUNS)} runs and 2^${Math.log2(MAX_RUN_STEPS)} steps per run`,
       `traces over ${TRACE_LIMITS.maxBytes / MiB} MiB`,
+      `a tick of PDUs and messages together holds at most ${TICK_BYTES / MiB} MiB`,
+      `**Radios** (\`src/view/radio-table.ts\`, \`test/view/engagements.test.ts\`): at most ${MAX_RADIOS} kept`,
+      `at most ${MAX_PENDING_ORDERS} of them, merged per exercise and receiving id`,
+      `| pcapng interfaces | ${MAX_PCAPNG_INTERFACES} per section;`,
+      `(never more than ${MAX_NATS_MESSAGE_BYTES / MiB} MiB) and a protocol line over ${MAX_CONTROL_LINE_BYTES / 1024} KiB`,
     ];
     expect(stated.filter((text) => !doc.includes(text))).toEqual([]);
   });
