@@ -141,9 +141,14 @@ function rowNames(row: number, exact: boolean): EntityTypeNames {
   const [category, subcategory, specific, extra] = [level(0), level(1), level(2), level(3)];
   const kindName = entityKindName(kind);
   const domainText = domainName(kind, domain);
-  const deepest = extra ?? specific ?? subcategory;
+  // A level numbered 0 is the "…, Other" or "None" SISO lists under its parent: the label names the parent.
+  const named = (name: string | undefined, shift: number) => (((low >>> shift) & 0xff) === 0 ? undefined : name);
+  const deepest = named(extra, 0) ?? named(specific, 8) ?? named(subcategory, 16);
   const code = country === 0 ? undefined : countryCode(country);
-  const label = [deepest, category ?? `${kindName} · ${domainText}`, code].filter((x) => x !== undefined).join(' · ');
+  const what =
+    deepest !== undefined ? [deepest, category] : category === undefined ? [kindName, domainText] : [category];
+  if (deepest === undefined && category !== undefined) what.push(...kindContext(kind, kindName, domainText, category));
+  const label = [...what, code].filter((x) => x !== undefined).join(' · ');
   const listedAs = [kind, domain, country, low >>> 24, (low >>> 16) & 0xff, (low >>> 8) & 0xff, low & 0xff].join(':');
   return new Names(
     kindName,
@@ -157,6 +162,25 @@ function rowNames(row: number, exact: boolean): EntityTypeNames {
     listedAs,
     label,
   );
+}
+
+/** Category names that say nothing of what the entity is. */
+const GENERIC_NAMES = new Set(['other', 'unused', 'not used', 'unknown']);
+/** Entity kind 1 (SISO-REF-010 UID 7). */
+const KIND_PLATFORM = 1;
+
+/**
+ * What a label that names only the category adds so the entity's kind shows: the kind ("C - Combat Rations ·
+ * Supply", "Guided · Munition"), except a platform's, whose categories say it ("Tank"); and the domain too where the
+ * category is a generic "Other" ("Other · Platform · Air"). Nothing the category already says.
+ */
+function kindContext(kind: number, kindName: string, domainText: string, category: string): string[] {
+  const generic = (name: string) => GENERIC_NAMES.has(name.toLowerCase());
+  const vague = generic(category);
+  const context: string[] = [];
+  if ((vague || kind !== KIND_PLATFORM) && kindName !== category) context.push(kindName);
+  if (vague && !generic(domainText) && domainText !== category) context.push(domainText);
+  return context;
 }
 
 /**
@@ -197,7 +221,11 @@ function fallback(kind: number, domain: number, country: number, category: numbe
     const categoryName =
       uid !== undefined && isListed(uid, category) && category !== 0 ? nameByUid(uid, category) : undefined;
     const code = country === 0 ? [] : [countryCode(country)];
-    const label = (categoryName === undefined ? [kindName, domainText, ...code] : [categoryName, ...code]).join(' · ');
+    const what =
+      categoryName === undefined
+        ? [kindName, domainText]
+        : [categoryName, ...kindContext(kind, kindName, domainText, categoryName)];
+    const label = [...what, ...code].join(' · ');
     const none = undefined;
     names = new Names(kindName, domainText, countryName(country), categoryName, none, none, none, false, none, label);
     if (cacheable) {

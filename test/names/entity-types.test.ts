@@ -126,7 +126,7 @@ describe('entityTypeName', () => {
       label: 'Tank · AND',
     });
     expect(entityTypeName(type('1:2:5:20:0:0:0')).category).toBe('Attack Helicopter');
-    expect(entityTypeName(type('2:2:5:1:0:0:0')).label).toBe('Guided · AND');
+    expect(entityTypeName(type('2:2:5:1:0:0:0')).label).toBe('Guided · Munition · AND');
     expect(entityTypeName(type('8:2:5:2:0:0:0')).category).toBe('Flare');
   });
 
