@@ -25,7 +25,7 @@ export function parseArgs(
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     if (token === '--') {
-      positionals.push(...argv.slice(i + 1));
+      for (const arg of argv.slice(i + 1)) positionals.push(arg);
       break;
     }
     let name: string | undefined;

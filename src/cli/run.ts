@@ -7,6 +7,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type Command, type Comma
 import { helpWidth, renderCommandHelp } from './help.js';
 import { closestName } from '../config/suggest.js';
 import { printable } from './terminal/printable.js';
+import { longest } from './terminal/column-widths.js';
 
 interface CommandEntry {
   readonly summary: string;
@@ -68,7 +69,7 @@ export async function loadCommand(name: string): Promise<Command | undefined> {
 }
 
 function mainHelp(): string {
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const width = longest(Object.keys(COMMANDS));
   const lines = [
     'reckon — DIS dead reckoning: codec, DR models, UDP streams and threshold experiments',
     '',

@@ -78,7 +78,9 @@ export function toCsv(results: readonly RunResult[]): string {
 export function toTextTable(results: readonly RunResult[]): string {
   const { header, rows } = resultTable(results, true);
   const text = rows.map((row) => row.map(formatCell));
-  const widths = header.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)));
+  // A loop, not Math.max(h.length, ...column): spreading a sweep's 100,000 runs into a call overflows the stack.
+  const widths = header.map((h) => h.length);
+  for (const row of text) for (let i = 0; i < widths.length; i++) widths[i] = Math.max(widths[i]!, row[i]!.length);
   const line = (cells: string[]) =>
     cells
       .map((c, i) => (i === 0 || typeof rows[0]?.[i] !== 'number' ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))

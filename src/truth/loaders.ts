@@ -337,7 +337,9 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   });
   const segments = cleaned.map((c) => c.segment);
   if (problems.length === 0) {
-    for (const s of segments) problems.push(...checkFixes(s.points, kind, { sameTimeAllowed: captured !== undefined }));
+    for (const s of segments)
+      for (const problem of checkFixes(s.points, kind, { sameTimeAllowed: captured !== undefined }))
+        problems.push(problem);
   }
   if (problems.length > 0) throw new TrackError(path, capProblems(problems));
   const usable = segments.filter((s) => s.points.length >= 2);

@@ -14,6 +14,7 @@ import {
   type UsageProblem,
 } from '../command.js';
 import { formatCount } from '../terminal/format.js';
+import { columnWidths, longest } from '../terminal/column-widths.js';
 
 export const command: Command = {
   name: 'experiment',
@@ -52,7 +53,7 @@ export const command: Command = {
   async run(args, io) {
     const { PRESETS, isTablePreset } = await import('../../experiment/presets.js');
     if (booleanFlag(args.flags, 'list')) {
-      const width = Math.max(...Object.keys(PRESETS).map((n) => n.length));
+      const width = longest(Object.keys(PRESETS));
       for (const [name, preset] of Object.entries(PRESETS))
         io.stdout.write(`${name.padEnd(width)}  ${preset.summary}\n`);
       return EXIT_OK;
@@ -309,7 +310,7 @@ async function runTablePreset(
   if (booleanFlag(flags, 'json')) io.stdout.write(json);
   else {
     const text = cells.map((r) => r.map(formatCell));
-    const widths = header.map((h, i) => Math.max(h.length, ...text.map((r) => r[i]!.length)));
+    const widths = columnWidths(header, text);
     const line = (r: string[]) => r.map((c, i) => c.padStart(widths[i]!)).join('  ');
     io.stdout.write([line(header), ...text.map(line)].join('\n') + '\n');
   }

@@ -9,6 +9,7 @@ import { natsFlags, settingFlags } from '../config-flags.js';
 import { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
+import { longest } from '../terminal/column-widths.js';
 import { columnFlags, columnsFromFlags, type TrackActor } from '../track-actors.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
@@ -216,7 +217,7 @@ export const command: Command = {
           },
           problems,
         );
-        found.push(...lines);
+        for (const line of lines) found.push(line);
         for (const actor of actors) cast.push(startedFrom(actor, from, problems));
       }
     }
@@ -316,7 +317,7 @@ export const command: Command = {
     clearInterval(progress);
     await publisher.close();
     const seconds = (Date.now() - startedMs) / 1000;
-    const width = Math.max(...cast.map((a) => a.name.length));
+    const width = longest(cast.map((a) => a.name));
     const lines = cast.map((actor, i) => {
       const c = counts[i]!;
       const baseline = Math.floor(15 * seconds);

@@ -4,6 +4,7 @@
  * view is ASCII or Latin-1 (network text passes through `printable` first), one terminal cell per code unit.
  */
 import type { Column } from './format.js';
+import { columnWidths } from './column-widths.js';
 
 export interface FitColumn extends Column {
   /** Dropped when the table is too wide, lowest first. Defaults to never dropped. */
@@ -90,7 +91,10 @@ export function formatFittedTable(
   rows: readonly (readonly string[])[],
   maxWidth: number,
 ): string[] {
-  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = columnWidths(
+    columns.map((c) => c.title),
+    rows,
+  );
   const kept = columns.map(() => true);
   const total = () => widths.reduce((sum, w, i) => (kept[i] ? sum + w + 2 : sum), -2);
   const empty = (i: number) => rows.every((r) => (r[i] ?? '') === '');

@@ -1,4 +1,5 @@
 /** Plain-text tables and number formats for the live views and summaries of the CLI. */
+import { columnWidths } from './column-widths.js';
 
 export interface Column {
   readonly title: string;
@@ -8,7 +9,10 @@ export interface Column {
 
 /** Lays rows out under their titles, columns two spaces apart; widths fit the widest cell. */
 export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string[] {
-  const widths = columns.map((c, i) => Math.max(c.title.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = columnWidths(
+    columns.map((c) => c.title),
+    rows,
+  );
   const line = (cells: readonly string[]) =>
     columns
       .map((c, i) =>
