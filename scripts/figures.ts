@@ -1,6 +1,6 @@
 // `npm run figures`: renders the README's report figures with headless Chromium (Debian's `chromium`):
 //   docs/figures/experiment-report.png  the `thresholds` preset's report: error against rate, cheapest runs, reasons
-//   docs/figures/capture-report.png     `reckon decode` --report of the v5 capture in test/fixtures/dis
+//   docs/figures/capture-report.png     `reckon decode` --report of the v5 capture in test/fixtures/dis, to its engagements
 // Runs the built CLI (npm run figures builds first); the reports themselves go to a temporary folder.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
@@ -63,7 +63,7 @@ try {
     'Position error against PDU rate',
     'Why PDUs are sent',
   );
-  await shoot(capture, 'capture-report.png', '', 'Entities');
+  await shoot(capture, 'capture-report.png', '', 'Engagements');
 } finally {
   await browser.close();
 }

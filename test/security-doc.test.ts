@@ -7,7 +7,11 @@ import { MAX_JSON_DEPTH } from '../src/config/json-input.js';
 import { MAX_CONFIG_FILE_BYTES } from '../src/config/load.js';
 import { MAX_RUN_STEPS } from '../src/experiment/runner.js';
 import { MAX_SWEEP_RUNS, TRACE_LIMITS } from '../src/experiment/sweep.js';
+import { MAX_ENGAGEMENTS } from '../src/pcap/engagement-log.js';
 import { MAX_CAPTURED_BYTES } from '../src/pcap/reader.js';
+import { MAX_TRACKED_ENTITIES } from '../src/report/capture-report.js';
+import { MAX_REPORT_ENTITIES } from '../src/report/entity-table.js';
+import { MAX_REPORT_RADIOS } from '../src/report/radios.js';
 import { TRACK_LIMITS } from '../src/truth/track-checks.js';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../src/view/protocol.js';
 import { MAX_PENDING_ORDERS } from '../src/dr/pending-orders.js';
@@ -43,6 +47,9 @@ describe('docs/security.md', () => {
       `at most ${MAX_PENDING_ORDERS} of them, merged per exercise and receiving id`,
       `| pcapng interfaces | ${MAX_PCAPNG_INTERFACES} per section;`,
       `(never more than ${MAX_NATS_MESSAGE_BYTES / MiB} MiB) and a protocol line over ${MAX_CONTROL_LINE_BYTES / 1024} KiB`,
+      `at most ${grouped(MAX_REPORT_ENTITIES)} entities, ${grouped(MAX_REPORT_RADIOS)} radios and ` +
+        `${grouped(MAX_ENGAGEMENTS)} engagements (the summary every entity and radio) and draws ` +
+        `${MAX_TRACKED_ENTITIES} tracks`,
     ];
     expect(stated.filter((text) => !doc.includes(text))).toEqual([]);
   });

@@ -20,7 +20,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/demo.js'),
   },
   decode: {
-    summary: 'Decode every DIS PDU in a pcap/pcapng capture (summary or NDJSON)',
+    summary: "Decode a pcap/pcapng capture's DIS PDUs: summary, NDJSON (--json) or HTML report (--report)",
     load: () => import('./commands/decode.js'),
   },
   publish: {

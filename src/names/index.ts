@@ -44,6 +44,19 @@ export {
 } from './parts.js';
 export { entityStatePduNames, type EntityStatePduNames } from './pdu-names.js';
 export {
+  EngagementEnumerationUid,
+  detonationPduNames,
+  detonationResultName,
+  firePduNames,
+  munitionNames,
+  receiverPduNames,
+  transmitStateName,
+  transmitterPduNames,
+  type DetonationPduNames,
+  type FirePduNames,
+  type MunitionNames,
+} from './engagement-names.js';
+export {
   cotTypeTail,
   sidcOf,
   symbolFunction,

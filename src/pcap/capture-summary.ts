@@ -1,8 +1,11 @@
 /**
- * Per-entity statistics of a capture's Entity State traffic, its radios, plus the capture totals.
+ * Per-entity statistics of a capture's Entity State traffic, its engagements and radios, plus the capture totals:
+ * what `reckon decode` summarises and its report draws.
  */
 import { entityKey, markingText } from '../pdu/entity-state-record.js';
 import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
+import { DetonationRecord, FireRecord } from '../pdu/warfare.js';
+import { EngagementLog } from './engagement-log.js';
 import { RadioTally, type RadioSummary } from './radio-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';
 import type { Capture, CaptureFrame } from './reader.js';
@@ -38,6 +41,8 @@ export interface CaptureSummary {
   readonly entities: EntitySummary[];
   /** Radios named by Transmitter, Signal or Receiver PDUs, in order of first appearance. */
   readonly radios: RadioSummary[];
+  /** Shots and their detonations, in the order fired (src/pcap/engagement-log.ts). */
+  readonly engagements: EngagementLog;
   readonly firstTimeSeconds: number;
   readonly lastTimeSeconds: number;
 }
@@ -54,6 +59,7 @@ export class CaptureSummaryBuilder {
   readonly totals = emptyTotals();
   private readonly byKey = new Map<number, EntitySummary>();
   private readonly radios = new RadioTally();
+  private readonly engagements = new EngagementLog();
   private firstTimeSeconds = Number.POSITIVE_INFINITY;
   private lastTimeSeconds = Number.NEGATIVE_INFINITY;
 
@@ -71,6 +77,8 @@ export class CaptureSummaryBuilder {
       if (other instanceof TransmitterRecord) radios.transmitter(other, event.timeSeconds);
       else if (other instanceof SignalRecord) radios.signal(other, event.timeSeconds);
       else if (other instanceof ReceiverRecord) radios.receiver(other, event.timeSeconds);
+      else if (other instanceof FireRecord || other instanceof DetonationRecord)
+        this.engagements.add(other, event.timeSeconds);
       const r = event.record;
       if (!r) continue;
       const key = entityKey(r.site, r.application, r.entity);
@@ -113,6 +121,7 @@ export class CaptureSummaryBuilder {
       totals: this.totals,
       entities: [...this.byKey.values()],
       radios: this.radios.radios,
+      engagements: this.engagements,
       firstTimeSeconds: known ? this.firstTimeSeconds : Number.NaN,
       lastTimeSeconds: known ? this.lastTimeSeconds : Number.NaN,
     };

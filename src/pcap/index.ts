@@ -9,3 +9,5 @@ export {
   type DisPduEvent,
 } from './dis-capture.js';
 export { summarizeDisCapture, type CaptureSummary, type EntitySummary } from './capture-summary.js';
+export { EngagementLog, MAX_ENGAGEMENTS, type Engagement } from './engagement-log.js';
+export type { RadioSummary } from './radio-summary.js';

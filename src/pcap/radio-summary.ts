@@ -6,6 +6,7 @@
 import type { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
 import { signalDataBytes } from '../pdu/radio.js';
 
+/** One radio of a capture: what its last Transmitter PDU said, and the Transmitter, Signal and Receiver PDUs naming it. */
 export interface RadioSummary {
   /** `site:application:entity` of the entity the radio belongs to. */
   readonly entity: string;
@@ -77,4 +78,13 @@ export class RadioTally {
   receiver(record: ReceiverRecord, timeSeconds: number): void {
     this.radio(record.entityId, record.radioId, timeSeconds).receiverPdus++;
   }
+}
+
+/** A frequency as the summary and the report show it: 72.275 MHz, 1.2 GHz, 500 kHz; `-` when not a number. */
+export function frequencyText(hz: number): string {
+  if (!Number.isFinite(hz)) return '-';
+  if (hz >= 1e9) return `${+(hz / 1e9).toFixed(6)} GHz`;
+  if (hz >= 1e6) return `${+(hz / 1e6).toFixed(6)} MHz`;
+  if (hz >= 1e3) return `${+(hz / 1e3).toFixed(3)} kHz`;
+  return `${hz} Hz`;
 }

@@ -31,6 +31,14 @@ export interface ColumnGroup {
   readonly columns: number;
 }
 
+/** How a table lays out beyond its defaults. */
+export interface TableLayout {
+  /** Columns whose text wraps (long names), so the table fits the page instead of scrolling. */
+  readonly wrap?: readonly number[];
+  /** On a narrow screen, each row as a card of "heading: value" lines instead of a row too wide to read. */
+  readonly cards?: boolean;
+}
+
 /**
  * An HTML table; numbers right-aligned to 3 significant digits. With `groups`, a first header row spans each
  * group's columns.
@@ -39,15 +47,30 @@ export function htmlTable(
   header: readonly string[],
   rows: ReadonlyArray<ReadonlyArray<number | string | null>>,
   groups?: readonly ColumnGroup[],
+  layout: TableLayout = {},
 ): string {
   const top = groups
     ? `<tr class="groups">${groups.map((g) => `<th colspan="${g.columns}">${escapeHtml(g.title)}</th>`).join('')}</tr>`
     : '';
   const head = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
-  const cell = (v: number | string | null) =>
-    typeof v === 'number' ? `<td class="n">${formatNumber(v)}</td>` : `<td>${escapeHtml(formatNumber(v))}</td>`;
+  const wrap = new Set(layout.wrap);
+  // The class and data-label attribute of each column's cells: the same for every row, so made once.
+  const attributes = header.map((h, i) => {
+    const label = layout.cards ? ` data-label="${escapeHtml(h)}"` : '';
+    return {
+      text: `${wrap.has(i) ? ' class="wrap"' : ''}${label}`,
+      number: ` class="n${wrap.has(i) ? ' wrap' : ''}"${label}`,
+    };
+  });
+  const cell = (v: number | string | null, i: number) => {
+    const a = attributes[i] ?? { text: '', number: ' class="n"' };
+    return typeof v === 'number'
+      ? `<td${a.number}>${formatNumber(v)}</td>`
+      : `<td${a.text}>${escapeHtml(formatNumber(v))}</td>`;
+  };
   const body = rows.map((row) => `<tr>${row.map(cell).join('')}</tr>`).join('\n');
-  return `<div class="scroll"><table>\n<thead>${top}<tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
+  const table = layout.cards ? '<table class="cards">' : '<table>';
+  return `<div class="scroll">${table}\n<thead>${top}<tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A two-column list of settings: name → value (both escaped). */
@@ -86,6 +109,15 @@ h1 { font-size: 1.5rem; margin-bottom: 0.2rem; } h2 { font-size: 1.1rem; margin:
 .banner { background: #fff4d6; border: 1px solid #e0b84c; padding: 0.5rem 0.8rem; }
 .scroll { overflow-x: auto; } table { border-collapse: collapse; font-size: 12px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; white-space: nowrap; }
+td.wrap { white-space: normal; overflow-wrap: anywhere; min-width: 7em; }
+.panels { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; }
+.panels figure { margin: 0; width: 160px; } .panels figcaption { font-size: 12px; color: #555; }
+@media (max-width: 700px) {
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
+  table.cards thead { display: none; } table.cards tr { border-bottom: 1px solid #ccc; padding: 4px 0; }
+  table.cards td { border: 0; padding: 1px 4px; white-space: normal; text-align: left; }
+  table.cards td::before { content: attr(data-label) ": "; color: #666; }
+}
 thead th { white-space: normal; vertical-align: bottom; }
 th { text-align: left; background: #f4f4f4; font-weight: 600; }
 tr.groups th { background: #e8ecf2; text-align: center; border-left: 2px solid #fff; }

@@ -29,7 +29,7 @@ describe('reckon decode', () => {
     expect(stdout).toMatch(/Rejected: 1\n\s+1\s+TRUNCATED: /);
     // The one radio: VR-Forces' unattached transmitter (entity 0:0:0), its 17 Transmitter PDUs and no Signal PDU.
     expect(stdout).toMatch(
-      /Radios: 1\n.*\n\s+0:0:0 #11999\s+72\.275 MHz\s+1\.0 dBm\s+on, not transmitting\s+17\s+0\s+0 bytes\s+0\n/,
+      /Radios: 1\n.*\n\s+0:0:0 #11999\s+72\.275 MHz\s+1\.0 dBm\s+On but not transmitting\s+17\s+0\s+0 bytes\s+0\n/,
     );
   });
 
@@ -83,7 +83,7 @@ describe('reckon decode', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     const objects = lines.map((line) => JSON.parse(line));
-    const tank = objects.find((o) => o.names && o.pdu.entityId.entity === 15)!;
+    const tank = objects.find((o) => o.names && o.pdu.pduType === 1 && o.pdu.entityId.entity === 15)!;
     expect(tank.names).toMatchObject({
       type: 'M1A2 · Tank · USA',
       typePath: 'Platform / Land / United States of America (USA) / Tank / M1 Abrams / M1A2',
@@ -105,7 +105,7 @@ describe('reckon decode', () => {
       unit: 'deg',
     });
     // The missile's last PDU: destroyed, smoking, burning, deactivated (appearance 0x00808038).
-    const missile = objects.filter((o) => o.names && o.pdu.entityId.entity === 21).at(-1)!;
+    const missile = objects.filter((o) => o.names && o.pdu.pduType === 1 && o.pdu.entityId.entity === 21).at(-1)!;
     expect(missile.pdu.appearance).toBe(0x00808038);
     expect(missile.names.appearance).toEqual({
       damage: 'Destroyed',

@@ -91,7 +91,13 @@ describe.skipIf(chromium.path === undefined)(
       const seen = await open(file, 'capture-report.png');
       expect(seen.problems).toEqual([]);
       expect(seen.requests).toEqual([]);
-      expect(seen.titles).toEqual(['Entity tracks', 'PDUs per second by type', 'Entities', 'Rejected and skipped']);
+      expect(seen.titles).toEqual([
+        'Entity tracks',
+        'PDUs per second by type',
+        'Entities',
+        'Radios',
+        'Rejected and skipped',
+      ]);
       expect(seen.charts).toHaveLength(2);
       for (const chart of seen.charts) {
         expect(chart.width).toBeGreaterThan(300);

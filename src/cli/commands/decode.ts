@@ -1,9 +1,16 @@
 /**
- * `reckon decode <capture> [--json] [--port-filter N]`: every DIS PDU of a pcap/pcapng capture, as a per-entity summary
- * or as NDJSON. NDJSON lines, one per PDU in capture order:
- *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>, "names": {…}}        an Entity State PDU, with the
- *                                             SISO-REF-010 names of its numbers (type, country, force, appearance, parts)
- *   {"frame": n, "time": epochSeconds, "pdu": <FirePdu, DataPdu, …>}                  a PDU of any other type, in its
+ * `reckon decode <capture> [--json] [--port-filter N] [--report FILE]`: every DIS PDU of a pcap/pcapng capture, as a
+ * summary (entities, engagements, radios, totals), as NDJSON, and as an HTML report: one story in three forms.
+ * NDJSON lines, one per PDU in capture order:
+ *   {"frame": n, "time": epochSeconds, "pdu": <EntityStatePdu>, "geodetic": {…}, "names": {…}}   an Entity State
+ *                                             PDU, its position and attitude on WGS-84, and the SISO-REF-010 names of
+ *                                             its numbers (type, country, force, appearance, parts)
+ *   {"frame": n, "time": epochSeconds, "pdu": <FirePdu|DetonationPdu>, "geodetic": {…}, "names": {…}}  a shot:
+ *                                             where it left or went off, the munition, warhead, fuse and result named,
+ *                                             and the shooter's and target's markings as last seen
+ *   {"frame": n, "time": epochSeconds, "pdu": <TransmitterPdu>, "geodetic": {…}|null, "names": {…}}  a radio: its
+ *                                             antenna's position, its transmit state and input source named
+ *   {"frame": n, "time": epochSeconds, "pdu": <DataPdu, SignalPdu, …>}               a PDU of any other type, in its
  *                                             JSON form (schemas/*-pdu.schema.json; an unknown type as OtherPdu); a
  *                                             float that is NaN or infinite on the wire as "NaN", "Infinity", …
  *   {"frame": n, "time": epochSeconds, "pduType": 67, "length": bytes}              an Entity State Update PDU
@@ -18,10 +25,14 @@ import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js
 
 /** Files at least this large show progress while they are read. */
 const PROGRESS_FROM_BYTES = 64 * 2 ** 20;
+/** Rows per table of the summary printed after an interrupt. */
+const ROWS_AFTER_INTERRUPT = 1000;
 
 export const command: Command = {
   name: 'decode',
-  summary: 'Decode every DIS PDU in a pcap/pcapng capture: a per-entity summary, or NDJSON with --json.',
+  summary:
+    'Decode every DIS PDU in a pcap/pcapng capture: a summary of its entities, engagements and radios, NDJSON ' +
+    'with --json, an HTML report with --report.',
   usage: 'reckon decode <capture.pcap|capture.pcapng> [--json] [--port-filter N] [--report FILE.html]',
   flags: {
     json: { type: 'boolean', description: 'One JSON object per PDU (NDJSON) instead of the summary.' },
@@ -37,7 +48,8 @@ export const command: Command = {
       type: 'string',
       value: 'FILE',
       description:
-        'Also write a self-contained HTML report: entity tracks, PDUs per second by type, entities, rejected PDUs. ' +
+        'Also write a self-contained HTML report: entity tracks, PDUs per second by type, entities, engagements, ' +
+        'radios, rejected PDUs. ' +
         'Defaults to none; an existing file is replaced only once the report is complete.',
     },
   },
@@ -103,14 +115,26 @@ export const command: Command = {
       clearInterval(ticker);
     }
     if (!json) {
-      const { renderCaptureSummary } = await import('../terminal/decode-summary.js');
-      io.stdout.write(renderCaptureSummary(path, info, summary.summary()));
+      // In pieces, each written before the next is made: memory stays bounded, and a Ctrl-C while the summary of
+      // the whole file is printed is heard in between. One while reading leaves the summary of what was read, its
+      // tables cut short so that the run still ends at once.
+      const { captureSummaryChunks } = await import('../terminal/decode-summary.js');
+      const rows = info.interrupted ? { maxRows: ROWS_AFTER_INTERRUPT } : {};
+      for (const chunk of captureSummaryChunks(path, info, summary.summary(), rows)) {
+        if (io.signal.aborted && !info.interrupted) return interruptedPrinting(info, io);
+        if (chunk !== '' && !io.stdout.write(chunk)) await new Promise<void>((r) => io.stdout.once('drain', r));
+        else await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     }
     writeCaptureDamage(info, io);
     if (info.interrupted) return interrupted(info, io);
     if (report !== undefined) {
       await writeReport(report, path, info, summary.summary(), options, io);
-      if (io.signal.aborted) return interrupted({ ...info, interrupted: true }, io);
+      if (io.signal.aborted) {
+        const signal = String(io.signal.reason ?? 'SIGINT');
+        io.stderr.write(`reckon decode: interrupted (${signal}) before the report was complete; nothing written\n`);
+        return signal === 'SIGTERM' ? 143 : 130;
+      }
     }
     return EXIT_OK;
   },
@@ -127,20 +151,22 @@ function interrupted(info: CaptureFileInfo, io: CommandIo): number {
   return signal === 'SIGTERM' ? 143 : 130;
 }
 
+/** Says the summary was cut short by a signal (the whole file was read); exit 128 + the signal's number. */
+function interruptedPrinting(info: CaptureFileInfo, io: CommandIo): number {
+  const signal = String(io.signal.reason ?? 'SIGINT');
+  io.stderr.write(`reckon decode: interrupted (${signal}) while printing the summary of ${info.frames} frames\n`);
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
 /**
  * A writer of NDJSON lines for the frames of each piece of the capture; waits for stdout to drain, so a slow
  * reader (a pipe into a script) holds the decoding back instead of its lines piling up in memory.
  */
 async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: CaptureFrame[]) => Promise<void>> {
   const { disCapturePdus, emptyTotals } = await import('../../pcap/dis-capture.js');
-  const { entityStateRecordToPdu } = await import('../../pdu/entity-state-json.js');
-  const { pduRecordToJson } = await import('../../pdu/pdu-json.js');
-  const { codecStatusName } = await import('../../pdu/status.js');
-  const { pduStatusMessage } = await import('../../pdu/length-rules.js');
-  const { jsonLine, jsonLineNamingNonFinite, nonFiniteAsText } = await import('../terminal/printable.js');
-  const { entityStatePduNames } = await import('../../names/pdu-names.js');
-  const { geodeticJson } = await import('../terminal/geodetic-json.js');
+  const { DecodeJsonLines } = await import('../terminal/decode-json.js');
   const totals = emptyTotals();
+  const json = new DecodeJsonLines();
   const flush = async (lines: string[]) => {
     if (lines.length === 0) return;
     if (!io.stdout.write(lines.join('\n') + '\n'))
@@ -149,24 +175,7 @@ async function ndjsonWriter(options: Options, io: CommandIo): Promise<(frames: C
   return async (frames) => {
     let lines: string[] = [];
     for (const event of disCapturePdus(frames, totals, options)) {
-      const head = { frame: event.frame, time: event.timeSeconds };
-      let text: string;
-      if (event.status !== 0) {
-        const code = codecStatusName(event.status);
-        const error = { code, message: pduStatusMessage(event.status, event.pduType), offset: event.offset };
-        text = event.rejectedRecord
-          ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
-          : jsonLine({ ...head, error });
-      } else if (event.record && event.pduType === 1) {
-        const pdu = entityStateRecordToPdu(event.record);
-        const geodetic = geodeticJson(pdu.location, pdu.orientation);
-        text = jsonLine({ ...head, pdu, geodetic, names: entityStatePduNames(pdu) });
-      } else if (event.other) {
-        text = jsonLineNamingNonFinite({ ...head, pdu: pduRecordToJson(event.other) });
-      } else {
-        text = jsonLine({ ...head, pduType: event.pduType, length: event.length });
-      }
-      lines.push(text);
+      lines.push(json.line(event));
       if (lines.length >= 1000) {
         await flush(lines);
         lines = [];
@@ -189,7 +198,8 @@ function writeCaptureDamage(info: CaptureFileInfo, io: CommandIo): void {
 
 /**
  * Writes the HTML report from a second pass over the file (the first gave the summary); written next to its final
- * name and renamed, so a failed run leaves an older file intact.
+ * name and renamed, so a failed run leaves an older file intact. A signal stops the pass, the page between two of
+ * its parts or the write before the rename: nothing is written then.
  */
 async function writeReport(
   file: string,
@@ -199,7 +209,7 @@ async function writeReport(
   options: Options,
   io: CommandIo,
 ): Promise<void> {
-  const [{ CaptureReportPass, captureReportPage }, { writeOutputFile }, { readCaptureFile }, nodePath] =
+  const [{ CaptureReportPass, captureReportPage }, { openOutputFile }, { readCaptureFile }, nodePath] =
     await Promise.all([
       import('../../report/capture-report.js'),
       import('../../files/output-file.js'),
@@ -209,8 +219,22 @@ async function writeReport(
   const pass = new CaptureReportPass(summary, options);
   const second = await readCaptureFile(capturePath, io.signal, (frames) => pass.add(frames));
   if (second.interrupted) return;
-  const html = await captureReportPage(nodePath.basename(capturePath), pass.data, info);
-  await writeOutputFile(file, html);
+  let html: string;
+  try {
+    html = await captureReportPage(nodePath.basename(capturePath), pass.data, info, io.signal);
+  } catch (error) {
+    if (io.signal.aborted) return;
+    throw error;
+  }
+  const out = await openOutputFile(file);
+  try {
+    await out.handle.writeFile(html);
+  } catch (error) {
+    await out.discard();
+    throw new Error(`cannot write "${file}": ${(error as Error).message}`);
+  }
+  if (io.signal.aborted) return out.discard();
+  await out.commit();
   io.stderr.write(`wrote ${file}\n`);
 }
 

@@ -44,3 +44,18 @@ export function geodeticJson(
     rollDeg: round(hpr[2]! * DEG, 6),
   };
 }
+
+/** Where a shot left or went off, or a radio's antenna: WGS-84 latitude, longitude and height. */
+export interface GeodeticPositionJson {
+  readonly latitudeDeg: number;
+  readonly longitudeDeg: number;
+  /** Metres above the WGS-84 ellipsoid. */
+  readonly heightM: number;
+}
+
+/** The geodetic position of an ECEF location (m); null where not finite, or all zero (a location left unset). */
+export function geodeticPositionJson(location: readonly [number, number, number]): GeodeticPositionJson | null {
+  if (!location.every(Number.isFinite) || location.every((v) => v === 0)) return null;
+  const lla = ecefToGeodetic(new Float64Array(3), location[0], location[1], location[2]);
+  return { latitudeDeg: round(lla[0]! * DEG, 9), longitudeDeg: round(lla[1]! * DEG, 9), heightM: round(lla[2]!, 4) };
+}
