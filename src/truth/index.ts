@@ -33,15 +33,14 @@ export {
 } from './vehicles.js';
 export { CubicSpline, recordedTrajectory, type RecordedTrackOptions, type TrackPoint } from './recorded.js';
 export { timeScaled } from './time-scaled.js';
+export { TrackFilter, type TrackFilterOptions } from './track-filter.js';
 export {
   FixStatus,
-  TrackFilter,
   createFixMeasurement,
   createTrackEstimate,
   type FixMeasurement,
   type TrackEstimate,
-  type TrackFilterOptions,
-} from './track-filter.js';
+} from './track-fix.js';
 export { MOTION_MODELS, type MotionModel } from './motion-model.js';
 export { SOURCE_NOISE, type SourceNoise, type TrackSource } from './measurement-noise.js';
 export { MAX_GLITCH_RUN, describeDropped, dropGlitches, type GlitchFilterResult } from './glitches.js';

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/math/random.js';
 import { predictAxis, smoothAxis, updateAxis, initialiseAxis } from '../../src/truth/motion-model.js';
 import { SOURCE_NOISE } from '../../src/truth/measurement-noise.js';
+import { TrackFilter } from '../../src/truth/track-filter.js';
 import {
   FixStatus,
-  TrackFilter,
   createFixMeasurement,
   createTrackEstimate,
   type FixMeasurement,
-} from '../../src/truth/track-filter.js';
+} from '../../src/truth/track-fix.js';
 
 type Matrix = number[][];
 const multiply = (a: Matrix, b: Matrix): Matrix =>
