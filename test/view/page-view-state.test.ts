@@ -1,7 +1,7 @@
 // The page's view in its URL (src/view/page/view-state.ts), the area that holds every entity and what of it the map
 // frames (src/view/page/fit.ts).
 import { describe, expect, it } from 'vitest';
-import { boundsWithin, entityBounds, framedBounds, MIN_FRAMED_METERS } from '../../src/view/page/fit.js';
+import { boundsNear, boundsWithin, entityBounds, framedBounds, MIN_FRAMED_METERS } from '../../src/view/page/fit.js';
 import { formatViewHash, parseViewHash } from '../../src/view/page/view-state.js';
 
 /** Positions as `PageEntities.positions` holds them: longitude, latitude, height. */
@@ -106,5 +106,16 @@ describe('framing', () => {
     expect(boundsWithin([179, -17, 181, -16], [178, -18, 182, -15])).toBe(true);
     expect(boundsWithin([-181, -17, -179, -16], [178, -18, 182, -15])).toBe(true);
     expect(boundsWithin([-181, -17, -170, -16], [178, -18, 182, -15])).toBe(false);
+  });
+
+  it('tells bounds that would frame the same picture: every edge within a share of the span', () => {
+    const area: [number, number, number, number] = [10, 50, 10.1, 50.2];
+    expect(boundsNear(area, [10.004, 49.991, 10.104, 50.209], 0.05)).toBe(true);
+    expect(boundsNear(area, [10, 50, 10.1, 50.22], 0.05)).toBe(false);
+    expect(boundsNear(area, [9.994, 50, 10.1, 50.2], 0.05)).toBe(false);
+    // A lone entity's tolerance is a share of the least framed span (500 m), not of nothing.
+    expect(boundsNear([10, 50, 10, 50], [10, 50.0002, 10, 50.0002], 0.05)).toBe(true);
+    expect(boundsNear([10, 50, 10, 50], [10, 50.001, 10, 50.001], 0.05)).toBe(false);
+    expect(boundsNear([179.9, -17, 180.1, -16], [-180.1, -17, -179.9, -16], 0.05)).toBe(true);
   });
 });

@@ -98,6 +98,24 @@ export function framedBounds(
 }
 
 /**
+ * Whether bounds `a` and `b` have every edge within `fraction` of their span (at least `minMeters`) of each other:
+ * framing one or the other would show the same picture.
+ */
+export function boundsNear(a: Bounds, b: Bounds, fraction: number, minMeters = MIN_FRAMED_METERS): boolean {
+  const midLat = (a[1] + a[3]) / 2;
+  const cosLat = Math.max(0.01, Math.cos((midLat * Math.PI) / 180));
+  const shift = 360 * Math.round((a[0] + a[2] - b[0] - b[2]) / 2 / 360);
+  const lonTolerance = fraction * Math.max(a[2] - a[0], minMeters / (METERS_PER_DEGREE * cosLat));
+  const latTolerance = fraction * Math.max(a[3] - a[1], minMeters / METERS_PER_DEGREE);
+  return (
+    Math.abs(a[0] - b[0] - shift) <= lonTolerance &&
+    Math.abs(a[2] - b[2] - shift) <= lonTolerance &&
+    Math.abs(a[1] - b[1]) <= latTolerance &&
+    Math.abs(a[3] - b[3]) <= latTolerance
+  );
+}
+
+/**
  * Whether `inner` lies within `outer` (west, south, east, north), the longitudes of `inner` taken as the copy
  * nearest `outer`'s (either may run past ±180°, as bounds across the antimeridian do).
  */
