@@ -7,6 +7,7 @@ import type { UsageProblem } from './command.js';
 import type { FlagSpec, FlagValues } from './command.js';
 import type { Actor } from './terminal/scenario.js';
 import type { CsvColumns } from '../truth/csv-track.js';
+import type { EntityType } from '../pdu/schema.js';
 import type { TrackKind } from '../truth/track-checks.js';
 
 /** The CSV columns a flag names, by key of `CsvColumns`. */
@@ -16,6 +17,11 @@ const COLUMN_FLAGS = {
   longitude: 'longitude-column',
   height: 'height-column',
   heading: 'heading-column',
+  pitch: 'pitch-column',
+  roll: 'roll-column',
+  speed: 'speed-column',
+  course: 'course-column',
+  verticalRate: 'vertical-rate-column',
   id: 'id-column',
   callsign: 'callsign-column',
 } as const satisfies Record<keyof CsvColumns, string>;
@@ -26,8 +32,13 @@ export function columnFlags(group?: string): Record<string, FlagSpec> {
     time: 'time (ISO 8601, epoch seconds or ms, or seconds)',
     latitude: 'latitude (degrees)',
     longitude: 'longitude (degrees)',
-    height: 'height (m)',
+    height: 'height (m; feet when its name ends in _ft)',
     heading: 'heading (degrees from true north)',
+    pitch: 'pitch (degrees, nose up)',
+    roll: 'roll (degrees, right wing down)',
+    speed: 'speed over ground (m/s; km/h, knots or mph when its name says so: speed_kmh, sog_kn)',
+    course: 'course over ground (degrees from true north)',
+    verticalRate: 'vertical rate (m/s up; ft/min when its name ends in _fpm)',
     id: 'recording id (each value a recording of its own)',
     callsign: 'callsign or name (the marking sent)',
   };
@@ -59,6 +70,8 @@ export type TrackActor = Actor & { readonly forceId?: number; readonly firstFixS
 
 export interface TrackActorOptions {
   readonly entity?: string;
+  /** The entity type to publish the tracks as (`--type`); its domain sets the kind when `kind` does not. */
+  readonly entityType?: EntityType;
   readonly segment?: number | 'all';
   readonly kind?: TrackKind;
   readonly maxGapSeconds?: number;
@@ -87,6 +100,7 @@ export async function trackActors(
       ...(options.entity === undefined ? {} : { entity: options.entity }),
       ...(options.segment === undefined ? {} : { segment: options.segment }),
       ...(options.kind === undefined ? {} : { kind: options.kind }),
+      ...(options.entityType === undefined ? {} : { entityType: options.entityType }),
       ...(options.maxGapSeconds === undefined ? {} : { maxGapSeconds: options.maxGapSeconds }),
       columns: options.columns,
       strict: options.strict,
@@ -102,26 +116,26 @@ export async function trackActors(
     if (first.kindReason) lines.push(`publish: ${path}: kind ${first.kindReason} (--kind to set it)`);
     for (const { trajectory, captured, kind, segment, callsign } of loaded) {
       for (const note of trajectory.notes ?? []) lines.push(`publish: ${trajectory.name}: ${note}`);
-      // A capture's entity keeps what it was captured as; other tracks get a platform of their kind's domain.
+      // A capture's entity keeps what it was captured as (unless --type says otherwise); other tracks get the type
+      // asked for, else a platform of their kind's domain.
       const suffix = loaded.length > 1 || first.segmentCount > 1 ? ` ${segment.index}` : '';
-      const name = captured?.marking || callsign || trajectory.name.replace(/ #\d+$/, '');
       const marking = captured?.marking
         ? captured.marking
-        : name
-            .replace(/[^ -~]/g, '')
-            .toUpperCase()
-            .slice(0, 11 - suffix.length) + suffix;
+        : callsign
+          ? printableMarking(callsign, suffix)
+          : shortMarking(trajectory.name.replace(/ #\d+$/, ''), suffix);
       actors.push({
         name: trajectory.name,
         marking,
-        entityType: captured?.entityType ?? {
-          ...KIND_ENTITY_TYPE[kind],
-          country: 0,
-          category: 0,
-          subcategory: 0,
-          specific: 0,
-          extra: 0,
-        },
+        entityType: options.entityType ??
+          captured?.entityType ?? {
+            ...KIND_ENTITY_TYPE[kind],
+            country: 0,
+            category: 0,
+            subcategory: 0,
+            specific: 0,
+            extra: 0,
+          },
         trajectory,
         startSeconds: 0,
         firstFixSeconds: segment.points[0]!.timeSeconds,
@@ -139,4 +153,67 @@ export async function trackActors(
     }
   }
   return { actors, lines };
+}
+
+/** Words of a file name that say nothing of the vehicle, left out of a marking made from it. */
+const GENERIC_WORDS = new Set([
+  'aircraft',
+  'adsb',
+  'ads',
+  'b',
+  'track',
+  'tracks',
+  'trk',
+  'gps',
+  'gnss',
+  'gpx',
+  'nmea',
+  'log',
+  'data',
+  'csv',
+  'json',
+  'derived',
+  'sample',
+  'samples',
+  'recording',
+  'raw',
+  'the',
+  'of',
+  'hz',
+  'ownship',
+  'traffic',
+  'signalk',
+  'opensky',
+]);
+
+/** A marking's 11 Latin-1 characters (IEEE 1278.1 §6.2.53), upper case, printable, with `suffix` kept. */
+function printableMarking(name: string, suffix: string): string {
+  return (
+    name
+      .replace(/[^ -~]/g, '')
+      .toUpperCase()
+      .slice(0, 11 - suffix.length)
+      .trimEnd() + suffix
+  );
+}
+
+/**
+ * A marking made from a file's name: its words (split at _, -, ., spaces, digit runs and camel case) without the
+ * generic ones (aircraft, adsb, track, gps, 1hz, …), as many whole words as fit in 11 characters —
+ * "aircraft_adsb_dreamliner_airfrance" → "DREAMLINER", "ship_signalk_aava_ownship_1hz_derived" → "SHIP AAVA".
+ */
+export function shortMarking(name: string, suffix = ''): string {
+  const words = name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '' && !GENERIC_WORDS.has(w.toLowerCase()) && !/^\d+(hz|s|m)?$/i.test(w));
+  const room = 11 - suffix.length;
+  let marking = '';
+  for (const word of words) {
+    const next = marking === '' ? word : `${marking} ${word}`;
+    if (next.length > room) break;
+    marking = next;
+  }
+  if (marking === '') marking = (words[0] ?? name).slice(0, room);
+  return printableMarking(marking, suffix);
 }

@@ -46,17 +46,33 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
       const key = JSON.stringify({ ...spec, file: path });
       let track = loadedTracks.get(key);
       if (!track) {
-        // Loaded lazily: the loaders pull in the pcap reader and the codec.
-        const { maxGap, attitudeSmoothing, ...options } = spec;
-        const renamed = {
-          ...(maxGap === undefined ? {} : { maxGapSeconds: maxGap }),
-          ...(attitudeSmoothing === undefined ? {} : { attitudeSmoothingSeconds: attitudeSmoothing }),
-        };
-        track = import('../truth/loaders.js').then((m) => m.loadTrack(path, { ...options, ...renamed }));
+        // Loaded lazily: the loaders pull in the pcap reader and the codec, the names SISO's entity types.
+        const { maxGap, entityType, smoothingWindow: _window, attitudeSmoothing: _attitude, ...options } = spec;
+        track = (async () => {
+          const { findEntityType } = await import('../names/entity-type-search.js');
+          const found = entityType === undefined ? undefined : findEntityType(entityType);
+          if (found !== undefined && 'problem' in found) throw new EntityTypeError(found.problem, found.candidates);
+          const renamed = {
+            ...(maxGap === undefined ? {} : { maxGapSeconds: maxGap }),
+            ...(found === undefined ? {} : { entityType: found.type }),
+          };
+          return (await import('../truth/loaders.js')).loadTrack(path, { ...options, ...renamed });
+        })();
         loadedTracks.set(key, track);
       }
       return track;
     }
+  }
+}
+
+/** A recorded track's `entityType` that names no entity type, or several: the problem and the candidates. */
+export class EntityTypeError extends Error {
+  constructor(
+    readonly problem: string,
+    readonly candidates: readonly string[],
+  ) {
+    super(candidates.length > 0 ? `${problem}: ${candidates.join('; ')}` : problem);
+    this.name = 'EntityTypeError';
   }
 }
 

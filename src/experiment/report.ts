@@ -70,11 +70,12 @@ export function resultsJson(
   results: readonly RunResult[],
   partial?: PartialResults,
 ): string {
-  const runs = results.map(({ index, name: _n, settings, trajectory, metrics, notes }) => ({
+  const runs = results.map(({ index, name: _n, settings, trajectory, truth, metrics, notes }) => ({
     index,
     settings,
     trajectory,
     ...(notes ? { notes } : {}),
+    truth,
     metrics,
   }));
   const marker = partial && {

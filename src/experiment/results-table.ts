@@ -35,6 +35,11 @@ const METRIC_COLUMNS: readonly Column[] = [
   { header: 'max_velocity_jump_mps', value: (r) => r.metrics.maxVelocityJump, brief: true },
   { header: 'lost', value: (r) => r.metrics.lost },
   { header: 'reduction_vs_baseline_pct', value: (r) => r.metrics.reductionPercent, brief: true },
+  { header: 'truth_max_speed_mps', value: (r) => r.truth.maxSpeedMps },
+  { header: 'truth_max_accel_mps2', value: (r) => r.truth.maxAccelerationMps2 },
+  { header: 'truth_max_turn_deg_s', value: (r) => r.truth.maxTurnRateDegPerS },
+  { header: 'truth_fixes_dropped', value: (r) => r.truth.fixesDropped },
+  { header: 'truth_fixes_repaired', value: (r) => r.truth.fixesRepaired },
 ];
 
 /** Header and rows; numbers are kept as numbers. `brief` keeps the columns that fit a terminal. */

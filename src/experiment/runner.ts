@@ -21,6 +21,7 @@ import { ByteBoundedCache } from './byte-cache.js';
 import { Transmission, senderKey } from './transmission.js';
 import { createTruthWithAttitude, type Trajectory } from '../truth/trajectory.js';
 import { formatSeconds } from '../truth/track-checks.js';
+import { implausibleTruth, type TruthQuality } from '../truth/truth-quality.js';
 import {
   DEFAULT_MAX_TABLE_STEPS,
   TRUTH_WORLD_TO_BODY,
@@ -64,6 +65,8 @@ export interface RunResult {
   /** The swept values that made this run (path → value as written). */
   readonly settings: Readonly<Record<string, unknown>>;
   readonly trajectory: string;
+  /** The truth the run used, measured: its largest speed, acceleration and turn rate, what a recording lost. */
+  readonly truth: TruthQuality;
   readonly metrics: RunMetrics;
   /** What to know about the run besides its numbers (a run cut short at its trajectory's end, fixes dropped). */
   readonly notes?: readonly string[];
@@ -189,7 +192,7 @@ function sampleRun(spec: RunSpec, trajectory: Trajectory, context: RunContext): 
     spec.renderRateHz,
     context.maxTruthSteps,
   );
-  return { ...truth, notes };
+  return { ...truth, notes, ...(trajectory.recording ? { recording: trajectory.recording } : {}) };
 }
 
 /** Sample steps between the pauses of a run that can be aborted (a few tens of milliseconds). */
@@ -290,11 +293,21 @@ function* simulateTruth(
     }
   }
 
+  // The truth the run flew, measured (every step was sampled on the way; a replayed run samples what it skipped).
+  const recording = runTruth.recording;
+  const truthQuality: TruthQuality = {
+    ...runTruth.samples.quality(),
+    fixesDropped: recording?.fixesDropped ?? 0,
+    fixesRepaired: recording?.fixesRepaired ?? 0,
+  };
+  const implausible = recording === undefined ? undefined : implausibleTruth(recording.kind, truthQuality);
+  const notes = implausible === undefined ? runTruth.notes : [...runTruth.notes, implausible];
   const result: RunResult = {
     index,
     name: spec.name,
     settings,
     trajectory: runTruth.trajectoryName,
+    truth: truthQuality,
     metrics: metrics.finish({
       durationSeconds: duration,
       pduBytes,
@@ -307,6 +320,6 @@ function* simulateTruth(
   };
   // Records still in flight when the run ends go back to the pool for the next run.
   link.poll(Infinity, (record) => pool.push(record));
-  const noted = runTruth.notes.length > 0 ? { ...result, notes: runTruth.notes } : result;
+  const noted = notes.length > 0 ? { ...result, notes } : result;
   return traces ? { ...noted, traces: traces.finish() } : noted;
 }

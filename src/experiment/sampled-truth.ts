@@ -5,9 +5,11 @@
  * `maxSteps` steps: a longer run reads it as a window that moves forward, so memory stays bounded.
  */
 import { worldToBodyFromEuler } from '../math/euler.js';
+import { rotationAngleBetween } from '../math/mat3.js';
 import type { RunSpec } from './spec.js';
 import {
   createTruthWithAttitude,
+  type RecordingSummary,
   type StepSampler,
   type Trajectory,
   type TruthWithAttitude,
@@ -35,6 +37,13 @@ export class SampledTruth {
   private first = 0;
   private held = 0;
   private readonly scratch: TruthWithAttitude;
+  /** Steps measured so far (0 … measured − 1), in order, and the figures: the truth's speed, acceleration, turn. */
+  private measured = 0;
+  private maxSpeed = 0;
+  private maxAcceleration = 0;
+  private maxTurnRate = 0;
+  private readonly previousVelocity = new Float64Array(3);
+  private readonly previousRotation = new Float64Array(9);
 
   /**
    * @param sampler - the state at a step (called in increasing step order while filling).
@@ -45,6 +54,8 @@ export class SampledTruth {
     private readonly sampler: StepSampler,
     readonly steps: number,
     private readonly maxSteps = DEFAULT_MAX_TABLE_STEPS,
+    /** Seconds between steps, for the measured rates. Defaults to 1. */
+    private readonly stepSeconds = 1,
   ) {
     const held = Math.max(1, Math.min(steps, maxSteps));
     this.pose = new Float64Array(POSE * held);
@@ -90,6 +101,38 @@ export class SampledTruth {
     return out;
   }
 
+  /**
+   * The truth's largest speed, acceleration and turn rate over every step (sampling the steps no run has read yet),
+   * as `TruthQuality` figures.
+   */
+  quality(): { maxSpeedMps: number; maxAccelerationMps2: number; maxTurnRateDegPerS: number } {
+    while (this.measured < this.steps) this.fill(this.measured);
+    return {
+      maxSpeedMps: this.maxSpeed,
+      maxAccelerationMps2: this.maxAcceleration,
+      maxTurnRateDegPerS: (this.maxTurnRate * 180) / Math.PI,
+    };
+  }
+
+  /** Measures the state in `scratch`, the step after the last one measured. */
+  private measure(s: TruthWithAttitude): void {
+    const v = s.linearVelocity,
+      r = s.worldToBody;
+    const speed = Math.sqrt(v[0]! * v[0]! + v[1]! * v[1]! + v[2]! * v[2]!);
+    if (speed > this.maxSpeed) this.maxSpeed = speed;
+    if (this.measured > 0) {
+      const p = this.previousVelocity;
+      const dv = Math.sqrt((v[0]! - p[0]!) ** 2 + (v[1]! - p[1]!) ** 2 + (v[2]! - p[2]!) ** 2);
+      const acceleration = dv / this.stepSeconds;
+      if (acceleration > this.maxAcceleration) this.maxAcceleration = acceleration;
+      const turn = rotationAngleBetween(r, this.previousRotation) / this.stepSeconds;
+      if (turn > this.maxTurnRate) this.maxTurnRate = turn;
+    }
+    this.previousVelocity.set(v);
+    this.previousRotation.set(r);
+    this.measured++;
+  }
+
   /** Samples the window that starts at `step`. */
   private fill(step: number): void {
     const s = this.scratch;
@@ -97,6 +140,7 @@ export class SampledTruth {
     this.held = Math.min(this.steps - step, this.maxSteps);
     for (let i = 0; i < this.held; i++) {
       this.sampler(step + i, s);
+      if (step + i === this.measured) this.measure(s);
       this.pose.set(s.location, POSE * i);
       this.pose.set(s.worldToBody, POSE * i + 3);
       this.motion.set(s.linearVelocity, MOTION * i);
@@ -112,6 +156,8 @@ export interface RunTruth {
   readonly durationSeconds: number;
   /** What the results should say about this truth (`runDuration`), shared by every run that flies it. */
   readonly notes: readonly string[];
+  /** A recorded track's kind and what its estimator dropped and repaired. */
+  readonly recording?: RecordingSummary;
   /** At the sample instants i / sampleRateHz. */
   readonly samples: SampledTruth;
   /** At the render instants f / renderRateHz; null when they are the sample instants. */
@@ -132,7 +178,12 @@ export function sampleRunTruth(
   maxSteps = DEFAULT_MAX_TABLE_STEPS,
 ): RunTruth {
   const stepsAt = (rate: number) => Math.floor(durationSeconds * rate + 1e-9) + 1;
-  const samples = new SampledTruth(stepSampler(trajectory, sampleRateHz), stepsAt(sampleRateHz), maxSteps);
+  const samples = new SampledTruth(
+    stepSampler(trajectory, sampleRateHz),
+    stepsAt(sampleRateHz),
+    maxSteps,
+    1 / sampleRateHz,
+  );
   const frames =
     renderRateHz === sampleRateHz
       ? null

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { anyCaseEnum } from '../config/any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from './simulated-network.js';
-import { TRACK_KINDS } from '../truth/track-checks.js';
+import { TRACK_KINDS } from '../truth/track-kinds.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
   return schema.meta({ description, examples: [example] });
@@ -129,11 +129,20 @@ const ShipSchema = z.strictObject({
   straightLength: positive('length').optional(),
 });
 
+/** A key a former version took: named, so that an old spec is told what became of it. */
+function removed(message: string) {
+  return z
+    .unknown()
+    .refine(() => false, { message: `removed: ${message} (docs/recorded-tracks.md)` })
+    .optional()
+    .meta({ description: `Removed: ${message}.` });
+}
+
 const RecordedSchema = z.strictObject({
   type: z.literal('recorded'),
   file: setting(
     z.string().min(1),
-    'Track file: .csv, .gpx, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.',
+    'Track file: .csv, .gpx, .nmea, .json(.gz) ADS-B, or .pcap/.pcapng DIS capture; relative to the spec file.',
     'tracks/ship.csv',
   ),
   columns: z
@@ -143,6 +152,11 @@ const RecordedSchema = z.strictObject({
       longitude: z.string(),
       height: z.string(),
       heading: z.string(),
+      pitch: z.string(),
+      roll: z.string(),
+      speed: z.string(),
+      course: z.string(),
+      verticalRate: z.string(),
       id: z.string(),
       callsign: z.string(),
     })
@@ -173,17 +187,18 @@ const RecordedSchema = z.strictObject({
   ),
   strict: setting(
     z.boolean().optional(),
-    'Refuse a track with any implausible fix. Defaults to false: an isolated fix that jumps faster than the kind can move, while the fixes around it agree, is dropped and the run notes its row.',
+    'Refuse a track with any implausible fix (held, a jump, an outlier, out of time order), listing each. Defaults to false: each is repaired or dropped and the run notes its row and reason.',
     true,
   ),
-  smoothingWindow: z.number().int().min(1).optional(),
-  banked: z.boolean().optional(),
-  attitudeSmoothing: setting(
-    quantity('time')
-      .refine((v) => v >= 0, { message: 'must not be negative' })
-      .optional(),
-    'Average the attitude derived from the track (heading from course, pitch from climb, roll from turn rate) over this time. Defaults to 5 s for ADS-B, 0 otherwise.',
-    '5 s',
+  entityType: setting(
+    z.string().min(1).optional(),
+    'The entity type of the track: SISO-REF-010 numbers ("1:2:225:87:32:5:0") or a name ("B737", "M1A2"); its domain sets the kind when kind is not given.',
+    'B737',
+  ),
+  banked: setting(z.boolean().optional(), 'Roll into turns. Defaults to the kind’s (aircraft bank).', true),
+  smoothingWindow: removed('every recorded track is smoothed by the estimator; leave smoothingWindow out'),
+  attitudeSmoothing: removed(
+    'the attitude follows the smoothed motion, its rates bounded per kind; leave attitudeSmoothing out',
   ),
 });
 

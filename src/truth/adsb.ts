@@ -2,9 +2,11 @@
  * ADS-B state vectors (OpenSky, `traffic` samples) as track fixes. Two JSON layouts are read: an array of records,
  * and an object of columns as pandas writes a DataFrame (`to_json(orient="columns")`: each field maps a row index
  * to its value; a column may also be a plain array). Field names: `timestamp` and `last_position` in ms,
- * `latitude`, `longitude`, `geoaltitude` or `altitude` in feet, `callsign`, `icao24`.
+ * `latitude`, `longitude`, `geoaltitude` or `altitude` in feet, `groundspeed` in knots, `track` in degrees,
+ * `vertical_rate` in feet per minute, `callsign`, `icao24`, `flight_id`.
  */
-import type { TrackPoint } from './recorded.js';
+import { altitudeStepFeet } from './measurement-noise.js';
+import type { TrackPoint } from './track-point.js';
 
 const FEET = 0.3048;
 
@@ -43,22 +45,65 @@ function numberOf(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** Knots to m/s. */
+const KNOT = 1852 / 3600;
+/** Feet per minute to m/s. */
+const FEET_PER_MINUTE = FEET / 60;
+
+/** What the estimator needs to know of an ADS-B file besides its fixes. */
+export interface AdsbTrackInfo {
+  /** Whether the records say when each position was decoded (`last_position`); else it may be older. */
+  readonly timedPositions: boolean;
+  /** Step of the altitudes, feet (25 or 100 for barometric altitude; 0: not quantised). */
+  readonly altitudeStepFeet: number;
+  /** Which altitude the fixes carry. */
+  readonly altitude: 'geometric' | 'barometric' | 'none';
+}
+
 /**
- * Parses ADS-B state vectors. A receiver repeats the last decoded position until a new one comes, so the time of a
- * fix is `last_position` when present and a repeat is dropped: by its time, or, without `last_position`, by the
- * same latitude and longitude as the fix before (the position's own time is the first one it was seen at). A
- * record without an altitude (surface messages, a lost altitude reply) keeps the altitude before it, not 0.
- * `row` is the record's place in the file, from 1; `callsign` the record's callsign; `group` the aircraft's
- * `icao24` when the file holds several aircraft.
+ * Parses ADS-B state vectors into fixes with every measurement they hold: position, altitude (geometric when nearly
+ * every record has one, else barometric — one source per file, so the two never alternate into steps), ground
+ * speed, track and vertical rate. A fix is timed by `last_position` when present (a record repeating the time of
+ * the fix before is the same fix again and is dropped), else by `timestamp`. A position repeated under a new time is
+ * kept: whether it is held (the receiver repeating an old position while the aircraft moves) is the estimator's to
+ * judge from the speed. A record without an altitude has no height (undefined), not 0. `row` is the record's place
+ * in the file, from 1; `callsign` the record's callsign; `group` the flight (`flight_id`) or the aircraft (`icao24`)
+ * when the file holds several.
  * @param maxFixes - at most this many fixes; more throws `tooMany()`.
  */
 export function parseAdsbTrack(json: unknown, maxFixes = Infinity, tooMany?: () => Error): TrackPoint[] {
+  return readAdsbTrack(json, maxFixes, tooMany).points;
+}
+
+/** `parseAdsbTrack`, with what the file says about its measurements. */
+export function readAdsbTrack(
+  json: unknown,
+  maxFixes = Infinity,
+  tooMany?: () => Error,
+): { points: TrackPoint[]; info: AdsbTrackInfo } {
   const records = recordsOf(json);
-  const aircraft = new Set<string>();
-  for (const raw of records) if (raw && typeof raw.icao24 === 'string') aircraft.add(raw.icao24);
-  const grouped = aircraft.size > 1;
+  const groups = new Set<string>();
+  let timed = 0,
+    geometric = 0,
+    barometric = 0,
+    valid = 0;
+  for (const raw of records) {
+    if (raw === null || typeof raw !== 'object') continue;
+    const group = groupOf(raw);
+    if (group !== undefined) groups.add(group);
+    if (numberOf(raw.latitude) === undefined) continue;
+    valid++;
+    if (numberOf(raw.last_position) !== undefined) timed++;
+    if (numberOf(raw.geoaltitude) !== undefined) geometric++;
+    if (numberOf(raw.altitude) !== undefined) barometric++;
+  }
+  const grouped = groups.size > 1;
+  // One altitude for the whole file: geometric only where nearly every record has it.
+  const altitudeField =
+    geometric >= 0.9 * valid && geometric > 0 ? 'geoaltitude' : barometric > 0 ? 'altitude' : undefined;
   const callsigns = new Map<string, string>(); // one string per callsign, however many fixes carry it
-  const last = new Map<string | undefined, { t: number; lat: number; lon: number; heightM: number | undefined }>();
+  const lastTime = new Map<string | undefined, number>();
+  const feet: number[] = [];
   const points: TrackPoint[] = [];
   records.forEach((raw, i) => {
     if (raw === null || typeof raw !== 'object') return;
@@ -66,44 +111,44 @@ export function parseAdsbTrack(json: unknown, maxFixes = Infinity, tooMany?: () 
     const latitudeDeg = numberOf(raw.latitude),
       longitudeDeg = numberOf(raw.longitude);
     if (ms === undefined || latitudeDeg === undefined || longitudeDeg === undefined) return;
-    const group = grouped && typeof raw.icao24 === 'string' ? raw.icao24 : undefined;
-    const previous = last.get(group);
+    const group = grouped ? groupOf(raw) : undefined;
     const timeSeconds = ms / 1000;
-    const feet = numberOf(raw.geoaltitude) ?? numberOf(raw.altitude);
-    const heightM = feet === undefined ? previous?.heightM : feet * FEET;
-    if (previous) {
-      const repeated =
-        timeSeconds <= previous.t ||
-        (raw.last_position === undefined && latitudeDeg === previous.lat && longitudeDeg === previous.lon);
-      if (repeated) {
-        if (previous.heightM === undefined) previous.heightM = heightM;
-        return;
-      }
-    }
+    const previous = lastTime.get(group);
+    if (previous !== undefined && timeSeconds === previous) return; // the same fix again
+    lastTime.set(group, timeSeconds);
     if (points.length === maxFixes) throw tooMany ? tooMany() : new RangeError(`more than ${maxFixes} fixes`);
-    last.set(group, { t: timeSeconds, lat: latitudeDeg, lon: longitudeDeg, heightM });
+    const altitude = altitudeField === undefined ? undefined : numberOf(raw[altitudeField]);
+    if (altitude !== undefined) feet.push(altitude);
+    const speed = numberOf(raw.groundspeed),
+      track = numberOf(raw.track),
+      climb = numberOf(raw.vertical_rate);
     const sign = callsignOf(raw.callsign);
     const callsign = sign === undefined ? undefined : (callsigns.get(sign) ?? (callsigns.set(sign, sign), sign));
     points.push({
       timeSeconds,
       latitudeDeg,
       longitudeDeg,
-      heightM: heightM ?? Number.NaN,
+      ...(altitude === undefined ? {} : { heightM: altitude * FEET }),
+      ...(speed === undefined ? {} : { groundSpeedMps: speed * KNOT }),
+      ...(track === undefined ? {} : { trackDeg: track }),
+      ...(climb === undefined ? {} : { verticalRateMps: climb * FEET_PER_MINUTE }),
       row: i + 1,
       ...(callsign === undefined ? {} : { callsign }),
       ...(group === undefined ? {} : { group }),
     });
   });
-  fillMissingHeights(points);
-  return points;
+  return {
+    points,
+    info: {
+      timedPositions: timed > 0.5 * valid,
+      altitudeStepFeet: altitudeField === 'altitude' ? altitudeStepFeet(feet) : 0,
+      altitude: altitudeField === 'geoaltitude' ? 'geometric' : altitudeField === 'altitude' ? 'barometric' : 'none',
+    },
+  };
 }
 
-/** Heights missing before an aircraft's first altitude take that altitude (0 when it never reports one). */
-function fillMissingHeights(points: TrackPoint[]): void {
-  const first = new Map<string | undefined, number>();
-  for (const p of points) if (!Number.isNaN(p.heightM) && !first.has(p.group)) first.set(p.group, p.heightM!);
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i]!;
-    if (Number.isNaN(p.heightM)) points[i] = { ...p, heightM: first.get(p.group) ?? 0 };
-  }
+/** The flight a record belongs to: its `flight_id` (traffic's flights), else its aircraft (`icao24`). */
+function groupOf(raw: Record<string, unknown>): string | undefined {
+  if (typeof raw.flight_id === 'string' && raw.flight_id !== '') return raw.flight_id;
+  return typeof raw.icao24 === 'string' ? raw.icao24 : undefined;
 }

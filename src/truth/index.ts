@@ -1,5 +1,12 @@
 /** Synthetic and recorded truth trajectories for experiments and demos. */
-export { DEFAULT_ORIGIN, LocalFrame, type Origin, type StepSampler, type Trajectory } from './trajectory.js';
+export {
+  DEFAULT_ORIGIN,
+  LocalFrame,
+  type Origin,
+  type RecordingSummary,
+  type StepSampler,
+  type Trajectory,
+} from './trajectory.js';
 export {
   aircraftOrbit,
   circle,
@@ -43,7 +50,16 @@ export {
 } from './track-fix.js';
 export { MOTION_MODELS, type MotionModel } from './motion-model.js';
 export { SOURCE_NOISE, type SourceNoise, type TrackSource } from './measurement-noise.js';
-export { MAX_GLITCH_RUN, describeDropped, dropGlitches, type GlitchFilterResult } from './glitches.js';
+export { estimateTrack, type EstimateOptions, type TrackEstimateResult } from './track-estimator.js';
+export {
+  REPAIR_REASONS,
+  describeRepairs,
+  repairCounts,
+  type RepairReason,
+  type TrackRepair,
+} from './repairs.js';
+export { readNmeaTrack, type NmeaSummary } from './nmea.js';
+export { kindOfEntityType, type CapturedState } from './dis-capture.js';
 export {
   describeCaptureEntity,
   formatEntityType,
@@ -53,6 +69,8 @@ export {
   parseCsvTrack,
   parseDisCaptureTrack,
   parseGpxTrack,
+  readAdsbTrack,
+  readCsvTrack,
   readDisCaptureTrack,
   type CaptureEntity,
   type ColumnHint,

@@ -21,6 +21,11 @@ export interface MotionModel {
   readonly verticalJerkDensity: number;
   /** Largest acceleration the kind plausibly has, m/s²: the gate's manoeuvre margin and the truth's check. */
   readonly maxAccelerationMps2: number;
+  /**
+   * Acceleration of the kind's ordinary manoeuvres (a turn, a pull-up, braking), m/s²: the margin a reported
+   * velocity is judged with, and the turns drawn between sparse fixes.
+   */
+  readonly turnAccelerationMps2: number;
   /** Largest vertical speed, m/s: a track is not taken up again at a height it could not have climbed to. */
   readonly maxVerticalSpeedMps: number;
   /** Largest vertical acceleration, m/s²: the gate's margin for a height (an aircraft pulls up at 1 g, not 5). */
@@ -38,6 +43,11 @@ export interface MotionModel {
   readonly maxRollRateRadPerS: number;
   /** Whether its attitude banks into turns (a coordinated turn: roll = atan(lateral acceleration / g)). */
   readonly banked: boolean;
+  /**
+   * Distance over which a ground vehicle's pitch is its road's grade, m (height gained over distance driven, which
+   * a few metres of GPS height noise hardly tilts, and which a car standing keeps); 0: pitch is the flight path's.
+   */
+  readonly gradeWindowM: number;
 }
 
 const DEG = Math.PI / 180;
@@ -53,6 +63,7 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     horizontalJerkDensity: 4,
     verticalJerkDensity: 0.01,
     maxAccelerationMps2: 15,
+    turnAccelerationMps2: 4,
     maxVerticalSpeedMps: 20,
     maxVerticalAccelerationMps2: 5,
     heightRangeM: [-1_000, 9_000],
@@ -60,11 +71,13 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     maxPitchRateRadPerS: 20 * DEG,
     maxRollRateRadPerS: 20 * DEG,
     banked: false,
+    gradeWindowM: 400,
   },
   surface: {
     horizontalJerkDensity: 0.05,
     verticalJerkDensity: 0.001,
     maxAccelerationMps2: 5,
+    turnAccelerationMps2: 1,
     maxVerticalSpeedMps: 5,
     maxVerticalAccelerationMps2: 2,
     heightRangeM: [-200, 200],
@@ -72,11 +85,13 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     maxPitchRateRadPerS: 5 * DEG,
     maxRollRateRadPerS: 10 * DEG,
     banked: false,
+    gradeWindowM: 0,
   },
   subsurface: {
     horizontalJerkDensity: 0.02,
     verticalJerkDensity: 0.005,
     maxAccelerationMps2: 3,
+    turnAccelerationMps2: 0.5,
     maxVerticalSpeedMps: 5,
     maxVerticalAccelerationMps2: 1,
     heightRangeM: [-2_000, 200],
@@ -84,11 +99,13 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     maxPitchRateRadPerS: 5 * DEG,
     maxRollRateRadPerS: 5 * DEG,
     banked: false,
+    gradeWindowM: 0,
   },
   air: {
     horizontalJerkDensity: 2,
     verticalJerkDensity: 0.5,
     maxAccelerationMps2: 50,
+    turnAccelerationMps2: 10,
     maxVerticalSpeedMps: 200,
     maxVerticalAccelerationMps2: 10,
     heightRangeM: [-1_000, 30_000],
@@ -96,11 +113,13 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     maxPitchRateRadPerS: 30 * DEG,
     maxRollRateRadPerS: 90 * DEG,
     banked: true,
+    gradeWindowM: 0,
   },
   space: {
     horizontalJerkDensity: 1,
     verticalJerkDensity: 1,
     maxAccelerationMps2: 100,
+    turnAccelerationMps2: 20,
     maxVerticalSpeedMps: 12_000,
     maxVerticalAccelerationMps2: 50,
     heightRangeM: [-1_000, 1e9],
@@ -108,11 +127,13 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     maxPitchRateRadPerS: 30 * DEG,
     maxRollRateRadPerS: 30 * DEG,
     banked: false,
+    gradeWindowM: 0,
   },
   munition: {
     horizontalJerkDensity: 1e4,
     verticalJerkDensity: 1e4,
     maxAccelerationMps2: 500,
+    turnAccelerationMps2: 300,
     maxVerticalSpeedMps: 2_000,
     maxVerticalAccelerationMps2: 500,
     heightRangeM: [-1_000, 1e6],
@@ -120,6 +141,7 @@ export const MOTION_MODELS: Readonly<Record<TrackKind, MotionModel>> = {
     maxPitchRateRadPerS: 360 * DEG,
     maxRollRateRadPerS: 3600 * DEG,
     banked: false,
+    gradeWindowM: 0,
   },
 };
 

@@ -18,6 +18,7 @@ export function timeScaled(trajectory: Trajectory, speed: number): Trajectory {
     durationSeconds: trajectory.durationSeconds / speed,
     ...(trajectory.endless === undefined ? {} : { endless: trajectory.endless }),
     ...(trajectory.notes === undefined ? {} : { notes: trajectory.notes }),
+    ...(trajectory.recording === undefined ? {} : { recording: trajectory.recording }),
     sample(timeSeconds: number, out: TruthState): TruthState {
       trajectory.sample(timeSeconds * speed, out);
       for (let k = 0; k < 3; k++) {

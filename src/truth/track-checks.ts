@@ -5,7 +5,7 @@
  * limits are documented in docs/recorded-tracks.md.
  */
 import { geodeticDegreesToEcef } from '../math/geodesy.js';
-import type { TrackPoint } from './recorded.js';
+import type { TrackPoint } from './track-point.js';
 import { KIND_NOUNS, MAX_SPEED_MPS, type TrackKind } from './track-kinds.js';
 
 export { KIND_ENTITY_TYPE, KIND_NOUNS, MAX_SPEED_MPS, TRACK_KINDS, type TrackKind } from './track-kinds.js';
@@ -197,7 +197,8 @@ export function splitSegments(points: readonly TrackPoint[], options: SplitOptio
   for (const [id, group] of groups) {
     let start = 0;
     for (let i = 1; i <= group.length; i++) {
-      if (i === group.length || group[i]!.timeSeconds - group[i - 1]!.timeSeconds > maxGap) {
+      // A pause, or a time going back further than a pause (another recording appended).
+      if (i === group.length || Math.abs(group[i]!.timeSeconds - group[i - 1]!.timeSeconds) > maxGap) {
         segments.push({
           index: segments.length + 1,
           ...(id === undefined ? {} : { id }),

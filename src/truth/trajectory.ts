@@ -9,6 +9,16 @@ import { eulerFromWorldToBody } from '../math/euler.js';
 import { ecefToNedMatrix, geodeticToEcef } from '../math/geodesy.js';
 import * as mat3 from '../math/mat3.js';
 import { sinCos } from '../math/trig.js';
+import type { TrackKind } from './track-kinds.js';
+
+/** What a recorded track is and what the estimator did to it. */
+export interface RecordingSummary {
+  readonly kind: TrackKind;
+  /** Fixes whose position was not used (held, jumps, outliers, unusable). */
+  readonly fixesDropped: number;
+  /** Fixes used without one of their other parts (a held height, a velocity), or moved in time order. */
+  readonly fixesRepaired: number;
+}
 
 /** A truth trajectory: exact state at any instant, cheap to sample, no state carried between samples. */
 export interface Trajectory {
@@ -22,6 +32,8 @@ export interface Trajectory {
   readonly endless?: boolean;
   /** What a report should say about this truth, e.g. the fixes a recorded track dropped. */
   readonly notes?: readonly string[];
+  /** A recorded track's kind and what the estimator dropped and repaired of it (the run's truth quality). */
+  readonly recording?: RecordingSummary;
   /**
    * Writes the true state at `timeSeconds` (from the trajectory's start) into `out` and returns it.
    * Allocates nothing.

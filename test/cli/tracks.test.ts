@@ -137,13 +137,14 @@ describe('real recordings as they come, on the command line', () => {
   const firstLine = (stdout: string) => JSON.parse(stdout.split('\n')[0]!) as Line;
   const SHORT = ['--duration', '0.2 s', '--json', ...PORT];
 
-  it('publish drops the glitches of a real ADS-B recording and names their rows; --strict refuses it', async () => {
+  it('publish repairs the held and jumping fixes of a real ADS-B recording and names their rows; --strict refuses it', async () => {
     const run = await cli('publish', '--track', TIME_ISSUE, ...SHORT);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/dropped 15 implausible fixes \(rows 6022, 6037, 6427, .* and 5 more\)/);
+    expect(run.stderr).toMatch(/: 1888 held positions \(rows 330, 439, .* and 1878 more\): .*not used$/m);
+    expect(run.stderr).toMatch(/: 18 outliers \(rows 2420, 2424, .* and 8 more\): .*not used$/m);
     const strict = await cli('publish', '--track', TIME_ISSUE, '--strict', ...PORT);
     expect(strict.code).toBe(2);
-    expect(strict.stderr).toMatch(/row 6022: \d+ m\/s from row 6021/);
+    expect(strict.stderr).toMatch(/row 1145: 882 m\/s from row 1144/);
   });
 
   it('publish reads ADS-B columns as pandas writes them and marks the aircraft with its callsign', async () => {

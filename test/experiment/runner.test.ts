@@ -123,16 +123,17 @@ describe('a run longer than its trajectory', () => {
   });
 });
 
-describe('a recorded track with receiver glitches', () => {
-  it('runs on the fixes kept, and its result, results.json and report name the rows dropped', async () => {
+describe('a recorded track with receiver artefacts', () => {
+  it('runs on the repaired track, and its result, results.json and report name the rows not used', async () => {
     const file = new URL('../fixtures/tracks/aircraft_adsb_noisy_time_issue.json.gz', import.meta.url).pathname;
     const result = await runExperiment(runSpec({ trajectory: { type: 'recorded', file }, durationSeconds: 20 }));
-    const dropped = expect.stringMatching(/^dropped 15 implausible fixes \(rows 6022, 6037, .* and 5 more\)/);
-    expect(result.notes).toEqual([dropped]);
-    expect(JSON.parse(resultsJson('adsb', {}, [result])).runs[0].notes).toEqual([dropped]);
-    expect(await experimentReportHtml('adsb', [result])).toContain('dropped 15 implausible fixes (rows 6022');
+    const held = expect.stringMatching(/^1888 held positions \(rows 330, 439, .* and 1878 more\)/);
+    const outliers = expect.stringMatching(/^18 outliers \(rows 2420, 2424, .* and 8 more\)/);
+    expect(result.notes).toEqual(expect.arrayContaining([held, outliers]));
+    expect(JSON.parse(resultsJson('adsb', {}, [result])).runs[0].notes).toEqual(result.notes);
+    expect(await experimentReportHtml('adsb', [result])).toContain('1888 held positions (rows 330, 439');
     const strict = runSpec({ trajectory: { type: 'recorded', file, strict: true }, durationSeconds: 20 });
-    await expect(runExperiment(strict)).rejects.toThrow(/row 6022: \d+ m\/s from row 6021/);
+    await expect(runExperiment(strict)).rejects.toThrow(/row 1145: 882 m\/s from row 1144/);
   });
 });
 

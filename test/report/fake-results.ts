@@ -86,6 +86,7 @@ export function fakeResults(plan: ExperimentPlan, traces = true, trajectory = ()
     name: plan.spec.name,
     settings: run.settings,
     trajectory: trajectory(),
+    truth: { maxSpeedMps: 100, maxAccelerationMps2: 10, maxTurnRateDegPerS: 5.7, fixesDropped: 0, fixesRepaired: 0 },
     metrics: fakeMetrics(run.index),
     ...(traces ? { traces: fakeTraces(run.index) } : {}),
   }));

@@ -43,10 +43,13 @@ const TRAJECTORIES: ReadonlyArray<[string, Trajectory]> = [
   ['ship turning circles', shipTurningCircles()],
   ['zero-g parabolas', zeroGParabolas({ headingRad: 0.7 })],
   [
-    'recorded parabolas, attitude averaged over 5 s',
-    recordedTrajectory('fixes', fixesOf(zeroGParabolas({ parabolas: 1 }), 1), {
-      banked: true,
-      attitudeSmoothingSeconds: 5,
+    'recorded parabolas (the estimator)',
+    recordedTrajectory('fixes', fixesOf(zeroGParabolas({ parabolas: 1 }), 1), { kind: 'air' }),
+  ],
+  [
+    "recorded 120 km flight across the estimator's frames, fixes 8 s apart",
+    recordedTrajectory('fixes', fixesOf(straightLine({ speed: 240, headingRad: 0.6, durationSeconds: 500 }), 8), {
+      kind: 'air',
     }),
   ],
 ];

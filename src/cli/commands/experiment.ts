@@ -228,7 +228,7 @@ async function checkRecordedTracks(
   trajectories: ReadonlyArray<{ type: string }>,
   baseDirectory: string,
 ): Promise<void> {
-  const [{ trajectoryFromSpec }, { TrackError }, { InputFileError }] = await Promise.all([
+  const [{ trajectoryFromSpec, EntityTypeError }, { TrackError }, { InputFileError }] = await Promise.all([
     import('../../experiment/build.js'),
     import('../../truth/track-checks.js'),
     import('../../files/input-file.js'),
@@ -244,7 +244,9 @@ async function checkRecordedTracks(
       await trajectoryFromSpec(trajectory as Parameters<typeof trajectoryFromSpec>[0], baseDirectory);
     } catch (error) {
       const file = (trajectory as { file?: string }).file;
-      if (error instanceof TrackError) {
+      if (error instanceof EntityTypeError) {
+        problems.push({ path: 'trajectory.entityType', message: error.message });
+      } else if (error instanceof TrackError) {
         for (const problem of error.problems)
           problems.push({ path: 'trajectory.file', message: `${file}: ${problem}` });
       } else if (error instanceof InputFileError) {

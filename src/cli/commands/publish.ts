@@ -43,7 +43,7 @@ export const command: Command = {
       value: 'FILE',
       multiple: true,
       description:
-        'A recorded track as the truth: .csv (time, lat, lon[, alt, heading, drive id]), .gpx, ADS-B .json(.gz) or a DIS .pcap.',
+        'A recorded track as the truth: .csv (time, lat, lon[, alt, heading, speed, course, drive id]), .gpx, NMEA 0183 .nmea, ADS-B .json(.gz) or a DIS .pcap. Held, jumping and outlying fixes are repaired or dropped and named (docs/recorded-tracks.md).',
     },
     segment: {
       type: 'string',
@@ -76,7 +76,13 @@ export const command: Command = {
       type: 'boolean',
       group: TRACKS,
       description:
-        'Refuse a track with any implausible fix. By default an isolated fix that jumps faster than the kind can move, while the fixes around it agree, is dropped as a receiver glitch and its row reported.',
+        'Refuse a track with any implausible fix (held, a jump, an outlier, out of time order), listing each. By default each is repaired or dropped and its row and reason reported.',
+    },
+    type: {
+      type: 'string',
+      value: 'TYPE',
+      description:
+        'The entity type to publish the tracks as: SISO-REF-010 numbers (1:2:225:87:32:5:0) or a name SISO lists (B737, M1A2, T-72); its domain sets the kind when --kind does not. Defaults to the captured type for DIS, else a platform of the kind.',
     },
     ...columnFlags(TRACKS),
     speed: {
@@ -144,6 +150,7 @@ export const command: Command = {
     'reckon publish --track capture.pcap --entity 1:3001:54',
     'reckon publish --track drives.csv --kind ground --segment all',
     'reckon publish --track car.csv --longitude-column gps_long --latitude-column gps_lat',
+    'reckon publish --track flight.json.gz --type B737   # published as a Boeing 737-700',
     'reckon publish --track flight.json.gz --from "1 h" --speed 10   # an hour in, ten times as fast',
     'reckon publish --entities 100000 --port 3000 --duration "10 min"',
     'reckon publish --entity tank --nats nats://127.0.0.1:4222   # to NATS, one subject per H3 cell (docs/nats.md)',
@@ -181,6 +188,17 @@ export const command: Command = {
     const kind = TRACK_KIND_NAMES.find((k) => k === kindText?.toLowerCase());
     if (kindText !== undefined && kind === undefined)
       problems.push({ path: '--kind', message: `expected one of ${TRACK_KIND_NAMES.join(', ')}; got "${kindText}"` });
+    const typeText = stringFlag(args.flags, 'type');
+    let entityType: import('../../pdu/schema.js').EntityType | undefined;
+    if (typeText !== undefined) {
+      const { findEntityType } = await import('../../names/entity-type-search.js');
+      const found = findEntityType(typeText);
+      if ('type' in found) entityType = found.type;
+      else {
+        const listed = found.candidates.length > 0 ? `:\n${found.candidates.map((c) => `  ${c}`).join('\n')}` : '';
+        problems.push({ path: '--type', message: `${found.problem}${listed}` });
+      }
+    }
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
@@ -211,6 +229,7 @@ export const command: Command = {
             ...(entity === undefined ? {} : { entity }),
             ...(typeof segment === 'number' || segment === 'all' ? { segment } : {}),
             ...(kind === undefined ? {} : { kind }),
+            ...(entityType === undefined ? {} : { entityType }),
             ...(maxGapSeconds === undefined ? {} : { maxGapSeconds }),
             strict: booleanFlag(args.flags, 'strict'),
             columns,
