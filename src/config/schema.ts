@@ -209,6 +209,9 @@ export const HeartbeatConfigSchema = z.strictObject({
   ),
 });
 
+/** How the live receiver times a PDU unless told otherwise; experiments model the same receiver. */
+export const DEFAULT_LATENCY_COMPENSATION = 'arrival' as const;
+
 export const ReceiverConfigSchema = z.strictObject({
   smoothing: setting(
     anyCaseEnum(Object.keys(SMOOTHING_METHODS) as [SmoothingMethodName, ...SmoothingMethodName[]]).default(
@@ -234,7 +237,7 @@ export const ReceiverConfigSchema = z.strictObject({
     10000,
   ),
   latencyCompensation: setting(
-    anyCaseEnum(['arrival', 'timestamp']).default('arrival'),
+    anyCaseEnum(['arrival', 'timestamp']).default(DEFAULT_LATENCY_COMPENSATION),
     'Extrapolate from the arrival time, or from the PDU timestamp (needs absolute timestamps and synchronised clocks).',
     'arrival',
   ),

@@ -19,9 +19,18 @@ export interface Display {
   read(tSeconds: number, outLocation: Float64Array, outWorldToBody: Float64Array): boolean;
 }
 
-export function createDisplay(smoothing: RunSpec['smoothing']): Display {
+/**
+ * The receiver of a run: its smoothing, and how it times each PDU (`latencyCompensation`, as the live receiver's
+ * setting): from its arrival, or from the absolute timestamp it was sent with — sender and receiver share the
+ * simulated clock, whose seconds count from an hour's start as the table expects.
+ */
+export function createDisplay(
+  smoothing: RunSpec['smoothing'],
+  latencyCompensation: RunSpec['latencyCompensation'] = 'arrival',
+): Display {
   const table = new RemoteEntityTable({
     capacity: 1,
+    timeReference: latencyCompensation,
     smoothing: {
       method: smoothing.method,
       durationSeconds: smoothing.time,
@@ -42,10 +51,12 @@ export function createDisplay(smoothing: RunSpec['smoothing']): Display {
 }
 
 /**
- * Stamps a record as the Entity State PDU of the one simulated entity (1:1:1) sent at sendSeconds: a relative
- * DIS timestamp (IEEE 1278.1 §6.2.88), which the table uses to drop duplicated and overtaken PDUs.
+ * Stamps a record as the Entity State PDU of the one simulated entity (1:1:1) sent at sendSeconds: a DIS timestamp
+ * (IEEE 1278.1 §6.2.88), which the table uses to drop duplicated and overtaken PDUs and, absolute, to dead-reckon
+ * from the time of sending.
+ * @param absolute - an absolute timestamp (bit 0 set); else relative. Defaults to false.
  */
-export function stampRecord(record: EntityStateRecord, sendSeconds: number): void {
+export function stampRecord(record: EntityStateRecord, sendSeconds: number, absolute = false): void {
   record.protocolVersion = 7;
   record.pduType = 1;
   record.protocolFamily = 1;
@@ -53,5 +64,5 @@ export function stampRecord(record: EntityStateRecord, sendSeconds: number): voi
   record.application = 1;
   record.entity = 1;
   const units = Math.floor((((sendSeconds % 3600) + 3600) % 3600) * UNITS_PER_SECOND) % 0x8000_0000;
-  record.timestampRaw = units * 2;
+  record.timestampRaw = units * 2 + (absolute ? 1 : 0);
 }

@@ -219,7 +219,8 @@ function* simulateTruth(
   // Only a run that records what it sends needs the owner.
   const emitter = recorded === undefined ? new DeadReckoningEmitter(emitterOptionsFromSpec(spec.emitter)) : null;
   const link = new SimulatedLink<EntityStateRecord>(networkProfileFromSpec(spec.network), spec.seed);
-  const display = createDisplay(spec.smoothing);
+  const display = createDisplay(spec.smoothing, spec.latencyCompensation);
+  const absoluteTimestamps = spec.latencyCompensation === 'timestamp';
   const metrics = context.metrics;
   const pool = context.pool;
   const traces = spec.traces ? new TraceRecorder(duration, renderRate) : undefined;
@@ -263,7 +264,7 @@ function* simulateTruth(
       const reasons = transmission.reasons[nextPdu]!;
       metrics.addPdu(reasons);
       const record = transmission.read(nextPdu, pool.pop() ?? new EntityStateRecord(0));
-      stampRecord(record, t);
+      stampRecord(record, t, absoluteTimestamps);
       ideal?.apply(record, t);
       link.send(t, record, pduBytes);
       traces?.addPdu(t, record.location, reasons);

@@ -8,6 +8,7 @@ import { anyCaseEnum } from '../config/any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from './simulated-network.js';
 import { TRACK_KINDS } from '../truth/track-kinds.js';
+import { DEFAULT_LATENCY_COMPENSATION } from '../config/schema.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
   return schema.meta({ description, examples: [example] });
@@ -335,6 +336,11 @@ export const RunSpecSchema = z.strictObject({
   emitter: EmitterSpecSchema.default(() => EmitterSpecSchema.parse({})),
   network: setting(NetworkSpecSchema.default('perfect'), 'Profile name or profile fields.', 'wan'),
   smoothing: SmoothingSpecSchema.default(() => SmoothingSpecSchema.parse({})),
+  latencyCompensation: setting(
+    anyCaseEnum(['arrival', 'timestamp']).default(DEFAULT_LATENCY_COMPENSATION),
+    'How the receiver times each PDU, as the live receiver (receiver.latencyCompensation): "arrival" dead-reckons from when it arrived, "timestamp" from the absolute timestamp it was sent with (the simulated sender and receiver share one clock), which takes the network latency out of the error. Defaults to the live receiver’s default, arrival.',
+    'timestamp',
+  ),
   metrics: MetricsSpecSchema.default(() => MetricsSpecSchema.parse({})),
   /** Keeps per-sample error series and PDU markers for plots. */
   traces: setting(

@@ -41,12 +41,19 @@ export const command: Command = {
         'Folder for results.csv, results.json and report.html (created if missing; each file is replaced only once its new version is complete). Defaults to experiment-results/<name>. Ctrl-C or SIGTERM stops a sweep within a second and writes the runs already finished, marked partial (exit 130 / 143).',
     },
     json: { type: 'boolean', description: 'Print results.json to stdout instead of the table.' },
+    'latency-compensation': {
+      type: 'string',
+      value: 'arrival|timestamp',
+      description:
+        'How the receiver times each PDU, as the live receiver does (receiver.latencyCompensation): from its arrival, or from its absolute timestamp (sender and receiver share the simulated clock). Sets latencyCompensation of every run. Defaults to the spec’s, else arrival like `reckon subscribe`.',
+    },
     parallel: { type: 'string', value: 'N', description: 'Worker threads, 1–256. Defaults to the number of cores.' },
   },
   examples: [
     'reckon experiment --list',
     'reckon experiment --preset circle',
     'reckon experiment --preset circle --set trajectory.radius="500 m" --set emitter.positionThreshold="2.5 m" --json',
+    'reckon experiment --preset circle --set network=wan --latency-compensation timestamp',
     'reckon experiment sweep.json --out results/ --parallel 2',
     'reckon experiment --preset lockstep-vs-tcp',
   ],
@@ -136,7 +143,11 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
     import('node:path'),
   ]);
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
-  const { input: withSets, problems } = applySets(input, sets);
+  const compensation = stringFlag(flags, 'latency-compensation');
+  const { input: withSets, problems } = applySets(
+    input,
+    compensation === undefined ? sets : [`latencyCompensation=${compensation}`, ...sets],
+  );
   let plan;
   try {
     plan = planExperiment(withSets);
