@@ -491,6 +491,16 @@ const COLUMN_GROUPS: ReadonlyArray<{ title: string; columns: ReadonlyArray<reado
       ['lost', 'PDUs lost'],
     ],
   },
+  {
+    title: 'truth',
+    columns: [
+      ['truth_max_speed_mps', 'max speed (m/s)'],
+      ['truth_max_accel_mps2', 'max accel. (m/s²)'],
+      ['truth_max_turn_deg_s', 'max turn (°/s)'],
+      ['truth_fixes_dropped', 'fixes dropped'],
+      ['truth_fixes_repaired', 'fixes repaired'],
+    ],
+  },
 ];
 
 function resultsSection(results: readonly RunResult[], enc: RunEncoding): ReportSection {
@@ -498,16 +508,21 @@ function resultsSection(results: readonly RunResult[], enc: RunEncoding): Report
   const at = (h: string) => table.header.indexOf(h);
   let rows = table.rows;
   // Columns with one value for every run say nothing per run: they go to the caption.
-  const constant = ['trajectory', 'duration_s', 'pdus_first', 'pdus_change', 'lost', 'pdus_per_orbit'].filter(
-    (h) => at(h) >= 0 && new Set(rows.map((row) => row[at(h)])).size === 1,
-  );
   const constantNames: Record<string, string> = {
     trajectory: 'trajectory',
     duration_s: 'duration (s)',
     pdus_first: 'first PDUs',
     pdus_change: 'PDUs for a change',
     lost: 'PDUs lost',
+    truth_max_speed_mps: 'the truth’s largest speed (m/s)',
+    truth_max_accel_mps2: 'acceleration (m/s²)',
+    truth_max_turn_deg_s: 'turn rate (°/s)',
+    truth_fixes_dropped: 'fixes dropped',
+    truth_fixes_repaired: 'fixes repaired',
   };
+  const constant = [...Object.keys(constantNames), 'pdus_per_orbit'].filter(
+    (h) => at(h) >= 0 && new Set(rows.map((row) => row[at(h)])).size === 1,
+  );
   const constantText = constant
     .filter((h) => h in constantNames)
     .map((h) => `${constantNames[h]} ${formatNumber(rows[0]![at(h)] ?? null)}`)
