@@ -300,6 +300,17 @@ const ROWS: readonly Row[] = [
     ratio: value('names.lookup', 'ratio'),
   },
   {
+    what: 'recorded track smoothed, the Boeing 787 of AFR787V (13 143 ADS-B fixes)',
+    name: 'truth.smooth',
+    reckon: join(
+      rate('truth.smooth', 'opsPerSec', ' fixes/s'),
+      value('truth.smooth', 'heapBytesPerOp', ' B each'),
+      labelled('whole estimator', rate('truth.smooth', 'estimateFixesPerSec')),
+    ),
+    baseline: labelled('one forward `TrackFilter` pass', rate('truth.smooth', 'baselineOpsPerSec')),
+    ratio: spaced(value('truth.smooth', 'ratio'), text('(goal ≥ 1 M fixes/s)')),
+  },
+  {
     what: 'zero-run compression of Entity State deltas',
     name: 'compression.zero-run',
     reckon: join(
