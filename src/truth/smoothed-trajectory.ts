@@ -4,7 +4,7 @@
  * the position, so that a level flight a thousand kilometres from where it started is level there.
  */
 import type { TruthState } from '../dr/truth-state.js';
-import { eulerFromWorldToBody } from '../math/euler.js';
+import { eulerFromWorldToBody, worldToBodyFromEuler } from '../math/euler.js';
 import { WGS84_A, WGS84_E2 } from '../math/geodesy.js';
 import {
   attitudeStep,
@@ -187,23 +187,12 @@ function writeAttitude(
   ned[6] = -ux;
   ned[7] = -uy;
   ned[8] = -uz;
-  const ch = Math.cos(angles[0]!),
-    sh = Math.sin(angles[0]!),
-    cp = Math.cos(angles[1]!),
+  const cp = Math.cos(angles[1]!),
     sp = Math.sin(angles[1]!),
     cr = Math.cos(angles[2]!),
     sr = Math.sin(angles[2]!);
-  // R_nb, the DIS Z-Y-X matrix (docs/dis-reference.md §3.2) in the local NED frame.
-  const r = scratch;
-  r[0] = cp * ch;
-  r[1] = cp * sh;
-  r[2] = -sp;
-  r[3] = sr * sp * ch - cr * sh;
-  r[4] = sr * sp * sh + cr * ch;
-  r[5] = sr * cp;
-  r[6] = cr * sp * ch + sr * sh;
-  r[7] = cr * sp * sh - sr * ch;
-  r[8] = cr * cp;
+  // R_nb, the DIS Z-Y-X matrix (docs/dis-reference.md §3.2) of heading, pitch and roll in the local NED frame.
+  const r = worldToBodyFromEuler(scratch, angles[0]!, angles[1]!, angles[2]!);
   // The turn of the local north-east-down itself as the vehicle moves over the Earth (its transport rate, Groves,
   // "Principles of GNSS, Inertial, and Multisensor Integrated Navigation Systems", 2013, eq. 5.44), in body axes:
   // R_nb · [v_E / R_E, −v_N / R_N, −v_E·tan(L) / R_E] (heights neglected: 0.2 % at 12 km).
