@@ -154,6 +154,60 @@ describe('real recordings as they come, on the command line', () => {
     expect(firstLine(run.stdout).state.entityType).toMatchObject({ kind: 1, domain: 2 });
   });
 
+  it('publish --type sets the entity type by name or SISO numbers, and lists the names a partial one matches', async () => {
+    const b737 = await cli('publish', '--track', TAKEOFF, '--type', 'B737', ...SHORT);
+    expect(b737.code, b737.stderr).toBe(0);
+    expect(firstLine(b737.stdout).state.entityType).toEqual({
+      kind: 1,
+      domain: 2,
+      country: 225,
+      category: 87,
+      subcategory: 32,
+      specific: 5,
+      extra: 7,
+    });
+    const numbers = await cli('publish', '--track', TAKEOFF, '--type', '1:2:222:20:2:0:0', ...SHORT);
+    expect(firstLine(numbers.stdout).state.entityType).toMatchObject({ country: 222, category: 20 });
+    const hind = await cli('publish', '--track', TAKEOFF, '--type', 'Hind', ...PORT);
+    expect(hind.code).toBe(2);
+    expect(hind.stderr).toMatch(
+      /--type: no entity type is named "Hind" exactly; 9 names .*\n +1:2:222:20:2:0:0 Mi-24\/25\/35 Hind/,
+    );
+  });
+
+  it('publish marks a track without a callsign with its file name, in whole words', async () => {
+    const run = await cli(
+      'publish',
+      '--track',
+      'test/fixtures/tracks/ship_signalk_aava_ownship_1hz_derived.csv',
+      ...SHORT,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(firstLine(run.stdout).state.marking.text).toBe('SHIP AAVA');
+  });
+
+  it('experiment takes the entity type of a track from the spec, and names a type that does not exist', async () => {
+    const spec = (entityType: string) =>
+      `trajectory={"type":"recorded","file":"${TAKEOFF}","entityType":"${entityType}"}`;
+    const out = join(scratch, 'typed');
+    const ok = await cli(
+      'experiment',
+      '--preset',
+      'circle',
+      '--set',
+      spec('B737'),
+      '--set',
+      'durationSeconds=5',
+      '--json',
+      '--out',
+      out,
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    const wrong = await cli('experiment', '--preset', 'circle', '--set', spec('xyzzy'), '--out', out);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/trajectory\.entityType: no entity type is named "xyzzy"/);
+  });
+
   it('publish takes CSV columns from flags, and a track at 15 m/s is a ground vehicle', async () => {
     const rows = Array.from({ length: 601 }, (_, i) => `${1_700_000_000 + i};${47 + (15 * i) / 111_200};8.5;VAN 7`);
     const car = file('car.csv', `when;y;x;vehicle\n${rows.join('\n')}\n`);
