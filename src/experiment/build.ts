@@ -49,7 +49,7 @@ export async function trajectoryFromSpec(spec: TrajectorySpec, baseDirectory = p
         // Loaded lazily: the loaders pull in the pcap reader and the codec, the names SISO's entity types.
         const { maxGap, entityType, smoothingWindow: _window, attitudeSmoothing: _attitude, ...options } = spec;
         track = (async () => {
-          const { findEntityType } = await import('../names/entity-type-search.js');
+          const { findEntityType } = await import('../names/entity-type-lookup.js');
           const found = entityType === undefined ? undefined : findEntityType(entityType);
           if (found !== undefined && 'problem' in found) throw new EntityTypeError(found.problem, found.candidates);
           const renamed = {

@@ -20,7 +20,7 @@ export {
 } from './enumerations.js';
 export { entityTypeFields, entityTypeText, type EntityTypeLike } from './entity-type-fields.js';
 export { entityTypeName, entityTypeNameOf, type EntityTypeNames } from './entity-type-names.js';
-export { findEntityType, type EntityTypeLookup } from './entity-type-search.js';
+export { findEntityType, type EntityTypeLookup } from './entity-type-lookup.js';
 export {
   appearanceDamage,
   appearanceRecord,

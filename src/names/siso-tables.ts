@@ -202,13 +202,6 @@ export function entityTypeRows(): EntityTypeRows {
   return rows;
 }
 
-/** Every row, each kind, domain and country's rows read (for a search by name; a lookup by number reads one). */
-export function allEntityTypeRows(): EntityTypeRows {
-  readTypeGroup(-1); // builds the group index on the first call
-  for (const high of typeGroups!.keys()) readTypeGroup(high);
-  return rows;
-}
-
 /** The row SISO lists for exactly this key (`entityTypeHigh`, `entityTypeLow`), or -1. */
 export function entityTypeRowOf(high: number, low: number): number {
   const row = typeIndex.get(high, low);
@@ -256,4 +249,11 @@ function readTypeGroup(high: number): boolean {
     typeIndex.set(high, low, row);
   }
   return true;
+}
+
+/** Reads every entity type SISO lists (for a search by name): after it, `entityTypeRows()` holds them all. */
+export function readAllEntityTypes(): EntityTypeRows {
+  readTypeGroup(-1); // makes the groups known
+  for (const high of typeGroups!.keys()) readTypeGroup(high);
+  return rows;
 }

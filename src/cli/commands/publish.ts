@@ -191,7 +191,7 @@ export const command: Command = {
     const typeText = stringFlag(args.flags, 'type');
     let entityType: import('../../pdu/schema.js').EntityType | undefined;
     if (typeText !== undefined) {
-      const { findEntityType } = await import('../../names/entity-type-search.js');
+      const { findEntityType } = await import('../../names/entity-type-lookup.js');
       const found = findEntityType(typeText);
       if ('type' in found) entityType = found.type;
       else {

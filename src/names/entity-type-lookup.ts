@@ -4,7 +4,7 @@
  * for a Boeing or an Airbus ("B737", "A320"), which SISO names by the model.
  */
 import type { EntityType } from '../pdu/schema.js';
-import { allEntityTypeRows } from './siso-tables.js';
+import { readAllEntityTypes } from './siso-tables.js';
 
 /** What `findEntityType` found: one type, or why not (several candidates to choose from, or none). */
 export type EntityTypeLookup =
@@ -73,7 +73,7 @@ export function findEntityType(text: string): EntityTypeLookup {
     const type = { kind, domain, country, category, subcategory, specific, extra };
     return { type, name: formatted(type) };
   }
-  const rows = allEntityTypeRows();
+  const rows = readAllEntityTypes();
   const wanted = [squeezed(trimmed), ...designatorNames(trimmed)];
   for (const name of wanted) {
     if (name === '') continue;

@@ -2,7 +2,7 @@
 // airliner), for `reckon publish --type` and a recorded track's `entityType`.
 import { describe, expect, it } from 'vitest';
 import { entityTypeName } from '../../src/names/index.js';
-import { findEntityType } from '../../src/names/entity-type-search.js';
+import { findEntityType } from '../../src/names/entity-type-lookup.js';
 
 describe('findEntityType', () => {
   it('reads the seven numbers, colon- or dot-separated, the missing trailing ones 0', () => {
