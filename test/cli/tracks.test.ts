@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { BIN, ROOT, within } from '../support/binary.js';
 import { cli } from '../support/cli.js';
+import { findSystemBinary } from '../support/system-binary.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reckon-cli-tracks-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -146,6 +149,31 @@ describe('real recordings as they come, on the command line', () => {
     expect(strict.code).toBe(2);
     expect(strict.stderr).toMatch(/row 1145: 882 m\/s from row 1144/);
   });
+
+  it.skipIf(!findSystemBinary('script', 'bsdutils').path)(
+    'publish on an 80-column terminal: each note wrapped at words, none cut mid-number',
+    async () => {
+      const script = findSystemBinary('script', 'bsdutils').path!;
+      const publish = `'${process.execPath}' '${BIN}' publish --track ${TIME_ISSUE} --duration 0.2s --port 39871`;
+      const child = spawn(script, ['-qec', `stty cols 80 rows 24; exec ${publish}`, '/dev/null'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+      let out = '';
+      child.stdout.on('data', (c) => (out += String(c)));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(await within(exited, 30_000, 'publish to exit', child)).toBe(0);
+      const lines = out.replace(/\r/g, '').split('\n');
+      const notes = lines.filter(
+        (l) => l.startsWith('publish: aircraft_adsb_noisy_time_issue: ') || l.startsWith('    '),
+      );
+      for (const line of notes) expect(line.length, line).toBeLessThanOrEqual(80);
+      // Joined again, each note is the sentence a pipe gets on one line.
+      const joined = notes.join('\n').replace(/\n {4}/g, ' ');
+      expect(joined).toMatch(/: 1888 held positions \(rows 330, 439, 794, 995, .* and 1878 more\): .*; not used$/m);
+    },
+  );
 
   it('publish reads ADS-B columns as pandas writes them and marks the aircraft with its callsign', async () => {
     const run = await cli('publish', '--track', TAKEOFF, ...SHORT);
