@@ -14,6 +14,16 @@ export function helpWidth(stream: { isTTY?: boolean; columns?: number }): number
     : HELP_WIDTH;
 }
 
+/**
+ * `text` as lines for `stream`: wrapped at words to a terminal's width (continuation lines indented), one line on a
+ * pipe or a file (for grep).
+ */
+export function linesFor(stream: NodeJS.WritableStream, text: string, indent = '    '): string[] {
+  const terminal = stream as { isTTY?: boolean; columns?: number };
+  const width = terminal.isTTY === true && terminal.columns ? terminal.columns : Number.POSITIVE_INFINITY;
+  return wrapText(text, width, indent);
+}
+
 /** `-o, --out FILE` or `    --port N`: a flag as help names it. */
 export function flagSignature(name: string, spec: FlagSpec): string {
   const short = spec.short ? `-${spec.short}, ` : '    ';

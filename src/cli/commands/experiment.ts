@@ -14,6 +14,7 @@ import {
   type UsageProblem,
 } from '../command.js';
 import { formatCount } from '../terminal/format.js';
+import { linesFor } from '../help.js';
 import { columnWidths, longest } from '../terminal/column-widths.js';
 
 export const command: Command = {
@@ -209,7 +210,9 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   const written = await writeExperimentOutputs(out, name, withSets, results, { plan, ...(partial ? { partial } : {}) });
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
   else io.stdout.write(toTextTable(results));
-  for (const note of runNotes(results)) io.stderr.write(`experiment: note: ${note}\n`);
+  for (const note of runNotes(results)) {
+    for (const part of linesFor(io.stderr, `experiment: note: ${note}`)) io.stderr.write(`${part}\n`);
+  }
   io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
   // A signal while the results were being written still says the command was interrupted.
   return partial || io.signal.aborted ? failedExit() : EXIT_OK;

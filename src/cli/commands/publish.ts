@@ -9,7 +9,7 @@ import { natsFlags, settingFlags } from '../config-flags.js';
 import { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } from '../network.js';
 import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
-import { wrapText } from '../help.js';
+import { linesFor } from '../help.js';
 import { longest } from '../terminal/column-widths.js';
 import { columnFlags, columnsFromFlags, type TrackActor } from '../track-actors.js';
 
@@ -266,11 +266,8 @@ export const command: Command = {
     const publisher = await createPublisher(config);
     const json = booleanFlag(args.flags, 'json');
     const counts = cast.map(() => ({ pdus: 0, reasons: new Map<string, number>() }));
-    // On a terminal each note is wrapped at words (a row of 80 columns breaks a row list mid-number); a pipe gets
-    // one line per note, for grep.
-    const terminal = io.stderr as { isTTY?: boolean; columns?: number };
-    const noteWidth = terminal.isTTY === true && terminal.columns ? terminal.columns : Number.POSITIVE_INFINITY;
-    for (const line of found) for (const part of wrapText(line, noteWidth, '    ')) io.stderr.write(`${part}\n`);
+    // A note lists rows: wrapped at words on a terminal, never cut mid-number.
+    for (const line of found) for (const part of linesFor(io.stderr, line)) io.stderr.write(`${part}\n`);
     const entities = cast.map((actor, i) => ({
       entity: i + 1,
       marking: actor.marking,
