@@ -6,7 +6,8 @@
  *
  *   npx tsx examples/publish-fleet.ts [seconds=30] [port=3000] [ships=1000]
  */
-import { createPublisher, createRandom } from '../src/index.js';
+import { createPublisher } from '../src/index.js';
+import { createRandom } from '../src/math/index.js';
 import { LocalFrame } from '../src/truth/index.js';
 
 const seconds = Number(process.argv[2] ?? 30);

@@ -6,7 +6,8 @@
  *   npx tsx examples/render-frames.ts [seconds=30] [port=3000] [rateHz=5] [extrapolate|interpolate]
  */
 import { take } from 'rxjs';
-import { ecefToGeodeticDegrees, entityFrames, markingAt } from '../src/index.js';
+import { entityFrames, markingAt } from '../src/index.js';
+import { ecefToGeodeticDegrees } from '../src/math/index.js';
 
 const seconds = Number(process.argv[2] ?? 30);
 const port = Number(process.argv[3] ?? 3000);

@@ -5,7 +5,8 @@
  *   npx tsx examples/subscribe-table.ts [seconds=30] [port=3000]
  */
 import { Subject, interval, race, takeUntil, timer } from 'rxjs';
-import { DR_ALGORITHM_NAMES, createSubscriber, ecefToGeodeticDegrees, type EntityEvent } from '../src/index.js';
+import { DR_ALGORITHM_NAMES, createSubscriber, type EntityEvent } from '../src/index.js';
+import { ecefToGeodeticDegrees } from '../src/math/index.js';
 
 const seconds = Number(process.argv[2] ?? 30);
 const port = Number(process.argv[3] ?? 3000);

@@ -1,10 +1,11 @@
 // The published package as a consumer meets it: every entry point of package.json "exports" loads from dist/ and
 // type-checks with skipLibCheck off — without @types/node (a development dependency only) but for the servers'
-// subpaths — and none exports an internal helper.
+// subpaths — and each exports exactly the names of its list in test/fixtures/api/.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { API_DIR, apiSurface, entryPoints } from '../scripts/api-surface.js';
 import { ROOT } from './support/binary.js';
 import { createConsumer } from './support/consumer.js';
 
@@ -74,6 +75,9 @@ describe('public API by subpath', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         'reckon',
+        'reckon/pdu',
+        'reckon/names',
+        'reckon/math',
         'reckon/truth',
         'reckon/experiment',
         'reckon/lockstep',
@@ -86,8 +90,10 @@ describe('public API by subpath', () => {
     );
     for (const entry of entries) expect(names[entry]?.length, entry).toBeGreaterThan(3);
     const core = names.reckon!;
-    for (const name of ['decodeEntityStateInto', 'DeadReckoningModel', 'createSubscriber', 'entityTypeName'])
+    for (const name of ['decodeEntityStateInto', 'DeadReckoningModel', 'createSubscriber', 'decodePdu'])
       expect(core).toContain(name);
+    // A small root: what the README and docs/api.md use; the rest by area.
+    expect(core.length).toBeLessThanOrEqual(100);
     // Each name has one home: what a subpath holds is not repeated at the root.
     for (const [entry, held] of Object.entries(names))
       if (entry !== 'reckon')
@@ -95,28 +101,31 @@ describe('public API by subpath', () => {
           held.filter((n) => core.includes(n)),
           entry,
         ).toEqual([]);
+    expect(names['reckon/pdu']).toContain('decodeFireInto');
+    expect(names['reckon/math']).toContain('geodeticToEcef');
+    expect(names['reckon/names']).toContain('entityTypeName');
     expect(names['reckon/experiment']).toContain('runSweep');
     expect(names['reckon/lockstep']).toContain('LockstepPeer');
     expect(names['reckon/view']).toContain('ViewGateway');
   });
 
-  it('exports no internals', () => {
-    const internal = [
-      /^APPLY_/,
-      /^TABLE_/,
-      /^pdu(Length|Type|ProtocolVersion)At$/,
-      /^sinCos$/,
-      /^reliableSectionLength$/,
-      /^ipv4HeaderChecksum$/,
-      /^emptyTotals$/,
-      /^MAX_RUN_STEPS$/,
-      /^RunContext$/,
-      /^fnv1a$/,
-      /^(originAllowed|binaryFrames)$/,
-    ];
-    const found = Object.entries(names).flatMap(([entry, held]) =>
-      held.filter((n) => internal.some((re) => re.test(n))).map((n) => `${entry}: ${n}`),
+  // A new export, or one gone, is a decision made in the diff of test/fixtures/api/ (`npm run api` writes it).
+  it('exports exactly the names of test/fixtures/api/<entry>.txt', async () => {
+    const lists = await apiSurface(ROOT);
+    expect(readdirSync(join(ROOT, API_DIR)).sort(), 'one list per entry point').toEqual(
+      [...lists.keys()].map((file) => `${file}.txt`).sort(),
     );
-    expect(found).toEqual([]);
-  });
+    for (const [file, text] of lists) {
+      const golden = readFileSync(join(ROOT, API_DIR, `${file}.txt`), 'utf8');
+      expect(text, `${API_DIR}/${file}.txt is out of date: run npm run api and review the diff`).toBe(golden);
+    }
+    // The lists' values are what a consumer imports through package.json "exports".
+    for (const entry of entryPoints(ROOT)) {
+      const golden = readFileSync(join(ROOT, API_DIR, `${entry.file}.txt`), 'utf8').split('\n');
+      expect(
+        golden.filter((line) => line !== '' && !line.startsWith('#') && !line.startsWith('type ')),
+        entry.specifier,
+      ).toEqual(names[entry.specifier]);
+    }
+  }, 60_000);
 });

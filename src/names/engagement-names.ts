@@ -59,16 +59,19 @@ export function munitionNames(munitionType: EntityTypeLike, warhead: number, fus
   };
 }
 
+/** A Fire PDU's munition, warhead and fuse by name, as `decode --json` writes them. */
 export function firePduNames(pdu: FirePdu): FirePduNames {
   const d = pdu.descriptor;
   return munitionNames(d.munitionType, d.warhead, d.fuse);
 }
 
+/** A Detonation PDU's munition, warhead, fuse and result by name. */
 export function detonationPduNames(pdu: DetonationPdu): DetonationPduNames {
   const d = pdu.descriptor;
   return { ...munitionNames(d.munitionType, d.warhead, d.fuse), result: detonationResultName(pdu.result) };
 }
 
+/** A Transmitter PDU's transmit state and input source by name. */
 export function transmitterPduNames(pdu: TransmitterPdu): { transmitState: string; inputSource: string } {
   return {
     transmitState: transmitStateName(pdu.transmitState),
@@ -76,6 +79,7 @@ export function transmitterPduNames(pdu: TransmitterPdu): { transmitState: strin
   };
 }
 
+/** A Receiver PDU's receiver state by name. */
 export function receiverPduNames(pdu: ReceiverPdu): { receiverState: string } {
   return { receiverState: nameByUid(UID.RECEIVER_STATE, pdu.receiverState) };
 }

@@ -163,7 +163,8 @@ export function encodeOtherPduInto(out: Uint8Array, record: OtherPduRecord, offs
  * ## Example
  * ```ts
  * import { createSocket } from 'node:dgram';
- * import { CodecStatus, FireRecord, PduRecords } from 'reckon';
+ * import { CodecStatus, PduRecords } from 'reckon';
+ * import { FireRecord } from 'reckon/pdu';
  *
  * const pdus = new PduRecords();
  * createSocket('udp4')

@@ -74,7 +74,8 @@ export function subscribeEntities(config: StreamConfig = {}, options: Subscriber
  *
  * ## Example
  * ```ts
- * import { ecefToGeodeticDegrees, entityFrames } from 'reckon';
+ * import { entityFrames } from 'reckon';
+ * import { ecefToGeodeticDegrees } from 'reckon/math';
  *
  * const lla = new Float64Array(3);
  * entityFrames({ network: { port: 3000 } }, { rateHz: 30 }).subscribe((frame) => {

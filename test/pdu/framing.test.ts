@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as reckon from '../../src/index.js';
+import * as reckonPdu from '../../src/pdu/index.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { MAX_PDU_BYTES } from '../../src/pdu/constants.js';
@@ -49,10 +50,10 @@ describe('looksLikeDis', () => {
 });
 
 describe('one framing path', () => {
-  it('the package exports the pdu framing: looksLikeDis and MAX_PDU_BYTES (DIS MAX_PDU_SIZE_OCTETS, 8192)', () => {
+  it('the package exports the pdu framing: looksLikeDis, and MAX_PDU_BYTES (DIS MAX_PDU_SIZE_OCTETS, 8192) in reckon/pdu', () => {
     expect(reckon.looksLikeDis).toBe(looksLikeDis);
     expect(reckon.forEachPdu).toBe(forEachPdu);
-    expect(reckon.MAX_PDU_BYTES).toBe(MAX_PDU_BYTES);
+    expect(reckonPdu.MAX_PDU_BYTES).toBe(MAX_PDU_BYTES);
     expect(MAX_PDU_BYTES).toBe(8192);
   });
 
