@@ -72,7 +72,7 @@ export async function apiSurface(root: string): Promise<Map<string, string>> {
     lists.set(
       entry.file,
       [
-        `# ${entry.specifier}: ${values.length} values, ${types.length} types (npx tsx scripts/api-surface.ts)`,
+        `# ${entry.specifier}: ${values.length} values, ${types.length} types (npm run api)`,
         ...values,
         ...types.map((n) => `type ${n}`),
         '',
