@@ -11,7 +11,7 @@ export default defineConfig({
     // A worker runs file after file with the modules it has loaded: the tests keep no state between files, and
     // loading the project afresh for each of them cost as much CPU as many of the tests.
     isolate: false,
-    // The slowest files (CONTRIBUTING.md) start first, so that none of them runs alone at the end.
+    // The slowest files (test/support/slowest-files.json) start first, so that none of them runs alone at the end.
     sequence: { sequencer: SlowestFirst },
     // Socket and process tests wait on real events with their own bounded timeouts.
     testTimeout: 60_000,
