@@ -6,7 +6,7 @@
 import { constants, deflateRawSync } from 'node:zlib';
 import { xorDelta } from '../src/compression/xor-delta.js';
 import { decodeZeroRuns, encodeZeroRuns, zeroRunMaxEncodedBytes } from '../src/compression/zero-run.js';
-import { CAPTURES, entityStateDeltas, readEntityStatePdus } from '../test/support/compression-captures.js';
+import { CAPTURES, entityStateDeltas, readEntityStatePdus } from '../test/fixtures/dis/entity-state-pdus.js';
 import { consume, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {

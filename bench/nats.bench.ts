@@ -45,7 +45,7 @@ import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { PduReceiver } from '../src/transport/pdu-receiver.js';
 import { UdpTransport } from '../src/transport/udp.js';
-import { startNatsServer } from '../test/support/nats-server.js';
+import { startNatsServer } from '../scripts/support/nats-server.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
 
 const PDU_BYTES = 144;

@@ -15,7 +15,7 @@ import { extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { chromiumBinary as binary, launchChromium } from '../test/support/chromium.js';
+import { chromiumBinary as binary, launchChromium } from '../scripts/support/chromium.js';
 import { contentSecurityPolicy } from '../src/view/http.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromiumBinary as chromium, launchChromium } from '../test/support/chromium.js';
+import { chromiumBinary as chromium, launchChromium } from './support/chromium.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'docs', 'figures');

@@ -13,7 +13,7 @@ import { LEFT_CELL_HEADER, NEW_CELL_HEADER } from '../src/nats/subject-names.js'
 import { EntityStateOffset } from '../src/pdu/constants.js';
 import { entityKey } from '../src/pdu/entity-state-record.js';
 import { DEFAULT_ORIGIN } from '../src/truth/trajectory.js';
-import { freePort, startNatsServer, type RunningNatsServer } from '../test/support/nats-server.js';
+import { freePort, startNatsServer, type RunningNatsServer } from './support/nats-server.js';
 import { forkSubscriber, machine, startPublisher, waitOrExit, type SubscriberProcess } from './soak-processes.js';
 
 export interface NatsSoakOptions {

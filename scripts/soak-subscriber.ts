@@ -6,7 +6,7 @@
 // again after each reconnect.
 import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { threadCpuShares, threadCpuTimes } from '../src/cli/thread-cpu.js';
+import { threadCpuShares, threadCpuTimes } from '../src/host/thread-cpu.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
 import type { SubscriberSetup } from './soak-processes.js';
 

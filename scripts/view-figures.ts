@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumBinary, launchChromium } from '../test/support/chromium.js';
+import { chromiumBinary, launchChromium } from './support/chromium.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'docs', 'figures');

@@ -28,6 +28,7 @@ const FOLDERS = [
   'pcap',
   'truth',
   'files',
+  'host',
   'config',
   'transport',
   'nats',
@@ -53,6 +54,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   pcap: ['math', 'pdu'],
   truth: ['math', 'pdu', 'dr', 'pcap', 'files'],
   files: [],
+  host: [],
   config: ['dr', 'files'],
   transport: ['pdu', 'config'],
   nats: ['math', 'pdu', 'dr', 'files', 'config', 'transport'],
@@ -209,6 +211,44 @@ describe('architecture: the dependency direction of docs/ARCHITECTURE.md', () =>
   });
 });
 
+/** Files outside src/cli/ that may import it: they exercise or document the command itself. */
+const ABOUT_THE_CLI: readonly string[] = [
+  'scripts/fuzz.ts',
+  'scripts/write-settings-doc.ts',
+  'bench/decode-mixed.bench.ts',
+];
+
+/** Imports that cross the rooms beside src/: into test/ from outside it (but its fixtures), into src/cli/ likewise. */
+function roomViolations(all: readonly ModuleImport[]): string[] {
+  const problems: string[] = [];
+  for (const i of all) {
+    if (i.target === undefined) continue;
+    if (i.target.startsWith('test/') && !i.file.startsWith('test/') && !i.target.startsWith('test/fixtures/')) {
+      problems.push(`${where(i)}: imports ${i.target}; what test/ shares with others belongs in scripts/support/`);
+    }
+    if (
+      i.target.startsWith('src/cli/') &&
+      !i.file.startsWith('src/cli/') &&
+      !i.file.startsWith('test/') &&
+      !ABOUT_THE_CLI.includes(i.file)
+    ) {
+      problems.push(`${where(i)}: imports ${i.target}; the CLI is a program, not a library`);
+    }
+  }
+  return problems;
+}
+
+describe('architecture: the rooms beside src/ (docs/ARCHITECTURE.md)', () => {
+  const beside = ['test', 'bench', 'scripts', 'examples'].flatMap((folder) => sourceFiles(ROOT, folder));
+  const besideImports = beside.flatMap((f) => importsOf(ROOT, f));
+
+  it('import nothing from test/ outside it but its fixtures, and nothing from src/cli/ but about the command', () => {
+    expect(beside.some((f) => f.startsWith('scripts/'))).toBe(true);
+    expect(besideImports.some((i) => i.target?.startsWith('scripts/support/'))).toBe(true);
+    expect(roomViolations([...imports, ...besideImports])).toEqual([]);
+  });
+});
+
 describe('architecture: the checks can fail', () => {
   const fake = (file: string, specifier: string | undefined, target?: string): ModuleImport => ({
     file,
@@ -239,6 +279,21 @@ describe('architecture: the checks can fail', () => {
       "src/truth/parametric.ts:1: truth is pure and imports 'rxjs'",
       'src/stream/x.ts:1: dynamic import of a computed specifier (cannot be checked; use a string literal)',
       'src/viewer/x.ts:1: folder src/viewer/ is not in the allowed-edges table (test/architecture.test.ts)',
+    ]);
+  });
+
+  it('report imports into test/ and src/cli/ from outside them', () => {
+    expect(
+      roomViolations([
+        fake('scripts/figures.ts', '../test/support/chromium.js', 'test/support/chromium.ts'),
+        fake('scripts/soak-subscriber.ts', '../src/cli/thread-cpu.js', 'src/cli/thread-cpu.ts'),
+        fake('bench/codec.bench.ts', '../test/fixtures/pdu/entity-state.js', 'test/fixtures/pdu/entity-state.ts'),
+        fake('test/cli/x.test.ts', '../../src/cli/run.js', 'src/cli/run.ts'),
+        fake('scripts/fuzz.ts', '../src/cli/terminal/printable.js', 'src/cli/terminal/printable.ts'),
+      ]),
+    ).toEqual([
+      'scripts/figures.ts:1: imports test/support/chromium.ts; what test/ shares with others belongs in scripts/support/',
+      'scripts/soak-subscriber.ts:1: imports src/cli/thread-cpu.ts; the CLI is a program, not a library',
     ]);
   });
 

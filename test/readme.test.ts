@@ -9,8 +9,8 @@ import { configOrProblems } from '../src/cli/config-from-flags.js';
 import { loadCommand } from '../src/cli/run.js';
 import { within } from './support/binary.js';
 import { startCli } from './support/cli.js';
-import { startNatsServer, type RunningNatsServer } from './support/nats-server.js';
-import { findSystemBinary } from './support/system-binary.js';
+import { startNatsServer, type RunningNatsServer } from '../scripts/support/nats-server.js';
+import { findSystemBinary } from '../scripts/support/system-binary.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');

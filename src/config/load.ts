@@ -116,7 +116,7 @@ function fileLayer(file: string, issues: ConfigIssue[]): Layer {
 /**
  * `RECKON_…` variables that are not settings but are still known: the config file, stack traces with failures
  * (`RECKON_DEBUG`, cli/run.ts), the switch of the test suite
- * that turns skipped system-program tests into failures (test/support/system-binary.ts), the role of a
+ * that turns skipped system-program tests into failures (scripts/support/system-binary.ts), the role of a
  * benchmark's child process (bench/udp.bench.ts) and the CoT bridge's TLS files (cli/commands/bridge.ts).
  */
 export const OTHER_RECKON_VARIABLES: readonly string[] = [

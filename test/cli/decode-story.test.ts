@@ -11,7 +11,7 @@ import { readCapture } from '../../src/pcap/reader.js';
 import { captureReportHtml } from '../../src/report/capture-report.js';
 import { entityPlace, largeCapture } from '../../scripts/large-captures.js';
 import { cli } from '../support/cli.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const DIS5 = 'test/fixtures/dis/dis5_kdis_vrforces_hind_vs_m1a2.pcap';
 const DIS7 = 'test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap';

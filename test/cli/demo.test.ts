@@ -1,7 +1,7 @@
 // `reckon demo` as users run it: the built binary, real UDP on 127.0.0.1, ending by itself.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 import { BIN, ROOT, reckon, within } from '../support/binary.js';
 import { cli, startCli } from '../support/cli.js';
 import { Screen } from './terminal/screen.js';

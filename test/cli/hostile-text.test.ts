@@ -15,7 +15,7 @@ import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 import { BIN, ROOT, within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
 import { Screen } from './terminal/screen.js';

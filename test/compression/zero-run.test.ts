@@ -8,7 +8,7 @@ import {
   encodeZeroRuns,
   zeroRunMaxEncodedBytes,
 } from '../../src/compression/zero-run.js';
-import { CAPTURES, entityStateDeltas, readEntityStatePdus } from '../support/compression-captures.js';
+import { CAPTURES, entityStateDeltas, readEntityStatePdus } from '../fixtures/dis/entity-state-pdus.js';
 
 /** '000 011' → bytes (MSB first) and bit length. */
 function fromBits(text: string): { bytes: Uint8Array; bitLength: number } {

@@ -11,7 +11,7 @@ import { openCotOutput, parseCotUrl, type CotOutputTarget } from '../../src/cot/
 import { within } from '../support/binary.js';
 import { TANK_EVENT_FIELDS } from '../fixtures/cot/tank-event.js';
 import { makeCertificates, tempDir, type TestCertificates } from '../support/nats-security.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const FIELDS = TANK_EVENT_FIELDS;
 const event = (n: number): string => encodeCotEvent({ ...FIELDS, uid: `DIS.1.1.3001.${n}` });

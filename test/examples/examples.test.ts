@@ -11,7 +11,7 @@ import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { ROOT, within } from '../support/binary.js';
 import { bundled } from '../support/bundle.js';
-import { freeUdpPort } from '../support/nats-server.js';
+import { freeUdpPort } from '../../scripts/support/nats-server.js';
 
 async function example(name: string, args: string[]) {
   const child = spawn(process.execPath, [await bundled(`examples/${name}`), ...args], {

@@ -13,8 +13,8 @@ import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';
 import type { SubscriberReceiver } from '../../src/stream/subscriber-receiver.js';
-import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 import { landPlatformRecord } from './records.js';
 
 const natsServer = findSystemBinary('nats-server');

@@ -9,8 +9,8 @@ import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { reckon, repeatUntil, within } from '../support/binary.js';
-import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;

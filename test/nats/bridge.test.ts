@@ -10,8 +10,8 @@ import { NatsTransport } from '../../src/nats/transport.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
 import { UdpTransport } from '../../src/transport/udp.js';
-import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { freeUdpPort, startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;

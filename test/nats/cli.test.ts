@@ -6,8 +6,8 @@ import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reckon, within } from '../support/binary.js';
 import { cli, startCli } from '../support/cli.js';
-import { freePort, freeUdpPort, startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { freePort, freeUdpPort, startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;

@@ -23,8 +23,8 @@ import {
   type StoredMessage,
 } from '../../src/nats/jetstream.js';
 import { cli, startCli } from '../support/cli.js';
-import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;

@@ -10,8 +10,8 @@ import { forEachPdu } from '../../src/pdu/header.js';
 import { CodecStatus } from '../../src/pdu/status.js';
 import { within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
-import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const describeNats = natsServer.path ? describe : describe.skip;

@@ -15,7 +15,7 @@ import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { reckon, within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
-import { startNatsServer, type RunningNatsServer } from '../support/nats-server.js';
+import { startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';
 import {
   makeCertificates,
   makeOperator,
@@ -24,7 +24,7 @@ import {
   type TestCertificates,
   type TestOperator,
 } from '../support/nats-security.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 import { landPlatformRecord } from './records.js';
 
 const natsServer = findSystemBinary('nats-server');

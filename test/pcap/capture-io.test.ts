@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { CaptureFormatError, CaptureParser, MAX_PCAPNG_INTERFACES, readCapture } from '../../src/pcap/reader.js';
 import { ipv4HeaderChecksum, pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const hex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
 const PAYLOAD = hex('07 01 01 01 00000000 000c 0000'); // a bare 12-byte DIS header

@@ -13,7 +13,7 @@ import { planExperiment } from '../../src/experiment/sweep.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { captureReportHtml } from '../../src/report/capture-report.js';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { chromiumBinary as chromium, launchChromium } from '../support/chromium.js';
+import { chromiumBinary as chromium, launchChromium } from '../../scripts/support/chromium.js';
 import { fakeResults } from './fake-results.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -13,7 +13,7 @@ import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
 import { captureReportHtml } from '../../src/report/capture-report.js';
 import { largeCapture } from '../../scripts/large-captures.js';
-import { chromiumBinary as chromium, launchChromium } from '../support/chromium.js';
+import { chromiumBinary as chromium, launchChromium } from '../../scripts/support/chromium.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 const DESKTOP = { width: 1280, height: 900 };

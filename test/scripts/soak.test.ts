@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ROOT, within } from '../support/binary.js';
 import { bundled } from '../support/bundle.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const itNats = natsServer.path ? it : it.skip;

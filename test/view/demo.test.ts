@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 import { FeedClient } from './support.js';
 
 describe('reckon demo live map', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOST_REFUSED, allowHostProblem, hostNameOf, hostPolicy } from '../../src/view/host-check.js';
 import { within } from '../support/binary.js';
 import { cli } from '../support/cli.js';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { startGateway, type TestGateway } from './support.js';
 
 /** The first bytes of the answer to a raw HTTP request (an upgrade or a GET) with the given headers. */

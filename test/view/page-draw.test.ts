@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { consoleProblems, nextFrames } from './support/browser.js';
 import { DEFAULT_CONFIG, PAGE_DIR, PageServer, type TestEntity } from './support/page-server.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { reckon, within, type Running } from '../support/binary.js';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { artifactPath, consoleProblems } from './support/browser.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
 import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';

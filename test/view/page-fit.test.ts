@@ -13,7 +13,7 @@ import { decodeEntityState, encodeEntityState } from '../../src/pdu/entity-state
 import { FireRecord } from '../../src/pdu/warfare.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { artifactPath, consoleProblems, nextFrames } from './support/browser.js';
 import { entityStatePdu, type TestEntity } from './support/page-server.js';
 import { startGateway, type TestGateway } from './support.js';

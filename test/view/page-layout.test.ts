@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { reckon, within, type Running } from '../support/binary.js';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { artifactPath, consoleProblems } from './support/browser.js';
 
 const DEMO_IDS = ['1:1:1', '1:2:1', '1:3:1'];

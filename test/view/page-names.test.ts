@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { chromiumBinary, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { artifactPath, consoleProblems } from './support/browser.js';
 import { PAGE_DIR, PageServer, type TestEntity } from './support/page-server.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { chromiumBinary, defaultRenderer, launchChromium } from '../support/chromium.js';
+import { chromiumBinary, defaultRenderer, launchChromium } from '../../scripts/support/chromium.js';
 import { artifactPath, consoleProblems, nextFrames } from './support/browser.js';
 import { PAGE_DIR, PageServer, positionAfter, type TestEntity } from './support/page-server.js';
 
@@ -121,7 +121,7 @@ describe.skipIf(chromiumBinary.path === undefined)('view page in Chromium', () =
     expect(pageErrors).toEqual([]);
   });
 
-  it(`draws its map through ${defaultRenderer}, the renderer test/support/chromium.ts chose`, async () => {
+  it(`draws its map through ${defaultRenderer}, the renderer scripts/support/chromium.ts chose`, async () => {
     const renderer = await page.evaluate(() => {
       const gl = document.createElement('canvas').getContext('webgl2');
       const info = gl?.getExtension('WEBGL_debug_renderer_info');

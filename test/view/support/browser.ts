@@ -1,4 +1,4 @@
-// Helpers for the page tests in Chromium (launched by test/support/chromium.ts): where screenshots go, and
+// Helpers for the page tests in Chromium (launched by scripts/support/chromium.ts): where screenshots go, and
 // waiting for the page to draw.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +19,7 @@ export async function nextFrames(page: Page): Promise<void> {
 }
 
 /**
- * What ANGLE says when Chromium's software compositor (as test/support/chromium.ts sets it) reads a WebGL canvas back
+ * What ANGLE says when Chromium's software compositor (as scripts/support/chromium.ts sets it) reads a WebGL canvas back
  * to put it on screen: the browser's own read, not the page's. With GPU compositing it does not appear, but the page
  * then loads about twice as slowly on a CPU renderer.
  */

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { threadCpuShares } from '../../src/cli/thread-cpu.js';
+import { threadCpuShares } from '../../src/host/thread-cpu.js';
 import { ROOT } from '../support/binary.js';
 
 describe('threadCpuShares', () => {
@@ -27,7 +27,7 @@ describe('threadCpuShares', () => {
   it.runIf(process.platform === 'linux')('reads this thread: a busy second is spent on a CPU or waiting', () => {
     // In a process of its own: a test worker's process may have other threads busy, from files run before.
     const script = `
-      import { threadCpuShares, threadCpuTimes } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli/thread-cpu.js')).href)};
+      import { threadCpuShares, threadCpuTimes } from ${JSON.stringify(pathToFileURL(join(ROOT, 'dist/host/thread-cpu.js')).href)};
       const before = threadCpuTimes();
       const processBefore = process.cpuUsage();
       const started = performance.now();
