@@ -1,8 +1,8 @@
 /**
  * The settings of `ConfigSchema` as a flat list of leaves, each with the names it has outside a file: the CLI flag
  * (`--position-threshold`) and the environment variable (`RECKON_EMITTER_POSITION_THRESHOLD`). The list is a
- * table generated from the schema (`derive-leaves.ts` writes `setting-leaves.generated.ts`), so that flags are
- * known without loading zod, and a new setting gets its flag and variable without further code.
+ * table generated from the schema (`scripts/config-leaves.ts` renders `setting-leaves.generated.ts`), so that
+ * flags are known without loading zod, and a new setting gets its flag and variable without further code.
  */
 import type { ConfigLeaf } from './setting-leaf.js';
 import { CONFIG_LEAVES } from './setting-leaves.generated.js';

@@ -5,7 +5,7 @@ import { dirname, join, normalize } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEARTBEAT_TABLES, heartbeatSeconds, heartbeatTableFromConfig } from '../../src/config/heartbeat.js';
-import { deriveConfigLeaves, renderLeafTable } from '../../src/config/derive-leaves.js';
+import { deriveConfigLeaves, renderLeafTable } from '../../scripts/config-leaves.js';
 import { CONFIG_LEAVES } from '../../src/config/leaves.js';
 import { HEARTBEAT_CLASSES, defaultConfig } from '../../src/config/schema.js';
 import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';

@@ -1,14 +1,15 @@
 /**
- * Derives the flat list of settings (`ConfigLeaf`) from `ConfigSchema`, and writes it as the static table
- * `setting-leaves.generated.ts`, which commands read for their flags without loading zod (`reckon <command>
- * --help` stays light). A test fails when the table is stale; `npm run config-leaves` rewrites it.
+ * Derives the flat list of settings (`ConfigLeaf`) from `ConfigSchema`, and renders it as the static table
+ * src/config/setting-leaves.generated.ts, which commands read for their flags without loading zod (`reckon <command>
+ * --help` stays light). A test fails when the table is stale; `npm run config-leaves`
+ * (scripts/generate-config-leaves.ts) rewrites it.
  */
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import type { ConfigLeaf, LeafKind } from './setting-leaf.js';
-import { ConfigSchema, type ConfigSection } from './schema.js';
-import { DIMENSIONS, readQuantity, type Dimension } from './units.js';
+import type { ConfigLeaf, LeafKind } from '../src/config/setting-leaf.js';
+import { ConfigSchema, type ConfigSection } from '../src/config/schema.js';
+import { DIMENSIONS, readQuantity, type Dimension } from '../src/config/units.js';
+
+export const GENERATED_FILE = 'src/config/setting-leaves.generated.ts';
 
 type AnySchema = z.ZodType & { def: { type: string; innerType?: AnySchema; element?: AnySchema } };
 
@@ -91,9 +92,4 @@ export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeav
     `export const CONFIG_LEAVES: readonly ConfigLeaf[] = ${JSON.stringify(leaves, null, 2)};`,
     '',
   ].join('\n');
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(new URL('./setting-leaves.generated.ts', import.meta.url), renderLeafTable());
-  console.log('wrote src/config/setting-leaves.generated.ts');
 }
