@@ -2,10 +2,7 @@
  * The zero-allocation Entity State codec for hot paths: decode a datagram's bytes into a reusable
  * `EntityStateRecord`, encode a record into a caller's buffer. DataView reads at fixed offsets, big-endian
  * (IEEE 1278.1 §5.3.2 / §7.2.2; the layout is the same in v5, v6 and v7). Wire data never throws: a status comes back.
- *
- * What makes it fast (bench/codec.bench.ts): one DataView per datagram, adjacent byte fields read as one 32-bit
- * word and split with shifts, odd-sized byte fields copied as overlapping words, helpers small enough for TurboFan
- * to inline, constants it can fold. At ~100 ns per PDU, a per-byte loop or a call costs as much as the reads.
+ * What keeps it fast, and the figures: docs/benchmarks.md, "Figures behind choices in the code".
  */
 import { DataViewCache } from './bytes.js';
 import * as constants from './constants.js';
@@ -13,8 +10,7 @@ import * as recordLayout from './entity-state-record.js';
 import type { EntityStateRecord } from './entity-state-record.js';
 import * as status from './status.js';
 
-// Module-level copies of the imported constants: TurboFan folds this module's own `const`s into the machine code,
-// while every use of an imported binding loads it from its cell and checks it (~20 % of the decode time).
+// Module-level copies of the imported constants: TurboFan folds a module's own `const`s, not imported bindings.
 const {
   ENTITY_STATE_BYTES,
   ENTITY_STATE_UPDATE_BYTES,

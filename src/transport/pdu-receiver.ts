@@ -113,9 +113,7 @@ export class PduReceiver {
   private readonly maxPduBytes: number;
   private readonly onConsumerError: ((error: unknown) => void) | undefined;
   private readonly rejectionSink: RejectionSink | undefined;
-  // Every datagram is copied here first. Node hands each datagram over in a fresh ArrayBuffer, and a decoder needs a
-  // DataView over it: one reused buffer means one DataView for the receiver's lifetime instead of one per datagram
-  // (copying 144 bytes costs less than creating and collecting the view; bench/udp.bench.ts).
+  // Every datagram is copied here first, so one DataView serves the receiver's lifetime (docs/benchmarks.md).
   private readonly scratch = new Uint8Array(65_536);
   // The datagram being walked, for `visit` (built once, so the walk allocates nothing) and the sink.
   private source: DatagramSource = NO_SOURCE;
