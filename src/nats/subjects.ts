@@ -7,6 +7,7 @@ import { gridDisk, latLngToCell } from 'h3-js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
+import { entityKey } from '../pdu/entity-state-record.js';
 import {
   EDGE_DOUBLES,
   EDGE_MARGIN,
@@ -203,7 +204,7 @@ export class SubjectRouter {
     const site = (bytes[id]! << 8) | bytes[id + 1]!,
       application = (bytes[id + 2]! << 8) | bytes[id + 3]!,
       number = (bytes[id + 4]! << 8) | bytes[id + 5]!;
-    out.entityKey = site * 2 ** 32 + application * 2 ** 16 + number;
+    out.entityKey = entityKey(site, application, number);
     // site·2¹⁶ + application as a signed 32-bit integer: a small integer for the Map, whatever the site.
     const siteApplication = (site << 16) | application;
     let entities = this.lastEntities;

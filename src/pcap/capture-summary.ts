@@ -2,6 +2,7 @@
  * Per-entity statistics of a capture's Entity State traffic, its engagements and radios, plus the capture totals:
  * what `reckon decode` summarises and its report draws.
  */
+import { PduType } from '../pdu/constants.js';
 import { entityKey, markingText } from '../pdu/entity-state-record.js';
 import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
 import { DetonationRecord, FireRecord } from '../pdu/warfare.js';
@@ -106,7 +107,7 @@ export class CaptureSummaryBuilder {
       entity.locationEcef.set(r.location);
       entity.linearVelocity.set(r.linearVelocity);
       entity.appearance = r.appearance;
-      if (r.pduType === 1) {
+      if (r.pduType === PduType.ENTITY_STATE) {
         entity.marking = markingText(r);
         entity.drAlgorithm = r.drAlgorithm;
         entity.entityType = Array.from(r.entityType).join(':');

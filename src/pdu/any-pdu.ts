@@ -290,13 +290,13 @@ export class PduRecords {
       case PduType.ACKNOWLEDGE:
         status = decodeAcknowledgeInto((record = this.acknowledge), bytes, offset, end);
         break;
-      case 16:
-      case 17:
-      case 18:
-      case 19:
-      case 20:
-      case 21:
-      case 22:
+      case PduType.ACTION_REQUEST:
+      case PduType.ACTION_RESPONSE:
+      case PduType.DATA_QUERY:
+      case PduType.SET_DATA:
+      case PduType.DATA:
+      case PduType.EVENT_REPORT:
+      case PduType.COMMENT:
         status = decodeDatumPduInto((record = this.datum), bytes, offset, end);
         break;
       case PduType.ELECTROMAGNETIC_EMISSION:

@@ -12,6 +12,7 @@
  * record's own buffer (a datum PDU is rare next to Entity State), so a decoded record stays valid after the
  * datagram's buffer is reused. Decoding allocates nothing.
  */
+import { PduType } from './constants.js';
 import { DataViewCache } from './bytes.js';
 import * as fields from './pdu-fields.js';
 import { SimulationManagementFields } from './simulation-management.js';
@@ -25,7 +26,7 @@ type CodecStatus = status.CodecStatus;
 export const DATUM_PDU_TYPES: readonly number[] = [16, 17, 18, 19, 20, 21, 22];
 /** Bytes before the datum records: 40, and 32 for a Comment PDU. */
 export function datumPduFixedBytes(pduType: number): number {
-  return pduType === 22 ? 32 : 40;
+  return pduType === PduType.COMMENT ? 32 : 40;
 }
 export const FIXED_DATUM_BYTES = 8;
 /** Id and bit length before a variable datum's value. */
@@ -124,7 +125,7 @@ const readViews = new DataViewCache();
 const writeViews = new DataViewCache();
 
 /** Offset of the fixed-record count: 32, and 24 for a Comment PDU. */
-const countsAt = (type: number): number => (type === 22 ? 24 : 32);
+const countsAt = (type: number): number => (type === PduType.COMMENT ? 24 : 32);
 
 /**
  * Decodes any of the seven datum PDUs into `out` (its `pduType` says which). Every check happens before the first
@@ -157,7 +158,7 @@ export function decodeDatumPduInto(
   const recordsAt = offset + fixedBytes;
   let variableAt = 0;
   let valueBytes = 0;
-  if (type === 18) {
+  if (type === PduType.DATA_QUERY) {
     // Datum ids only; up to 7 bytes of padding to a 64-bit boundary are let through.
     const used = recordsAt + 4 * (fixedCount + variableCount);
     if (used > pduEnd || pduEnd - used >= 8) return CodecStatus.BAD_RECORD_LENGTH;
@@ -172,16 +173,16 @@ export function decodeDatumPduInto(
   readHeader(out, v, offset, lengthOf(bytes, offset, end));
   readEntityId(out.originatingId, v, offset + 12);
   readEntityId(out.receivingId, v, offset + 18);
-  const first = type === 22 ? 0 : v.getUint32(offset + 24);
-  const second = type === 22 ? 0 : v.getUint32(offset + 28);
+  const first = type === PduType.COMMENT ? 0 : v.getUint32(offset + 24);
+  const second = type === PduType.COMMENT ? 0 : v.getUint32(offset + 28);
   out.requestId = type <= 20 ? first : 0;
-  out.eventType = type === 21 ? first : 0;
-  out.actionId = type === 16 ? second : 0;
-  out.requestStatus = type === 17 ? second : 0;
-  out.timeInterval = type === 18 ? second : 0;
+  out.eventType = type === PduType.EVENT_REPORT ? first : 0;
+  out.actionId = type === PduType.ACTION_REQUEST ? second : 0;
+  out.requestStatus = type === PduType.ACTION_RESPONSE ? second : 0;
+  out.timeInterval = type === PduType.DATA_QUERY ? second : 0;
   out.fixedDatumCount = fixedCount;
   out.variableDatumCount = variableCount;
-  if (type === 18) {
+  if (type === PduType.DATA_QUERY) {
     for (let i = 0; i < fixedCount; i++) out.fixedDatumIds[i] = v.getUint32(recordsAt + 4 * i);
     const variableIdsAt = recordsAt + 4 * fixedCount;
     for (let i = 0; i < variableCount; i++) {
@@ -232,7 +233,7 @@ function walkVariableData(v: DataView, q: number, pduEnd: number, count: number)
 /** Bytes `record` encodes to. */
 export function encodedDatumPduLength(record: DatumPduRecord): number {
   const base = datumPduFixedBytes(record.pduType);
-  if (record.pduType === 18) return base + 4 * (record.fixedDatumCount + record.variableDatumCount);
+  if (record.pduType === PduType.DATA_QUERY) return base + 4 * (record.fixedDatumCount + record.variableDatumCount);
   let length = base + FIXED_DATUM_BYTES * record.fixedDatumCount;
   for (let i = 0; i < record.variableDatumCount; i++) {
     length += VARIABLE_DATUM_HEADER_BYTES + paddedTo64Bits(variableDatumValueBytes(record.variableDatumBits[i]!));
@@ -265,17 +266,23 @@ export function encodeDatumPduInto(out: Uint8Array, record: DatumPduRecord, offs
   writeHeader(v, offset, record, type, length);
   writeEntityId(v, offset + 12, record.originatingId);
   writeEntityId(v, offset + 18, record.receivingId);
-  if (type !== 22) {
-    const first = type === 21 ? record.eventType : record.requestId;
+  if (type !== PduType.COMMENT) {
+    const first = type === PduType.EVENT_REPORT ? record.eventType : record.requestId;
     const second =
-      type === 16 ? record.actionId : type === 17 ? record.requestStatus : type === 18 ? record.timeInterval : 0;
+      type === PduType.ACTION_REQUEST
+        ? record.actionId
+        : type === PduType.ACTION_RESPONSE
+          ? record.requestStatus
+          : type === PduType.DATA_QUERY
+            ? record.timeInterval
+            : 0;
     v.setUint32(offset + 24, first);
     v.setUint32(offset + 28, second);
   }
   v.setUint32(offset + countsAt(type), fixedCount);
   v.setUint32(offset + countsAt(type) + 4, variableCount);
   let q = offset + datumPduFixedBytes(type);
-  if (type === 18) {
+  if (type === PduType.DATA_QUERY) {
     for (let i = 0; i < fixedCount; i++, q += 4) v.setUint32(q, record.fixedDatumIds[i]!);
     for (let i = 0; i < variableCount; i++, q += 4) v.setUint32(q, record.variableDatumIds[i]!);
     return length;

@@ -7,9 +7,9 @@ import { bytesToHex, hexInto } from './bytes.js';
 import { decodeEntityStateInto } from './entity-state-decoder.js';
 import { encodeEntityStateInto } from './entity-state-encoder.js';
 import { EntityStateRecord, latin1UpToZero } from './entity-state-record.js';
-import { EntityStatePduSchema, type EntityStatePdu, type EntityType, type Vec3Tuple } from './schema.js';
+import { entityTypeInto, entityTypeJson, timestampJson, vec3Json } from './pdu-json-parts.js';
+import { EntityStatePduSchema, type EntityStatePdu } from './schema.js';
 import { CodecStatus, PduDecodeError } from './status.js';
-import { isAbsoluteTimestamp, secondsPastHourFromTimestamp } from './timestamp.js';
 import { parameterRecordFromJson, parameterRecordToJson } from './variable-parameter.js';
 
 const scratch = new EntityStateRecord();
@@ -71,26 +71,22 @@ export function entityStateRecordToPdu(record: EntityStateRecord): EntityStatePd
     exerciseId: record.exerciseId,
     pduType: 1,
     protocolFamily: record.protocolFamily,
-    timestamp: {
-      raw: record.timestampRaw,
-      absolute: isAbsoluteTimestamp(record.timestampRaw),
-      secondsPastHour: secondsPastHourFromTimestamp(record.timestampRaw),
-    },
+    timestamp: timestampJson(record.timestampRaw),
     length: record.length,
     pduStatus: record.pduStatus,
     entityId: { site: record.site, application: record.application, entity: record.entity },
     forceId: record.forceId,
     entityType: entityTypeJson(record.entityType),
     alternativeEntityType: entityTypeJson(record.alternativeEntityType),
-    linearVelocity: vec3(record.linearVelocity),
-    location: vec3(record.location),
-    orientation: vec3(record.orientation),
+    linearVelocity: vec3Json(record.linearVelocity),
+    location: vec3Json(record.location),
+    orientation: vec3Json(record.orientation),
     appearance: record.appearance,
     deadReckoning: {
       algorithm: record.drAlgorithm,
       otherParameters: bytesToHex(record.drOtherParameters),
-      linearAcceleration: vec3(record.linearAcceleration),
-      angularVelocity: vec3(record.angularVelocity),
+      linearAcceleration: vec3Json(record.linearAcceleration),
+      angularVelocity: vec3Json(record.angularVelocity),
     },
     marking: {
       characterSet: record.markingCharacterSet,
@@ -145,30 +141,4 @@ export function entityStateRecordFromPdu(out: EntityStateRecord, pdu: EntityStat
   for (let i = 0; i < count; i++)
     parameterRecordFromJson(out.variableParameters, i * PARAMETER_RECORD_BYTES, pdu.variableParameters[i]!);
   return out;
-}
-
-function vec3(v: Float64Array): Vec3Tuple {
-  return [v[0]!, v[1]!, v[2]!];
-}
-
-function entityTypeJson(t: Uint16Array): EntityType {
-  return {
-    kind: t[0]!,
-    domain: t[1]!,
-    country: t[2]!,
-    category: t[3]!,
-    subcategory: t[4]!,
-    specific: t[5]!,
-    extra: t[6]!,
-  };
-}
-
-function entityTypeInto(out: Uint16Array, t: EntityType): void {
-  out[0] = t.kind;
-  out[1] = t.domain;
-  out[2] = t.country;
-  out[3] = t.category;
-  out[4] = t.subcategory;
-  out[5] = t.specific;
-  out[6] = t.extra;
 }

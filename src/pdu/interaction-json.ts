@@ -3,7 +3,7 @@
  * to JSON and back. Used through `pduRecordToJson` / `pduRecordFromJson` (src/pdu/pdu-json.ts).
  */
 import { CollisionElasticRecord, CollisionRecord } from './collision.js';
-import { PARAMETER_RECORD_BYTES } from './constants.js';
+import { PARAMETER_RECORD_BYTES, PduType } from './constants.js';
 import { addVariableDatum, DatumPduRecord, variableDatumValueBytes } from './datum-pdus.js';
 import type { EntityIdFields } from './pdu-fields.js';
 import {
@@ -210,7 +210,11 @@ export function simulationManagementToJson(
 ): EntityManagementPdu | StartResumePdu | StopFreezePdu | AcknowledgePdu {
   const head = { ...headerToJson(r), ...idsJson(r) };
   if (r instanceof EntityManagementRecord) {
-    return { ...head, pduType: r.pduType === 11 ? 11 : 12, requestId: r.requestId };
+    return {
+      ...head,
+      pduType: r.pduType === PduType.CREATE_ENTITY ? PduType.CREATE_ENTITY : PduType.REMOVE_ENTITY,
+      requestId: r.requestId,
+    };
   }
   if (r instanceof StartResumeRecord) {
     return {
@@ -244,16 +248,16 @@ export function simulationManagementFromJson(
   p: EntityManagementPdu | StartResumePdu | StopFreezePdu | AcknowledgePdu,
 ): EntityManagementRecord | StartResumeRecord | StopFreezeRecord | AcknowledgeRecord {
   let r: EntityManagementRecord | StartResumeRecord | StopFreezeRecord | AcknowledgeRecord;
-  if (p.pduType === 13) {
+  if (p.pduType === PduType.START_RESUME) {
     const s = (r = new StartResumeRecord());
     clockTimeInto(s.realWorldTime, p.realWorldTime);
     clockTimeInto(s.simulationTime, p.simulationTime);
-  } else if (p.pduType === 14) {
+  } else if (p.pduType === PduType.STOP_FREEZE) {
     const s = (r = new StopFreezeRecord());
     clockTimeInto(s.realWorldTime, p.realWorldTime);
     s.reason = p.reason;
     s.frozenBehavior = p.frozenBehavior;
-  } else if (p.pduType === 15) {
+  } else if (p.pduType === PduType.ACKNOWLEDGE) {
     const a = (r = new AcknowledgeRecord());
     a.acknowledgeFlag = p.acknowledgeFlag;
     a.responseFlag = p.responseFlag;
@@ -269,7 +273,7 @@ export function simulationManagementFromJson(
 export function datumToJson(r: DatumPduRecord): DatumPdu | DataQueryPdu {
   const head = { ...headerToJson(r), ...idsJson(r) };
   const type = r.pduType;
-  if (type === 18) {
+  if (type === PduType.DATA_QUERY) {
     return {
       ...head,
       pduType: 18,
@@ -300,16 +304,16 @@ export function datumToJson(r: DatumPduRecord): DatumPdu | DataQueryPdu {
     ...head,
     pduType: type as DatumPdu['pduType'],
     ...(type <= 20 ? { requestId: r.requestId } : {}),
-    ...(type === 16 ? { actionId: r.actionId } : {}),
-    ...(type === 17 ? { requestStatus: r.requestStatus } : {}),
-    ...(type === 21 ? { eventType: r.eventType } : {}),
+    ...(type === PduType.ACTION_REQUEST ? { actionId: r.actionId } : {}),
+    ...(type === PduType.ACTION_RESPONSE ? { requestStatus: r.requestStatus } : {}),
+    ...(type === PduType.EVENT_REPORT ? { eventType: r.eventType } : {}),
     fixedDatums,
     variableDatums,
   };
 }
 
 export function datumFromJson(p: DatumPdu | DataQueryPdu): DatumPduRecord {
-  if (p.pduType === 18) {
+  if (p.pduType === PduType.DATA_QUERY) {
     const r = new DatumPduRecord(18, Math.max(p.fixedDatumIds.length, p.variableDatumIds.length), 0);
     headerFromJson(r, p);
     idsInto(r, p);

@@ -3,6 +3,7 @@
  * `decodePdu` (bytes → JSON, throws `PduDecodeError`) and `encodePdu` (JSON → bytes, throws on invalid input).
  * Convenient and exact, but it allocates; hot paths keep a `PduRecords` and the `…Into` codecs.
  */
+import { PduType } from './constants.js';
 import type { z } from 'zod';
 import { type AnyPduRecord, encodeAnyPduInto, PduRecords } from './any-pdu.js';
 import { CollisionElasticRecord, CollisionRecord } from './collision.js';
@@ -100,47 +101,47 @@ export function pduRecordToJson(record: AnyPduRecord): DisPdu {
 /** The schema of the JSON form of a PDU of this type. */
 export function pduJsonSchema(pduType: number): z.ZodType {
   switch (pduType) {
-    case 1:
+    case PduType.ENTITY_STATE:
       return EntityStatePduSchema;
-    case 2:
+    case PduType.FIRE:
       return schemas.FirePduSchema;
-    case 3:
+    case PduType.DETONATION:
       return schemas.DetonationPduSchema;
-    case 4:
+    case PduType.COLLISION:
       return schemas.CollisionPduSchema;
-    case 11:
-    case 12:
+    case PduType.CREATE_ENTITY:
+    case PduType.REMOVE_ENTITY:
       return schemas.EntityManagementPduSchema;
-    case 13:
+    case PduType.START_RESUME:
       return schemas.StartResumePduSchema;
-    case 14:
+    case PduType.STOP_FREEZE:
       return schemas.StopFreezePduSchema;
-    case 15:
+    case PduType.ACKNOWLEDGE:
       return schemas.AcknowledgePduSchema;
-    case 18:
+    case PduType.DATA_QUERY:
       return schemas.DataQueryPduSchema;
-    case 16:
-    case 17:
-    case 19:
-    case 20:
-    case 21:
-    case 22:
+    case PduType.ACTION_REQUEST:
+    case PduType.ACTION_RESPONSE:
+    case PduType.SET_DATA:
+    case PduType.DATA:
+    case PduType.EVENT_REPORT:
+    case PduType.COMMENT:
       return schemas.DatumPduSchema;
-    case 23:
+    case PduType.ELECTROMAGNETIC_EMISSION:
       return schemas.ElectromagneticEmissionPduSchema;
-    case 24:
+    case PduType.DESIGNATOR:
       return schemas.DesignatorPduSchema;
-    case 25:
+    case PduType.TRANSMITTER:
       return schemas.TransmitterPduSchema;
-    case 26:
+    case PduType.SIGNAL:
       return schemas.SignalPduSchema;
-    case 27:
+    case PduType.RECEIVER:
       return schemas.ReceiverPduSchema;
-    case 28:
+    case PduType.IFF:
       return schemas.IffPduSchema;
-    case 41:
+    case PduType.ENVIRONMENTAL_PROCESS:
       return schemas.EnvironmentalProcessPduSchema;
-    case 66:
+    case PduType.COLLISION_ELASTIC:
       return schemas.CollisionElasticPduSchema;
     default:
       return schemas.OtherPduSchema;
@@ -161,45 +162,45 @@ export function pduRecordFromJson(pdu: DisPdu): AnyPduRecord {
   }
   const p = parsed.data as DisPdu;
   switch (p.pduType) {
-    case 1: {
+    case PduType.ENTITY_STATE: {
       const es = p as EntityStatePdu;
       return entityStateRecordFromPdu(new EntityStateRecord(es.variableParameters.length), es);
     }
-    case 2:
+    case PduType.FIRE:
       return interaction.fireFromJson(p as FirePdu);
-    case 3:
+    case PduType.DETONATION:
       return interaction.detonationFromJson(p as DetonationPdu);
-    case 4:
+    case PduType.COLLISION:
       return interaction.collisionFromJson(p as CollisionPdu);
-    case 66:
+    case PduType.COLLISION_ELASTIC:
       return interaction.collisionElasticFromJson(p as CollisionElasticPdu);
-    case 11:
-    case 12:
-    case 13:
-    case 14:
-    case 15:
+    case PduType.CREATE_ENTITY:
+    case PduType.REMOVE_ENTITY:
+    case PduType.START_RESUME:
+    case PduType.STOP_FREEZE:
+    case PduType.ACKNOWLEDGE:
       return interaction.simulationManagementFromJson(p as EntityManagementPdu);
-    case 16:
-    case 17:
-    case 18:
-    case 19:
-    case 20:
-    case 21:
-    case 22:
+    case PduType.ACTION_REQUEST:
+    case PduType.ACTION_RESPONSE:
+    case PduType.DATA_QUERY:
+    case PduType.SET_DATA:
+    case PduType.DATA:
+    case PduType.EVENT_REPORT:
+    case PduType.COMMENT:
       return interaction.datumFromJson(p as DatumPdu);
-    case 23:
+    case PduType.ELECTROMAGNETIC_EMISSION:
       return radio.emissionFromJson(p as ElectromagneticEmissionPdu);
-    case 24:
+    case PduType.DESIGNATOR:
       return radio.designatorFromJson(p as DesignatorPdu);
-    case 25:
+    case PduType.TRANSMITTER:
       return radio.transmitterFromJson(p as TransmitterPdu);
-    case 26:
+    case PduType.SIGNAL:
       return radio.signalFromJson(p as SignalPdu);
-    case 27:
+    case PduType.RECEIVER:
       return radio.receiverFromJson(p as ReceiverPdu);
-    case 28:
+    case PduType.IFF:
       return radio.iffFromJson(p as IffPdu);
-    case 41:
+    case PduType.ENVIRONMENTAL_PROCESS:
       return radio.environmentalFromJson(p as EnvironmentalProcessPdu);
     default:
       return radio.otherFromJson(p as OtherPdu);

@@ -4,6 +4,7 @@
  * simulation that sends it and the one addressed (an Entity Identifier whose entity number is 0 for a simulation,
  * 65535 for "all"). Decoded into reused records, encoded into a caller's buffer, nothing allocated.
  */
+import { PduType } from './constants.js';
 import { DataViewCache } from './bytes.js';
 import * as fields from './pdu-fields.js';
 import { ClockTimeFields, EntityIdFields, PduHeaderFields } from './pdu-fields.js';
@@ -127,7 +128,13 @@ export function encodeEntityManagementInto(out: Uint8Array, record: EntityManage
   const refusal = encodeRefusal(out, record, offset, ENTITY_MANAGEMENT_PDU_BYTES);
   if (refusal !== 0) return refusal;
   const v = writeViews.of(out);
-  writeIds(v, offset, record, record.pduType === 11 ? 11 : 12, ENTITY_MANAGEMENT_PDU_BYTES);
+  writeIds(
+    v,
+    offset,
+    record,
+    record.pduType === PduType.CREATE_ENTITY ? PduType.CREATE_ENTITY : PduType.REMOVE_ENTITY,
+    ENTITY_MANAGEMENT_PDU_BYTES,
+  );
   v.setUint32(offset + 24, record.requestId);
   return ENTITY_MANAGEMENT_PDU_BYTES;
 }

@@ -4,6 +4,7 @@
  * finite, a radio of no entity or with its antenna nowhere, never reaches an event, a map or a report
  * (docs/pdu-validation.md). Nothing here allocates.
  */
+import { PduType } from './constants.js';
 import type { CollisionElasticRecord, CollisionRecord } from './collision.js';
 import type { EntityIdFields } from './pdu-fields.js';
 import type { SignalRecord, TransmitterRecord } from './radio.js';
@@ -46,7 +47,7 @@ export function validateShot(record: FireRecord | DetonationRecord): CodecStatus
 
 /** A Collision or Collision-Elastic PDU: its offset from the issuing entity and its velocity finite. */
 export function validateCollision(record: CollisionRecord | CollisionElasticRecord): CodecStatus {
-  const elastic = record.pduType === 66;
+  const elastic = record.pduType === PduType.COLLISION_ELASTIC;
   const offset = elastic ? (record as CollisionElasticRecord).locationOfImpact : (record as CollisionRecord).location;
   if (
     !finite3(offset) ||

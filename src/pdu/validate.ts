@@ -4,6 +4,7 @@
  * decodes whatever is on the wire (so `reckon decode --json` can show it); receivers apply this step after it.
  * The bounds and their reasons: docs/pdu-validation.md. Nothing here allocates.
  */
+import { PduType } from './constants.js';
 import type { EntityStateRecord } from './entity-state-record.js';
 import * as status from './status.js';
 
@@ -50,7 +51,7 @@ export function validateEntityState(record: EntityStateRecord): CodecStatus {
   }
   if (!allFinite(record.orientation)) return CodecStatus.ORIENTATION_NOT_FINITE;
   // An Entity State Update carries no DR block (the codec zeroes it); a receiver keeps the last full PDU's.
-  if (record.pduType !== 1) return CodecStatus.OK;
+  if (record.pduType !== PduType.ENTITY_STATE) return CodecStatus.OK;
   if (record.drAlgorithm > MAX_DR_ALGORITHM) return CodecStatus.DR_ALGORITHM_INVALID;
   if (!allFinite(record.linearAcceleration)) return CodecStatus.ACCELERATION_NOT_FINITE;
   if (!allFinite(record.angularVelocity)) return CodecStatus.ANGULAR_VELOCITY_NOT_FINITE;

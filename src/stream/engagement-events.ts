@@ -3,6 +3,7 @@
  * Collision-Elastic PDUs), with the entities named as the remote-entity table knows them and the numbers named
  * from SISO-REF-010. Built only when someone listens to `events$`; they allocate.
  */
+import { PduType } from '../pdu/constants.js';
 import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { enumerationName, entityTypeName } from '../names/index.js';
@@ -10,6 +11,7 @@ import type { CollisionElasticRecord, CollisionRecord } from '../pdu/collision.j
 import { entityKey } from '../pdu/entity-state-record.js';
 import { collisionElasticToJson, collisionToJson, detonationToJson, fireToJson } from '../pdu/interaction-json.js';
 import type { EntityIdFields } from '../pdu/pdu-fields.js';
+import { entityTypeJson } from '../pdu/pdu-json-parts.js';
 import type {
   CollisionElasticPdu,
   CollisionPdu,
@@ -134,16 +136,7 @@ function optionalRef(id: EntityIdFields, table: RemoteEntityTable | undefined): 
 }
 
 function munition(d: MunitionDescriptorFields, id: EntityIdFields, table: RemoteEntityTable | undefined): Munition {
-  const t = d.munitionType;
-  const munitionType = {
-    kind: t[0]!,
-    domain: t[1]!,
-    country: t[2]!,
-    category: t[3]!,
-    subcategory: t[4]!,
-    specific: t[5]!,
-    extra: t[6]!,
-  };
+  const munitionType = entityTypeJson(d.munitionType);
   return {
     munitionType,
     warhead: d.warhead,
@@ -206,7 +199,7 @@ export function collisionEvent(
   table: RemoteEntityTable | undefined,
   timeSeconds: number,
 ): CollisionEvent {
-  const elastic = record.pduType === 66;
+  const elastic = record.pduType === PduType.COLLISION_ELASTIC;
   const offset = elastic ? (record as CollisionElasticRecord).locationOfImpact : (record as CollisionRecord).location;
   const issuing = entityRef(record.issuingEntityId, table);
   const slot = table ? table.slotOf(issuing.key) : -1;

@@ -4,6 +4,7 @@
  * at the PDU's real-world time (no dead reckoning, no timeouts); Start/Resume lets them run again from where they
  * stood. A time in the near future is waited for on the scheduler, the orders waiting bounded and merged.
  */
+import { PduType } from '../pdu/constants.js';
 import type { SchedulerLike, Subscription } from 'rxjs';
 import { addressedSlots } from '../dr/addressed-slots.js';
 import { actionTimeSeconds } from '../dr/exercise-freeze.js';
@@ -85,7 +86,7 @@ export class SimulationControl {
   take(record: StopFreezeRecord | StartResumeRecord, nowSeconds: number): void {
     const time = record.realWorldTime;
     const order: FreezeOrder = {
-      freeze: record.pduType === 14,
+      freeze: record.pduType === PduType.STOP_FREEZE,
       exercise: record.exerciseId,
       // Copied: the record is reused for the next PDU.
       receiving: { ...record.receivingId },

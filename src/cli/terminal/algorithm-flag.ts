@@ -1,7 +1,8 @@
+import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
 import type { UsageProblem } from '../command.js';
 
-/** DR algorithm names 1–9 as the `--algorithm` flag takes them. */
-export const ALGORITHM_FLAG_NAMES = ['static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
+/** DR algorithm names 1–9 as the `--algorithm` flag takes them: SISO's short names, without 0 (other). */
+export const ALGORITHM_FLAG_NAMES: readonly string[] = DR_ALGORITHM_NAMES.slice(1);
 
 /** Reads `--algorithm`: `auto`, a number 1–9 or a name such as `RVW`; adds a problem otherwise. Defaults to auto. */
 export function algorithmFlag(text: string | undefined, problems: UsageProblem[]): number | 'auto' {

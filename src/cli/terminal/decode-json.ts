@@ -4,6 +4,7 @@
  * position of their ECEF location and the SISO-REF-010 names of their numbers; a shot's and a radio's names include
  * the markings of its entities as last seen in the capture, so each line reads as the summary and the report do.
  */
+import { PduType } from '../../pdu/constants.js';
 import {
   detonationPduNames,
   firePduNames,
@@ -40,7 +41,7 @@ export class DecodeJsonLines {
         ? jsonLine({ ...head, error, pdu: entityStateRecordToPdu(event.rejectedRecord) }, nonFiniteAsText)
         : jsonLine({ ...head, error });
     }
-    if (event.record && event.pduType === 1) {
+    if (event.record && event.pduType === PduType.ENTITY_STATE) {
       const r = event.record;
       this.markings.set(entityKey(r.site, r.application, r.entity), markingText(r));
       const pdu = entityStateRecordToPdu(r);
@@ -52,7 +53,7 @@ export class DecodeJsonLines {
       const pdu = pduRecordToJson(other);
       if (other instanceof FireRecord || other instanceof DetonationRecord) {
         const shot = pdu as FirePdu | DetonationPdu;
-        const names = shot.pduType === 2 ? firePduNames(shot) : detonationPduNames(shot as DetonationPdu);
+        const names = shot.pduType === PduType.FIRE ? firePduNames(shot) : detonationPduNames(shot as DetonationPdu);
         const people = { ...this.marking('shooterMarking', shot.firingEntityId) };
         Object.assign(people, this.marking('targetMarking', shot.targetEntityId));
         const geodetic = geodeticPositionJson(shot.location);
