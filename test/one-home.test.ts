@@ -1,5 +1,6 @@
-// Facts written once: the entity key arithmetic, the JSON form of an entity type, the DR algorithms' names and the
-// PDU type numbers each have one home in src/, which every other file imports instead of writing them out again.
+// Facts written once: the entity key arithmetic, the JSON form of an entity type, the DR algorithms' names, the
+// heartbeat classes and the PDU type numbers each have one home in src/, which every other file imports instead of
+// writing them out again.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,12 @@ const FACTS: readonly Fact[] = [
     notYet: ['src/experiment/spec.ts', 'src/view/page/panel.ts'],
   },
   {
+    name: 'the heartbeat classes and their rules',
+    pattern: /'platformSubsurface',\s*'platformSpace',\s*'munition'|function heartbeatClass\(/,
+    home: ['src/dr/heartbeat.ts'],
+    notYet: ['src/config/schema.ts'],
+  },
+  {
     name: 'a PDU type as a bare number (PduType names it)',
     pattern: /\bpduType\s*[!=]==\s*\d|\b\d+\s*[!=]==\s*pduType\b/,
     home: [],
@@ -65,7 +72,7 @@ describe('one home per fact', () => {
   }
 
   it('the patterns find what they look for', () => {
-    const [key, typeJson, names, bare] = FACTS.map((f) => f.pattern);
+    const [key, typeJson, names, , bare] = FACTS.map((f) => f.pattern);
     expect(key!.test('out.entityKey = site * 2 ** 32 + application * 2 ** 16 + number;')).toBe(true);
     expect(key!.test('return site! * 0x1_0000_0000 + application! * 0x1_0000 + entity!;')).toBe(true);
     expect(key!.test('const site = Math.floor(key / 0x1_0000_0000),')).toBe(true);

@@ -2,7 +2,7 @@
  * What the stream API reads from a configuration: the validated `Config` from whatever the caller passed, and the
  * emitter and table options derived from it.
  */
-import { heartbeatSeconds, heartbeatTableFromConfig } from '../config/heartbeat.js';
+import { heartbeatSeconds, heartbeatTableFromConfig } from '../dr/heartbeat.js';
 import { loadConfig } from '../config/load.js';
 import type { Config, ConfigInput } from '../config/schema.js';
 import type { EmitterOptions } from '../dr/emitter.js';

@@ -4,11 +4,18 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HEARTBEAT_TABLES, heartbeatSeconds, heartbeatTableFromConfig } from '../../src/config/heartbeat.js';
 import { deriveConfigLeaves, renderLeafTable } from '../../scripts/config-leaves.js';
 import { CONFIG_LEAVES } from '../../src/config/leaves.js';
-import { HEARTBEAT_CLASSES, defaultConfig } from '../../src/config/schema.js';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_KDIS, heartbeatSecondsFor } from '../../src/dr/heartbeat.js';
+import { HEARTBEAT_CLASSES as CONFIG_HEARTBEAT_CLASSES, defaultConfig } from '../../src/config/schema.js';
+import {
+  HEARTBEAT_CLASSES,
+  HEARTBEAT_IEEE_TABLE_25,
+  HEARTBEAT_KDIS,
+  HEARTBEAT_TABLES,
+  heartbeatSeconds,
+  heartbeatSecondsFor,
+  heartbeatTableFromConfig,
+} from '../../src/dr/heartbeat.js';
 
 describe('the generated leaf table', () => {
   it("is the schema's leaves (run `npm run config-leaves` after changing the schema)", () => {
@@ -51,6 +58,10 @@ describe("heartbeats: the dr tables, with the configuration's per-class override
     expect(HEARTBEAT_TABLES.ieee).toBe(HEARTBEAT_IEEE_TABLE_25);
     expect(HEARTBEAT_TABLES.kdis).toBe(HEARTBEAT_KDIS);
     expect(heartbeatTableFromConfig(defaultConfig().heartbeat)).toBe(HEARTBEAT_IEEE_TABLE_25);
+  });
+
+  it('name the classes the configuration takes overrides for', () => {
+    expect([...CONFIG_HEARTBEAT_CLASSES]).toEqual([...HEARTBEAT_CLASSES]);
   });
 
   it('give the remote-entity table the same heartbeat as heartbeatSeconds for every kind and domain', () => {
