@@ -29,6 +29,7 @@ import {
   type DatagramTransport,
   type TransportStats,
 } from '../transport/transport.js';
+import { TransportLifecycle } from '../transport/lifecycle.js';
 import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
 import { watchReader } from './reader-watch.js';
 import { credentialsFromUrls, redactUrl } from './url-credentials.js';
@@ -162,10 +163,8 @@ export class NatsTransport implements DatagramTransport {
   private readonly sender: BundleSender;
   private readonly receiveOptions: NatsReceiveOptions | undefined;
   private receiver: DatagramReceiver | undefined;
-  private readonly closeListeners: Array<(error?: Error) => void> = [];
+  private readonly lifecycle = new TransportLifecycle();
   private readonly unwatchReader: () => void;
-  private closing: Promise<void> | undefined;
-  failure: Error | undefined;
   /** Subscriptions by subject. */
   private readonly subscriptions = new Map<string, Subscription>();
   /** The ids of those subscriptions: a message for any other id is late, for a subscription already dropped. */
@@ -276,14 +275,11 @@ export class NatsTransport implements DatagramTransport {
    * failure when the transport closes first (a reader that died never sees the answer).
    */
   settled(): Promise<void> {
-    if (this.closing) return Promise.reject(this.failure ?? new Error('the NATS connection is closed'));
+    if (this.lifecycle.ended) return Promise.reject(this.failure ?? new Error('the NATS connection is closed'));
     return new Promise<void>((resolve, reject) => {
       const onClose = (error?: Error) => reject(error ?? new Error('the NATS connection is closed'));
-      this.closeListeners.push(onClose);
-      const done = () => {
-        const at = this.closeListeners.indexOf(onClose);
-        if (at >= 0) this.closeListeners.splice(at, 1);
-      };
+      this.lifecycle.onClose(onClose);
+      const done = () => this.lifecycle.offClose(onClose);
       this.connection.flush().then(
         () => (done(), resolve()),
         (error: unknown) => (done(), reject(error)),
@@ -338,7 +334,7 @@ export class NatsTransport implements DatagramTransport {
   setArea(area: Area | undefined): void {
     const receive = this.receiveOptions;
     if (!receive) throw new Error('this NATS transport only sends: open it with `receive` to subscribe');
-    if (this.closing) return;
+    if (this.lifecycle.ended) return;
     const prefix = `${this.router.prefix}.${receive.exercise}`;
     const wanted = new Set<string>();
     let cells: Set<string> | undefined;
@@ -386,7 +382,7 @@ export class NatsTransport implements DatagramTransport {
    */
   covers(subject: string): boolean {
     const receive = this.receiveOptions;
-    if (!receive || this.closing) return false;
+    if (!receive || this.lifecycle.ended) return false;
     const prefix = `${this.router.prefix}.${receive.exercise}.`;
     if (!subject.startsWith(prefix)) return false;
     const cells = this.cellSet;
@@ -487,7 +483,7 @@ export class NatsTransport implements DatagramTransport {
   }
 
   send(datagram: Uint8Array, length = datagram.length): void {
-    if (this.closing) {
+    if (this.lifecycle.ended) {
       this.sender.failed('the transport is closed');
       return;
     }
@@ -502,34 +498,38 @@ export class NatsTransport implements DatagramTransport {
   }
 
   onClose(listener: (error?: Error) => void): void {
-    if (this.closing) listener(this.failure);
-    else this.closeListeners.push(listener);
+    this.lifecycle.onClose(listener);
+  }
+
+  /** The failure that ended the transport, if one did. */
+  get failure(): Error | undefined {
+    return this.lifecycle.failure;
   }
 
   /** Publishes what waits, lets the client write it out (drain), and closes the connection. Idempotent. */
   close(): Promise<void> {
-    if (!this.closing) this.flush();
+    if (!this.lifecycle.ended) this.flush();
     return this.end(undefined, true);
   }
 
   private end(error: Error | undefined, drain = false): Promise<void> {
-    if (this.closing) return this.closing;
-    this.failure = error;
-    this.receiver = undefined;
-    this.unwatchReader();
-    this.areaSubscription?.unsubscribe();
+    return this.lifecycle.end(error, () => {
+      this.receiver = undefined;
+      this.unwatchReader();
+      this.areaSubscription?.unsubscribe();
+      return this.release(drain);
+    });
+  }
+
+  private async release(drain: boolean): Promise<void> {
     const connection = this.connection;
-    this.closing = (async () => {
-      if (connection.isClosed()) return;
-      try {
-        if (drain) await connection.drain();
-        else await connection.close();
-      } catch {
-        // Already closing or closed: nothing more to release.
-      }
-    })();
-    for (const listener of this.closeListeners.splice(0)) listener(error);
-    return this.closing;
+    if (connection.isClosed()) return;
+    try {
+      if (drain) await connection.drain();
+      else await connection.close();
+    } catch {
+      // Already closing or closed: nothing more to release.
+    }
   }
 }
 

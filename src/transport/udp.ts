@@ -12,6 +12,7 @@ import {
   type DatagramTransport,
   type TransportStats,
 } from './transport.js';
+import { TransportLifecycle } from './lifecycle.js';
 
 /** DIS's UDP port (Wireshark `DEFAULT_DIS_UDP_PORT`). */
 export const DIS_PORT = 3000;
@@ -153,11 +154,8 @@ export class UdpTransport implements DatagramTransport {
   private readonly socket: Socket;
   private readonly destinationAddress: string | undefined;
   private readonly destinationPort: number;
-  /** The failure that ended the transport, if one did. */
-  failure: Error | undefined;
   private receiver: DatagramReceiver | undefined;
-  private readonly closeListeners: Array<(error?: Error) => void> = [];
-  private closing: Promise<void> | undefined;
+  private readonly lifecycle = new TransportLifecycle();
   private sendsInFlight = 0;
   private drained: (() => void) | undefined;
   // One callback for every send, so a send allocates no closure.
@@ -191,7 +189,7 @@ export class UdpTransport implements DatagramTransport {
     socket.on('error', (error) => void this.end(explain('UDP socket', error)));
     // Closed by anything but `close()` (code holding the socket, a runtime shutting it): a failure, not a silent stop.
     socket.on('close', () => {
-      if (this.closing) return;
+      if (this.lifecycle.ended) return;
       void this.end(new Error('UDP socket closed while in use: nothing more can be received or sent on it'));
     });
   }
@@ -255,8 +253,10 @@ export class UdpTransport implements DatagramTransport {
   }
 
   send(datagram: Uint8Array, length = datagram.length): void {
-    if (this.destinationAddress === undefined || this.closing) {
-      this.sendFailed(this.closing ? 'the transport is closed' : 'no destination: this transport only receives');
+    if (this.destinationAddress === undefined || this.lifecycle.ended) {
+      this.sendFailed(
+        this.lifecycle.ended ? 'the transport is closed' : 'no destination: this transport only receives',
+      );
       return;
     }
     this.stats.datagramsOut++;
@@ -283,8 +283,12 @@ export class UdpTransport implements DatagramTransport {
   }
 
   onClose(listener: (error?: Error) => void): void {
-    if (this.closing) listener(this.failure);
-    else this.closeListeners.push(listener);
+    this.lifecycle.onClose(listener);
+  }
+
+  /** The failure that ended the transport, if one did. */
+  get failure(): Error | undefined {
+    return this.lifecycle.failure;
   }
 
   /** Stops receiving, lets sends already queued complete, then releases the socket. */
@@ -293,24 +297,24 @@ export class UdpTransport implements DatagramTransport {
   }
 
   private end(error: Error | undefined): Promise<void> {
-    if (this.closing) return this.closing;
-    this.failure = error;
-    this.receiver = undefined;
-    // After a failure the socket is gone; otherwise queued datagrams still leave before it closes.
-    const drained =
-      error || this.sendsInFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (this.drained = resolve));
-    this.closing = drained.then(
-      () =>
-        new Promise<void>((resolve) => {
-          try {
-            this.socket.close(() => resolve());
-          } catch {
-            resolve(); // already closed
-          }
-        }),
-    );
-    for (const listener of this.closeListeners.splice(0)) listener(error);
-    return this.closing;
+    return this.lifecycle.end(error, () => {
+      this.receiver = undefined;
+      // After a failure the socket is gone; otherwise queued datagrams still leave before it closes.
+      const drained =
+        error || this.sendsInFlight === 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => (this.drained = resolve));
+      return drained.then(
+        () =>
+          new Promise<void>((resolve) => {
+            try {
+              this.socket.close(() => resolve());
+            } catch {
+              resolve(); // already closed
+            }
+          }),
+      );
+    });
   }
 }
 
