@@ -38,7 +38,7 @@ const FACTS: readonly Fact[] = [
     name: 'the JSON form of an entity type from its seven numbers',
     pattern: /kind: \w+\[0\]!,\s*domain: \w+\[1\]!,\s*country: \w+\[2\]!,\s*category: \w+\[3\]!,\s*subcategory:/,
     home: ['src/pdu/pdu-json-parts.ts'],
-    notYet: ['src/truth/loaders.ts'],
+    notYet: [],
   },
   {
     name: "the DR algorithms' names",
@@ -56,7 +56,7 @@ const FACTS: readonly Fact[] = [
     name: 'a PDU type as a bare number (PduType names it)',
     pattern: /\bpduType\s*[!=]==\s*\d|\b\d+\s*[!=]==\s*pduType\b/,
     home: [],
-    notYet: ['src/dr/remote-entity-table.ts', 'src/truth/loaders.ts', 'src/view/page/entities.ts'],
+    notYet: ['src/dr/remote-entity-table.ts', 'src/view/page/entities.ts'],
   },
 ];
 

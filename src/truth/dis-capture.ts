@@ -7,8 +7,10 @@
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { udpFromFrame } from '../pcap/packet.js';
 import { CaptureParser } from '../pcap/reader.js';
+import { PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, markingText } from '../pdu/entity-state-record.js';
+import { entityTypeJson } from '../pdu/pdu-json-parts.js';
 import type { EntityType } from '../pdu/schema.js';
 import { CodecStatus } from '../pdu/status.js';
 import type { TrackPoint } from './track-point.js';
@@ -95,7 +97,7 @@ export function readDisCaptureTrack(
     if (udp.kind !== 'udp' || decodeEntityStateOrUpdateInto(record, udp.payload) !== CodecStatus.OK) continue;
     const id = `${record.site}:${record.application}:${record.entity}`;
     let track = tracks.get(id);
-    const full = record.pduType === 1; // an Entity State Update carries no type, force or marking
+    const full = record.pduType === PduType.ENTITY_STATE; // an Entity State Update carries no type, force or marking
     if (!track) {
       const t = frame.timeSeconds;
       track = {
@@ -103,7 +105,7 @@ export function readDisCaptureTrack(
         summary: {
           id,
           marking: '',
-          entityType: entityTypeOf(record),
+          entityType: entityTypeJson(record.entityType),
           forceId: 0,
           pdus: 0,
           firstSeconds: t,
@@ -115,7 +117,9 @@ export function readDisCaptureTrack(
     const s = track.summary;
     track.summary = {
       ...s,
-      ...(full ? { marking: markingText(record), entityType: entityTypeOf(record), forceId: record.forceId } : {}),
+      ...(full
+        ? { marking: markingText(record), entityType: entityTypeJson(record.entityType), forceId: record.forceId }
+        : {}),
       pdus: s.pdus + 1,
       lastSeconds: frame.timeSeconds,
     };
@@ -203,19 +207,6 @@ export function placeOnCaptureClock(states: CapturedState[]): CapturedState[] {
 /** The fixes of one entity in a DIS capture (see `readDisCaptureTrack`). */
 export function parseDisCaptureTrack(bytes: Uint8Array, entity?: string): TrackPoint[] {
   return readDisCaptureTrack(bytes, entity).points;
-}
-
-function entityTypeOf(record: EntityStateRecord): EntityType {
-  const t = record.entityType;
-  return {
-    kind: t[0]!,
-    domain: t[1]!,
-    country: t[2]!,
-    category: t[3]!,
-    subcategory: t[4]!,
-    specific: t[5]!,
-    extra: t[6]!,
-  };
 }
 
 /** The track kind of a DIS entity type: its platform domain, or munition (SISO-REF-010); air when unknown. */

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { BIN, ROOT, within } from '../support/binary.js';
 import { cli } from '../support/cli.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'reckon-cli-tracks-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
