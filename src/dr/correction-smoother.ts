@@ -18,7 +18,13 @@ import {
   positionOffset,
   type SmoothingOptions,
 } from './position-smoothing.js';
-import { KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED, evaluateRotating, positionAt, worldVelocity } from './store.js';
+import {
+  KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
+  evaluateRotating,
+  initialWorldToBody,
+  positionAt,
+  worldVelocity,
+} from './store.js';
 
 // Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
 const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;
@@ -61,6 +67,7 @@ export class CorrectionSmoother {
   private readonly m = new Float64Array(9);
   private readonly p2 = new Float64Array(3);
   private readonly m2 = new Float64Array(9);
+  private readonly r0 = new Float64Array(9);
   private readonly previousVelocity = new Float64Array(3);
 
   /**
@@ -115,7 +122,7 @@ export class CorrectionSmoother {
     this.minusDt[slot] = this.state.reference[slot]! - this.now[0]!;
     positionAt(s, slot, 0, this.minusDt, this.p, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p, 0, this.m, 0, null);
-    else for (let k = 0; k < 9; k++) this.m[k] = s.r0[9 * slot + k]!;
+    else initialWorldToBody(s, slot, this.m, 0);
     if (this.usesVelocity) worldVelocity(s, slot, 0, this.m, 0, this.previousVelocity, 0, this.minusDt);
     if (this.state.isSmoothing[slot] === 1) this.smooth(slot, this.p, this.m, 0, false);
   }
@@ -129,7 +136,7 @@ export class CorrectionSmoother {
     this.minusDt[slot] = this.state.reference[slot]! - t;
     positionAt(s, slot, 0, this.minusDt, this.p2, 0);
     if (s.kernel[slot] !== KERNEL_LINEAR) evaluateRotating(s, slot, 0, this.minusDt, this.p2, 0, this.m2, 0, null);
-    else for (let k = 0; k < 9; k++) this.m2[k] = s.r0[9 * slot + k]!;
+    else initialWorldToBody(s, slot, this.m2, 0);
     let e2 = 0;
     for (let k = 0; k < 3; k++) {
       const e = this.p[k]! - this.p2[k]!;
@@ -187,8 +194,9 @@ export class CorrectionSmoother {
       const sFraction = time[SMOOTH_FRACTION]!;
       if (sFraction < 1) {
         for (let k = 0; k < 3; k++) location[o3 + k]! += this.p2[k]!;
-        const from = fixed ? s.r0 : matrices,
-          f9 = fixed ? 9 * slot : o9;
+        if (fixed) initialWorldToBody(s, slot, this.r0, 0);
+        const from = fixed ? this.r0 : matrices,
+          f9 = fixed ? 0 : o9;
         turnByError(this.errorRotation, this.errorHalfAngle, slot, time, from, f9, matrices, o9);
         if (display) state.displayStale[slot] = 1;
         return true;
@@ -197,7 +205,7 @@ export class CorrectionSmoother {
     }
     // On the new path: a fixed orientation is R0 again.
     if (fixed) {
-      for (let k = 0; k < 9; k++) matrices[o9 + k] = s.r0[9 * slot + k]!;
+      initialWorldToBody(s, slot, matrices, o9);
       if (display) {
         for (let k = 0; k < 3; k++) state.displayOrientation[o3 + k] = s.orientation0[j + k]!;
         state.displayStale[slot] = 0;

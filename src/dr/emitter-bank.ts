@@ -24,7 +24,6 @@ import {
   exceedsThreshold,
   norm,
   writeOrientationErrors,
-  writeOrientationLimits,
   writeSentKinematics,
 } from './emitter-decision.js';
 import {
@@ -35,13 +34,26 @@ import {
   EMIT_POSITION as EMIT_POSITION_IMPORTED,
   type EmitterOptions,
 } from './emitter.js';
-import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
+import {
+  AUTO as AUTO_IMPORTED,
+  EmitterProfiles,
+  PROFILE_ALGORITHM as PROFILE_ALGORITHM_IMPORTED,
+  PROFILE_HEARTBEAT as PROFILE_HEARTBEAT_IMPORTED,
+  PROFILE_MAX_M as PROFILE_MAX_M_IMPORTED,
+  PROFILE_MIN_INTERVAL as PROFILE_MIN_INTERVAL_IMPORTED,
+  PROFILE_MIN_M as PROFILE_MIN_M_IMPORTED,
+  PROFILE_STATIONARY_HEARTBEAT as PROFILE_STATIONARY_HEARTBEAT_IMPORTED,
+  PROFILE_STRIDE as PROFILE_STRIDE_IMPORTED,
+  PROFILE_TRAVEL as PROFILE_TRAVEL_IMPORTED,
+} from './emitter-profiles.js';
+import { isStationaryState } from './heartbeat.js';
 import { createFloat64Arena, type Float64Arena } from './simd-kernel.js';
 import {
   DrStore,
   KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
   KERNEL_ROTATING_BODY as KERNEL_ROTATING_BODY_IMPORTED,
   bodyPosition,
+  initialWorldToBody,
   positionAt,
   resetSlot,
   rotateSlots,
@@ -93,18 +105,16 @@ export interface BankTruth {
   readonly appearance: Uint32Array;
 }
 
-/** Profile fields, PROFILE_STRIDE doubles per profile; 0–4 are an emitter's `limits` (emitter-decision.ts). */
-const PROFILE_HEARTBEAT = 5,
-  PROFILE_STATIONARY_HEARTBEAT = 6,
-  PROFILE_MIN_INTERVAL = 7,
-  /** The algorithm sent, or −1 for 'auto'. */
-  PROFILE_ALGORITHM = 8,
-  /** Seconds of travel of the adaptive threshold, NaN for a fixed one. */
-  PROFILE_TRAVEL = 9,
-  PROFILE_MIN_M = 10,
-  PROFILE_MAX_M = 11,
-  PROFILE_STRIDE = 12;
-const AUTO = -1;
+// Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
+const PROFILE_HEARTBEAT = PROFILE_HEARTBEAT_IMPORTED,
+  PROFILE_STATIONARY_HEARTBEAT = PROFILE_STATIONARY_HEARTBEAT_IMPORTED,
+  PROFILE_MIN_INTERVAL = PROFILE_MIN_INTERVAL_IMPORTED,
+  PROFILE_ALGORITHM = PROFILE_ALGORITHM_IMPORTED,
+  PROFILE_TRAVEL = PROFILE_TRAVEL_IMPORTED,
+  PROFILE_MIN_M = PROFILE_MIN_M_IMPORTED,
+  PROFILE_MAX_M = PROFILE_MAX_M_IMPORTED,
+  PROFILE_STRIDE = PROFILE_STRIDE_IMPORTED,
+  AUTO = AUTO_IMPORTED;
 
 /** `flags` bits. */
 const FLAG_CHANGE_REQUESTED = 1,
@@ -113,7 +123,8 @@ const FLAG_CHANGE_REQUESTED = 1,
 /** Below this many entities a pass runs the JavaScript quadratic rather than call into WebAssembly. */
 const SIMD_MIN_ENTITIES = 16;
 
-const DEG = Math.PI / 180;
+/** Entities whose predicted positions a pass computes at a time: a scratch that stays in cache, whatever N. */
+const PREDICT_CHUNK = 2048;
 
 /** The decisions of many `DeadReckoningEmitter`s in one pass over struct-of-arrays truth; see the file header. */
 export class EmitterBank {
@@ -142,16 +153,17 @@ export class EmitterBank {
 
   private arena: Float64Arena | null = null;
   private flags!: Uint8Array;
-  /** Predicted positions of the current pass (3 per entity, in the arena). */
+  /** Predicted positions of the entities of the current chunk of a pass (3 per entity, in the arena). */
   private predicted!: Float64Array;
-  /** ½·A of the FVW form of each entity's last PDU ('auto' compares it with the FPW form). */
-  private candidateHalfAcceleration!: Float64Array;
-  /** Per entity: dt at the orientation anchor and the room left there (−1: none), and the true R_wb there. */
+  /** The float32 acceleration of the FVW form of each entity's last PDU ('auto' compares it with the FPW form). */
+  private candidateAcceleration!: Float32Array;
+  /**
+   * Per entity: dt at the orientation anchor and the room left there (−1: none), and the true R_wb there, held as
+   * float32 (the room is less the rounding, so the bound stays a bound).
+   */
   private anchor!: Float64Array;
-  private anchorR!: Float64Array;
-  private profiles = new Float64Array(4 * PROFILE_STRIDE);
-  private profileCount = 0;
-  private readonly profileIds = new Map<string, number>();
+  private anchorR!: Float32Array;
+  private readonly profiles = new EmitterProfiles();
 
   // Scratch: doubles handed between functions through typed arrays (never boxed), and the send's working state.
   private readonly errors = Float64Array.of(0, 0, 2, 0);
@@ -173,47 +185,12 @@ export class EmitterBank {
    * cap, algorithm and adaptive threshold, with `DeadReckoningEmitter`'s defaults. @returns its number.
    */
   addProfile(options: EmitterOptions = {}): number {
-    const orientationThreshold = options.orientationThresholdRad ?? 3 * DEG;
-    const heartbeat = options.heartbeatSeconds ?? 5;
-    const stationary =
-      options.stationaryHeartbeatSeconds === undefined
-        ? HEARTBEAT_STATIONARY_SECONDS
-        : options.stationaryHeartbeatSeconds;
-    const algorithm = options.algorithm ?? 4;
-    const adaptive = options.adaptiveThreshold ?? null;
-    const values = [
-      options.positionThresholdMeters ?? 1,
-      0,
-      0,
-      0,
-      0,
-      heartbeat,
-      Math.max(heartbeat, stationary ?? 0),
-      options.minIntervalSeconds ?? 0,
-      algorithm === 'auto' ? AUTO : algorithm,
-      adaptive === null ? Number.NaN : adaptive.secondsOfTravel,
-      adaptive === null ? 0 : adaptive.minMeters,
-      adaptive === null ? 0 : adaptive.maxMeters,
-    ];
-    const key = `${orientationThreshold},${values.join(',')}`;
-    const known = this.profileIds.get(key);
-    if (known !== undefined) return known;
-    if (this.profileCount === 0xffff) throw new RangeError('an emitter bank holds at most 65535 profiles');
-    const at = this.profileCount * PROFILE_STRIDE;
-    if (at + PROFILE_STRIDE > this.profiles.length) {
-      const larger = new Float64Array(2 * this.profiles.length);
-      larger.set(this.profiles);
-      this.profiles = larger;
-    }
-    this.profiles.set(values, at);
-    writeOrientationLimits(this.profiles, at, orientationThreshold);
-    this.profileIds.set(key, this.profileCount);
-    return this.profileCount++;
+    return this.profiles.add(options);
   }
 
   /** Starts entity i afresh with a profile: its next decision sends it as a first PDU. */
   reset(i: number, profile: number): void {
-    if (!(profile >= 0 && profile < this.profileCount)) throw new RangeError(`no profile ${profile}`);
+    if (!(profile >= 0 && profile < this.profiles.count)) throw new RangeError(`no profile ${profile}`);
     this.profile[i] = profile;
     this.sentCount[i] = 0;
     this.flags[i] = 0;
@@ -270,14 +247,17 @@ export class EmitterBank {
    */
   decide(tSeconds: number, from = 0, to = this.capacity): number {
     if (!(from >= 0 && to <= this.capacity && from <= to)) throw new RangeError(`no entities [${from}, ${to})`);
-    this.predict(tSeconds, from, to);
     const reasons = this.reasons,
       senders = this.senders;
     let count = 0;
-    for (let i = from; i < to; i++) {
-      const r = this.decideEntity(i, tSeconds);
-      reasons[i] = r;
-      if (r !== 0) senders[count++] = i;
+    for (let chunk = from; chunk < to; chunk += PREDICT_CHUNK) {
+      const end = Math.min(to, chunk + PREDICT_CHUNK);
+      this.predict(tSeconds, chunk, end);
+      for (let i = chunk; i < end; i++) {
+        const r = this.decideEntity(i, tSeconds, chunk);
+        reasons[i] = r;
+        if (r !== 0) senders[count++] = i;
+      }
     }
     this.decisions += to - from;
     this.senderCount = count;
@@ -332,12 +312,13 @@ export class EmitterBank {
     const old = this.capacity > 0 ? this.snapshot() : null;
     const n = capacity;
     // P0, V, ½A, the reference times and the predicted positions in one arena, for the SIMD quadratic kernel.
-    const arena = n >= 64 ? createFloat64Arena(13 * n) : null;
+    const chunk = Math.min(n, PREDICT_CHUNK);
+    const arena = n >= 64 ? createFloat64Arena(10 * n + 3 * chunk) : null;
     const arenaArray = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
     this.arena = arena;
-    this.store = new DrStore(n, arena);
+    this.store = new DrStore(n, arena, 'float32');
     this.lastSentSeconds = arenaArray(n);
-    this.predicted = arenaArray(3 * n);
+    this.predicted = arenaArray(3 * chunk);
     this.truth = {
       location: new Float64Array(3 * n),
       linearVelocity: new Float64Array(3 * n),
@@ -353,9 +334,9 @@ export class EmitterBank {
     this.sentAppearance = new Uint32Array(n);
     this.profile = new Uint16Array(n);
     this.flags = new Uint8Array(n);
-    this.candidateHalfAcceleration = new Float64Array(3 * n);
+    this.candidateAcceleration = new Float32Array(3 * n);
     this.anchor = new Float64Array(2 * n);
-    this.anchorR = new Float64Array(9 * n);
+    this.anchorR = new Float32Array(9 * n);
     for (let i = 0; i < n; i++) this.anchor[2 * i + 1] = -1;
     if (old !== null) this.restore(old);
     this.capacity = n;
@@ -384,7 +365,10 @@ export class EmitterBank {
     }
   }
 
-  /** The predicted positions of [from, to) at tSeconds: the quadratic of each sent model (RPB/RVB in the pass). */
+  /**
+   * The predicted positions of [from, to) (at most PREDICT_CHUNK) at tSeconds, entity `from` first: the quadratic of
+   * each sent model (RPB/RVB in the pass).
+   */
   private predict(tSeconds: number, from: number, to: number): void {
     const s = this.store,
       arena = this.arena,
@@ -399,29 +383,33 @@ export class EmitterBank {
         s.velocityWorld.byteOffset + 24 * from,
         s.halfAccelerationWorld.byteOffset + 24 * from,
         this.lastSentSeconds.byteOffset + 8 * from,
-        out.byteOffset + 24 * from,
+        out.byteOffset,
       );
       first = from + 2 * pairs;
     }
-    for (let i = first; i < to; i++) positionAt(s, i, tSeconds, this.lastSentSeconds, out, i);
+    for (let i = first; i < to; i++) positionAt(s, i, tSeconds, this.lastSentSeconds, out, i - from);
   }
 
-  /** `DeadReckoningEmitter.update`'s decision for entity i at tSeconds (the predicted position is in the pass). */
-  private decideEntity(i: number, tSeconds: number): number {
+  /**
+   * `DeadReckoningEmitter.update`'s decision for entity i at tSeconds (its predicted position is in the chunk that
+   * starts at entity `chunk`).
+   */
+  private decideEntity(i: number, tSeconds: number, chunk: number): number {
     if (this.sentCount[i] === 0) return EMIT_FIRST;
     const s = this.store,
       truth = this.truth,
       errors = this.errors,
-      profiles = this.profiles,
+      profiles = this.profiles.values,
       at = this.profile[i]! * PROFILE_STRIDE;
     const dt = tSeconds - this.lastSentSeconds[i]!;
     const i3 = 3 * i,
       p = truth.location,
-      q = this.predicted;
-    if (s.kernel[i] === KERNEL_ROTATING_BODY) bodyPosition(s, i, tSeconds, this.lastSentSeconds, q, i);
-    const ex = p[i3]! - q[i3]!,
-      ey = p[i3 + 1]! - q[i3 + 1]!,
-      ez = p[i3 + 2]! - q[i3 + 2]!;
+      q = this.predicted,
+      q3 = 3 * (i - chunk);
+    if (s.kernel[i] === KERNEL_ROTATING_BODY) bodyPosition(s, i, tSeconds, this.lastSentSeconds, q, i - chunk);
+    const ex = p[i3]! - q[q3]!,
+      ey = p[i3 + 1]! - q[q3 + 1]!,
+      ez = p[i3 + 2]! - q[q3 + 2]!;
     errors[POSITION_SQ] = ex * ex + ey * ey + ez * ez;
     const travel = profiles[at + PROFILE_TRAVEL]!;
     if (!Number.isNaN(travel)) {
@@ -477,27 +465,29 @@ export class EmitterBank {
       }
       if (d2 < room * room * (1 - 1e-12)) return false;
     }
-    let model: Float64Array, mi: number;
-    if (s.kernel[i] === KERNEL_LINEAR) {
-      model = s.r0;
-      mi = a9;
-    } else {
+    const model = this.predictedR;
+    if (s.kernel[i] === KERNEL_LINEAR) initialWorldToBody(s, i, model, 0);
+    else {
       this.oneSlot[0] = i;
-      rotateSlots(s, this.oneSlot, 1, tSeconds, this.lastSentSeconds, this.predictedR, 0);
-      model = this.predictedR;
-      mi = 0;
+      rotateSlots(s, this.oneSlot, 1, tSeconds, this.lastSentSeconds, model, 0);
     }
-    writeOrientationErrors(this.errors, trueR, ri, model, mi);
-    let d2 = 0;
+    writeOrientationErrors(this.errors, trueR, ri, model, 0);
+    let d2 = 0,
+      rounding2 = 0;
     for (let k = 0; k < 9; k++) {
       const x = trueR[ri + k]!,
-        d = x - model[mi + k]!;
+        d = x - model[k]!;
       anchorR[a9 + k] = x;
+      // What float32 took off the anchor (exact: x and its rounding share their leading bits).
+      const r = x - anchorR[a9 + k]!;
       d2 += d * d;
+      rounding2 += r * r;
     }
     anchor[a2] = dt;
-    anchor[a2 + 1] = this.profiles[at + DELTA_MAX]! - Math.sqrt(d2) * (1 + 1e-12) - 1e-12;
-    return exceedsAngle(this.errors, this.profiles, at);
+    // The room is measured from the rounded anchor: ‖A − A_j‖ ≤ ‖A − fl(A_j)‖ + ‖fl(A_j) − A_j‖.
+    anchor[a2 + 1] =
+      this.profiles.values[at + DELTA_MAX]! - (Math.sqrt(d2) + Math.sqrt(rounding2)) * (1 + 1e-12) - 1e-12;
+    return exceedsAngle(this.errors, this.profiles.values, at);
   }
 
   /** `DeadReckoningEmitter.send` for entity i at tSeconds. */
@@ -519,7 +509,7 @@ export class EmitterBank {
       for (let k = 0; k < 3; k++) truth.orientation[k] = bank.orientation[i3 + k]!;
     }
     const at = this.profile[i]! * PROFILE_STRIDE;
-    const configured = this.profiles[at + PROFILE_ALGORITHM]!;
+    const configured = this.profiles.values[at + PROFILE_ALGORITHM]!;
     const alg = configured === AUTO ? this.chooseAlgorithm(i, tSeconds) : configured;
     const sent = this.sent;
     writeSentKinematics(sent, truth, worldToBody, alg);
@@ -537,10 +527,10 @@ export class EmitterBank {
       appearance,
     );
     if (configured === AUTO) {
-      // The FVW form of this PDU: the V model's ½A from the float32 acceleration.
+      // The FVW form of this PDU: its float32 acceleration (½A is taken where it is read, the same doubles).
       const a = truth.linearAcceleration,
-        h = this.candidateHalfAcceleration;
-      for (let k = 0; k < 3; k++) h[i3 + k] = 0.5 * Math.fround(a[k]!);
+        h = this.candidateAcceleration;
+      for (let k = 0; k < 3; k++) h[i3 + k] = a[k]!;
     }
     this.sentAppearance[i] = appearance;
     // Decided on the float32 values sent, as receivers decide it (see RemoteEntityTable's timeout).
@@ -568,8 +558,11 @@ export class EmitterBank {
         i3 = 3 * i,
         p = truth.location,
         s = this.store,
-        h = this.candidateHalfAcceleration;
+        a32 = this.candidateAcceleration;
       // The FPW form: P0 + (V + 0·dt)·dt; the FVW form: P0 + (V + ½A·dt)·dt (store.ts `positionAt`).
+      const hx = 0.5 * a32[i3]!,
+        hy = 0.5 * a32[i3 + 1]!,
+        hz = 0.5 * a32[i3 + 2]!;
       const x0 = s.location0[i3]!,
         y0 = s.location0[i3 + 1]!,
         z0 = s.location0[i3 + 2]!;
@@ -582,9 +575,9 @@ export class EmitterBank {
         p[2]! - (z0 + (vz + 0 * dt) * dt),
       );
       const errorV = norm(
-        p[0]! - (x0 + (vx + h[i3]! * dt) * dt),
-        p[1]! - (y0 + (vy + h[i3 + 1]! * dt) * dt),
-        p[2]! - (z0 + (vz + h[i3 + 2]! * dt) * dt),
+        p[0]! - (x0 + (vx + hx * dt) * dt),
+        p[1]! - (y0 + (vy + hy * dt) * dt),
+        p[2]! - (z0 + (vz + hz * dt) * dt),
       );
       accelerating = errorV < errorP;
     }

@@ -33,7 +33,7 @@ import {
 } from './emitter-decision.js';
 import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
 import { DeadReckoningModel } from './model.js';
-import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, rotateSlots } from './store.js';
+import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, initialWorldToBody, rotateSlots } from './store.js';
 import { createTruthState, type TruthState } from './truth-state.js';
 import { PoseRateEstimator } from './pose-rates.js';
 
@@ -312,10 +312,13 @@ export class DeadReckoningEmitter {
     return exceedsAngle(errors, this.limits);
   }
 
-  /** R_wb of the sent model at errors[LAST_DT] (row-major), as `evaluateRotating` computes it; R0 in place when fixed. */
+  /** R_wb of the sent model at errors[LAST_DT] (row-major), as `evaluateRotating` computes it; R0 when fixed. */
   private predictedRotation(): Float64Array {
     const store = this.model.store;
-    if (store.kernel[0] === KERNEL_LINEAR) return store.r0; // slot 0
+    if (store.kernel[0] === KERNEL_LINEAR) {
+      initialWorldToBody(store, 0, this.predictedR, 0);
+      return this.predictedR;
+    }
     this.minusDt[0] = -this.errors[LAST_DT]!;
     rotateSlots(store, SLOT_0, 1, 0, this.minusDt, this.predictedR, 0);
     return this.predictedR;

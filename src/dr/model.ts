@@ -3,7 +3,15 @@
  * accumulating steps), and the convenience function `deadReckon` over the JSON form of an Entity State PDU.
  */
 import { isKnownAlgorithm } from './algorithm.js';
-import { DrStore, KERNEL_LINEAR, evaluateRotating, extrapolateLinear, resetSlot, worldVelocity } from './store.js';
+import {
+  DrStore,
+  KERNEL_LINEAR,
+  evaluateRotating,
+  extrapolateLinear,
+  initialWorldToBody,
+  resetSlot,
+  worldVelocity,
+} from './store.js';
 
 /** The fields of an Entity State PDU that dead reckoning reads, in their JSON-form names (an `EntityStatePdu` will do). */
 export interface DeadReckoningInput {
@@ -130,7 +138,7 @@ export class DeadReckoningModel {
         outOrientation[1] = s.orientation0[1]!;
         outOrientation[2] = s.orientation0[2]!;
       }
-      if (outWorldToBody !== null) outWorldToBody.set(s.r0);
+      if (outWorldToBody !== null) initialWorldToBody(s, 0, outWorldToBody, 0);
     }
     return outLocation;
   }

@@ -26,6 +26,7 @@ import {
   eulerAt,
   evaluateRotating,
   extrapolateLinear,
+  initialWorldToBody,
   positionAt,
   resetSlot,
   rotateSlots,
@@ -434,7 +435,8 @@ export class RemoteEntityTable {
     resetSlot(s, slot, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, this.pending.algorithm[slot]!, this.appearance[slot]!);
     this.trackRotating(slot);
     for (let k = s3; k < s3 + 3; k++) state.orientation[k] = state.displayOrientation[k] = s.orientation0[k]!;
-    for (let k = 9 * slot; k < 9 * slot + 9; k++) state.worldToBody[k] = state.displayWorldToBody[k] = s.r0[k]!;
+    initialWorldToBody(s, slot, state.displayWorldToBody, 9 * slot);
+    for (let k = 9 * slot; k < 9 * slot + 9; k++) state.worldToBody[k] = state.displayWorldToBody[k]!;
     state.orientationStale[slot] = state.displayStale[slot] = 0;
     if (smooth) this.corrections.start(slot);
     else this.corrections.stop(slot);

@@ -1,10 +1,12 @@
 /**
  * Struct-of-arrays storage of dead-reckoning models, and the kernels that evaluate them at a total time since
  * each model's reset. Everything that does not depend on t is computed once at reset (orientation DR is bound by
- * trigonometry, as bench/dr.bench.ts dr.extrapolate.rvw shows): R0 from the Euler angles and as a quaternion, |ω| and the axis, and for the fixed-orientation models the
- * world-frame velocity and ½·acceleration, so that every non-rotating model (static, frozen, FPW, FVW, FPB, FVB,
- * and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t².
- * Used by `DeadReckoningModel` (one entity) and `RemoteEntityTable` (many).
+ * trigonometry, as bench/dr.bench.ts dr.extrapolate.rvw shows): R0 as a unit quaternion, |ω|, and for the
+ * fixed-orientation models the world-frame velocity and ½·acceleration, so that every non-rotating model (static,
+ * frozen, FPW, FVW, FPB, FVB, and the position of RPW/RVW) is one branch-free quadratic P0 + V·t + ½A·t². R0 as a
+ * matrix is derived from the quaternion where it is read (`initialWorldToBody`), and the turn axis −ω/|ω| from the
+ * rates: neither is stored, which halves the bytes per slot.
+ * Used by `DeadReckoningModel` (one entity), `RemoteEntityTable` and `EmitterBank` (many).
  */
 import {
   DR_FPB,
@@ -40,9 +42,22 @@ const scratchSinCos = new Float64Array(2);
 /** sin, cos of ψ/2, θ/2, φ/2 in `resetSlot`. */
 const scratchHalfAngles = new Float64Array(6);
 const oneSlot = new Int32Array(1);
+/** R0 of one slot, for `resetSlot` and `bodyPosition`. */
+const scratchR0 = new Float64Array(9);
 
 /** Below this many slots the call into WebAssembly costs more than it saves. */
 const SIMD_MIN_SLOTS = 16;
+
+/**
+ * How a store holds the vectors a PDU carries as 32-bit floats (velocity, acceleration, ψθφ, rates; IEEE 1278.1-2012
+ * §6.2.95, §6.2.98, §6.2.32): 'float32' holds them as the wire does (half the bytes: a table of many entities),
+ * rounding any other value to the nearest float32 first, so every term derived from them is derived from what is
+ * held; 'float64' keeps any double (one model fed by a caller's doubles).
+ */
+export type SentPrecision = 'float32' | 'float64';
+
+/** The vectors a store keeps as sent: Float32Array or Float64Array by the store's `SentPrecision`. */
+export type SentVectors = Float32Array | Float64Array;
 
 export class DrStore {
   /** The DR algorithm as received (0–255). */
@@ -58,33 +73,33 @@ export class DrStore {
   /** World-frame ½·acceleration of the quadratic, m/s². */
   readonly halfAccelerationWorld: Float64Array;
   /** Velocity and acceleration as sent, in the algorithm's frame. */
-  readonly velocity: Float64Array;
-  readonly acceleration: Float64Array;
+  readonly velocity: SentVectors;
+  readonly acceleration: SentVectors;
   /** ψ, θ, φ as sent, radians. */
-  readonly orientation0: Float64Array;
-  /** R_wb(0), row-major (9 per slot). */
-  readonly r0: Float64Array;
+  readonly orientation0: SentVectors;
   /** ω, rad/s about body axes. */
-  readonly angularVelocity: Float64Array;
+  readonly angularVelocity: SentVectors;
   /** |ω|, rad/s. */
   readonly omegaMagnitude: Float64Array;
   /**
-   * R_wb(0) as a unit quaternion x, y, z, w (4 per slot; `math/quat` conventions): what the rotating kernel turns.
-   * Written by `resetSlot` for rotating kernels only (a slot with KERNEL_LINEAR keeps an older value).
+   * R_wb(0) as a unit quaternion x, y, z, w (4 per slot; `math/quat` conventions): what the rotating kernel turns,
+   * and R0 of every model (`initialWorldToBody`).
    */
   readonly attitude0: Float64Array;
-  /** −ω/|ω| (0 when ω = 0): the axis DR(t) turns about, by |ω|·t (3 per slot). */
-  readonly turnAxis: Float64Array;
 
   /**
    * @param arena - where the arrays of the quadratic (P0, V, ½A) live; with one, `extrapolateLinear` runs the
    *   WebAssembly SIMD kernel for outputs in the same arena. Defaults to ordinary arrays.
+   * @param precision - how the vectors as sent are held. Defaults to 'float64'.
    */
   constructor(
     readonly capacity: number,
     readonly arena: Float64Arena | null = null,
+    readonly precision: SentPrecision = 'float64',
   ) {
     const quadratic = (): Float64Array => arena?.allocate(3 * capacity) ?? new Float64Array(3 * capacity);
+    const sent = (): SentVectors =>
+      precision === 'float32' ? new Float32Array(3 * capacity) : new Float64Array(3 * capacity);
     this.algorithm = new Uint8Array(capacity);
     this.effectiveAlgorithm = new Uint8Array(capacity);
     this.kernel = new Uint8Array(capacity);
@@ -92,14 +107,12 @@ export class DrStore {
     this.location0 = quadratic();
     this.velocityWorld = quadratic();
     this.halfAccelerationWorld = quadratic();
-    this.velocity = new Float64Array(3 * capacity);
-    this.acceleration = new Float64Array(3 * capacity);
-    this.orientation0 = new Float64Array(3 * capacity);
-    this.r0 = new Float64Array(9 * capacity);
-    this.angularVelocity = new Float64Array(3 * capacity);
+    this.velocity = sent();
+    this.acceleration = sent();
+    this.orientation0 = sent();
+    this.angularVelocity = sent();
     this.omegaMagnitude = new Float64Array(capacity);
     this.attitude0 = new Float64Array(4 * capacity);
-    this.turnAxis = new Float64Array(3 * capacity);
   }
 }
 
@@ -124,64 +137,65 @@ export function resetSlot(
   algorithm: number,
   appearance: number,
 ): void {
-  const i3 = 3 * slot,
-    i9 = 9 * slot;
+  const i3 = 3 * slot;
   const frozen = isFrozen(appearance);
   const alg = isKnownAlgorithm(algorithm) ? algorithm : DR_STATIC;
   s.algorithm[slot] = algorithm;
   s.effectiveAlgorithm[slot] = alg;
   s.frozen[slot] = frozen ? 1 : 0;
-  const vx = velocity[0]!,
-    vy = velocity[1]!,
-    vz = velocity[2]!;
-  const ax = acceleration[0]!,
-    ay = acceleration[1]!,
-    az = acceleration[2]!;
-  const wx = angularVelocity[0]!,
-    wy = angularVelocity[1]!,
-    wz = angularVelocity[2]!;
   s.location0[i3] = location[0]!;
   s.location0[i3 + 1] = location[1]!;
   s.location0[i3 + 2] = location[2]!;
-  s.velocity[i3] = vx;
-  s.velocity[i3 + 1] = vy;
-  s.velocity[i3 + 2] = vz;
-  s.acceleration[i3] = ax;
-  s.acceleration[i3 + 1] = ay;
-  s.acceleration[i3 + 2] = az;
-  s.angularVelocity[i3] = wx;
-  s.angularVelocity[i3 + 1] = wy;
-  s.angularVelocity[i3 + 2] = wz;
-  const omega = Math.sqrt(wx * wx + wy * wy + wz * wz); // not Math.hypot: slower, and it allocates
-  s.omegaMagnitude[slot] = omega;
-  // DR(t) = exp(−Ω t) turns by |ω|·t about −ω/|ω|; ω = 0 leaves the axis 0, so DR(t) = I exactly.
-  const minusInverse = omega > 0 ? -1 / omega : 0;
-  s.turnAxis[i3] = wx * minusInverse;
-  s.turnAxis[i3 + 1] = wy * minusInverse;
-  s.turnAxis[i3 + 2] = wz * minusInverse;
+  // Stored first and read back: every term below is derived from what the store holds (its precision).
+  const v = s.velocity,
+    a = s.acceleration,
+    w = s.angularVelocity,
+    o = s.orientation0;
+  v[i3] = velocity[0]!;
+  v[i3 + 1] = velocity[1]!;
+  v[i3 + 2] = velocity[2]!;
+  a[i3] = acceleration[0]!;
+  a[i3 + 1] = acceleration[1]!;
+  a[i3 + 2] = acceleration[2]!;
+  w[i3] = angularVelocity[0]!;
+  w[i3 + 1] = angularVelocity[1]!;
+  w[i3 + 2] = angularVelocity[2]!;
+  o[i3] = orientation[0]!;
+  o[i3 + 1] = orientation[1]!;
+  o[i3 + 2] = orientation[2]!;
+  const vx = v[i3]!,
+    vy = v[i3 + 1]!,
+    vz = v[i3 + 2]!;
+  const ax = a[i3]!,
+    ay = a[i3 + 1]!,
+    az = a[i3 + 2]!;
+  const wx = w[i3]!,
+    wy = w[i3 + 1]!,
+    wz = w[i3 + 2]!;
+  s.omegaMagnitude[slot] = Math.sqrt(wx * wx + wy * wy + wz * wz); // not Math.hypot: slower, and it allocates
 
-  const psi = orientation[0]!,
-    theta = orientation[1]!,
-    phi = orientation[2]!;
-  s.orientation0[i3] = psi;
-  s.orientation0[i3 + 1] = theta;
-  s.orientation0[i3 + 2] = phi;
-  const cpsi = Math.cos(psi),
-    spsi = Math.sin(psi),
-    cth = Math.cos(theta),
-    sth = Math.sin(theta);
-  const cphi = Math.cos(phi),
-    sphi = Math.sin(phi);
-  const r = s.r0;
-  r[i9] = cth * cpsi;
-  r[i9 + 1] = cth * spsi;
-  r[i9 + 2] = -sth;
-  r[i9 + 3] = sphi * sth * cpsi - cphi * spsi;
-  r[i9 + 4] = sphi * sth * spsi + cphi * cpsi;
-  r[i9 + 5] = sphi * cth;
-  r[i9 + 6] = cphi * sth * cpsi + sphi * spsi;
-  r[i9 + 7] = cphi * sth * spsi - sphi * cpsi;
-  r[i9 + 8] = cphi * cth;
+  // R_wb(0) as a quaternion: R_wb = A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active rotation, so q0 is the conjugate of
+  // the aerospace body-to-world q_z(ψ)⊗q_y(θ)⊗q_x(φ). One sinCos call site in a loop keeps resetSlot within V8's
+  // inlining budget.
+  const half = scratchSinCos,
+    halves = scratchHalfAngles;
+  for (let k = 0; k < 3; k++) {
+    sinCos(half, 0.5 * o[i3 + k]!);
+    halves[2 * k] = half[0]!;
+    halves[2 * k + 1] = half[1]!;
+  }
+  const sp = halves[0]!,
+    cp = halves[1]!,
+    st = halves[2]!,
+    ct = halves[3]!,
+    sf = halves[4]!,
+    cf = halves[5]!;
+  const q = s.attitude0,
+    i4 = 4 * slot;
+  q[i4] = -(sf * ct * cp - cf * st * sp);
+  q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
+  q[i4 + 2] = -(cf * ct * sp - sf * st * cp);
+  q[i4 + 3] = cf * ct * cp + sf * st * sp;
 
   // World-frame quadratic terms. Body models map V_b, A_b through R0ᵀ (exact for FPB/FVB, whose R1 = tI and
   // R2 = ½t²I; for RPB/RVB only a first guess that the body kernel replaces).
@@ -202,13 +216,15 @@ export function resetSlot(
         awz = 0.5 * az;
       }
     } else if (alg >= DR_FPB) {
-      vwx = r[i9] * vx + r[i9 + 3]! * vy + r[i9 + 6]! * vz;
-      vwy = r[i9 + 1]! * vx + r[i9 + 4]! * vy + r[i9 + 7]! * vz;
-      vwz = r[i9 + 2]! * vx + r[i9 + 5]! * vy + r[i9 + 8]! * vz;
+      const r = scratchR0;
+      initialWorldToBody(s, slot, r, 0);
+      vwx = r[0]! * vx + r[3]! * vy + r[6]! * vz;
+      vwy = r[1]! * vx + r[4]! * vy + r[7]! * vz;
+      vwz = r[2]! * vx + r[5]! * vy + r[8]! * vz;
       if (alg === DR_FVB || alg === DR_RVB) {
-        awx = 0.5 * (r[i9] * ax + r[i9 + 3]! * ay + r[i9 + 6]! * az);
-        awy = 0.5 * (r[i9 + 1]! * ax + r[i9 + 4]! * ay + r[i9 + 7]! * az);
-        awz = 0.5 * (r[i9 + 2]! * ax + r[i9 + 5]! * ay + r[i9 + 8]! * az);
+        awx = 0.5 * (r[0]! * ax + r[3]! * ay + r[6]! * az);
+        awy = 0.5 * (r[1]! * ax + r[4]! * ay + r[7]! * az);
+        awz = 0.5 * (r[2]! * ax + r[5]! * ay + r[8]! * az);
       }
     }
   }
@@ -218,37 +234,47 @@ export function resetSlot(
   s.halfAccelerationWorld[i3] = awx;
   s.halfAccelerationWorld[i3 + 1] = awy;
   s.halfAccelerationWorld[i3 + 2] = awz;
-  const kernel = frozen
+  s.kernel[slot] = frozen
     ? KERNEL_LINEAR
     : alg === DR_RPW || alg === DR_RVW
       ? KERNEL_ROTATING_WORLD
       : alg === DR_RPB || alg === DR_RVB
         ? KERNEL_ROTATING_BODY
         : KERNEL_LINEAR;
-  s.kernel[slot] = kernel;
-  if (kernel === KERNEL_LINEAR) return;
-  // The same R_wb as a quaternion, for the rotating kernels only (a fixed orientation never turns): R_wb =
-  // A_x(−φ)·A_y(−θ)·A_z(−ψ) with A an active rotation, so q0 is the conjugate of the aerospace body-to-world
-  // q_z(ψ)⊗q_y(θ)⊗q_x(φ). One sinCos call site in a loop keeps resetSlot within V8's inlining budget.
-  const half = scratchSinCos,
-    halves = scratchHalfAngles;
-  for (let k = 0; k < 3; k++) {
-    sinCos(half, 0.5 * s.orientation0[i3 + k]!);
-    halves[2 * k] = half[0]!;
-    halves[2 * k + 1] = half[1]!;
-  }
-  const sp = halves[0]!,
-    cp = halves[1]!,
-    st = halves[2]!,
-    ct = halves[3]!,
-    sf = halves[4]!,
-    cf = halves[5]!;
+}
+
+/**
+ * R_wb(0) of a slot, row-major at `out` offset o: the matrix of its quaternion q0, computed as `rotateSlots` computes
+ * R(t) (so a rotating slot's R at its reference time is this matrix, up to the sign of zero entries).
+ */
+export function initialWorldToBody(s: DrStore, slot: number, out: Float64Array, o: number): void {
   const q = s.attitude0,
     i4 = 4 * slot;
-  q[i4] = -(sf * ct * cp - cf * st * sp);
-  q[i4 + 1] = -(cf * st * cp + sf * ct * sp);
-  q[i4 + 2] = -(cf * ct * sp - sf * st * cp);
-  q[i4 + 3] = cf * ct * cp + sf * st * sp;
+  const x = q[i4]!,
+    y = q[i4 + 1]!,
+    z = q[i4 + 2]!,
+    w = q[i4 + 3]!;
+  const x2 = x + x,
+    y2 = y + y,
+    z2 = z + z;
+  const xx = x * x2,
+    yy = y * y2,
+    zz = z * z2,
+    xy = x * y2,
+    xz = x * z2,
+    yz = y * z2,
+    wx = w * x2,
+    wy = w * y2,
+    wz = w * z2;
+  out[o] = 1 - (yy + zz);
+  out[o + 1] = xy - wz;
+  out[o + 2] = xz + wy;
+  out[o + 3] = xy + wz;
+  out[o + 4] = 1 - (xx + zz);
+  out[o + 5] = yz - wx;
+  out[o + 6] = xz - wy;
+  out[o + 7] = yz + wx;
+  out[o + 8] = 1 - (xx + yy);
 }
 
 /**
@@ -317,10 +343,10 @@ export function positionAt(
 /**
  * R(t) = DR(t)·R0 of every slot in `slots[0…count)` at tSeconds (dt = tSeconds − referenceSeconds[slot]), row-major
  * into `outMatrix` at 9·slot, or at 9·m for m ≥ 0. As quaternions, DR(t)·R0 is (−ω̂·sin(|ω|dt/2), cos(|ω|dt/2)) ⊗ q0:
- * one sine and cosine, 16 products and the matrix of the result, from 9 numbers per slot (|ω|, −ω̂, q0, the
- * reference time) where the matrix product reads 14. At 10⁵ entities the loop is bound by what it reads, and a
- * loop over a list costs less than a call per slot (bench/dr.bench.ts). Exact for any |ω| including 0 and tiny rates:
- * no series, no division by |ω|.
+ * one sine and cosine, a division (−ω̂ = ω·(−1/|ω|)), 16 products and the matrix of the result, from 9 numbers
+ * per slot (|ω|, ω, q0, the reference time) where the matrix product reads 14. At 10⁵ entities the loop is bound by
+ * what it reads, and a loop over a list costs less than a call per slot (bench/dr.bench.ts). Exact for any |ω|
+ * including 0 and tiny rates: no series; ω = 0 leaves the axis 0, so DR(t) = I exactly.
  * @param m - the matrix index for every slot, or −1 for each slot's own.
  */
 export function rotateSlots(
@@ -333,7 +359,7 @@ export function rotateSlots(
   m: number,
 ): void {
   const q0 = s.attitude0,
-    axis = s.turnAxis,
+    rates = s.angularVelocity,
     omega = s.omegaMagnitude,
     half = scratchSinCos;
   for (let k = 0; k < count; k++) {
@@ -349,9 +375,11 @@ export function rotateSlots(
     } else sinCosInPlace(half);
     const sh = half[0],
       pw = half[1]!;
-    const px = axis[i3]! * sh,
-      py = axis[i3 + 1]! * sh,
-      pz = axis[i3 + 2]! * sh;
+    const w = omega[slot]!,
+      minusInverse = w > 0 ? -1 / w : 0;
+    const px = rates[i3]! * minusInverse * sh,
+      py = rates[i3 + 1]! * minusInverse * sh,
+      pz = rates[i3 + 2]! * minusInverse * sh;
     const qx = q0[i4]!,
       qy = q0[i4 + 1]!,
       qz = q0[i4 + 2]!,
@@ -360,7 +388,7 @@ export function rotateSlots(
     const x = pw * qx + px * qw + py * qz - pz * qy;
     const y = pw * qy - px * qz + py * qw + pz * qx;
     const z = pw * qz + px * qy - py * qx + pz * qw;
-    const w = pw * qw - px * qx - py * qy - pz * qz;
+    const qw2 = pw * qw - px * qx - py * qy - pz * qz;
     const x2 = x + x,
       y2 = y + y,
       z2 = z + z;
@@ -370,9 +398,9 @@ export function rotateSlots(
       xy = x * y2,
       xz = x * z2,
       yz = y * z2,
-      wx = w * x2,
-      wy = w * y2,
-      wz = w * z2;
+      wx = qw2 * x2,
+      wy = qw2 * y2,
+      wz = qw2 * z2;
     outMatrix[o] = 1 - (yy + zz);
     outMatrix[o + 1] = xy - wz;
     outMatrix[o + 2] = xz + wy;
@@ -422,11 +450,11 @@ export function bodyPosition(
   o: number,
 ): void {
   const i3 = 3 * slot,
-    i9 = 9 * slot,
     o3 = 3 * o;
   const dt = tSeconds - referenceSeconds[slot]!;
   const w = s.angularVelocity,
-    r = s.r0;
+    r = scratchR0;
+  initialWorldToBody(s, slot, r, 0);
   const wx = w[i3]!,
     wy = w[i3 + 1]!,
     wz = w[i3 + 2]!;
@@ -457,15 +485,15 @@ export function bodyPosition(
   const by = g1 * wy * wv + i1 * vy + k1 * (wz * vx - wx * vz) + g2 * wy * wa + i2 * ay + k2 * (wz * ax - wx * az);
   const bz = g1 * wz * wv + i1 * vz + k1 * (wx * vy - wy * vx) + g2 * wz * wa + i2 * az + k2 * (wx * ay - wy * ax);
   const p = s.location0;
-  const r00 = r[i9]!,
-    r01 = r[i9 + 1]!,
-    r02 = r[i9 + 2]!,
-    r10 = r[i9 + 3]!,
-    r11 = r[i9 + 4]!,
-    r12 = r[i9 + 5]!;
-  const r20 = r[i9 + 6]!,
-    r21 = r[i9 + 7]!,
-    r22 = r[i9 + 8]!;
+  const r00 = r[0]!,
+    r01 = r[1]!,
+    r02 = r[2]!,
+    r10 = r[3]!,
+    r11 = r[4]!,
+    r12 = r[5]!;
+  const r20 = r[6]!,
+    r21 = r[7]!,
+    r22 = r[8]!;
   outLocation[o3] = p[i3]! + r00 * bx + r10 * by + r20 * bz;
   outLocation[o3 + 1] = p[i3 + 1]! + r01 * bx + r11 * by + r21 * bz;
   outLocation[o3 + 2] = p[i3 + 2]! + r02 * bx + r12 * by + r22 * bz;
