@@ -1,6 +1,6 @@
 /**
  * A load generator for `reckon publish --entities N`: many simulated tanks, ships and aircraft on varied courses,
- * their emitters in one `OwnedEntityTable` (an emitter bank), in one tick loop. Built to hold 100 000 entities in
+ * their emitters in one `OwnedEntityTable` (an emitter bank), in one tick loop. Built to hold 1 000 000 entities in
  * one process: no per-entity object, stream or timer; the courses, identities and emitters in flat typed arrays;
  * one pass per slice of a tick writes the truth, decides and encodes the PDUs straight into the bundler's datagram
  * (several per datagram, IEEE 1278.1 allows it).
@@ -8,29 +8,28 @@
  * The truth is cheap: each kind has three shared course shapes (`tankRoadCourse`, `shipTurningCircles`,
  * `aircraftOrbit` at different speeds and radii), and every entity drives its shape at its own time offset, turned
  * by its own heading and moved by its own offset in the local tangent plane — a rigid motion of the shape, so
- * velocity, acceleration, attitude and body rates stay those of a real course. A shape that ends starts over:
- * one jump per lap, which the emitter sends as any position error. Entities join one by one over a ramp (by
- * default the shortest heartbeat), so the first PDUs and the heartbeats after them are spread in time instead of
- * all falling on the same ticks. Nothing here knows sockets or the clock: time is a parameter.
+ * velocity, acceleration, attitude and body rates stay those of a real course. The shapes are sampled as tables
+ * of closed-form pieces (`CourseSet`, truth/course-pieces.ts), the placement applied in the local frame before the
+ * one conversion to ECEF. A shape that ends starts over: one jump per lap, which the emitter sends as any position
+ * error. Entities join one by one over a ramp (by default the shortest heartbeat), so the first PDUs and the
+ * heartbeats after them are spread in time instead of all falling on the same ticks. Nothing here knows sockets
+ * or the clock: time is a parameter.
  */
 import type { Config } from '../config/schema.js';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { EMIT_REASON_NAMES, type EmitterOptions } from '../dr/emitter.js';
 import { OwnedEntityTable, type PduSink } from '../dr/owned-entity-table.js';
-import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../truth/index.js';
-import {
-  DEFAULT_ORIGIN,
-  LocalFrame,
-  createTruthWithAttitude,
-  type Trajectory,
-  type TruthWithAttitude,
-} from '../truth/trajectory.js';
+import { CourseSet } from '../truth/course-pieces.js';
+import { aircraftOrbitOptions } from '../truth/parametric.js';
+import { DEFAULT_ORIGIN, LocalFrame, createTruthWithAttitude, type TruthWithAttitude } from '../truth/trajectory.js';
+import { pathTrajectory } from '../truth/path.js';
+import { shipTurningCirclesPlan, tankRoadCoursePlan } from '../truth/vehicles.js';
 import { createRandom } from '../math/random.js';
 import { emitterOptionsFromConfig } from './settings.js';
 import { courseFootprint, placeCourse, type Placement, type SurfaceMap } from './load-placement.js';
 
 /** Most entities one generator holds (the documented limit of `reckon publish --entities`). */
-export const MAX_LOAD_ENTITIES = 100_000;
+export const MAX_LOAD_ENTITIES = 1_000_000;
 
 /** Entity numbers per application id: 1–65534 (0 and 65535 are the DIS "none" and "all" values). */
 export const ENTITIES_PER_APPLICATION = 0xfffe;
@@ -97,9 +96,8 @@ export interface LoadGeneratorStats {
 
 /**
  * Simulated entities for load: call `tick(t, sink)` at the tick rate (or `tick(t, sink, slice)` more often, each
- * entity once per tick), then `leave(t, sink)` until it returns true. Nothing of its own is allocated per tick;
- * sampling the course shapes leaves a little short-lived garbage per decision (the time handed to each shape's
- * `sample`, boxed); the decisions and encoding leave none (`publish.entities100k` in bench/).
+ * entity once per tick), then `leave(t, sink)` until it returns true. Nothing is allocated per tick: sampling the
+ * courses, the decisions and the encoding leave no garbage (`publish.entities100k` in bench/).
  */
 export class LoadGenerator {
   readonly count: number;
@@ -121,18 +119,21 @@ export class LoadGenerator {
   private readonly lastEvaluated: Float64Array;
   /** Every entity's identity and emitter; truth written into it per pass (R_wb, as the courses give it). */
   readonly table: OwnedEntityTable;
-  private readonly shapes: Trajectory[] = [];
+  /** The nine shapes (shape = 3 · kind + variant), in one local frame. */
+  private readonly shapes: CourseSet;
   private readonly shapeDurations: Float64Array;
-  /** Per entity: its kind (index into LOAD_KINDS), shape, number within its kind (for the marking). */
+  /** Per entity: its kind (index into LOAD_KINDS) and shape. */
   readonly kinds: Uint8Array;
   private readonly shapeOf: Uint8Array;
-  private readonly numberInKind: Uint32Array;
-  /** Per entity: when it joins, s; its time offset along its shape, s. */
-  private readonly joinSeconds: Float64Array;
+  /** Per entity: its time offset along its shape, s. */
   private readonly phaseSeconds: Float64Array;
-  /** Per entity: G, the turn about the local vertical (9, row-major ECEF), then c with p' = G·p + c (3). */
-  private readonly motion: Float64Array;
-  private readonly shapeTruth = createTruthWithAttitude(true);
+  /**
+   * Per entity, its placement in the local frame (`writePlacement`): cos and sin of its heading turn, then its
+   * offset north and east, m.
+   */
+  private readonly placement: Float64Array;
+  /** The time along a shape handed to `CourseSet.write`, in an array (never boxed). */
+  private readonly tau = new Float64Array(1);
   private readonly truth = createTruthWithAttitude(true);
   private readonly site: number;
   private readonly application: number;
@@ -162,22 +163,25 @@ export class LoadGenerator {
     const random = createRandom(options.seed ?? 1);
     const origin = DEFAULT_ORIGIN;
     // Three shapes per kind, in LOAD_KINDS order: shape index = 3 · kind + variant.
-    for (const speed of [8, 10, 12]) this.shapes.push(tankRoadCourse({ origin, speed }));
-    for (const [speed, radius] of [
-      [5, 200],
-      [7, 250],
-      [9, 400],
-    ] as const) {
-      this.shapes.push(shipTurningCircles({ origin, speed, radius }));
-    }
+    const frame = new LocalFrame(origin);
+    const shapes = (this.shapes = new CourseSet(frame));
+    const paths = [
+      ...[8, 10, 12].map((speed) => tankRoadCoursePlan({ origin, speed })),
+      ...[
+        [5, 200],
+        [7, 250],
+        [9, 400],
+      ].map(([speed, radius]) => shipTurningCirclesPlan({ origin, speed, radius })),
+    ];
+    for (const plan of paths) shapes.addPath(plan);
     for (const [speed, radius] of [
       [100, 2000],
       [120, 3000],
       [150, 5000],
     ] as const) {
-      this.shapes.push(aircraftOrbit({ origin, speed, radius }));
+      shapes.addCircle(aircraftOrbitOptions({ origin, speed, radius }));
     }
-    this.shapeDurations = Float64Array.from(this.shapes, (s) => s.durationSeconds);
+    this.shapeDurations = Float64Array.from({ length: shapes.count }, (_, k) => shapes.durationSeconds(k));
 
     const algorithm = options.algorithm ?? 'auto';
     const emitterOptions = (this.emitterOptions = LOAD_KINDS.map((k) => ({
@@ -186,13 +190,10 @@ export class LoadGenerator {
     })));
     this.rampSeconds = options.rampSeconds ?? Math.min(...emitterOptions.map((o) => o.heartbeatSeconds ?? 5));
     const area = options.areaMeters ?? 40_000;
-    const frame = new LocalFrame(origin);
     this.kinds = new Uint8Array(n);
     this.shapeOf = new Uint8Array(n);
-    this.numberInKind = new Uint32Array(n);
-    this.joinSeconds = new Float64Array(n);
     this.phaseSeconds = new Float64Array(n);
-    this.motion = new Float64Array(12 * n);
+    this.placement = new Float64Array(4 * n);
     this.lastEvaluated = new Float64Array(n).fill(-1);
     const table = new OwnedEntityTable({
       capacity: n,
@@ -203,7 +204,10 @@ export class LoadGenerator {
     });
     this.table = table;
     const profiles = emitterOptions.map((o) => table.bank.addProfile(o));
-    const footprints = options.surfaces ? this.shapes.map((shape) => courseFootprint(shape, frame)) : [];
+    // Where the tanks' and ships' courses go (the aircraft may fly anywhere).
+    const footprints = options.surfaces
+      ? paths.map((p) => courseFootprint(pathTrajectory(p.name, p.segments, p.knots, p.options), frame))
+      : [];
     const place: Placement = { headingRad: 0, northM: 0, eastM: 0 };
     const perKind = [0, 0, 0];
     for (let i = 0; i < n; i++) {
@@ -211,17 +215,21 @@ export class LoadGenerator {
       const shape = 3 * kind + random.int(3);
       this.kinds[i] = kind;
       this.shapeOf[i] = shape;
-      this.numberInKind[i] = ++perKind[kind]!;
-      this.joinSeconds[i] = (i / n) * this.rampSeconds;
+      const numberInKind = ++perKind[kind]!;
       this.phaseSeconds[i] = random.uniform(0, this.shapeDurations[shape]!);
       const surface = LOAD_KINDS[kind]!.surface;
       if (!placeCourse(place, random, footprints[shape] ?? EMPTY, frame, area, surface, options.surfaces))
         this.stats.unplaced++;
-      writeRigidMotion(this.motion, 12 * i, frame, place.headingRad, place.northM, place.eastM);
+      writePlacement(this.placement, 4 * i, place.headingRad, place.northM, place.eastM);
       const { site, application, entity } = this.entityId(i);
       table.define(i, { site, application, entity, entityType: LOAD_KINDS[kind]!.entityType }, profiles[kind]!);
-      writeMarking(table.marking, 12 * i + 1, LOAD_KINDS[kind]!.marking, this.numberInKind[i]!);
+      writeMarking(table.marking, 12 * i + 1, LOAD_KINDS[kind]!.marking, numberInKind);
     }
+  }
+
+  /** When entity i joins, s: i / count × rampSeconds. */
+  private joinSeconds(i: number): number {
+    return (i / this.count) * this.rampSeconds;
   }
 
   /** Site, application and entity number of entity i (0-based): ids are unique across the generator. */
@@ -256,8 +264,8 @@ export class LoadGenerator {
         end = Math.min(to, Math.max(from, joined));
       const last = this.lastEvaluated;
       let gap = stats.maxEvaluationGapSeconds;
+      if (end > from) this.sampleTruth(tSeconds, from, end);
       for (let i = from; i < end; i++) {
-        this.writeTruth(i, tSeconds);
         const since = tSeconds - last[i]!;
         if (since > gap && last[i]! >= 0) gap = since;
       }
@@ -303,20 +311,20 @@ export class LoadGenerator {
   }
 
   /** Entities joined by tSeconds: entity i joins at i / count × rampSeconds. */
-  private joinedBy(tSeconds: number): number {
+  joinedBy(tSeconds: number): number {
     if (this.rampSeconds <= 0 || tSeconds >= this.rampSeconds) return tSeconds >= 0 ? this.count : 0;
-    // The first i with joinSeconds[i] > tSeconds (joinSeconds is increasing).
+    // The first i with joinSeconds(i) > tSeconds (joinSeconds is increasing).
     let lo = 0,
       hi = this.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.joinSeconds[mid]! <= tSeconds) lo = mid + 1;
+      if (this.joinSeconds(mid) <= tSeconds) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  /** The truth of entities [from, to) at tSeconds, written into the table's truth arrays (for benchmarks). */
+  /** The truth of entities [from, to) at tSeconds, written into the table's truth arrays. */
   sampleTruth(tSeconds: number, from: number, to: number): void {
     for (let i = from; i < to; i++) this.writeTruth(i, tSeconds);
   }
@@ -358,8 +366,8 @@ export class LoadGenerator {
   }
 
   /**
-   * Samples entity i's shape at its own time and writes the state moved by its rigid motion at offsets i3 (vectors)
-   * and i9 (R_wb) of the given arrays.
+   * Samples entity i's shape at its own time, placed by its turn and offset, and writes it in ECEF at offsets i3
+   * (vectors) and i9 (R_wb) of the given arrays.
    */
   private moveShape(
     i: number,
@@ -374,88 +382,36 @@ export class LoadGenerator {
   ): void {
     const shape = this.shapeOf[i]!,
       duration = this.shapeDurations[shape]!;
-    let tau = tSeconds - this.joinSeconds[i]! + this.phaseSeconds[i]!;
-    if (tau >= duration) tau %= duration;
-    const s = this.shapes[shape]!.sample(tau, this.shapeTruth) as TruthWithAttitude;
-    const g = this.motion,
-      o = 12 * i;
-    const g0 = g[o]!,
-      g1 = g[o + 1]!,
-      g2 = g[o + 2]!,
-      g3 = g[o + 3]!,
-      g4 = g[o + 4]!,
-      g5 = g[o + 5]!;
-    const g6 = g[o + 6]!,
-      g7 = g[o + 7]!,
-      g8 = g[o + 8]!;
-    let v = s.location;
-    let x = v[0]!,
-      y = v[1]!,
-      z = v[2]!;
-    location[i3] = g0 * x + g1 * y + g2 * z + g[o + 9]!;
-    location[i3 + 1] = g3 * x + g4 * y + g5 * z + g[o + 10]!;
-    location[i3 + 2] = g6 * x + g7 * y + g8 * z + g[o + 11]!;
-    v = s.linearVelocity;
-    x = v[0]!;
-    y = v[1]!;
-    z = v[2]!;
-    velocity[i3] = g0 * x + g1 * y + g2 * z;
-    velocity[i3 + 1] = g3 * x + g4 * y + g5 * z;
-    velocity[i3 + 2] = g6 * x + g7 * y + g8 * z;
-    v = s.linearAcceleration;
-    x = v[0]!;
-    y = v[1]!;
-    z = v[2]!;
-    acceleration[i3] = g0 * x + g1 * y + g2 * z;
-    acceleration[i3 + 1] = g3 * x + g4 * y + g5 * z;
-    acceleration[i3 + 2] = g6 * x + g7 * y + g8 * z;
-    // Body rates do not change under a rigid motion of the world; R_wb' = R_wb · Gᵀ (a world vector u' = G·u).
-    v = s.angularVelocity;
-    angularVelocity[i3] = v[0]!;
-    angularVelocity[i3 + 1] = v[1]!;
-    angularVelocity[i3 + 2] = v[2]!;
-    const r = s.worldToBody;
-    for (let row = 0; row < 9; row += 3) {
-      x = r[row]!;
-      y = r[row + 1]!;
-      z = r[row + 2]!;
-      worldToBody[i9 + row] = x * g0 + y * g1 + z * g2;
-      worldToBody[i9 + row + 1] = x * g3 + y * g4 + z * g5;
-      worldToBody[i9 + row + 2] = x * g6 + y * g7 + z * g8;
-    }
+    let tau = tSeconds - this.joinSeconds(i) + this.phaseSeconds[i]!;
+    // Laps by floor rather than %, which V8 computes in a call to C (fmod) costing more than the rest of a sample.
+    if (tau >= duration) tau -= duration * Math.floor(tau / duration);
+    this.tau[0] = tau;
+    this.shapes.write(
+      shape,
+      this.tau,
+      0,
+      this.placement,
+      4 * i,
+      location,
+      velocity,
+      acceleration,
+      angularVelocity,
+      worldToBody,
+      i3,
+      i9,
+    );
   }
 }
 
 /**
- * Writes G (a turn by headingRad about the local down axis, in ECEF: Mᵀ·Rz·M with M = ecefToNed) and
- * c = o − G·o + Mᵀ·(north, east, 0), so that p' = G·p + c turns a course about the origin o and moves it.
+ * Writes a placement at `at`: a turn by headingRad about the local down axis (clockwise seen from above, as a
+ * heading), then a move by (northM, eastM) in the local tangent plane.
  */
-function writeRigidMotion(
-  out: Float64Array,
-  at: number,
-  frame: LocalFrame,
-  headingRad: number,
-  northM: number,
-  eastM: number,
-): void {
-  const m = frame.ecefToNed,
-    o = frame.originEcef;
-  const c = Math.cos(headingRad),
-    s = Math.sin(headingRad);
-  // Rz in NED: a heading turn maps (n, e, d) to (c·n − s·e, s·n + c·e, d).
-  const rz = [c, -s, 0, s, c, 0, 0, 0, 1];
-  for (let row = 0; row < 3; row++) {
-    for (let col = 0; col < 3; col++) {
-      let sum = 0;
-      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) sum += m[3 * a + row]! * rz[3 * a + b]! * m[3 * b + col]!;
-      out[at + 3 * row + col] = sum;
-    }
-  }
-  for (let row = 0; row < 3; row++) {
-    let go = 0;
-    for (let col = 0; col < 3; col++) go += out[at + 3 * row + col]! * o[col]!;
-    out[at + 9 + row] = o[row]! - go + m[row]! * northM + m[3 + row]! * eastM;
-  }
+function writePlacement(out: Float64Array, at: number, headingRad: number, northM: number, eastM: number): void {
+  out[at] = Math.cos(headingRad);
+  out[at + 1] = Math.sin(headingRad);
+  out[at + 2] = northM;
+  out[at + 3] = eastM;
 }
 
 /** "TANK 17" into the 11 marking bytes at `at`, without building a string. */

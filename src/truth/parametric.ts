@@ -171,10 +171,12 @@ export interface AircraftOrbitOptions extends CircleOptions {}
  * 5 m/s climb from 1000 m, 2 orbits.
  */
 export function aircraftOrbit(options: AircraftOrbitOptions = {}): Trajectory {
-  return circle(
-    { speed: 120, radius: 3000, climbRate: 5, orbits: 2, altitudeM: 1000, banked: true, ...options },
-    'aircraft-orbit',
-  );
+  return circle(aircraftOrbitOptions(options), 'aircraft-orbit');
+}
+
+/** The circle of `aircraftOrbit`: its defaults under `options`. */
+export function aircraftOrbitOptions(options: AircraftOrbitOptions = {}): CircleOptions {
+  return { speed: 120, radius: 3000, climbRate: 5, orbits: 2, altitudeM: 1000, banked: true, ...options };
 }
 
 /** Options of `ellipse`. */

@@ -5,7 +5,7 @@
  */
 import type { TruthState } from '../dr/truth-state.js';
 import { sinCos } from '../math/trig.js';
-import { LocalFrame, createLocalMotion, type Origin, type Trajectory } from './trajectory.js';
+import { LocalFrame, createLocalMotion, type LocalMotion, type Origin, type Trajectory } from './trajectory.js';
 
 /** One piece of a path: a straight line, or an arc turning right (positive angle) or left (negative). */
 export type PathSegment =
@@ -24,6 +24,8 @@ export class SpeedSchedule {
   private readonly times: Float64Array;
   private readonly speeds: Float64Array;
   private readonly distances: Float64Array;
+  /** The knot to start from for a time: the last knot at or before each bucket's start (`lastAtOrBefore`). */
+  private readonly knotLookup: SortedLookup;
 
   /** @param knots - in increasing time; the first sets the speed at and before its time, the last after. */
   constructor(knots: readonly SpeedKnot[]) {
@@ -36,31 +38,18 @@ export class SpeedSchedule {
       if (!(dt >= 0)) throw new RangeError(`speed knots must be in time order (knot ${i})`);
       this.distances[i] = this.distances[i - 1]! + 0.5 * (this.speeds[i]! + this.speeds[i - 1]!) * dt;
     }
+    this.knotLookup = new SortedLookup(this.times);
   }
 
   get endSeconds(): number {
     return this.times[this.times.length - 1]!;
   }
 
-  /** Knot found by the previous call: samples mostly move forward by a step, so the search starts there. */
-  private hint = -1;
-
   /** Writes [distance m, speed m/s, acceleration m/s²] at `timeSeconds` into out. */
   evaluate(out: Float64Array, timeSeconds: number): Float64Array {
     const times = this.times;
-    // Last knot at or before t (−1 before the first knot): walk from the previous answer, which is right or
-    // one knot behind for a forward sweep; a jump back or far ahead is a binary search.
-    let lo = this.hint;
-    if (lo >= 0 && times[lo]! > timeSeconds) lo = -1;
-    if (lo + 2 < times.length && times[lo + 2]! <= timeSeconds) {
-      let hi = times.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (times[mid]! <= timeSeconds) lo = mid;
-        else hi = mid - 1;
-      }
-    } else if (lo + 1 < times.length && times[lo + 1]! <= timeSeconds) lo++;
-    this.hint = lo;
+    // Last knot at or before t (−1 before the first knot).
+    const lo = this.knotLookup.lastAtOrBefore(timeSeconds);
     if (lo < 0 || lo === times.length - 1) {
       const i = lo < 0 ? 0 : lo;
       out[1] = this.speeds[i]!;
@@ -75,6 +64,47 @@ export class SpeedSchedule {
     out[1] = this.speeds[lo]! + accel * tau;
     out[2] = accel;
     return out;
+  }
+}
+
+/**
+ * The last index of a sorted array at or before a value, in constant time for any order of queries: a table of
+ * equal buckets over the array's span gives the last index at or before each bucket's start, and a short walk
+ * forward ends there. No state is kept between queries, so one trajectory sampled at many different times (as
+ * the load generator samples a shape for each of its entities) costs the same as a sweep.
+ */
+export class SortedLookup {
+  private readonly first: number;
+  private readonly bucketsPerUnit: number;
+  private readonly start: Int32Array;
+
+  /** @param values - in increasing order (equal neighbours allowed), read but not copied. */
+  constructor(private readonly values: Float64Array) {
+    const n = values.length;
+    this.first = n > 0 ? values[0]! : 0;
+    const span = n > 1 ? values[n - 1]! - this.first : 0;
+    const buckets = 4 * n;
+    this.bucketsPerUnit = span > 0 ? buckets / span : 0;
+    this.start = new Int32Array(buckets + 1);
+    let i = -1;
+    for (let b = 0; b <= buckets; b++) {
+      const at = this.bucketsPerUnit > 0 ? this.first + b / this.bucketsPerUnit : this.first;
+      while (i + 1 < n && values[i + 1]! <= at) i++;
+      this.start[b] = i;
+    }
+  }
+
+  /** The last index i with values[i] ≤ x, or −1 when x is below them all (NaN: −1). */
+  lastAtOrBefore(x: number): number {
+    const values = this.values,
+      n = values.length;
+    if (!(x >= this.first)) return -1;
+    const bucket = Math.floor((x - this.first) * this.bucketsPerUnit);
+    // Bucket starts are rounded: step back while the start overshoots, then forward.
+    let i = this.start[bucket < this.start.length ? bucket : this.start.length - 1]!;
+    while (i >= 0 && values[i]! > x) i--;
+    while (i + 1 < n && values[i + 1]! <= x) i++;
+    return i;
   }
 }
 
@@ -133,19 +163,7 @@ export function pathTrajectory(
 ): Trajectory {
   const schedule = new SpeedSchedule(knots);
   const n = segments.length;
-  const starts = new Float64Array(n + 1); // distance at each segment's start, plus the path's end
-  const north = new Float64Array(n + 1);
-  const east = new Float64Array(n + 1);
-  const headings = new Float64Array(n + 1);
-  const curvatures = new Float64Array(n + 1); // signed 1/m, positive turning right
-  headings[0] = options.headingRad ?? 0;
-  for (let i = 0; i < n; i++) {
-    const seg = segments[i]!;
-    const length = 'line' in seg ? seg.line : seg.arc.radius * Math.abs(seg.arc.angleRad);
-    curvatures[i] = 'line' in seg ? 0 : Math.sign(seg.arc.angleRad) / seg.arc.radius;
-    pointAlong(north, east, headings, i, curvatures[i]!, length, i + 1);
-    starts[i + 1] = starts[i]! + length;
-  }
+  const { starts, north, east, headings, curvatures } = pathGeometry(segments, options.headingRad ?? 0);
   // Each segment's start heading is fixed: its cosine and sine once, not per sample.
   const cosH0 = headings.map(Math.cos),
     sinH0 = headings.map(Math.sin);
@@ -154,7 +172,58 @@ export function pathTrajectory(
   const along = new Float64Array(3);
   const scratch = new Float64Array(2);
   const altitude = options.altitudeM ?? 0;
-  let segment = 0;
+  const segmentAt = new SortedLookup(starts);
+
+  const local = (timeSeconds: number): LocalMotion => {
+    schedule.evaluate(along, timeSeconds);
+    const s = along[0]!,
+      sDot = along[1]!,
+      sDdot = along[2]!;
+    // Segment containing s (the first before the path starts); the slot after the last segment is a straight line
+    // to infinity.
+    const i = Math.max(0, segmentAt.lastAtOrBefore(s));
+    const kappa = i < n ? curvatures[i]! : 0;
+    const ds = s - starts[i]!;
+    const heading = headings[i]! + kappa * ds;
+    const p = motion.position,
+      v = motion.velocity,
+      a = motion.acceleration;
+    let c: number, sn: number;
+    if (kappa === 0) {
+      c = cosH0[i]!;
+      sn = sinH0[i]!;
+      p[0] = north[i]! + ds * c;
+      p[1] = east[i]! + ds * sn;
+    } else {
+      sinCos(scratch, heading);
+      sn = scratch[0]!;
+      c = scratch[1]!;
+      p[0] = north[i]! + (sn - sinH0[i]!) / kappa;
+      p[1] = east[i]! - (c - cosH0[i]!) / kappa;
+    }
+    p[2] = -altitude;
+    v[0] = sDot * c;
+    v[1] = sDot * sn;
+    v[2] = 0;
+    // Along-track s̈·T plus centripetal ṡ²κ along the right-hand normal (−sin H, cos H).
+    const centripetal = sDot * sDot * kappa;
+    a[0] = sDdot * c - centripetal * sn;
+    a[1] = sDdot * sn + centripetal * c;
+    a[2] = 0;
+    motion.attitude[0] = heading;
+    motion.attitude[1] = 0;
+    motion.attitude[2] = 0;
+    motion.attitudeRates[0] = sDot * kappa;
+    motion.attitudeRates[1] = 0;
+    motion.attitudeRates[2] = 0;
+    const cs = motion.attitudeCosSin;
+    cs[0] = c;
+    cs[1] = sn;
+    cs[2] = cs[4] = 1;
+    cs[3] = cs[5] = 0;
+    motion.attitudeCosSinValid = true;
+    return motion;
+  };
 
   return {
     name,
@@ -162,58 +231,41 @@ export function pathTrajectory(
     // Past the path it carries on straight ahead at its last speed: on, unless that speed is 0 (it has stopped).
     endless: knots[knots.length - 1]!.speed > 0,
     sample(timeSeconds: number, out: TruthState): TruthState {
-      schedule.evaluate(along, timeSeconds);
-      const s = along[0]!,
-        sDot = along[1]!,
-        sDdot = along[2]!;
-      // Segment containing s; the slot after the last segment is a straight line to infinity. The search starts
-      // at the previous sample's segment (the distance only grows along a run) and restarts for an earlier time.
-      let i = s >= starts[segment]! ? segment : 0;
-      while (i < n && s >= starts[i + 1]!) i++;
-      segment = i;
-      const kappa = i < n ? curvatures[i]! : 0;
-      const ds = s - starts[i]!;
-      const heading = headings[i]! + kappa * ds;
-      const p = motion.position,
-        v = motion.velocity,
-        a = motion.acceleration;
-      let c: number, sn: number;
-      if (kappa === 0) {
-        c = cosH0[i]!;
-        sn = sinH0[i]!;
-        p[0] = north[i]! + ds * c;
-        p[1] = east[i]! + ds * sn;
-      } else {
-        sinCos(scratch, heading);
-        sn = scratch[0]!;
-        c = scratch[1]!;
-        p[0] = north[i]! + (sn - sinH0[i]!) / kappa;
-        p[1] = east[i]! - (c - cosH0[i]!) / kappa;
-      }
-      p[2] = -altitude;
-      v[0] = sDot * c;
-      v[1] = sDot * sn;
-      v[2] = 0;
-      // Along-track s̈·T plus centripetal ṡ²κ along the right-hand normal (−sin H, cos H).
-      const centripetal = sDot * sDot * kappa;
-      a[0] = sDdot * c - centripetal * sn;
-      a[1] = sDdot * sn + centripetal * c;
-      a[2] = 0;
-      motion.attitude[0] = heading;
-      motion.attitude[1] = 0;
-      motion.attitude[2] = 0;
-      motion.attitudeRates[0] = sDot * kappa;
-      motion.attitudeRates[1] = 0;
-      motion.attitudeRates[2] = 0;
-      const cs = motion.attitudeCosSin;
-      cs[0] = c;
-      cs[1] = sn;
-      cs[2] = cs[4] = 1;
-      cs[3] = cs[5] = 0;
-      motion.attitudeCosSinValid = true;
-      return frame.toTruth(out, motion);
+      return frame.toTruth(out, local(timeSeconds));
     },
   };
+}
+
+/**
+ * Where each segment of a path starts (n + 1 entries for n segments, the last the path's end, from which it goes
+ * on straight ahead): distance along the path, m; north and east of the start, m; heading, radians clockwise from
+ * north; and each segment's signed curvature, 1/m, positive turning right (0 for a line and past the end).
+ */
+export interface PathGeometry {
+  readonly starts: Float64Array;
+  readonly north: Float64Array;
+  readonly east: Float64Array;
+  readonly headings: Float64Array;
+  readonly curvatures: Float64Array;
+}
+
+/** The geometry of `segments` from the start (0, 0) at `headingRad`. */
+export function pathGeometry(segments: readonly PathSegment[], headingRad: number): PathGeometry {
+  const n = segments.length;
+  const starts = new Float64Array(n + 1);
+  const north = new Float64Array(n + 1);
+  const east = new Float64Array(n + 1);
+  const headings = new Float64Array(n + 1);
+  const curvatures = new Float64Array(n + 1);
+  headings[0] = headingRad;
+  for (let i = 0; i < n; i++) {
+    const seg = segments[i]!;
+    const length = 'line' in seg ? seg.line : seg.arc.radius * Math.abs(seg.arc.angleRad);
+    curvatures[i] = 'line' in seg ? 0 : Math.sign(seg.arc.angleRad) / seg.arc.radius;
+    pointAlong(north, east, headings, i, curvatures[i]!, length, i + 1);
+    starts[i + 1] = starts[i]! + length;
+  }
+  return { starts, north, east, headings, curvatures };
 }
 
 /** Fills point `to` as the end of segment `from` (curvature κ, given length). */

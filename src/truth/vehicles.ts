@@ -47,11 +47,25 @@ export interface TankRoadCourseOptions extends PathOptions {
   readonly stopSeconds?: number;
 }
 
+/** What `pathTrajectory` is built from: the course of a vehicle as segments and a speed schedule. */
+export interface PathPlan {
+  readonly name: string;
+  readonly segments: readonly PathSegment[];
+  readonly knots: readonly SpeedKnot[];
+  readonly options: PathOptions & { readonly durationSeconds?: number };
+}
+
 /**
  * A tank on a road course of about 2.7 km: straights joined by 35–60 m radius turns (at most ≈ 2.9 m/s²
  * lateral at 10 m/s), starting from rest, with two halts on the way and one at the end.
  */
 export function tankRoadCourse(options: TankRoadCourseOptions = {}): Trajectory {
+  const plan = tankRoadCoursePlan(options);
+  return pathTrajectory(plan.name, plan.segments, plan.knots, plan.options);
+}
+
+/** The segments and speeds of `tankRoadCourse`. */
+export function tankRoadCoursePlan(options: TankRoadCourseOptions = {}): PathPlan {
   const segments: PathSegment[] = [
     { line: 300 },
     { arc: { radius: 40, angleRad: 90 * DEG } },
@@ -77,7 +91,7 @@ export function tankRoadCourse(options: TankRoadCourseOptions = {}): Trajectory 
     options.decelerationMps2 ?? 2.5,
     options.stopSeconds ?? 8,
   );
-  return pathTrajectory('tank-road-course', segments, knots, options);
+  return { name: 'tank-road-course', segments, knots, options };
 }
 
 /** Options of `shipTurningCircles`. */
@@ -92,6 +106,12 @@ export interface ShipTurningCirclesOptions extends PathOptions {
 
 /** A ship's manoeuvring trial: a straight run, a full turn to starboard, a straight run, a full turn to port, a run out. */
 export function shipTurningCircles(options: ShipTurningCirclesOptions = {}): Trajectory {
+  const plan = shipTurningCirclesPlan(options);
+  return pathTrajectory(plan.name, plan.segments, plan.knots, plan.options);
+}
+
+/** The segments and speed of `shipTurningCircles`. */
+export function shipTurningCirclesPlan(options: ShipTurningCirclesOptions = {}): PathPlan {
   const radius = options.radius ?? 250;
   const straight = options.straightLength ?? 600;
   const speed = options.speed ?? 7;
@@ -103,8 +123,10 @@ export function shipTurningCircles(options: ShipTurningCirclesOptions = {}): Tra
     { line: straight },
   ];
   const length = 3 * straight + 4 * Math.PI * radius;
-  return pathTrajectory('ship-turning-circles', segments, [{ timeSeconds: 0, speed }], {
-    durationSeconds: length / speed,
-    ...options,
-  });
+  return {
+    name: 'ship-turning-circles',
+    segments,
+    knots: [{ timeSeconds: 0, speed }],
+    options: { durationSeconds: length / speed, ...options },
+  };
 }

@@ -139,10 +139,10 @@ describe('reckon publish --entities', () => {
     expect(run.stderr()).toMatch(/the loop's thread was on a CPU \d+ % of the time, waiting for one \d+ %/);
   }, 90_000);
 
-  it.each([['0'], ['100001'], ['abc'], ['-5'], ['1.5']])('refuses --entities %s with exit 2', async (value) => {
+  it.each([['0'], ['1000001'], ['abc'], ['-5'], ['1.5']])('refuses --entities %s with exit 2', async (value) => {
     const { code, stderr } = await cli('publish', '--entities', value, '--port', '9');
     expect(code).toBe(2);
-    expect(stderr).toContain(`--entities: expected a whole number from 1 to 100000, got "${value}"`);
+    expect(stderr).toContain(`--entities: expected a whole number from 1 to 1000000, got "${value}"`);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 

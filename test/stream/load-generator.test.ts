@@ -85,10 +85,12 @@ describe('LoadGenerator', () => {
     expect(generator.entityId(0)).toEqual({ site: 1, application: 3001, entity: 1 });
     expect(generator.entityId(ENTITIES_PER_APPLICATION - 1)).toEqual({ site: 1, application: 3001, entity: 65534 });
     expect(generator.entityId(ENTITIES_PER_APPLICATION)).toEqual({ site: 1, application: 3002, entity: 1 });
+    // The millionth: 15 full applications of 65 534 before it.
+    expect(MAX_LOAD_ENTITIES).toBe(1_000_000);
     expect(generator.entityId(MAX_LOAD_ENTITIES - 1)).toEqual({
       site: 1,
-      application: 3002,
-      entity: MAX_LOAD_ENTITIES - ENTITIES_PER_APPLICATION,
+      application: 3016,
+      entity: MAX_LOAD_ENTITIES - 15 * ENTITIES_PER_APPLICATION,
     });
   });
 

@@ -121,7 +121,7 @@ export const command: Command = {
       group: LOAD,
       value: 'N',
       description:
-        'Load generator: N simulated entities (1–100000; 50 % tanks on land, 20 % ships at sea, 30 % aircraft, on varied courses off Monterey), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
+        'Load generator: N simulated entities (1–1000000; 50 % tanks on land, 20 % ships at sea, 30 % aircraft, on varied courses off Monterey), each with its own emitter, in one tick loop at --rate (default 10 with --entities), PDUs bundled per datagram. A status line on stderr; with --json, the status lines and the summary as JSON lines on stdout instead of every PDU.',
     },
     'max-rate': {
       type: 'string',
