@@ -10,9 +10,16 @@
  *   truth at the same ticks (copied into one `TruthState` per decision), its PDUs encoded through one record.
  * - `publish.entities100k.with-truth`: the bank with the truth sampling counted, what a tick of the CLI costs.
  *
- * Both run 6 simulated seconds first (the first PDUs, the first heartbeat), then 2 s at 10 Hz in slices of 2000
+ * - `publish.entities1m`: a million entities in a process of their own (`RECKON_BENCH_ROLE=publish1m`), truth
+ *   sampling, decisions and encoding per CPU-second (`opsPerSec`; the bank alone as `bankOpsPerSec`), and the
+ *   memory the generator holds per entity: heap plus typed arrays and WebAssembly memory (`bytesPerEntity`) and
+ *   the resident set it adds (`rssBytesPerEntity`). Skipped with --quick.
+ *
+ * All run 6 simulated seconds first (the first PDUs, the first heartbeat), then 2 s at 10 Hz in slices of 2000
  * entities as the CLI runs them, tick by tick in turn; rates are medians over five rounds of four ticks (CPU time).
  */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../src/config/schema.js';
 import { DeadReckoningEmitter } from '../src/dr/emitter.js';
 import { createTruthState } from '../src/dr/truth-state.js';
@@ -48,6 +55,71 @@ function sink(): PduSink {
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const range = (values: number[]) => `${round(Math.min(...values))}–${round(Math.max(...values))}`;
+
+/** The child of `publish.entities1m`: a million entities, measured as the parent's bank with its truth. */
+async function million(): Promise<void> {
+  const n = 1_000_000;
+  (globalThis as { gc?: () => void }).gc?.();
+  const rssBefore = process.memoryUsage().rss,
+    before = memoryInUse();
+  const generator = new LoadGenerator(defaultConfig(), { entities: n, rampSeconds: 0 });
+  const table = generator.table;
+  const out = sink();
+  const tick = (t: number, timed: { truth: number; bank: number } | null): void => {
+    for (let from = 0; from < n; from += SLICE) {
+      const to = Math.min(n, from + SLICE);
+      const t0 = cpuSeconds();
+      generator.sampleTruth(t, from, to);
+      const t1 = cpuSeconds();
+      table.tick(t, out, from, to);
+      if (timed) {
+        timed.truth += t1 - t0;
+        timed.bank += cpuSeconds() - t1;
+      }
+    }
+  };
+  let t = 0;
+  for (; t < 6; t += 0.1) tick(t, null);
+  const withTruth: number[] = [],
+    bank: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const timed = { truth: 0, bank: 0 };
+    for (let k = 0; k < 4; k++) tick((t += 0.1), timed);
+    withTruth.push((4 * n) / (timed.truth + timed.bank));
+    bank.push((4 * n) / timed.bank);
+  }
+  const bytes = (memoryInUse() - before) / n;
+  const rss = (process.memoryUsage().rss - rssBefore) / n;
+  process.send!({ withTruth, bank, bytes, rss, entities: table.capacity });
+  process.disconnect();
+}
+
+if (process.env.RECKON_BENCH_ROLE === 'publish1m') await million();
+
+/** `publish.entities1m`, from a child process (the 100 000-entity runs' memory would count in its own). */
+async function millionLine(): Promise<BenchResult> {
+  const proc = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, RECKON_BENCH_ROLE: 'publish1m' },
+    execArgv: ['--expose-gc', '--import', 'tsx'],
+  });
+  const m = await new Promise<{ withTruth: number[]; bank: number[]; bytes: number; rss: number; entities: number }>(
+    (resolve, reject) => {
+      proc.once('message', (message) => resolve(message as never));
+      proc.once('exit', (code) => reject(new Error(`the publish.entities1m child exited with ${code}`)));
+    },
+  );
+  return {
+    name: 'publish.entities1m',
+    entities: m.entities,
+    opsPerSec: round(median(m.withTruth)),
+    opsPerSecRange: range(m.withTruth),
+    bankOpsPerSec: round(median(m.bank)),
+    bytesPerEntity: round(m.bytes),
+    rssBytesPerEntity: round(m.rss),
+    goal: 'opsPerSec ≥ 5 M with truth, ≤ 600 B per entity',
+  };
+}
 
 const suite: BenchSuite = async ({ quick }) => {
   const n = quick ? 10_000 : 100_000;
@@ -142,7 +214,6 @@ const suite: BenchSuite = async ({ quick }) => {
   const heap = heapBytesPerOp(() => table.tick(t + 0.05, ours, 0, SLICE), 50) / SLICE;
   const bank = median(rates.bank),
     baseline = median(rates.baseline);
-  const range = (values: number[]) => `${round(Math.min(...values))}–${round(Math.max(...values))}`;
   const name = `publish.entities${n / 1000}k`;
   const results: BenchResult[] = [
     {
@@ -167,6 +238,7 @@ const suite: BenchSuite = async ({ quick }) => {
       opsPerSecRange: range(rates.withTruth),
     },
   ];
+  if (!quick) results.push(await millionLine());
   return results;
 };
 

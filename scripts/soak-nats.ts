@@ -222,7 +222,7 @@ export async function runNatsSoak(options: NatsSoakOptions): Promise<Record<stri
       seconds: summary.seconds,
       pdusSent: summary.pdus,
       pdusPerSecond: summary.pdusPerSecond,
-      evaluationsPerEntityPerSecond: summary.ticksPerSecond,
+      evaluationsPerEntityPerSecond: summary.evaluationsPerEntityPerSecond,
       maxEvaluationGapSeconds: summary.maxEvaluationGapSeconds,
       entitiesJoined: summary.joined,
       // A cell crossing sends a copy of the PDU to the cell left.

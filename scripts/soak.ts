@@ -113,7 +113,7 @@ if (overNats) {
       pdusPerSecond: summary.pdusPerSecond,
       pdusPerEntityPerSecond: summary.pdusPerEntityPerSecond,
       // How often every entity's truth was evaluated (the goal is the tick rate), and the longest wait of one.
-      evaluationsPerEntityPerSecond: summary.ticksPerSecond,
+      evaluationsPerEntityPerSecond: summary.evaluationsPerEntityPerSecond,
       maxEvaluationGapSeconds: summary.maxEvaluationGapSeconds,
       entitiesExpected: entities,
       entitiesJoined: summary.joined,

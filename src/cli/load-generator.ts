@@ -149,15 +149,22 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     if (error) failure = error;
   });
 
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  const terminal = io.stderr as { isTTY?: boolean; columns?: number };
+  const tty = terminal.isTTY === true;
   const statusEveryMs = tty ? 1000 : 5000;
-  let lastStatus = { ms: startMs, pdus: 0, bytes: 0, ticks: 0 };
+  let lastStatus = { ms: startMs, pdus: 0, bytes: 0, ticks: 0, decisions: 0 };
   const status = (nowMs: number): void => {
     const seconds = (nowMs - lastStatus.ms) / 1000;
     const pdusPerSecond = (stats.pdus - lastStatus.pdus) / seconds;
     const bytesPerSecond = (stats.bytes - lastStatus.bytes) / seconds;
     const ticksPerSecond = (ticks - lastStatus.ticks) / seconds;
-    lastStatus = { ms: nowMs, pdus: stats.pdus, bytes: stats.bytes, ticks };
+    // How often each entity was evaluated: decisions over the time entities were there (they join over a ramp), not
+    // the loop's pace through the list, which passes over entities yet to join at no cost.
+    const entitySeconds = generator.joinedEntitySeconds((lastStatus.ms - startMs) / 1000, (nowMs - startMs) / 1000);
+    const evaluationsPerSecond = entitySeconds > 0 ? (stats.decisions - lastStatus.decisions) / entitySeconds : 0;
+    const longestWait = stats.recentMaxEvaluationGapSeconds;
+    stats.recentMaxEvaluationGapSeconds = 0;
+    lastStatus = { ms: nowMs, pdus: stats.pdus, bytes: stats.bytes, ticks, decisions: stats.decisions };
     const elapsed = (nowMs - startMs) / 1000;
     if (json) {
       const line = {
@@ -169,15 +176,25 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
         pdusPerSecond: Math.round(pdusPerSecond),
         bytesPerSecond: Math.round(bytesPerSecond),
         ticksPerSecond: round(ticksPerSecond),
+        evaluationsPerEntityPerSecond: round(evaluationsPerSecond),
+        maxEvaluationGapSeconds: round(longestWait),
         deferred: stats.deferred,
       };
       io.stdout.write(JSON.stringify(line) + '\n');
     }
-    const line =
-      `publish: ${elapsed.toFixed(0)} s · ${stats.joined}/${entities} entities` +
-      ` · ${formatRate(pdusPerSecond)} PDUs/s` +
-      ` · ${formatBytes(bytesPerSecond)}/s · ${ticksPerSecond.toFixed(1)} ticks/s` +
-      `${stats.deferred > 0 ? ` · ${stats.deferred} deferred by --max-rate` : ''}`;
+    // Most telling first: on a terminal, parts that would not fit its width are left out (the line is redrawn).
+    const parts = [
+      `publish: ${elapsed.toFixed(0)} s`,
+      stats.joined < entities ? `${stats.joined}/${entities} joined` : `${formatCount(entities)} entities`,
+      `each evaluated ${evaluationsPerSecond.toFixed(1)}×/s of ${rateHz}`,
+      `${formatRate(pdusPerSecond)} PDUs/s`,
+      `waits ≤ ${longestWait.toFixed(2)} s`,
+      `${formatBytes(bytesPerSecond)}/s`,
+      ...(stats.deferred > 0 ? [`${stats.deferred} deferred by --max-rate`] : []),
+    ];
+    const width = tty && terminal.columns !== undefined && terminal.columns > 0 ? terminal.columns - 1 : Infinity;
+    let line = parts[0]!;
+    for (const part of parts.slice(1)) if (line.length + 3 + part.length <= width) line += ` · ${part}`;
     io.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
   };
 
@@ -266,8 +283,10 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const seconds = (stoppedMs - startMs) / 1000;
   const reasons: Record<string, number> = {};
   EMIT_REASON_NAMES.forEach((name, bit) => (reasons[name] = stats.reasons[bit]!));
-  const decisionsPerEntitySecond = stats.decisions / Math.max(1, entities) / Math.max(seconds, 1e-9);
-  const pdusPerEntitySecond = (stats.pdus - stats.leaveNotices) / Math.max(1, entities) / Math.max(seconds, 1e-9);
+  // Decisions over the time each entity was there to evaluate (they join over a ramp).
+  const joinedSeconds = generator.joinedEntitySeconds(0, seconds);
+  const decisionsPerEntitySecond = joinedSeconds > 0 ? stats.decisions / joinedSeconds : 0;
+  const pdusPerEntitySecond = joinedSeconds > 0 ? (stats.pdus - stats.leaveNotices) / joinedSeconds : 0;
   const summary = {
     type: 'summary',
     stopped: reason,
@@ -277,6 +296,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     ticks: round(ticks),
     ticksPerSecond: round(ticks / Math.max(seconds, 1e-9)),
     ticksSkipped: round(ticksSkipped),
+    evaluationsPerEntityPerSecond: round(decisionsPerEntitySecond),
     maxEvaluationGapSeconds: round(stats.maxEvaluationGapSeconds),
     decisions: stats.decisions,
     pdus: stats.pdus,
@@ -316,8 +336,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       `  ${formatRate(summary.pdusPerSecond)} PDUs/s, ${formatBytes(summary.bytesPerSecond)}/s;` +
         ` ${pdusPerEntitySecond.toFixed(3)} PDUs per entity per second against ${decisionsPerEntitySecond.toFixed(1)}` +
         ` decisions (${saved.toFixed(1)} % saved)`,
-      `  ${summary.ticks} ticks (every entity evaluated ${summary.ticksPerSecond} times per second of ${rateHz};` +
-        ` ${summary.ticksSkipped} ticks skipped while behind; the longest wait of an entity` +
+      `  ${summary.ticks} ticks (every entity evaluated ${summary.evaluationsPerEntityPerSecond} times per second` +
+        ` of ${rateHz}; ${summary.ticksSkipped} ticks skipped while behind; the longest wait of an entity` +
         ` ${summary.maxEvaluationGapSeconds} s), ${summary.cpuSeconds} s CPU, ${summary.rssMB.max} MB resident${extras}`,
       `  ${summary.coresForRate} cores for every entity at ${rateHz} Hz at this cost` +
         (summary.mainThread
@@ -351,6 +371,10 @@ function round(value: number): number {
 
 function percent(share: number): string {
   return `${(100 * share).toFixed(0)} %`;
+}
+
+function formatCount(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(2)} M` : n >= 10_000 ? `${(n / 1000).toFixed(0)} k` : `${n}`;
 }
 
 function formatRate(perSecond: number): string {

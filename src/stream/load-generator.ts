@@ -92,6 +92,8 @@ export interface LoadGeneratorStats {
    * slowest entity's truth was seen.
    */
   maxEvaluationGapSeconds: number;
+  /** The same since the caller last set it to 0 (the CLI's status line, per line). */
+  recentMaxEvaluationGapSeconds: number;
 }
 
 /**
@@ -111,6 +113,7 @@ export class LoadGenerator {
     joined: 0,
     leaveNotices: 0,
     maxEvaluationGapSeconds: 0,
+    recentMaxEvaluationGapSeconds: 0,
     unplaced: 0,
   };
   /** The emitter settings of each kind (index into LOAD_KINDS). */
@@ -263,7 +266,7 @@ export class LoadGenerator {
         to = Math.min(n, from + (todo - done)),
         end = Math.min(to, Math.max(from, joined));
       const last = this.lastEvaluated;
-      let gap = stats.maxEvaluationGapSeconds;
+      let gap = stats.recentMaxEvaluationGapSeconds;
       if (end > from) this.sampleTruth(tSeconds, from, end);
       for (let i = from; i < end; i++) {
         const since = tSeconds - last[i]!;
@@ -273,7 +276,8 @@ export class LoadGenerator {
       const evaluated = end > from ? this.table.tick(tSeconds, sink, from, end, left) : 0;
       stats.decisions += evaluated;
       for (let i = from; i < from + evaluated; i++) last[i] = tSeconds;
-      stats.maxEvaluationGapSeconds = gap;
+      stats.recentMaxEvaluationGapSeconds = gap;
+      if (gap > stats.maxEvaluationGapSeconds) stats.maxEvaluationGapSeconds = gap;
       if (evaluated < end - from) {
         // The budget ran out: the rest of this call's entities come first in the next one.
         this.cursor = from + evaluated;
@@ -308,6 +312,21 @@ export class LoadGenerator {
       written++;
     }
     return this.leaveCursor >= this.count;
+  }
+
+  /**
+   * Σ over entities of the time each was joined within [fromSeconds, toSeconds], s: what "every entity evaluated
+   * k times per second" divides decisions by (while entities join, fewer are there to evaluate). Exact: entity i
+   * joins at i / count × rampSeconds.
+   */
+  joinedEntitySeconds(fromSeconds: number, toSeconds: number): number {
+    if (!(toSeconds > fromSeconds)) return 0;
+    const before = this.joinedBy(fromSeconds),
+      by = this.joinedBy(toSeconds);
+    // Those joined already, the whole span; those joining within it, from their join time: Σ (to − i·ramp/n).
+    const joining = by - before;
+    const joinTimes = (this.rampSeconds / this.count) * (((before + by - 1) * joining) / 2);
+    return before * (toSeconds - fromSeconds) + joining * toSeconds - joinTimes;
   }
 
   /** Entities joined by tSeconds: entity i joins at i / count × rampSeconds. */

@@ -79,6 +79,26 @@ describe('reckon publish --entities', () => {
       // Emitter-driven: every entity is evaluated 10 times a second, and sends a small fraction of that.
       expect(summary.decisions).toBeGreaterThan(n * 10 * (seconds - 5) * 0.8);
       expect((summary.pdus! - summary.leaveNotices!) / summary.decisions!).toBeLessThan(0.15);
+      // How often each entity was evaluated, over the time it was there: entity i joins at i / n × 5 s.
+      let joinedSeconds = 0;
+      for (let i = 0; i < n; i++) joinedSeconds += Math.max(0, summary.seconds! - (i / n) * 5);
+      expect(summary.evaluationsPerEntityPerSecond).toBeCloseTo(summary.decisions! / joinedSeconds, 1);
+      expect(summary.evaluationsPerEntityPerSecond).toBeLessThanOrEqual(10.2);
+      expect(run.stderr()).toContain(
+        `every entity evaluated ${summary.evaluationsPerEntityPerSecond} times per second`,
+      );
+      const statuses = run
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((line) => line.type === 'status');
+      expect(statuses.length).toBeGreaterThan(0);
+      for (const line of statuses) {
+        expect(line.evaluationsPerEntityPerSecond).toBeGreaterThan(0);
+        expect(line.evaluationsPerEntityPerSecond).toBeLessThanOrEqual(10.2);
+        expect(line.maxEvaluationGapSeconds).toBeGreaterThanOrEqual(0.09);
+      }
       expect(run.stderr()).toMatch(/ready in .* → 127\.0\.0\.1:\d+/);
       expect(run.stderr()).toMatch(/stopped \(7 s elapsed\)/);
     } finally {
@@ -138,6 +158,38 @@ describe('reckon publish --entities', () => {
     expect(shares.idle).toBeLessThan(0.3);
     expect(run.stderr()).toMatch(/the loop's thread was on a CPU \d+ % of the time, waiting for one \d+ %/);
   }, 90_000);
+
+  it('says on an 80-column terminal how often each entity was evaluated while they join, within the width', async () => {
+    // 20 000 entities at 1000 ticks a second: behind, and still joining (over 5 s) when it stops.
+    const run = startCli(
+      [
+        'publish',
+        '--entities',
+        '20000',
+        '--rate',
+        '1000',
+        '--address',
+        '127.0.0.1',
+        '--port',
+        '9',
+        '--duration',
+        '2.5 s',
+      ],
+      {},
+      { columns: 80 },
+    );
+    expect(await within(run.exited, 30_000, 'publish --entities to exit')).toBe(0);
+    const lines = run
+      .stderr()
+      .split(/[\r\n]/)
+      .map((line) => line.replace('\x1b[K', ''))
+      .filter((line) => /^publish: \d+ s ·/.test(line));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line.length).toBeLessThan(80);
+      expect(line).toMatch(/^publish: \d+ s · \d+\/20000 joined · each evaluated [\d.]+×\/s of 1000 · /);
+    }
+  });
 
   it.each([['0'], ['1000001'], ['abc'], ['-5'], ['1.5']])('refuses --entities %s with exit 2', async (value) => {
     const { code, stderr } = await cli('publish', '--entities', value, '--port', '9');

@@ -1,5 +1,6 @@
 // The load generator of `reckon publish --entities`: identities, the kind mix, PDUs that decode, the truth's
 // rigid motion (checked against finite differences), emitter-driven rates, the PDU budget and the leave notices.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
 import { isDeactivated } from '../../src/dr/algorithm.js';
@@ -190,6 +191,33 @@ describe('LoadGenerator', () => {
     expect(generator.stats.maxEvaluationGapSeconds).toBeCloseTo(1.1, 9);
     generator.tick(3.5, sink, 25);
     expect(generator.stats.maxEvaluationGapSeconds).toBeCloseTo(1.6, 9);
+    // The recent longest wait starts again from 0 when the caller clears it; the whole run's stays.
+    generator.stats.recentMaxEvaluationGapSeconds = 0;
+    generator.tick(3.6, sink);
+    expect(generator.stats.recentMaxEvaluationGapSeconds).toBeCloseTo(0.6, 9);
+    expect(generator.stats.maxEvaluationGapSeconds).toBeCloseTo(1.6, 9);
+  });
+
+  it('counts the seconds entities were joined, as a sum over them does', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 500 }),
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        fc.double({ min: -5, max: 30, noNaN: true }),
+        fc.double({ min: 0, max: 30, noNaN: true }),
+        (n, rampSeconds, from, span) => {
+          const generator = new LoadGenerator(defaultConfig(), { entities: n, rampSeconds });
+          const to = from + span;
+          let expected = 0;
+          for (let i = 0; i < n; i++) {
+            const join = rampSeconds > 0 ? (i / n) * rampSeconds : 0;
+            expected += Math.max(0, to - Math.max(from, join));
+          }
+          expect(generator.joinedEntitySeconds(from, to)).toBeCloseTo(expected, 6);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('stops at the PDU budget and resumes where it stopped', async () => {

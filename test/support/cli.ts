@@ -32,10 +32,16 @@ export interface RunningCli {
 /**
  * `reckon ...argv` started in process, with `env` added to process.env until it ends (so not for tests that run
  * concurrently with another that reads the environment).
+ * @param terminal - stderr then says it is a terminal of these columns (`isTTY`, `columns`), as a shell's is.
  */
-export function startCli(argv: readonly string[], env: NodeJS.ProcessEnv = {}): RunningCli {
+export function startCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  terminal?: { readonly columns: number },
+): RunningCli {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
+  if (terminal !== undefined) Object.assign(stderr, { isTTY: true, columns: terminal.columns });
   let out = '';
   let err = '';
   const checks = new Set<() => void>();
