@@ -6,7 +6,10 @@
  * - `reckon`: UdpTransport → PduReceiver (split, filter) → zero-allocation decode → RemoteEntityTable.apply.
  * `opsPerSec` = PDUs received and processed per second (first to last arrival); `lossPercent` = PDUs sent but never
  * processed. Both sockets ask for a 4 MiB receive buffer.
- * `table.rss100k`: resident memory of a RemoteEntityTable holding 100 000 entities, measured in a fresh process.
+ * `table.rss100k`, `table.rss1m`: resident memory of a RemoteEntityTable holding 100 000 / 1 000 000 entities,
+ * measured in a fresh process: after each entity's first PDU and a render (`bytes`, `bytesPerEntity`), and after a
+ * second PDU of every entity moved by 3 m and a render, when every entity's correction is under way
+ * (`bytesPerEntityWhileSmoothing`). Goal for a million: ≤ 400 B per entity.
  *
  * The file is also the child process: `RECKON_BENCH_ROLE=sender|rss` selects the role.
  */
@@ -86,16 +89,26 @@ async function sender(): Promise<void> {
 
 // ---- child: resident memory of the table ----------------------------------------------------------------------
 function rss(): void {
+  const n = Number(process.env.RECKON_BENCH_ENTITIES);
   const gc = (globalThis as { gc?: () => void }).gc;
   const record = new EntityStateRecord();
   gc?.();
   const before = process.memoryUsage().rss;
-  const table = new RemoteEntityTable({ capacity: 100_000 });
-  for (let e = 0; e < 100_000; e++) table.apply(fillRecord(record, e, 2), 1);
+  const table = new RemoteEntityTable({ capacity: n });
+  for (let e = 0; e < n; e++) table.apply(fillRecord(record, e, 2), 1);
   table.render(1); // loads the models, as the first frame does: a table in use, every array touched
   gc?.();
   const after = process.memoryUsage().rss;
-  process.send!({ bytes: after - before, size: table.size });
+  // Every entity's next PDU 3 m further on: every correction under way at once, the most a table holds.
+  for (let e = 0; e < n; e++) {
+    fillRecord(record, e, 4);
+    record.location[1]! += 3;
+    table.apply(record, 1.5);
+  }
+  table.render(1.6);
+  gc?.();
+  const smoothing = process.memoryUsage().rss;
+  process.send!({ bytes: after - before, smoothingBytes: smoothing - before, size: table.size });
   process.disconnect();
 }
 
@@ -106,9 +119,9 @@ if (role === 'rss') rss();
 // ---- parent ---------------------------------------------------------------------------------------------------
 const self = fileURLToPath(import.meta.url);
 
-function child(roleName: string) {
+function child(roleName: string, env: Record<string, string> = {}) {
   return fork(self, [], {
-    env: { ...process.env, RECKON_BENCH_ROLE: roleName },
+    env: { ...process.env, ...env, RECKON_BENCH_ROLE: roleName },
     execArgv: ['--expose-gc', '--import', 'tsx'],
   });
 }
@@ -209,16 +222,25 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
       path: 'receive → split/filter → decode → RemoteEntityTable.apply',
     });
   }
-  const proc = child('rss');
-  const memory = await new Promise<{ bytes: number; size: number }>((resolve) =>
-    proc.once('message', (m) => resolve(m as { bytes: number; size: number })),
-  );
-  results.push({
-    name: 'table.rss100k',
-    bytes: memory.bytes,
-    entities: memory.size,
-    megabytes: round(memory.bytes / 2 ** 20),
-  });
+  for (const [name, entities] of [
+    ['table.rss100k', 100_000],
+    ['table.rss1m', 1_000_000],
+  ] as const) {
+    if (quick && entities > 100_000) continue;
+    const proc = child('rss', { RECKON_BENCH_ENTITIES: String(entities) });
+    const memory = await new Promise<{ bytes: number; smoothingBytes: number; size: number }>((resolve) =>
+      proc.once('message', (m) => resolve(m as { bytes: number; smoothingBytes: number; size: number })),
+    );
+    results.push({
+      name,
+      bytes: memory.bytes,
+      entities: memory.size,
+      megabytes: round(memory.bytes / 2 ** 20),
+      bytesPerEntity: round(memory.bytes / memory.size),
+      bytesPerEntityWhileSmoothing: round(memory.smoothingBytes / memory.size),
+      ...(entities === 1_000_000 ? { goalBytesPerEntity: 400 } : {}),
+    });
+  }
   return results;
 };
 

@@ -37,15 +37,16 @@ export class EntityTimeouts {
   readonly seconds: Float64Array;
   /** No entity times out before this, seconds (a lower bound: lowered by `arrived`, set by a scan). */
   private earliestDeadline = Number.NEGATIVE_INFINITY;
-  /** Each slot's timeout by kind and domain, and that of a stationary entity (0 when turned off). */
-  private readonly kindSeconds: Float64Array;
+  /** The timeout of a stationary entity (0 when turned off). */
   private readonly stationarySeconds: number;
+  /** Timeouts by kind (non-platforms) and, for platforms (kind 1), by domain: heartbeat × multiplier. */
+  private readonly byKind = new Float64Array(256);
+  private readonly platformByDomain = new Float64Array(256);
   private readonly heartbeatTable: HeartbeatTable;
   private readonly multiplier: number;
 
   constructor(capacity: number, options: TimeoutOptions) {
     this.seconds = new Float64Array(capacity);
-    this.kindSeconds = new Float64Array(capacity);
     this.heartbeatTable = options.heartbeatTable ?? HEARTBEAT_IEEE_TABLE_25;
     this.multiplier = options.timeoutMultiplier ?? HEARTBEAT_TIMEOUT_MULTIPLIER;
     const stationary =
@@ -53,6 +54,10 @@ export class EntityTimeouts {
         ? HEARTBEAT_STATIONARY_SECONDS
         : options.stationaryHeartbeatSeconds;
     this.stationarySeconds = (stationary ?? 0) * this.multiplier;
+    for (let k = 0; k < 256; k++) {
+      this.byKind[k] = heartbeatSecondsFor(this.heartbeatTable, k, 0) * this.multiplier;
+      this.platformByDomain[k] = heartbeatSecondsFor(this.heartbeatTable, 1, k) * this.multiplier;
+    }
   }
 
   /** A PDU arrived at arrivalSeconds (or a held entity resumed as if it had) after `update`: its new deadline. */
@@ -76,17 +81,13 @@ export class EntityTimeouts {
     this.earliestDeadline = Math.min(this.earliestDeadline, earliestDeadline - DEADLINE_SLACK_SECONDS);
   }
 
-  /** The slot's entity kind and domain are new or changed. */
-  setKind(slot: number, kind: number, domain: number): void {
-    this.kindSeconds[slot] = heartbeatSecondsFor(this.heartbeatTable, kind, domain) * this.multiplier;
-  }
-
   /**
-   * The timeout after a PDU whose velocity, acceleration and rates are `values[o…o+2]`, `[o+6…]` and `[o+9…]`
-   * (an update PDU is judged with its entity's last DR parameters).
+   * The timeout after a PDU of an entity of this kind and domain whose velocity, acceleration and rates are
+   * `values[o…o+2]`, `[o+6…]` and `[o+9…]` (an update PDU is judged with its entity's last DR parameters).
    */
-  update(slot: number, algorithm: number, values: Float64Array, o: number): void {
-    const kind = this.kindSeconds[slot]!,
+  update(slot: number, kindNumber: number, domain: number, algorithm: number, values: Float64Array, o: number): void {
+    // Looked up per PDU rather than held per slot: one array read, where a slot's copy costs 8 bytes per entity.
+    const kind = kindNumber === 1 ? this.platformByDomain[domain & 0xff]! : this.byKind[kindNumber & 0xff]!,
       stationary = this.stationarySeconds;
     // Moving entities fail at the first velocity comparison.
     this.seconds[slot] =

@@ -2,27 +2,24 @@
  * Entities frozen by a Stop/Freeze PDU (IEEE 1278.1-2012 §7.5.5) until a Start/Resume PDU (§7.5.4): per slot, the
  * time its model is held at. A held slot is evaluated at that time whatever time is asked for (no extrapolation),
  * by shifting its model's reference time for the length of an evaluation; on resume the shift becomes permanent,
- * so the entity continues from where it stood. Time is a parameter; nothing here allocates after construction.
+ * so the entity continues from where it stood. Time is a parameter. Besides one byte per slot, the arrays are made
+ * at the first freeze (most exercises never freeze); nothing is allocated after that.
  */
 
 export class ExerciseFreeze {
   /** 1 per slot held by a Stop/Freeze PDU. */
   readonly frozen: Uint8Array;
-  /** Per slot, the time its model is held at, seconds; +∞ for a slot that runs (read by the correction smoother). */
-  readonly at: Float64Array;
+  /** Per slot, the time its model is held at, seconds; +∞ for a slot that runs. */
+  private at: Float64Array | null = null;
   /** The frozen slots, densely, and where each sits in the list (−1 when not in it). */
-  private readonly slots: Int32Array;
-  private readonly position: Int32Array;
+  private slots: Int32Array | null = null;
+  private position: Int32Array | null = null;
   private count = 0;
   /** The reference times `hold` replaced, to put back. */
-  private readonly saved: Float64Array;
+  private saved: Float64Array | null = null;
 
-  constructor(capacity: number) {
+  constructor(readonly capacity: number) {
     this.frozen = new Uint8Array(capacity);
-    this.at = new Float64Array(capacity).fill(Number.POSITIVE_INFINITY);
-    this.slots = new Int32Array(capacity);
-    this.position = new Int32Array(capacity).fill(-1);
-    this.saved = new Float64Array(capacity);
   }
 
   /** Slots held. */
@@ -36,7 +33,7 @@ export class ExerciseFreeze {
 
   /** The time the slot is held at, seconds; +∞ when it runs. */
   frozenAt(slot: number): number {
-    return this.at[slot]!;
+    return this.at === null ? Number.POSITIVE_INFINITY : this.at[slot]!;
   }
 
   /**
@@ -45,10 +42,17 @@ export class ExerciseFreeze {
    */
   freeze(slot: number, atSeconds: number): boolean {
     if (this.frozen[slot] === 1) return false;
+    if (this.at === null) {
+      const n = this.capacity;
+      this.at = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+      this.slots = new Int32Array(n);
+      this.position = new Int32Array(n).fill(-1);
+      this.saved = new Float64Array(n);
+    }
     this.frozen[slot] = 1;
     this.at[slot] = atSeconds;
-    this.position[slot] = this.count;
-    this.slots[this.count++] = slot;
+    this.position![slot] = this.count;
+    this.slots![this.count++] = slot;
     return true;
   }
 
@@ -59,26 +63,29 @@ export class ExerciseFreeze {
    */
   resume(slot: number, atSeconds: number): number {
     if (this.frozen[slot] !== 1) return 0;
-    const held = Math.max(0, atSeconds - this.at[slot]!);
+    const held = Math.max(0, atSeconds - this.at![slot]!);
     this.clear(slot);
     return held;
   }
 
   /** Forgets the slot (its entity left). */
   clear(slot: number): void {
-    const at = this.position[slot]!;
+    const position = this.position,
+      slots = this.slots;
+    if (position === null || slots === null) return;
+    const at = position[slot]!;
     if (at < 0) return;
-    const last = this.slots[--this.count]!;
-    this.slots[at] = last;
-    this.position[last] = at;
-    this.position[slot] = -1;
+    const last = slots[--this.count]!;
+    slots[at] = last;
+    position[last] = at;
+    position[slot] = -1;
     this.frozen[slot] = 0;
-    this.at[slot] = Number.POSITIVE_INFINITY;
+    this.at![slot] = Number.POSITIVE_INFINITY;
   }
 
   /** A PDU of a held entity was loaded with model time `referenceSeconds`: it is held as that PDU says. */
   rebase(slot: number, referenceSeconds: number): void {
-    if (this.frozen[slot] === 1) this.at[slot] = referenceSeconds;
+    if (this.frozen[slot] === 1) this.at![slot] = referenceSeconds;
   }
 
   /**
@@ -86,18 +93,23 @@ export class ExerciseFreeze {
    * past its freeze, so that the evaluation lands on the freeze time. `unhold` puts them back.
    */
   hold(reference: Float64Array, tSeconds: number): void {
+    const slots = this.slots!,
+      at = this.at!,
+      saved = this.saved!;
     for (let k = 0; k < this.count; k++) {
-      const slot = this.slots[k]!;
-      const past = tSeconds - this.at[slot]!;
-      this.saved[slot] = reference[slot]!;
+      const slot = slots[k]!;
+      const past = tSeconds - at[slot]!;
+      saved[slot] = reference[slot]!;
       if (past > 0) reference[slot] = reference[slot]! + past;
     }
   }
 
   unhold(reference: Float64Array): void {
+    const slots = this.slots!,
+      saved = this.saved!;
     for (let k = 0; k < this.count; k++) {
-      const slot = this.slots[k]!;
-      reference[slot] = this.saved[slot]!;
+      const slot = slots[k]!;
+      reference[slot] = saved[slot]!;
     }
   }
 }

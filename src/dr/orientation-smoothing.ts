@@ -5,8 +5,8 @@
  * whatever the position method. With the error rotation E = R_disp·R_newᵀ, the displayed matrix at blend
  * fraction s is slerp(E, I, s)·R_new = E^(1−s)·R_new: E at s = 0, the new path at s = 1.
  *
- * Flat arrays indexed by slot, as the DR store's kernels (store.ts): E per slot as a unit quaternion x, y, z, w
- * with w ≥ 0 (4 per slot, `math/quat` conventions) and half its rotation angle, radians (1 per slot). No
+ * Flat arrays indexed by correction, float32 (a display's correction needs no more): E as a unit quaternion
+ * x, y, z, w with w ≥ 0 (4 each, `math/quat` conventions) and half its rotation angle, radians (1 each). No
  * allocation: the scratch below is the module's.
  */
 import * as quat from '../math/quat.js';
@@ -27,8 +27,8 @@ const scratchM = new Float64Array(9);
  * @param target - R_wb of the new path at that time, row-major (9, at offset 0).
  */
 export function startRotationError(
-  errorRotation: Float64Array,
-  errorHalfAngle: Float64Array,
+  errorRotation: Float32Array,
+  errorHalfAngle: Float32Array,
   i: number,
   displayed: Float64Array,
   target: Float64Array,
@@ -51,8 +51,8 @@ export function startRotationError(
  * column is read before it is written.
  */
 export function turnByError(
-  errorRotation: Float64Array,
-  errorHalfAngle: Float64Array,
+  errorRotation: Float32Array,
+  errorHalfAngle: Float32Array,
   i: number,
   time: Float64Array,
   from: Float64Array,

@@ -64,8 +64,8 @@ export const SMOOTH_FRACTION = 2;
 export function positionOffset(
   method: number,
   time: Float64Array,
-  e0: Float64Array,
-  edot0: Float64Array,
+  e0: Float32Array,
+  edot0: Float32Array,
   i: number,
   out: Float64Array,
   o: number,

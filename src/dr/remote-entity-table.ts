@@ -8,43 +8,32 @@
  * which loads the pending PDUs first, and a correction starts from what was displayed when the last PDU arrived
  * (correction-smoother.ts). Orientation is kept as R_wb; the ψθφ arrays are converted from it when read. The
  * listener is called synchronously with each `TableEvent`; during a timed-out or removed event the slot still
- * holds the entity's last state.
+ * holds the entity's last state. The parts, each in a file of its own: which slot holds which entity
+ * (entity-slots.ts), the PDU's other fields (remote-entity-fields.ts), the models (store.ts), the timeouts, the
+ * passes over all slots (table-frames.ts). The vectors a PDU carries as 32-bit floats are held as float32: a table
+ * of a million entities holds under 400 bytes per entity (bench/udp.bench.ts `table.rss1m`).
  */
 import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestamp.js';
-import {
-  BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED,
-  entityKey,
-  type EntityStateRecord,
-} from '../pdu/entity-state-record.js';
+import { entityKey, type EntityStateRecord } from '../pdu/entity-state-record.js';
 import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
-import { EntityIndex } from './entity-index.js';
 import {
   DrStore,
   KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
-  KERNEL_ROTATING_BODY as KERNEL_ROTATING_BODY_IMPORTED,
-  bodyPosition,
-  eulerAt,
   evaluateRotating,
-  extrapolateLinear,
+  eulerAt,
   initialWorldToBody,
   positionAt,
   resetSlot,
-  rotateSlots,
 } from './store.js';
 import { createFloat64Arena } from './simd-kernel.js';
 import { CorrectionSmoother } from './correction-smoother.js';
+import { EntitySlots } from './entity-slots.js';
 import { EntityTimeouts, type TimeoutOptions } from './entity-timeouts.js';
 import { ModelState } from './model-state.js';
-import { SlotList } from './slot-list.js';
+import { RemoteEntityFields } from './remote-entity-fields.js';
+import { TableFrames } from './table-frames.js';
 import { timestampReferenceSeconds } from './timestamp-reference.js';
-import {
-  PENDING_DROPPED,
-  PENDING_NEW,
-  PENDING_NONE,
-  PENDING_REFERENCE,
-  PENDING_STRIDE,
-  PendingPdus,
-} from './pending-pdus.js';
+import { PENDING_DROPPED, PENDING_NEW, PENDING_REFERENCE, PENDING_STRIDE, PendingPdus } from './pending-pdus.js';
 import type { SmoothingOptions } from './position-smoothing.js';
 import {
   ApplyResult,
@@ -78,17 +67,12 @@ export interface RemoteEntityTableOptions extends TimeoutOptions {
   onEvent?: TableEventListener;
 }
 
-// Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
+// An imported constant copied to a module const, so that TurboFan folds it (a transpiled import is a getter).
 const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;
-const KERNEL_ROTATING_BODY = KERNEL_ROTATING_BODY_IMPORTED;
-const BYTE_FIELDS_MARKING = BYTE_FIELDS_MARKING_IMPORTED;
 
 /** The receiver's remote entities: PDUs applied in order, dead-reckoned and smoothed at any time t. */
 export class RemoteEntityTable {
   readonly capacity: number;
-  /** Slots in use are all below this; loops over slots run to it. */
-  highWater = 0;
-  size = 0;
   readonly stats: TableStats = createTableStats();
 
   readonly active: Uint8Array;
@@ -113,10 +97,18 @@ export class RemoteEntityTable {
   readonly location: Float64Array;
   /** Displayed (smoothed) location, ECEF metres (3 per slot), written by `render`. */
   readonly displayLocation: Float64Array;
-  /** Entities held by a Stop/Freeze PDU (src/dr/exercise-freeze.ts). */
-  private readonly freezes: ExerciseFreeze;
   /** 1 per slot whose entity is held by a Stop/Freeze PDU: shown where it stood, never timed out. */
   readonly frozen: Uint8Array;
+
+  /** Slots in use are all below this; loops over slots run to it. */
+  get highWater(): number {
+    return this.slots.highWater;
+  }
+
+  /** Entities held. */
+  get size(): number {
+    return this.slots.size;
+  }
 
   /**
    * The DR models by slot (algorithm, velocity, acceleration, rates, ψθφ at the last PDU, …), struct-of-arrays.
@@ -130,9 +122,12 @@ export class RemoteEntityTable {
     return this.resolved.reference;
   }
 
-  /** Dead-reckoned R_wb, row-major (9 per slot), written by `extrapolate` (fixed orientations: by the PDU). */
+  /**
+   * Dead-reckoned R_wb, row-major (9 per slot), written by `extrapolate` (fixed orientations: by the PDU). Made at
+   * the first `extrapolate` or read.
+   */
   get worldToBody(): Float64Array {
-    return this.resolved.worldToBody;
+    return this.resolved.worldToBodyArray(this.highWater);
   }
 
   /** Displayed R_wb, row-major (9 per slot), written by `render`. */
@@ -140,31 +135,35 @@ export class RemoteEntityTable {
     return this.resolved.displayWorldToBody;
   }
 
-  /** Dead-reckoned ψθφ, radians (3 per slot), as of the last `extrapolate`. */
+  /** Dead-reckoned ψθφ, radians (3 per slot), as of the last `extrapolate`. Made at the first read. */
   get orientation(): Float64Array {
     const state = this.resolved;
-    if (this.orientationPending) {
-      this.orientationPending = this.convertStale(state.worldToBody, state.orientation, state.orientationStale);
+    const angles = state.anglesArray(false, this.highWater);
+    // Angles go stale only when `extrapolate` writes matrices: none yet, none to convert.
+    if (this.orientationPending && state.worldToBody !== null) {
+      this.orientationPending = this.frames.convertStale(state.worldToBody, angles, state.orientationStale);
     }
-    return state.orientation;
+    return angles;
   }
 
-  /** Displayed ψθφ, radians (3 per slot), as of the last `render`. */
+  /** Displayed ψθφ, radians (3 per slot), as of the last `render`. Made at the first read. */
   get displayOrientation(): Float64Array {
     const state = this.resolved;
+    // Made now, the angles are converted where stale: a render since made `displayPending` true.
+    const angles = state.anglesArray(true, this.highWater);
     if (this.displayPending) {
-      this.displayPending = this.convertStale(state.displayWorldToBody, state.displayOrientation, state.displayStale);
+      this.displayPending = this.frames.convertStale(state.displayWorldToBody, angles, state.displayStale);
       // Fixed-orientation slots being smoothed turn too.
       const corrections = this.corrections;
       for (let k = 0; k < corrections.count; k++) {
         const slot = corrections.slots[k]!;
         if (state.displayStale[slot] === 1) {
-          eulerAt(state.displayOrientation, 3 * slot, state.displayWorldToBody, 9 * slot);
+          eulerAt(angles, 3 * slot, state.displayWorldToBody, 9 * slot);
           state.displayStale[slot] = 0;
         }
       }
     }
-    return state.displayOrientation;
+    return angles;
   }
 
   /**
@@ -178,18 +177,14 @@ export class RemoteEntityTable {
   }
 
   private readonly unresolved: ModelState;
-  private readonly markingView: DataView;
   private orientationPending = false;
   private displayPending = false;
 
+  private readonly slots: EntitySlots;
+  private readonly fields: RemoteEntityFields;
   /** The PDUs applied and not yet loaded into their models. */
   private readonly pending: PendingPdus;
-
-  private readonly index: EntityIndex;
-  /** Slots with a rotating kernel. */
-  private readonly rotating: SlotList;
-  private readonly freeSlots: Int32Array;
-  private freeCount = 0;
+  private readonly frames: TableFrames;
   private readonly timeReferenceIsTimestamp: boolean;
   private readonly maxSkew: number;
   private readonly orderByTimestamp: boolean;
@@ -197,8 +192,8 @@ export class RemoteEntityTable {
   private readonly onEvent: TableEventListener | null;
   /** The smoothing of corrections, over the slots' model state. */
   private readonly corrections: CorrectionSmoother;
-  /** Scratch R_wb for `extrapolate` (no allocation per frame). */
-  private readonly m = new Float64Array(9);
+  /** Entities held by a Stop/Freeze PDU (src/dr/exercise-freeze.ts). */
+  private readonly freezes: ExerciseFreeze;
   /** One pending PDU's five vectors, and views of each. */
   private readonly pdu = new Float64Array(15);
   private readonly pduVectors = [0, 3, 6, 9, 12].map((k) => this.pdu.subarray(k, k + 3));
@@ -213,33 +208,32 @@ export class RemoteEntityTable {
     // P0, V, ½A, reference times and both location outputs in one arena, for the SIMD quadratic kernel.
     const arena = n >= 64 ? createFloat64Arena(16 * n) : null;
     const positions = (length: number) => arena?.allocate(length) ?? new Float64Array(length);
-    const store = new DrStore(n, arena);
-    this.active = new Uint8Array(n);
-    this.key = new Float64Array(n);
-    this.entityId = new Uint16Array(3 * n);
-    this.entityType = new Uint16Array(7 * n);
-    this.forceId = new Uint8Array(n);
-    this.markingCharacterSet = new Uint8Array(n);
-    this.marking = new Uint8Array(11 * n);
-    this.markingView = new DataView(this.marking.buffer);
-    this.appearance = new Uint32Array(n);
-    this.capabilities = new Uint32Array(n);
-    this.timestampRaw = new Uint32Array(n);
-    this.protocolVersion = new Uint8Array(n);
-    this.exerciseId = new Uint8Array(n);
+    const store = new DrStore(n, arena, 'float32');
+    this.slots = new EntitySlots(n);
+    this.active = this.slots.active;
+    this.key = this.slots.key;
+    const fields = (this.fields = new RemoteEntityFields(n));
+    this.entityId = fields.entityId;
+    this.entityType = fields.entityType;
+    this.forceId = fields.forceId;
+    this.markingCharacterSet = fields.markingCharacterSet;
+    this.marking = fields.marking;
+    this.appearance = fields.appearance;
+    this.capabilities = fields.capabilities;
+    this.timestampRaw = fields.timestampRaw;
+    this.protocolVersion = fields.protocolVersion;
+    this.exerciseId = fields.exerciseId;
+    this.arrivalSeconds = fields.arrivalSeconds;
     const reference = positions(n);
-    this.arrivalSeconds = new Float64Array(n);
     this.timeoutSeconds = this.timeouts.seconds;
     this.location = positions(3 * n);
     this.displayLocation = positions(3 * n);
     this.unresolved = new ModelState(store, reference);
     this.freezes = new ExerciseFreeze(n);
     this.frozen = this.freezes.frozen;
-    this.corrections = new CorrectionSmoother(this.unresolved, options.smoothing, this.freezes.at);
+    this.corrections = new CorrectionSmoother(this.unresolved, options.smoothing, this.freezes);
     this.pending = new PendingPdus(n);
-    this.index = new EntityIndex(n);
-    this.rotating = new SlotList(n);
-    this.freeSlots = new Int32Array(n);
+    this.frames = new TableFrames(this.unresolved, this.freezes);
   }
 
   /**
@@ -272,14 +266,15 @@ export class RemoteEntityTable {
 
   /** The slot of an entity key, or −1. */
   slotOf(key: number): number {
-    return this.index.get(key);
+    return this.slots.slotOf(key);
   }
 
   /**
    * The state the slot's last PDU carried, without loading pending PDUs into their models (so it costs no model
    * reset and suits an `onEvent` listener, called once per PDU): location ECEF metres at out[o…o+2], ψθφ radians
-   * at out[o+3…o+5] (as sent, which is what the models start from) and, at out[o+6], the time the model is valid at,
-   * seconds (as `referenceSeconds` once resolved). A released slot still holds its entity's last PDU.
+   * at out[o+3…o+5] (as held: float32, the wire's precision, which is what the models start from) and, at out[o+6],
+   * the time the model is valid at, seconds (as `referenceSeconds` once resolved). A released slot still holds its
+   * entity's last PDU.
    */
   receivedStateInto(slot: number, out: Float64Array, o = 0): void {
     if (this.pending.receivedInto(slot, out, o)) return;
@@ -303,7 +298,7 @@ export class RemoteEntityTable {
     const full = record.pduType === 1;
     if (!full && record.pduType !== 67) return (this.stats.notEntityState++, ApplyResult.NOT_ENTITY_STATE);
     const key = entityKey(record.site, record.application, record.entity);
-    let slot = this.index.get(key);
+    let slot = this.slots.slotOf(key);
     const raw = record.timestampRaw >>> 0;
     if (slot >= 0 && this.orderByTimestamp) {
       // Units since the last PDU, wrap-aware over the hour: 0 = duplicate, negative (over half an hour back) = older.
@@ -325,26 +320,15 @@ export class RemoteEntityTable {
     const appeared = slot < 0;
     if (appeared) {
       if (!full) return (this.stats.unknownUpdates++, ApplyResult.UNKNOWN_UPDATE);
-      if (this.size >= this.capacity) return (this.stats.full++, ApplyResult.TABLE_FULL);
-      slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount]! : this.highWater++;
-      this.index.set(key, slot);
-      this.active[slot] = 1;
-      this.key[slot] = key;
-      this.size++;
+      slot = this.slots.take(key);
+      if (slot < 0) return (this.stats.full++, ApplyResult.TABLE_FULL);
+      this.fields.writeId(slot, record);
     }
-    if (appeared) {
-      // The key is the id: it never changes for a slot until the slot is released.
-      this.entityId[3 * slot] = record.site;
-      this.entityId[3 * slot + 1] = record.application;
-      this.entityId[3 * slot + 2] = record.entity;
-    }
-    this.appearance[slot] = record.appearance >>> 0;
-    this.timestampRaw[slot] = raw;
-    this.protocolVersion[slot] = record.protocolVersion;
-    this.exerciseId[slot] = record.exerciseId;
-    this.arrivalSeconds[slot] = nowSeconds;
+    this.fields.writeCommon(slot, record, raw, nowSeconds);
     const pending = this.pending,
-      wasPending = pending.state[slot] !== PENDING_NONE;
+      wasPending = pending.entry(slot) >= 0;
+    // The pool of pending PDUs is bounded: when full, what waits is loaded now.
+    if (!wasPending && pending.isFull) this.resolve();
     let reference = nowSeconds;
     if (this.timeReferenceIsTimestamp) {
       reference = timestampReferenceSeconds(raw, nowSeconds, this.maxSkew);
@@ -355,38 +339,22 @@ export class RemoteEntityTable {
     }
     const o = pending.mark(slot, appeared, reference, record);
     if (full) {
-      this.forceId[slot] = record.forceId;
-      const s7 = 7 * slot,
-        type = this.entityType,
-        entityType = record.entityType;
-      // The timeout depends on kind and domain only: looked up when they change.
-      const timeoutChanged = appeared || type[s7] !== entityType[0] || type[s7 + 1] !== entityType[1];
-      // Unrolled, as the marking below: the loops cost more than all the other copies of a PDU together.
-      type[s7] = entityType[0]!;
-      type[s7 + 1] = entityType[1]!;
-      type[s7 + 2] = entityType[2]!;
-      type[s7 + 3] = entityType[3]!;
-      type[s7 + 4] = entityType[4]!;
-      type[s7 + 5] = entityType[5]!;
-      type[s7 + 6] = entityType[6]!;
-      if (timeoutChanged) this.timeouts.setKind(slot, entityType[0]!, entityType[1]!);
-      this.markingCharacterSet[slot] = record.markingCharacterSet;
-      // 11 bytes as 4 + 4 + 2 + 1 through DataViews (the record keeps its marking at BYTE_FIELDS_MARKING).
-      const s11 = 11 * slot,
-        to = this.markingView,
-        from = record.byteFieldsView;
-      to.setUint32(s11, from.getUint32(BYTE_FIELDS_MARKING));
-      to.setUint32(s11 + 4, from.getUint32(BYTE_FIELDS_MARKING + 4));
-      to.setUint16(s11 + 8, from.getUint16(BYTE_FIELDS_MARKING + 8));
-      to.setUint8(s11 + 10, from.getUint8(BYTE_FIELDS_MARKING + 10));
-      this.capabilities[slot] = record.capabilities >>> 0;
+      this.fields.writeFull(slot, record);
       if (!isKnownAlgorithm(record.drAlgorithm)) this.stats.unknownAlgorithm++;
       pending.writeParameters(slot, record);
     } else if (!wasPending) {
       // The last full PDU's DR parameters (already pending when one is).
       pending.keepParameters(slot, this.unresolved.store);
     }
-    this.timeouts.update(slot, pending.algorithm[slot]!, pending.values, o + 3);
+    const s7 = 7 * slot;
+    this.timeouts.update(
+      slot,
+      this.entityType[s7]!,
+      this.entityType[s7 + 1]!,
+      pending.algorithm[o / PENDING_STRIDE]!,
+      pending.values,
+      o + 3,
+    );
     this.timeouts.arrived(slot, nowSeconds);
     if (appeared) this.stats.appeared++;
     else this.stats.updated++;
@@ -403,16 +371,14 @@ export class RemoteEntityTable {
       slots = pending.slots,
       states = pending.state;
     for (let k = 0; k < pending.count; k++) {
-      const slot = slots[k]!,
-        state = states[slot];
-      states[slot] = PENDING_NONE;
-      if (state !== PENDING_DROPPED) this.resolveSlot(slot, state === PENDING_NEW);
+      const state = states[k];
+      if (state !== PENDING_DROPPED) this.resolveSlot(slots[k]!, k, state === PENDING_NEW);
     }
-    pending.count = 0;
+    pending.clear();
   }
 
-  /** Resets one slot's model from its pending PDU, arrived at `arrivalSeconds[slot]`. */
-  private resolveSlot(slot: number, appeared: boolean): void {
+  /** Resets one slot's model from its pending PDU (entry k), arrived at `arrivalSeconds[slot]`. */
+  private resolveSlot(slot: number, k: number, appeared: boolean): void {
     const state = this.unresolved,
       s = state.store,
       s3 = 3 * slot;
@@ -426,17 +392,22 @@ export class RemoteEntityTable {
       !this.freezes.isFrozen(slot);
     if (smooth) this.corrections.displayedAt(slot);
     const pending = this.pending.values,
-      o = PENDING_STRIDE * slot,
+      o = PENDING_STRIDE * k,
       pdu = this.pdu;
-    for (let k = 0; k < 15; k++) pdu[k] = pending[o + k]!;
+    for (let c = 0; c < 15; c++) pdu[c] = pending[o + c]!;
     state.reference[slot] = pending[o + PENDING_REFERENCE]!;
     this.freezes.rebase(slot, state.reference[slot]!);
     const v = this.pduVectors;
-    resetSlot(s, slot, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, this.pending.algorithm[slot]!, this.appearance[slot]!);
-    this.trackRotating(slot);
-    for (let k = s3; k < s3 + 3; k++) state.orientation[k] = state.displayOrientation[k] = s.orientation0[k]!;
-    initialWorldToBody(s, slot, state.displayWorldToBody, 9 * slot);
-    for (let k = 9 * slot; k < 9 * slot + 9; k++) state.worldToBody[k] = state.displayWorldToBody[k]!;
+    resetSlot(s, slot, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, this.pending.algorithm[k]!, this.appearance[slot]!);
+    this.frames.track(slot, this.active[slot] === 1);
+    const angles = state.orientation,
+      displayAngles = state.displayOrientation;
+    if (angles !== null) for (let c = s3; c < s3 + 3; c++) angles[c] = s.orientation0[c]!;
+    if (displayAngles !== null) for (let c = s3; c < s3 + 3; c++) displayAngles[c] = s.orientation0[c]!;
+    const display = state.displayWorldToBody,
+      matrices = state.worldToBody;
+    initialWorldToBody(s, slot, display, 9 * slot);
+    if (matrices !== null) for (let c = 9 * slot; c < 9 * slot + 9; c++) matrices[c] = display[c]!;
     state.orientationStale[slot] = state.displayStale[slot] = 0;
     if (smooth) this.corrections.start(slot);
     else this.corrections.stop(slot);
@@ -448,7 +419,7 @@ export class RemoteEntityTable {
     let n = 0,
       earliest = Number.POSITIVE_INFINITY;
     for (let slot = 0; slot < this.highWater; slot++) {
-      if (this.active[slot] !== 1 || this.freezes.frozen[slot] !== 0) continue;
+      if (this.active[slot] !== 1 || this.frozen[slot] !== 0) continue;
       const arrival = this.arrivalSeconds[slot]!,
         timeout = this.timeoutSeconds[slot]!;
       if (nowSeconds - arrival > timeout) {
@@ -462,7 +433,7 @@ export class RemoteEntityTable {
 
   /** Removes one entity now (e.g. on a Remove Entity request). @returns false if it was not held. */
   remove(key: number): boolean {
-    const slot = this.index.get(key);
+    const slot = this.slots.slotOf(key);
     if (slot < 0) return false;
     this.release(slot, TableEvent.REMOVED);
     return true;
@@ -479,72 +450,18 @@ export class RemoteEntityTable {
   extrapolate(tSeconds: number, outLocation: Float64Array = this.location, outOrientation?: Float64Array): void {
     const state = this.resolved;
     if (outOrientation === undefined || outOrientation === state.orientation) {
-      this.extrapolateMatrices(state, tSeconds, outLocation, state.worldToBody, state.orientationStale);
+      const matrices = state.worldToBodyArray(this.highWater);
+      this.frames.matrices(tSeconds, this.highWater, outLocation, matrices, state.orientationStale);
       this.orientationPending = true;
       return;
     }
-    const s = state.store,
-      count = this.highWater,
-      reference = state.reference;
-    this.freezes.hold(reference, tSeconds);
-    extrapolateLinear(s, count, reference, tSeconds, outLocation);
-    const o0 = s.orientation0;
-    for (let j = 0; j < 3 * count; j++) outOrientation[j] = o0[j]!;
-    for (let k = 0; k < this.rotating.count; k++) {
-      const slot = this.rotating.slots[k]!;
-      evaluateRotating(s, slot, tSeconds, reference, outLocation, slot, this.m, 0, outOrientation);
-    }
-    this.freezes.unhold(reference);
-  }
-
-  /** Locations of every slot and R_wb of the rotating ones (9 per slot in `matrices`), whose angles go stale. */
-  private extrapolateMatrices(
-    state: ModelState,
-    tSeconds: number,
-    outLocation: Float64Array,
-    matrices: Float64Array,
-    stale: Uint8Array,
-  ): void {
-    const s = state.store,
-      reference = state.reference,
-      rotating = this.rotating.slots;
-    const held = this.freezes.size > 0;
-    if (held) this.freezes.hold(reference, tSeconds);
-    extrapolateLinear(s, this.highWater, reference, tSeconds, outLocation);
-    // Only the rotating slots, from a dense list: a scan of every slot's kernel costs more (bench/dr.bench.ts).
-    rotateSlots(s, rotating, this.rotating.count, tSeconds, reference, matrices, -1);
-    const kernel = s.kernel;
-    for (let k = 0; k < this.rotating.count; k++) {
-      const slot = rotating[k]!;
-      stale[slot] = 1;
-      if (kernel[slot] === KERNEL_ROTATING_BODY) bodyPosition(s, slot, tSeconds, reference, outLocation, slot);
-    }
-    if (held) this.freezes.unhold(reference);
-  }
-
-  /** Euler angles of the rotating slots whose matrix changed since they were last converted. @returns false */
-  private convertStale(matrices: Float64Array, angles: Float64Array, stale: Uint8Array): false {
-    const rotating = this.rotating.slots;
-    for (let k = 0; k < this.rotating.count; k++) {
-      const slot = rotating[k]!;
-      if (stale[slot] === 1) {
-        eulerAt(angles, 3 * slot, matrices, 9 * slot);
-        stale[slot] = 0;
-      }
-    }
-    return false;
-  }
-
-  /** Keeps the list of rotating slots in step with the slot's kernel. */
-  private trackRotating(slot: number): void {
-    if (this.active[slot] === 1 && this.unresolved.store.kernel[slot] !== KERNEL_LINEAR) this.rotating.add(slot);
-    else this.rotating.delete(slot);
+    this.frames.angles(tSeconds, this.highWater, outLocation, outOrientation);
   }
 
   /** Displayed state of every slot at tSeconds into `displayLocation` / `displayWorldToBody` (and, when read, `displayOrientation`): DR plus smoothing. */
   render(tSeconds: number): void {
     const state = this.resolved;
-    this.extrapolateMatrices(state, tSeconds, this.displayLocation, state.displayWorldToBody, state.displayStale);
+    this.frames.matrices(tSeconds, this.highWater, this.displayLocation, state.displayWorldToBody, state.displayStale);
     this.displayPending = true;
     this.corrections.renderAll(tSeconds, this.displayLocation, state.displayWorldToBody);
   }
@@ -573,19 +490,18 @@ export class RemoteEntityTable {
 
   /** True while the slot's displayed state is converging onto a corrected path. */
   isConverging(slot: number): boolean {
-    return this.resolved.isSmoothing[slot] === 1;
+    if (this.pending.count > 0) this.resolve();
+    return this.corrections.isSmoothing(slot);
   }
 
   private release(slot: number, event: TableEvent): void {
     if (event === TableEvent.TIMED_OUT) this.stats.timedOut++;
     else this.stats.removed++;
-    const key = this.key[slot]!;
-    this.onEvent?.(event, slot, key);
-    this.index.delete(key);
-    this.active[slot] = 0;
+    this.onEvent?.(event, slot, this.key[slot]!);
+    this.slots.release(slot);
     this.freezes.clear(slot);
+    this.corrections.stop(slot);
     const state = this.unresolved;
-    state.isSmoothing[slot] = 0;
     state.orientationStale[slot] = state.displayStale[slot] = 0;
     this.timestampRaw[slot] = 0;
     // A released slot extrapolates as a frozen static model until reused (the loops run over it).
@@ -594,9 +510,7 @@ export class RemoteEntityTable {
       state.store.velocityWorld[3 * slot + k] = 0;
       state.store.halfAccelerationWorld[3 * slot + k] = 0;
     }
-    this.trackRotating(slot);
+    this.frames.track(slot, false);
     this.pending.drop(slot);
-    this.freeSlots[this.freeCount++] = slot;
-    this.size--;
   }
 }

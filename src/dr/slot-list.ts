@@ -1,28 +1,57 @@
-/** A set of table slots kept as a dense list, so that a pass over its members reads no other slot. */
+/**
+ * A set of table slots kept as a dense list, so that a pass over its members reads no other slot. Leaving costs a
+ * mark, not a search: the list is compacted before the next pass (`compact`), so that a slot costs one byte of
+ * state plus four in the list while it is a member, where an index of each member's place costs four for every
+ * slot.
+ */
+const OUT = 0,
+  MEMBER = 1,
+  /** In the list, not a member any more: dropped by the next `compact`. */
+  LEAVING = 2;
+
 export class SlotList {
-  /** The members, in `slots[0 … count)`. */
+  /** The members, in `slots[0 … count)` after `compact`. */
   readonly slots: Int32Array;
   count = 0;
-  /** Each slot's place in `slots` (−1: not a member). */
-  private readonly at: Int32Array;
+  private readonly state: Uint8Array;
+  private leaving = 0;
 
   constructor(capacity: number) {
     this.slots = new Int32Array(capacity);
-    this.at = new Int32Array(capacity).fill(-1);
+    this.state = new Uint8Array(capacity);
   }
 
   add(slot: number): void {
-    if (this.at[slot]! >= 0) return;
-    this.at[slot] = this.count;
-    this.slots[this.count++] = slot;
+    const state = this.state[slot];
+    if (state === MEMBER) return;
+    this.state[slot] = MEMBER;
+    if (state === LEAVING) this.leaving--;
+    else this.slots[this.count++] = slot;
   }
 
   delete(slot: number): void {
-    const at = this.at[slot]!;
-    if (at < 0) return;
-    const last = this.slots[--this.count]!;
-    this.slots[at] = last;
-    this.at[last] = at;
-    this.at[slot] = -1;
+    if (this.state[slot] !== MEMBER) return;
+    this.state[slot] = LEAVING;
+    this.leaving++;
+  }
+
+  has(slot: number): boolean {
+    return this.state[slot] === MEMBER;
+  }
+
+  /** Drops the slots that left from the list (their order is kept). @returns the members. */
+  compact(): number {
+    if (this.leaving === 0) return this.count;
+    const slots = this.slots,
+      state = this.state;
+    let kept = 0;
+    for (let k = 0; k < this.count; k++) {
+      const slot = slots[k]!;
+      if (state[slot] === MEMBER) slots[kept++] = slot;
+      else state[slot] = OUT;
+    }
+    this.count = kept;
+    this.leaving = 0;
+    return kept;
   }
 }

@@ -42,8 +42,11 @@ export class EntityEntries {
   private readonly free: Int32Array;
   private freeCount: number;
 
+  private readonly keys: Float64Array;
+
   constructor(readonly capacity: number) {
-    this.index = new EntityIndex(capacity);
+    this.keys = new Float64Array(capacity);
+    this.index = new EntityIndex(capacity, this.keys);
     this.bySlot = new Array<EntityEntry | undefined>(capacity).fill(undefined);
     this.free = new Int32Array(capacity);
     for (let i = 0; i < capacity; i++) this.free[i] = capacity - 1 - i;
@@ -66,6 +69,7 @@ export class EntityEntries {
     const slot = this.free[--this.freeCount]!;
     entry.slot = slot;
     this.bySlot[slot] = entry;
+    this.keys[slot] = entry.key;
     this.index.set(entry.key, slot);
     this.size++;
     return true;
