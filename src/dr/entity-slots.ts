@@ -30,9 +30,9 @@ export class EntitySlots {
     return this.index.get(key);
   }
 
-  /** A slot for a key not held. @returns −1 when every slot is in use. */
+  /** A slot for a key not held. @returns −1 when every slot is in use (or given up and not yet recycled). */
   take(key: number): number {
-    if (this.size >= this.capacity) return -1;
+    if (this.freeCount === 0 && this.highWater === this.capacity) return -1;
     const slot = this.freeCount > 0 ? this.free[--this.freeCount]! : this.highWater++;
     this.key[slot] = key;
     this.index.set(key, slot);
@@ -43,9 +43,22 @@ export class EntitySlots {
 
   /** Gives a slot in use back (its key stays readable until the slot is taken again). */
   release(slot: number): void {
+    this.retire(slot);
+    this.recycle(slot);
+  }
+
+  /**
+   * The first half of `release`: the slot's entity is gone (not found by key, not active), but the slot is not
+   * taken again until `recycle`, for an owner whose records still name it.
+   */
+  retire(slot: number): void {
     this.index.delete(this.key[slot]!);
     this.active[slot] = 0;
-    this.free[this.freeCount++] = slot;
     this.size--;
+  }
+
+  /** A retired slot may be taken again. */
+  recycle(slot: number): void {
+    this.free[this.freeCount++] = slot;
   }
 }

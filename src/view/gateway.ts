@@ -10,11 +10,12 @@
  * - Backpressure: a client whose socket holds more than `highWaterBytes` unsent gets nothing more until it drains;
  *   meanwhile the gateway remembers which entities it missed (one mark per entity slot, `slot-marks.ts`) and then
  *   sends their newest PDUs, counting each PDU it never got as skipped.
- * - Snapshots (after connecting or a filter change) go out the same way: every slot marked, then sent a bounded
- *   number of slots per tick within the client's high-water mark. Filter changes are coalesced and applied at most
- *   every `FILTER_INTERVAL_MS` per client (`filter-gate.ts`).
+ * - Snapshots (after connecting or a filter change) go out the same way: every slot marked, then sent in batches
+ *   within the client's high-water mark, each as soon as the socket has taken the last (`gateway-snapshots.ts`).
+ *   Filter changes are coalesced and applied at most every `FILTER_INTERVAL_MS` per client (`filter-gate.ts`).
  * - Shots, entity control and radios (text messages) go in the same tick and write, in arrival order among the
  *   PDUs, and are held back from a congested client the same way (`engagement-tick.ts`).
+ * - The entities' newest PDUs are held as struct-of-arrays (`gateway-entities.ts`): about 200 bytes per entity.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -22,7 +23,6 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Config } from '../config/schema.js';
 import { entityTimeoutSeconds } from '../config/heartbeat.js';
 import { isDeactivated } from '../dr/algorithm.js';
-import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
 import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
@@ -36,12 +36,10 @@ import {
   type DatagramTransport,
   type TransportStats,
 } from '../transport/transport.js';
-import { compile, inBbox, matchesAttributes, type CompiledFilter } from './compiled-filter.js';
+import { compile } from './compiled-filter.js';
 import {
   FEED_PATH,
-  FEED_RECORD_HEADER_BYTES,
   MAX_CLIENT_MESSAGE_BYTES,
-  copyBytes,
   VIEW_PROTOCOL_VERSION,
   encodeMessage,
   parseClientMessage,
@@ -53,7 +51,8 @@ import {
 } from './protocol.js';
 import { TICK_BYTES, TickBuffer } from './tick-buffer.js';
 import { ViewClient, type ClientState } from './view-client.js';
-import { EntityEntries, EntityEntry } from './gateway-entities.js';
+import { GatewayEntities } from './gateway-entities.js';
+import { SnapshotSender } from './gateway-snapshots.js';
 import type { GatewayOptions, GatewayStats } from './gateway-options.js';
 import { originAllowed } from './origin-check.js';
 import type { TickFrames } from './ws-frames.js';
@@ -62,9 +61,6 @@ import { EngagementTick } from './engagement-tick.js';
 import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from './engagement-feed.js';
 import type { EngagementMessage } from './engagement-messages.js';
 import { addresses } from '../dr/exercise-freeze.js';
-
-/** Entity slots a client's snapshot walks per tick at most: bounds the gateway's work per client and tick. */
-const SNAPSHOT_SLOTS_PER_TICK = 8192;
 
 /** The gateway. `receive` takes datagrams; `handleUpgrade` takes WebSocket upgrades from an HTTP server. */
 export class ViewGateway {
@@ -102,9 +98,9 @@ export class ViewGateway {
   private readonly receiver: PduReceiver;
   private readonly wss: WebSocketServer;
   private readonly clients = new Set<ViewClient>();
-  private readonly entities: EntityEntries;
+  private readonly entities: GatewayEntities;
+  private readonly snapshots: SnapshotSender;
   private readonly record = new EntityStateRecord();
-  private readonly geodetic = new Float64Array(3);
   private readonly pending = new TickBuffer();
   /** The engagement messages of this tick, sent with its PDUs. */
   private readonly messages = new EngagementTick();
@@ -127,11 +123,17 @@ export class ViewGateway {
     this.allowOrigins = options.allowOrigins ?? [];
     this.maxClients = options.maxClients ?? 100;
     this.maxEntities = options.config.receiver.maxEntities;
-    this.entities = new EntityEntries(this.maxEntities);
-    this.engagements = new EngagementFeed(
-      (exercise, site, application, entity) =>
-        this.entities.get(entityKey(site, application, entity))?.exercise === exercise,
+    this.entities = new GatewayEntities(this.maxEntities);
+    this.snapshots = new SnapshotSender(
+      this.entities,
+      this.highWaterBytes,
+      (client, frames, messages, bytes) => this.writeFrames(client, { frames, messages, bytes }),
+      (client) => !this.closed && client.socket.readyState === client.socket.OPEN,
     );
+    this.engagements = new EngagementFeed((exercise, site, application, entity) => {
+      const slot = this.entities.slotOf(entityKey(site, application, entity));
+      return slot >= 0 && this.entities.exercise[slot] === exercise;
+    });
     this.now = options.now ?? Date.now;
     const r = options.config.receiver;
     this.viewConfig = {
@@ -210,17 +212,15 @@ export class ViewGateway {
   };
 
   private removeAddressed(message: EngagementMessage & { type: 'entity-control' }): void {
-    const leaving: EntityEntry[] = [];
-    for (const entry of this.entities.values()) {
-      const key = entry.key;
+    const e = this.entities;
+    for (let slot = 0; slot < e.highWater; slot++) {
+      if (e.active[slot] !== 1 || e.exercise[slot] !== message.exercise) continue;
+      const key = e.key[slot]!;
       const site = Math.floor(key / 0x1_0000_0000),
         application = Math.floor(key / 0x1_0000) % 0x1_0000,
         entity = key % 0x1_0000;
-      if (entry.exercise === message.exercise && addresses(message.receiving, site, application, entity)) {
-        leaving.push(entry);
-      }
+      if (addresses(message.receiving, site, application, entity)) e.delete(slot);
     }
-    for (const entry of leaving) this.entities.delete(entry);
   }
 
   private readonly consume = (bytes: Uint8Array, offset: number, length: number): void => {
@@ -241,71 +241,41 @@ export class ViewGateway {
     const nowMs = this.arrivalMs[0]!;
     const key = entityKey(record.site, record.application, record.entity);
     const full = record.pduType === PduType.ENTITY_STATE;
-    let entry = this.entities.get(key);
-    if (entry === undefined) {
+    const e = this.entities;
+    let slot = e.slotOf(key);
+    if (slot < 0) {
       if (!full) {
         this.stats.unknownUpdates++;
         return;
       }
-      entry = new EntityEntry(key);
-      if (!this.entities.add(entry)) {
+      slot = e.add(key);
+      if (slot < 0) {
         this.stats.tableFull++;
         return;
       }
     }
     if (full) {
-      entry.force = record.forceId;
+      e.force[slot] = record.forceId;
       const kind = record.entityType[0]!,
         domain = record.entityType[1]!;
-      if (entry.timeoutMs === 0 || kind !== entry.kind || domain !== entry.domain) {
+      if (e.timeoutMs[slot] === 0 || kind !== e.kind[slot] || domain !== e.domain[slot]) {
         // The longest of the stationary and moving timeouts: the snapshot never forgets a live entity early.
-        entry.timeoutMs = 1000 * entityTimeoutSeconds(this.config.heartbeat, kind, domain, true);
+        e.timeoutMs[slot] = 1000 * entityTimeoutSeconds(this.config.heartbeat, kind, domain, true);
       }
-      entry.kind = kind;
-      entry.domain = domain;
-      if (entry.full.length < length) entry.full = new Uint8Array(length);
-      copyBytes(bytes, offset, entry.full, 0, length);
-      entry.fullLength = length;
-      entry.fullTimeMs = nowMs;
-      entry.partialLength = 0;
-    } else {
-      if (entry.partial.length < length) entry.partial = new Uint8Array(length);
-      copyBytes(bytes, offset, entry.partial, 0, length);
-      entry.partialLength = length;
-      entry.partialTimeMs = nowMs;
-    }
-    entry.exercise = record.exerciseId;
-    entry.lastSeenMs = nowMs;
-    const l = record.location;
-    entry.x = l[0]!;
-    entry.y = l[1]!;
-    entry.z = l[2]!;
-    entry.geodeticValid = false;
+      e.kind[slot] = kind;
+      e.domain[slot] = domain;
+      e.storeFull(slot, bytes, offset, length, nowMs);
+    } else e.storeUpdate(slot, bytes, offset, length, nowMs);
+    e.exercise[slot] = record.exerciseId;
+    e.lastSeenMs[slot] = nowMs;
     // A leave notice (appearance State = Deactivated, docs/dis-reference.md) is forwarded, then forgotten.
-    if (isDeactivated(record.appearance)) this.entities.delete(entry);
+    const leaving = isDeactivated(record.appearance);
+    if (leaving) e.delete(slot);
     this.stats.pdus++;
     this.stats.bytes += length;
-    this.addToTick(entry, bytes, offset, length);
-  };
-
-  private addToTick(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number): void {
     if (this.pending.isFull(length) || this.messages.isFull(length, this.pending.byteLength, TICK_BYTES)) this.tick();
-    this.pending.add(entry, bytes, offset, length, this.arrivalMs[0]!);
-  }
-
-  /** Whether an entity's newest state passes a filter (snapshots); geodetic position as in `TickBuffer.matches`. */
-  private entryMatches(f: CompiledFilter, e: EntityEntry): boolean {
-    if (f.all) return true;
-    if (!matchesAttributes(f, e.exercise, e.force, e.kind, e.domain)) return false;
-    if (f.bbox === null) return true;
-    if (!e.geodeticValid) {
-      ecefToGeodeticDegrees(this.geodetic, e.x, e.y, e.z);
-      e.latDeg = this.geodetic[0]!;
-      e.lonDeg = this.geodetic[1]!;
-      e.geodeticValid = true;
-    }
-    return inBbox(f.bbox, e.latDeg, e.lonDeg);
-  }
+    this.pending.add(leaving ? -1 : slot, e, slot, record.location, bytes, offset, length, nowMs);
+  };
 
   /**
    * Sends the PDUs and engagement messages of this tick to every client (or marks them missed for a congested one),
@@ -328,7 +298,7 @@ export class ViewGateway {
       if (client.congested && client.socket.bufferedAmount <= this.highWaterBytes / 2) client.congested = false;
       if (client.congested) {
         for (let i = 0; i < count; i++) {
-          if (pending.matches(client.compiled, i)) this.miss(client, pending.entries[i]!);
+          if (pending.matches(client.compiled, i)) this.miss(client, pending.slots[i]!);
         }
         this.missMessages(client);
         continue;
@@ -337,10 +307,10 @@ export class ViewGateway {
       if (client.marks.count > 0) {
         // What this tick carries of a marked entity's full PDU goes out with it: not again from the marks.
         for (let i = 0; i < count; i++) {
-          const slot = pending.entries[i]!.slot;
+          const slot = pending.slots[i]!;
           if (slot >= 0 && pending.full[i] === 1 && pending.matches(client.compiled, i)) client.marks.unmark(slot);
         }
-        this.sendMarked(client);
+        this.snapshots.send(client);
       }
       if (count === 0 && messages.count === 0) continue;
       if (client.compiled.all) {
@@ -353,6 +323,7 @@ export class ViewGateway {
     }
     pending.clear();
     messages.clear();
+    this.entities.endTick();
   }
 
   /** Counts the engagement messages of this tick a congested client does not get; see `greet`. */
@@ -376,49 +347,19 @@ export class ViewGateway {
     client.connection.write(tick.frames);
   }
 
-  /** Marks an entity a congested client missed: its newest PDU goes out when it drains. */
-  private miss(client: ViewClient, entry: EntityEntry): void {
-    if (entry.slot >= 0 && client.marks.mark(entry.slot)) return;
+  /** Marks an entity a congested client missed (−1: one dropped): its newest PDU goes out when it drains. */
+  private miss(client: ViewClient, slot: number): void {
+    if (slot >= 0 && client.marks.mark(slot)) return;
     client.skipped++;
     this.stats.skipped++;
   }
 
-  /**
-   * Sends the newest PDUs of the entities marked for `client` that pass its filter (its snapshot, or what it missed),
-   * walking at most `SNAPSHOT_SLOTS_PER_TICK` slots and writing at most what keeps its socket under the high-water
-   * mark; the rest goes out on the next ticks.
-   */
-  private sendMarked(client: ViewClient): void {
-    if (client.marks.count === 0) return;
-    const out = this.out;
-    out.begin();
-    let budget = this.highWaterBytes - client.socket.bufferedAmount;
-    client.marks.drain(SNAPSHOT_SLOTS_PER_TICK, (slot) => {
-      if (budget <= 0) return false;
-      const e = this.entities.at(slot);
-      if (e === undefined || e.timedOut || e.fullLength === 0 || !this.entryMatches(client.compiled, e)) return true;
-      out.record(e.fullTimeMs, e.full, 0, e.fullLength);
-      budget -= FEED_RECORD_HEADER_BYTES + e.fullLength;
-      if (e.partialLength > 0) {
-        out.record(e.partialTimeMs, e.partial, 0, e.partialLength);
-        budget -= FEED_RECORD_HEADER_BYTES + e.partialLength;
-      }
-      return true;
-    });
-    this.writeFrames(client, out.end());
-  }
-
-  /** Marks every entity held now for `client`: its snapshot, sent over the next ticks. */
-  private markSnapshot(client: ViewClient): void {
-    client.marks.markOnly((slot) => this.entities.at(slot) !== undefined);
-  }
-
-  /** Applies a filter: confirmed with `filter-ok`, then the snapshot of the new view over the next ticks. */
+  /** Applies a filter: confirmed with `filter-ok`, then the snapshot of the new view (sent by the tick applying it). */
   private applyFilter(client: ViewClient, filter: ViewFilter): void {
     client.filter = filter;
     client.compiled = compile(filter);
     this.sendJson(client, { type: 'filter-ok', filter });
-    this.markSnapshot(client);
+    this.snapshots.markAll(client);
   }
 
   private sendJson(client: ViewClient, message: ServerMessage): void {
@@ -504,7 +445,9 @@ export class ViewGateway {
     const serverTimeMs = this.now();
     this.sendJson(client, { type: 'hello', protocol: VIEW_PROTOCOL_VERSION, serverTimeMs, config: this.viewConfig });
     for (const message of this.engagements.state(serverTimeMs)) this.sendJson(client, message);
-    this.markSnapshot(client);
+    // Its snapshot: the first batch now, the next ones as its socket takes them.
+    this.snapshots.markAll(client);
+    this.snapshots.send(client);
   }
 
   private onMessage(client: ViewClient, data: RawData, isBinary: boolean): void {
@@ -547,10 +490,10 @@ export class ViewGateway {
   private everySecond(): void {
     const nowMs = this.now();
     this.engagements.everySecond(nowMs, this.broadcast);
-    for (const entry of this.entities.values()) {
-      if (nowMs - entry.lastSeenMs > entry.timeoutMs && !this.frozen(entry)) {
-        entry.timedOut = true;
-        this.entities.delete(entry);
+    const e = this.entities;
+    for (let slot = 0; slot < e.highWater; slot++) {
+      if (e.active[slot] === 1 && nowMs - e.lastSeenMs[slot]! > e.timeoutMs[slot]! && !this.frozen(slot)) {
+        e.delete(slot);
         this.stats.timeouts++;
       }
     }
@@ -571,10 +514,10 @@ export class ViewGateway {
   }
 
   /** Whether a Stop/Freeze in force holds the entity: it is not timed out (nor, on the page, dead-reckoned). */
-  private frozen(entry: EntityEntry): boolean {
-    const key = entry.key;
+  private frozen(slot: number): boolean {
+    const key = this.entities.key[slot]!;
     return this.engagements.holds(
-      entry.exercise,
+      this.entities.exercise[slot]!,
       Math.floor(key / 0x1_0000_0000),
       Math.floor(key / 0x1_0000) % 0x1_0000,
       key % 0x1_0000,

@@ -15,14 +15,16 @@ export class SlotMarks {
     this.marks = new Uint8Array(capacity);
   }
 
-  /** Marks exactly the slots `occupied` says hold an entity, and walks from the first: a snapshot. */
-  markOnly(occupied: (slot: number) => boolean): void {
+  /**
+   * Marks exactly the slots below `highWater` whose `occupied` byte is 1 (the store's `active`), and walks from the
+   * first: a snapshot. A copy and a count, not a call per slot: a million slots take a millisecond.
+   */
+  markWhere(occupied: Uint8Array, highWater: number): void {
+    const marks = this.marks;
+    marks.set(occupied.subarray(0, highWater));
+    marks.fill(0, highWater);
     let count = 0;
-    for (let slot = 0; slot < this.capacity; slot++) {
-      const marked = occupied(slot);
-      this.marks[slot] = marked ? 1 : 0;
-      if (marked) count++;
-    }
+    for (let slot = 0; slot < highWater; slot++) count += marks[slot]!;
     this.count = count;
     this.cursor = 0;
   }

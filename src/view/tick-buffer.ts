@@ -5,12 +5,19 @@
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { HeaderOffset, PduType } from '../pdu/constants.js';
 import { inBbox, matchesAttributes, type CompiledFilter } from './compiled-filter.js';
-import type { EntityEntry } from './gateway-entities.js';
 import { copyBytes } from './protocol.js';
 
 /** PDUs held for one tick before it is sent early: 4096 Entity State PDUs of 144 bytes fill 0.6 MB. */
 export const TICK_RECORDS = 4096;
 export const TICK_BYTES = 1 << 20;
+
+/** What the filters read of an entity, by slot: the gateway's store. */
+export interface EntityAttributes {
+  readonly exercise: Uint8Array;
+  readonly force: Uint8Array;
+  readonly kind: Uint8Array;
+  readonly domain: Uint8Array;
+}
 
 /** The PDUs of one tick, in arrival order; record `i` is `bytes[start[i] .. start[i] + length[i]]`. */
 export class TickBuffer {
@@ -27,7 +34,8 @@ export class TickBuffer {
   /** 1 for a full Entity State PDU, 0 for an Entity State Update. */
   readonly full = new Uint8Array(TICK_RECORDS);
   private readonly attributes = new Uint8Array(4 * TICK_RECORDS); // exercise, force, kind, domain
-  readonly entries: Array<EntityEntry | undefined> = new Array(TICK_RECORDS).fill(undefined);
+  /** Each record's entity slot in the gateway's store, or −1 when its entity was dropped (a leave notice). */
+  readonly slots = new Int32Array(TICK_RECORDS);
   private readonly geodetic = new Float64Array(3);
 
   /** Whether a PDU of `length` bytes does not fit any more (the tick is then sent early). */
@@ -35,24 +43,36 @@ export class TickBuffer {
     return this.count === TICK_RECORDS || this.byteLength + length > TICK_BYTES;
   }
 
-  /** Copies one PDU of `entry`, received at `timeMs`, in; the caller has checked `isFull` first. */
-  add(entry: EntityEntry, bytes: Uint8Array, offset: number, length: number, timeMs: number): void {
+  /**
+   * Copies one PDU of the entity in `slot` of `entities` (−1: dropped with this PDU), at `location` (ECEF metres),
+   * received at `timeMs`, in; the caller has checked `isFull` first.
+   */
+  add(
+    slot: number,
+    entities: EntityAttributes,
+    attributesOf: number,
+    location: Float64Array,
+    bytes: Uint8Array,
+    offset: number,
+    length: number,
+    timeMs: number,
+  ): void {
     const i = this.count++;
     copyBytes(bytes, offset, this.bytes, this.byteLength, length);
     this.start[i] = this.byteLength;
     this.length[i] = length;
     this.byteLength += length;
     this.timeMs[i] = timeMs;
-    this.ecef[3 * i] = entry.x;
-    this.ecef[3 * i + 1] = entry.y;
-    this.ecef[3 * i + 2] = entry.z;
+    this.ecef[3 * i] = location[0]!;
+    this.ecef[3 * i + 1] = location[1]!;
+    this.ecef[3 * i + 2] = location[2]!;
     this.geodeticValid[i] = 0;
     this.full[i] = bytes[offset + HeaderOffset.PDU_TYPE] === PduType.ENTITY_STATE ? 1 : 0;
-    this.attributes[4 * i] = entry.exercise;
-    this.attributes[4 * i + 1] = entry.force;
-    this.attributes[4 * i + 2] = entry.kind;
-    this.attributes[4 * i + 3] = entry.domain;
-    this.entries[i] = entry;
+    this.attributes[4 * i] = entities.exercise[attributesOf]!;
+    this.attributes[4 * i + 1] = entities.force[attributesOf]!;
+    this.attributes[4 * i + 2] = entities.kind[attributesOf]!;
+    this.attributes[4 * i + 3] = entities.domain[attributesOf]!;
+    this.slots[i] = slot;
   }
 
   /**
@@ -74,9 +94,8 @@ export class TickBuffer {
     return inBbox(f.bbox, this.latDeg[i]!, this.lonDeg[i]!);
   }
 
-  /** Empties the buffer after a tick, letting go of the entries. */
+  /** Empties the buffer after a tick. */
   clear(): void {
-    for (let i = 0; i < this.count; i++) this.entries[i] = undefined;
     this.count = 0;
     this.byteLength = 0;
   }

@@ -128,6 +128,55 @@ describe('view gateway', () => {
     expect(g.gateway.entityCount).toBe(2);
   });
 
+  it('streams a snapshot as fast as the client reads it, not a batch per tick', async () => {
+    // Ticks a minute apart and a 64 KiB mark: 30 000 entities (4.6 MB) are some 70 batches, each sent when the
+    // socket has taken the last one.
+    const g = await gateway({
+      tickMs: 60_000,
+      highWaterBytes: 64 * 1024,
+      config: { receiver: { maxEntities: 40_000 } },
+    });
+    const n = 30_000;
+    const source = { address: '127.0.0.1', port: 1, family: 'IPv4' };
+    for (let first = 0; first < n; first += 10) {
+      const pdus: Uint8Array[] = [];
+      for (let i = first; i < first + 10; i++) {
+        const pdu = entityPdu({ entity: (i % 60_000) + 1, speed: i % 7 });
+        pdus.push(pdu);
+      }
+      g.gateway.receive(Buffer.concat(pdus), source);
+    }
+    const late = await client(g);
+    await late.waitFor(() => late.records.length >= n, 'the snapshot of 30 000 entities', 20_000);
+    expect(new Set(late.records.map((r) => r.entity)).size).toBe(n);
+    expect(late.records.length).toBe(n);
+    // In messages of at most 64 KiB.
+    expect(Math.max(...late.binaryMessages)).toBeLessThanOrEqual(65_535);
+  }, 30_000);
+
+  it("filters a snapshot by area at the newest location its PDUs carry, an update's", async () => {
+    const g = await gateway();
+    const observer = await client(g);
+    await publish(g, observer, [
+      { entity: 1, latDeg: 50, lonDeg: 8 },
+      { entity: 2, latDeg: 50, lonDeg: 8 },
+      // Entity 1 moves out of the area, entity 2 stays: their updates say where they are now.
+      { entity: 1, update: true, latDeg: 40, lonDeg: 8 },
+      { entity: 2, update: true, latDeg: 50.5, lonDeg: 8.5 },
+    ]);
+    const filtered = await client(g);
+    await filtered.sync();
+    filtered.send({ type: 'filter', bbox: [5, 45, 10, 55] });
+    const ok = await filtered.next('filter-ok');
+    const okAt = filtered.json.indexOf(ok) + 1;
+    await filtered.sync();
+    const snapshot = filtered.records.filter((r) => r.afterJson >= okAt).map((r) => [r.entity, r.pdu.length]);
+    expect(snapshot).toEqual([
+      [2, 144],
+      [2, 72],
+    ]);
+  });
+
   const filterCases: Array<[string, Partial<ViewFilter>, EntitySpec[], number[]]> = [
     [
       'force',
