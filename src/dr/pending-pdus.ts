@@ -3,8 +3,7 @@
  * here and lists its slot, and the model reset runs once per listed slot when model state is next read, since an
  * entity may send many PDUs between two frames and only the last is displayed. The PDUs wait in a pool of entries
  * of its own, bounded (`limit`), not in an entry per slot: a table of a million entities holds 2 bytes per slot
- * here, not 136. When the pool is full the table loads what waits (`isFull`) before listing another slot. The
- * vectors a PDU carries as 32-bit floats are held rounded to float32, as the table's models hold them.
+ * here, not 136. When the pool is full the table loads what waits (`isFull`) before listing another slot.
  */
 import type { EntityStateRecord } from '../pdu/entity-state-record.js';
 import type { DrStore } from './store.js';
@@ -68,12 +67,8 @@ export class PendingPdus {
   mark(slot: number, appeared: boolean, referenceSeconds: number, record: EntityStateRecord): number {
     let k = this.entryOf[slot]!,
       state = 0;
-    if (k === NONE) {
-      if (this.count === this.slots.length) this.grow();
-      k = this.count++;
-      this.entryOf[slot] = k;
-      this.slots[k] = slot;
-    } else state = this.state[k]!;
+    if (k === NONE) k = this.list(slot);
+    else state = this.state[k]!;
     // A new entity snaps to its first state, however many PDUs follow before the next frame.
     this.state[k] = appeared || state === PENDING_NEW || state === PENDING_DROPPED ? PENDING_NEW : PENDING_UPDATE;
     const values = this.values,
@@ -85,12 +80,12 @@ export class PendingPdus {
     values[o] = location[0]!;
     values[o + 1] = location[1]!;
     values[o + 2] = location[2]!;
-    values[o + 3] = Math.fround(velocity[0]!);
-    values[o + 4] = Math.fround(velocity[1]!);
-    values[o + 5] = Math.fround(velocity[2]!);
-    values[o + 6] = Math.fround(orientation[0]!);
-    values[o + 7] = Math.fround(orientation[1]!);
-    values[o + 8] = Math.fround(orientation[2]!);
+    values[o + 3] = velocity[0]!;
+    values[o + 4] = velocity[1]!;
+    values[o + 5] = velocity[2]!;
+    values[o + 6] = orientation[0]!;
+    values[o + 7] = orientation[1]!;
+    values[o + 8] = orientation[2]!;
     return o;
   }
 
@@ -102,12 +97,12 @@ export class PendingPdus {
     this.algorithm[k] = record.drAlgorithm;
     const acceleration = record.linearAcceleration,
       rates = record.angularVelocity;
-    values[o + 9] = Math.fround(acceleration[0]!);
-    values[o + 10] = Math.fround(acceleration[1]!);
-    values[o + 11] = Math.fround(acceleration[2]!);
-    values[o + 12] = Math.fround(rates[0]!);
-    values[o + 13] = Math.fround(rates[1]!);
-    values[o + 14] = Math.fround(rates[2]!);
+    values[o + 9] = acceleration[0]!;
+    values[o + 10] = acceleration[1]!;
+    values[o + 11] = acceleration[2]!;
+    values[o + 12] = rates[0]!;
+    values[o + 13] = rates[1]!;
+    values[o + 14] = rates[2]!;
   }
 
   /** An update carries no DR parameters: those of the slot's model (its last full PDU) are kept. */
@@ -124,7 +119,8 @@ export class PendingPdus {
   }
 
   /**
-   * The location (out[o…o+2]), ψθφ (out[o+3…o+5]) and reference time (out[o+6]) of the slot's pending PDU.
+   * The location (out[o…o+2]), ψθφ (out[o+3…o+5], rounded to float32 as the table's models hold them) and reference
+   * time (out[o+6]) of the slot's pending PDU.
    * @returns false when the slot has none.
    */
   receivedInto(slot: number, out: Float64Array, o: number): boolean {
@@ -134,7 +130,7 @@ export class PendingPdus {
       p = PENDING_STRIDE * k;
     for (let c = 0; c < 3; c++) {
       out[o + c] = values[p + c]!;
-      out[o + 3 + c] = values[p + 6 + c]!;
+      out[o + 3 + c] = Math.fround(values[p + 6 + c]!);
     }
     out[o + 6] = values[p + PENDING_REFERENCE]!;
     return true;
@@ -150,6 +146,15 @@ export class PendingPdus {
   clear(): void {
     for (let k = 0; k < this.count; k++) this.entryOf[this.slots[k]!] = NONE;
     this.count = 0;
+  }
+
+  /** A new entry for the slot (apart from `mark`, which then fits where V8 inlines it). */
+  private list(slot: number): number {
+    if (this.count === this.slots.length) this.grow();
+    const k = this.count++;
+    this.entryOf[slot] = k;
+    this.slots[k] = slot;
+    return k;
   }
 
   private grow(): void {
