@@ -246,9 +246,33 @@ const ROWS: readonly Row[] = [
     reckon: rate('publish.entities100k.with-truth', 'opsPerSec', ' decisions per CPU-second'),
   },
   {
+    what: 'load generator tick, 1 000 000 entities: truth, decisions and encoding',
+    name: 'publish.entities1m',
+    reckon: join(
+      rate('publish.entities1m', 'opsPerSec', ' decisions per CPU-second'),
+      labelled('decisions and encoding alone', rate('publish.entities1m', 'bankOpsPerSec')),
+      value('publish.entities1m', 'bytesPerEntity', ' B per entity'),
+      value('publish.entities1m', 'rssBytesPerEntity', ' B resident per entity'),
+    ),
+    ratio: text('goal ≥ 5 M/s, ≤ 600 B'),
+  },
+  {
     what: '100 000 remote entities, resident memory after a render',
     name: 'table.rss100k',
-    reckon: value('table.rss100k', 'megabytes', ' MB'),
+    reckon: join(
+      value('table.rss100k', 'megabytes', ' MB'),
+      value('table.rss100k', 'bytesPerEntity', ' B per entity'),
+      labelled('while every correction is under way', value('table.rss100k', 'bytesPerEntityWhileSmoothing', ' B')),
+    ),
+  },
+  {
+    what: '1 000 000 remote entities, resident memory after a render',
+    name: 'table.rss1m',
+    reckon: join(
+      value('table.rss1m', 'bytesPerEntity', ' B per entity'),
+      labelled('while every correction is under way', value('table.rss1m', 'bytesPerEntityWhileSmoothing', ' B')),
+    ),
+    ratio: labelled('goal', value('table.rss1m', 'goalBytesPerEntity', ' B')),
   },
   ...(['help', 'record-help'] as const).map(
     (what): Row => ({
@@ -359,6 +383,22 @@ const ROWS: readonly Row[] = [
     reckon: value('view.gateway.bytes', 'wsBytesPerEntityPerSec', ' B'),
     baseline: labelled('UDP payload', value('view.gateway.bytes', 'udpBytesPerEntityPerSec', ' B')),
     ratio: value('view.gateway.bytes', 'ratio'),
+  },
+  {
+    what: '… a million entities held, resident memory',
+    name: 'view.gateway.rss1m',
+    reckon: value('view.gateway.rss1m', 'bytesPerEntity', ' B per entity'),
+    ratio: labelled('goal', value('view.gateway.rss1m', 'goalBytesPerEntity', ' B')),
+  },
+  {
+    what: "… a page's first snapshot of a million entities over a WebSocket on 127.0.0.1",
+    name: 'view.snapshot1m',
+    reckon: join(
+      value('view.snapshot1m', 'seconds', ' s'),
+      value('view.snapshot1m', 'megabytes', ' MB'),
+      labelled('decoded and applied to a table', value('view.snapshot1m', 'secondsDecodedApplied', ' s')),
+    ),
+    ratio: labelled('goal', value('view.snapshot1m', 'goalSeconds', ' s')),
   },
   {
     what: '… receive path, decode → filters → tick buffer, no client',
