@@ -5,14 +5,15 @@
 // expected, and the machine. `--nats` runs the load through a local nats-server to a subscriber on the whole
 // exercise and one on a 50 km area (2 minutes unless told); `--cluster` through three clustered servers, one of
 // which is killed a minute in and restarted (scripts/soak-nats.ts). docs/reliability-soak.md says what each figure
-// means. Progress (the publisher's status lines) goes to stderr.
+// means. `--view` publishes at 1 Hz (unless told) into `reckon view` with the map open in headless Chromium
+// (scripts/soak-view.ts). Progress (the publisher's status lines) goes to stderr.
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { forkSubscriber, machine, startPublisher, waitOrExit } from './soak-processes.js';
 
 const usage =
   'usage: npm run soak -- [--entities N] [--minutes M | --seconds S] [--rate HZ] [--max-rate PDUS]' +
-  ' [--receive-buffer BYTES] [--nats | --cluster [--kill-at S] [--restart-after S]]';
+  ' [--receive-buffer BYTES] [--nats | --cluster [--kill-at S] [--restart-after S] | --view]';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`soak: ${message}\n${code === 2 ? `${usage}\n` : ''}`);
@@ -31,6 +32,7 @@ try {
       'receive-buffer': { type: 'string', default: String(64 * 1024 * 1024) },
       nats: { type: 'boolean', default: false },
       cluster: { type: 'boolean', default: false },
+      view: { type: 'boolean', default: false },
       'kill-at': { type: 'string', default: '60' },
       'restart-after': { type: 'string', default: '10' },
     },
@@ -62,7 +64,16 @@ const loadFlags = [
   ...(values['max-rate'] !== undefined ? ['--max-rate', values['max-rate']] : []),
 ];
 
-if (overNats) {
+if (values.view) {
+  const { runViewSoak } = await import('./soak-view.js');
+  try {
+    const loadAtRate = values.rate === undefined ? [...loadFlags, '--rate', '1'] : loadFlags;
+    const result = await runViewSoak({ entities, seconds, loadFlags: loadAtRate, receiveBufferSize });
+    process.stdout.write(JSON.stringify(result) + '\n');
+  } catch (error) {
+    fail((error as Error).message, 1);
+  }
+} else if (overNats) {
   const { runNatsSoak } = await import('./soak-nats.js');
   try {
     const result = await runNatsSoak({

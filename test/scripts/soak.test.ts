@@ -7,10 +7,12 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ROOT, within } from '../support/binary.js';
 import { bundled } from '../support/bundle.js';
+import { chromiumBinary } from '../../scripts/support/chromium.js';
 import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const natsServer = findSystemBinary('nats-server');
 const itNats = natsServer.path ? it : it.skip;
+const itChromium = chromiumBinary.path ? it : it.skip;
 
 /** The soak's JSON line, checked field by field. */
 type Result = Record<string, any>;
@@ -132,6 +134,29 @@ describe.concurrent('npm run soak', () => {
         expect(side.reconnects).toHaveLength(1);
       }
       expect(cluster.everyEntityHeldAgainWithinAHeartbeat).toBe(true);
+    },
+    90_000,
+  );
+
+  itChromium(
+    '--view: into `reckon view` with the map open in Chromium; every entity shown, then gone with its leave notice',
+    async () => {
+      const { result } = await soak(['--entities', '300', '--seconds', '7', '--view']);
+      expect(result).toMatchObject({ mode: 'view', entities: 300, entitiesJoined: 300, pdusLost: 0, kernelDrops: 0 });
+      expect(result.viewPdusForwarded).toBe(result.pdusSent);
+      expect(result.page.atStop).toMatchObject({
+        connected: true,
+        shown: 300,
+        gatewayEntitiesLastCounted: 300,
+        skipped: 0,
+      });
+      expect(result.page.settled.shown).toBe(0);
+      expect(result.samples.length).toBeGreaterThan(0);
+      for (const key of ['first', 'last', 'max']) {
+        expect(result.viewRssMB[key] as number).toBeGreaterThan(0);
+        expect(result.chromiumRssMB[key] as number).toBeGreaterThan(0);
+      }
+      expect(result.viewServed).toMatch(/^1 client: /);
     },
     90_000,
   );
