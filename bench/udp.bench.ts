@@ -10,6 +10,8 @@
  * measured in a fresh process: after each entity's first PDU and a render (`bytes`, `bytesPerEntity`), and after a
  * second PDU of every entity moved by 3 m and a render, when every entity's correction is under way
  * (`bytesPerEntityWhileSmoothing`). Goal for a million: ≤ 400 B per entity.
+ * `table.rss100k.map-of-records`, the baseline: a Map holding each of 100 000 entities' newest PDU decoded into an
+ * `EntityStateRecord` of its own, with no dead-reckoning state at all (`bytesPerEntity`).
  *
  * The file is also the child process: `RECKON_BENCH_ROLE=sender|rss` selects the role.
  */
@@ -19,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
 import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
 import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
+import { EntityStateRecord, entityKey } from '../src/pdu/entity-state-record.js';
 import { PduReceiver } from '../src/transport/pdu-receiver.js';
 import { UdpTransport } from '../src/transport/udp.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
@@ -112,9 +114,31 @@ function rss(): void {
   process.disconnect();
 }
 
+// ---- child: resident memory of the baseline, a Map of the newest decoded record per entity -----------------------
+function rssRecords(): void {
+  const n = Number(process.env.RECKON_BENCH_ENTITIES);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const pdu = new Uint8Array(PDU_BYTES);
+  encodeEntityStateInto(pdu, fillRecord(new EntityStateRecord(), 0, 2), 0);
+  gc?.();
+  const before = process.memoryUsage().rss;
+  const records = new Map<number, EntityStateRecord>();
+  for (let e = 0; e < n; e++) {
+    const record = new EntityStateRecord();
+    decodeEntityStateOrUpdateInto(record, pdu, 0, PDU_BYTES);
+    record.entity = 1 + (e % 60000);
+    record.site = 1 + Math.floor(e / 60000);
+    records.set(entityKey(record.site, record.application, record.entity), record);
+  }
+  gc?.();
+  process.send!({ bytes: process.memoryUsage().rss - before, size: records.size });
+  process.disconnect();
+}
+
 const role = process.env.RECKON_BENCH_ROLE;
 if (role === 'sender') await sender();
 if (role === 'rss') rss();
+if (role === 'rss-records') rssRecords();
 
 // ---- parent ---------------------------------------------------------------------------------------------------
 const self = fileURLToPath(import.meta.url);
@@ -241,6 +265,17 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
       ...(entities === 1_000_000 ? { goalBytesPerEntity: 400 } : {}),
     });
   }
+  // The baseline at 100 000 (a million such records would take over a gigabyte on a shared machine).
+  const proc = child('rss-records', { RECKON_BENCH_ENTITIES: String(100_000) });
+  const records = await new Promise<{ bytes: number; size: number }>((resolve) =>
+    proc.once('message', (m) => resolve(m as { bytes: number; size: number })),
+  );
+  results.push({
+    name: 'table.rss100k.map-of-records',
+    bytes: records.bytes,
+    entities: records.size,
+    bytesPerEntity: round(records.bytes / records.size),
+  });
   return results;
 };
 

@@ -7,11 +7,13 @@
  *   last of the million entities' records received by a `ws` client in this process (`seconds`; goal ≤ 2 s), its
  *   bytes and messages; and the same with every record decoded and applied to a `RemoteEntityTable` of a million, as
  *   the page does with its feed (`secondsDecodedApplied`). Two runs of each, the faster kept (`secondsRange`).
+ * - `view.snapshot1m.plain-ws`, the baseline: the same million records made into feed messages beforehand and sent
+ *   all at once by a plain `ws` server in the same process, to the same client: the floor of the transport.
  * Skipped with --quick.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
 import { geodeticDegreesToEcef } from '../src/math/geodesy.js';
 import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
@@ -20,13 +22,25 @@ import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
 import { resolveConfig } from '../src/stream/settings.js';
 import { ViewGateway } from '../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../src/view/http.js';
-import { readFeedMessage } from '../src/view/protocol.js';
+import { FeedWriter, readFeedMessage } from '../src/view/protocol.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';
 
 const ENTITIES = 1_000_000;
 const PER_APPLICATION = 60_000;
 const PDU_BYTES = 144;
 const SOURCE = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
+
+/** Entity `i`'s id and place: spread over the globe (a golden-angle spiral), as a whole-world exercise would be. */
+function entityInto(record: EntityStateRecord, i: number): void {
+  record.application = 1 + Math.floor(i / PER_APPLICATION);
+  record.entity = 1 + (i % PER_APPLICATION);
+  geodeticDegreesToEcef(
+    record.location,
+    Math.asin(2 * ((i + 0.5) / ENTITIES) - 1) * (180 / Math.PI),
+    ((i * 137.508) % 360) - 180,
+    100,
+  );
+}
 
 /** The gateway process: a million entities held, the feed served until the parent says stop. */
 async function gatewayProcess(): Promise<void> {
@@ -49,16 +63,7 @@ async function gatewayProcess(): Promise<void> {
   const start = performance.now();
   for (let e = 0; e < ENTITIES; e += 10) {
     for (let k = 0; k < 10; k++) {
-      const i = e + k;
-      record.application = 1 + Math.floor(i / PER_APPLICATION);
-      record.entity = 1 + (i % PER_APPLICATION);
-      // Spread over the globe (a golden-angle spiral), as a whole-world exercise would be.
-      geodeticDegreesToEcef(
-        record.location,
-        Math.asin(2 * ((i + 0.5) / ENTITIES) - 1) * (180 / Math.PI),
-        ((i * 137.508) % 360) - 180,
-        100,
-      );
+      entityInto(record, e + k);
       encodeEntityStateInto(datagram, record, k * PDU_BYTES);
     }
     gateway.receive(datagram, SOURCE);
@@ -67,8 +72,30 @@ async function gatewayProcess(): Promise<void> {
   gateway.tick();
   gc?.();
   const rss = process.memoryUsage().rss - before;
-  process.send!({ feedUrl: `${url.replace('http:', 'ws:')}feed`, rss, receiveSeconds, held: gateway.entityCount });
+  // The baseline: the same records as feed messages made beforehand, all sent on connecting.
+  const messages: Buffer[] = [];
+  const writer = new FeedWriter();
+  const pdu = Buffer.alloc(PDU_BYTES);
+  const nowMs = Date.now();
+  for (let i = 0; i < ENTITIES; i++) {
+    entityInto(record, i);
+    encodeEntityStateInto(pdu, record, 0);
+    if (writer.add(nowMs, pdu, 0, PDU_BYTES)) continue;
+    messages.push(Buffer.from(writer.bytes()));
+    writer.reset();
+    writer.add(nowMs, pdu, 0, PDU_BYTES);
+  }
+  messages.push(Buffer.from(writer.bytes()));
+  const plainServer = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise((resolve) => plainServer.once('listening', resolve));
+  plainServer.on('connection', (socket) => {
+    for (const message of messages) socket.send(message);
+  });
+  const plainUrl = `ws://127.0.0.1:${(plainServer.address() as { port: number }).port}/`;
+  const feedUrl = `${url.replace('http:', 'ws:')}feed`;
+  process.send!({ feedUrl, plainUrl, rss, receiveSeconds, held: gateway.entityCount });
   process.once('message', () => {
+    plainServer.close();
     gateway.close();
     server.closeAllConnections();
     server.close(() => process.exit(0));
@@ -127,22 +154,31 @@ const suite: BenchSuite = async ({ quick }) => {
     env: { ...process.env, RECKON_BENCH_ROLE: 'million-gateway' },
     execArgv: ['--expose-gc', '--max-semi-space-size=64', '--import', 'tsx'],
   });
-  const gateway = await new Promise<{ feedUrl: string; rss: number; receiveSeconds: number; held: number }>(
-    (resolve, reject) => {
-      proc.once('message', (m) => resolve(m as never));
-      proc.once('exit', (code) => reject(new Error(`the gateway process exited with ${code}`)));
-    },
-  );
+  const gateway = await new Promise<{
+    feedUrl: string;
+    plainUrl: string;
+    rss: number;
+    receiveSeconds: number;
+    held: number;
+  }>((resolve, reject) => {
+    proc.once('message', (m) => resolve(m as never));
+    proc.once('exit', (code) => reject(new Error(`the gateway process exited with ${code}`)));
+  });
   const plain: Snapshot[] = [],
-    applied: Snapshot[] = [];
+    applied: Snapshot[] = [],
+    floor: Snapshot[] = [];
   for (let run = 0; run < 2; run++) {
     plain.push(await snapshot(gateway.feedUrl, null));
+    floor.push(await snapshot(gateway.plainUrl, null));
     applied.push(await snapshot(gateway.feedUrl, new RemoteEntityTable({ capacity: ENTITIES })));
   }
   proc.send('stop');
   await new Promise((resolve) => proc.once('exit', resolve));
   const fastest = (runs: Snapshot[]) => runs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
-  const best = fastest(plain);
+  const best = fastest(plain),
+    bestFloor = fastest(floor);
+  const secondsRange = (runs: Snapshot[]) =>
+    `${round(Math.min(...runs.map((s) => s.seconds)))}–${round(Math.max(...runs.map((s) => s.seconds)))}`;
   const results: BenchResult[] = [
     {
       name: 'view.gateway.rss1m',
@@ -156,11 +192,20 @@ const suite: BenchSuite = async ({ quick }) => {
       name: 'view.snapshot1m',
       entities: ENTITIES,
       seconds: round(best.seconds),
-      secondsRange: `${round(Math.min(...plain.map((s) => s.seconds)))}–${round(Math.max(...plain.map((s) => s.seconds)))}`,
+      secondsRange: secondsRange(plain),
       megabytes: round(best.bytes / 2 ** 20),
       messages: best.messages,
       secondsDecodedApplied: round(fastest(applied).seconds),
+      ratioVsPlainWs: round(best.seconds / bestFloor.seconds),
       goalSeconds: 2,
+    },
+    {
+      name: 'view.snapshot1m.plain-ws',
+      entities: ENTITIES,
+      seconds: round(bestFloor.seconds),
+      secondsRange: secondsRange(floor),
+      megabytes: round(bestFloor.bytes / 2 ** 20),
+      messages: bestFloor.messages,
     },
   ];
   return results;

@@ -45,12 +45,20 @@ function sig(value: number): string {
   return String(Number(value.toPrecision(abs >= 10 ? 3 : 2)));
 }
 
-/** `a–b` over the runs (one value when they agree, `–` when none has it), each scaled by `scale`. */
+/**
+ * The runs' figure, each scaled by `scale`: one value when they agree, `a–b` over two runs, and over three or more
+ * their median with the range in brackets, `m (a–b)`; `–` when none has it.
+ */
 function range(values: readonly number[], scale = 1): string {
   if (values.length === 0) return '–';
-  const lo = Math.min(...values) / scale,
-    hi = Math.max(...values) / scale;
-  return sig(lo) === sig(hi) ? sig(lo) : `${sig(lo)}–${sig(hi)}`;
+  const sorted = values.map((v) => v / scale).sort((a, b) => a - b);
+  const lo = sig(sorted[0]!),
+    hi = sig(sorted.at(-1)!);
+  if (lo === hi) return lo;
+  if (sorted.length < 3) return `${lo}–${hi}`;
+  const half = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
+  return `${sig(median)} (${lo}–${hi})`;
 }
 
 /** Operations per second in M/s or k/s, by the size of the smallest. */
@@ -264,6 +272,11 @@ const ROWS: readonly Row[] = [
       value('table.rss100k', 'bytesPerEntity', ' B per entity'),
       labelled('while every correction is under way', value('table.rss100k', 'bytesPerEntityWhileSmoothing', ' B')),
     ),
+    baseline: labelled(
+      'a Map of decoded records, no dead reckoning',
+      value('table.rss100k.map-of-records', 'bytesPerEntity', ' B per entity'),
+    ),
+    uses: ['table.rss100k.map-of-records'],
   },
   {
     what: '1 000 000 remote entities, resident memory after a render',
@@ -398,7 +411,15 @@ const ROWS: readonly Row[] = [
       value('view.snapshot1m', 'megabytes', ' MB'),
       labelled('decoded and applied to a table', value('view.snapshot1m', 'secondsDecodedApplied', ' s')),
     ),
-    ratio: labelled('goal', value('view.snapshot1m', 'goalSeconds', ' s')),
+    baseline: labelled(
+      'the same messages made beforehand, sent at once by a plain `ws` server',
+      value('view.snapshot1m.plain-ws', 'seconds', ' s'),
+    ),
+    ratio: join(
+      times('view.snapshot1m', 'ratioVsPlainWs'),
+      labelled('goal', value('view.snapshot1m', 'goalSeconds', ' s')),
+    ),
+    uses: ['view.snapshot1m.plain-ws'],
   },
   {
     what: '… receive path, decode → filters → tick buffer, no client',
@@ -528,7 +549,8 @@ export function renderBenchTable(runs: readonly (readonly BenchLine[])[]): strin
     BENCH_DOC_MARKERS[0],
     '',
     `Written by \`npx tsx scripts/write-bench-doc.ts\` from ${runs.length === 1 ? 'one run' : `${runs.length} runs`} of ` +
-      '`npm run bench -- --json` (bench/runs/); where runs differ, a figure is their range:',
+      '`npm run bench -- --json` (bench/runs/); where runs differ, a figure is their range, and over three runs or ' +
+      'more their median with the range in brackets:',
     '',
     ...runs.map(runLine),
     '',

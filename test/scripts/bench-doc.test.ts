@@ -83,6 +83,17 @@ describe('docs/benchmarks.md', () => {
     expect(table).toContain('(no `bench.run` line: date, machine and load unknown)');
   });
 
+  it('shows the median and the range over three runs or more', () => {
+    const line = (name: string, opsPerSec: number) =>
+      JSON.stringify({ name, opsPerSec, heapBytesPerOp: 0, ratioVsOpenDis: opsPerSec / 1e5 });
+    const run = (reckon: number, openDis: number) =>
+      parseRun(`${line('codec.decode.reckon', reckon)}\n${line('codec.decode.open-dis', openDis)}`);
+    const odd = renderBenchTable([run(9e6, 3e5), run(1.5e7, 4e5), run(1.1e7, 3e5)]);
+    expect(odd).toContain('| 11 (9–15) M PDUs/s, 0 B heap per PDU | `open-dis` 300 (300–400) k/s');
+    const even = renderBenchTable([run(9e6, 3e5), run(1.5e7, 4e5), run(1.1e7, 3e5), run(1.2e7, 3e5)]);
+    expect(even).toContain('| 11.5 (9–15) M PDUs/s');
+  });
+
   it('names only benchmarks that the benchmark prints', () => {
     const pages = [
       'README.md',
