@@ -73,6 +73,8 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       problems.push({ path: '--application', message });
     }
   }
+  const { configInputs, sameFileProblems } = await import('./same-files.js');
+  problems.push(...(await sameFileProblems(io, configInputs(args.flags, config), [])));
   if (problems.length > 0 || !config) throw new UsageError(problems);
   const json = booleanFlag(args.flags, 'json');
 

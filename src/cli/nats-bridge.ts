@@ -61,6 +61,8 @@ export async function prepareNatsBridge(
       path: '--nats',
       message: 'required: the NATS server URL, e.g. nats://127.0.0.1:4222 (or RECKON_NATS_SERVERS)',
     });
+  const { configInputs, sameFileProblems } = await import('./same-files.js');
+  problems.push(...(await sameFileProblems(io, configInputs(args.flags, config), [])));
   if (problems.length > before || !config || !bind) return undefined;
   return () => runNatsBridge(io, config, bind, sendTo, durationSeconds);
 }

@@ -58,6 +58,8 @@ export async function recordToStream(flags: FlagValues, io: CommandIo): Promise<
       message:
         'records to a pcap file over UDP; with --nats the traffic goes into --stream (export it with reckon replay --export)',
     });
+  const { configInputs, sameFileProblems } = await import('./same-files.js');
+  problems.push(...(await sameFileProblems(io, configInputs(flags, config), [])));
   if (problems.length > 0 || !config) throw new UsageError(problems);
   const [{ openNatsTransport }, { ensureStream, streamInfo, streamSettingsFromConfig, StreamConflictError }] =
     await Promise.all([import('../nats/transport.js'), import('../nats/jetstream.js')]);
@@ -134,6 +136,9 @@ export async function replayFromStream(
       message: 'required with --nats: the JetStream stream to replay, e.g. --stream DIS',
     });
   const exportPath = stringFlag(flags, 'export');
+  const { configInputs, sameFileProblems } = await import('./same-files.js');
+  const outputs = exportPath === undefined ? [] : [{ path: exportPath, name: '--export' }];
+  problems.push(...(await sameFileProblems(io, configInputs(flags, config), outputs)));
   if (problems.length > 0 || !config || fromMs === undefined || untilMs === undefined) throw new UsageError(problems);
 
   const [{ openNatsTransport }, { readStream }, { PduBundler }, { GapCap }, { sleep }] = await Promise.all([

@@ -176,6 +176,13 @@ async function prepareCotBridge(
     problems.push({ path: '--cot-uid-prefix', message });
   }
   const tls = targets.some((t) => t.protocol === 'tls') ? await readTlsFiles(args.flags, problems) : undefined;
+  const { configInputs, sameFileProblems } = await import('../same-files.js');
+  const certificates = (['cot-cert', 'cot-key', 'cot-ca'] as const).flatMap((flag) => {
+    const fromFlag = args.flags[flag];
+    const path = typeof fromFlag === 'string' ? fromFlag : process.env[TLS_ENV[flag]];
+    return path ? [{ path, name: `--${flag}` }] : [];
+  });
+  problems.push(...(await sameFileProblems(io, [...certificates, ...configInputs(args.flags, config)], [])));
   if (problems.length > before || !config) return undefined;
   return () => runCotBridge(io, { config, targets, tls, rateHz, uidPrefix, durationSeconds });
 }

@@ -76,6 +76,12 @@ export const command: Command = {
       ]);
     }
     if (report !== undefined) await checkReportPath(report);
+    const { refuseSameFiles } = await import('../same-files.js');
+    await refuseSameFiles(
+      io,
+      [{ path, name: '<capture>' }],
+      report === undefined ? [] : [{ path: report, name: '--report' }],
+    );
     const options = port === undefined ? {} : { port };
     const [{ readCaptureFile }, { CaptureSummaryBuilder }, { formatBytes, formatCount }] = await Promise.all([
       import('../capture-file.js'),

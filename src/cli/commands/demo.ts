@@ -67,6 +67,8 @@ export const command: Command = {
       httpText === undefined ? { host: DEFAULT_HTTP_HOST, port: DEFAULT_HTTP_PORT } : parseHttpAddress(httpText);
     if (typeof http === 'string') problems.push({ path: '--http', message: http });
     const config = configOrProblems(args.flags, problems);
+    const { configInputs, sameFileProblems } = await import('../same-files.js');
+    problems.push(...(await sameFileProblems(io, configInputs(args.flags, config), [])));
     if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);
     // A free ephemeral port unless one was asked for, so the demo runs beside anything on port 3000.
     const portGiven =

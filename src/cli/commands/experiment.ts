@@ -169,6 +169,21 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
 
   const name = plan.spec.name;
   const out = stringFlag(flags, 'out') ?? path.join('experiment-results', name);
+  // No result file may be the spec or a track the runs read (`--out .` beside a spec named results.json).
+  const { refuseSameFiles } = await import('../same-files.js');
+  const tracks = new Set(
+    plan.runs.flatMap(({ spec }) =>
+      spec.trajectory.type === 'recorded' ? [path.resolve(baseDirectory, spec.trajectory.file)] : [],
+    ),
+  );
+  await refuseSameFiles(
+    io,
+    [
+      ...(file ? [{ path: file, name: '<spec.json>' }] : []),
+      ...[...tracks].map((t) => ({ path: t, name: 'trajectory.file' })),
+    ],
+    ['results.csv', 'results.json', 'report.html'].map((f) => ({ path: path.join(out, f), name: '--out' })),
+  );
   await outputFolder(out);
   if (plan.tracesThinned) {
     const { kept, runs, bytes } = plan.tracesThinned;

@@ -246,6 +246,9 @@ export const command: Command = {
     for (const [i, actor] of cast.entries()) {
       cast[i] = { ...actor, trajectory: timeScaled(actor.trajectory, speed), startSeconds: actor.startSeconds / speed };
     }
+    const { configInputs, sameFileProblems } = await import('../same-files.js');
+    const inputs = [...tracks.map((track) => ({ path: track, name: '--track' })), ...configInputs(args.flags, config)];
+    problems.push(...(await sameFileProblems(io, inputs, [])));
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
     const [

@@ -61,6 +61,9 @@ export const command: Command = {
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const count = integerFlag(args.flags, 'count', problems);
     const config = configOrProblems(args.flags, problems);
+    const { configInputs, sameFileProblems } = await import('../same-files.js');
+    const outputs = out === undefined ? [] : [{ path: out, name: '--out' }];
+    problems.push(...(await sameFileProblems(io, configInputs(args.flags, config), outputs)));
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
     const [

@@ -110,6 +110,9 @@ export const command: Command = {
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && !to && destinationPortProblem(config.network.port);
     if (portProblem) problems.push(portProblem);
+    const { configInputs, sameFileProblems } = await import('../same-files.js');
+    const inputs = [{ path, name: '<capture>' }, ...configInputs(args.flags, config)];
+    problems.push(...(await sameFileProblems(io, inputs, [])));
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
     const [{ udpFromFrame }, { looksLikeDis }, { readCaptureFile }] = await Promise.all([

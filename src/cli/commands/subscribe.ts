@@ -52,6 +52,8 @@ export const command: Command = {
     const durationSeconds = durationFlag(args.flags, 'duration', problems);
     const count = integerFlag(args.flags, 'count', problems);
     const config = configOrProblems(args.flags, problems);
+    const { configInputs, sameFileProblems } = await import('../same-files.js');
+    problems.push(...(await sameFileProblems(io, configInputs(args.flags, config), [])));
     if (problems.length > 0 || !config) throw new UsageError(problems);
 
     const [

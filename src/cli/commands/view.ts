@@ -90,6 +90,8 @@ export const command: Command = {
     const allowHosts = await allowHostsFlag(args.flags['allow-host'], problems);
     const tiles = tilesFlag(stringFlag(args.flags, 'tiles'), problems);
     const config = configOrProblems(args.flags, problems);
+    const { configInputs, sameFileProblems } = await import('../same-files.js');
+    problems.push(...(await sameFileProblems(io, configInputs(args.flags, config), [])));
     if (problems.length > 0 || !config || typeof http === 'string') throw new UsageError(problems);
 
     const [
