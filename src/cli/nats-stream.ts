@@ -8,6 +8,7 @@
 import { booleanFlag, stringFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type FlagValues, type UsageProblem } from './command.js';
 import { formatBytes, formatCount } from './terminal/format.js';
+import { printable } from './terminal/printable.js';
 import { untilStopped } from './until-stopped.js';
 
 /**
@@ -208,11 +209,11 @@ export async function replayFromStream(
         else await output.discard();
       }
       if (!done) {
-        io.stderr.write(`replay: interrupted; ${exportPath} left as it was\n`);
+        io.stderr.write(`replay: interrupted; ${printable(exportPath)} left as it was\n`);
         return EXIT_FAILURE;
       }
       io.stderr.write(
-        `replay: exported ${formatCount(messages, 'message')} of stream ${name} to ${exportPath}: ${formatCount(datagrams, 'datagram')}, ` +
+        `replay: exported ${formatCount(messages, 'message')} of stream ${name} to ${printable(exportPath)}: ${formatCount(datagrams, 'datagram')}, ` +
           `${formatCount(bytes, 'byte')}; ${skippedLeaves} left-cell copies left out\n`,
       );
       return EXIT_OK;

@@ -201,7 +201,8 @@ export function describeFailure(
     ? ` (${error.name}: an internal error; run again with RECKON_DEBUG=1 and report the output)`
     : '';
   const stack = debugEnabled(env) && error instanceof Error && error.stack ? `${error.stack}\n` : '';
-  return `${prefix}: ${message}${hint}\n${stack}`;
+  // A message may hold a file name or text read from a file: written with visible escapes, like network text.
+  return `${prefix}: ${printable(message)}${hint}\n${stack}`;
 }
 
 /** `reckon: unknown command "decod" (did you mean decode?)`, or the commands there are. */
@@ -214,11 +215,20 @@ function unknownCommand(name: string): string {
 }
 
 /**
- * The one form of every usage or input problem: one line naming what to fix, `reckon CMD: PATH: MESSAGE`; several
- * are listed one per line under a heading. The caller exits 2.
+ * Text of a problem with every control character shown as an escape (`printable`). A line break is kept only before
+ * an indented line (`:\n  1:77:1 …`), the form of every list under a problem; a lone one (in a file name) is escaped.
  */
-export function formatUsageProblems(commandName: string, problems: UsageError['problems']): string {
+function shown(text: string): string {
+  return text.split('\n  ').map(printable).join('\n  ');
+}
+
+/**
+ * The one form of every usage or input problem: one line naming what to fix, `reckon CMD: PATH: MESSAGE`; several
+ * are listed one per line under a heading. File names and values in them are `printable`. The caller exits 2.
+ */
+export function formatUsageProblems(commandName: string, given: UsageError['problems']): string {
   const help = `reckon ${commandName} --help`;
+  const problems = given.map((p) => ({ path: shown(p.path), message: shown(p.message) }));
   if (problems.length === 1) {
     const p = problems[0]!;
     const line = `reckon ${commandName}: ${p.path}: ${p.message}`;

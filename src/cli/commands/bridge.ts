@@ -321,7 +321,7 @@ async function readTlsFiles(
       const pem = (await readInputFile(path, what, MAX_PEM_FILE_BYTES)).toString('utf8');
       if (!pem.includes('-----BEGIN ')) {
         const hint = 'a TAK .p12 converts with `openssl pkcs12 -in FILE.p12 -out FILE.pem -nodes`';
-        problems.push({ path: source, message: `${JSON.stringify(path)} is not a PEM file (${hint})` });
+        problems.push({ path: source, message: `"${path}" is not a PEM file (${hint})` });
       } else out[flag === 'cot-cert' ? 'cert' : flag === 'cot-key' ? 'key' : 'ca'] = pem;
     } catch (error) {
       if (!(error instanceof InputFileError)) throw error;

@@ -22,6 +22,7 @@
  */
 import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_OK, UsageError, type Command, type CommandIo } from '../command.js';
+import { printable } from '../terminal/printable.js';
 
 /** Files at least this large show progress while they are read. */
 const PROGRESS_FROM_BYTES = 64 * 2 ** 20;
@@ -237,11 +238,11 @@ async function writeReport(
     await out.handle.writeFile(html);
   } catch (error) {
     await out.discard();
-    throw new Error(`cannot write "${file}": ${(error as Error).message}`);
+    throw new Error(`cannot write "${printable(file)}": ${(error as Error).message}`);
   }
   if (io.signal.aborted) return out.discard();
   await out.commit();
-  io.stderr.write(`wrote ${file}\n`);
+  io.stderr.write(`wrote ${printable(file)}\n`);
 }
 
 /** A `--report` path that cannot be written is a usage problem found before the capture is decoded. */

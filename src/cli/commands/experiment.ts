@@ -16,6 +16,7 @@ import {
 import { formatCount } from '../terminal/format.js';
 import { linesFor } from '../help.js';
 import { columnWidths, longest } from '../terminal/column-widths.js';
+import { printable } from '../terminal/printable.js';
 
 export const command: Command = {
   name: 'experiment',
@@ -226,9 +227,9 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
   else io.stdout.write(toTextTable(results));
   for (const note of runNotes(results)) {
-    for (const part of linesFor(io.stderr, `experiment: note: ${note}`)) io.stderr.write(`${part}\n`);
+    for (const part of linesFor(io.stderr, `experiment: note: ${printable(note)}`)) io.stderr.write(`${part}\n`);
   }
-  io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.join(', ')}\n`);
+  io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.map(printable).join(', ')}\n`);
   // A signal while the results were being written still says the command was interrupted.
   return partial || io.signal.aborted ? failedExit() : EXIT_OK;
 }
@@ -345,6 +346,7 @@ async function runTablePreset(
     const line = (r: string[]) => r.map((c, i) => c.padStart(widths[i]!)).join('  ');
     io.stdout.write([line(header), ...text.map(line)].join('\n') + '\n');
   }
-  io.stderr.write(`wrote ${['results.csv', 'results.json', 'report.html'].map((f) => path.join(out, f)).join(', ')}\n`);
+  const written = ['results.csv', 'results.json', 'report.html'].map((f) => printable(path.join(out, f)));
+  io.stderr.write(`wrote ${written.join(', ')}\n`);
   return EXIT_OK;
 }

@@ -11,6 +11,7 @@ import { algorithmFlag } from '../terminal/algorithm-flag.js';
 import { formatCount } from '../terminal/format.js';
 import { linesFor } from '../help.js';
 import { longest } from '../terminal/column-widths.js';
+import { printable } from '../terminal/printable.js';
 import { columnFlags, columnsFromFlags, type TrackActor } from '../track-actors.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
@@ -269,8 +270,10 @@ export const command: Command = {
     const publisher = await createPublisher(config);
     const json = booleanFlag(args.flags, 'json');
     const counts = cast.map(() => ({ pdus: 0, reasons: new Map<string, number>() }));
-    // A note lists rows: wrapped at words on a terminal, never cut mid-number.
-    for (const line of found) for (const part of linesFor(io.stderr, line)) io.stderr.write(`${part}\n`);
+    // A note lists rows: wrapped at words on a terminal, never cut mid-number; names from track files (a file's
+    // name, a callsign) are shown with visible escapes.
+    for (const line of found) for (const part of linesFor(io.stderr, printable(line))) io.stderr.write(`${part}\n`);
+    const shownNames = cast.map((actor) => printable(actor.name));
     const entities = cast.map((actor, i) => ({
       entity: i + 1,
       marking: actor.marking,
@@ -291,7 +294,7 @@ export const command: Command = {
     );
     const destination = await sendDestination(config);
     io.stderr.write(
-      `publish: ${cast.map((a, i) => `${a.name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
+      `publish: ${shownNames.map((name, i) => `${name} (${config.dis.site}:${config.dis.application}:${i + 1})`).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
     );
 
     let failure: Error | undefined;
@@ -341,12 +344,12 @@ export const command: Command = {
     clearInterval(progress);
     await publisher.close();
     const seconds = (Date.now() - startedMs) / 1000;
-    const width = longest(cast.map((a) => a.name));
-    const lines = cast.map((actor, i) => {
+    const width = longest(shownNames);
+    const lines = shownNames.map((name, i) => {
       const c = counts[i]!;
       const baseline = Math.floor(15 * seconds);
       const why = [...c.reasons].map(([r, n]) => `${r} ${n}`).join(', ');
-      return `  ${actor.name.padEnd(width)} ${String(c.pdus).padStart(6)} PDUs (${baseline > 0 ? ((100 * c.pdus) / baseline).toFixed(1) : '–'} % of 15 Hz)  ${why}`;
+      return `  ${name.padEnd(width)} ${String(c.pdus).padStart(6)} PDUs (${baseline > 0 ? ((100 * c.pdus) / baseline).toFixed(1) : '–'} % of 15 Hz)  ${why}`;
     });
     io.stderr.write(
       [

@@ -8,6 +8,7 @@ import { stringFlag, booleanFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type UsageProblem } from '../command.js';
 import { natsFlags, NETWORK_SECTIONS, settingFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
+import { printable } from '../terminal/printable.js';
 import { untilStopped } from '../until-stopped.js';
 
 export const command: Command = {
@@ -148,7 +149,10 @@ export const command: Command = {
       `record: listening on ${transport.local.address} port ${transport.local.port}${config.network.multicast ? ` (group ${config.network.multicast})` : ''}; Ctrl-C to stop\n`,
     );
 
-    const reason = await Promise.race([stopped, fileError.then((e) => `cannot write ${out}: ${e.message}`)]);
+    const reason = await Promise.race([
+      stopped,
+      fileError.then((e) => `cannot write ${printable(out!)}: ${printable(e.message)}`),
+    ]);
     clearInterval(progress);
     stop(reason); // a write error ends the wait too: release the timer and the signal listener
     await transport.close();
@@ -158,9 +162,9 @@ export const command: Command = {
       await new Promise<void>((resolve) => file.destroy().once('close', () => resolve()));
       io.stderr.write(
         target.direct
-          ? `record: ${reason}; ${datagrams} datagrams were written to "${out}" before the failure\n`
-          : `record: ${reason}; "${out}" was left as it was; ` +
-              `the ${datagrams} datagrams recorded before the failure are in "${target.temporaryPath}"\n`,
+          ? `record: ${reason}; ${datagrams} datagrams were written to "${printable(out!)}" before the failure\n`
+          : `record: ${reason}; "${printable(out!)}" was left as it was; ` +
+              `the ${datagrams} datagrams recorded before the failure are in "${printable(target.temporaryPath)}"\n`,
       );
       return EXIT_FAILURE;
     }
@@ -168,7 +172,7 @@ export const command: Command = {
     try {
       await target.commit();
     } catch (error) {
-      io.stderr.write(`record: ${(error as Error).message}\n`);
+      io.stderr.write(`record: ${printable((error as Error).message)}\n`);
       failed = true;
     }
     const seconds = (Date.now() - startedMs) / 1000;
@@ -176,7 +180,7 @@ export const command: Command = {
     io.stderr.write(
       [
         `record: stopped (${reason}) after ${seconds.toFixed(1)} s`,
-        `  recorded  ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} of DIS → ${out}`,
+        `  recorded  ${formatCount(datagrams, 'datagram')}, ${formatCount(bytes, 'byte')} of DIS → ${printable(out!)}`,
         `  received  ${formatCount(s.datagramsIn, 'datagram')}, ${formatCount(s.pdusAccepted, 'PDU')} accepted${formatRejections(s.rejected)}${formatWarnings(s.warnings)}`,
         ...(notIpv4 > 0
           ? [`  note      ${notIpv4} IPv6 datagrams written with source 0.0.0.0 (pcap frames are IPv4)`]

@@ -7,6 +7,7 @@ import { booleanFlag, stringFlag } from '../args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type Command, type FlagValues, type UsageProblem } from '../command.js';
 import { natsFlags, settingFlags } from '../config-flags.js';
 import { formatCount } from '../terminal/format.js';
+import { printable } from '../terminal/printable.js';
 import { DEFAULT_MAX_GAP_SECONDS, GapCap } from '../gap-cap.js';
 import { sleep } from '../long-timer.js';
 import { destinationPortProblem, everySendFailed, hostPortFlag, sendFailureSummary } from '../network.js';
@@ -149,7 +150,7 @@ export const command: Command = {
       }
     });
     if (info.interrupted) {
-      io.stderr.write(`replay: interrupted while reading "${path}"; nothing sent\n`);
+      io.stderr.write(`replay: interrupted while reading "${printable(path)}"; nothing sent\n`);
       return EXIT_OK;
     }
     // A damaged file is said so: what comes before the damage is replayed.
@@ -160,19 +161,22 @@ export const command: Command = {
         : undefined;
     if (datagrams.length === 0) {
       io.stderr.write(
-        `replay: "${path}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}` +
+        `replay: "${printable(path)}" holds no DIS datagrams${portFilter === undefined ? '' : ` on port ${portFilter}`}` +
           `${damage ? ` before its damage (${damage})` : ''}; nothing sent\n`,
       );
       return EXIT_FAILURE;
     }
-    if (damage) io.stderr.write(`replay: "${path}": ${damage}; the ${datagrams.length} datagrams before it are sent\n`);
+    if (damage)
+      io.stderr.write(
+        `replay: "${printable(path)}": ${damage}; the ${datagrams.length} datagrams before it are sent\n`,
+      );
 
     const { UdpTransport, udpOptionsFromConfig } = await import('../../transport/udp.js');
     const options = udpOptionsFromConfig(config.network, 'send');
     const transport = await UdpTransport.open({ ...options, ...(to ? { destination: to } : {}) });
     const destination = to ?? options.destination!;
     io.stderr.write(
-      `replay: ${formatCount(datagrams.length, 'datagram')} from ${path} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`,
+      `replay: ${formatCount(datagrams.length, 'datagram')} from ${printable(path)} → ${destination.address}:${destination.port}, speed ${speed === 0 ? 'max' : `×${speed}`}${booleanFlag(args.flags, 'loop') ? ', looping' : ''}\n`,
     );
     if (gaps.shortened > 0) io.stderr.write(`replay: ${gaps.describe()}\n`);
 
