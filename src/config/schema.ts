@@ -19,6 +19,11 @@ import { anyCaseEnum } from './any-case.js';
 import { parseCircleArea } from './circle-area.js';
 import { MIN_RATE_HZ, nonNegativeQuantity, positiveQuantity, quantity } from './units.js';
 
+/** Largest `heartbeat.timeoutMultiplier`: an entity whose owner is gone leaves the displays after at most this many heartbeats. */
+export const MAX_TIMEOUT_MULTIPLIER = 100;
+/** Longest `emitter.adaptiveTravelTime`, s. */
+export const MAX_ADAPTIVE_TRAVEL_SECONDS = 60;
+
 /** Human example of a valid value, shown in error messages and the JSON Schema. */
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
   return schema.meta({ description, examples: [example] });
@@ -143,8 +148,12 @@ export const EmitterConfigSchema = z
       false,
     ),
     adaptiveTravelTime: setting(
-      positiveQuantity('time').default(0.1),
-      'With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).',
+      positiveQuantity('time')
+        .refine((seconds) => seconds <= MAX_ADAPTIVE_TRAVEL_SECONDS, {
+          message: `must be at most ${MAX_ADAPTIVE_TRAVEL_SECONDS} s (the speed times it is the threshold)`,
+        })
+        .default(0.1),
+      'With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m); at most 60 s.',
       '100 ms',
     ),
     minPositionThreshold: setting(
@@ -203,8 +212,8 @@ export const HeartbeatConfigSchema = z.strictObject({
     '60 s',
   ),
   timeoutMultiplier: setting(
-    z.number().min(1).default(HEARTBEAT_TIMEOUT_MULTIPLIER),
-    'A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER).',
+    z.number().min(1).max(MAX_TIMEOUT_MULTIPLIER).default(HEARTBEAT_TIMEOUT_MULTIPLIER),
+    'A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER); 1 to 100.',
     HEARTBEAT_TIMEOUT_MULTIPLIER,
   ),
 });

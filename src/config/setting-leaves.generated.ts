@@ -264,7 +264,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "adaptive-travel-time",
     "env": "RECKON_EMITTER_ADAPTIVE_TRAVEL_TIME",
     "kind": "string",
-    "description": "With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m).",
+    "description": "With adaptiveThresholds: the position threshold is the speed times this (at 10 m/s, 100 ms gives 1 m); at most 60 s.",
     "example": "100 ms",
     "defaultValue": 0.1,
     "defaultText": "100 ms"
@@ -337,7 +337,7 @@ export const CONFIG_LEAVES: readonly ConfigLeaf[] = [
     "flag": "timeout-multiplier",
     "env": "RECKON_HEARTBEAT_TIMEOUT_MULTIPLIER",
     "kind": "number",
-    "description": "A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER).",
+    "description": "A remote entity times out after heartbeat × this with no update (HBT_TIMEOUT_MPLIER); 1 to 100.",
     "example": 2.4,
     "defaultValue": 2.4,
     "defaultText": "2.4"

@@ -12,6 +12,7 @@ import { formatCount } from '../terminal/format.js';
 import { linesFor } from '../help.js';
 import { longest } from '../terminal/column-widths.js';
 import { printable } from '../terminal/printable.js';
+import { timeScaleFlag } from '../time-scale.js';
 import { columnFlags, columnsFromFlags, type TrackActor } from '../track-actors.js';
 
 const SIMULATED = ['tank', 'ship', 'aircraft'];
@@ -91,7 +92,7 @@ export const command: Command = {
       type: 'string',
       value: 'X',
       description:
-        'Time scale of the trajectories: 10 = ten times as fast (velocities scaled to match), 0.5 = half speed. Defaults to 1.',
+        'Time scale of the trajectories, from 0.001 to 1000: 10 = ten times as fast (velocities scaled to match), 0.5 = half speed. Defaults to 1.',
     },
     from: {
       type: 'string',
@@ -205,7 +206,7 @@ export const command: Command = {
     const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 30;
     const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
     const origin = originFlag(stringFlag(args.flags, 'origin'), problems);
-    const speed = speedFlag(stringFlag(args.flags, 'speed'), problems);
+    const speed = timeScaleFlag(args.flags, 'speed', problems);
     const from = fromFlag(args.flags, problems, durationFlag);
     const config = configOrProblems(args.flags, problems);
     const portProblem = config && destinationPortProblem(config.network.port);
@@ -381,15 +382,6 @@ function originFlag(
     message: `expected LAT,LON in degrees (latitude within ±85, longitude within ±180), e.g. 48.1,11.6; got "${text}"`,
   });
   return undefined;
-}
-
-/** `--speed X`: a positive, finite time scale; 1 when absent. */
-function speedFlag(text: string | undefined, problems: UsageProblem[]): number {
-  if (text === undefined) return 1;
-  const speed = Number(text);
-  if (text.trim() !== '' && Number.isFinite(speed) && speed > 0) return speed;
-  problems.push({ path: '--speed', message: `expected a number above 0, e.g. 10 or 0.5; got "${text}"` });
-  return 1;
 }
 
 /** `--from`: an offset into the tracks (seconds) or a time of day of a recording (Unix seconds). */

@@ -10,6 +10,7 @@ import { formatCount } from '../terminal/format.js';
 import { printable } from '../terminal/printable.js';
 import { DEFAULT_MAX_GAP_SECONDS, GapCap } from '../gap-cap.js';
 import { sleep } from '../long-timer.js';
+import { timeScaleFlag } from '../time-scale.js';
 import { destinationPortProblem, everySendFailed, hostPortFlag, sendFailureSummary } from '../network.js';
 
 /** Most bytes of DIS datagrams replay keeps from one capture (it sends each pass from memory). */
@@ -31,7 +32,8 @@ export const command: Command = {
     speed: {
       type: 'string',
       value: 'X',
-      description: 'Time scale: 2 = twice as fast, 0.5 = half speed, 0 = as fast as possible. Defaults to 1.',
+      description:
+        'Time scale from 0.001 to 1000: 2 = twice as fast, 0.5 = half speed; 0 = as fast as possible. Defaults to 1.',
     },
     loop: { type: 'boolean', description: 'Start again at the end, until Ctrl-C.' },
     'max-gap': {
@@ -86,14 +88,7 @@ export const command: Command = {
     const { configOrProblems, durationFlag, portFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
     const maxGapSeconds = durationFlag(args.flags, 'max-gap', problems) ?? DEFAULT_MAX_GAP_SECONDS;
-    const speedText = stringFlag(args.flags, 'speed') ?? '1';
-    const speed = Number(speedText);
-    if (!(speedText.trim() !== '' && Number.isFinite(speed) && speed >= 0)) {
-      problems.push({
-        path: '--speed',
-        message: `expected a number ≥ 0 (0 = as fast as possible), got "${speedText}"`,
-      });
-    }
+    const speed = timeScaleFlag(args.flags, 'speed', problems, { zeroIsFastest: true });
     const portFilter = portFlag(args.flags, 'port-filter', problems);
     const exercise = integerInRange(args.flags, 'only-exercise', 1, 255, 'an exercise ID', problems);
     const to = hostPortFlag(stringFlag(args.flags, 'to'), '--to', problems, {
