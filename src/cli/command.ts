@@ -67,6 +67,8 @@ export interface UsageProblem {
   /** `--flag`, `<positional>` or a config path such as `emitter.positionThreshold`. */
   readonly path: string;
   readonly message: string;
+  /** How many problems this one stands for, when it counts others ("and 21 more"); 1 when absent. */
+  readonly count?: number;
 }
 
 /** Thrown by a command's `run` to report usage or config problems: main prints each and exits 2. */

@@ -228,14 +228,25 @@ function shown(text: string): string {
  */
 export function formatUsageProblems(commandName: string, given: UsageError['problems']): string {
   const help = `reckon ${commandName} --help`;
-  const problems = given.map((p) => ({ path: shown(p.path), message: shown(p.message) }));
-  if (problems.length === 1) {
+  const total = given.reduce((n, p) => n + (p.count ?? 1), 0);
+  // Past MAX_LISTED_USAGE_PROBLEMS the rest are counted: a capture of 200 000 bad entries is not printed whole.
+  const listed = given.slice(0, MAX_LISTED_USAGE_PROBLEMS);
+  const problems = listed.map((p) => ({ path: shown(p.path), message: shown(p.message) }));
+  if (total === 1) {
     const p = problems[0]!;
     const line = `reckon ${commandName}: ${p.path}: ${p.message}`;
     return `${line}${/\s--help\b/.test(p.message) ? '' : ` (see ${help})`}\n`;
   }
-  return `reckon ${commandName}: ${problems.length} problems (see ${help}):\n${problems.map((p) => `  ${p.path}: ${p.message}\n`).join('')}`;
+  const more = total - listed.reduce((n, p) => n + (p.count ?? 1), 0);
+  return (
+    `reckon ${commandName}: ${total} problems (see ${help}):\n` +
+    problems.map((p) => `  ${p.path}: ${p.message}\n`).join('') +
+    (more > 0 ? `  and ${more} more\n` : '')
+  );
 }
+
+/** Most usage problems listed one by one; the others are counted. */
+export const MAX_LISTED_USAGE_PROBLEMS = 25;
 
 function reportUsage(io: CommandIo, command: Command, problems: UsageError['problems']): number {
   io.stderr.write(formatUsageProblems(command.name, problems));

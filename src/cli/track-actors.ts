@@ -65,6 +65,18 @@ export function columnsFromFlags(flags: FlagValues): CsvColumns {
   return columns;
 }
 
+/**
+ * A track file's problems as usage problems at `at`, each message after `prefix`; when there were more than were
+ * listed, the last ("and 21 more") counts them, so the heading says how many there are.
+ */
+export function trackErrorProblems(error: TrackError, at: string, prefix: string): UsageProblem[] {
+  const listed = error.problems;
+  return listed.map((problem, i) => {
+    const counted = i === listed.length - 1 && error.count > listed.length ? error.count - i : undefined;
+    return { path: at, message: `${prefix}${problem}`, ...(counted === undefined ? {} : { count: counted }) };
+  });
+}
+
 /** A published actor of a track, with the force a capture gives it. */
 export type TrackActor = Actor & { readonly forceId?: number; readonly firstFixSeconds: number };
 
@@ -144,7 +156,7 @@ export async function trackActors(
     }
   } catch (error) {
     if (error instanceof TrackError) {
-      for (const problem of error.problems) problems.push({ path: '--track', message: `${path}: ${problem}` });
+      problems.push(...trackErrorProblems(error, '--track', `${path}: `));
     } else if (error instanceof InputFileError) {
       problems.push({ path: '--track', message: error.message });
     } else {

@@ -3,7 +3,7 @@
  */
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { TrackPoint } from './track-point.js';
-import { TRACK_LIMITS, TrackError, capProblems, printable, tooManyFixes } from './track-checks.js';
+import { TRACK_LIMITS, TrackError, printable, tooManyFixes, trackProblems } from './track-checks.js';
 
 /** CSV column names. Each defaults to the first header found among common spellings (case-insensitive). */
 export interface CsvColumns {
@@ -281,7 +281,7 @@ export function readCsvTrack(
     throw new TrackError(file, [`not readable as CSV: ${(error as Error).message}`]);
   }
   if (found === undefined) columnIndices([], columns, problems, hint, notes);
-  if (problems.length > 0) throw new TrackError(file, capProblems(problems));
+  if (problems.length > 0) throw trackProblems(file, problems);
   // A heading column with gaps (often the first row) is only usable where present: fill from the next fix.
   for (let i = points.length - 2; i >= 0; i--) {
     if (points[i]!.headingDeg === undefined && points[i + 1]!.headingDeg !== undefined) {

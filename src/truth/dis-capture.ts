@@ -14,7 +14,15 @@ import { entityTypeJson } from '../pdu/pdu-json-parts.js';
 import type { EntityType } from '../pdu/schema.js';
 import { CodecStatus } from '../pdu/status.js';
 import type { TrackPoint } from './track-point.js';
-import { TRACK_LIMITS, TrackError, formatSeconds, printable, tooManyFixes, type TrackKind } from './track-checks.js';
+import {
+  TRACK_LIMITS,
+  TrackError,
+  formatSeconds,
+  listedLines,
+  printable,
+  tooManyFixes,
+  type TrackKind,
+} from './track-checks.js';
 
 /** The state one Entity State PDU gave its entity. */
 export interface CapturedState {
@@ -139,23 +147,21 @@ export function readDisCaptureTrack(
       appearance: record.appearance,
     });
   }
-  const list = () => [...tracks.values()].map((t) => `  ${describeCaptureEntity(t.summary)}`);
+  const list = () => listedLines(tracks.values(), tracks.size, (t) => describeCaptureEntity(t.summary));
   if (tracks.size === 0) throw new TrackError(file, ['no Entity State PDUs in the capture']);
   let chosen = entity;
   if (chosen === undefined) {
     if (tracks.size > 1) {
       throw new TrackError(file, [
         `the capture holds ${tracks.size} entities; choose one with entity: "site:application:entity" ` +
-          `(reckon publish --entity S:A:E):\n${list().join('\n')}`,
+          `(reckon publish --entity S:A:E):\n${list()}`,
       ]);
     }
     chosen = tracks.keys().next().value!;
   }
   const track = tracks.get(chosen);
   if (!track) {
-    throw new TrackError(file, [
-      `no Entity State PDUs of entity ${chosen} in the capture; entities:\n${list().join('\n')}`,
-    ]);
+    throw new TrackError(file, [`no Entity State PDUs of entity ${chosen} in the capture; entities:\n${list()}`]);
   }
   const states = placeOnCaptureClock(track.fixes);
   const geo = new Float64Array(3);

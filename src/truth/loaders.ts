@@ -20,14 +20,17 @@ import type { TrackRepair } from './repairs.js';
 import {
   TRACK_LIMITS,
   TrackError,
-  capProblems,
+  listedLines,
+  trackProblems,
   defaultMaxGapSeconds,
   describeSegment,
   formatSeconds,
   kindFromFixes,
+  listedLines,
   printable,
   splitSegments,
   tooManyFixes,
+  trackProblems,
   type TrackKind,
   type TrackSegment,
 } from './track-checks.js';
@@ -240,7 +243,7 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
   const usable = segments.filter((s) => s.points.length >= 2);
   if (usable.length === 0)
     throw new TrackError(path, [`needs at least two fixes with a position and a time, got ${points.length}`]);
-  const list = () => segments.map((s) => `  ${describeSegment(s)}`).join('\n');
+  const list = () => listedLines(segments, segments.length, describeSegment);
   let chosen: TrackSegment[];
   const wanted = options.segment;
   if (wanted === 'all') chosen = usable;
@@ -297,7 +300,7 @@ export async function loadTracks(path: string, options: LoadTrackOptions = {}): 
       ...(captured ? { captured } : {}),
     });
   }
-  if (problems.length > 0) throw new TrackError(path, capProblems(problems));
+  if (problems.length > 0) throw trackProblems(path, problems);
   return tracks;
 }
 

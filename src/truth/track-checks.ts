@@ -44,7 +44,10 @@ export const MAX_LISTED_PROBLEMS = 20;
 export class TrackError extends RangeError {
   constructor(
     readonly file: string,
+    /** The problems listed; past MAX_LISTED_PROBLEMS the last one counts the others ("and N more"). */
     readonly problems: readonly string[],
+    /** Every problem found, the listed and the counted ones. */
+    readonly count = problems.length,
   ) {
     super(`${file}: ${problems.join('; ')}`);
     this.name = 'TrackError';
@@ -55,6 +58,25 @@ export class TrackError extends RangeError {
 export function capProblems(problems: readonly string[]): string[] {
   if (problems.length <= MAX_LISTED_PROBLEMS) return [...problems];
   return [...problems.slice(0, MAX_LISTED_PROBLEMS), `and ${problems.length - MAX_LISTED_PROBLEMS} more`];
+}
+
+/** A TrackError listing the first MAX_LISTED_PROBLEMS of `problems` and counting all of them. */
+export function trackProblems(file: string, problems: readonly string[]): TrackError {
+  return new TrackError(file, capProblems(problems), problems.length);
+}
+
+/**
+ * A list under a problem (the entities of a capture, the recordings of a file): the first MAX_LISTED_PROBLEMS
+ * items, one indented line each, and a line counting the others; a capture of 200 000 entities is not listed whole.
+ */
+export function listedLines<T>(items: Iterable<T>, count: number, describe: (item: T) => string): string {
+  const lines: string[] = [];
+  for (const item of items) {
+    if (lines.length === MAX_LISTED_PROBLEMS) break;
+    lines.push(`  ${describe(item)}`);
+  }
+  if (count > lines.length) lines.push(`  and ${count - lines.length} more`);
+  return lines.join('\n');
 }
 
 function where(p: TrackPoint, index: number): string {

@@ -229,7 +229,9 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   for (const note of runNotes(results)) {
     for (const part of linesFor(io.stderr, `experiment: note: ${printable(note)}`)) io.stderr.write(`${part}\n`);
   }
-  io.stderr.write(`${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.map(printable).join(', ')}\n`);
+  io.stderr.write(
+    `${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.map(printable).join(', ')}\n`,
+  );
   // A signal while the results were being written still says the command was interrupted.
   return partial || io.signal.aborted ? failedExit() : EXIT_OK;
 }
@@ -258,11 +260,13 @@ async function checkRecordedTracks(
   trajectories: ReadonlyArray<{ type: string }>,
   baseDirectory: string,
 ): Promise<void> {
-  const [{ trajectoryFromSpec, EntityTypeError }, { TrackError }, { InputFileError }] = await Promise.all([
-    import('../../experiment/build.js'),
-    import('../../truth/track-checks.js'),
-    import('../../files/input-file.js'),
-  ]);
+  const [{ trajectoryFromSpec, EntityTypeError }, { TrackError }, { InputFileError }, { trackErrorProblems }] =
+    await Promise.all([
+      import('../../experiment/build.js'),
+      import('../../truth/track-checks.js'),
+      import('../../files/input-file.js'),
+      import('../track-actors.js'),
+    ]);
   const problems: UsageProblem[] = [];
   const seen = new Set<string>();
   for (const trajectory of trajectories) {
@@ -277,8 +281,7 @@ async function checkRecordedTracks(
       if (error instanceof EntityTypeError) {
         problems.push({ path: 'trajectory.entityType', message: error.message });
       } else if (error instanceof TrackError) {
-        for (const problem of error.problems)
-          problems.push({ path: 'trajectory.file', message: `${file}: ${problem}` });
+        problems.push(...trackErrorProblems(error, 'trajectory.file', `${file}: `));
       } else if (error instanceof InputFileError) {
         problems.push({
           path: 'trajectory.file',
