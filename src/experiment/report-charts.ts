@@ -38,7 +38,7 @@ export function sameTrajectory(results: readonly RunResult[]): boolean {
 }
 
 /** A quantitative scale for positive values: logarithmic when they span a decade or more, else linear from 0. */
-function scaleFor(values: readonly number[]): Record<string, unknown> {
+export function scaleFor(values: readonly number[]): Record<string, unknown> {
   const positive = values.filter((v) => v > 0);
   const [lo, hi] = extent(positive);
   if (positive.length === values.length && positive.length > 1 && hi / lo >= 10) return { type: 'log', nice: true };
@@ -46,7 +46,7 @@ function scaleFor(values: readonly number[]): Record<string, unknown> {
 }
 
 /** Three significant digits, thousands separated, never an exponent. */
-const NUMBER = ',.3~r';
+export const NUMBER = ',.3~r';
 
 /**
  * Error against PDU rate: a curve per colour value through its runs (in sweep order, i.e. by threshold), each
@@ -143,7 +143,13 @@ export function errorRateSpec(results: readonly RunResult[], enc: RunEncoding): 
   return { width: 720, height: 400, data: { values: points }, layer, resolve: { scale: { color: 'shared' } } };
 }
 
-/** PDUs per second by reason, a stacked bar per run (or per colour value, averaged, above 60 runs). */
+/** Most bars of the reasons chart: past it, neighbouring colour values (in sweep order) share a bar. */
+export const MAX_REASON_BARS = 30;
+
+/**
+ * PDUs per second by reason, a stacked bar per run (or per colour value, averaged, above 60 runs; per group of
+ * neighbouring colour values past MAX_REASON_BARS of them).
+ */
 export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Record<string, unknown> {
   const perRun = results.length <= 60;
   const rows: Array<{ label: string; order: number; reason: string; rate: number }> = [];
@@ -160,14 +166,27 @@ export function reasonsSpec(results: readonly RunResult[], enc: RunEncoding): Re
       }
     }
   } else {
-    enc.colourDomain.forEach((series, order) => {
-      const group = results.filter((r) => enc.series(r) === series);
-      for (const reason of REASONS) {
-        const key = reason as keyof RunResult['metrics']['pdusByReason'];
-        const mean =
-          group.reduce((s, r) => s + r.metrics.pdusByReason[key] / r.metrics.durationSeconds, 0) / group.length;
-        rows.push({ label: `${series} (mean of ${group.length})`, order, reason, rate: mean });
-      }
+    // One pass: each run's rates added to its bar (a colour value, or a group of neighbouring ones).
+    const barOf = new Map<string, number>();
+    const values = enc.colourDomain.length;
+    const bars = Math.min(values, MAX_REASON_BARS);
+    enc.colourDomain.forEach((series, i) => barOf.set(series, Math.floor((i * bars) / values)));
+    const sums = Array.from({ length: bars }, () => ({ runs: 0, rates: REASONS.map(() => 0) }));
+    for (const r of results) {
+      const bar = sums[barOf.get(enc.series(r)) ?? 0]!;
+      bar.runs++;
+      REASONS.forEach((reason, k) => {
+        const n = r.metrics.pdusByReason[reason as keyof RunResult['metrics']['pdusByReason']];
+        bar.rates[k]! += n / r.metrics.durationSeconds;
+      });
+    }
+    sums.forEach((bar, order) => {
+      const first = enc.colourDomain[Math.ceil((order * values) / bars)]!;
+      const last = enc.colourDomain[Math.ceil(((order + 1) * values) / bars) - 1]!;
+      const name = first === last ? first : `${first} … ${last}`;
+      REASONS.forEach((reason, k) => {
+        rows.push({ label: `${name} (mean of ${bar.runs})`, order, reason, rate: bar.rates[k]! / bar.runs });
+      });
     });
   }
   const bars = new Set(rows.map((r) => r.label)).size;

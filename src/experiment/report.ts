@@ -21,7 +21,9 @@ import {
 } from '../report/html.js';
 import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
 import { renderVegaLite } from '../report/vega.js';
+import { MAX_DRAWN_RUNS, errorRateDensitySpec } from './report-density.js';
 import {
+  MAX_REASON_BARS,
   errorRateSpec,
   errorTimeSpec,
   groupedBarsSpec,
@@ -36,10 +38,11 @@ import { runEncoding, type RunEncoding } from './run-encoding.js';
 import type { RunResult } from './runner.js';
 import { ERROR_PANELS, TRACK_PANELS, TRAJECTORY_PANELS } from './traced-runs.js';
 import type { ExperimentPlan } from './sweep.js';
-import { displayValue, resultTable, toCsv } from './results-table.js';
+import { displayValue, resultTable, sweptKeys } from './results-table.js';
+import { ResultsFiles, partialNote, resultsJson, type PartialResults } from './results-files.js';
 import { extent } from '../math/extent.js';
 
-export { htmlTable, renderVegaLite, paretoFront, type ReportSection };
+export { htmlTable, renderVegaLite, paretoFront, partialNote, resultsJson, type PartialResults, type ReportSection };
 
 /** What a report knows beyond the results. */
 export interface ReportOptions {
@@ -49,45 +52,8 @@ export interface ReportOptions {
   readonly partial?: PartialResults;
 }
 
-/** Results of a sweep that was stopped: they hold only the runs that finished. */
-export interface PartialResults {
-  /** Runs the sweep had planned. */
-  readonly runsPlanned: number;
-  /** Why it stopped, e.g. "interrupted by SIGINT". */
-  readonly reason: string;
-}
-
 /** Above this many runs the table lists the Pareto front and the cheapest runs only; results.csv has them all. */
-const MAX_TABLE_ROWS = 300;
-
-/**
- * The content of `results.json`: the spec as given, and each run's settings and metrics (no traces). A stopped
- * sweep's file says so in `partial` ({ runsPlanned, runsFinished, reason }).
- */
-export function resultsJson(
-  name: string,
-  spec: unknown,
-  results: readonly RunResult[],
-  partial?: PartialResults,
-): string {
-  const runs = results.map(({ index, name: _n, settings, trajectory, truth, metrics, notes }) => ({
-    index,
-    settings,
-    trajectory,
-    ...(notes ? { notes } : {}),
-    truth,
-    metrics,
-  }));
-  const marker = partial && {
-    partial: { runsPlanned: partial.runsPlanned, runsFinished: results.length, reason: partial.reason },
-  };
-  return JSON.stringify({ name, ...marker, spec, runs }, null, 2) + '\n';
-}
-
-/** One line that says results are partial, e.g. "partial: 3 of 10 runs finished (interrupted by SIGINT)". */
-export function partialNote(results: readonly RunResult[], partial: PartialResults): string {
-  return `partial: ${results.length} of ${partial.runsPlanned} runs finished (${partial.reason})`;
-}
+export const MAX_TABLE_ROWS = 300;
 
 /**
  * Writes results.csv, results.json and report.html into `outDirectory` (created if missing). Each file is written
@@ -103,20 +69,13 @@ export async function writeExperimentOutputs(
   options: ReportOptions = {},
 ): Promise<string[]> {
   await mkdir(outDirectory, { recursive: true });
-  const files = [
-    join(outDirectory, 'results.csv'),
-    join(outDirectory, 'results.json'),
-    join(outDirectory, 'report.html'),
-  ];
-  const html = await experimentReportHtml(name, results, options);
-  // A partial CSV starts with a `#` comment line (read with e.g. pandas' comment="#"); the columns are unchanged.
-  const note = options.partial && partialNote(results, options.partial);
-  await Promise.all([
-    writeOutputFile(files[0]!, (note ? `# ${note}\n` : '') + toCsv(results)),
-    writeOutputFile(files[1]!, resultsJson(name, spec, results, options.partial)),
-    writeOutputFile(files[2]!, html),
-  ]);
-  return files;
+  const html = await experimentReportHtml(name, results, options); // a report that fails leaves every file as it was
+  const files = await ResultsFiles.open(outDirectory, name, spec, sweptKeys(results));
+  for (const result of results) files.add(result);
+  const written = await files.finish(options.partial);
+  const report = join(outDirectory, 'report.html');
+  await writeOutputFile(report, html);
+  return [...written, report];
 }
 
 /** The whole report page for a set of results. */
@@ -232,6 +191,19 @@ export async function experimentSections(
         `<p>Every run sent the same PDUs (${formatNumber(rates[0])} PDUs/s): the sweep changes only the receiving ` +
         'side. The error of each run is under “Display quality by setting” and in the table.</p>',
     });
+  } else if (results.length > MAX_DRAWN_RUNS) {
+    sections.push({
+      title: 'Position error against PDU rate',
+      caption:
+        `${formatCount(results.length)} runs are more than the ${formatCount(MAX_DRAWN_RUNS)} this chart draws one ` +
+        'by one: each cell counts the runs whose PDU rate and RMS error fall in it (darker: more runs)' +
+        (front
+          ? '; the red dashed steps are the Pareto front over every run (no other run has both a lower rate and a ' +
+            'lower RMS error)'
+          : '') +
+        '. Hover a cell for its range; results.csv has every run.',
+      html: await renderVegaLite(errorRateDensitySpec(results)),
+    });
   } else {
     sections.push({
       title: 'Position error against PDU rate',
@@ -259,6 +231,10 @@ export async function experimentSections(
     title: 'Why PDUs are sent',
     caption:
       'PDUs per second by the reason the owner sent them (a PDU sent for two reasons counts in both). ' +
+      (results.length > 60 && enc.colourDomain.length > MAX_REASON_BARS
+        ? `The ${formatCount(enc.colourDomain.length)} values of ${enc.colourKey} are grouped, in sweep order, ` +
+          `into ${MAX_REASON_BARS} bars, each the mean of its runs. `
+        : '') +
       reasonShares(results),
     html: await renderVegaLite(reasonsSpec(results, enc)),
   });
@@ -357,7 +333,7 @@ export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
     swept.find(([k]) => k === path || path.startsWith(`${k}.`) || k.startsWith(`${path}.`));
   const show = (path: string, value: string): [string, string] => {
     const sw = sweptValue(path);
-    return [path, sw ? `swept: ${sw[1].map(displayValue).join(', ')}` : value];
+    return [path, sw ? `swept: ${sweptValues(sw[1])}` : value];
   };
   const e = s.emitter;
   const algorithm =
@@ -390,6 +366,22 @@ export function settingsPanel(plan: ExperimentPlan): Array<[string, string]> {
     show('seed', String(s.seed)),
     ['baseline', `fixed-rate sender at ${s.metrics.baselineRateHz} Hz`],
   ];
+}
+
+/** Most swept values the settings panel lists; past it, the first and last few and how many there are. */
+const MAX_LISTED_VALUES = 12;
+
+/** A sweep axis's values, as the settings panel shows them. */
+function sweptValues(values: readonly unknown[]): string {
+  if (values.length <= MAX_LISTED_VALUES) return values.map(displayValue).join(', ');
+  const ends = MAX_LISTED_VALUES / 2;
+  const shown = [...values.slice(0, ends), ...values.slice(-ends)].map(displayValue);
+  return `${shown.slice(0, ends).join(', ')}, …, ${shown.slice(ends).join(', ')} (${formatCount(values.length)} values)`;
+}
+
+/** `100 000`: a count with its thousands apart. */
+function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ' ');
 }
 
 /** Error levels on a 1-2-5 ladder across the runs' p95 errors, each with the lowest-rate run that meets it. */

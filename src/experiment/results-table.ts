@@ -42,24 +42,37 @@ const METRIC_COLUMNS: readonly Column[] = [
   { header: 'truth_fixes_repaired', value: (r) => r.truth.fixesRepaired },
 ];
 
+/** The swept settings of a set of runs, in sweep order. */
+export function sweptKeys(results: readonly RunResult[]): string[] {
+  const keys = new Set<string>();
+  for (const r of results) for (const k of Object.keys(r.settings)) keys.add(k);
+  return [...keys];
+}
+
+/** The metric columns shown for runs sweeping `swept`; `brief` keeps those that fit a terminal. */
+function metricColumns(swept: readonly string[], brief: boolean, orbits: boolean): readonly Column[] {
+  return METRIC_COLUMNS.filter(
+    (c) =>
+      !(c.header === 'trajectory' && swept.includes('trajectory')) &&
+      (!brief || c.brief || (c.header === 'pdus_per_orbit' && orbits)),
+  );
+}
+
+/** One run's row: its index, swept values and metrics, numbers kept as numbers. */
+function rowOf(r: RunResult, swept: readonly string[], columns: readonly Column[]): Array<number | string | null> {
+  return [r.index, ...swept.map((k) => displayValue(r.settings[k])), ...columns.map((c) => c.value(r))];
+}
+
 /** Header and rows; numbers are kept as numbers. `brief` keeps the columns that fit a terminal. */
 export function resultTable(
   results: readonly RunResult[],
   brief = false,
 ): { header: string[]; rows: Array<Array<number | string | null>> } {
-  const swept = [...new Set(results.flatMap((r) => Object.keys(r.settings)))];
-  const columns = METRIC_COLUMNS.filter(
-    (c) =>
-      !(c.header === 'trajectory' && swept.includes('trajectory')) &&
-      (!brief || c.brief || (c.header === 'pdus_per_orbit' && results.some((r) => r.metrics.pdusPerOrbit !== null))),
-  );
+  const swept = sweptKeys(results);
+  const columns = metricColumns(swept, brief, brief && results.some((r) => r.metrics.pdusPerOrbit !== null));
   return {
     header: ['run', ...swept, ...columns.map((c) => c.header)],
-    rows: results.map((r) => [
-      r.index,
-      ...swept.map((k) => displayValue(r.settings[k])),
-      ...columns.map((c) => c.value(r)),
-    ]),
+    rows: results.map((r) => rowOf(r, swept, columns)),
   };
 }
 
@@ -69,14 +82,29 @@ export function runLabel(result: RunResult): string {
   return parts.length > 0 ? parts.join(' · ') : result.name;
 }
 
+function csvCell(v: number | string | null): string {
+  const text = v === null ? '' : String(v);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * results.csv a line at a time, for runs sweeping `swept` (`Object.keys` of the plan's sweep): the header line, then
+ * each run's line as it finishes; the lines of `toCsv`.
+ */
+export function csvLines(swept: readonly string[]): { header: string; row(result: RunResult): string } {
+  const columns = metricColumns(swept, false, false);
+  return {
+    header: `${['run', ...swept, ...columns.map((c) => c.header)].map(csvCell).join(',')}\n`,
+    row: (result) => `${rowOf(result, swept, columns).map(csvCell).join(',')}\n`,
+  };
+}
+
 /** RFC 4180 CSV with a header row. */
 export function toCsv(results: readonly RunResult[]): string {
-  const { header, rows } = resultTable(results);
-  const cell = (v: number | string | null) => {
-    const text = v === null ? '' : String(v);
-    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [header, ...rows].map((row) => row.map(cell).join(',')).join('\n') + '\n';
+  const lines = csvLines(sweptKeys(results));
+  let text = lines.header;
+  for (const r of results) text += lines.row(r);
+  return text;
 }
 
 /** A fixed-width text table for terminals (brief columns, 3 significant digits). */

@@ -23,6 +23,8 @@ export interface SweepOptions {
   readonly baseDirectory?: string;
   /** Called after each finished run with the count done. */
   readonly onProgress?: (done: number, total: number) => void;
+  /** Called with each run's result as it finishes (in the order runs finish), before `onProgress`. */
+  readonly onResult?: (result: RunResult) => void;
   /**
    * Stops the sweep, also in the middle of a run (within a few tens of milliseconds): the promise then rejects
    * with a SweepAbortedError that holds the runs already finished.
@@ -57,7 +59,9 @@ export async function runSweep(plan: ExperimentPlan, options: SweepOptions = {})
     try {
       for (const run of batches.flat()) {
         if (signal?.aborted) throw new RunAbortedError();
-        results[run.index] = await runExperiment(run.spec, context, run.index, run.settings, signal);
+        const result = await runExperiment(run.spec, context, run.index, run.settings, signal);
+        results[run.index] = result;
+        options.onResult?.(result);
         options.onProgress?.(++done, runs.length);
       }
     } catch (error) {
@@ -189,6 +193,7 @@ function runOnWorkers(
           if (failed) return;
           if (!message.ok) return stopAll(new Error(`run ${message.index}: ${message.message}`));
           results[message.result.index] = message.result;
+          options.onResult?.(message.result);
           done++;
           options.onProgress?.(done, total);
           if (done === total) {

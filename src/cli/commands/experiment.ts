@@ -132,16 +132,14 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
     { memoryShortReason },
     { runSweep, runSizeProblems, SweepAbortedError },
     { createProgress },
-    { writeExperimentOutputs, resultsJson, partialNote, runNotes },
-    { toTextTable },
+    { ResultsFiles, partialNote },
     path,
   ] = await Promise.all([
     import('../../experiment/sweep.js'),
     import('../../experiment/memory-guard.js'),
     import('../../experiment/sweep-runner.js'),
     import('../../experiment/progress.js'),
-    import('../../experiment/report.js'),
-    import('../../experiment/results-table.js'),
+    import('../../experiment/results-files.js'),
     import('node:path'),
   ]);
   const sets = flags.set === undefined ? [] : Array.isArray(flags.set) ? flags.set : [String(flags.set)];
@@ -193,9 +191,11 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
         `than the ${TRACE_LIMITS.maxBytes / 2 ** 20} MiB kept; kept for the ${kept} runs the report draws\n`,
     );
   }
+  // results.csv and results.json are written as the runs finish: a stopped sweep has its finished runs on disk.
+  const files = await ResultsFiles.open(out, name, withSets, Object.keys(plan.spec.sweep));
   const progress = createProgress(plan.runs.length, io.stderr as NodeJS.WritableStream & { isTTY?: boolean });
   let results;
-  let partial: import('../../experiment/report.js').PartialResults | undefined;
+  let partial: import('../../experiment/results-files.js').PartialResults | undefined;
   // Stopped by a signal, or before memory runs out: either way the finished runs are written.
   const stop = new AbortController();
   const onSignal = () => stop.abort(io.signal.reason);
@@ -207,9 +207,13 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
       const short = memoryShortReason();
       if (short !== undefined && !stop.signal.aborted) stop.abort(short);
     };
-    results = await runSweep(plan, { parallel, baseDirectory, onProgress, signal: stop.signal });
+    const onResult = (result: RunResult) => files.add(result);
+    results = await runSweep(plan, { parallel, baseDirectory, onProgress, onResult, signal: stop.signal });
   } catch (error) {
-    if (!(error instanceof SweepAbortedError)) throw error;
+    if (!(error instanceof SweepAbortedError)) {
+      await files.discard();
+      throw error;
+    }
     results = [...error.finished];
     const reason = String(error.reason ?? 'a signal');
     partial = { runsPlanned: error.planned, reason: io.signal.aborted ? `interrupted by ${reason}` : reason };
@@ -220,20 +224,69 @@ async function runSpec(input: unknown, file: string | undefined, flags: FlagValu
   // Stopped for memory, not by a signal: a failure, with what finished written.
   const failedExit = () => (io.signal.aborted ? signalExitCode(io.signal) : EXIT_FAILURE);
   if (partial && results.length === 0) {
+    await files.discard();
     io.stderr.write(`experiment: ${partialNote(results, partial)}; nothing written\n`);
     return failedExit();
   }
-  const written = await writeExperimentOutputs(out, name, withSets, results, { plan, ...(partial ? { partial } : {}) });
-  if (booleanFlag(flags, 'json')) io.stdout.write(resultsJson(name, withSets, results, partial));
-  else io.stdout.write(toTextTable(results));
-  for (const note of runNotes(results)) {
-    for (const part of linesFor(io.stderr, `experiment: note: ${printable(note)}`)) io.stderr.write(`${part}\n`);
-  }
+  if (io.signal.aborted)
+    io.stderr.write('experiment: stopping: writing the finished runs (Ctrl-C again to stop at once)\n');
+  const written = await files.finish(partial);
+  written.push(await writeReport(out, name, results, { plan, ...(partial ? { partial } : {}) }));
+  await printResults(io, results, booleanFlag(flags, 'json') ? files.jsonPath : undefined);
   io.stderr.write(
     `${partial ? `experiment: ${partialNote(results, partial)}; ` : ''}wrote ${written.map(printable).join(', ')}\n`,
   );
   // A signal while the results were being written still says the command was interrupted.
   return partial || io.signal.aborted ? failedExit() : EXIT_OK;
+}
+
+type RunResult = import('../../experiment/runner.js').RunResult;
+
+/** Writes report.html beside the results; its charts and table are bounded whatever the number of runs. */
+async function writeReport(
+  out: string,
+  name: string,
+  results: readonly RunResult[],
+  options: import('../../experiment/report.js').ReportOptions,
+): Promise<string> {
+  const [{ experimentReportHtml }, { writeOutputFile }, path] = await Promise.all([
+    import('../../experiment/report.js'),
+    import('../../files/output-file.js'),
+    import('node:path'),
+  ]);
+  const file = path.join(out, 'report.html');
+  await writeOutputFile(file, await experimentReportHtml(name, results, options));
+  return file;
+}
+
+/**
+ * Standard output: results.json as written (`jsonPath`, copied from the file), or the table; past
+ * MAX_TABLE_ROWS runs the table holds the Pareto-optimal ones, as the report's does, and says so on stderr.
+ */
+async function printResults(io: CommandIo, results: readonly RunResult[], jsonPath: string | undefined): Promise<void> {
+  const [{ runNotes, paretoFront, MAX_TABLE_ROWS }, { toTextTable }] = await Promise.all([
+    import('../../experiment/report.js'),
+    import('../../experiment/results-table.js'),
+  ]);
+  if (jsonPath !== undefined) {
+    const { createReadStream } = await import('node:fs');
+    for await (const chunk of createReadStream(jsonPath)) {
+      if (!io.stdout.write(chunk as Buffer)) await new Promise((resolve) => io.stdout.once('drain', resolve));
+    }
+  } else if (results.length <= MAX_TABLE_ROWS) {
+    io.stdout.write(toTextTable(results));
+  } else {
+    const front = new Set(paretoFront(results.map((r) => [r.metrics.pdusPerSecond, r.metrics.positionError.rms])));
+    const shown = results.filter((_, i) => front.has(i)).slice(0, MAX_TABLE_ROWS);
+    io.stdout.write(toTextTable(shown));
+    io.stderr.write(
+      `experiment: note: the table shows the ${shown.length} Pareto-optimal of ${results.length} runs (lowest RMS ` +
+        'error for their rate); results.csv has every run\n',
+    );
+  }
+  for (const note of runNotes(results)) {
+    for (const part of linesFor(io.stderr, `experiment: note: ${printable(note)}`)) io.stderr.write(`${part}\n`);
+  }
 }
 
 /** 128 + the signal number of the abort's reason: 130 for SIGINT, 143 for SIGTERM. */
