@@ -11,7 +11,7 @@
  * over; a block device, a socket or a link to nothing is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
+import { constants, rmSync, type Stats } from 'node:fs';
 import { access, lstat, mkdir, open, readlink, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -36,6 +36,27 @@ export interface OutputFile {
   commit(): Promise<void>;
   /** Closes and deletes the temporary file; `path` stays as it was. Never throws. */
   discard(): Promise<void>;
+}
+
+/** Temporary files of outputs neither committed nor discarded yet. */
+const unfinished = new Set<string>();
+
+/**
+ * Removes, at once, the temporary files of every output still being written, leaving their targets as they were:
+ * for a process that must stop now (a second Ctrl-C). Never throws.
+ * @returns how many there were.
+ */
+export function removeUnfinishedOutputsSync(): number {
+  const count = unfinished.size;
+  for (const path of unfinished) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // left behind: nothing more can be done on the way out
+    }
+  }
+  unfinished.clear();
+  return count;
 }
 
 const NAMES_A_SOCKET = 'it names a socket, which cannot be opened by name; give a file, a pipe or a terminal';
@@ -117,6 +138,7 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     throw new OutputPathError(`cannot write "${path}": ${reason(error)}`);
   }
   let settled = false;
+  unfinished.add(temporaryPath);
   return {
     path: target.path,
     temporaryPath,
@@ -125,6 +147,7 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     async commit() {
       if (settled) return;
       settled = true;
+      unfinished.delete(temporaryPath);
       try {
         await handle.close();
         await rename(temporaryPath, target.path);
@@ -136,6 +159,7 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
     async discard() {
       if (settled) return;
       settled = true;
+      unfinished.delete(temporaryPath);
       await handle.close().catch(() => {});
       await rm(temporaryPath, { force: true }).catch(() => {});
     },
