@@ -8,6 +8,7 @@
 import { stringFlag, booleanFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type ParsedArgs, type UsageProblem } from './command.js';
 import { algorithmFlag } from './terminal/algorithm-flag.js';
+import { printable } from './terminal/printable.js';
 import { threadCpuShares, threadCpuTimes } from './thread-cpu.js';
 import type { NatsStats } from '../nats/transport.js';
 import type { DatagramTransport } from '../transport/transport.js';
@@ -115,7 +116,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
       transport = await openUdpTransport(config.network, 'send');
     }
   } catch (error) {
-    io.stderr.write(`publish: ${(error as Error).message}\n`);
+    io.stderr.write(`publish: ${printable((error as Error).message)}\n`);
     return EXIT_FAILURE;
   }
   const bundler = new PduBundler(transport, config.network.mtu);
@@ -279,7 +280,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
     }
   }
   await transport.close();
-  if (failure) reason = `failed: ${failure.message}`;
+  if (failure) reason = `failed: ${printable(failure.message)}`;
   const cpu = process.cpuUsage(cpuStart);
   const rssEnd = process.memoryUsage().rss;
   const seconds = (stoppedMs - startMs) / 1000;

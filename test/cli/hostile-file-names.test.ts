@@ -69,6 +69,22 @@ describe('file names with terminal controls are printed escaped', () => {
     expectEscaped(run, '.json');
   });
 
+  it('subscribe and publish --entities over NATS: the line naming a credentials file they cannot read', async () => {
+    for (const command of [['subscribe'], ['publish', '--entities', '10']]) {
+      const run = await cli(
+        ...command,
+        '--nats',
+        'nats://127.0.0.1:1',
+        '--nats-creds',
+        name('.creds'),
+        '--duration',
+        '1',
+      );
+      expect(run.code).toBe(1);
+      expectEscaped(run, '.creds');
+    }
+  });
+
   it('experiment --out: the "wrote" line', async () => {
     const run = await cli('experiment', '--preset', 'circle', '--set', 'durationSeconds=1', '--out', name(''));
     expect(run.code).toBe(0);

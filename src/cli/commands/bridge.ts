@@ -18,6 +18,7 @@ import {
 import { settingFlags } from '../config-flags.js';
 import { NATS_BRIDGE_FLAGS } from '../nats-bridge.js';
 import type { CotOutputTarget } from '../../cot/output.js';
+import { printable } from '../terminal/printable.js';
 import { untilStopped } from '../until-stopped.js';
 
 /** Environment variables read for the TLS settings when their flags are absent. */
@@ -228,7 +229,7 @@ async function runCotBridge(io: CommandIo, settings: CotBridgeSettings): Promise
   let listening = false;
   let failure: string | undefined;
   const fail = (error: unknown) => {
-    failure ??= error instanceof Error ? error.message : String(error);
+    failure ??= printable(error instanceof Error ? error.message : String(error));
     stop(`failed: ${failure}`);
   };
   const entities = new Set<number>();

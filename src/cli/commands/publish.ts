@@ -354,7 +354,7 @@ export const command: Command = {
     });
     io.stderr.write(
       [
-        `publish: stopped (${reason}${failure ? `: ${failure.message}` : ''}) after ${seconds.toFixed(1)} s; DR ${typeof algorithm === 'number' ? DR_ALGORITHM_NAMES[algorithm] : 'auto'}`,
+        `publish: stopped (${reason}${failure ? `: ${printable(failure.message)}` : ''}) after ${seconds.toFixed(1)} s; DR ${typeof algorithm === 'number' ? DR_ALGORITHM_NAMES[algorithm] : 'auto'}`,
         ...lines,
         `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, config.nats.servers.length > 0 ? 'NATS message' : 'datagram')}${sendFailureSummary(publisher.stats)}`,
       ].join('\n') + '\n',

@@ -61,7 +61,7 @@ export const command: Command = {
       view,
       { LiveView },
       { formatRejections, formatWarnings },
-      { jsonLine },
+      { jsonLine, printable },
       { formatOtherPdus, formatEngagements, formatDecodeErrors, formatOrdersNotCarriedOut },
       { entityStatePduNames },
       { geodeticJson },
@@ -101,7 +101,8 @@ export const command: Command = {
     let listening = false;
     let failure: string | undefined;
     const fail = (error: unknown) => {
-      failure ??= error instanceof Error ? error.message : String(error);
+      // A failure to connect may name a file (a NATS credentials file): shown with visible escapes.
+      failure ??= printable(error instanceof Error ? error.message : String(error));
       stop(`failed: ${failure}`);
     };
 
