@@ -20,6 +20,13 @@ import { MAX_PCAPNG_INTERFACES } from '../src/pcap/reader.js';
 import { MAX_RADIOS } from '../src/view/radio-table.js';
 import { TICK_BYTES } from '../src/view/tick-buffer.js';
 import { ROOT } from './support/binary.js';
+import { MAX_LISTED_USAGE_PROBLEMS } from '../src/cli/run.js';
+import { TIME_SCALE_RANGE } from '../src/cli/time-scale.js';
+import { MAX_ADAPTIVE_TRAVEL_SECONDS, MAX_TIMEOUT_MULTIPLIER } from '../src/config/schema.js';
+import { MAX_REASON_BARS } from '../src/experiment/report-charts.js';
+import { DENSITY_CELLS, MAX_DRAWN_RUNS } from '../src/experiment/report-density.js';
+import { MAX_TABLE_ROWS } from '../src/experiment/report.js';
+import { MAX_LISTED_PROBLEMS } from '../src/truth/track-checks.js';
 
 const doc = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
 /** Digits grouped by spaces as the docs write them: 1 000 000. */
@@ -50,6 +57,14 @@ describe('docs/security.md', () => {
       `at most ${grouped(MAX_REPORT_ENTITIES)} entities, ${grouped(MAX_REPORT_RADIOS)} radios and ` +
         `${grouped(MAX_ENGAGEMENTS)} engagements (the summary every entity and radio) and draws ` +
         `${MAX_TRACKED_ENTITIES} tracks`,
+      `\`--speed\` of \`replay\` and \`publish\` from ${TIME_SCALE_RANGE.min} to ${TIME_SCALE_RANGE.max}`,
+      `\`heartbeat.timeoutMultiplier\` from 1 to ${MAX_TIMEOUT_MULTIPLIER}`,
+      `\`emitter.adaptiveTravelTime\` at most ${MAX_ADAPTIVE_TRAVEL_SECONDS} s`,
+      `at most ${MAX_LISTED_USAGE_PROBLEMS} problems are listed`,
+      `the recordings of a track file at most ${MAX_LISTED_PROBLEMS}`,
+      `past ${grouped(MAX_DRAWN_RUNS)} runs the error-against-rate chart counts the runs in a grid of ${DENSITY_CELLS.columns} × ${DENSITY_CELLS.rows} cells`,
+      `the reasons chart groups them into ${MAX_REASON_BARS} bars`,
+      `the table lists at most ${MAX_TABLE_ROWS} runs`,
     ];
     expect(stated.filter((text) => !doc.includes(text))).toEqual([]);
   });
