@@ -70,6 +70,7 @@ describe('file names with terminal controls are printed escaped', () => {
   });
 
   it('subscribe and publish --entities over NATS: the line naming a credentials file they cannot read', async () => {
+    // A long --duration: the failure, not the end of the duration, ends each run.
     for (const command of [['subscribe'], ['publish', '--entities', '10']]) {
       const run = await cli(
         ...command,
@@ -78,7 +79,7 @@ describe('file names with terminal controls are printed escaped', () => {
         '--nats-creds',
         name('.creds'),
         '--duration',
-        '1',
+        '30',
       );
       expect(run.code).toBe(1);
       expectEscaped(run, '.creds');
