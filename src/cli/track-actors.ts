@@ -8,7 +8,7 @@ import type { FlagSpec, FlagValues } from './command.js';
 import type { Actor } from './terminal/scenario.js';
 import type { CsvColumns } from '../truth/csv-track.js';
 import type { EntityType } from '../pdu/schema.js';
-import type { TrackKind } from '../truth/track-checks.js';
+import type { TrackError, TrackKind } from '../truth/track-checks.js';
 
 /** The CSV columns a flag names, by key of `CsvColumns`. */
 const COLUMN_FLAGS = {

@@ -20,8 +20,6 @@ import type { TrackRepair } from './repairs.js';
 import {
   TRACK_LIMITS,
   TrackError,
-  listedLines,
-  trackProblems,
   defaultMaxGapSeconds,
   describeSegment,
   formatSeconds,
