@@ -32,7 +32,13 @@ describe('results files written run by run', () => {
     expect(readFileSync(join(out, 'results.csv'), 'utf8')).toBe(toCsv(results));
     const json = readFileSync(join(out, 'results.json'), 'utf8');
     expect(json).toBe(resultsJson('order', spec, results));
-    const runs = results.map(({ index, settings, trajectory, metrics }) => ({ index, settings, trajectory, metrics }));
+    const runs = results.map(({ index, settings, trajectory, truth, metrics }) => ({
+      index,
+      settings,
+      trajectory,
+      truth,
+      metrics,
+    }));
     expect(json).toBe(`${JSON.stringify({ name: 'order', spec, runs }, null, 2)}\n`);
     expect(readdirSync(out).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
