@@ -193,6 +193,25 @@ export class CorrectionSmoother {
     if (k >= 0) this.startSeconds[k] = this.startSeconds[k]! + seconds;
   }
 
+  /**
+   * A slot's correction as `smooth` applies it, for a reader that evaluates it elsewhere (the page's GPU state,
+   * src/view/page/gpu/gpu-record.ts): start time (s), e0 (m), ė0 (m/s; 0 for the methods that do not read it) and
+   * E (unit quaternion x, y, z, w) at out[o…o+10]. @returns false when the slot is not being corrected.
+   */
+  correctionInto(slot: number, out: Float64Array, o: number): boolean {
+    const k = this.entryOf[slot]!;
+    if (k < 0 || this.over[k] !== 0) return false;
+    const k3 = 3 * k,
+      e = this.errorRotation;
+    out[o] = this.startSeconds[k]!;
+    for (let c = 0; c < 3; c++) {
+      out[o + 1 + c] = this.errorPosition[k3 + c]!;
+      out[o + 4 + c] = this.usesVelocity ? this.errorVelocity[k3 + c]! : 0;
+    }
+    for (let c = 0; c < 4; c++) out[o + 7 + c] = e[4 * k + c]!;
+    return true;
+  }
+
   /** Ends the slot's correction, if any. */
   stop(slot: number): void {
     const k = this.entryOf[slot]!;

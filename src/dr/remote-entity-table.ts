@@ -195,10 +195,10 @@ export class RemoteEntityTable {
   private readonly orderByTimestamp: boolean;
   private readonly timeouts: EntityTimeouts;
   private readonly onEvent: TableEventListener | null;
-  /** The smoothing of corrections, over the slots' model state. */
-  private readonly corrections: CorrectionSmoother;
-  /** Entities held by a Stop/Freeze PDU (src/dr/exercise-freeze.ts). */
-  private readonly freezes: ExerciseFreeze;
+  /** The smoothing of corrections, over the slots' model state (read by the page's GPU state). */
+  readonly corrections: CorrectionSmoother;
+  /** Entities held by a Stop/Freeze PDU (src/dr/exercise-freeze.ts): read here, changed by `freeze` / `resume`. */
+  readonly freezes: ExerciseFreeze;
   /** One pending PDU's five vectors, and views of each. */
   private readonly pdu = new Float64Array(15);
   private readonly pduVectors = [0, 3, 6, 9, 12].map((k) => this.pdu.subarray(k, k + 3));

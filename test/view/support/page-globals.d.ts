@@ -63,7 +63,18 @@ interface PageElement {
   closest(selector: string): PageElement | null;
 }
 
-declare const window: { __reckon: ReckonTestHook; readonly innerWidth: number; readonly innerHeight: number };
+declare const window: {
+  __reckon: ReckonTestHook;
+  readonly innerWidth: number;
+  readonly innerHeight: number;
+  /** test/view/browser/gpu-dr-page.ts */
+  __gpuDrReady?: boolean;
+  __gpuDr(
+    entities: import('./gpu-dr-cases.js').CaseEntity[],
+    method: import('./gpu-dr-cases.js').SmoothingName,
+    atSeconds: number[],
+  ): Promise<import('./gpu-dr-cases.js').CaseResult[]>;
+};
 declare const document: {
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): ArrayLike<PageElement> & Iterable<PageElement>;
