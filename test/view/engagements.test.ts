@@ -234,7 +234,7 @@ function page() {
   const writer = new FeedWriter();
   for (const e of [shooter, target]) writer.add(0, entityStatePdu(e, 0), 0, entityStatePdu(e, 0).length);
   entities.applyMessage(writer.bytes());
-  entities.frame(0.5, false);
+  entities.frame(0.5);
   return { entities, engagements: new PageEngagements() };
 }
 
@@ -340,8 +340,8 @@ describe('PageEngagements (page)', () => {
     engagements.holdArrivals(entities);
     expect([t.frozen[held], t.frozen[other]]).toEqual([1, 0]);
     // Held where its PDU put it (at its arrival), not where the freeze time would put it.
-    entities.frame(10, false);
-    const at = (slot: number) => entities.positions[3 * entities.slotInstance[slot]!]!;
+    entities.frame(10);
+    const at = (slot: number) => entities.placeOf(slot, new Float64Array(4))[0]!;
     expect(at(held)).toBeCloseTo(11.5, 9);
     expect(at(other)).toBeGreaterThan(11.52 + 0.004);
     const start = new StartResumeRecord();

@@ -1,7 +1,8 @@
-// Label placement without overlaps (src/view/page/declutter.ts), with the page's own entity arrays and a plain
-// equirectangular projection standing in for the map's.
+// Label placement without overlaps (src/view/page/declutter.ts) among the entities in view (src/view/page/in-view.ts),
+// with the page's own entities and a plain equirectangular projection standing in for the map's.
 import { describe, expect, it } from 'vitest';
-import { LabelChooser, LabelPlacer, MAX_LABEL_CANDIDATES, type LabelView } from '../../src/view/page/declutter.js';
+import { LabelChooser, LabelPlacer, type LabelView } from '../../src/view/page/declutter.js';
+import { InView, READABLE_PX } from '../../src/view/page/in-view.js';
 import { PageEntities } from '../../src/view/page/entities.js';
 import { FeedWriter } from '../../src/view/protocol.js';
 import { entityStatePdu, type TestEntity } from './support/page-server.js';
@@ -68,6 +69,19 @@ function entitiesAt(points: Array<[number, number]>): PageEntities {
 
 const text = (e: PageEntities) => (slot: number) => e.markings[slot]!;
 
+/** The labels chosen among the entities in `view`, as the page chooses them. */
+function choose(
+  chooser: LabelChooser,
+  e: PageEntities,
+  view: LabelView,
+  selected: number,
+  projector = project,
+): number[] {
+  const inView = new InView();
+  inView.scan(e, view);
+  return chooser.choose(e, inView.slots, inView.count, text(e), projector, view, selected);
+}
+
 describe('label placement', () => {
   it('places a box only where it overlaps none placed before, unless forced', () => {
     const placer = new LabelPlacer();
@@ -88,8 +102,8 @@ describe('label placement', () => {
     const cluster: Array<[number, number]> = Array.from({ length: 8 }, (_, k) => [49.98 + 1e-5 * k, 8.01]);
     const e = entitiesAt([...far, ...cluster]);
     const chooser = new LabelChooser();
-    const chosen = chooser.choose(e, text(e), project, VIEW, -1);
-    const marks = chosen.map((i) => e.markings[e.instanceSlot[i]!]);
+    const chosen = choose(chooser, e, VIEW, -1);
+    const marks = chosen.map((slot) => e.markings[slot]);
     expect(marks.filter((m) => ['M1', 'M2', 'M3', 'M4'].includes(m!))).toHaveLength(4);
     expect(chosen.length).toBe(5); // one of the cluster
     expect(overlapping(chooser.boxes)).toBe(false);
@@ -98,24 +112,24 @@ describe('label placement', () => {
   it("always labels the selected entity, and keeps yesterday's labels where they still fit", () => {
     const e = entitiesAt(Array.from({ length: 6 }, (_, k) => [50 + 1e-5 * k, 8]));
     const chooser = new LabelChooser();
-    const first = chooser.choose(e, text(e), project, VIEW, -1);
+    const first = choose(chooser, e, VIEW, -1);
     expect(first).toHaveLength(1);
     // Selecting another puts its label in; the one shown before gives way where they collide.
     const selected = (first[0]! + 3) % 6;
-    const second = chooser.choose(e, text(e), project, VIEW, selected);
+    const second = choose(chooser, e, VIEW, selected);
     expect(second).toEqual([selected]);
     // Without a selection the last label stays (no jumping between neighbours).
-    expect(chooser.choose(e, text(e), project, VIEW, -1)).toEqual([selected]);
+    expect(choose(chooser, e, VIEW, -1)).toEqual([selected]);
   });
 
-  it('considers only entities in view, at most MAX_LABEL_CANDIDATES of them', () => {
+  it('considers only entities in view, and none but the selected when too many are in view to read', () => {
     const e = entitiesAt([
       [50, 8],
       [10, 8], // south of the view
       [50, 120], // east of it
     ]);
     const chooser = new LabelChooser();
-    expect(chooser.choose(e, text(e), project, VIEW, -1).map((i) => e.markings[e.instanceSlot[i]!])).toEqual(['M1']);
+    expect(choose(chooser, e, VIEW, -1).map((slot) => e.markings[slot])).toEqual(['M1']);
     // A view across the antimeridian (west > east after wrapping) holds longitudes on both sides.
     const pacific = entitiesAt([
       [0, 179.99],
@@ -126,7 +140,16 @@ describe('label placement', () => {
       out[1] = (1 - lat) * 100;
     };
     const view = { widthPx: 20_000, heightPx: 800, westDeg: 179, southDeg: -1, eastDeg: 181, northDeg: 1 };
-    expect(chooser.choose(pacific, text(pacific), wrapped, view, -1)).toHaveLength(2);
-    expect(MAX_LABEL_CANDIDATES).toBeGreaterThanOrEqual(1000);
+    expect(choose(chooser, pacific, view, -1, wrapped)).toHaveLength(2);
+    // More than one entity per READABLE_PX square of a 100 × 100 px view: none listed, not readable.
+    const small: LabelView = { ...VIEW, widthPx: 100, heightPx: 100 };
+    const crowd = entitiesAt(Array.from({ length: 20 }, (_, k) => [50 + 1e-3 * k, 8]));
+    const inView = new InView();
+    inView.scan(crowd, small);
+    expect(Math.floor((100 * 100) / (READABLE_PX * READABLE_PX))).toBeLessThan(20);
+    expect([inView.readable, inView.count]).toEqual([false, 0]);
+    expect(chooser.choose(crowd, inView.slots, inView.count, text(crowd), project, small, 3)).toEqual([3]);
+    inView.scan(crowd, VIEW);
+    expect([inView.readable, inView.count]).toEqual([true, 20]);
   });
 });

@@ -181,8 +181,8 @@ describe.skipIf(chromiumBinary.path === undefined)('view page drawing in Chromiu
     // A gateway that does not say: the default.
     expect(await capacityFor()).toBe(10_000);
     expect(await capacityFor(2_500)).toBe(2_500);
-    // 1 000 000 is the most `receiver.maxEntities` allows; the page keeps to 100 000.
-    expect(await capacityFor(1_000_000)).toBe(100_000);
+    // 1 000 000 is the most `receiver.maxEntities` allows, and what the page holds at most (view.frame.1m).
+    expect(await capacityFor(1_000_000)).toBe(1_000_000);
   });
 
   it('labels entities without overlaps, and always the selected one', async () => {

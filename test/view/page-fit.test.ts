@@ -185,6 +185,9 @@ describe.skipIf(!chromiumBinary.path)('the map frames and follows what arrives',
         own.send(entityStatePdu(aircraft, t0 + 100 * (k + 4), { lat: lat + 0.0015 * k, lon }));
       await page.waitForFunction(() => window.__reckon.entities().length === 3, null, { timeout: 20_000 });
       await settled(page);
+      // The aircraft's trail runs through its dots (its PDUs' places) too: off, so that the colours read are the
+      // dots' and the shot's alone.
+      await page.uncheck('#t-trails');
       const fire = new FireRecord();
       fire.exerciseId = 1;
       Object.assign(fire.firingEntityId, { site: 7, application: 7, entity: 1 });

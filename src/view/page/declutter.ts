@@ -5,6 +5,7 @@
  */
 
 import type { PageEntities } from './entities.js';
+import type { MapView } from './in-view.js';
 
 /** Bucket edge, px: about one label's height, a third of a typical label's width. */
 const BUCKET_PX = 24;
@@ -84,81 +85,77 @@ const LABEL_CHAR_PX = 7.5;
 const LABEL_PADDING_PX = 8;
 
 /** The view a placement is for: screen size and the longitudes and latitudes it shows (west may exceed east). */
-export interface LabelView {
-  widthPx: number;
-  heightPx: number;
-  westDeg: number;
-  southDeg: number;
-  eastDeg: number;
-  northDeg: number;
-}
-
-/** Entities on screen considered for a label at most: past a few thousand the screen is full of labels anyway. */
-export const MAX_LABEL_CANDIDATES = 4000;
+export type LabelView = MapView;
 
 /**
  * Which entities get a label: the selected one always, then those labelled last time (so labels do not jump
- * between neighbours as they move), then the rest in instance order, each where its box collides with none placed
- * before. Only entities in view are candidates, at most `MAX_LABEL_CANDIDATES` of them.
+ * between neighbours as they move), then the rest in slot order, each where its box collides with none placed
+ * before. The candidates are the entities in view (`InView`, in-view.ts: none when too many are in view to read),
+ * each placed where it is shown now (`PageEntities.placeOf`).
  */
 export class LabelChooser {
   private readonly placer = new LabelPlacer();
   /** 1 for each slot labelled by the last `choose`. */
   private labelledBefore = new Uint8Array(0);
   private readonly point = new Float64Array(2);
+  private readonly place = new Float64Array(4);
   /** Left, top, right, bottom of each label chosen last (4 per label), px: for the test hook. */
   boxes: number[] = [];
 
   /**
-   * @returns instance indices of the entities to label (a new array).
+   * @returns slots of the entities to label (a new array).
+   * @param candidates - slots in view, `candidateCount` of them.
    * @param text - the label text of a slot.
+   * @param selectedSlot - the selected entity's slot, or −1.
    */
   choose(
     entities: PageEntities,
+    candidates: ArrayLike<number>,
+    candidateCount: number,
     text: (slot: number) => string,
     project: Projector,
     view: LabelView,
-    selectedInstance: number,
+    selectedSlot: number,
   ): number[] {
     const e = entities,
       placer = this.placer,
       p = this.point,
-      positions = e.positions;
+      place = this.place;
     if (this.labelledBefore.length < e.capacity) this.labelledBefore = new Uint8Array(e.capacity);
     const before = this.labelledBefore;
     placer.reset(view.widthPx);
     const chosen: number[] = [];
     const boxes: number[] = [];
     const spanDeg = view.eastDeg - view.westDeg;
-    let candidates = 0;
-    const consider = (i: number, force: boolean): void => {
-      const lon = positions[3 * i]!,
-        lat = positions[3 * i + 1]!;
+    const consider = (slot: number, force: boolean): void => {
+      e.placeOf(slot, place);
+      const lon = place[0]!,
+        lat = place[1]!;
       if (!force) {
         if (lat < view.southDeg || lat > view.northDeg) return;
         if (spanDeg < 360 && (((lon - view.westDeg) % 360) + 360) % 360 > spanDeg) return;
-        if (++candidates > MAX_LABEL_CANDIDATES) return;
       }
       project(lon, lat, p);
       const x = p[0]!,
         y = p[1]! + LABEL_OFFSET_Y_PX;
-      const half = (text(e.instanceSlot[i]!).length * LABEL_CHAR_PX + LABEL_PADDING_PX) / 2;
+      const half = (text(slot).length * LABEL_CHAR_PX + LABEL_PADDING_PX) / 2;
       const top = y - LABEL_HALF_HEIGHT_PX,
         bottom = y + LABEL_HALF_HEIGHT_PX;
       if (!force && (x + half < 0 || x - half > view.widthPx || bottom < 0 || top > view.heightPx)) return;
       if (placer.tryPlace(x - half, top, x + half, bottom, force)) {
-        chosen.push(i);
+        chosen.push(slot);
         boxes.push(x - half, top, x + half, bottom);
       }
     };
-    if (selectedInstance >= 0 && selectedInstance < e.count) consider(selectedInstance, true);
+    if (selectedSlot >= 0 && e.table.active[selectedSlot] === 1) consider(selectedSlot, true);
     for (const wanted of [1, 0]) {
-      for (let i = 0; i < e.count && candidates <= MAX_LABEL_CANDIDATES; i++) {
-        if (i !== selectedInstance && before[e.instanceSlot[i]!] === wanted) consider(i, false);
+      for (let k = 0; k < candidateCount; k++) {
+        const slot = candidates[k]!;
+        if (slot !== selectedSlot && before[slot] === wanted) consider(slot, false);
       }
     }
     before.fill(0);
-    for (const i of chosen) before[e.instanceSlot[i]!] = 1;
+    for (const slot of chosen) before[slot] = 1;
     this.boxes = boxes;
     return chosen;
   }

@@ -271,25 +271,23 @@ export class PageEngagements {
     if (lines.length > HISTORY_PER_ENTITY) lines.pop();
   }
 
-  /** Where the page shows an entity now: [lon, lat], or null when it does not hold it. */
-  private shownAt(entities: PageEntities, id: string): [number, number] | null {
+  /** Where the page shows an entity now: [lon, lat, height, heading°], or null when it does not hold it. */
+  private shownAt(entities: PageEntities, id: string): Float64Array | null {
     const slot = entities.table.slotOf(keyOf(id));
-    const instance = slot >= 0 ? entities.slotInstance[slot]! : -1;
-    if (instance < 0 || instance >= entities.count) return null;
-    return [entities.positions[3 * instance]!, entities.positions[3 * instance + 1]!];
+    if (slot < 0) return null;
+    return entities.placeOf(slot, new Float64Array(4));
   }
 
   /** A collision's place: the issuing entity as shown, moved by the offset turned by its heading (flat, metres). */
   private where(message: CollisionMessage, entities: PageEntities): [number, number] | null {
     const at = this.shownAt(entities, message.issuing);
     if (at === null) return null;
-    const slot = entities.table.slotOf(keyOf(message.issuing));
-    const heading = (entities.headingDeg[slot]! * Math.PI) / 180;
+    const heading = (at[3]! * Math.PI) / 180;
     const [forward, right] = message.offset;
     const north = forward * Math.cos(heading) - right * Math.sin(heading);
     const east = forward * Math.sin(heading) + right * Math.cos(heading);
     const metresPerDegree = 111_320;
-    return [at[0] + east / (metresPerDegree * Math.cos((at[1] * Math.PI) / 180)), at[1] + north / metresPerDegree];
+    return [at[0]! + east / (metresPerDegree * Math.cos((at[1]! * Math.PI) / 180)), at[1]! + north / metresPerDegree];
   }
 }
 

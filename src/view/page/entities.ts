@@ -1,29 +1,34 @@
 /**
  * The page's model of the exercise, free of DOM and WebGL so that tests and the frame benchmark run it as is:
- * the project's own decoder and `RemoteEntityTable` (the same dead reckoning and smoothing as the Node side),
- * plus what the map draws, kept in typed arrays that are filled in place once per frame:
+ * the project's own decoder and `RemoteEntityTable` (the same dead reckoning and smoothing as the Node side), and
+ * what the map needs of it, kept in typed arrays:
  *
- * - `positions` (longitude°, latitude°, 0; 3 per instance) and `angles` (degrees counterclockwise from
- *   north, as deck.gl's IconLayer takes them) of the displayed, smoothed state of every entity;
- * - `ghostPositions`: the raw dead-reckoned state of the last PDU, without smoothing (on demand);
- * - trails: the displayed position sampled every `trailIntervalSeconds`, the last `trailPoints` per entity;
- * - arrival markers (`markers`, arrival-markers.ts): where each of the last PDUs put its entity, when, and why it
- *   was sent when the page can tell (see `PDU_REASON_*`).
+ * - the GPU's records of the entities that changed (`staging`, src/view/page/gpu/gpu-staging.ts): a PDU loaded, an
+ *   entity came, left, was frozen or resumed. The GPU dead-reckons and smooths every entity each frame from its
+ *   record (src/view/page/gpu/), so a frame costs the CPU what changed, not how many entities there are;
+ * - `positions`: each instance's displayed place (longitude°, latitude°, 0) as looked at last, a few thousand
+ *   entities a frame, for the work that needs every entity's place only roughly (framing, what is in view);
+ *   `placeOf` gives one entity's displayed place exactly;
+ * - trails (entity-trails.ts) and arrival markers (arrival-markers.ts): where the last PDUs put the entities, when,
+ *   and why they were sent when the page can tell (see `PDU_REASON_*`).
  *
- * Instances are the table's active slots packed densely (`instanceSlot[i]`), so a layer draws `count` items.
- * Time is a parameter (seconds on the server's clock); nothing here reads a clock.
+ * Instances are the table's active slots packed densely (`instanceSlot[i]`), renumbered only when entities come or
+ * go. Time is a parameter (seconds on the server's clock); nothing here reads a clock.
  */
 import { EntityStateRecord, entityKey, latin1UpToZero } from '../../pdu/entity-state-record.js';
 import { decodeEntityStateOrUpdateInto } from '../../pdu/entity-state-decoder.js';
 import { CodecStatus } from '../../pdu/status.js';
 import { RemoteEntityTable } from '../../dr/remote-entity-table.js';
 import { ApplyResult, TableEvent } from '../../dr/table-results.js';
-import { positionAt } from '../../dr/store.js';
-import type { SmoothingMethodName } from '../../dr/position-smoothing.js';
+import { KERNEL_LINEAR, evaluateRotating, positionAt, worldVelocity } from '../../dr/store.js';
+import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../dr/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { SlotParts } from './slot-parts.js';
 import { ArrivalMarkers } from './arrival-markers.js';
-import { ANGLE_TOLERANCE_DEG, drawnStateOf, geodeticOf, nearLongitude } from './map-coordinates.js';
+import { EntityTrails } from './entity-trails.js';
+import { GpuStaging } from './gpu/gpu-staging.js';
+import { drawnStateOf, geodeticOf, nearLongitude } from './map-coordinates.js';
+import { symbolKey } from './symbols.js';
 
 // For the page modules that take them with the entities.
 export { geodeticOf, nearLongitude, wrapLongitude } from './map-coordinates.js';
@@ -47,9 +52,9 @@ export interface PageEntitiesOptions {
   /** The sender's thresholds, used to tell why a PDU was sent. Defaults to 1 m and 3°. */
   positionThresholdMeters?: number;
   orientationThresholdDeg?: number;
-  /** Points kept per trail. Defaults to 30. */
+  /** Points kept per trail. Defaults to 30, fewer where that would take more than `TRAIL_BYTES`. */
   trailPoints?: number;
-  /** Seconds between two trail points. Defaults to 1. */
+  /** Seconds between two trail points at least. Defaults to 1. */
   trailIntervalSeconds?: number;
   /** PDU arrival markers kept (a ring). Defaults to 4096. */
   markerCapacity?: number;
@@ -67,10 +72,12 @@ const DEG = Math.PI / 180;
 /** Entities the page holds when the gateway does not say how many it may forward. */
 export const DEFAULT_PAGE_ENTITIES = 10_000;
 /**
- * The most entities the page holds whatever the gateway allows: 100 000 is what `view.frame.100k` measures
- * (docs/view.md), and the table and map arrays are allocated up front.
+ * The most entities the page holds whatever the gateway allows: a million is what `view.frame.1m` measures
+ * (docs/view.md), and the table and the GPU's state are allocated up front.
  */
-export const MAX_PAGE_ENTITIES = 100_000;
+export const MAX_PAGE_ENTITIES = 1_000_000;
+/** Bytes the trails may take: 30 points a trail up to 100 000 entities, fewer beyond (8 at a million). */
+const TRAIL_BYTES = 64 * 1024 * 1024;
 
 /** The table capacity for a gateway's `maxEntities` (hello): that many, at most `MAX_PAGE_ENTITIES`. */
 export function pageCapacity(maxEntities: number | undefined): number {
@@ -78,68 +85,58 @@ export function pageCapacity(maxEntities: number | undefined): number {
   return Math.min(maxEntities, MAX_PAGE_ENTITIES);
 }
 
+/** Instances whose rough place (`positions`) a frame looks at anew: all of 100 000 in about a second. */
+const PLACES_PER_FRAME = 1536;
+
 /** Arrival times kept per entity for its PDU rate. */
 const RATE_WINDOW = 8;
 
 export class PageEntities {
   readonly capacity: number;
   readonly table: RemoteEntityTable;
-  /** Instances drawn, and the slot of each. */
+  /** Instances, and the slot of each. */
   count = 0;
   readonly instanceSlot: Int32Array;
   /** Instance of each slot as of the last frame, or −1. */
   readonly slotInstance: Int32Array;
   /**
-   * Longitude°, latitude° and 0 of each instance as drawn, rewritten where an entity moved (`frame`): a plan view,
-   * everything on the ground, so that under the map's perspective camera a symbol, its label, trail, arrival dots
-   * and shots meet at any zoom (an aircraft's height would shift its symbol away from its trail). The height is in
-   * `displayedDegrees`.
+   * Longitude° in (−180°, 180°], latitude° and 0 of each instance where it was shown when last looked at:
+   * `PLACES_PER_FRAME` instances a frame in turn, and each as its PDU comes. For what needs every entity's place
+   * only roughly: framing, what is in view.
    */
   readonly positions: Float64Array;
-  /** Angle of each instance's symbol as drawn, degrees counterclockwise from north. */
-  readonly angles: Float32Array;
+  /** The same per slot: longitude°, latitude°, height m of its last PDU. */
+  readonly reported: Float64Array;
   /**
-   * Whether the last frame changed `positions` or `angles` (an entity moved beyond the tolerance `frame` was given,
-   * or came, went or was renumbered, or the reference longitude changed): when not, the map need not be drawn again.
+   * Whether the last frame changes the picture: an entity moves (its model or a correction being smoothed), a
+   * record changed, or entities came or went. When not, the map need not be drawn again.
    */
   moved = true;
-  /** A slot converted every frame whatever the tolerance (the selected entity, whose figures the panel shows). */
-  exactSlot = -1;
-  /** Heading of each slot's displayed state, degrees clockwise from true north, [0, 360). */
-  readonly headingDeg: Float64Array;
-  readonly ghostPositions: Float64Array;
+  /** The GPU's records of the slots that changed (src/view/page/gpu/gpu-staging.ts). */
+  readonly staging: GpuStaging;
+  /** Seconds on the table's axis the GPU's times count from: the first frame's, whole. */
+  timeBaseSeconds = Number.NaN;
+  /** The time of the last frame, seconds. */
+  frameSeconds = 0;
+  /** `SMOOTHING_METHODS` code and seconds of the table's smoothing (the GPU's too). */
+  readonly smoothingMethod: number;
+  readonly smoothingSeconds: number;
   /** Markings by slot, decoded when a full Entity State PDU changes them. */
   readonly markings: string[];
   /** "site:application:entity" by slot. */
   readonly ids: string[];
   /**
-   * Longitude, degrees, that the map arrays are drawn around: every longitude written is the copy within 180° of it
-   * (the map's centre), so that entities on the far side of the antimeridian are drawn beside those on this side.
+   * Longitude, degrees, that longitudes given out are the copy nearest to (the map's centre), so that entities on
+   * the far side of the antimeridian are drawn beside those on this side.
    */
   referenceLonDeg = 0;
   /** Bumped whenever an instance's symbol or order may have changed (entities came or went, a type changed). */
   structureVersion = 0;
-  /** Bumped when the trails were resampled. */
-  trailVersion = 0;
-
-  readonly trailPoints: number;
-  /** Trail points as longitude, latitude (2 per point, `trailPoints` per slot, a ring from `trailHead`). */
-  readonly trailValues: Float32Array;
-  readonly trailLength: Uint16Array;
-  readonly trailHead: Uint16Array;
-  /** Trails packed for a PathLayer: instance trails one after the other, and where each starts. */
-  readonly trailPath: Float32Array;
-  readonly trailStarts: Uint32Array;
-  trailCount = 0;
-  private packedStructure = -1;
-
-  /** Per slot, as last converted for drawing: ECEF location (NaN: never), body x axis, and the geodetic result. */
-  private readonly drawnEcef: Float64Array;
-  private readonly drawnAxis: Float64Array;
-  /** Longitude° in (−180°, 180°], latitude°, height m. */
-  private readonly drawnGeodetic: Float64Array;
-  private readonly drawnCosLat: Float64Array;
-  private drawnReference = Number.NaN;
+  /** The symbols in use (2525C codes) in the order they were first seen: a record holds its symbol's index. */
+  readonly iconKeys: string[] = [];
+  /** Symbol index of each slot. */
+  readonly slotIcon: Uint16Array;
+  readonly trails: EntityTrails;
 
   /** Where, when and why the last PDUs came (a ring). */
   readonly markers: ArrivalMarkers;
@@ -158,41 +155,49 @@ export class PageEntities {
   private readonly record = new EntityStateRecord();
   private readonly scratch = new Float64Array(3);
   private readonly geodetic = new Float64Array(5);
+  private readonly placeLocation = new Float64Array(3);
+  private readonly placeMatrix = new Float64Array(9);
+  private readonly placeGeodetic = new Float64Array(3);
+  private readonly placeHeading = new Float64Array(1);
+  private readonly placeCosLat = new Float64Array(1);
   private readonly positionThresholdMeters: number;
   private readonly orientationThresholdRad: number;
-  private readonly trailIntervalSeconds: number;
-  private nextTrailSeconds = -Infinity;
+  private packedStructure = -1;
+  /** The next instance whose rough place is dead-reckoned anew. */
+  private placeCursor = 0;
+  /** Per slot: kind, domain, force and category packed (the symbol's inputs), to look the symbol up only on change. */
+  private readonly slotSymbolInputs: Float64Array;
+  private readonly iconIndex = new Map<string, number>();
+  /** Entities whose model moves, per slot 1 when it does; and until when a correction is being smoothed. */
+  private readonly slotMoves: Uint8Array;
+  private movingCount = 0;
+  private settlesAtSeconds = Number.NEGATIVE_INFINITY;
 
   constructor(options: PageEntitiesOptions = {}) {
     const n = (this.capacity = options.capacity ?? DEFAULT_PAGE_ENTITIES);
     this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
     this.orientationThresholdRad = (options.orientationThresholdDeg ?? 3) * DEG;
-    this.trailPoints = options.trailPoints ?? 30;
-    this.trailIntervalSeconds = options.trailIntervalSeconds ?? 1;
+    const points = options.trailPoints ?? Math.max(2, Math.min(30, Math.floor(TRAIL_BYTES / (8 * n))));
+    this.trails = new EntityTrails(n, points, options.trailIntervalSeconds ?? 1);
     this.markers = new ArrivalMarkers(options.markerCapacity ?? 4096);
     const smoothing = options.smoothing ?? { method: 'linear', timeSeconds: 0.5 };
+    this.smoothingMethod = SMOOTHING_METHODS[smoothing.method];
+    this.smoothingSeconds = smoothing.timeSeconds;
     this.table = new RemoteEntityTable({
       capacity: n,
       smoothing: { method: smoothing.method, durationSeconds: smoothing.timeSeconds },
       onEvent: (kind, slot) => this.onTableEvent(kind, slot),
     });
+    this.staging = new GpuStaging(n);
     this.instanceSlot = new Int32Array(n);
     this.slotInstance = new Int32Array(n).fill(-1);
     this.positions = new Float64Array(3 * n);
-    this.angles = new Float32Array(n);
-    this.drawnEcef = new Float64Array(3 * n).fill(Number.NaN);
-    this.drawnAxis = new Float64Array(3 * n);
-    this.drawnGeodetic = new Float64Array(3 * n);
-    this.drawnCosLat = new Float64Array(n);
-    this.headingDeg = new Float64Array(n);
-    this.ghostPositions = new Float64Array(3 * n);
+    this.reported = new Float64Array(3 * n);
     this.markings = new Array<string>(n).fill('');
     this.ids = new Array<string>(n).fill('');
-    this.trailValues = new Float32Array(2 * this.trailPoints * n);
-    this.trailLength = new Uint16Array(n);
-    this.trailHead = new Uint16Array(n);
-    this.trailPath = new Float32Array(2 * this.trailPoints * n);
-    this.trailStarts = new Uint32Array(n + 1);
+    this.slotIcon = new Uint16Array(n);
+    this.slotSymbolInputs = new Float64Array(n).fill(-1);
+    this.slotMoves = new Uint8Array(n);
     this.arrivals = new Float64Array(RATE_WINDOW * n);
     this.arrivalCount = new Uint8Array(n);
     this.lastReason = new Uint8Array(n);
@@ -224,7 +229,10 @@ export class PageEntities {
     const slot = table.slotOf(key);
     if (slot < 0) return result;
     if (result === ApplyResult.APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
-    if (record.pduType === 1) this.updateMarking(slot);
+    if (record.pduType === 1) {
+      this.updateMarking(slot);
+      this.updateSymbol(slot);
+    }
     this.parts.keep(slot, record);
     this.recordArrival(slot, arrivalSeconds, reason);
     const l = record.location;
@@ -232,7 +240,7 @@ export class PageEntities {
     this.lastPduLocation[s3] = l[0]!;
     this.lastPduLocation[s3 + 1] = l[1]!;
     this.lastPduLocation[s3 + 2] = l[2]!;
-    this.addMarker(l[0]!, l[1]!, l[2]!, reason, arrivalSeconds);
+    this.report(slot, l[0]!, l[1]!, l[2]!, reason, arrivalSeconds);
     return result;
   }
 
@@ -271,191 +279,130 @@ export class PageEntities {
   }
 
   /**
-   * The per-frame work: dead reckoning and smoothing of every entity to tSeconds, then the map's arrays.
-   * The geodetic conversion (most of the frame's time) runs only for entities that moved more than
-   * `toleranceMeters` · cos φ or turned more than `ANGLE_TOLERANCE_DEG` since they were last converted: on a
-   * Mercator map that is the same fraction of a pixel at every latitude. Allocates nothing (the trail resampling,
-   * once per `trailIntervalSeconds`, neither).
-   * @param ghosts - also fill `ghostPositions` with the unsmoothed dead-reckoned positions.
-   * @param toleranceMeters - movement not drawn yet, metres at the equator (e.g. a quarter of a pixel at the map's
-   *   zoom); 0 converts every entity that moved at all.
+   * The per-frame work, all of it proportional to what changed: loads the PDUs that came into the table's models
+   * (the corrections start), renumbers the instances when entities came or went, and packs the GPU records of the
+   * slots that changed (at most `GpuStaging.maxRecords`, the rest next frame). Dead reckoning and smoothing of every
+   * entity are the GPU's (src/view/page/gpu/). Allocates nothing.
    */
-  frame(tSeconds: number, ghosts = false, toleranceMeters = 0): void {
+  frame(tSeconds: number): void {
+    this.frameSeconds = tSeconds;
+    if (Number.isNaN(this.timeBaseSeconds)) this.timeBaseSeconds = Math.floor(tSeconds);
     const table = this.table;
-    table.render(tSeconds);
-    const location = table.displayLocation,
-      matrix = table.displayWorldToBody,
-      active = table.active;
-    const positions = this.positions,
-      angles = this.angles,
-      heading = this.headingDeg;
-    const instanceSlot = this.instanceSlot,
+    table.resolve();
+    const structure = this.packedStructure !== this.structureVersion;
+    if (structure) this.renumber();
+    this.refreshPlaces(tSeconds);
+    const packed = this.staging.pack(table, this.timeBaseSeconds, this.slotIconOf);
+    if (packed > 0) this.noteMotion(packed);
+    this.moved = structure || packed > 0 || this.movingCount > 0 || tSeconds <= this.settlesAtSeconds;
+  }
+
+  /** Instances: the active slots, densely, with their reported places. */
+  private renumber(): void {
+    const table = this.table,
+      active = table.active,
+      instanceSlot = this.instanceSlot,
       slotInstance = this.slotInstance,
-      drawnEcef = this.drawnEcef,
-      drawnAxis = this.drawnAxis,
-      geodetic = this.drawnGeodetic,
-      drawnCosLat = this.drawnCosLat,
-      reference = this.referenceLonDeg,
-      exactSlot = this.exactSlot;
-    // Longitudes are written as the copy nearest the reference: a new reference rewrites every instance.
-    const rewrite = reference !== this.drawnReference;
-    this.drawnReference = reference;
-    const angleTolerance = ANGLE_TOLERANCE_DEG * DEG;
-    const angleTolerance2 = angleTolerance * angleTolerance;
-    let moved = false;
+      positions = this.positions,
+      reported = this.reported;
     let n = 0;
-    const high = table.highWater;
-    for (let slot = 0; slot < high; slot++) {
+    for (let slot = 0; slot < table.highWater; slot++) {
       if (active[slot] !== 1) {
         slotInstance[slot] = -1;
         continue;
       }
-      const s3 = 3 * slot;
-      const x = location[s3]!,
-        y = location[s3 + 1]!,
-        z = location[s3 + 2]!;
-      const m = 9 * slot;
-      const bx = matrix[m]!,
-        by = matrix[m + 1]!,
-        bz = matrix[m + 2]!;
-      const dx = x - drawnEcef[s3]!,
-        dy = y - drawnEcef[s3 + 1]!,
-        dz = z - drawnEcef[s3 + 2]!;
-      const ax = bx - drawnAxis[s3]!,
-        ay = by - drawnAxis[s3 + 1]!,
-        az = bz - drawnAxis[s3 + 2]!;
-      const tolerance = toleranceMeters * drawnCosLat[slot]!;
-      // NaN (never converted) fails the first comparison.
-      const convert =
-        !(dx * dx + dy * dy + dz * dz <= tolerance * tolerance) ||
-        ax * ax + ay * ay + az * az > angleTolerance2 ||
-        slot === exactSlot;
-      if (convert) {
-        drawnStateOf(this.geodetic, slot, x, y, z, bx, by, bz, geodetic, heading, drawnCosLat);
-        drawnEcef[s3] = x;
-        drawnEcef[s3 + 1] = y;
-        drawnEcef[s3 + 2] = z;
-        drawnAxis[s3] = bx;
-        drawnAxis[s3 + 1] = by;
-        drawnAxis[s3 + 2] = bz;
-      }
-      const n3 = 3 * n;
-      if (convert || slotInstance[slot] !== n) {
-        positions[n3] = nearLongitude(geodetic[s3]!, reference);
-        positions[n3 + 1] = geodetic[s3 + 1]!;
-        positions[n3 + 2] = 0;
-        angles[n] = -heading[slot]!;
-        moved = true;
-      } else if (rewrite) {
-        const lon = nearLongitude(geodetic[s3]!, reference);
-        if (lon !== positions[n3]) {
-          positions[n3] = lon;
-          moved = true;
-        }
-      }
       instanceSlot[n] = slot;
       slotInstance[slot] = n;
+      positions[3 * n] = reported[3 * slot]!;
+      positions[3 * n + 1] = reported[3 * slot + 1]!;
+      positions[3 * n + 2] = 0;
       n++;
     }
-    if (n !== this.count) {
-      this.structureVersion++;
-      moved = true;
-    }
     this.count = n;
-    this.moved = moved;
-    if (ghosts) this.fillGhosts(tSeconds);
-    if (tSeconds >= this.nextTrailSeconds) {
-      this.nextTrailSeconds = tSeconds + this.trailIntervalSeconds;
-      this.sampleTrails();
+    this.packedStructure = this.structureVersion;
+  }
+
+  /** The displayed places (`positions`, roughly) of the next `PLACES_PER_FRAME` instances. */
+  private refreshPlaces(tSeconds: number): void {
+    const n = this.count,
+      table = this.table,
+      ecef = this.placeLocation,
+      g = this.geodetic,
+      positions = this.positions;
+    for (let k = Math.min(n, PLACES_PER_FRAME); k > 0; k--) {
+      if (this.placeCursor >= n) this.placeCursor = 0;
+      const i = this.placeCursor++;
+      table.renderSlot(this.instanceSlot[i]!, tSeconds, ecef, this.placeMatrix);
+      geodeticOf(g, ecef[0]!, ecef[1]!, ecef[2]!);
+      positions[3 * i] = g[1]! / DEG;
+      positions[3 * i + 1] = g[0]! / DEG;
     }
   }
 
+  /** Keeps count of the entities that move, from the records just packed. */
+  private noteMotion(packed: number): void {
+    const staging = this.staging,
+      table = this.table,
+      store = table.store,
+      first = staging.count - packed;
+    for (let k = first; k < staging.count; k++) {
+      const slot = staging.slotAt(k);
+      const s3 = 3 * slot;
+      const moves =
+        table.active[slot] === 1 &&
+        table.frozen[slot] === 0 &&
+        (store.kernel[slot] !== KERNEL_LINEAR ||
+          store.velocityWorld[s3] !== 0 ||
+          store.velocityWorld[s3 + 1] !== 0 ||
+          store.velocityWorld[s3 + 2] !== 0 ||
+          store.halfAccelerationWorld[s3] !== 0 ||
+          store.halfAccelerationWorld[s3 + 1] !== 0 ||
+          store.halfAccelerationWorld[s3 + 2] !== 0)
+          ? 1
+          : 0;
+      this.movingCount += moves - this.slotMoves[slot]!;
+      this.slotMoves[slot] = moves;
+      if (table.active[slot] === 1 && table.isConverging(slot)) {
+        this.settlesAtSeconds = Math.max(this.settlesAtSeconds, table.arrivalSeconds[slot]! + this.smoothingSeconds);
+      }
+    }
+  }
+
+  private readonly slotIconOf = (slot: number): number => this.slotIcon[slot]!;
+
   /**
-   * A slot's displayed (smoothed) state as of the last frame, exactly, whatever the drawing tolerance: longitude°
-   * (the copy nearest `referenceLonDeg`), latitude°, height m into `out`.
+   * A slot's displayed (smoothed) state at the last frame's time, exactly, as the GPU draws it (the table's own
+   * float64 evaluation): longitude° (the copy nearest `referenceLonDeg`), latitude°, height m and heading (degrees
+   * clockwise from true north, [0, 360)) into out[0…3].
    */
+  placeOf(slot: number, out: Float64Array): Float64Array {
+    const l = this.placeLocation,
+      m = this.placeMatrix,
+      g = this.placeGeodetic;
+    this.table.renderSlot(slot, this.frameSeconds, l, m);
+    drawnStateOf(this.geodetic, 0, l[0]!, l[1]!, l[2]!, m[0]!, m[1]!, m[2]!, g, this.placeHeading, this.placeCosLat);
+    out[0] = nearLongitude(g[0]!, this.referenceLonDeg);
+    out[1] = g[1]!;
+    out[2] = g[2]!;
+    out[3] = this.placeHeading[0]!;
+    return out;
+  }
+
+  /** `placeOf` without the heading: longitude°, latitude°, height m (three values suffice for `out`). */
   displayedDegrees(slot: number, out: Float64Array): Float64Array {
-    const l = this.table.displayLocation,
+    const l = this.placeLocation,
       g = this.geodetic;
-    geodeticOf(g, l[3 * slot]!, l[3 * slot + 1]!, l[3 * slot + 2]!);
+    this.table.renderSlot(slot, this.frameSeconds, l, this.placeMatrix);
+    geodeticOf(g, l[0]!, l[1]!, l[2]!);
     out[0] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
     out[1] = g[0]! / DEG;
     out[2] = g[2]!;
     return out;
   }
 
-  /** Unsmoothed dead-reckoned positions of every instance into `ghostPositions`. */
-  private fillGhosts(tSeconds: number): void {
-    const table = this.table;
-    table.extrapolate(tSeconds);
-    const location = table.location,
-      out = this.ghostPositions,
-      g = this.geodetic;
-    for (let i = 0; i < this.count; i++) {
-      const s3 = 3 * this.instanceSlot[i]!;
-      geodeticOf(g, location[s3]!, location[s3 + 1]!, location[s3 + 2]!);
-      out[3 * i] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
-      out[3 * i + 1] = g[0]! / DEG;
-      out[3 * i + 2] = 0; // on the ground, as `positions`
-    }
-  }
-
-  /**
-   * Appends every instance's displayed position to its trail where it moved since the trail's newest point (a trail
-   * shows where an entity came from), and packs the trails for the path layer when any changed.
-   */
-  private sampleTrails(): void {
-    const points = this.trailPoints,
-      values = this.trailValues;
-    // Instances renumbered: the packing changes even where no trail did.
-    let changed = this.packedStructure !== this.structureVersion;
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.instanceSlot[i]!;
-      const base = 2 * points * slot;
-      const head = this.trailHead[slot]!;
-      const length = this.trailLength[slot]!;
-      const newest = base + 2 * ((head - 1 + points) % points);
-      const lon = this.positions[3 * i]!,
-        lat = this.positions[3 * i + 1]!;
-      if (length > 0 && values[newest] === Math.fround(lon) && values[newest + 1] === Math.fround(lat)) continue;
-      values[base + 2 * head] = lon;
-      values[base + 2 * head + 1] = lat;
-      this.trailHead[slot] = (head + 1) % points;
-      this.trailLength[slot] = Math.min(points, length + 1);
-      changed = true;
-    }
-    if (changed) this.packTrails();
-  }
-
-  /** The trails one after the other into `trailPath`, and where each starts. */
-  private packTrails(): void {
-    const points = this.trailPoints,
-      values = this.trailValues,
-      path = this.trailPath,
-      starts = this.trailStarts;
-    let w = 0;
-    for (let i = 0; i < this.count; i++) {
-      const slot = this.instanceSlot[i]!;
-      const base = 2 * points * slot;
-      const head = this.trailHead[slot]!;
-      const length = this.trailLength[slot]!;
-      starts[i] = w / 2;
-      // Oldest first: the ring from head (the next write) for `length` points.
-      const first = (head - length + points) % points;
-      // Newest last, each point the copy nearest the one after it: a trail over the antimeridian stays one line.
-      let next = this.positions[3 * i]!;
-      for (let k = length - 1; k >= 0; k--) {
-        const q = base + 2 * ((first + k) % points);
-        next = nearLongitude(values[q]!, next);
-        path[w + 2 * k] = next;
-        path[w + 2 * k + 1] = values[q + 1]!;
-      }
-      w += 2 * length;
-    }
-    starts[this.count] = w / 2;
-    this.trailCount = this.count;
-    this.packedStructure = this.structureVersion;
-    this.trailVersion++;
+  /** The symbol (2525C code) drawn for a slot. */
+  symbolOf(slot: number): string {
+    return this.iconKeys[this.slotIcon[slot]!] ?? '';
   }
 
   /** PDUs per second of a slot over its last few PDUs (0 with fewer than two). */
@@ -484,21 +431,28 @@ export class PageEntities {
    */
   displayErrorMeters(slot: number, tSeconds: number): number {
     const table = this.table,
-      out = this.scratch;
-    positionAt(table.store, slot, tSeconds, table.referenceSeconds, out, 0);
-    const d = table.displayLocation,
-      s3 = 3 * slot;
-    return Math.hypot(d[s3]! - out[0]!, d[s3 + 1]! - out[1]!, d[s3 + 2]! - out[2]!);
+      out = this.scratch,
+      d = this.placeLocation;
+    table.renderSlot(slot, tSeconds, d, this.placeMatrix);
+    const t = Math.min(tSeconds, table.freezes.frozenAt(slot));
+    positionAt(table.store, slot, t, table.referenceSeconds, out, 0);
+    if (table.store.kernel[slot] !== KERNEL_LINEAR) {
+      evaluateRotating(table.store, slot, t, table.referenceSeconds, out, 0, this.placeMatrix, 0, null);
+    }
+    return Math.hypot(d[0]! - out[0]!, d[1]! - out[1]!, d[2]! - out[2]!);
   }
 
-  /** Speed of a slot's current model, m/s (world-frame velocity at tSeconds). */
+  /** Speed of a slot's current model, m/s (world-frame velocity at tSeconds; 0 while it is held). */
   speedMetersPerSecond(slot: number, tSeconds: number): number {
-    const s = this.table.store,
-      j = 3 * slot;
-    const dt = tSeconds - this.table.referenceSeconds[slot]!;
-    const v = s.velocityWorld,
-      a = s.halfAccelerationWorld;
-    return Math.hypot(v[j]! + 2 * a[j]! * dt, v[j + 1]! + 2 * a[j + 1]! * dt, v[j + 2]! + 2 * a[j + 2]! * dt);
+    const table = this.table,
+      s = table.store;
+    if (table.frozen[slot] === 1) return 0;
+    if (s.kernel[slot] !== KERNEL_LINEAR) {
+      evaluateRotating(s, slot, tSeconds, table.referenceSeconds, this.placeLocation, 0, this.placeMatrix, 0, null);
+    }
+    worldVelocity(s, slot, tSeconds, this.placeMatrix, 0, this.scratch, 0, table.referenceSeconds);
+    const v = this.scratch;
+    return Math.hypot(v[0]!, v[1]!, v[2]!);
   }
 
   /**
@@ -539,11 +493,23 @@ export class PageEntities {
     this.lastReason[slot] = reason;
   }
 
-  private addMarker(x: number, y: number, z: number, reason: number, arrivalSeconds: number): void {
+  /** Where a PDU put its entity: its reported place, a trail point, an arrival marker (all on the ground). */
+  private report(slot: number, x: number, y: number, z: number, reason: number, arrivalSeconds: number): void {
     const g = this.geodetic;
     geodeticOf(g, x, y, z);
-    // On the ground, as `positions`.
-    this.markers.add(nearLongitude(g[1]! / DEG, this.referenceLonDeg), g[0]! / DEG, 0, reason, arrivalSeconds);
+    const lon = g[1]! / DEG,
+      lat = g[0]! / DEG,
+      s3 = 3 * slot;
+    this.reported[s3] = lon;
+    this.reported[s3 + 1] = lat;
+    this.reported[s3 + 2] = g[2]!;
+    const instance = this.slotInstance[slot]!;
+    if (instance >= 0 && instance < this.count && this.instanceSlot[instance] === slot) {
+      this.positions[3 * instance] = lon;
+      this.positions[3 * instance + 1] = lat;
+    }
+    this.trails.add(slot, lon, lat, arrivalSeconds);
+    this.markers.add(nearLongitude(lon, this.referenceLonDeg), lat, 0, reason, arrivalSeconds);
   }
 
   /** Re-reads a slot's marking when its bytes differ from the cached text (no string built otherwise). */
@@ -567,13 +533,36 @@ export class PageEntities {
     }
   }
 
+  /** The slot's symbol index, looked up when its kind, domain, force or category changed. */
+  private updateSymbol(slot: number): void {
+    const table = this.table,
+      type = 7 * slot;
+    const kind = table.entityType[type]!,
+      domain = table.entityType[type + 1]!,
+      category = table.entityType[type + 3]!,
+      force = table.forceId[slot]!;
+    const inputs = ((kind * 256 + domain) * 256 + force) * 65536 + category;
+    if (this.slotSymbolInputs[slot] === inputs) return;
+    this.slotSymbolInputs[slot] = inputs;
+    const key = symbolKey(kind, domain, force, category);
+    let index = this.iconIndex.get(key);
+    if (index === undefined) {
+      index = this.iconKeys.length;
+      this.iconKeys.push(key);
+      this.iconIndex.set(key, index);
+    }
+    this.slotIcon[slot] = index;
+    this.structureVersion++;
+  }
+
   private onTableEvent(kind: TableEvent, slot: number): void {
+    // Every event changes the slot's GPU record: a new model, a hold, a release.
+    this.staging.mark(slot);
     if (kind === TableEvent.APPEARED) {
-      // A slot used again: converted afresh at the next frame.
-      this.drawnEcef[3 * slot] = Number.NaN;
-      this.trailLength[slot] = this.trailHead[slot] = 0;
+      this.trails.clear(slot);
       this.arrivalCount[slot] = 0;
       this.markings[slot] = '';
+      this.slotSymbolInputs[slot] = -1;
       this.structureVersion++;
     } else if (kind === TableEvent.TIMED_OUT || kind === TableEvent.REMOVED) {
       this.structureVersion++;

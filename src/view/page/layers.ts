@@ -1,21 +1,22 @@
 /**
- * deck.gl layers over `PageEntities`. The per-frame layers (symbols, labels, ghosts, selection) read the typed
- * arrays the frame filled in place, as binary attributes: handing deck.gl a new descriptor object over the same
- * arrays makes it upload them without calling an accessor per entity. Accessors that do run per entity (icon,
- * colour) are recomputed only when `structureVersion` says entities came, went or changed type.
+ * deck.gl layers over `PageEntities` and the GPU's dead-reckoned buffer (src/view/page/gpu/): the symbols (and the
+ * raw DR ghosts) are drawn by `EntitySymbolLayer` straight from that buffer, so their positions never pass through
+ * the CPU; the few layers that follow single entities (labels, the selection, the demo's truth lines, trails) read
+ * their displayed places from the table (`PageEntities.placeOf`, the same model in float64). Per-entity work on the
+ * CPU is bounded by what is readable in view, never by how many entities there are.
  */
-import { IconLayer, LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import { LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
-import { ms, std2525c } from 'milsymbol/index.mjs';
 import { ArrivalMarkers } from './arrival-markers.js';
 import type { PageEntities } from './entities.js';
 import { nearLongitude } from './map-coordinates.js';
-import { symbolKey } from './symbols.js';
+import { affiliationOf } from './symbols.js';
 import { LABEL_OFFSET_Y_PX } from './declutter.js';
+import { EntitySymbolLayer, STYLE_DOTS, STYLE_ICONS, STYLE_RINGS } from './gpu/entity-symbol-layer.js';
+import type { SymbolAtlas } from './symbol-atlas.js';
+import type { GpuFrame } from './gpu/gpu-entities.js';
 
 type Rgba = [number, number, number, number];
-
-ms.addIcons(std2525c);
 
 /**
  * The layer manager of a deck.gl overlay's Deck (`MapboxOverlay`), whose `updateLayers` runs the layer and attribute
@@ -33,6 +34,15 @@ const FORCE_COLOURS: Record<string, Rgba> = {
   U: [255, 220, 90, 170],
 };
 
+/** The dots' colours when too many are in view to read: the ghost ring's, then by affiliation (F, H, N, U). */
+const DOT_COLOURS: readonly Rgba[] = [
+  [220, 220, 220, 150],
+  [110, 180, 255, 255],
+  [255, 100, 100, 255],
+  [100, 230, 130, 255],
+  [255, 225, 100, 255],
+];
+
 /** Arrival marker colour by reason (`PDU_REASON_*`). */
 export const REASON_COLOURS: readonly Rgba[] = [
   [170, 170, 170, 200], // other
@@ -49,8 +59,10 @@ export interface LayerOptions {
   labels: boolean;
   /** Slot of the selected entity, or −1. */
   selectedSlot: number;
-  /** Instances to label (chosen without overlaps by `LabelChooser`, src/view/page/declutter.ts). */
-  labelInstances: readonly number[];
+  /** Slots to label (chosen without overlaps by `LabelChooser`, src/view/page/declutter.ts). */
+  labelSlots: readonly number[];
+  /** Whether few enough entities are in view to read (in-view.ts): symbols, else dots. */
+  readable: boolean;
   onSelect: (slot: number) => void;
 }
 
@@ -67,95 +79,24 @@ export interface TruthPoint {
   slot: number;
 }
 
-/** Where a symbol is in the atlas, as deck.gl's IconLayer reads it. */
-interface AtlasCell {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  anchorX: number;
-  anchorY: number;
-}
+/** Seconds between two rebuilds of the PDU arrival markers (they change with nearly every PDU). */
+export const MARKER_INTERVAL_SECONDS = 0.25;
 
-/** Atlas width, px: about six symbols a row. */
-const ATLAS_WIDTH_PX = 256;
+/** Seconds between two packings of the trails (their last stretch runs to where the symbol is). */
+export const TRAIL_INTERVAL_SECONDS = 1;
 
-/**
- * Symbol atlas: each symbol drawn with milsymbol the first time an entity needs it (drawing all of them up front cost
- * about a second of a page's start on a slow CPU), packed in rows into one canvas. A canvas and a mapping that grew
- * are new objects, so that deck.gl uploads them again.
- */
-export class SymbolAtlas {
-  canvas: HTMLCanvasElement;
-  mapping: Record<string, AtlasCell> = {};
-  /** Symbols drawn. */
-  size = 0;
-  private rowX = 0;
-  private rowY = 0;
-  private rowHeight = 0;
-
-  constructor(private readonly sizePx = 28) {
-    this.canvas = document.createElement('canvas');
-    this.canvas.width = ATLAS_WIDTH_PX;
-    this.canvas.height = 64;
-  }
-
-  /** Draws the symbols of `keys` not drawn yet (`symbolKey`, src/view/page/symbols.ts). @returns whether any was. */
-  add(keys: Iterable<string>): boolean {
-    const fresh = [...new Set(keys)].filter((key) => this.mapping[key] === undefined);
-    if (fresh.length === 0) return false;
-    const images = fresh.map((key) => {
-      const symbol = new ms.Symbol(key, { size: this.sizePx, colorMode: 'Medium' });
-      return { key, image: symbol.asCanvas(), anchor: symbol.getAnchor() };
-    });
-    const mapping = { ...this.mapping };
-    for (const { key, image, anchor } of images) {
-      if (this.rowX + image.width > ATLAS_WIDTH_PX) {
-        this.rowY += this.rowHeight + 1;
-        this.rowX = this.rowHeight = 0;
-      }
-      mapping[key] = {
-        x: this.rowX,
-        y: this.rowY,
-        width: image.width,
-        height: image.height,
-        anchorX: anchor.x,
-        anchorY: anchor.y,
-      };
-      this.rowX += image.width + 1;
-      this.rowHeight = Math.max(this.rowHeight, image.height);
-    }
-    const canvas = document.createElement('canvas');
-    canvas.width = ATLAS_WIDTH_PX;
-    canvas.height = Math.max(this.canvas.height, 2 ** Math.ceil(Math.log2(this.rowY + this.rowHeight + 1)));
-    const context = canvas.getContext('2d')!;
-    context.drawImage(this.canvas, 0, 0);
-    for (const { key, image } of images) context.drawImage(image, mapping[key]!.x, mapping[key]!.y);
-    this.canvas = canvas;
-    this.mapping = mapping;
-    this.size += images.length;
-    return true;
-  }
-}
-
-/** A binary attribute over one of `PageEntities`' arrays (docs/view.md, "Design"). */
-interface Binary {
-  value: Float64Array | Float32Array | Uint8ClampedArray;
-  size: number;
-}
-interface BinaryData {
-  length: number;
-  attributes: Record<string, Binary>;
-}
-
-/**
- * Rings at the positions of `data` (the raw-DR ghosts, the selection), in pixels whatever the zoom; `frame` marks
- * the positions as changed, so deck.gl uploads them each frame (docs/view.md, "Design").
- */
-function ringLayer(id: string, data: BinaryData, radiusPx: number, lineWidthPx: number, colour: Rgba, frame: number) {
+/** The layer of one entity's ring (the selection), in pixels whatever the zoom. */
+function ringLayer(
+  id: string,
+  position: Float64Array,
+  radiusPx: number,
+  lineWidthPx: number,
+  colour: Rgba,
+  frame: number,
+) {
   return new ScatterplotLayer({
     id,
-    data,
+    data: { length: 1, attributes: { getPosition: { value: position, size: 3 } } },
     radiusUnits: 'pixels',
     getRadius: radiusPx,
     filled: false,
@@ -167,40 +108,37 @@ function ringLayer(id: string, data: BinaryData, radiusPx: number, lineWidthPx: 
   });
 }
 
-/** Seconds between two rebuilds of the PDU arrival markers (they change with nearly every PDU). */
-export const MARKER_INTERVAL_SECONDS = 0.25;
-
 /**
  * Builds the layer list of each frame, keeping every layer whose inputs did not change: deck.gl then matches the
- * same instance and skips it. Layers that move every frame (symbols, ghosts, labels, selection) are new instances
- * whose `data` object stays the same while only the moving attributes get a new descriptor (and an update
- * trigger), so deck.gl uploads positions and angles and nothing else; per-entity accessors (symbol, trail colour)
- * run only when entities came, went or changed. Markers are rebuilt at most every `MARKER_INTERVAL_SECONDS`.
+ * same instance and skips it. The symbols are one `EntitySymbolLayer` over the GPU's buffer (a new instance per
+ * drawn frame, whose props differ only in the frame number: nothing is uploaded); labels, the selection and the
+ * truth lines are placed from the table each frame; trails are packed at most every `TRAIL_INTERVAL_SECONDS`,
+ * markers rebuilt at most every `MARKER_INTERVAL_SECONDS`.
  */
 export class EntityLayers {
-  private iconKeys: string[] = [];
-  private trailColours: Rgba[] = [];
-  private builtStructure = -1;
-  private builtTrail = -1;
   private frameNumber = 0;
   private trailLayer: Layer | null = null;
+  private trailsPackedAt = -Infinity;
+  private trailScan = -1;
   private markerLayer: Layer | null = null;
   private builtMarker = -1;
   private markerBuiltAt = -Infinity;
   private readonly markerColours: Uint8ClampedArray;
   private readonly selectedPosition = new Float64Array(3);
-  /** `data` of the per-entity layers: replaced when entities came or went, else the same object every frame. */
-  private iconData: BinaryData = { length: 0, attributes: {} };
-  private ghostData: BinaryData = { length: 0, attributes: {} };
-  private readonly selectionData: BinaryData;
+  private readonly place = new Float64Array(4);
+  /** The icons' frames in the atlas (8 floats per icon, `EntitySymbolLayer`), for the first `framedIcons` icons. */
+  private iconFrames = new Float32Array(8 * 16);
+  private framedIcons = 0;
+  private iconVersion = 0;
   private onSelect: (slot: number) => void = () => {};
   private readonly onClick = (info: { index: number }): void => {
-    if (info.index >= 0) this.onSelect(this.entities.instanceSlot[info.index]!);
+    if (info.index >= 0) this.onSelect(info.index);
   };
   /** The list the last call to `layers` built (that a null since then leaves as it is). */
   current: readonly Layer[] = [];
   private truthInput: readonly TruthPoint[] | null = null;
   private lastOptions: (LayerOptions & { markersShown: boolean }) | null = null;
+  private lastGpuFrame = -1;
   private truthLayer: Layer | null = null;
   private truthErrorLayer: Layer | null = null;
   private truthFrom = new Float64Array(0);
@@ -212,21 +150,31 @@ export class EntityLayers {
   ) {
     // deck.gl's colour attributes are normalised bytes (Uint8ClampedArray): taken as they are.
     this.markerColours = new Uint8ClampedArray(4 * entities.markers.capacity);
-    this.selectionData = { length: 1, attributes: { getPosition: { value: this.selectedPosition, size: 3 } } };
   }
 
   /**
-   * The layers to draw now, or null when those of the last call still show everything as it is: no entity moved
-   * beyond the tolerance of `PageEntities.frame`, none came or went, and the options, trails, markers and truth are
-   * as they were. Call `PageEntities.drawn` after handing a list to deck.gl.
+   * The layers to draw now, or null when those of the last call still show everything as it is: nothing moved
+   * (`PageEntities.moved`), the GPU drew nothing new, and the options, trails, markers and truth are as they were.
    * @param truth - the demo's ground truth (empty otherwise).
-   * @param tSeconds - the frame's time (server clock, as `PageEntities.frame`); paces the marker layer.
+   * @param tSeconds - the frame's time (server clock, as `PageEntities.frame`); paces trails and markers.
+   * @param gpu - the GPU's buffers, or null before its device is there (no symbols yet).
+   * @param inView - the slots in view (`InView`), whose trails are drawn when readable.
    */
-  layers(options: LayerOptions, truth: readonly TruthPoint[], tSeconds: number): Layer[] | null {
+  layers(
+    options: LayerOptions,
+    truth: readonly TruthPoint[],
+    tSeconds: number,
+    gpu: GpuFrame | null,
+    inView: { slots: ArrayLike<number>; count: number; version: number },
+  ): Layer[] | null {
     const e = this.entities;
-    const n = e.count;
-    const structureChanged = this.builtStructure !== e.structureVersion;
-    const trailsDue = options.trails && (this.builtTrail !== e.trailVersion || this.trailLayer === null);
+    const iconsChanged = this.framedIcons !== e.iconKeys.length;
+    const trailsDue =
+      options.trails &&
+      (this.trailLayer === null ||
+        this.trailScan !== inView.version ||
+        tSeconds - this.trailsPackedAt >= TRAIL_INTERVAL_SECONDS ||
+        tSeconds < this.trailsPackedAt);
     const m = e.markers;
     const markersShown = options.markers && m.count > 0;
     // New markers, or old ones still fading: rebuilt at most every MARKER_INTERVAL_SECONDS.
@@ -235,67 +183,50 @@ export class EntityLayers {
       (this.markerLayer === null ||
         ((this.builtMarker !== m.version || m.fading(this.markerBuiltAt)) &&
           (tSeconds - this.markerBuiltAt >= MARKER_INTERVAL_SECONDS || tSeconds < this.markerBuiltAt)));
+    const gpuFrame = gpu?.frame ?? -1;
     if (
       !e.moved &&
-      !structureChanged &&
+      !iconsChanged &&
       !trailsDue &&
       !markersDue &&
-      !options.ghosts &&
+      gpuFrame === this.lastGpuFrame &&
       truth === this.truthInput &&
       this.sameOptions(options, markersShown)
     )
       return null;
     this.keepOptions(options, markersShown, truth);
+    this.lastGpuFrame = gpuFrame;
     const frame = ++this.frameNumber;
     this.onSelect = options.onSelect;
-    if (structureChanged) this.rebuildStructure();
+    if (iconsChanged) this.frameIcons();
     const layers: Layer[] = [];
+    const selected =
+      options.selectedSlot >= 0 && e.table.active[options.selectedSlot] === 1 ? options.selectedSlot : -1;
     if (options.trails) {
-      if (trailsDue) this.rebuildTrails();
+      if (trailsDue) this.packTrails(tSeconds, options.readable ? inView : null, selected, inView.version);
       if (this.trailLayer !== null) layers.push(this.trailLayer);
     }
     if (markersShown) {
       if (markersDue) this.rebuildMarkers(tSeconds);
       layers.push(this.markerLayer!);
     }
-    if (options.ghosts) {
-      if (structureChanged || this.ghostData.length !== n) this.ghostData = { length: n, attributes: {} };
-      // A new descriptor over the same array: deck.gl uploads it (attribute.setBinaryValue compares descriptors).
-      this.ghostData.attributes.getPosition = { value: e.ghostPositions, size: 3 };
-      layers.push(ringLayer('ghosts', this.ghostData, 9, 1.5, [220, 220, 220, 150], frame));
+    if (gpu !== null && options.ghosts && options.readable) {
+      layers.push(this.symbolLayer('ghosts', gpu, gpu.ghostDr, STYLE_RINGS, 9, false));
     }
     if (truth.length > 0) this.truthLayers(truth, layers);
-    if (structureChanged || this.iconData.length !== n) this.iconData = { length: n, attributes: {} };
-    const icons = this.iconData.attributes;
-    icons.getPosition = { value: e.positions, size: 3 };
-    icons.getAngle = { value: e.angles, size: 1 };
-    const iconKeys = this.iconKeys;
-    const iconLayer = new IconLayer({
-      id: 'entities',
-      data: this.iconData,
-      iconAtlas: this.atlas.canvas as unknown as string,
-      iconMapping: this.atlas.mapping,
-      getIcon: (_: unknown, { index }: { index: number }) => iconKeys[index]!,
-      // Only the moving attributes are invalidated each frame; the icons follow the structure.
-      updateTriggers: { getIcon: this.builtStructure, getPosition: frame, getAngle: frame },
-      sizeUnits: 'pixels',
-      getSize: 28,
-      billboard: true,
-      pickable: true,
-      onClick: this.onClick,
-    });
-    layers.push(iconLayer);
-    const selected = options.selectedSlot;
-    const selectedInstance = selected >= 0 ? e.slotInstance[selected]! : -1;
-    if (selectedInstance >= 0) {
-      const p = this.selectedPosition;
-      p[0] = e.positions[3 * selectedInstance]!;
-      p[1] = e.positions[3 * selectedInstance + 1]!;
-      p[2] = e.positions[3 * selectedInstance + 2]!;
-      this.selectionData.attributes.getPosition = { value: p, size: 3 };
-      layers.push(ringLayer('selection', this.selectionData, 22, 2, [255, 255, 255, 230], frame));
+    if (gpu !== null) {
+      const style = options.readable ? STYLE_ICONS : STYLE_DOTS;
+      layers.push(this.symbolLayer('entities', gpu, gpu.dr, style, style === STYLE_ICONS ? 28 : 2, true));
     }
-    if (options.labels && options.labelInstances.length > 0) layers.push(this.labels(options.labelInstances, frame));
+    if (selected >= 0) {
+      const p = this.selectedPosition;
+      e.placeOf(selected, this.place);
+      p[0] = this.place[0]!;
+      p[1] = this.place[1]!;
+      p[2] = 0;
+      layers.push(ringLayer('selection', p, 22, 2, [255, 255, 255, 230], frame));
+    }
+    if (options.labels && options.labelSlots.length > 0) layers.push(this.labels(options.labelSlots, frame));
     // deck.gl finalizes a layer that leaves the list; an instance it finalized cannot be drawn again, so a kept layer
     // left out of this frame (toggled off, no markers after a filter) is built anew when it returns.
     if (this.trailLayer !== null && !layers.includes(this.trailLayer)) this.trailLayer = null;
@@ -303,6 +234,42 @@ export class EntityLayers {
     if (this.truthLayer !== null && !layers.includes(this.truthLayer)) this.truthLayer = null;
     this.current = layers;
     return layers;
+  }
+
+  private symbolLayer(id: string, gpu: GpuFrame, dr: GpuFrame['dr'], style: number, sizePx: number, pickable: boolean) {
+    return new EntitySymbolLayer({
+      id,
+      state: gpu.state,
+      dr,
+      style,
+      slots: gpu.slots,
+      list: gpu.list,
+      listCount: gpu.listCount,
+      atlas: this.atlas.canvas,
+      iconFrames: this.iconFrames,
+      iconVersion: this.iconVersion,
+      sizePx,
+      lineWidthPx: 1.5,
+      colours: DOT_COLOURS,
+      frame: gpu.frame,
+      pickable,
+      onClick: this.onClick,
+    });
+  }
+
+  /** Draws the symbols that came since, and their frames in the atlas by icon index. */
+  private frameIcons(): void {
+    const keys = this.entities.iconKeys;
+    this.atlas.add(keys.slice(this.framedIcons));
+    if (this.iconFrames.length < 8 * keys.length) this.iconFrames = new Float32Array(16 * keys.length);
+    const frames = this.iconFrames,
+      mapping = this.atlas.mapping;
+    for (let i = 0; i < keys.length; i++) {
+      const cell = mapping[keys[i]!]!;
+      frames.set([cell.x, cell.y, cell.width, cell.height, cell.anchorX, cell.anchorY, 0, 0], 8 * i);
+    }
+    this.framedIcons = keys.length;
+    this.iconVersion++;
   }
 
   /** Whether `options` draw what those of the last list did. */
@@ -314,40 +281,40 @@ export class EntityLayers {
       last.markersShown !== markersShown ||
       last.ghosts !== options.ghosts ||
       last.labels !== options.labels ||
+      last.readable !== options.readable ||
       last.selectedSlot !== options.selectedSlot ||
-      last.labelInstances.length !== options.labelInstances.length
+      last.labelSlots.length !== options.labelSlots.length
     )
       return false;
-    for (let k = 0; k < options.labelInstances.length; k++)
-      if (last.labelInstances[k] !== options.labelInstances[k]) return false;
+    for (let k = 0; k < options.labelSlots.length; k++) if (last.labelSlots[k] !== options.labelSlots[k]) return false;
     return true;
   }
 
   private keepOptions(options: LayerOptions, markersShown: boolean, truth: readonly TruthPoint[]): void {
-    this.lastOptions = { ...options, markersShown, labelInstances: [...options.labelInstances] };
+    this.lastOptions = { ...options, markersShown, labelSlots: [...options.labelSlots] };
     if (truth.length === 0) this.truthInput = truth;
   }
 
   /**
-   * The label layer over the chosen instances (a new `data` array with each choice). Its positions are read every
-   * frame (an accessor filling deck.gl's target array, so nothing is allocated).
+   * The label layer over the chosen slots (a new `data` array with each choice). Its positions are read every frame
+   * from the table (an accessor filling deck.gl's target array, so nothing is allocated).
    */
   private labels(data: readonly number[], frame: number) {
     const e = this.entities,
-      positions = e.positions,
-      slots = e.instanceSlot;
+      place = this.place;
     return new TextLayer({
       id: 'labels',
       data,
-      getPosition: (i: number, { target }: { target: number[] }) => {
-        target[0] = positions[3 * i]!;
-        target[1] = positions[3 * i + 1]!;
-        target[2] = positions[3 * i + 2]!;
+      getPosition: (slot: number, { target }: { target: number[] }) => {
+        e.placeOf(slot, place);
+        target[0] = place[0]!;
+        target[1] = place[1]!;
+        target[2] = 0;
         return target as unknown as [number, number, number];
       },
       // Network text drawn as glyphs on the map (never parsed as markup).
-      getText: (i: number) => labelText(e, slots[i]!),
-      updateTriggers: { getPosition: frame, getText: this.builtStructure },
+      getText: (slot: number) => labelText(e, slot),
+      updateTriggers: { getPosition: frame, getText: e.structureVersion },
       getSize: 12,
       getColor: [235, 240, 245, 255],
       getPixelOffset: [0, LABEL_OFFSET_Y_PX],
@@ -395,61 +362,56 @@ export class EntityLayers {
     });
   }
 
-  /** Icon key of every instance: when entities came, went or changed. */
-  private rebuildStructure(): void {
+  /**
+   * The trails of the readable entities in view (none when too many are in view: then the selected one's only), each
+   * to where its entity is shown now.
+   */
+  private packTrails(
+    tSeconds: number,
+    inView: { slots: ArrayLike<number>; count: number } | null,
+    selected: number,
+    scan: number,
+  ): void {
     const e = this.entities,
-      table = e.table,
-      n = e.count;
-    this.builtStructure = e.structureVersion;
-    const keys = ((this.iconKeys.length = n), this.iconKeys);
-    for (let i = 0; i < n; i++) {
-      const slot = e.instanceSlot[i]!;
-      const type = 7 * slot;
-      keys[i] = symbolKey(
-        table.entityType[type]!,
-        table.entityType[type + 1]!,
-        table.forceId[slot]!,
-        table.entityType[type + 3]!,
-      );
-    }
-    this.atlas.add(keys);
-  }
-
-  /** The atlas key (2525C code) of the symbol drawn for instance `i`. */
-  symbolOf(i: number): string {
-    return this.iconKeys[i] ?? '';
-  }
-
-  private rebuildTrails(): void {
-    const e = this.entities,
+      trails = e.trails,
       table = e.table;
-    this.builtTrail = e.trailVersion;
-    const colours = ((this.trailColours.length = e.trailCount), this.trailColours);
-    for (let i = 0; i < e.trailCount; i++) {
-      const slot = e.instanceSlot[i]!;
-      colours[i] = FORCE_COLOURS[symbolKey(0, 0, table.forceId[slot]!).charAt(1)]!;
+    this.trailsPackedAt = tSeconds;
+    this.trailScan = scan;
+    const slots = inView !== null ? inView.slots : this.one,
+      count = inView !== null ? inView.count : selected >= 0 ? 1 : 0;
+    this.one[0] = selected;
+    trails.pack(slots, count, (slot, out) => e.placeOf(slot, out));
+    const colours = this.trailColours;
+    colours.length = trails.count;
+    for (let k = 0; k < trails.count; k++) {
+      colours[k] = FORCE_COLOURS[affiliationOf(table.forceId[trails.slots[k]!]!)]!;
     }
+    const n = trails.count;
     this.trailLayer = new PathLayer({
       id: 'trails',
       data: {
-        length: e.trailCount,
-        startIndices: e.trailStarts.subarray(0, e.trailCount + 1),
-        attributes: { getPath: { value: e.trailPath.subarray(0, 2 * e.trailStarts[e.trailCount]!), size: 2 } },
+        length: n,
+        startIndices: trails.starts.subarray(0, n + 1),
+        attributes: { getPath: { value: trails.path.subarray(0, 2 * trails.starts[n]!), size: 2 } },
       },
       _pathType: 'open',
       getColor: (_: unknown, { index }: { index: number }) => colours[index]!,
-      updateTriggers: { getColor: e.trailVersion },
+      updateTriggers: { getColor: trails.version },
       widthUnits: 'pixels',
       getWidth: 1.5,
     });
   }
 
+  private readonly one = new Int32Array(1);
+  private readonly trailColours: Rgba[] = [];
+
   /**
-   * The demo's truth dots (rebuilt when a truth message came) and the line from each to its displayed symbol,
-   * filled in place every frame.
+   * The demo's truth dots (rebuilt when a truth message came) and the line from each to its displayed symbol, placed
+   * every frame.
    */
   private truthLayers(truth: readonly TruthPoint[], layers: Layer[]): void {
-    const e = this.entities;
+    const e = this.entities,
+      place = this.place;
     if (this.truthFrom.length < 3 * truth.length) {
       this.truthFrom = new Float64Array(3 * truth.length);
       this.truthTo = new Float64Array(3 * truth.length);
@@ -459,13 +421,13 @@ export class EntityLayers {
     let pairs = 0;
     for (let k = 0; k < truth.length; k++) {
       const t = truth[k]!;
-      const i = t.slot >= 0 ? e.slotInstance[t.slot]! : -1;
-      if (i < 0) continue;
-      from[3 * pairs] = nearLongitude(t.lon, e.positions[3 * i]!);
+      if (t.slot < 0 || e.table.active[t.slot] !== 1) continue;
+      e.placeOf(t.slot, place);
+      from[3 * pairs] = nearLongitude(t.lon, place[0]!);
       from[3 * pairs + 1] = t.lat;
       from[3 * pairs + 2] = 0;
-      to[3 * pairs] = e.positions[3 * i]!;
-      to[3 * pairs + 1] = e.positions[3 * i + 1]!;
+      to[3 * pairs] = place[0]!;
+      to[3 * pairs + 1] = place[1]!;
       to[3 * pairs + 2] = 0;
       pairs++;
     }

@@ -7,6 +7,7 @@ import './app.css';
 import * as maplibregl from 'maplibre-gl';
 import { MapboxOverlay } from '@deck.gl/mapbox';
 import type { Layer } from '@deck.gl/core';
+import type { Device } from '@luma.gl/core';
 import {
   EMPTY_FILTER,
   FEED_PATH,
@@ -18,9 +19,11 @@ import {
 } from '../protocol.js';
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
 import { PageEntities, pageCapacity } from './entities.js';
-import { drawToleranceMeters } from './map-coordinates.js';
 import { Feed, ServerClock } from './feed.js';
-import { EntityLayers, SymbolAtlas, deckLayerManager, labelText, type TruthPoint } from './layers.js';
+import { EntityLayers, deckLayerManager, labelText, type TruthPoint } from './layers.js';
+import { SymbolAtlas } from './symbol-atlas.js';
+import { GpuEntities } from './gpu/gpu-entities.js';
+import { InView, type MapView } from './in-view.js';
 import { LabelChooser } from './declutter.js';
 import { FitControl } from './fit-control.js';
 import { Framing } from './framing.js';
@@ -51,7 +54,15 @@ class App {
   private readonly clock = new ServerClock();
   private readonly feed: Feed;
   private readonly map: maplibregl.Map;
-  private readonly overlay = new MapboxOverlay({ interleaved: false, layers: [], parameters: DRAW_IN_ORDER });
+  private readonly overlay = new MapboxOverlay({
+    interleaved: false,
+    layers: [],
+    parameters: DRAW_IN_ORDER,
+    onDeviceInitialized: (device: Device) => void (this.device = device),
+  });
+  /** deck.gl's GPU device, once it has one, and the entities' state on it (src/view/page/gpu/). */
+  private device: Device | null = null;
+  private readonly gpu = new GpuEntities();
   private readonly panel: Panel;
   private readonly layout: Layout;
   private readonly basemapDetail: BasemapDetail;
@@ -75,10 +86,12 @@ class App {
   /** An entity to select once it shows up (from the URL). */
   private pendingSelection: string | null;
   private readonly labelChooser = new LabelChooser();
-  private labelInstances: readonly number[] = [];
+  private labelSlots: readonly number[] = [];
   private labelsChosenAt = -Infinity;
   private labelsStructure = -1;
   private labelsSelected = -1;
+  /** The entities in view and whether they are few enough to read (in-view.ts). */
+  private readonly inView = new InView();
   private viewMoved = true;
   private readonly labelText = (slot: number): string => labelText(this.entities, slot);
   private readonly project = (lonDeg: number, latDeg: number, out: Float64Array): void => {
@@ -182,13 +195,12 @@ class App {
       },
       screenPoint(id) {
         const e = app.entities;
-        for (let i = 0; i < e.count; i++) {
-          if (e.ids[e.instanceSlot[i]!] !== id) continue;
-          const p = app.map.project([e.positions[3 * i]!, e.positions[3 * i + 1]!]);
-          const box = app.map.getContainer().getBoundingClientRect();
-          return [box.left + p.x, box.top + p.y];
-        }
-        return null;
+        const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
+        if (slot < 0) return null;
+        const place = e.placeOf(slot, new Float64Array(4));
+        const p = app.map.project([place[0]!, place[1]!]);
+        const box = app.map.getContainer().getBoundingClientRect();
+        return [box.left + p.x, box.top + p.y];
       },
       project(lonDeg, latDeg) {
         const p = app.map.project([lonDeg, latDeg]);
@@ -211,9 +223,9 @@ class App {
         const e = app.entities,
           boxes = app.labelChooser.boxes;
         const box = app.map.getContainer().getBoundingClientRect();
-        return app.labelInstances.map((i, k) => ({
-          id: e.ids[e.instanceSlot[i]!]!,
-          text: labelText(e, e.instanceSlot[i]!),
+        return app.labelSlots.map((slot, k) => ({
+          id: e.ids[slot]!,
+          text: labelText(e, slot),
           box: [0, 1, 2, 3].map((j) => boxes[4 * k + j]! + (j % 2 === 0 ? box.left : box.top)) as [
             number,
             number,
@@ -223,7 +235,7 @@ class App {
         }));
       },
       entities() {
-        return shownEntities(app.entities, (i) => app.layers.symbolOf(i));
+        return shownEntities(app.entities);
       },
       setFilter(filter) {
         app.filter = { ...EMPTY_FILTER, ...filter };
@@ -453,10 +465,10 @@ class App {
     e.referenceLonDeg = this.map.getCenter().lng;
     const ghosts = this.panel.toggle('ghosts');
     const selectedSlot = this.selectedKey >= 0 ? e.table.slotOf(this.selectedKey) : -1;
-    e.exactSlot = selectedSlot;
-    e.frame(t, ghosts, drawToleranceMeters(this.map.getZoom()));
+    e.frame(t);
     const labels = this.panel.toggle('labels');
-    if (labels) this.chooseLabels(start, selectedSlot >= 0 ? e.slotInstance[selectedSlot]! : -1);
+    this.chooseLabels(start, selectedSlot, labels);
+    const gpu = this.gpu.update(this.device, e, this.inView);
     const built = this.layers.layers(
       {
         trails: this.panel.toggle('trails'),
@@ -464,11 +476,14 @@ class App {
         ghosts,
         labels,
         selectedSlot,
-        labelInstances: this.labelInstances,
+        labelSlots: this.labelSlots,
+        readable: this.inView.readable,
         onSelect: this.onSelect,
       },
       this.truth,
       t,
+      gpu,
+      this.inView,
     );
     const shots = this.panel.toggle('shots')
       ? engagementLayers(this.engagements.picture(e, t, selectedSlot >= 0 ? e.ids[selectedSlot]! : null))
@@ -494,44 +509,44 @@ class App {
     if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
       this.lastPanel = start;
       this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);
-      this.panel.refresh(e, t, selectedSlot, selectedSlot >= 0 ? this.truthError.get(selectedSlot) : undefined);
+      const truthError = selectedSlot >= 0 ? this.truthError.get(selectedSlot) : undefined;
+      this.panel.refresh(e, t, selectedSlot, truthError, this.inView);
       this.engagementPanel.refresh(e, selectedSlot, this.engagements);
       this.panel.truth(this.truthSummary());
     }
   };
 
   /**
-   * Chooses the labelled entities again when due: every `LABEL_INTERVAL_MS`, and at once when the view moved,
-   * entities came or went (instances are renumbered) or the selection changed.
+   * Looks at what is in view and chooses the labelled entities again when due: every `LABEL_INTERVAL_MS`, and at
+   * once when the view moved, entities came or went or the selection changed.
    */
-  private chooseLabels(nowMs: number, selectedInstance: number): void {
+  private chooseLabels(nowMs: number, selectedSlot: number, labels: boolean): void {
     const e = this.entities;
     const due =
       this.viewMoved ||
       nowMs - this.labelsChosenAt >= LABEL_INTERVAL_MS ||
       this.labelsStructure !== e.structureVersion ||
-      this.labelsSelected !== selectedInstance;
+      this.labelsSelected !== selectedSlot;
     if (!due) return;
     this.viewMoved = false;
     this.labelsChosenAt = nowMs;
     this.labelsStructure = e.structureVersion;
-    this.labelsSelected = selectedInstance;
+    this.labelsSelected = selectedSlot;
     const canvas = this.map.getCanvas();
     const bounds = this.map.getBounds();
-    this.labelInstances = this.labelChooser.choose(
-      e,
-      this.labelText,
-      this.project,
-      {
-        widthPx: canvas.clientWidth,
-        heightPx: canvas.clientHeight,
-        westDeg: bounds.getWest(),
-        southDeg: bounds.getSouth(),
-        eastDeg: bounds.getEast(),
-        northDeg: bounds.getNorth(),
-      },
-      selectedInstance,
-    );
+    const view: MapView = {
+      widthPx: canvas.clientWidth,
+      heightPx: canvas.clientHeight,
+      westDeg: bounds.getWest(),
+      southDeg: bounds.getSouth(),
+      eastDeg: bounds.getEast(),
+      northDeg: bounds.getNorth(),
+    };
+    const inView = this.inView;
+    inView.scan(e, view);
+    this.labelSlots = labels
+      ? this.labelChooser.choose(e, inView.slots, inView.count, this.labelText, this.project, view, selectedSlot)
+      : [];
   }
 
   private truthSummary(): string | null {

@@ -1,22 +1,11 @@
 /**
- * From the table's ECEF state to what the map draws: longitude and latitude in degrees, the longitude copy near the
- * map's centre, the heading of a symbol, and how much movement is too little to draw again. Runs for every entity
- * that moved, every frame: no allocation, the fewest transcendental calls.
+ * From the table's ECEF state to what the map shows: longitude and latitude in degrees, the longitude copy near the
+ * map's centre, the heading of a symbol. Runs for the entities the page looks at on the CPU (a few thousand a
+ * frame; the GPU places the symbols): no allocation, the fewest transcendental calls.
  */
 import { WGS84_A, WGS84_E2, geodeticLatitudeSinCos } from '../../math/geodesy.js';
 
 const DEG = Math.PI / 180;
-
-/** A turn not drawn yet, degrees (the corner of a 28 px symbol moves 0.1 px). */
-export const ANGLE_TOLERANCE_DEG = 0.4;
-
-/**
- * The movement `PageEntities.frame` need not draw at a map zoom, metres at the equator: a quarter of a pixel
- * (MapLibre's Web Mercator world is 512 · 2^zoom pixels around a sphere of radius a).
- */
-export function drawToleranceMeters(zoom: number): number {
-  return (0.25 * 2 * Math.PI * WGS84_A) / (512 * 2 ** zoom);
-}
 
 /** The copy of `lonDeg` (± 360°) within 180° of `referenceDeg`. */
 export function nearLongitude(lonDeg: number, referenceDeg: number): number {

@@ -9,6 +9,7 @@ import { REASON_COLOURS } from './layers.js';
 import { affiliationOf } from './symbols.js';
 import { typeDetailRows, typeLabel, typeSearchText } from './entity-details.js';
 import { pageNames } from './names.js';
+import { ListCandidates } from './list-candidates.js';
 
 const FORCE_NAMES = ['other', 'friendly', 'opposing', 'neutral'];
 const DR_NAMES = ['other', 'static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
@@ -55,6 +56,9 @@ export class Panel {
   private readonly detailTitle = byId('d-title');
   private readonly detailFields = byId('d-fields');
   private readonly truthSummary = byId('truth-summary');
+  /** The selected entity's place: longitude°, latitude°, height m, heading°. */
+  private readonly place = new Float64Array(4);
+  private readonly candidates = new ListCandidates();
 
   constructor(hooks: PanelHooks) {
     for (const id of ['f-forces', 'f-domains']) byId(id).addEventListener('change', () => hooks.filterChanged());
@@ -143,29 +147,26 @@ export class Panel {
     this.truthSummary.textContent = text ?? '';
   }
 
-  /** Redraws the list and the details (a few times a second, not per frame). */
+  /**
+   * Redraws the list and the details (a few times a second, not per frame).
+   * @param inView - the readable entities in view, which the list shows when there are too many to list all.
+   */
   refresh(
     entities: PageEntities,
     nowSeconds: number,
     selectedSlot: number,
     truthErrorMeters: number | undefined,
+    inView: { slots: ArrayLike<number>; count: number; readable: boolean },
   ): void {
     const table = entities.table;
-    const slots: number[] = [];
     const search = this.search;
     const names = pageNames();
     const typeOf = (slot: number) => table.entityType.subarray(7 * slot, 7 * slot + 7);
-    for (let i = 0; i < entities.count; i++) {
-      const slot = entities.instanceSlot[i]!;
-      if (
-        search === '' ||
-        entities.markings[slot]!.toLowerCase().includes(search) ||
-        entities.ids[slot]!.includes(search) ||
-        typeSearchText(names, typeOf(slot)).includes(search)
-      ) {
-        slots.push(slot);
-      }
-    }
+    const matches = (slot: number) =>
+      entities.markings[slot]!.toLowerCase().includes(search) ||
+      entities.ids[slot]!.includes(search) ||
+      typeSearchText(names, typeOf(slot)).includes(search);
+    const { slots, scope } = this.candidates.of(entities, inView, search, matches, performance.now());
     const marking = (s: number) => entities.markings[s]!;
     const comparators: Record<string, (a: number, b: number) => number> = {
       marking: (a, b) => collator.compare(marking(a), marking(b)) || table.key[a]! - table.key[b]!,
@@ -178,10 +179,11 @@ export class Panel {
       rate: (a, b) => entities.pduRate(b) - entities.pduRate(a),
     };
     slots.sort(comparators[this.sort] ?? comparators['marking']);
+    const shown = slots.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : '';
     this.listCount.textContent =
-      slots.length > MAX_ROWS
-        ? `${slots.length} of ${entities.count} entities (first ${MAX_ROWS} shown)`
-        : `${slots.length} of ${entities.count} entities`;
+      scope === 'unread'
+        ? `${entities.count} entities: zoom in or search to list them`
+        : `${slots.length}${scope === 'in view' ? ' in view' : ''} of ${entities.count} entities${shown}`;
     const rows: HTMLLIElement[] = [];
     for (const slot of slots.slice(0, MAX_ROWS)) {
       const row = document.createElement('li');
@@ -211,13 +213,13 @@ export class Panel {
     truthErrorMeters: number | undefined,
   ): void {
     const table = entities.table;
-    const instance = slot >= 0 && table.active[slot] === 1 ? entities.slotInstance[slot]! : -1;
-    this.details.hidden = instance < 0;
-    if (instance < 0) return;
+    const shown = slot >= 0 && table.active[slot] === 1;
+    this.details.hidden = !shown;
+    if (!shown) return;
     const type = table.entityType.subarray(7 * slot, 7 * slot + 7);
     const force = table.forceId[slot]!;
     const algorithm = table.store.algorithm[slot]!;
-    const p = entities.positions;
+    const p = entities.placeOf(slot, this.place);
     const parts = entities.parts;
     const names = pageNames();
     const fields: Array<[string, string]> = [
@@ -225,10 +227,10 @@ export class Panel {
       ['marking', entities.markings[slot]!],
       ['force', `${force} (${names?.forceName(force) ?? FORCE_NAMES[force] ?? affiliationOf(force)})`],
       ...typeDetailRows(names, type, table.appearance[slot]!, parts.recordsOf(slot), parts.count(slot)),
-      ['lat, lon', `${fixed(p[3 * instance + 1]!, 6)}°, ${fixed(wrapLongitude(p[3 * instance]!), 6)}°`],
-      ['alt', `${fixed(p[3 * instance + 2]!, 1)} m`],
+      ['lat, lon', `${fixed(p[1]!, 6)}°, ${fixed(wrapLongitude(p[0]!), 6)}°`],
+      ['alt', `${fixed(p[2]!, 1)} m`],
       ['speed', `${fixed(entities.speedMetersPerSecond(slot, nowSeconds), 1)} m/s`],
-      ['heading', `${fixed(entities.headingDeg[slot]!, 1)}°`],
+      ['heading', `${fixed(p[3]!, 1)}°`],
       ['DR algorithm', `${algorithm} (${DR_NAMES[algorithm] ?? 'unknown'})`],
       ['PDUs/s', fixed(entities.pduRate(slot), 2)],
       [

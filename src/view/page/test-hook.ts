@@ -17,11 +17,8 @@ export interface ShownEntity {
   symbol: string;
 }
 
-/**
- * Every entity shown, at its displayed (smoothed) position as of the last frame, exactly.
- * @param symbolOf - the symbol drawn for an instance (`EntityLayers.symbolOf`).
- */
-export function shownEntities(e: PageEntities, symbolOf: (instance: number) => string): ShownEntity[] {
+/** Every entity shown, at its displayed (smoothed) position as of the last frame, exactly. */
+export function shownEntities(e: PageEntities): ShownEntity[] {
   const t = e.table,
     p = new Float64Array(3),
     out: ShownEntity[] = [];
@@ -37,7 +34,7 @@ export function shownEntities(e: PageEntities, symbolOf: (instance: number) => s
       force: t.forceId[slot]!,
       kind: t.entityType[7 * slot]!,
       domain: t.entityType[7 * slot + 1]!,
-      symbol: symbolOf(i),
+      symbol: e.symbolOf(slot),
     });
   }
   return out;

@@ -9,7 +9,7 @@ import { RemoteEntityTable } from '../../../src/dr/remote-entity-table.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../../src/dr/position-smoothing.js';
 import { APPEARANCE_FROZEN } from '../../../src/dr/algorithm.js';
 import { ecefToGeodetic, geodeticDegreesToEcef, WGS84_A, WGS84_E2 } from '../../../src/math/geodesy.js';
-import { GpuState, DRAWN_STRIDE } from '../../../src/view/page/gpu/gpu-state.js';
+import { GpuState } from '../../../src/view/page/gpu/gpu-state.js';
 import { GpuStaging } from '../../../src/view/page/gpu/gpu-staging.js';
 import type { CaseEntity, CaseResult } from '../support/gpu-dr-cases.js';
 
@@ -112,9 +112,7 @@ window.__gpuDr = async (entities, method, atSeconds) => {
     const t = T0 + after;
     const relative = t - TIME_BASE;
     const hi = Math.fround(relative);
-    gpu.extrapolate(table.highWater, hi, relative - hi, SMOOTHING_METHODS[method], 2, 0);
-    const bytes = gpu.drawn.readSyncWebGL(0, DRAWN_STRIDE * table.highWater);
-    const drawn = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    const drawn = gpu.extrapolate(table.highWater, gpu.uniforms(hi, relative - hi, SMOOTHING_METHODS[method], 2, 0));
     entities.forEach((_, i) => {
       const slot = table.slotOf(entityKey(i + 1));
       table.renderSlot(slot, t, p, m);

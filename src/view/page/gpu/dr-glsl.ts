@@ -7,11 +7,11 @@
  * test/view/page-gpu-dr.test.ts holds the result to the table's float64 evaluation within 0.1 m after 10 s.
  */
 import { FLAG_ACTIVE, FLAG_KERNEL_SHIFT, FLAG_SMOOTHING, RECORD_TEXELS } from './gpu-record.js';
-import { SMOOTH_CONVERGENCE, SMOOTH_LINEAR, SMOOTH_PROJECTIVE } from '../../../dr/position-smoothing.js';
+import { SMOOTH_CONVERGENCE, SMOOTH_PROJECTIVE } from '../../../dr/position-smoothing.js';
 import { KERNEL_ROTATING_BODY } from '../../../dr/store.js';
 import { WGS84_A, WGS84_E2 } from '../../../math/geodesy.js';
 
-/** The uniforms of the DR pass (a luma.gl shader module's uniform block). */
+/** The uniforms of `drEntity` (a luma.gl shader module's uniform block): the frame's time and how it is shown. */
 export type DrUniforms = {
   /** Frame time after the page's time base, seconds, as a float pair. */
   nowHi: number;
@@ -255,12 +255,9 @@ export const drModule = {
   uniformTypes: drUniformTypes,
 };
 
-/** Constants the shaders share with the page (`SMOOTH_LINEAR` is the default method). */
-export const DR_SMOOTH_LINEAR = SMOOTH_LINEAR;
-
 /**
- * The DR pass: one vertex per slot, no rasterizing; transform feedback writes `drPosition` and `drStyle` of slot i
- * at i in the drawn buffer (32 bytes per slot).
+ * The readback pass (`GpuState.extrapolate`): one vertex per slot, no rasterizing; transform feedback writes
+ * `drPosition` and `drStyle` of slot i at i in its buffer (32 bytes per slot), what the layers draw as numbers.
  */
 export const DR_PASS_VS = /* glsl */ `\
 #version 300 es

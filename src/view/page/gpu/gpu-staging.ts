@@ -26,14 +26,14 @@ export class GpuStaging {
   private readonly listed: Uint8Array;
   private head = 0;
   private tail = 0;
-  /** Bumped whenever every slot is marked (a new GPU state needs all of them). */
   private pendingCount = 0;
+  /** Records packed and uploaded a frame at most. */
+  readonly maxRecords: number;
 
-  constructor(
-    capacity: number,
-    readonly maxRecords = MAX_STAGED_RECORDS,
-  ) {
-    this.values = new Float32Array(STAGED_FLOATS * maxRecords);
+  constructor(capacity: number, maxRecords = MAX_STAGED_RECORDS) {
+    this.maxRecords = Math.min(capacity, maxRecords);
+    // Whole rows of the staging texture (at most 4096 texels wide): an upload writes rows.
+    this.values = new Float32Array(Math.ceil((STAGED_FLOATS * this.maxRecords) / 16_384) * 16_384);
     this.bits = new Uint32Array(this.values.buffer);
     // A ring one longer than the slots: a slot is in it at most once.
     this.waiting = new Int32Array(capacity + 1);
@@ -82,13 +82,8 @@ export class GpuStaging {
     return packed;
   }
 
-  /** Forgets what waits (the table was cleared: every slot is marked again as it fills). */
-  clear(): void {
-    while (this.pendingCount > 0) {
-      this.listed[this.waiting[this.head]!] = 0;
-      this.head = this.head + 1 === this.waiting.length ? 0 : this.head + 1;
-      this.pendingCount--;
-    }
-    this.count = 0;
+  /** The slot of the k-th record packed. */
+  slotAt(k: number): number {
+    return this.bits[STAGED_FLOATS * k + RECORD_FLOATS]!;
   }
 }

@@ -1,22 +1,22 @@
 /**
  * The entities' state on the GPU, as a game engine keeps its particles: every slot's record
  * (src/view/page/gpu/gpu-record.ts) in one integer texture, written only where a PDU (or a freeze, a removal)
- * changed it, and a dead-reckoning pass that evaluates every slot at the frame's time into a vertex buffer the map's
- * layers draw from (src/view/page/gpu/entity-symbol-layer.ts).
+ * changed it. The layers' vertex shaders read it and dead-reckon each entity they draw (`drEntity`, dr-glsl.ts;
+ * src/view/page/gpu/entity-symbol-layer.ts).
  *
  * - Changed records are packed by the page into `GpuStaging` and uploaded as one small texture per frame, then
  *   scattered into the state texture by drawing one point per texel: one upload and one draw whatever slots changed,
  *   where a buffer update per changed slot would cost a call each (10 000 a frame at a million entities).
- * - The DR pass is a vertex shader over every slot (dr-glsl.ts) with transform feedback into `drawn` (32 bytes a
- *   slot: longitude and latitude as float pairs, heading, icon, force); no pixel is drawn. It runs once a frame;
- *   the symbols, their picking and any other layer read the same buffer.
+ * - `extrapolate` runs the same `drEntity` over slots with transform feedback into a buffer (32 bytes a slot:
+ *   longitude and latitude as float pairs, heading, icon, force) that can be read back: what the layers draw, as
+ *   numbers (test/view/page-gpu-dr.test.ts).
  *
  * Integer textures (RGBA32UI) hold the float bits: they are colour-renderable in WebGL2 without extensions.
  */
 import { Buffer, type Device, type Framebuffer, type Texture } from '@luma.gl/core';
 import { BufferTransform, Model } from '@luma.gl/engine';
 import { DR_PASS_VS, type DrUniforms, drModule } from './dr-glsl.js';
-import { RECORD_FLOATS, RECORD_TEXELS } from './gpu-record.js';
+import { RECORD_TEXELS } from './gpu-record.js';
 import type { GpuStaging } from './gpu-staging.js';
 import { STAGED_TEXELS } from './gpu-staging.js';
 
@@ -83,16 +83,13 @@ export class GpuState {
   readonly stateHeight: number;
   /** Every slot's record (RGBA32UI, `RECORD_TEXELS` texels per slot). */
   readonly state: Texture;
-  /** The dead-reckoned state of slot i at 32·i, as of the last `extrapolate`. */
-  readonly drawn: Buffer;
-  /** Slots `drawn` holds (the table's high-water mark at the last `extrapolate`). */
-  drawnCount = 0;
   private readonly framebuffer: Framebuffer;
   private readonly staging: Texture;
   private readonly stagingWidth: number;
   private readonly scatter: Model;
-  private readonly pass: BufferTransform;
-  private readonly uniforms: DrUniforms;
+  /** The readback pass and its buffer, made when first asked for. */
+  private pass: BufferTransform | null = null;
+  private readBuffer: Buffer | null = null;
 
   /**
    * @param maxStaged - records one `upload` takes (`GpuStaging.maxRecords`).
@@ -145,25 +142,6 @@ export class GpuState {
       scatter: { stagingWidth: this.stagingWidth, stateWidth: this.stateWidth, stateHeight: this.stateHeight },
     });
     this.scatter.setBindings({ drStaging: this.staging });
-    this.drawn = device.createBuffer({ id: 'entity-drawn', byteLength: DRAWN_STRIDE * capacity, usage: Buffer.VERTEX });
-    this.pass = new BufferTransform(device, {
-      id: 'entity-dr',
-      vs: DR_PASS_VS,
-      modules: [drModule],
-      outputs: ['drPosition', 'drStyle'],
-      feedbackBufferMode: 'interleaved',
-      topology: 'point-list',
-      vertexCount: 0,
-    });
-    this.uniforms = {
-      nowHi: 0,
-      nowLo: 0,
-      smoothingMethod: 0,
-      smoothingSeconds: 0,
-      referenceLonDeg: 0,
-      stateWidth: this.stateWidth,
-    };
-    this.pass.model.setBindings({ drState: this.state });
   }
 
   /** Writes the staged records into the state texture and empties the staging. */
@@ -184,47 +162,53 @@ export class GpuState {
   }
 
   /**
-   * Dead-reckons slots [0, count) to the frame time into `target` (`drawn` unless given).
-   * @param nowHi, nowLo - the frame time after the page's time base, seconds, as a float pair.
-   * @param smoothingMethod - `SMOOTHING_METHODS` code; 0 for the raw dead-reckoned state (the ghosts).
+   * Dead-reckons slots [0, count) as the layers do and returns the result: per slot, longitude and latitude as float
+   * pairs (lonHi, latHi, lonLo, latLo, degrees) and heading°, icon, force, 1 when drawn (8 floats). Reads the GPU
+   * back (a stall): for tests, not for frames.
    */
-  extrapolate(
-    count: number,
+  extrapolate(count: number, uniforms: DrUniforms): Float32Array {
+    if (this.pass === null) {
+      this.pass = new BufferTransform(this.device, {
+        id: 'entity-dr',
+        vs: DR_PASS_VS,
+        modules: [drModule],
+        outputs: ['drPosition', 'drStyle'],
+        feedbackBufferMode: 'interleaved',
+        topology: 'point-list',
+        vertexCount: 0,
+      });
+      this.pass.model.setBindings({ drState: this.state });
+      this.readBuffer = this.device.createBuffer({
+        id: 'entity-dr',
+        byteLength: DRAWN_STRIDE * this.capacity,
+        usage: Buffer.VERTEX,
+      });
+    }
+    const model = this.pass.model;
+    model.shaderInputs.setProps({ dr: uniforms });
+    model.setVertexCount(count);
+    this.pass.run({ outputBuffers: { drPosition: this.readBuffer! }, ...NO_CLEAR });
+    const bytes = this.readBuffer!.readSyncWebGL(0, DRAWN_STRIDE * count);
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  }
+
+  /** The DR uniforms for a frame (a new object: deck.gl compares a layer's props by reference). */
+  uniforms(
     nowHi: number,
     nowLo: number,
     smoothingMethod: number,
     smoothingSeconds: number,
     referenceLonDeg: number,
-    target: Buffer = this.drawn,
-  ): void {
-    const u = this.uniforms;
-    u.nowHi = nowHi;
-    u.nowLo = nowLo;
-    u.smoothingMethod = smoothingMethod;
-    u.smoothingSeconds = smoothingSeconds;
-    u.referenceLonDeg = referenceLonDeg;
-    if (target === this.drawn) this.drawnCount = count;
-    if (count === 0) return;
-    const model = this.pass.model;
-    model.shaderInputs.setProps({ dr: u });
-    model.setVertexCount(count);
-    this.pass.run({ outputBuffers: { drPosition: target }, ...NO_CLEAR });
-  }
-
-  /** A buffer the size of `drawn` (for a second evaluation, the raw DR ghosts). */
-  createDrawnBuffer(id: string): Buffer {
-    return this.device.createBuffer({ id, byteLength: DRAWN_STRIDE * this.capacity, usage: Buffer.VERTEX });
+  ): DrUniforms {
+    return { nowHi, nowLo, smoothingMethod, smoothingSeconds, referenceLonDeg, stateWidth: this.stateWidth };
   }
 
   destroy(): void {
-    this.pass.destroy();
+    this.pass?.destroy();
+    this.readBuffer?.destroy();
     this.scatter.destroy();
-    this.drawn.destroy();
     this.framebuffer.destroy();
     this.state.destroy();
     this.staging.destroy();
   }
 }
-
-/** Floats per staged record (for the staging's size checks). */
-export const STAGED_FLOATS = RECORD_FLOATS + 4;
