@@ -433,7 +433,7 @@ const ROWS: readonly Row[] = [
     [
       ['10k', '10 000 moving entities'],
       ['100k', '100 000 moving entities'],
-      ['100k.everyFrame', '100 000 moving entities, every one converted every frame'],
+      ['1m', '1 000 000 moving entities'],
     ] as const
   ).map(
     ([key, what]): Row => ({
@@ -443,9 +443,10 @@ const ROWS: readonly Row[] = [
         value(`view.frame.${key}`, 'medianMs', ' ms median'),
         value(`view.frame.${key}`, 'p95Ms', ' ms p95'),
         value(`view.frame.${key}`, 'modelMedianMs', ' ms model'),
+        value(`view.frame.${key}`, 'gpuMedianMs', ' ms GPU upload'),
         value(`view.frame.${key}`, 'layersMedianMs', ' ms layers'),
       ),
-      ...(key === '100k.everyFrame' ? {} : { ratio: labelled('goal', value(`view.frame.${key}`, 'goalMs', ' ms')) }),
+      ratio: labelled('goal', value(`view.frame.${key}`, 'goalMs', ' ms')),
     }),
   ),
   {

@@ -1,20 +1,28 @@
 /**
  * The page's per-frame work measured in the browser (bench/view-page.bench.ts): N moving entities in the page's
- * own `PageEntities` and `EntityLayers` on a MapLibre map with the deck.gl overlay, exactly as src/view/page/main.ts
- * runs them, and the time of one frame's work — expiry, dead reckoning and smoothing of every entity, the map's
- * arrays, the layer list and deck.gl's layer and attribute update — by performance.now() around it. Drawing (on the
- * GPU, or on the CPU under SwiftShader here) is not part of it. Time is synthetic, 1/60 s per frame; every frame
- * 1 % of the entities get a new PDU (applied outside the timed work), so smoothing runs as it does live.
+ * own `PageEntities`, `GpuEntities` and `EntityLayers` on a MapLibre map with the deck.gl overlay, exactly as
+ * src/view/page/main.ts runs them, the map framing the whole exercise, and the time of one frame's work — expiry,
+ * loading the PDUs that came into the table, packing and uploading the GPU records of what changed, the GPU's DR pass
+ * (its commands: the GPU runs them after), choosing what is in view and labelled, the layer list and deck.gl's layer
+ * and attribute update — by performance.now() around it. Drawing (on the GPU, or on the CPU under SwiftShader here)
+ * is not part of it; the interval between frames, which holds it, is reported beside. Time is synthetic, 1/60 s per
+ * frame; every frame 1 % of the entities get a new PDU (decoded into the table outside the timed work, as the page
+ * does on the feed's message), so smoothing runs as it does live.
  */
 import * as maplibregl from 'maplibre-gl';
 import { MapboxOverlay } from '@deck.gl/mapbox';
+import type { Device } from '@luma.gl/core';
 import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
 import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
 import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { PageEntities } from '../../src/view/page/entities.js';
-import { drawToleranceMeters } from '../../src/view/page/map-coordinates.js';
-import { EntityLayers, SymbolAtlas, deckLayerManager } from '../../src/view/page/layers.js';
+import { EntityLayers, deckLayerManager } from '../../src/view/page/layers.js';
+import { SymbolAtlas } from '../../src/view/page/symbol-atlas.js';
+import { GpuEntities } from '../../src/view/page/gpu/gpu-entities.js';
+import { InView } from '../../src/view/page/in-view.js';
+import { LabelChooser } from '../../src/view/page/declutter.js';
+import { labelText } from '../../src/view/page/layers.js';
 
 const DEG = Math.PI / 180;
 
@@ -24,23 +32,37 @@ interface BenchResult {
   medianMs: number;
   p95Ms: number;
   meanMs: number;
-  /** The slowest frame: work that comes once in a while (trail sampling, markers) shows here, not in the median. */
+  /** The slowest frame: work that comes once in a while (trail packing, markers) shows here, not in the median. */
   maxMs: number;
-  /** Of the median: the model's part (expiry, DR, smoothing, map arrays) and the layers' (list + deck.gl update). */
+  /**
+   * Of the median: the model's part (expiry, loading the PDUs into the table, packing the changed records), the
+   * GPU's (upload and DR pass commands) and the layers' (what is in view, labels, the list and deck.gl's update).
+   */
   modelMedianMs: number;
+  gpuMedianMs: number;
   layersMedianMs: number;
+  /** Records uploaded per frame (median). */
+  uploadedMedian: number;
+  /** Median time between two frames, drawing included (SwiftShader draws on the CPU here). */
+  intervalMedianMs: number;
+  /** Whether the view was readable (symbols and labels) or drawn as dots. */
+  readable: number;
   /** 1 when the table ran the WebAssembly SIMD kernel (as the page does under the gateway's policy), else 0. */
   wasmKernel: number;
 }
 
 declare global {
   interface Window {
-    __bench: (n: number, frames: number, zoom: number | null) => Promise<BenchResult>;
+    __bench: (n: number, frames: number) => Promise<BenchResult>;
     __benchReady: boolean;
   }
 }
 
 maplibregl.setWorkerUrl(new URL('assets/maplibre-gl-worker.js', document.baseURI).href);
+/** The exercise: about 10° × 10° around (50° N, 10° E). */
+const WEST = 5,
+  SOUTH = 45,
+  SPAN = 10;
 const map = new maplibregl.Map({
   container: 'map',
   style: {
@@ -48,20 +70,19 @@ const map = new maplibregl.Map({
     sources: {},
     layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#0d1b2a' } }],
   },
-  // A 4 × 4 px map looking away from the entities (index.html): they are clipped before any pixel is filled, so
-  // SwiftShader (WebGL on the CPU, sharing the cores with the page) spends little on drawing.
-  center: [-150, -40],
-  zoom: 5,
+  bounds: [WEST, SOUTH, WEST + SPAN, SOUTH + SPAN],
 });
-const overlay = new MapboxOverlay({ interleaved: false, layers: [] });
+let device: Device | null = null;
+const overlay = new MapboxOverlay({ interleaved: false, layers: [], onDeviceInitialized: (d: Device) => (device = d) });
 map.addControl(overlay as unknown as maplibregl.IControl);
 const atlas = new SymbolAtlas();
 map.on('load', () => (window.__benchReady = true));
 
-/** One PDU of entity i at time t: spread over ~10° around (50° N, 10° E), 20–70 m/s, half of them turning (RVW). */
+/** One PDU of entity i at time t: spread over the exercise, 20–70 m/s, half of them turning (RVW). */
 function pduOf(record: EntityStateRecord, out: Uint8Array, i: number, tSeconds: number): number {
-  const lat = 45 + ((i * 7919) % 1000) / 100,
-    lon = 5 + ((i * 104729) % 1000) / 100;
+  // The R2 low-discrepancy sequence: evenly spread, no two alike.
+  const lat = SOUTH + ((0.5 + i * 0.7548776662466927) % 1) * SPAN,
+    lon = WEST + ((0.5 + i * 0.5698402909980532) % 1) * SPAN;
   record.site = 1;
   record.application = 1 + (i >>> 16);
   record.entity = i & 0xffff;
@@ -87,34 +108,63 @@ function pduOf(record: EntityStateRecord, out: Uint8Array, i: number, tSeconds: 
   return encodeEntityStateInto(out, record, 0);
 }
 
-/**
- * @param zoom - the map zoom whose drawing tolerance the frames use, as the page does (a quarter pixel: movement
- *   under it is not converted and drawn again), or null for none (every entity converted every frame, as at a zoom
- *   where each moves a quarter pixel a frame).
- */
-window.__bench = async (n: number, frames: number, zoom: number | null): Promise<BenchResult> => {
-  const toleranceMeters = zoom === null ? 0 : drawToleranceMeters(zoom);
+const nextFrame = () => new Promise<number>((r) => requestAnimationFrame(r));
+
+window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
   const entities = new PageEntities({ capacity: n });
   const layers = new EntityLayers(entities, atlas);
+  const gpu = new GpuEntities();
+  const inView = new InView();
+  const chooser = new LabelChooser();
   const record = new EntityStateRecord();
   const bytes = new Uint8Array(256);
   let t = 1_800_000_000;
   for (let i = 0; i < n; i++) entities.applyPdu(bytes, 0, pduOf(record, bytes, i, t), t);
+  const canvas = map.getCanvas();
+  const bounds = map.getBounds();
+  const view = {
+    widthPx: canvas.clientWidth,
+    heightPx: canvas.clientHeight,
+    westDeg: bounds.getWest(),
+    southDeg: bounds.getSouth(),
+    eastDeg: bounds.getEast(),
+    northDeg: bounds.getNorth(),
+  };
+  const project = (lon: number, lat: number, out: Float64Array) => {
+    const p = map.project([lon, lat]);
+    out[0] = p.x;
+    out[1] = p.y;
+  };
+  const text = (slot: number) => labelText(entities, slot);
+  let labelSlots: number[] = [];
+  let labelsAt = -Infinity;
   const options = {
     trails: true,
     markers: true,
     ghosts: false,
     labels: true,
     selectedSlot: -1,
-    // Labels are chosen a few times a second among the entities on screen; the bench's map shows none.
-    labelInstances: [],
+    labelSlots,
+    readable: true,
     onSelect: () => {},
   };
+  // The snapshot's records go up over the first frames (at most 32 768 a frame): not measured.
+  while (device === null) await nextFrame();
+  do {
+    t += 1 / 60;
+    entities.frame(t);
+    gpu.update(device, entities, inView);
+    await nextFrame();
+  } while (entities.staging.pending > 0);
   const times: number[] = [],
     modelTimes: number[] = [],
-    layerTimes: number[] = [];
+    gpuTimes: number[] = [],
+    layerTimes: number[] = [],
+    uploads: number[] = [],
+    intervals: number[] = [];
   const warmup = Math.min(20, frames);
-  let next = 0;
+  let next = 0,
+    last = performance.now();
   for (let f = 0; f < warmup + frames; f++) {
     t += 1 / 60;
     for (let k = 0; k < Math.ceil(n / 100); k++, next = (next + 1) % n) {
@@ -122,23 +172,40 @@ window.__bench = async (n: number, frames: number, zoom: number | null): Promise
     }
     const start = performance.now();
     entities.expire(t);
-    entities.frame(t, false, toleranceMeters);
+    entities.frame(t);
     const modelDone = performance.now();
-    const built = layers.layers(options, [], t);
+    const uploaded = entities.staging.count;
+    // What is in view and labelled: a few times a second, as the page does.
+    if (t - labelsAt >= 0.2) {
+      labelsAt = t;
+      inView.scan(entities, view);
+      labelSlots = inView.readable ? chooser.choose(entities, inView.slots, inView.count, text, project, view, -1) : [];
+    }
+    const scanned = performance.now();
+    const drawn = gpu.update(device, entities, inView);
+    const gpuDone = performance.now();
+    options.labelSlots = labelSlots;
+    options.readable = inView.readable;
+    const built = layers.layers(options, [], t, drawn, inView);
     if (built !== null) {
       overlay.setProps({ layers: built });
-      // deck.gl matches the new layers and updates their attributes (the typed arrays' upload) at its next render;
-      // run that here, inside the timed work, so that the figure holds the layer attribute update too.
+      // deck.gl matches the new layers and updates their attributes at its next render; run that here, inside the
+      // timed work, so that the figure holds the layer update too.
       deckLayerManager(overlay)?.updateLayers();
     }
     const end = performance.now();
     if (f >= warmup) {
       times.push(end - start);
       modelTimes.push(modelDone - start);
-      layerTimes.push(end - modelDone);
+      gpuTimes.push(gpuDone - scanned);
+      layerTimes.push(end - gpuDone + (scanned - modelDone));
+      uploads.push(uploaded);
     }
-    await new Promise((r) => requestAnimationFrame(r));
+    const now = await nextFrame();
+    if (f >= warmup) intervals.push(now - last);
+    last = now;
   }
+  gpu.destroy();
   const sorted = [...times].sort((a, b) => a - b);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
@@ -149,7 +216,11 @@ window.__bench = async (n: number, frames: number, zoom: number | null): Promise
     meanMs: times.reduce((a, b) => a + b, 0) / times.length,
     maxMs: sorted[sorted.length - 1]!,
     modelMedianMs: median(modelTimes),
+    gpuMedianMs: median(gpuTimes),
     layersMedianMs: median(layerTimes),
+    uploadedMedian: median(uploads),
+    intervalMedianMs: median(intervals),
+    readable: inView.readable ? 1 : 0,
     wasmKernel: entities.table.store.arena === null ? 0 : 1,
   };
 };
