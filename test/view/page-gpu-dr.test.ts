@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumBinary, defaultRenderer, launchChromium, type WebglRenderer } from '../support/chromium.js';
+import { chromiumBinary, defaultRenderer, launchChromium, type WebglRenderer } from '../../scripts/support/chromium.js';
 import { consoleProblems } from './support/browser.js';
 import type { CaseEntity, CaseResult } from './support/gpu-dr-cases.js';
 
