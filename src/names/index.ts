@@ -21,6 +21,7 @@ export {
 export { entityTypeFields, entityTypeText, type EntityTypeLike } from './entity-type-fields.js';
 export { entityTypeName, entityTypeNameOf, type EntityTypeNames } from './entity-type-names.js';
 export { findEntityType, type EntityTypeLookup } from './entity-type-lookup.js';
+export { entityTypeByName, type EntityTypeSearch } from './entity-type-search.js';
 export {
   appearanceDamage,
   appearanceRecord,
