@@ -27,6 +27,7 @@ const FOLDERS = [
   'lockstep',
   'pcap',
   'truth',
+  'fixes',
   'files',
   'host',
   'config',
@@ -53,6 +54,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   lockstep: ['compression'],
   pcap: ['math', 'pdu'],
   truth: ['math', 'pdu', 'dr', 'pcap', 'files'],
+  fixes: ['math', 'pdu', 'names', 'dr'],
   files: [],
   host: [],
   config: ['dr', 'files'],
@@ -62,7 +64,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
   cot: ['math', 'pdu', 'names', 'dr', 'stream'],
   view: ['math', 'pdu', 'names', 'dr', 'config', 'transport'],
   report: ['math', 'pdu', 'names', 'dr', 'pcap'],
-  experiment: allBut('experiment', 'view', 'cli'),
+  experiment: allBut('experiment', 'view', 'cli', 'fixes'),
   cli: allBut('cli'),
   [TOP]: FOLDERS,
 };
@@ -71,7 +73,7 @@ const ALLOWED: Readonly<Record<Folder, readonly Folder[]>> = {
  * The pure core: no Node.js module (no sockets, files, threads or clock from `node:`), no rxjs. `truth` is pure but
  * for its file loaders.
  */
-const PURE: readonly Folder[] = ['math', 'compression', 'pdu', 'names', 'dr', 'truth'];
+const PURE: readonly Folder[] = ['math', 'compression', 'pdu', 'names', 'dr', 'truth', 'fixes'];
 const PURE_EXCEPT_FILES: readonly string[] = ['src/truth/loaders.ts'];
 const PACKAGES_NOT_IN_PURE = ['rxjs'];
 

@@ -1,0 +1,299 @@
+/**
+ * The cleaning of a live track, one measurement at a time: the `TrackEstimator` contract the track table uses,
+ * and `GatedKalmanTracks`, a forward Kalman filter per track — constant velocity per axis of a local
+ * east-north-up frame (Bar-Shalom, Li and Kirubarajan, "Estimation with Applications to Tracking and Navigation",
+ * §6.3.2, white-noise acceleration) — whose position updates pass an innovation gate (§5.7: a fix further than
+ * the gate's chi-square bound from the prediction is a glitch, not a 900 m/s aircraft). Struct-of-arrays over
+ * track slots; nothing is allocated per measurement.
+ */
+import { ecefToGeodetic, ecefToEnuMatrix } from '../math/geodesy.js';
+
+/** How a kind of vehicle moves and how well its source measures it. */
+export interface EstimatorProfile {
+  /** Spectral density of the white-noise acceleration, horizontal and vertical (m²/s³). */
+  readonly processHorizontal: number;
+  readonly processVertical: number;
+  /** Standard deviation of a position fix, horizontal and vertical (m). */
+  readonly positionSigmaM: number;
+  readonly heightSigmaM: number;
+  /** Standard deviation of a velocity measurement per axis (m/s). */
+  readonly velocitySigmaMps: number;
+}
+
+export const ESTIMATOR_PROFILES = {
+  /** ADS-B: GNSS positions through 17-bit CPR (about 5 m), 25 ft altitude steps, 1 kt velocity steps. */
+  air: { processHorizontal: 1, processVertical: 0.5, positionSigmaM: 8, heightSigmaM: 8, velocitySigmaMps: 0.6 },
+  /** Multilateration: tens of metres. */
+  mlat: { processHorizontal: 1, processVertical: 0.5, positionSigmaM: 60, heightSigmaM: 15, velocitySigmaMps: 2 },
+  /** AIS: GNSS positions in 1/10,000 minute, SOG in 0.1 kn, ships turning slowly. */
+  surface: {
+    processHorizontal: 0.02,
+    processVertical: 1e-4,
+    positionSigmaM: 10,
+    heightSigmaM: 1,
+    velocitySigmaMps: 0.3,
+  },
+} as const satisfies Record<string, EstimatorProfile>;
+
+/** Cleans tracks measurement by measurement; one slot per track. */
+export interface TrackEstimator {
+  /** Makes room for `capacity` tracks (slots below it keep their state). */
+  grow(capacity: number): void;
+  /** Starts the track in `slot` at its first position (ECEF, m) at tSeconds. */
+  start(slot: number, tSeconds: number, x: number, y: number, z: number, profile: EstimatorProfile): void;
+  /**
+   * A position measurement (ECEF, m); `hasHeight` false when only the horizontal position is measured.
+   * @returns false when it is rejected as a glitch.
+   */
+  position(slot: number, tSeconds: number, x: number, y: number, z: number, hasHeight: boolean): boolean;
+  /** A velocity measurement (m/s, east-north-up at the track), horizontal and/or vertical. */
+  velocity(
+    slot: number,
+    tSeconds: number,
+    east: number,
+    north: number,
+    up: number,
+    horizontal: boolean,
+    vertical: boolean,
+  ): void;
+  /** The track's estimate at tSeconds: position (ECEF, m) and velocity (ECEF, m/s), written into `out` (6). */
+  stateAt(slot: number, tSeconds: number, out: Float64Array): void;
+}
+
+/** Chi-square bounds of the gates: 2 degrees of freedom at 99.99 % (horizontal), 1 at 99.99 % (vertical). */
+const GATE_HORIZONTAL = 18.42;
+const GATE_VERTICAL = 15.14;
+/** This many positions rejected in a row restart the track at the newest: the vehicle really is there. */
+const RESTART_AFTER = 4;
+/** A track this far from its frame's origin gets a new origin (the frame's tilt stays under 0.5°). */
+const REANCHOR_M = 50_000;
+
+/** Doubles per slot: origin (3), ECEF→ENU (9), state p,v per axis (6), covariance P00,P01,P11 per axis (9), t, profile (5), rejections. */
+const ORIGIN = 0,
+  FRAME = 3,
+  STATE = 12,
+  COVARIANCE = 18,
+  TIME = 27,
+  PROFILE = 28,
+  REJECTED = 33,
+  STRIDE = 34;
+
+/** A constant-velocity Kalman filter per axis of a local ENU frame per track, position updates gated. */
+export class GatedKalmanTracks implements TrackEstimator {
+  /** Positions rejected by the gate, and tracks restarted after too many in a row. */
+  rejected = 0;
+  restarts = 0;
+  private data = new Float64Array(0);
+  private readonly scratch = new Float64Array(3);
+  private readonly frame = new Float64Array(9);
+
+  constructor(capacity = 0) {
+    this.grow(capacity);
+  }
+
+  grow(capacity: number): void {
+    if (capacity * STRIDE <= this.data.length) return;
+    const data = new Float64Array(capacity * STRIDE);
+    data.set(this.data);
+    this.data = data;
+  }
+
+  start(slot: number, tSeconds: number, x: number, y: number, z: number, profile: EstimatorProfile): void {
+    const d = this.data,
+      at = slot * STRIDE;
+    this.anchor(at, x, y, z);
+    for (let axis = 0; axis < 3; axis++) {
+      d[at + STATE + 2 * axis] = 0;
+      d[at + STATE + 2 * axis + 1] = 0;
+      const r = axis === 2 ? profile.heightSigmaM : profile.positionSigmaM;
+      d[at + COVARIANCE + 3 * axis] = r * r;
+      d[at + COVARIANCE + 3 * axis + 1] = 0;
+      d[at + COVARIANCE + 3 * axis + 2] = axis === 2 ? 25 : 10_000; // speed unknown: 100 m/s horizontal, 5 m/s vertical
+    }
+    d[at + TIME] = tSeconds;
+    d[at + PROFILE] = profile.processHorizontal;
+    d[at + PROFILE + 1] = profile.processVertical;
+    d[at + PROFILE + 2] = profile.positionSigmaM ** 2;
+    d[at + PROFILE + 3] = profile.heightSigmaM ** 2;
+    d[at + PROFILE + 4] = profile.velocitySigmaMps ** 2;
+    d[at + REJECTED] = 0;
+  }
+
+  position(slot: number, tSeconds: number, x: number, y: number, z: number, hasHeight: boolean): boolean {
+    const d = this.data,
+      at = slot * STRIDE;
+    this.predict(at, tSeconds);
+    const local = this.toLocal(at, x, y, z);
+    const rh = d[at + PROFILE + 2]!,
+      rv = d[at + PROFILE + 3]!;
+    // The gate on the horizontal innovation, each axis's innovation variance P00 + R.
+    const ye = local[0]! - d[at + STATE]!,
+      yn = local[1]! - d[at + STATE + 2]!;
+    const se = d[at + COVARIANCE]! + rh,
+      sn = d[at + COVARIANCE + 3]! + rh;
+    if ((ye * ye) / se + (yn * yn) / sn > GATE_HORIZONTAL) {
+      this.rejected++;
+      if (++d[at + REJECTED]! < RESTART_AFTER) return false;
+      const profile = this.profileOf(at);
+      this.start(slot, tSeconds, x, y, z, profile);
+      this.restarts++;
+      return true;
+    }
+    d[at + REJECTED] = 0;
+    this.update(at, 0, local[0]!, rh);
+    this.update(at, 1, local[1]!, rh);
+    if (hasHeight) {
+      const yu = local[2]! - d[at + STATE + 4]!;
+      if ((yu * yu) / (d[at + COVARIANCE + 6]! + rv) <= GATE_VERTICAL) this.update(at, 2, local[2]!, rv);
+      else this.rejected++;
+    }
+    if (Math.hypot(local[0]!, local[1]!) > REANCHOR_M) this.reanchor(at);
+    return true;
+  }
+
+  velocity(
+    slot: number,
+    tSeconds: number,
+    east: number,
+    north: number,
+    up: number,
+    horizontal: boolean,
+    vertical: boolean,
+  ): void {
+    const d = this.data,
+      at = slot * STRIDE;
+    this.predict(at, tSeconds);
+    const r = d[at + PROFILE + 4]!;
+    // The measured velocity is east-north-up at the track; the frame's axes differ from it by under 0.5°.
+    if (horizontal) {
+      this.updateVelocity(at, 0, east, r);
+      this.updateVelocity(at, 1, north, r);
+    }
+    if (vertical) this.updateVelocity(at, 2, up, r);
+  }
+
+  stateAt(slot: number, tSeconds: number, out: Float64Array): void {
+    const d = this.data,
+      at = slot * STRIDE;
+    const dt = tSeconds - d[at + TIME]!;
+    const e = d[at + STATE]! + d[at + STATE + 1]! * dt,
+      n = d[at + STATE + 2]! + d[at + STATE + 3]! * dt,
+      u = d[at + STATE + 4]! + d[at + STATE + 5]! * dt;
+    const ve = d[at + STATE + 1]!,
+      vn = d[at + STATE + 3]!,
+      vu = d[at + STATE + 5]!;
+    // ECEF = origin + R_enu←ecefᵀ · local
+    const f = at + FRAME;
+    for (let k = 0; k < 3; k++) {
+      out[k] = d[at + ORIGIN + k]! + d[f + k]! * e + d[f + 3 + k]! * n + d[f + 6 + k]! * u;
+      out[3 + k] = d[f + k]! * ve + d[f + 3 + k]! * vn + d[f + 6 + k]! * vu;
+    }
+  }
+
+  /** Advances slot's state and covariance to tSeconds (a measurement from before its time is applied at it). */
+  private predict(at: number, tSeconds: number): void {
+    const d = this.data;
+    const dt = tSeconds - d[at + TIME]!;
+    if (!(dt > 0)) return;
+    d[at + TIME] = tSeconds;
+    for (let axis = 0; axis < 3; axis++) {
+      const q = d[at + PROFILE + (axis === 2 ? 1 : 0)]!;
+      const s = at + STATE + 2 * axis,
+        c = at + COVARIANCE + 3 * axis;
+      d[s] = d[s]! + d[s + 1]! * dt;
+      const p00 = d[c]!,
+        p01 = d[c + 1]!,
+        p11 = d[c + 2]!;
+      // P = F P Fᵀ + Q, F = [1 dt; 0 1], Q = q [dt³/3 dt²/2; dt²/2 dt]
+      d[c] = p00 + 2 * dt * p01 + dt * dt * p11 + (q * dt * dt * dt) / 3;
+      d[c + 1] = p01 + dt * p11 + (q * dt * dt) / 2;
+      d[c + 2] = p11 + q * dt;
+    }
+  }
+
+  /** Kalman update of one axis with a position measurement z of variance r. */
+  private update(at: number, axis: number, z: number, r: number): void {
+    const d = this.data,
+      s = at + STATE + 2 * axis,
+      c = at + COVARIANCE + 3 * axis;
+    const p00 = d[c]!,
+      p01 = d[c + 1]!,
+      p11 = d[c + 2]!;
+    const sInv = 1 / (p00 + r);
+    const k0 = p00 * sInv,
+      k1 = p01 * sInv;
+    const y = z - d[s]!;
+    d[s] = d[s]! + k0 * y;
+    d[s + 1] = d[s + 1]! + k1 * y;
+    d[c] = (1 - k0) * p00;
+    d[c + 1] = (1 - k0) * p01;
+    d[c + 2] = p11 - k1 * p01;
+  }
+
+  /** Kalman update of one axis with a velocity measurement v of variance r. */
+  private updateVelocity(at: number, axis: number, v: number, r: number): void {
+    const d = this.data,
+      s = at + STATE + 2 * axis,
+      c = at + COVARIANCE + 3 * axis;
+    const p00 = d[c]!,
+      p01 = d[c + 1]!,
+      p11 = d[c + 2]!;
+    const sInv = 1 / (p11 + r);
+    const k0 = p01 * sInv,
+      k1 = p11 * sInv;
+    const y = v - d[s + 1]!;
+    d[s] = d[s]! + k0 * y;
+    d[s + 1] = d[s + 1]! + k1 * y;
+    d[c] = p00 - k0 * p01;
+    d[c + 1] = (1 - k1) * p01;
+    d[c + 2] = (1 - k1) * p11;
+  }
+
+  /** ECEF point to the slot's local ENU frame (scratch). */
+  private toLocal(at: number, x: number, y: number, z: number): Float64Array {
+    const d = this.data,
+      out = this.scratch,
+      f = at + FRAME;
+    const dx = x - d[at + ORIGIN]!,
+      dy = y - d[at + ORIGIN + 1]!,
+      dz = z - d[at + ORIGIN + 2]!;
+    for (let k = 0; k < 3; k++) out[k] = d[f + 3 * k]! * dx + d[f + 3 * k + 1]! * dy + d[f + 3 * k + 2]! * dz;
+    return out;
+  }
+
+  /** The frame's origin at an ECEF point, its axes east, north and up there. */
+  private anchor(at: number, x: number, y: number, z: number): void {
+    const d = this.data;
+    d[at + ORIGIN] = x;
+    d[at + ORIGIN + 1] = y;
+    d[at + ORIGIN + 2] = z;
+    const geo = ecefToGeodetic(this.scratch, x, y, z);
+    ecefToEnuMatrix(this.frame, geo[0]!, geo[1]!);
+    d.set(this.frame, at + FRAME);
+  }
+
+  /** Moves the frame's origin to the track's position, carrying its state over (covariances kept). */
+  private reanchor(at: number): void {
+    const d = this.data;
+    const state = new Float64Array(6); // rare: once per 50 km of travel
+    this.stateAt(at / STRIDE, d[at + TIME]!, state);
+    this.anchor(at, state[0]!, state[1]!, state[2]!);
+    const f = at + FRAME;
+    for (let k = 0; k < 3; k++) {
+      d[at + STATE + 2 * k] = 0;
+      d[at + STATE + 2 * k + 1] =
+        d[f + 3 * k]! * state[3]! + d[f + 3 * k + 1]! * state[4]! + d[f + 3 * k + 2]! * state[5]!;
+    }
+  }
+
+  private profileOf(at: number): EstimatorProfile {
+    const d = this.data;
+    return {
+      processHorizontal: d[at + PROFILE]!,
+      processVertical: d[at + PROFILE + 1]!,
+      positionSigmaM: Math.sqrt(d[at + PROFILE + 2]!),
+      heightSigmaM: Math.sqrt(d[at + PROFILE + 3]!),
+      velocitySigmaMps: Math.sqrt(d[at + PROFILE + 4]!),
+    };
+  }
+}
