@@ -7,6 +7,7 @@ import { ConfigSchema } from './config/schema.js';
 import * as pdus from './pdu/pdu-schemas.js';
 import { EntityStatePduSchema } from './pdu/schema.js';
 import { ExperimentSpecSchema } from './experiment/spec.js';
+import { TruthRecordSchema } from './fixes/truth-record-schema.js';
 
 export const JSON_SCHEMAS: ReadonlyArray<{ readonly file: string; readonly schema: z.ZodType }> = [
   { file: 'entity-state-pdu.schema.json', schema: EntityStatePduSchema },
@@ -30,6 +31,7 @@ export const JSON_SCHEMAS: ReadonlyArray<{ readonly file: string; readonly schem
   { file: 'other-pdu.schema.json', schema: pdus.OtherPduSchema },
   { file: 'config.schema.json', schema: ConfigSchema },
   { file: 'experiment.schema.json', schema: ExperimentSpecSchema },
+  { file: 'truth.schema.json', schema: TruthRecordSchema },
 ];
 
 /** The JSON text written for one schema: stable key order, two-space indent, trailing newline. */

@@ -86,6 +86,7 @@ describe('public API by subpath', () => {
         'reckon/nats',
         'reckon/cot',
         'reckon/view',
+        'reckon/feeds',
       ]),
     );
     for (const entry of entries) expect(names[entry]?.length, entry).toBeGreaterThan(3);
@@ -107,6 +108,7 @@ describe('public API by subpath', () => {
     expect(names['reckon/experiment']).toContain('runSweep');
     expect(names['reckon/lockstep']).toContain('LockstepPeer');
     expect(names['reckon/view']).toContain('ViewGateway');
+    expect(names['reckon/feeds']).toEqual(expect.arrayContaining(['adsbFeed', 'aisFeed', 'truthFromNdjson']));
   });
 
   // A new export, or one gone, is a decision made in the diff of test/fixtures/api/ (`npm run api` writes it).

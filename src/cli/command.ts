@@ -40,6 +40,8 @@ export interface CommandIo {
   readonly stderr: NodeJS.WritableStream;
   /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly and print their summary. */
   readonly signal: AbortSignal;
+  /** What a command reads from standard input (`publish --truth -`); absent where there is none to read. */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 /** Exit codes: 0 success, 1 runtime failure, 2 bad usage or config. */

@@ -38,6 +38,7 @@ const code = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   signal: controller.signal,
+  stdin: process.stdin,
 });
 process.exitCode = code;
 // Commands close their sockets and timers; anything left behind must not keep the process alive.

@@ -24,7 +24,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: () => import('./commands/decode.js'),
   },
   publish: {
-    summary: 'Publish simulated or recorded entities as Entity State PDUs, sent only when needed',
+    summary: 'Publish simulated, recorded or live entities as Entity State PDUs, sent only when needed',
     load: () => import('./commands/publish.js'),
   },
   subscribe: {

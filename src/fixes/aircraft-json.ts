@@ -85,8 +85,10 @@ export class AircraftJsonReader {
           : source.startsWith('adsr')
             ? PositionSource.ADSR
             : PositionSource.OWN;
-    if (typeof a.flight === 'string' && a.flight.trim() !== '') {
-      fix.callsign = a.flight.trim().slice(0, 8);
+    // The flight's callsign, else the aircraft's registration (readsb's "r", from its database).
+    const name = typeof a.flight === 'string' && a.flight.trim() !== '' ? a.flight : a.r;
+    if (typeof name === 'string' && name.trim() !== '') {
+      fix.callsign = name.trim().slice(0, 8);
       fix.flags |= FIX_CALLSIGN;
     }
     if (typeof a.category === 'string' && /^[A-D][0-7]$/.test(a.category)) {

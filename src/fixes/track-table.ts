@@ -154,6 +154,12 @@ export class TrackTable {
     return changes;
   }
 
+  /** The track a fix is about, if the table holds one (nothing is made). */
+  peek(fix: Fix): Track | undefined {
+    const slot = fix.keySpace === KeySpace.NAMED ? this.byId.get(fix.id) : this.byKey[fix.keySpace]!.get(fix.key);
+    return slot === undefined ? undefined : this.tracks[slot];
+  }
+
   /** The track the last `apply` was about (undefined when it was refused). */
   lastTrack: Track | undefined;
 

@@ -76,6 +76,26 @@ export function defineLocalEntity(table: OwnedEntityTable, slot: number, entity:
   );
 }
 
+/** Whether two declarations say the same of an entity (so that a new object of the same entity changes nothing). */
+function sameIdentity(a: LocalEntity, b: LocalEntity): boolean {
+  if (a.marking !== b.marking || a.forceId !== b.forceId || a.algorithm !== b.algorithm || a.emitter !== b.emitter) {
+    return false;
+  }
+  const ta = a.entityType,
+    tb = b.entityType;
+  if (ta === tb) return true;
+  if (ta === undefined || tb === undefined) return false;
+  return (
+    ta.kind === tb.kind &&
+    ta.domain === tb.domain &&
+    ta.country === tb.country &&
+    ta.category === tb.category &&
+    ta.subcategory === tb.subcategory &&
+    ta.specific === tb.specific &&
+    ta.extra === tb.extra
+  );
+}
+
 /** The first capacity of a table of declared entities; it doubles as they come. */
 const FIRST_CAPACITY = 16;
 
@@ -116,10 +136,18 @@ export class LocalEntities {
     return slot;
   }
 
-  /** The entity's slot, declaring it with defaults when it is new. */
+  /**
+   * The entity's slot, declaring it with defaults when it is new, and again when it comes with an identity that
+   * differs from the one declared (a live vehicle's callsign arrived): its next PDU then carries it.
+   */
   slot(entity: number | LocalEntity): number {
     const number = typeof entity === 'number' ? entity : entity.entity;
-    return this.slots.get(number) ?? this.define(typeof entity === 'number' ? { entity } : entity);
+    const slot = this.slots.get(number);
+    if (slot === undefined) return this.define(typeof entity === 'number' ? { entity } : entity);
+    if (typeof entity !== 'number' && entity !== this.declared[slot] && !sameIdentity(entity, this.declared[slot]!)) {
+      return this.define(entity);
+    }
+    return slot;
   }
 
   /** The declaration of the entity in `slot`. */

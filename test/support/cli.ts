@@ -38,6 +38,7 @@ export function startCli(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = {},
   terminal?: { readonly columns: number },
+  stdin?: NodeJS.ReadableStream,
 ): RunningCli {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -50,12 +51,14 @@ export function startCli(
   const controller = new AbortController();
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
-  const exited = runCli(argv, { stdout, stderr, signal: controller.signal }).finally(() => {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
+  const exited = runCli(argv, { stdout, stderr, signal: controller.signal, ...(stdin ? { stdin } : {}) }).finally(
+    () => {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    },
+  );
   return {
     exited,
     stdout: () => out,

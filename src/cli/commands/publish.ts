@@ -27,9 +27,9 @@ const isCapture = (path: string) => /\.pcap(ng)?(\.gz)?$/i.test(path);
 
 export const command: Command = {
   name: 'publish',
-  summary: 'Publish simulated or recorded entities as Entity State PDUs, sent only when needed',
+  summary: 'Publish simulated, recorded or live entities as Entity State PDUs, sent only when needed',
   usage:
-    'reckon publish [--entity tank|ship|aircraft|S:A:E]… [--track FILE]… [--segment N|all] [--duration T] [--address A] [--port P] [--exercise N] …',
+    'reckon publish [--entity tank|ship|aircraft|S:A:E]… [--track FILE]… [--truth -|FILE|URL] [--feed URL]… [--duration T] [--address A] [--port P] [--exercise N] …',
   flags: {
     entity: {
       type: 'string',
@@ -110,7 +110,8 @@ export const command: Command = {
     rate: {
       type: 'string',
       value: 'HZ',
-      description: 'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz.',
+      description:
+        'Truth samples per second per entity, e.g. "60 Hz" or 60. Defaults to 30 Hz; with --feed or --truth, the samples between fixes (heartbeats, dead reckoning through signal loss), 2 Hz.',
     },
     algorithm: {
       type: 'string',
@@ -139,6 +140,36 @@ export const command: Command = {
       description:
         'With --entities: seed of the courses, headings and offsets (same seed, same exercise). Defaults to 1.',
     },
+    truth: {
+      type: 'string',
+      value: '-|FILE|udp://ADDR:PORT|tcp://ADDR:PORT',
+      description:
+        "Entities of any program: NDJSON truth records (schemas/truth.schema.json, docs/feeds.md) from standard input (-), a file (played at the pace of its records' times), or listened for on UDP or TCP. Bad lines are counted and the first one shown.",
+    },
+    feed: {
+      type: 'string',
+      value: 'URL',
+      multiple: true,
+      description:
+        'Live traffic as entities: sbs://HOST:30003 (SBS-1), beast://HOST:30005 (Beast), http(s)://HOST/…/aircraft.json (readsb, dump1090), aivdm+udp://ADDR:PORT (listened to) or aivdm+tcp://HOST:PORT (AIS). Repeatable.',
+    },
+    'altitude-band': {
+      type: 'string',
+      value: 'MIN..MAX',
+      description:
+        'With --feed: publish only aircraft within this altitude band, e.g. "0..10000 ft" or "..3 km"; one that leaves it leaves the exercise.',
+    },
+    stale: {
+      type: 'string',
+      value: 'T',
+      description:
+        'With --feed or --truth: a vehicle unheard this long leaves (dead-reckoned until then), e.g. "2 min". Defaults to 60 s for aircraft, 10 min for vessels, never for records.',
+    },
+    poll: {
+      type: 'string',
+      value: 'T',
+      description: 'With an aircraft.json feed: seconds between polls. Defaults to 1 s.',
+    },
     ...settingFlags(['network', 'dis', 'emitter', 'heartbeat'], {
       side: 'send',
       detailed: ['dis', 'emitter', 'heartbeat'],
@@ -158,8 +189,14 @@ export const command: Command = {
     'reckon publish --entities 100000 --port 3000 --duration "10 min"',
     'reckon publish --entity tank --nats nats://127.0.0.1:4222   # to NATS, one subject per H3 cell (docs/nats.md)',
     'reckon publish --entity tank --origin 48.1,11.6 --nats nats://127.0.0.1:4222   # near Munich',
+    "python3 examples/truth-from-python.py | reckon publish --truth -   # any program's NDJSON records (docs/feeds.md)",
+    'reckon publish --feed beast://127.0.0.1:30005 --feed aivdm+udp://0.0.0.0:10110   # live aircraft and ships',
+    'reckon publish --feed http://127.0.0.1:8080/data/aircraft.json --altitude-band "..10000 ft"',
   ],
   async run(args, io) {
+    if (args.flags.truth !== undefined || args.flags.feed !== undefined) {
+      return (await import('../feed-publish.js')).runFeedPublish(args, io);
+    }
     if (args.flags.entities !== undefined) return (await import('../load-generator.js')).runLoadGenerator(args, io);
     const { configOrProblems, durationFlag, frequencyFlag } = await import('../config-from-flags.js');
     const problems: UsageProblem[] = [];
