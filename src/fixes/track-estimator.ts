@@ -18,13 +18,32 @@ export interface EstimatorProfile {
   readonly heightSigmaM: number;
   /** Standard deviation of a velocity measurement per axis (m/s). */
   readonly velocitySigmaMps: number;
+  /**
+   * Standard deviation of a fix's time (s): a position dated a little early or late is off by speed × this
+   * (receivers date by arrival, aircraft.json to 0.1 s, OpenSky by the second).
+   */
+  readonly timeSigmaSeconds: number;
 }
 
 export const ESTIMATOR_PROFILES = {
   /** ADS-B: GNSS positions through 17-bit CPR (about 5 m), 25 ft altitude steps, 1 kt velocity steps. */
-  air: { processHorizontal: 1, processVertical: 0.5, positionSigmaM: 8, heightSigmaM: 8, velocitySigmaMps: 0.6 },
+  air: {
+    processHorizontal: 1,
+    processVertical: 0.5,
+    positionSigmaM: 8,
+    heightSigmaM: 8,
+    velocitySigmaMps: 0.6,
+    timeSigmaSeconds: 0.1,
+  },
   /** Multilateration: tens of metres. */
-  mlat: { processHorizontal: 1, processVertical: 0.5, positionSigmaM: 60, heightSigmaM: 15, velocitySigmaMps: 2 },
+  mlat: {
+    processHorizontal: 1,
+    processVertical: 0.5,
+    positionSigmaM: 60,
+    heightSigmaM: 15,
+    velocitySigmaMps: 2,
+    timeSigmaSeconds: 0.5,
+  },
   /** AIS: GNSS positions in 1/10,000 minute, SOG in 0.1 kn, ships turning slowly. */
   surface: {
     processHorizontal: 0.02,
@@ -32,6 +51,7 @@ export const ESTIMATOR_PROFILES = {
     positionSigmaM: 10,
     heightSigmaM: 1,
     velocitySigmaMps: 0.3,
+    timeSigmaSeconds: 1,
   },
 } as const satisfies Record<string, EstimatorProfile>;
 
@@ -64,19 +84,24 @@ export interface TrackEstimator {
 const GATE_HORIZONTAL = 18.42;
 const GATE_VERTICAL = 15.14;
 /** This many positions rejected in a row restart the track at the newest: the vehicle really is there. */
-const RESTART_AFTER = 4;
+const RESTART_AFTER = 6;
 /** A track this far from its frame's origin gets a new origin (the frame's tilt stays under 0.5°). */
 const REANCHOR_M = 50_000;
 
-/** Doubles per slot: origin (3), ECEF→ENU (9), state p,v per axis (6), covariance P00,P01,P11 per axis (9), t, profile (5), rejections. */
+/**
+ * Doubles per slot: origin (3), ECEF→ENU (9), state p,v per axis (6), covariance P00,P01,P11 per axis (9), t,
+ * profile (6), rejections in a row, the last rejected fix (4).
+ */
 const ORIGIN = 0,
   FRAME = 3,
   STATE = 12,
   COVARIANCE = 18,
   TIME = 27,
   PROFILE = 28,
-  REJECTED = 33,
-  STRIDE = 34;
+  REJECTED = 34,
+  /** The last rejected fix: x, y, z, t. */
+  CANDIDATE = 35,
+  STRIDE = 39;
 
 /** A constant-velocity Kalman filter per axis of a local ENU frame per track, position updates gated. */
 export class GatedKalmanTracks implements TrackEstimator {
@@ -86,6 +111,7 @@ export class GatedKalmanTracks implements TrackEstimator {
   private data = new Float64Array(0);
   private readonly scratch = new Float64Array(3);
   private readonly frame = new Float64Array(9);
+  private readonly reanchorState = new Float64Array(6);
 
   constructor(capacity = 0) {
     this.grow(capacity);
@@ -116,6 +142,7 @@ export class GatedKalmanTracks implements TrackEstimator {
     d[at + PROFILE + 2] = profile.positionSigmaM ** 2;
     d[at + PROFILE + 3] = profile.heightSigmaM ** 2;
     d[at + PROFILE + 4] = profile.velocitySigmaMps ** 2;
+    d[at + PROFILE + 5] = profile.timeSigmaSeconds;
     d[at + REJECTED] = 0;
   }
 
@@ -124,7 +151,9 @@ export class GatedKalmanTracks implements TrackEstimator {
       at = slot * STRIDE;
     this.predict(at, tSeconds);
     const local = this.toLocal(at, x, y, z);
-    const rh = d[at + PROFILE + 2]!,
+    // The fix's noise, and its time's: along the track, speed × the time's deviation.
+    const drift = Math.hypot(d[at + STATE + 1]!, d[at + STATE + 3]!) * d[at + PROFILE + 5]!;
+    const rh = d[at + PROFILE + 2]! + drift * drift,
       rv = d[at + PROFILE + 3]!;
     // The gate on the horizontal innovation, each axis's innovation variance P00 + R.
     const ye = local[0]! - d[at + STATE]!,
@@ -133,7 +162,18 @@ export class GatedKalmanTracks implements TrackEstimator {
       sn = d[at + COVARIANCE + 3]! + rh;
     if ((ye * ye) / se + (yn * yn) / sn > GATE_HORIZONTAL) {
       this.rejected++;
-      if (++d[at + REJECTED]! < RESTART_AFTER) return false;
+      // Rejected fixes that agree with one another (each plausible from the one before, not a repeat) are the
+      // vehicle really elsewhere: after RESTART_AFTER of them the track starts again there.
+      const dt = tSeconds - d[at + CANDIDATE + 3]!;
+      const step = Math.hypot(x - d[at + CANDIDATE]!, y - d[at + CANDIDATE + 1]!, z - d[at + CANDIDATE + 2]!);
+      const speed = Math.hypot(d[at + STATE + 1]!, d[at + STATE + 3]!, d[at + STATE + 5]!);
+      const agrees = dt > 0 && step > 1 && step <= (2 * speed + 50) * dt + 3 * Math.sqrt(rh);
+      d[at + REJECTED] = agrees ? d[at + REJECTED]! + 1 : 1;
+      d[at + CANDIDATE] = x;
+      d[at + CANDIDATE + 1] = y;
+      d[at + CANDIDATE + 2] = z;
+      d[at + CANDIDATE + 3] = tSeconds;
+      if (d[at + REJECTED]! < RESTART_AFTER) return false;
       const profile = this.profileOf(at);
       this.start(slot, tSeconds, x, y, z, profile);
       this.restarts++;
@@ -164,12 +204,14 @@ export class GatedKalmanTracks implements TrackEstimator {
       at = slot * STRIDE;
     this.predict(at, tSeconds);
     const r = d[at + PROFILE + 4]!;
-    // The measured velocity is east-north-up at the track; the frame's axes differ from it by under 0.5°.
+    // The measured velocity is east-north-up where the vehicle is, whose axes turn from the frame's as it goes (the
+    // meridians converge): into the frame through ECEF.
+    const v = this.velocityInFrame(at, east, north, up);
     if (horizontal) {
-      this.updateVelocity(at, 0, east, r);
-      this.updateVelocity(at, 1, north, r);
+      this.updateVelocity(at, 0, v[0]!, r);
+      this.updateVelocity(at, 1, v[1]!, r);
     }
-    if (vertical) this.updateVelocity(at, 2, up, r);
+    if (vertical) this.updateVelocity(at, 2, v[2]!, r);
   }
 
   stateAt(slot: number, tSeconds: number, out: Float64Array): void {
@@ -249,6 +291,26 @@ export class GatedKalmanTracks implements TrackEstimator {
     d[c + 2] = (1 - k1) * p11;
   }
 
+  /** A velocity east-north-up at the slot's estimated position, in its frame (scratch). */
+  private velocityInFrame(at: number, east: number, north: number, up: number): Float64Array {
+    const d = this.data,
+      f = at + FRAME,
+      out = this.scratch;
+    const e = d[at + STATE]!,
+      n = d[at + STATE + 2]!,
+      u = d[at + STATE + 4]!;
+    for (let k = 0; k < 3; k++) out[k] = d[at + ORIGIN + k]! + d[f + k]! * e + d[f + 3 + k]! * n + d[f + 6 + k]! * u;
+    const geo = ecefToGeodetic(out, out[0]!, out[1]!, out[2]!);
+    ecefToEnuMatrix(this.frame, geo[0]!, geo[1]!);
+    const m = this.frame;
+    // ECEF velocity: the rows of the ENU matrix are the east, north and up unit vectors.
+    const vx = m[0]! * east + m[3]! * north + m[6]! * up,
+      vy = m[1]! * east + m[4]! * north + m[7]! * up,
+      vz = m[2]! * east + m[5]! * north + m[8]! * up;
+    for (let k = 0; k < 3; k++) out[k] = d[f + 3 * k]! * vx + d[f + 3 * k + 1]! * vy + d[f + 3 * k + 2]! * vz;
+    return out;
+  }
+
   /** ECEF point to the slot's local ENU frame (scratch). */
   private toLocal(at: number, x: number, y: number, z: number): Float64Array {
     const d = this.data,
@@ -275,7 +337,7 @@ export class GatedKalmanTracks implements TrackEstimator {
   /** Moves the frame's origin to the track's position, carrying its state over (covariances kept). */
   private reanchor(at: number): void {
     const d = this.data;
-    const state = new Float64Array(6); // rare: once per 50 km of travel
+    const state = this.reanchorState;
     this.stateAt(at / STRIDE, d[at + TIME]!, state);
     this.anchor(at, state[0]!, state[1]!, state[2]!);
     const f = at + FRAME;
@@ -294,6 +356,7 @@ export class GatedKalmanTracks implements TrackEstimator {
       positionSigmaM: Math.sqrt(d[at + PROFILE + 2]!),
       heightSigmaM: Math.sqrt(d[at + PROFILE + 3]!),
       velocitySigmaMps: Math.sqrt(d[at + PROFILE + 4]!),
+      timeSigmaSeconds: d[at + PROFILE + 5]!,
     };
   }
 }

@@ -67,6 +67,8 @@ export interface TrackTableStats {
   fixes: number;
   /** Positions the estimator's gate rejected. */
   glitches: number;
+  /** Positions that repeated the one before (a receiver's stale position), not used. */
+  repeats: number;
   /** Vehicles refused because the table was full. */
   refused: number;
   /** Fixes outside the altitude band. */
@@ -82,7 +84,7 @@ const HEADING_MIN_SPEED = 0.5;
 export class TrackTable {
   readonly capacity: number;
   readonly estimator: TrackEstimator;
-  readonly stats: TrackTableStats = { fixes: 0, glitches: 0, refused: 0, outOfBand: 0, tracksMade: 0, tracksLeft: 0 };
+  readonly stats: TrackTableStats = { fixes: 0, glitches: 0, repeats: 0, refused: 0, outOfBand: 0, tracksMade: 0, tracksLeft: 0 };
   private readonly tracks: (Track | undefined)[] = [];
   private readonly free: number[] = [];
   private readonly byKey: Map<number, number>[] = [new Map(), new Map()];
@@ -349,9 +351,19 @@ export class TrackTable {
             ? ESTIMATOR_PROFILES.mlat
             : ESTIMATOR_PROFILES.air;
       this.estimator.start(slot, sampleSeconds, p[0]!, p[1]!, p[2]!, profile);
+      track.lastLatitudeDeg = fix.latitudeDeg;
+      track.lastLongitudeDeg = fix.longitudeDeg;
       track.positioned = true;
       return TRACK_NEW | TRACK_MOVED;
     }
+    // A receiver repeats the last position it decoded while the vehicle flies on: the same latitude and longitude
+    // again is no measurement.
+    if (fix.flags & FIX_POSITION && fix.latitudeDeg === track.lastLatitudeDeg && fix.longitudeDeg === track.lastLongitudeDeg) {
+      this.stats.repeats++;
+      return 0;
+    }
+    track.lastLatitudeDeg = fix.flags & FIX_POSITION ? fix.latitudeDeg : Number.NaN;
+    track.lastLongitudeDeg = fix.flags & FIX_POSITION ? fix.longitudeDeg : Number.NaN;
     const hasHeight = (fix.flags & FIX_HEIGHT) !== 0 || (fix.flags & FIX_ECEF) !== 0;
     if (this.estimator.position(slot, sampleSeconds, p[0]!, p[1]!, p[2]!, hasHeight)) return TRACK_MOVED;
     this.stats.glitches++;
@@ -362,7 +374,7 @@ export class TrackTable {
   private truthPosition(track: Track, p: Float64Array, sampleSeconds: number): number {
     const t = track.truth;
     const dt = sampleSeconds - track.truthSeconds;
-    if (track.positioned && !track.truthHasVelocity && dt > 0) {
+    if (track.positioned && dt > 0) {
       for (let k = 0; k < 3; k++) t[3 + k] = (p[k]! - t[k]!) / dt;
     } else if (!track.positioned) t.fill(0, 3);
     t[0] = p[0]!;

@@ -47,6 +47,9 @@ export class Track {
   heightGeometric = false;
   gnssMinusBaroM = Number.NaN;
   onGround = false;
+  /** The last position measured (a repeat of it is no measurement). */
+  lastLatitudeDeg = Number.NaN;
+  lastLongitudeDeg = Number.NaN;
   /** Last reported heading (deg), NaN when none; and the last direction used (held when slow). */
   headingDeg = Number.NaN;
   heldHeadingDeg = 0;
@@ -82,6 +85,8 @@ export class Track {
     this.heightGeometric = false;
     this.gnssMinusBaroM = Number.NaN;
     this.onGround = false;
+    this.lastLatitudeDeg = Number.NaN;
+    this.lastLongitudeDeg = Number.NaN;
     this.headingDeg = Number.NaN;
     this.heldHeadingDeg = 0;
     this.pitchDeg = Number.NaN;
