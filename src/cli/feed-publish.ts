@@ -91,6 +91,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   const durationSeconds = durationFlag(args.flags, 'duration', problems);
   const staleSeconds = durationFlag(args.flags, 'stale', problems);
   const pollSeconds = durationFlag(args.flags, 'poll', problems);
+  const stallSeconds = durationFlag(args.flags, 'stall', problems);
   const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 2;
   const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
   const altitudeBand = await altitudeBandFlag(stringFlag(args.flags, 'altitude-band'), problems);
@@ -119,6 +120,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
       rateHz,
       ...(io.stdin ? { stdin: io.stdin } : {}),
       ...(pollSeconds === undefined ? {} : { pollSeconds }),
+      ...(stallSeconds === undefined ? {} : { stallSeconds }),
     }),
   );
   const publisher = await createPublisher(config, { absoluteTimestamps: false });
@@ -176,10 +178,11 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
           `publish: ${name}: bad input (counted, skipped); the first: ${printable(stats.decoder.firstProblem)}\n`,
         );
       }
+      // A failure is said when it is new: a feed that fails the same way again and again says it once.
       const error = stats.connection.connected ? undefined : stats.connection.lastError;
-      if (error !== s.error) {
+      if (error !== undefined && error !== s.error) {
         s.error = error;
-        if (error) io.stderr.write(`publish: ${name}: ${printable(error)}; trying again\n`);
+        io.stderr.write(`publish: ${name}: ${printable(error)}; trying again\n`);
       }
     });
   };

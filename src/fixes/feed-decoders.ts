@@ -128,6 +128,7 @@ class LineFeedDecoder implements FeedDecoder {
 
   private overlong(count: number): void {
     if (count === 0) return;
+    this.stats.messages += count;
     this.stats.overlong += count;
     this.stats.firstProblem ??= `a line longer than ${MAX_LINE_BYTES[this.format]} bytes (dropped)`;
   }

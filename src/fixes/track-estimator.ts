@@ -119,7 +119,8 @@ export class GatedKalmanTracks implements TrackEstimator {
 
   grow(capacity: number): void {
     if (capacity * STRIDE <= this.data.length) return;
-    const data = new Float64Array(capacity * STRIDE);
+    // Doubling: tracks come one at a time, and copying all at each would cost the square of their number.
+    const data = new Float64Array(Math.max(capacity, 2 * (this.data.length / STRIDE), 16) * STRIDE);
     data.set(this.data);
     this.data = data;
   }

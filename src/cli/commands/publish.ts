@@ -170,6 +170,12 @@ export const command: Command = {
       value: 'T',
       description: 'With an aircraft.json feed: seconds between polls. Defaults to 1 s.',
     },
+    stall: {
+      type: 'string',
+      value: 'T',
+      description:
+        'With --feed: a connection silent this long (or a poll unanswered) counts as failed and is made again. Defaults to 30 s.',
+    },
     ...settingFlags(['network', 'dis', 'emitter', 'heartbeat'], {
       side: 'send',
       detailed: ['dis', 'emitter', 'heartbeat'],
