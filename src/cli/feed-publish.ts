@@ -210,7 +210,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   return failure || everySendFailed(publisher.stats) ? EXIT_FAILURE : EXIT_OK;
 }
 
-/** One source's counts: `sbs://…: 5,012 messages (3 bad), 42 aircraft (58 seen), 3 glitches, 1,204 fixes → 130 PDUs (89 % saved)`. */
+/** One source's counts: `sbs://…: 5012 messages (3 bad ones), 42 aircraft (58 seen), 3 glitches, 1204 positions → 130 PDUs (89 % saved)`. */
 export function statusLine(stats: FeedStats, pdus: number): string {
   const d = stats.decoder;
   const [one, many] = VEHICLES[stats.format] ?? ['vehicle', 'vehicles'];
@@ -221,9 +221,11 @@ export function statusLine(stats: FeedStats, pdus: number): string {
   ];
   if (stats.glitches > 0) parts.push(formatCount(stats.glitches, 'glitch', 'glitches'));
   if (stats.refused > 0) parts.push(`${stats.refused} refused (table full or outside the altitude band)`);
-  const saved = stats.fixSamples > 0 ? Math.max(0, 1 - pdus / stats.fixSamples) : 0;
+  // Against a bridge that sends a PDU for every position it hears.
+  const positions = stats.positionFixes;
+  const saved = positions > 0 ? 1 - pdus / positions : 0;
   parts.push(
-    `${formatCount(stats.fixSamples, 'fix', 'fixes')} → ${formatCount(pdus, 'PDU')}${stats.fixSamples > 0 ? ` (${(100 * saved).toFixed(0)} % saved)` : ''}`,
+    `${formatCount(positions, 'position')} → ${formatCount(pdus, 'PDU')}${positions > 0 ? ` (${(100 * saved).toFixed(0)} % ${saved >= 0 ? 'saved' : 'more: heartbeats'})` : ''}`,
   );
   if (!stats.connection.connected && stats.connection.lastError)
     parts.push(`not connected: ${stats.connection.lastError}`);

@@ -9,7 +9,7 @@ import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
 import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
 import { createTruthState, type TruthState } from '../dr/truth-state.js';
 import { createDecoderStats, createFeedDecoder, type FeedFormat } from '../fixes/feed-decoders.js';
-import { Fix } from '../fixes/fix.js';
+import { Fix, FIX_ECEF, FIX_POSITION } from '../fixes/fix.js';
 import type { Track } from '../fixes/track.js';
 import {
   TRACK_GLITCH,
@@ -24,6 +24,10 @@ import type { TruthSample } from '../stream/operators.js';
 import { FeedTracks } from './feed-tracks.js';
 import type { Chunk, ConnectionOptions, ConnectionStatus } from './connections.js';
 import type { FeedSpec } from './feed-url.js';
+
+/** Ticks per sample of a vessel between its fixes. */
+const VESSEL_TICK_EVERY = 4;
+const KEY_SPACE_MMSI = 1;
 
 /** What a feed has done so far, updated in place. */
 export interface FeedStats {
@@ -41,16 +45,17 @@ export interface FeedStats {
   refused: number;
   /** Vehicles that left (gone quiet, out of the band, or a record's leave). */
   left: number;
-  /** Truth samples handed on, and the fixes among them. */
+  /** Truth samples handed on, the fixes among them, and the fixes among those that placed the vehicle. */
   samples: number;
   fixSamples: number;
+  positionFixes: number;
 }
 
 /** Options of a live feed. */
 export interface LiveFeedOptions extends ConnectionOptions {
   /** The tracks shared with the publisher's other feeds. Defaults to tracks of this feed's own. */
   readonly tracks?: FeedTracks;
-  /** Samples per second of each vehicle between fixes. Defaults to 2. */
+  /** Samples per second of each vehicle between fixes (a quarter of it for vessels). Defaults to 2. */
   readonly rateHz?: number;
   /** The clock (`now()` in ms) of samples and ticks. Defaults to `asyncScheduler` (the wall clock). */
   readonly scheduler?: SchedulerLike;
@@ -146,6 +151,7 @@ export function feedFromChunks(
     left: 0,
     samples: 0,
     fixSamples: 0,
+    positionFixes: 0,
   };
   const scheduler = options.scheduler ?? asyncScheduler;
   const periodMs = 1000 / (options.rateHz ?? 2);
@@ -210,18 +216,24 @@ export function feedFromChunks(
       }
       if (track.positioned && changes & (TRACK_MOVED | TRACK_IDENTITY)) {
         stats.fixSamples++;
+        if (changes & TRACK_MOVED && fix.flags & (FIX_POSITION | FIX_ECEF)) stats.positionFixes++;
         emit(track, t, 0);
       }
     };
     const paced = options.gate ? pacer(onFix, scheduler, options.gate) : undefined;
     const decoder = createFeedDecoder(format, paced ?? onFix, decoderStats);
 
+    let tickCount = 0;
     const tick = (): void => {
       const wallSeconds = scheduler.now() / 1000;
+      // Vessels are sampled a quarter as often: at 15 m/s at most, their dead reckoning drifts slowly.
+      const vessels = tickCount++ % VESSEL_TICK_EVERY === 0;
       table.forEachPositioned((track) => {
         if (track.source !== source) return;
         if (table.isStale(track, wallSeconds)) leave(track, wallSeconds);
-        else emit(track, track.ownTime ? wallSeconds + track.clockOffsetSeconds : wallSeconds, 0);
+        else if (vessels || track.keySpace !== KEY_SPACE_MMSI) {
+          emit(track, track.ownTime ? wallSeconds + track.clockOffsetSeconds : wallSeconds, 0);
+        }
       });
     };
     const ticks = scheduler.schedule(function () {

@@ -84,7 +84,15 @@ const HEADING_MIN_SPEED = 0.5;
 export class TrackTable {
   readonly capacity: number;
   readonly estimator: TrackEstimator;
-  readonly stats: TrackTableStats = { fixes: 0, glitches: 0, repeats: 0, refused: 0, outOfBand: 0, tracksMade: 0, tracksLeft: 0 };
+  readonly stats: TrackTableStats = {
+    fixes: 0,
+    glitches: 0,
+    repeats: 0,
+    refused: 0,
+    outOfBand: 0,
+    tracksMade: 0,
+    tracksLeft: 0,
+  };
   private readonly tracks: (Track | undefined)[] = [];
   private readonly free: number[] = [];
   private readonly byKey: Map<number, number>[] = [new Map(), new Map()];
@@ -358,7 +366,11 @@ export class TrackTable {
     }
     // A receiver repeats the last position it decoded while the vehicle flies on: the same latitude and longitude
     // again is no measurement.
-    if (fix.flags & FIX_POSITION && fix.latitudeDeg === track.lastLatitudeDeg && fix.longitudeDeg === track.lastLongitudeDeg) {
+    if (
+      fix.flags & FIX_POSITION &&
+      fix.latitudeDeg === track.lastLatitudeDeg &&
+      fix.longitudeDeg === track.lastLongitudeDeg
+    ) {
       this.stats.repeats++;
       return 0;
     }
