@@ -164,7 +164,7 @@ function beastItems(copies: number): Timed[] {
     if (t0 < 0) t0 = timestamp;
     frames.push({ t: (timestamp - t0) / 12e6, type, timestamp, message: message.slice(0, length) });
   }).push(raw);
-  const escape = (bytes: number[]): number[] => bytes.flatMap((b) => (b === 0x1a ? [0x1a, 0x1a] : [b]));
+  const escaped = (bytes: number[]): number[] => bytes.flatMap((b) => (b === 0x1a ? [0x1a, 0x1a] : [b]));
   return frames.map(({ t, type, timestamp, message }) => {
     const out: number[] = [];
     for (let c = 0; c < copies; c++) {
@@ -179,7 +179,7 @@ function beastItems(copies: number): Timed[] {
         m[13] = crc & 0xff;
       }
       const ts = [40, 32, 24, 16, 8, 0].map((s) => Math.floor(timestamp / 2 ** s) & 0xff);
-      out.push(0x1a, type, ...escape([...ts, 0x80, ...m]));
+      out.push(0x1a, type, ...escaped([...ts, 0x80, ...m]));
     }
     return { atSeconds: t, bytes: Uint8Array.from(out) };
   });

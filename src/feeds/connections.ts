@@ -51,6 +51,7 @@ export interface ByteStream {
   off(event: 'data' | 'end' | 'error', listener: (value?: unknown) => void): unknown;
 }
 
+/** How a feed's connection behaves: its stall bound, the poll interval, standard input. */
 export interface ConnectionOptions {
   /** A client connection without a byte for this long is closed and made again. Defaults to 30 s. */
   readonly stallSeconds?: number;

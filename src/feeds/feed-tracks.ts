@@ -13,6 +13,10 @@ export interface FeedTracksOptions extends TrackTableOptions {
   readonly algorithm?: number | 'auto';
 }
 
+/**
+ * The tracks of one publisher's feeds: give the same `FeedTracks` to every feed (`{ tracks }`) so that their
+ * vehicles get entity numbers of their own, and read `table` for the tracks and their counters.
+ */
 export class FeedTracks {
   readonly table: TrackTable;
   private readonly entities = new WeakMap<Track, LocalEntity>();

@@ -9,6 +9,7 @@ import type { FeedFormat } from '../fixes/feed-decoders.js';
 /** How a feed's bytes arrive. */
 export type FeedTransport = 'tcp-client' | 'tcp-listen' | 'udp-listen' | 'http-poll' | 'stdin' | 'file';
 
+/** A feed's source as `parseFeedUrl` or `parseTruthSource` read it: its format, how it arrives and where from. */
 export interface FeedSpec {
   /** As given (for messages and the status line). */
   readonly text: string;

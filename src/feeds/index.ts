@@ -36,8 +36,12 @@ function spec(parsed: FeedSpec | string, formats: readonly string[], what: strin
  *
  * ## Example
  * ```ts
+ * import { createPublisher, deadReckonEmit } from 'reckon';
+ * import { adsbFeed } from 'reckon/feeds';
+ *
+ * const publisher = await createPublisher({ network: { port: 3000 } });
  * const feed = adsbFeed('beast://127.0.0.1:30005');
- * feed.pipe(deadReckonEmit({ config }), publisher.transmit()).subscribe();
+ * feed.pipe(deadReckonEmit({ config: publisher.config }), publisher.transmit()).subscribe();
  * setInterval(() => console.log(feed.stats.vehicles, 'aircraft'), 5000);
  * ```
  */
