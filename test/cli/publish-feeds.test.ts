@@ -233,7 +233,7 @@ const records = (n: number) =>
 describe.concurrent("publish --truth: any program's records", () => {
   it('-: records on standard input become the entity, with its SISO type by name; the end of input ends the run', async () => {
     const stdin = new PassThrough();
-    const run = startCli(['publish', '--port', port, '--application', '106', '--truth', '-'], {}, stdin);
+    const run = startCli(['publish', '--port', port, '--application', '106', '--truth', '-'], {}, undefined, stdin);
     for (const line of records(20)) stdin.write(`${line}\n`);
     stdin.write('not json\n');
     stdin.write(`${JSON.stringify({ id: 'tank-7', leave: true })}\n`);

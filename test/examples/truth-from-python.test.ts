@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
-import { findSystemBinary } from '../support/system-binary.js';
+import { findSystemBinary } from '../../scripts/support/system-binary.js';
 
 const python = findSystemBinary('python3');
 const EXAMPLE = new URL('../../examples/truth-from-python.py', import.meta.url).pathname;
@@ -20,7 +20,12 @@ describe.skipIf(!python.path)('examples/truth-from-python.py | reckon publish --
       const child = spawn(python.path!, [EXAMPLE, '--duration', '2', '--rate', '10'], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
-      const publish = startCli(['publish', '--truth', '-', '--port', port, '--application', '61'], {}, child.stdout);
+      const publish = startCli(
+        ['publish', '--truth', '-', '--port', port, '--application', '61'],
+        {},
+        undefined,
+        child.stdout,
+      );
       expect(await within(publish.exited, 20_000, 'publish to exit')).toBe(0);
       await subscribe.waitFor(/"type":"removed"[^\n]*\n[\s\S]*"type":"removed"/, 10_000);
       const events = subscribe
