@@ -23,6 +23,7 @@ function messageLength(type: number): number {
   return type === 0x31 ? 2 : type === 0x32 ? 7 : type === 0x33 ? 14 : 0;
 }
 
+/** Beast binary frames out of a byte stream (escaped 0x1a, types 1–3), noise between frames skipped and counted. */
 export class BeastDeframer {
   /** Frames handed over. */
   frames = 0;

@@ -6,6 +6,7 @@
  */
 import { entityTypeByName } from '../names/entity-type-search.js';
 
+/** A DIS entity type as its seven numbers: kind, domain, country, category, subcategory, specific, extra. */
 export type EntityTypeNumbers = [number, number, number, number, number, number, number];
 
 /** ICAO type designators and the SISO name of the model (each found by `entityTypeByName`; a test checks them). */

@@ -36,6 +36,7 @@ export interface DecoderStats {
   firstProblem: string | undefined;
 }
 
+/** Decoder counters, all zero. */
 export function createDecoderStats(): DecoderStats {
   return {
     messages: 0,

@@ -10,6 +10,7 @@ export const FIX_POSITION = 1 << 0;
 export const FIX_HEIGHT = 1 << 1;
 /** `groundSpeedMps` and `trackDeg`. */
 export const FIX_GROUND_VELOCITY = 1 << 2;
+/** `verticalRateMps`. */
 export const FIX_VERTICAL_RATE = 1 << 3;
 /** `headingDeg`: where the nose or bow points (true), as opposed to the track over ground. */
 export const FIX_HEADING = 1 << 4;
@@ -17,6 +18,7 @@ export const FIX_HEADING = 1 << 4;
 export const FIX_CALLSIGN = 1 << 5;
 /** `category` (ADS-B emitter category), `typeDesignator`, `shipType`, dimensions or `entityType`. */
 export const FIX_TYPE = 1 << 6;
+/** `onGround`: the vehicle reports it is on the ground. */
 export const FIX_ON_GROUND = 1 << 7;
 /** The vehicle is gone (a record's `"leave": true`). */
 export const FIX_LEAVE = 1 << 8;

@@ -10,6 +10,7 @@ export type LineSink = (bytes: Uint8Array, start: number, end: number) => void;
 const LF = 10,
   CR = 13;
 
+/** Splits a byte stream into lines (LF or CRLF) within a bound of bytes per line; see the file's comment. */
 export class LineSplitter {
   /** Lines dropped for being longer than the bound. */
   overlong = 0;

@@ -25,6 +25,7 @@ export interface EstimatorProfile {
   readonly timeSigmaSeconds: number;
 }
 
+/** Motion and measurement noise of each kind of live source: ADS-B, multilateration and AIS. */
 export const ESTIMATOR_PROFILES = {
   /** ADS-B: GNSS positions through 17-bit CPR (about 5 m), 25 ft altitude steps, 1 kt velocity steps. */
   air: {

@@ -32,9 +32,13 @@ import { Track } from './track.js';
 
 /** What a fix did to its track (`TrackTable.apply`), a bit set. */
 export const TRACK_MOVED = 1;
+/** The fix started a track. */
 export const TRACK_NEW = 2;
+/** The fix changed the track's identity (callsign, type, force). */
 export const TRACK_IDENTITY = 4;
+/** The track leaves: its vehicle said so, or flew out of the altitude band. */
 export const TRACK_LEFT = 8;
+/** The fix's position was rejected as a glitch. */
 export const TRACK_GLITCH = 16;
 /** No track could be made (the table is full) or the fix was outside the altitude band. */
 export const TRACK_REFUSED = 32;
@@ -49,6 +53,7 @@ export const DEFAULT_STALE_SECONDS: Readonly<Record<KeySpace, number>> = {
   [KeySpace.NAMED]: Number.POSITIVE_INFINITY,
 };
 
+/** Options of `TrackTable`. */
 export interface TrackTableOptions {
   /** Tracks held at most (≤ 65534). Defaults to 65534. */
   readonly capacity?: number;
@@ -81,6 +86,7 @@ const DEG = Math.PI / 180;
 /** Below this speed (m/s) a direction of travel is noise: the heading is held. */
 const HEADING_MIN_SPEED = 0.5;
 
+/** The live tracks of feeds, one slot per vehicle, cleaned by a `TrackEstimator`, bounded by `capacity`. */
 export class TrackTable {
   readonly capacity: number;
   readonly estimator: TrackEstimator;

@@ -9,6 +9,7 @@ import { KeySpace, POSITION_SOURCE_TAGS, type PositionSource, PositionSource as 
 /** DIS force of live civil traffic: neutral (SISO-REF-010 ForceID 3). */
 export const FORCE_NEUTRAL = 3;
 
+/** One live track of a feed (see the file's comment). */
 export class Track {
   keySpace: KeySpace = KeySpace.ICAO;
   key = 0;
