@@ -5,7 +5,8 @@
  * entities a frame) into the table, packing and uploading the GPU records of what changed, the GPU's DR pass, what
  * is in view and labelled, the deck.gl layer and attribute update — median and 95th percentile ms over frames of
  * synthetic time (bench/view-page/bench-page.ts); goals: 10k median 2 ms, 100k median 3 ms, 1m median 16 ms and p95
- * 33 ms. WebGL runs on the CPU (SwiftShader) here, so drawing is left out of the figure (it is the GPU's part); the
+ * 33 ms. Baseline, in the same page and run: the CPU path (`cpuPathMedianMs`, the table's float64 DR and smoothing of
+ * every entity and its conversion to longitude, latitude and heading per frame). WebGL runs on the CPU (SwiftShader) here, so drawing is left out of the figure (it is the GPU's part); the
  * interval between frames, which holds it, is reported beside (`intervalMedianMs`).
  * `view.bundle`: bytes of the built page (dist/view/page) as served, raw and gzip-compressed; goal < 2 MB gzipped.
  * Skipped with one line where Chromium is missing.
@@ -152,6 +153,7 @@ const suite: BenchSuite = async ({ quick }) => {
         results.push({
           name,
           ...rounded,
+          speedupVsCpuPath: round((r['cpuPathMedianMs'] ?? 0) / (r['medianMs'] ?? 1)),
           goalMs,
           ...(goalP95Ms === null ? {} : { goalP95Ms }),
           browser: 'chromium-headless-swiftshader',

@@ -446,6 +446,7 @@ const ROWS: readonly Row[] = [
         value(`view.frame.${key}`, 'gpuMedianMs', ' ms GPU upload'),
         value(`view.frame.${key}`, 'layersMedianMs', ' ms layers'),
       ),
+      baseline: labelled('CPU path', value(`view.frame.${key}`, 'cpuPathMedianMs', ' ms median')),
       ratio: labelled('goal', value(`view.frame.${key}`, 'goalMs', ' ms')),
     }),
   ),

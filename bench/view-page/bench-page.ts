@@ -23,6 +23,7 @@ import { GpuEntities } from '../../src/view/page/gpu/gpu-entities.js';
 import { InView } from '../../src/view/page/in-view.js';
 import { LabelChooser } from '../../src/view/page/declutter.js';
 import { labelText } from '../../src/view/page/layers.js';
+import { drawnStateOf } from '../../src/view/page/map-coordinates.js';
 
 const DEG = Math.PI / 180;
 
@@ -49,6 +50,12 @@ interface BenchResult {
   readable: number;
   /** 1 when the table ran the WebAssembly SIMD kernel (as the page does under the gateway's policy), else 0. */
   wasmKernel: number;
+  /**
+   * Baseline, the CPU path in the same page and run: the table's float64 dead reckoning and smoothing of every entity
+   * (`render`) and each one's conversion to longitude, latitude and heading (`drawnStateOf`), per frame (median) — a
+   * lower bound of what the page did per frame before the GPU held the models (deck.gl's upload of the result left out).
+   */
+  cpuPathMedianMs: number;
 }
 
 declare global {
@@ -206,6 +213,39 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
     last = now;
   }
   gpu.destroy();
+  // The baseline: the CPU path's per-entity work on the same entities, over the next frames of synthetic time.
+  const table = entities.table,
+    scratch = new Float64Array(5),
+    geodetic = new Float64Array(3 * table.highWater),
+    heading = new Float64Array(table.highWater),
+    cosLat = new Float64Array(table.highWater),
+    cpuTimes: number[] = [];
+  for (let f = 0; f < Math.min(frames, 20) + 3; f++) {
+    t += 1 / 60;
+    const start = performance.now();
+    table.render(t);
+    const location = table.displayLocation,
+      r = table.displayWorldToBody;
+    for (let slot = 0; slot < table.highWater; slot++) {
+      const s3 = 3 * slot,
+        s9 = 9 * slot;
+      drawnStateOf(
+        scratch,
+        slot,
+        location[s3]!,
+        location[s3 + 1]!,
+        location[s3 + 2]!,
+        r[s9]!,
+        r[s9 + 1]!,
+        r[s9 + 2]!,
+        geodetic,
+        heading,
+        cosLat,
+      );
+    }
+    if (f >= 3) cpuTimes.push(performance.now() - start);
+    await nextFrame();
+  }
   const sorted = [...times].sort((a, b) => a - b);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
@@ -222,5 +262,6 @@ window.__bench = async (n: number, frames: number): Promise<BenchResult> => {
     intervalMedianMs: median(intervals),
     readable: inView.readable ? 1 : 0,
     wasmKernel: entities.table.store.arena === null ? 0 : 1,
+    cpuPathMedianMs: median(cpuTimes),
   };
 };
