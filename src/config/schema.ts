@@ -14,6 +14,7 @@ import {
   HEARTBEAT_STATIONARY_SECONDS,
   HEARTBEAT_TIMEOUT_MULTIPLIER,
 } from '../dr/heartbeat.js';
+import { HEARTBEAT_CLASSES, type HeartbeatClass } from '../dr/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/position-smoothing.js';
 import { anyCaseEnum } from './any-case.js';
 import { parseCircleArea } from './circle-area.js';
@@ -172,26 +173,7 @@ export const EmitterConfigSchema = z
     message: 'must not be below minPositionThreshold',
   });
 
-/** Keys of per-kind/domain heartbeat overrides; see `heartbeatSeconds`. */
-export const HEARTBEAT_CLASSES = [
-  'platformOther',
-  'platformLand',
-  'platformAir',
-  'platformSurface',
-  'platformSubsurface',
-  'platformSpace',
-  'munition',
-  'lifeForm',
-  'environmental',
-  'culturalFeature',
-  'supply',
-  'radio',
-  'expendable',
-  'sensorEmitter',
-  'other',
-] as const;
-/** A class of entity with its own heartbeat. */
-export type HeartbeatClass = (typeof HEARTBEAT_CLASSES)[number];
+export { HEARTBEAT_CLASSES, type HeartbeatClass };
 
 export const HeartbeatConfigSchema = z.strictObject({
   heartbeatTable: setting(
