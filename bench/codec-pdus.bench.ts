@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { udpFromFrame } from '../src/pcap/packet.js';
 import { readCapture } from '../src/pcap/reader.js';
-import { DetonationRecord, decodeDetonationInto, decodeFireInto, FireRecord } from '../src/pdu/warfare.js';
+import { DetonationRecord, decodeDetonationInto, decodeFireInto, FireRecord } from '../src/pdu/wire/warfare.js';
 import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const BATCH = 1000;

@@ -10,11 +10,11 @@
  */
 import { createRequire } from 'node:module';
 import { ENTITY_STATE_FIXTURES } from '../test/fixtures/pdu/entity-state.js';
-import { decodeEntityStateInto } from '../src/pdu/entity-state-decoder.js';
-import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { decodeEntityState, entityStateRecordFromPdu } from '../src/pdu/entity-state-json.js';
-import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
-import { validateEntityState } from '../src/pdu/validate.js';
+import { decodeEntityStateInto } from '../src/pdu/wire/entity-state-decoder.js';
+import { encodeEntityStateInto } from '../src/pdu/wire/entity-state-encoder.js';
+import { decodeEntityState, entityStateRecordFromPdu } from '../src/pdu/json/entity-state-json.js';
+import { EntityStateRecord } from '../src/pdu/wire/entity-state-record.js';
+import { validateEntityState } from '../src/pdu/checks/validate.js';
 import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const fixture = ENTITY_STATE_FIXTURES[1]!;

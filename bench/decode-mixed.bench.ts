@@ -13,7 +13,7 @@ import { runCli } from '../src/cli/run.js';
 import { udpFromFrame } from '../src/pcap/packet.js';
 import { readCapture } from '../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../src/pcap/writer.js';
-import { forEachPdu } from '../src/pdu/header.js';
+import { forEachPdu } from '../src/pdu/wire/header.js';
 import { cpuSeconds, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const MIXED = new URL('../test/fixtures/dis/dis7_vrforces_gaz69_90deg_turn.pcap', import.meta.url);

@@ -12,10 +12,10 @@
  * smoothing) included; `.eager` loads the model and starts the smoothing at every PDU, as a table that resolves on
  * apply would. Figures per PDU.
  */
-import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
-import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
-import { DeadReckoningEmitter } from '../src/dr/emitter.js';
-import { createTruthState } from '../src/dr/truth-state.js';
+import { EntityStateRecord } from '../src/pdu/wire/entity-state-record.js';
+import { RemoteEntityTable } from '../src/dr/receiver/remote-entity-table.js';
+import { DeadReckoningEmitter } from '../src/dr/owner/emitter.js';
+import { createTruthState } from '../src/dr/owner/truth-state.js';
 import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const N = 100_000;

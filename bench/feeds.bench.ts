@@ -14,13 +14,13 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Observable, VirtualTimeScheduler } from 'rxjs';
-import { emitReasonNames } from '../src/dr/emitter.js';
-import { deadReckon } from '../src/dr/model.js';
+import { emitReasonNames } from '../src/dr/owner/emitter.js';
+import { deadReckon } from '../src/dr/models/model.js';
 import { feedFromChunks } from '../src/feeds/live-feed.js';
 import type { Chunk } from '../src/feeds/connections.js';
 import { FeedTracks } from '../src/feeds/feed-tracks.js';
 import { BeastDeframer, modeSCrc, type FeedFormat } from '../src/fixes/index.js';
-import type { EntityStateRecord } from '../src/pdu/entity-state-record.js';
+import type { EntityStateRecord } from '../src/pdu/wire/entity-state-record.js';
 import { deadReckonEmit } from '../src/stream/operators.js';
 import { consume, cpuSeconds, round, type BenchResult, type BenchSuite } from './harness.js';
 

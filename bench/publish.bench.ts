@@ -21,12 +21,12 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../src/config/schema.js';
-import { DeadReckoningEmitter } from '../src/dr/emitter.js';
-import { createTruthState } from '../src/dr/truth-state.js';
-import { ENTITY_STATE_BYTES } from '../src/pdu/constants.js';
-import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../src/pdu/timestamp.js';
+import { DeadReckoningEmitter } from '../src/dr/owner/emitter.js';
+import { createTruthState } from '../src/dr/owner/truth-state.js';
+import { ENTITY_STATE_BYTES } from '../src/pdu/wire/constants.js';
+import { encodeEntityStateInto } from '../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../src/pdu/wire/timestamp.js';
 import { LoadGenerator, type PduSink } from '../src/stream/load-generator.js';
 import { cpuSeconds, heapBytesPerOp, round, type BenchResult, type BenchSuite } from './harness.js';
 

@@ -6,10 +6,10 @@
  * Also the render-rate frame over those entities, and the receive path with display 'interpolate'.
  */
 import { Subject } from 'rxjs';
-import { EntityStateRecord, setMarkingText } from '../src/pdu/entity-state-record.js';
-import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { decodeEntityState } from '../src/pdu/entity-state-json.js';
-import type { EntityStatePdu } from '../src/pdu/schema.js';
+import { EntityStateRecord, setMarkingText } from '../src/pdu/wire/entity-state-record.js';
+import { encodeEntityStateInto } from '../src/pdu/wire/entity-state-encoder.js';
+import { decodeEntityState } from '../src/pdu/json/entity-state-json.js';
+import type { EntityStatePdu } from '../src/pdu/schema/schema.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
 import { createTransportStats, type DatagramReceiver, type DatagramTransport } from '../src/transport/transport.js';
 import { consume, heapBytesPerOp, opsPerSecond, round, type BenchResult, type BenchSuite } from './harness.js';

@@ -18,10 +18,10 @@
 import { fork } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { fileURLToPath } from 'node:url';
-import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
-import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
-import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord, entityKey } from '../src/pdu/entity-state-record.js';
+import { RemoteEntityTable } from '../src/dr/receiver/remote-entity-table.js';
+import { decodeEntityStateOrUpdateInto } from '../src/pdu/wire/entity-state-decoder.js';
+import { encodeEntityStateInto } from '../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord, entityKey } from '../src/pdu/wire/entity-state-record.js';
 import { PduReceiver } from '../src/transport/pdu-receiver.js';
 import { UdpTransport } from '../src/transport/udp.js';
 import { round, type BenchResult, type BenchSuite } from './harness.js';

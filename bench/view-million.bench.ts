@@ -14,11 +14,11 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import WebSocket, { WebSocketServer } from 'ws';
-import { RemoteEntityTable } from '../src/dr/remote-entity-table.js';
+import { RemoteEntityTable } from '../src/dr/receiver/remote-entity-table.js';
 import { geodeticDegreesToEcef } from '../src/math/geodesy.js';
-import { decodeEntityStateOrUpdateInto } from '../src/pdu/entity-state-decoder.js';
-import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../src/pdu/entity-state-record.js';
+import { decodeEntityStateOrUpdateInto } from '../src/pdu/wire/entity-state-decoder.js';
+import { encodeEntityStateInto } from '../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../src/pdu/wire/entity-state-record.js';
 import { resolveConfig } from '../src/stream/settings.js';
 import { ViewGateway } from '../src/view/gateway.js';
 import { createViewServer, listenView, pageUrl } from '../src/view/http.js';

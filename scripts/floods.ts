@@ -14,9 +14,9 @@ import { connect, createServer, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { encodeAnyPduInto, type AnyPduRecord } from '../src/pdu/any-pdu.js';
-import { StopFreezeRecord } from '../src/pdu/simulation-management.js';
-import { FireRecord } from '../src/pdu/warfare.js';
+import { encodeAnyPduInto, type AnyPduRecord } from '../src/pdu/wire/any-pdu.js';
+import { StopFreezeRecord } from '../src/pdu/wire/simulation-management.js';
+import { FireRecord } from '../src/pdu/wire/warfare.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = `${ROOT}dist/cli/main.js`;

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { createTruthState } from '../src/dr/truth-state.js';
+import { createTruthState } from '../src/dr/owner/truth-state.js';
 import { createFeedDecoder, type DecoderStats, type FeedFormat } from '../src/fixes/feed-decoders.js';
 import { TrackTable } from '../src/fixes/track-table.js';
 import { createRandom } from '../src/math/random.js';

@@ -25,12 +25,12 @@ import { readCapture } from '../src/pcap/reader.js';
 import { renderCaptureSummary } from '../src/cli/terminal/decode-summary.js';
 import { pcapFileHeader, pcapUdpRecord } from '../src/pcap/writer.js';
 import { pduTypeName } from '../src/names/enumerations.js';
-import { pduRecordToJson } from '../src/pdu/pdu-json.js';
+import { pduRecordToJson } from '../src/pdu/json/pdu-json.js';
 import { jsonLineNamingNonFinite } from '../src/cli/terminal/printable.js';
 import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from '../src/view/engagement-feed.js';
-import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../src/pdu/constants.js';
-import { entityStateRecordToPdu } from '../src/pdu/entity-state-json.js';
-import { CODEC_STATUS_NAMES, codecStatusName } from '../src/pdu/status.js';
+import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../src/pdu/wire/constants.js';
+import { entityStateRecordToPdu } from '../src/pdu/json/entity-state-json.js';
+import { CODEC_STATUS_NAMES, codecStatusName } from '../src/pdu/wire/status.js';
 import type { EntityFrame } from '../src/stream/frame.js';
 import { createSubscriber } from '../src/stream/subscriber.js';
 import {

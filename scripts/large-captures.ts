@@ -7,10 +7,10 @@
 import { open } from 'node:fs/promises';
 import { geodeticDegreesToEcef } from '../src/math/geodesy.js';
 import { pcapFileHeader, pcapUdpRecord } from '../src/pcap/writer.js';
-import { encodeEntityStateInto } from '../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord, setMarkingText } from '../src/pdu/entity-state-record.js';
-import { encodeSignalInto, encodeTransmitterInto, SignalRecord, TransmitterRecord } from '../src/pdu/radio.js';
-import { DetonationRecord, encodeDetonationInto, encodeFireInto, FireRecord } from '../src/pdu/warfare.js';
+import { encodeEntityStateInto } from '../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord, setMarkingText } from '../src/pdu/wire/entity-state-record.js';
+import { encodeSignalInto, encodeTransmitterInto, SignalRecord, TransmitterRecord } from '../src/pdu/wire/radio.js';
+import { DetonationRecord, encodeDetonationInto, encodeFireInto, FireRecord } from '../src/pdu/wire/warfare.js';
 
 export interface LargeCaptureOptions {
   /** Entities, each with `pdusPerEntity` Entity State PDUs. */

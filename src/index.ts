@@ -14,28 +14,28 @@ export type {
   DisTimestamp,
   VariableParameter,
   Vec3Tuple,
-} from './pdu/schema.js';
+} from './pdu/schema/schema.js';
 export {
   EntityStateRecord,
   entityKey,
   entityIdFromKey,
   setMarkingText,
   markingText,
-} from './pdu/entity-state-record.js';
-export { PduType } from './pdu/constants.js';
+} from './pdu/wire/entity-state-record.js';
+export { PduType } from './pdu/wire/constants.js';
 export {
   CodecStatus,
   codecStatusName,
   codecStatusMessage,
   PduDecodeError,
   type CodecStatusName,
-} from './pdu/status.js';
-export { forEachPdu, looksLikeDis, type PduVisitor } from './pdu/header.js';
-export { decodeEntityStateInto } from './pdu/entity-state-decoder.js';
-export { encodeEntityStateInto, EntityStateEncoder } from './pdu/entity-state-encoder.js';
-export { decodeEntityState, encodeEntityState } from './pdu/entity-state-json.js';
-export { PduRecords, type AnyPduRecord } from './pdu/any-pdu.js';
-export { decodePdu, encodePdu, type DisPdu } from './pdu/pdu-json.js';
+} from './pdu/wire/status.js';
+export { forEachPdu, looksLikeDis, type PduVisitor } from './pdu/wire/header.js';
+export { decodeEntityStateInto } from './pdu/wire/entity-state-decoder.js';
+export { encodeEntityStateInto, EntityStateEncoder } from './pdu/wire/entity-state-encoder.js';
+export { decodeEntityState, encodeEntityState } from './pdu/json/entity-state-json.js';
+export { PduRecords, type AnyPduRecord } from './pdu/wire/any-pdu.js';
+export { decodePdu, encodePdu, type DisPdu } from './pdu/json/pdu-json.js';
 
 // config — one zod schema for every setting; file, RECKON_* environment and flags
 export { ConfigSchema, defaultConfig, type Config, type ConfigInput } from './config/schema.js';
@@ -54,36 +54,36 @@ export {
   DR_RVB,
   DR_FVB,
   DR_ALGORITHM_NAMES,
-} from './dr/algorithm.js';
+} from './dr/models/algorithm.js';
 export {
   deadReckon,
   DeadReckoningModel,
   type DeadReckoningInput,
   type DeadReckoningResult,
-} from './dr/model.js';
-export { createTruthState, type TruthState } from './dr/truth-state.js';
-export { EmitterBank, type EmitterBankOptions } from './dr/emitter-bank.js';
+} from './dr/models/model.js';
+export { createTruthState, type TruthState } from './dr/owner/truth-state.js';
+export { EmitterBank, type EmitterBankOptions } from './dr/owner/emitter-bank.js';
 export {
   OwnedEntityTable,
   type OwnedEntityTableOptions,
   type OwnedEntityStats,
   type PduSink,
-} from './dr/owned-entity-table.js';
-export { DeadReckoningEmitter, emitReasonNames, type EmitterOptions } from './dr/emitter.js';
+} from './dr/owner/owned-entity-table.js';
+export { DeadReckoningEmitter, emitReasonNames, type EmitterOptions } from './dr/owner/emitter.js';
 export {
   HEARTBEAT_IEEE_TABLE_25,
   HEARTBEAT_KDIS,
   heartbeatSecondsFor,
   type HeartbeatTable,
-} from './dr/heartbeat.js';
+} from './dr/owner/heartbeat.js';
 export {
   SnapshotInterpolationBuffer,
   InterpolationStatus,
   type InterpolationOptions,
-} from './dr/snapshot-interpolation.js';
-export { RemoteEntityTable, type RemoteEntityTableOptions } from './dr/remote-entity-table.js';
-export { ApplyResult, TableEvent, type TableEventListener, type TableStats } from './dr/table-results.js';
-export type { SmoothingOptions, SmoothingMethodName } from './dr/position-smoothing.js';
+} from './dr/receiver/snapshot-interpolation.js';
+export { RemoteEntityTable, type RemoteEntityTableOptions } from './dr/receiver/remote-entity-table.js';
+export { ApplyResult, TableEvent, type TableEventListener, type TableStats } from './dr/receiver/table-results.js';
+export type { SmoothingOptions, SmoothingMethodName } from './dr/receiver/position-smoothing.js';
 
 // transport — datagrams over UDP (or any DatagramTransport); bundling, splitting, filtering, counters
 export type { DatagramTransport, DatagramReceiver, DatagramSource, TransportStats } from './transport/transport.js';

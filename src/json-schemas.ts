@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { ConfigSchema } from './config/schema.js';
-import * as pdus from './pdu/pdu-schemas.js';
-import { EntityStatePduSchema } from './pdu/schema.js';
+import * as pdus from './pdu/schema/pdu-schemas.js';
+import { EntityStatePduSchema } from './pdu/schema/schema.js';
 import { ExperimentSpecSchema } from './experiment/spec.js';
 import { TruthRecordSchema } from './fixes/truth-record-schema.js';
 

@@ -2,7 +2,7 @@
 // dynamic `import('…')` and `typeof import('…')` alike) is mapped to the folders it joins and checked against the
 // table below. A failure lists each forbidden import with its file and line. Adding an edge is a decision: change
 // the table here and the one in docs/ARCHITECTURE.md together.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   findImports,
@@ -217,6 +217,39 @@ describe('architecture: the dependency direction of docs/ARCHITECTURE.md', () =>
   });
 });
 
+/** Folders whose ideas each have a sub-folder: nothing directly in them but their index.ts. */
+const SPLIT: readonly string[] = ['pdu', 'dr'];
+
+/** The sub-folders of src/ (`pdu/wire`, …) and the files directly in each folder of `SPLIT`. */
+function rooms(): { subFolders: string[]; splitFiles: string[] } {
+  const subFolders: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(`${ROOT}src/${dir}`, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      subFolders.push(`${dir}/${entry.name}`);
+      walk(`${dir}/${entry.name}`);
+    }
+  };
+  for (const folder of FOLDERS) if (existsSync(`${ROOT}src/${folder}`)) walk(folder);
+  const splitFiles = SPLIT.flatMap((folder) =>
+    readdirSync(`${ROOT}src/${folder}`, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name !== 'index.ts')
+      .map((e) => `src/${folder}/${e.name}`),
+  );
+  return { subFolders: subFolders.sort(), splitFiles };
+}
+
+/** What disagrees between the sub-folders on disk and the rows of "Rooms inside a folder" in docs/ARCHITECTURE.md. */
+function roomProblems(subFolders: readonly string[], splitFiles: readonly string[], doc: string): string[] {
+  const section = /### Rooms inside a folder\n([\s\S]*?)\n###/.exec(doc)?.[1] ?? '';
+  const documented = [...section.matchAll(/^\| `([\w/-]+)\/` \|/gm)].map((m) => m[1]!);
+  return [
+    ...subFolders.filter((d) => !documented.includes(d)).map((d) => `src/${d}/ has no row in docs/ARCHITECTURE.md`),
+    ...documented.filter((d) => !subFolders.includes(d)).map((d) => `docs/ARCHITECTURE.md names ${d}/, not in src/`),
+    ...splitFiles.map((f) => `${f} belongs in one of its folder's sub-folders`),
+  ];
+}
+
 /** Files outside src/cli/ that may import it: they exercise or document the command itself. */
 const ABOUT_THE_CLI: readonly string[] = [
   'scripts/fuzz.ts',
@@ -244,6 +277,15 @@ function roomViolations(all: readonly ModuleImport[]): string[] {
   return problems;
 }
 
+describe('architecture: the rooms inside a folder (docs/ARCHITECTURE.md)', () => {
+  it('names every sub-folder of src/ and no other; pdu/ and dr/ hold only their sub-folders and index', () => {
+    const { subFolders, splitFiles } = rooms();
+    expect(subFolders).toContain('pdu/wire');
+    const doc = readFileSync(new URL('../docs/ARCHITECTURE.md', import.meta.url), 'utf8');
+    expect(roomProblems(subFolders, splitFiles, doc)).toEqual([]);
+  });
+});
+
 describe('architecture: the rooms beside src/ (docs/ARCHITECTURE.md)', () => {
   const beside = ['test', 'bench', 'scripts', 'examples'].flatMap((folder) => sourceFiles(ROOT, folder));
   const besideImports = beside.flatMap((f) => importsOf(ROOT, f));
@@ -267,13 +309,13 @@ describe('architecture: the checks can fail', () => {
   it('report forbidden edges, Node.js and rxjs in the pure core, computed imports and unknown folders', () => {
     expect(
       violations([
-        fake('src/pdu/x.ts', '../dr/store.js', 'src/dr/store.ts'),
+        fake('src/pdu/x.ts', '../dr/store.js', 'src/dr/models/store.ts'),
         fake('src/config/x.ts', '../cli/command.js', 'src/cli/command.ts'),
         fake('src/dr/x.ts', 'node:fs'),
         fake('src/math/x.ts', 'fs/promises'),
         fake('src/truth/parametric.ts', 'rxjs'),
         fake('src/stream/x.ts', undefined),
-        fake('src/viewer/x.ts', '../dr/store.js', 'src/dr/store.ts'),
+        fake('src/viewer/x.ts', '../dr/store.js', 'src/dr/models/store.ts'),
         fake('src/truth/loaders.ts', 'node:fs/promises'),
         fake('src/stream/x.ts', '../truth/index.js', 'src/truth/index.ts'),
       ]),
@@ -300,6 +342,15 @@ describe('architecture: the checks can fail', () => {
     ).toEqual([
       'scripts/figures.ts:1: imports test/support/chromium.ts; what test/ shares with others belongs in scripts/support/',
       'scripts/soak-subscriber.ts:1: imports src/cli/thread-cpu.ts; the CLI is a program, not a library',
+    ]);
+  });
+
+  it('report a sub-folder without its row, a row without its sub-folder, and a file left in a split folder', () => {
+    const doc = '### Rooms inside a folder\n\n| `pdu/wire/` | x |\n| `dr/gone/` | y |\n\n### next';
+    expect(roomProblems(['pdu/wire', 'pdu/new'], ['src/dr/loose.ts'], doc)).toEqual([
+      'src/pdu/new/ has no row in docs/ARCHITECTURE.md',
+      'docs/ARCHITECTURE.md names dr/gone/, not in src/',
+      "src/dr/loose.ts belongs in one of its folder's sub-folders",
     ]);
   });
 

@@ -1,5 +1,5 @@
 // The paths the texts name exist: each backticked path of this repository (`src/…`, `test/…`, `scripts/…`,
-// `bench/…`, or a file under a folder of src/ written as `dr/store.ts`) in docs/, README.md and CONTRIBUTING.md,
+// `bench/…`, or a file under a folder of src/ written as `dr/models/store.ts`) in docs/, README.md and CONTRIBUTING.md,
 // and each such path in a comment of src/. A renamed or split file otherwise leaves its old name behind.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,9 +107,10 @@ describe('paths named in the texts', () => {
   });
 
   it('are found in backticks and comments, and missing ones are reported', () => {
-    const doc = 'See `src/dr/store.ts:12`, `dr/nowhere.ts`, `test/**/*.test.ts` and ODJ `src/dis7/Timestamp.js`.';
+    const doc =
+      'See `src/dr/models/store.ts:12`, `dr/nowhere.ts`, `test/**/*.test.ts` and ODJ `src/dis7/Timestamp.js`.';
     expect(markdownPaths(doc).map(({ path }) => repositoryPath(path))).toEqual([
-      'src/dr/store.ts',
+      'src/dr/models/store.ts',
       'src/dr/nowhere.ts',
       'test',
       undefined,
@@ -117,13 +118,13 @@ describe('paths named in the texts', () => {
     expect(missing('x.md', markdownPaths(doc))).toEqual(['x.md:1: dr/nowhere.ts']);
     const source = [
       "const url = 'src/not/a/comment.ts';",
-      '// the table of src/dr/store.ts.',
+      '// the table of src/dr/models/store.ts.',
       '/** Methods of `dr/smoothing.ts`,',
       ' * and scripts/gone.ts */',
       "const s = 'test/not/either.ts';",
     ].join('\n');
     expect(commentPaths(source)).toEqual([
-      { line: 2, path: 'src/dr/store.ts' },
+      { line: 2, path: 'src/dr/models/store.ts' },
       { line: 3, path: 'dr/smoothing.ts' },
       { line: 4, path: 'scripts/gone.ts' },
     ]);

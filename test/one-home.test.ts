@@ -31,32 +31,32 @@ const FACTS: readonly Fact[] = [
   {
     name: 'the entity key (site · 2³² + application · 2¹⁶ + entity) and its split',
     pattern: /\bsite!?\s*\*\s*(?:0x1_0000_0000|2\s*\*\*\s*32)\s*\+|Math\.floor\(key\s*\/\s*0x1_0000_0000\)/,
-    home: ['src/pdu/entity-state-record.ts'],
+    home: ['src/pdu/wire/entity-state-record.ts'],
     notYet: ['src/view/gateway.ts', 'src/view/page/engagements.ts', 'src/view/page/main.ts'],
   },
   {
     name: 'the JSON form of an entity type from its seven numbers',
     pattern: /kind: \w+\[0\]!,\s*domain: \w+\[1\]!,\s*country: \w+\[2\]!,\s*category: \w+\[3\]!,\s*subcategory:/,
-    home: ['src/pdu/pdu-json-parts.ts'],
+    home: ['src/pdu/json/pdu-json-parts.ts'],
     notYet: [],
   },
   {
     name: "the DR algorithms' names",
     pattern: /'FPW',\s*'RPW'|\bFPW: 2\b/,
-    home: ['src/dr/algorithm.ts'],
+    home: ['src/dr/models/algorithm.ts'],
     notYet: ['src/experiment/spec.ts', 'src/view/page/panel.ts'],
   },
   {
     name: 'the heartbeat classes and their rules',
     pattern: /'platformSubsurface',\s*'platformSpace',\s*'munition'|function heartbeatClass\(/,
-    home: ['src/dr/heartbeat.ts'],
+    home: ['src/dr/owner/heartbeat.ts'],
     notYet: [],
   },
   {
     name: 'a PDU type as a bare number (PduType names it)',
     pattern: /\bpduType\s*[!=]==\s*\d|\b\d+\s*[!=]==\s*pduType\b/,
     home: [],
-    notYet: ['src/dr/remote-entity-table.ts', 'src/view/page/entities.ts'],
+    notYet: ['src/dr/receiver/remote-entity-table.ts', 'src/view/page/entities.ts'],
   },
 ];
 

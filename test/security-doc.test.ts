@@ -14,7 +14,7 @@ import { MAX_REPORT_ENTITIES } from '../src/report/entity-table.js';
 import { MAX_REPORT_RADIOS } from '../src/report/radios.js';
 import { TRACK_LIMITS } from '../src/truth/track-checks.js';
 import { MAX_CLIENT_MESSAGE_BYTES } from '../src/view/protocol.js';
-import { MAX_PENDING_ORDERS } from '../src/dr/pending-orders.js';
+import { MAX_PENDING_ORDERS } from '../src/dr/receiver/pending-orders.js';
 import { MAX_CONTROL_LINE_BYTES, MAX_NATS_MESSAGE_BYTES } from '../src/nats/inbound-limits.js';
 import { MAX_PCAPNG_INTERFACES } from '../src/pcap/reader.js';
 import { MAX_RADIOS } from '../src/view/radio-table.js';

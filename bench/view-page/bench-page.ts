@@ -12,9 +12,9 @@
 import * as maplibregl from 'maplibre-gl';
 import { MapboxOverlay } from '@deck.gl/mapbox';
 import type { Device } from '@luma.gl/core';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { PageEntities } from '../../src/view/page/entities.js';
 import { EntityLayers, deckLayerManager } from '../../src/view/page/layers.js';

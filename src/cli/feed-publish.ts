@@ -105,8 +105,8 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
       import('rxjs'),
       import('../stream/publisher.js'),
       import('../stream/operators.js'),
-      import('../dr/emitter.js'),
-      import('../pdu/entity-state-json.js'),
+      import('../dr/owner/emitter.js'),
+      import('../pdu/json/entity-state-json.js'),
       import('../feeds/index.js'),
     ]);
   const tracks = new feeds.FeedTracks({

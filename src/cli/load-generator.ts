@@ -82,7 +82,7 @@ export async function runLoadGenerator(args: ParsedArgs, io: CommandIo): Promise
   const [{ LoadGenerator }, { PduBundler }, { EMIT_REASON_NAMES }] = await Promise.all([
     import('../stream/load-generator.js'),
     import('../transport/bundler.js'),
-    import('../dr/emitter.js'),
+    import('../dr/owner/emitter.js'),
   ]);
   io.stderr.write(`publish: preparing ${entities} entities…\n`);
   const preparedMs = performance.now();

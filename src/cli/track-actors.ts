@@ -7,7 +7,7 @@ import type { UsageProblem } from './command.js';
 import type { FlagSpec, FlagValues } from './command.js';
 import type { Actor } from './terminal/scenario.js';
 import type { CsvColumns } from '../truth/csv-track.js';
-import type { EntityType } from '../pdu/schema.js';
+import type { EntityType } from '../pdu/schema/schema.js';
 import type { TrackError, TrackKind } from '../truth/track-checks.js';
 
 /** The CSV columns a flag names, by key of `CsvColumns`. */

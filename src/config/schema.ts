@@ -13,9 +13,9 @@ import {
   HEARTBEAT_KDIS,
   HEARTBEAT_STATIONARY_SECONDS,
   HEARTBEAT_TIMEOUT_MULTIPLIER,
-} from '../dr/heartbeat.js';
-import { HEARTBEAT_CLASSES, type HeartbeatClass } from '../dr/heartbeat.js';
-import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/position-smoothing.js';
+} from '../dr/owner/heartbeat.js';
+import { HEARTBEAT_CLASSES, type HeartbeatClass } from '../dr/owner/heartbeat.js';
+import { SMOOTHING_METHODS, type SmoothingMethodName } from '../dr/receiver/position-smoothing.js';
 import { anyCaseEnum } from './any-case.js';
 import { parseCircleArea } from './circle-area.js';
 import { MIN_RATE_HZ, nonNegativeQuantity, positiveQuantity, quantity } from './units.js';

@@ -9,11 +9,11 @@
  * due; only the events themselves allocate.
  */
 import { Observable, type OperatorFunction } from 'rxjs';
-import { worldVelocity } from '../dr/store.js';
+import { worldVelocity } from '../dr/models/store.js';
 import { worldToBodyFromEuler } from '../math/euler.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
 import { entityTypeNameOf } from '../names/entity-type-names.js';
-import type { EntityStatePdu } from '../pdu/schema.js';
+import type { EntityStatePdu } from '../pdu/schema/schema.js';
 import type { EntityEvent } from '../stream/entity-events.js';
 import type { EntityFrame } from '../stream/frame.js';
 import { encodeCotEvent, type CotEventFields } from './event.js';

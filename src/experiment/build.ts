@@ -3,7 +3,7 @@
  * emitter options. Recorded tracks are read once per file and process.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { EmitterOptions } from '../dr/emitter.js';
+import type { EmitterOptions } from '../dr/owner/emitter.js';
 import { NETWORK_PROFILES, type NetworkProfile } from './simulated-network.js';
 import { aircraftOrbit, circle, ellipse, figureEight, missile, zeroGParabolas } from '../truth/parametric.js';
 import type { Trajectory } from '../truth/trajectory.js';

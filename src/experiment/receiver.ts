@@ -2,8 +2,8 @@
  * The receiving side of a run: one `RemoteEntityTable` (with the spec's smoothing) holding the simulated
  * entity, fed with delivered PDUs and read at the render rate.
  */
-import { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
+import type { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
 import type { RunSpec } from './spec.js';
 
 const UNITS_PER_SECOND = 0x8000_0000 / 3600;

@@ -19,7 +19,7 @@ import {
   type ColumnGroup,
   type ReportSection,
 } from '../report/html.js';
-import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
+import { DR_ALGORITHM_NAMES } from '../dr/models/algorithm.js';
 import { renderVegaLite } from '../report/vega.js';
 import { MAX_DRAWN_RUNS, errorRateDensitySpec } from './report-density.js';
 import {

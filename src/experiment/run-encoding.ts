@@ -4,8 +4,8 @@
  * per reason a PDU was sent — the same in every chart and every report.
  */
 // Not spec.ts: the library's index loads this module, and the spec's schema would load zod and mathjs with it.
-import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
-import { EMIT_REASON_NAMES } from '../dr/emitter.js';
+import { DR_ALGORITHM_NAMES } from '../dr/models/algorithm.js';
+import { EMIT_REASON_NAMES } from '../dr/owner/emitter.js';
 import type { RunResult } from './runner.js';
 import { displayValue } from './results-table.js';
 

@@ -8,9 +8,9 @@
  * A sweep repeats a few trajectories and senders under many receiving conditions, so the context keeps the sampled
  * truth (`sampled-truth.ts`) and the PDUs each sender sent (`transmission.ts`) for the runs that share them.
  */
-import { DeadReckoningEmitter } from '../dr/emitter.js';
-import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
-import { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { DeadReckoningEmitter } from '../dr/owner/emitter.js';
+import { ENTITY_STATE_BYTES } from '../pdu/wire/constants.js';
+import { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
 import { SimulatedLink } from './simulated-network.js';
 import { emitterOptionsFromSpec, networkProfileFromSpec, orbitsOf, trajectoryFromSpec } from './build.js';
 import { MetricsAccumulator, type RunMetrics } from './metrics.js';

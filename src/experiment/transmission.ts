@@ -4,7 +4,7 @@
  * smoothing, render rate or seed send the very same PDUs: a sweep records them in the first such run and replays
  * them in the others. Struct of arrays; grows by doubling, then allocates nothing.
  */
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
+import type { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
 import type { RunSpec } from './spec.js';
 
 /** Doubles per PDU: location, velocity, orientation, acceleration, body rates (3 each), algorithm, appearance. */

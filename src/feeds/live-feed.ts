@@ -6,8 +6,8 @@
  * the appearance Deactivated when it leaves (a record's `leave`, out of the altitude band, or unheard too long).
  */
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs';
-import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { createTruthState, type TruthState } from '../dr/truth-state.js';
+import { APPEARANCE_DEACTIVATED } from '../dr/models/algorithm.js';
+import { createTruthState, type TruthState } from '../dr/owner/truth-state.js';
 import { createDecoderStats, createFeedDecoder, type FeedFormat } from '../fixes/feed-decoders.js';
 import { Fix, FIX_ECEF, FIX_POSITION } from '../fixes/fix.js';
 import type { Track } from '../fixes/track.js';

@@ -6,7 +6,7 @@
  * vehicle past the bound is refused and counted. Pure: times are parameters, nothing here knows sockets or clocks.
  */
 import { ecefToGeodetic, eulerFromHeadingPitchRoll, geodeticDegreesToEcef } from '../math/geodesy.js';
-import type { TruthState } from '../dr/truth-state.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
 import {
   FIX_ATTITUDE,
   FIX_CALLSIGN,

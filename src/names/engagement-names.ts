@@ -4,7 +4,7 @@
  * (SISO-REF-010 UIDs 60, 61, 62, 164, 165, 179). As `reckon decode --json` writes them beside the PDU
  * (`"names": {…}`), and as the decode summary and the capture report show them.
  */
-import type { DetonationPdu, FirePdu, ReceiverPdu, TransmitterPdu } from '../pdu/pdu-schemas.js';
+import type { DetonationPdu, FirePdu, ReceiverPdu, TransmitterPdu } from '../pdu/schema/pdu-schemas.js';
 import type { EntityTypeLike } from './entity-type-fields.js';
 import { entityTypeName } from './entity-type-names.js';
 import { nameByUid } from './enumerations.js';

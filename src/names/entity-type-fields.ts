@@ -1,5 +1,5 @@
 /** An Entity Type given either way the project holds one: its JSON object, or its seven numbers. */
-import type { EntityType } from '../pdu/schema.js';
+import type { EntityType } from '../pdu/schema/schema.js';
 
 /** An Entity Type as its JSON object, or its seven numbers in order (as `EntityStateRecord.entityType` holds them). */
 export type EntityTypeLike = EntityType | ArrayLike<number>;

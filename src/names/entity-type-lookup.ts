@@ -3,7 +3,7 @@
  * trailing fields 0), or a name SISO-REF-010 gives one ("M1A2", "Boeing 737") — or an ICAO aircraft type designator
  * for a Boeing or an Airbus ("B737", "A320"), which SISO names by the model.
  */
-import type { EntityType } from '../pdu/schema.js';
+import type { EntityType } from '../pdu/schema/schema.js';
 import { readAllEntityTypes } from './siso-tables.js';
 
 /** What `findEntityType` found: one type, or why not (several candidates to choose from, or none). */

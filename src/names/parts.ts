@@ -4,7 +4,7 @@
  * whose unit the metric gives; an attached part names its station (UID 57) and carries the entity type of the
  * store.
  */
-import type { VariableParameter } from '../pdu/schema.js';
+import type { VariableParameter } from '../pdu/schema/schema.js';
 import { EnumerationUid, nameByUid } from './enumerations.js';
 import { entityTypeName } from './entity-type-names.js';
 

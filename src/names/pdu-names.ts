@@ -2,7 +2,7 @@
  * The names of an Entity State PDU's numbers in one JSON object, as `reckon decode --json` and `reckon subscribe
  * --json` write it beside the PDU (`"names": {…}`).
  */
-import type { EntityStatePdu } from '../pdu/schema.js';
+import type { EntityStatePdu } from '../pdu/schema/schema.js';
 import { setAppearanceFields } from './appearance.js';
 import { deadReckoningAlgorithmName, forceName } from './enumerations.js';
 import { entityTypeName } from './entity-type-names.js';

@@ -4,7 +4,7 @@
  * Entity State PDU also goes to the cell its entity left.
  */
 import { headers as natsHeaders, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
-import { HeaderOffset, PduType } from '../pdu/constants.js';
+import { HeaderOffset, PduType } from '../pdu/wire/constants.js';
 import type { TransportStats } from '../transport/transport.js';
 import { SLOT_STATE_INTS, createRoute, type SubjectSlot } from './route.js';
 import { LEFT_CELL_HEADER, NEW_CELL_HEADER } from './subject-names.js';

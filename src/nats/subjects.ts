@@ -4,10 +4,10 @@
  * (route.ts), and the tables of entities, cells and subjects are bounded.
  */
 import { gridDisk, latLngToCell } from 'h3-js';
-import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
+import { APPEARANCE_DEACTIVATED } from '../dr/models/algorithm.js';
 import { ecefToGeodetic } from '../math/geodesy.js';
-import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
-import { entityKey } from '../pdu/entity-state-record.js';
+import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/wire/constants.js';
+import { entityKey } from '../pdu/wire/entity-state-record.js';
 import {
   EDGE_DOUBLES,
   EDGE_MARGIN,

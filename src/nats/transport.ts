@@ -20,8 +20,8 @@ import {
 } from '@nats-io/transport-node';
 import type { Observable, Subscription as RxSubscription } from 'rxjs';
 import type { NatsConfig } from '../config/schema.js';
-import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/constants.js';
+import { APPEARANCE_DEACTIVATED } from '../dr/models/algorithm.js';
+import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/wire/constants.js';
 import {
   createTransportStats,
   type DatagramReceiver,

@@ -2,10 +2,10 @@
  * Per-entity statistics of a capture's Entity State traffic, its engagements and radios, plus the capture totals:
  * what `reckon decode` summarises and its report draws.
  */
-import { PduType } from '../pdu/constants.js';
-import { entityKey, markingText } from '../pdu/entity-state-record.js';
-import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
-import { DetonationRecord, FireRecord } from '../pdu/warfare.js';
+import { PduType } from '../pdu/wire/constants.js';
+import { entityKey, markingText } from '../pdu/wire/entity-state-record.js';
+import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/wire/radio.js';
+import { DetonationRecord, FireRecord } from '../pdu/wire/warfare.js';
 import { EngagementLog } from './engagement-log.js';
 import { RadioTally, type RadioSummary } from './radio-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions, type DisCaptureTotals } from './dis-capture.js';

@@ -1,15 +1,15 @@
 /**
  * Every DIS PDU in a capture: frames → UDP datagrams → PDUs (bundles split by Length) → records (Entity State, and
- * every other type, src/pdu/any-pdu.ts).
+ * every other type, src/pdu/wire/any-pdu.ts).
  * Malformed frames and PDUs are counted and reported, never fatal.
  */
-import { type AnyPduRecord, PduRecords } from '../pdu/any-pdu.js';
-import { HeaderOffset, PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
-import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { forEachPdu, lengthFieldIsZero, looksLikeDis, type PduVisitor } from '../pdu/header.js';
-import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/status.js';
-import { validateEntityState } from '../pdu/validate.js';
+import { type AnyPduRecord, PduRecords } from '../pdu/wire/any-pdu.js';
+import { HeaderOffset, PduType } from '../pdu/wire/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
+import { forEachPdu, lengthFieldIsZero, looksLikeDis, type PduVisitor } from '../pdu/wire/header.js';
+import { CodecStatus, codecStatusName, isValidationStatus } from '../pdu/wire/status.js';
+import { validateEntityState } from '../pdu/checks/validate.js';
 import { udpFromFrame, type SkipReason } from './packet.js';
 import type { Capture, CaptureFrame } from './reader.js';
 
@@ -39,7 +39,7 @@ export interface DisPduEvent {
   /** For an Entity State (1) or Update (67) PDU decoded and valid: the record, reused for the next event. */
   readonly record: EntityStateRecord | undefined;
   /**
-   * For a PDU of any other type that decoded (src/pdu/any-pdu.ts; an unknown type as an `OtherPduRecord`): its
+   * For a PDU of any other type that decoded (src/pdu/wire/any-pdu.ts; an unknown type as an `OtherPduRecord`): its
    * record, reused for the next PDU of the type. Undefined otherwise.
    */
   readonly other?: AnyPduRecord | undefined;

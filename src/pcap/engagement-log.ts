@@ -4,9 +4,9 @@
  * Numbers only; the decode summary, the capture report and the NDJSON name them. A shot or detonation whose numbers
  * no entity could have (`validateShot`) is counted, not kept.
  */
-import { CodecStatus } from '../pdu/status.js';
-import { validateShot } from '../pdu/validate-engagement.js';
-import { type DetonationRecord, FireRecord } from '../pdu/warfare.js';
+import { CodecStatus } from '../pdu/wire/status.js';
+import { validateShot } from '../pdu/checks/validate-engagement.js';
+import { type DetonationRecord, FireRecord } from '../pdu/wire/warfare.js';
 
 /** Engagements kept; further ones are counted in `dropped`. */
 export const MAX_ENGAGEMENTS = 2000;

@@ -3,8 +3,8 @@
  * how many Signal and Receiver PDUs name it (IEEE 1278.1-2012 §7.7: the entity id and radio id pair ties a
  * Signal PDU to its transmitter).
  */
-import type { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/radio.js';
-import { signalDataBytes } from '../pdu/radio.js';
+import type { ReceiverRecord, SignalRecord, TransmitterRecord } from '../pdu/wire/radio.js';
+import { signalDataBytes } from '../pdu/wire/radio.js';
 
 /** One radio of a capture: what its last Transmitter PDU said, and the Transmitter, Signal and Receiver PDUs naming it. */
 export interface RadioSummary {

@@ -10,8 +10,8 @@ export {
   EntityIdSchema,
   EntityTypeSchema,
   VariableParameterSchema,
-} from './schema.js';
-export { MAX_VARIABLE_PARAMETERS } from './entity-state-record.js';
+} from './schema/schema.js';
+export { MAX_VARIABLE_PARAMETERS } from './wire/entity-state-record.js';
 export {
   ProtocolFamily,
   PDU_TYPE_NAMES,
@@ -20,14 +20,14 @@ export {
   ENTITY_STATE_UPDATE_BYTES,
   PARAMETER_RECORD_BYTES,
   MAX_PDU_BYTES,
-} from './constants.js';
-export { CODEC_STATUS_NAMES, CODEC_STATUS_MESSAGES, isValidationStatus } from './status.js';
+} from './wire/constants.js';
+export { CODEC_STATUS_NAMES, CODEC_STATUS_MESSAGES, isValidationStatus } from './wire/status.js';
 export {
   validateEntityState,
   MAX_LOCATION_METERS,
   MAX_SPEED_METERS_PER_SECOND,
   MAX_DR_ALGORITHM,
-} from './validate.js';
+} from './checks/validate.js';
 export {
   timestampFromSeconds,
   timestampFromEpochMillis,
@@ -40,10 +40,10 @@ export {
   advanceTimestamp,
   TIMESTAMP_UNITS_PER_HOUR,
   SECONDS_PER_TIMESTAMP_UNIT,
-} from './timestamp.js';
-export { decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './entity-state-decoder.js';
-export { encodedEntityStateLength, MAX_ENTITY_STATE_BYTES } from './entity-state-encoder.js';
-export { entityStateRecordToPdu, entityStateRecordFromPdu } from './entity-state-json.js';
+} from './wire/timestamp.js';
+export { decodeEntityStateUpdateInto, decodeEntityStateOrUpdateInto } from './wire/entity-state-decoder.js';
+export { encodedEntityStateLength, MAX_ENTITY_STATE_BYTES } from './wire/entity-state-encoder.js';
+export { entityStateRecordToPdu, entityStateRecordFromPdu } from './json/entity-state-json.js';
 
 // every other PDU type: reused records, zero-allocation codecs, JSON forms
 export {
@@ -53,8 +53,8 @@ export {
   encodeOtherPduInto,
   isDecodedPduType,
   DECODED_PDU_TYPES,
-} from './any-pdu.js';
-export { pduStatusBits, type PduStatusBits } from './pdu-status.js';
+} from './wire/any-pdu.js';
+export { pduStatusBits, type PduStatusBits } from './wire/pdu-status.js';
 export {
   FireRecord,
   DetonationRecord,
@@ -65,7 +65,7 @@ export {
   encodedDetonationLength,
   FIRE_PDU_BYTES,
   DETONATION_PDU_BYTES,
-} from './warfare.js';
+} from './wire/warfare.js';
 export {
   CollisionRecord,
   CollisionElasticRecord,
@@ -73,7 +73,7 @@ export {
   decodeCollisionElasticInto,
   encodeCollisionInto,
   encodeCollisionElasticInto,
-} from './collision.js';
+} from './wire/collision.js';
 export {
   EntityManagementRecord,
   StartResumeRecord,
@@ -88,7 +88,7 @@ export {
   encodeStartResumeInto,
   encodeStopFreezeInto,
   encodeAcknowledgeInto,
-} from './simulation-management.js';
+} from './wire/simulation-management.js';
 export {
   DatumPduRecord,
   decodeDatumPduInto,
@@ -96,7 +96,7 @@ export {
   encodedDatumPduLength,
   addVariableDatum,
   variableDatumValue,
-} from './datum-pdus.js';
+} from './wire/datum-pdus.js';
 export {
   TransmitterRecord,
   SignalRecord,
@@ -112,7 +112,7 @@ export {
   signalData,
   signalDataBytes,
   transmitterParts,
-} from './radio.js';
+} from './wire/radio.js';
 export {
   ElectromagneticEmissionRecord,
   DesignatorRecord,
@@ -123,13 +123,13 @@ export {
   encodeElectromagneticEmissionInto,
   encodeDesignatorInto,
   encodeIffInto,
-} from './emission.js';
+} from './wire/emission.js';
 export {
   EnvironmentalProcessRecord,
   decodeEnvironmentalProcessInto,
   encodeEnvironmentalProcessInto,
-} from './environmental-process.js';
-export { pduRecordToJson, pduRecordFromJson, pduJsonSchema } from './pdu-json.js';
+} from './wire/environmental-process.js';
+export { pduRecordToJson, pduRecordFromJson, pduJsonSchema } from './json/pdu-json.js';
 export {
   PduStatusBitsSchema,
   EventIdSchema,
@@ -180,4 +180,4 @@ export {
   type IffPdu,
   type EnvironmentalProcessPdu,
   type OtherPdu,
-} from './pdu-schemas.js';
+} from './schema/pdu-schemas.js';

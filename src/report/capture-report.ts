@@ -7,8 +7,8 @@
  * text, which escapes them too. Every part is bounded, and built in time linear in the capture.
  */
 import { EnumerationUid, isListed, pduTypeName as sisoPduTypeName } from '../names/enumerations.js';
-import { entityKey } from '../pdu/entity-state-record.js';
-import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/status.js';
+import { entityKey } from '../pdu/wire/entity-state-record.js';
+import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../pdu/wire/status.js';
 import { summarizeDisCapture, type CaptureSummary } from '../pcap/capture-summary.js';
 import { disCapturePdus, emptyTotals, type DisCaptureOptions } from '../pcap/dis-capture.js';
 import type { Capture, CaptureFrame } from '../pcap/reader.js';

@@ -3,7 +3,7 @@
  * algorithm, first and last seen, appearance). Long names and appearances wrap, so the table fits the page at
  * desktop widths; on a phone each row is a card. A capture of very many entities lists the first ones seen.
  */
-import { DR_ALGORITHM_NAMES } from '../dr/algorithm.js';
+import { DR_ALGORITHM_NAMES } from '../dr/models/algorithm.js';
 import { appearanceSummary } from '../names/appearance.js';
 import { forceName } from '../names/enumerations.js';
 import { entityTypeName } from '../names/entity-type-names.js';

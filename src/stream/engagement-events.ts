@@ -3,15 +3,15 @@
  * Collision-Elastic PDUs), with the entities named as the remote-entity table knows them and the numbers named
  * from SISO-REF-010. Built only when someone listens to `events$`; they allocate.
  */
-import { PduType } from '../pdu/constants.js';
-import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
+import { PduType } from '../pdu/wire/constants.js';
+import type { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { enumerationName, entityTypeName } from '../names/index.js';
-import type { CollisionElasticRecord, CollisionRecord } from '../pdu/collision.js';
-import { entityKey } from '../pdu/entity-state-record.js';
-import { collisionElasticToJson, collisionToJson, detonationToJson, fireToJson } from '../pdu/interaction-json.js';
-import type { EntityIdFields } from '../pdu/pdu-fields.js';
-import { entityTypeJson } from '../pdu/pdu-json-parts.js';
+import type { CollisionElasticRecord, CollisionRecord } from '../pdu/wire/collision.js';
+import { entityKey } from '../pdu/wire/entity-state-record.js';
+import { collisionElasticToJson, collisionToJson, detonationToJson, fireToJson } from '../pdu/json/interaction-json.js';
+import type { EntityIdFields } from '../pdu/wire/pdu-fields.js';
+import { entityTypeJson } from '../pdu/json/pdu-json-parts.js';
 import type {
   CollisionElasticPdu,
   CollisionPdu,
@@ -19,9 +19,9 @@ import type {
   EventId,
   FirePdu,
   MunitionDescriptor,
-} from '../pdu/pdu-schemas.js';
-import type { EntityId, Vec3Tuple } from '../pdu/schema.js';
-import type { DetonationRecord, FireRecord, MunitionDescriptorFields } from '../pdu/warfare.js';
+} from '../pdu/schema/pdu-schemas.js';
+import type { EntityId, Vec3Tuple } from '../pdu/schema/schema.js';
+import type { DetonationRecord, FireRecord, MunitionDescriptorFields } from '../pdu/wire/warfare.js';
 import { markingAt } from './frame.js';
 
 /** Detonation result (SISO-REF-010 UID 62). */

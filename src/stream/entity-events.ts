@@ -1,6 +1,6 @@
 /** Entity events: what happened to a remote entity, with its state. */
-import { TableEvent } from '../dr/table-results.js';
-import type { EntityId, EntityStatePdu } from '../pdu/schema.js';
+import { TableEvent } from '../dr/receiver/table-results.js';
+import type { EntityId, EntityStatePdu } from '../pdu/schema/schema.js';
 
 /** What happened to a remote entity. */
 export type EntityEventType = 'appeared' | 'updated' | 'timedOut' | 'removed' | 'frozen' | 'resumed';

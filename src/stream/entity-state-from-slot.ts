@@ -2,9 +2,9 @@
  * The last state a remote-entity table holds for one slot, as an `EntityStateRecord`: for events that no full
  * Entity State PDU carries (an Entity State Update merged into the table, a timeout, a removal).
  */
-import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import { ENTITY_STATE_BYTES, PduType } from '../pdu/constants.js';
-import { VARIABLE_PARAMETER_BYTES, type EntityStateRecord } from '../pdu/entity-state-record.js';
+import type { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
+import { ENTITY_STATE_BYTES, PduType } from '../pdu/wire/constants.js';
+import { VARIABLE_PARAMETER_BYTES, type EntityStateRecord } from '../pdu/wire/entity-state-record.js';
 
 /**
  * Fills `out` from the table's slot: identity, type, marking, appearance, capabilities, and the DR model as last

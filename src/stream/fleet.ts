@@ -4,9 +4,9 @@
  * emitter bank and sends the PDUs it needs, bundled, through the publisher's transport. Made by `Publisher.fleet`.
  */
 import type { Config } from '../config/schema.js';
-import type { BankAttitude, BankTruth } from '../dr/emitter-bank.js';
-import { OwnedEntityTable, type PduSink } from '../dr/owned-entity-table.js';
-import type { TruthState } from '../dr/truth-state.js';
+import type { BankAttitude, BankTruth } from '../dr/owner/emitter-bank.js';
+import { OwnedEntityTable, type PduSink } from '../dr/owner/owned-entity-table.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
 import { checkEntityNumber, defineLocalEntity, type LocalEntity } from './local-entities.js';
 
 /** Options of `publisher.fleet`. */

@@ -2,7 +2,7 @@
  * A render-rate snapshot of every remote entity: views of the remote-entity table's own typed arrays (struct of
  * arrays, one slot per entity), filled without allocating. Valid until the next frame.
  */
-import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
+import type { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
 import type { InterpolatedView } from './interpolated-view.js';
 
 /** Every remote entity at one render time, in the table's arrays (`entityFrames`). */

@@ -4,9 +4,9 @@
  * state. Trades a fixed delay for motion that never jumps back after a correction, as game clients do. The
  * states live in a `SnapshotInterpolationBuffer` indexed by the table's slots; nothing allocates per PDU or frame.
  */
-import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import { TableEvent } from '../dr/table-results.js';
-import { InterpolationStatus, SnapshotInterpolationBuffer } from '../dr/snapshot-interpolation.js';
+import type { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
+import { TableEvent } from '../dr/receiver/table-results.js';
+import { InterpolationStatus, SnapshotInterpolationBuffer } from '../dr/receiver/snapshot-interpolation.js';
 
 /** States held per entity: enough for a delay spanning several PDUs of a fast sender. */
 const DEPTH = 8;

@@ -16,9 +16,9 @@
  * or the clock: time is a parameter.
  */
 import type { Config } from '../config/schema.js';
-import { APPEARANCE_DEACTIVATED } from '../dr/algorithm.js';
-import { EMIT_REASON_NAMES, type EmitterOptions } from '../dr/emitter.js';
-import { OwnedEntityTable, type PduSink } from '../dr/owned-entity-table.js';
+import { APPEARANCE_DEACTIVATED } from '../dr/models/algorithm.js';
+import { EMIT_REASON_NAMES, type EmitterOptions } from '../dr/owner/emitter.js';
+import { OwnedEntityTable, type PduSink } from '../dr/owner/owned-entity-table.js';
 import { CourseSet } from '../truth/course-pieces.js';
 import { aircraftOrbitOptions } from '../truth/parametric.js';
 import { DEFAULT_ORIGIN, LocalFrame, createTruthWithAttitude, type TruthWithAttitude } from '../truth/trajectory.js';

@@ -4,11 +4,11 @@
  * `Publisher.update`. Nothing here knows sockets or clocks.
  */
 import type { Config } from '../config/schema.js';
-import type { EmitterOptions } from '../dr/emitter.js';
-import { OwnedEntityTable } from '../dr/owned-entity-table.js';
-import type { TruthState } from '../dr/truth-state.js';
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
-import type { EntityType } from '../pdu/schema.js';
+import type { EmitterOptions } from '../dr/owner/emitter.js';
+import { OwnedEntityTable } from '../dr/owner/owned-entity-table.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
+import type { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
+import type { EntityType } from '../pdu/schema/schema.js';
 import { emitterOptionsFromConfig } from './settings.js';
 
 /** A local entity's identity and how it is dead-reckoned. */

@@ -3,9 +3,9 @@
  * the subscribe callback (rxjs `map` style), so one operator instance can serve several subscriptions.
  */
 import { Observable, asyncScheduler, type OperatorFunction, type SchedulerLike } from 'rxjs';
-import { createTruthState, type TruthState } from '../dr/truth-state.js';
+import { createTruthState, type TruthState } from '../dr/owner/truth-state.js';
 import type { Trajectory } from '../truth/trajectory.js';
-import { EntityStateRecord } from '../pdu/entity-state-record.js';
+import { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
 import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
 import { resolveConfig, type StreamConfig } from './settings.js';
 

@@ -4,22 +4,27 @@
  */
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import type { TruthState } from '../dr/truth-state.js';
-import { APPEARANCE_DEACTIVATED, isDeactivated } from '../dr/algorithm.js';
-import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateInto } from '../pdu/entity-state-decoder.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
+import { APPEARANCE_DEACTIVATED, isDeactivated } from '../dr/models/algorithm.js';
+import { PduType } from '../pdu/wire/constants.js';
+import { decodeEntityStateInto } from '../pdu/wire/entity-state-decoder.js';
 import {
   MAX_ENTITY_STATE_BYTES,
   encodeEntityStateInto,
   encodedEntityStateLength,
-} from '../pdu/entity-state-encoder.js';
-import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
-import { advanceTimestamp, isAbsoluteTimestamp, isNewerTimestamp, timestampFromSeconds } from '../pdu/timestamp.js';
-import { codecStatusMessage } from '../pdu/status.js';
+} from '../pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord, entityKey } from '../pdu/wire/entity-state-record.js';
+import {
+  advanceTimestamp,
+  isAbsoluteTimestamp,
+  isNewerTimestamp,
+  timestampFromSeconds,
+} from '../pdu/wire/timestamp.js';
+import { codecStatusMessage } from '../pdu/wire/status.js';
 import { PduBundler } from '../transport/bundler.js';
 import type { DatagramTransport, TransportStats } from '../transport/transport.js';
 import { openUdpTransport } from '../transport/udp.js';
-import type { OwnedEntityTable } from '../dr/owned-entity-table.js';
+import type { OwnedEntityTable } from '../dr/owner/owned-entity-table.js';
 import { fleetOver, fleetTable, type Fleet, type FleetOptions } from './fleet.js';
 import { LocalEntities, type EmittedPdu, type LocalEntity } from './local-entities.js';
 import { resolveConfig, type StreamConfig } from './settings.js';

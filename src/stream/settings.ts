@@ -2,11 +2,11 @@
  * What the stream API reads from a configuration: the validated `Config` from whatever the caller passed, and the
  * emitter and table options derived from it.
  */
-import { heartbeatSeconds, heartbeatTableFromConfig } from '../dr/heartbeat.js';
+import { heartbeatSeconds, heartbeatTableFromConfig } from '../dr/owner/heartbeat.js';
 import { loadConfig } from '../config/load.js';
 import type { Config, ConfigInput } from '../config/schema.js';
-import type { EmitterOptions } from '../dr/emitter.js';
-import type { RemoteEntityTableOptions } from '../dr/remote-entity-table.js';
+import type { EmitterOptions } from '../dr/owner/emitter.js';
+import type { RemoteEntityTableOptions } from '../dr/receiver/remote-entity-table.js';
 
 /**
  * A configuration as the stream functions take it: a whole `Config` (from `loadConfig`), or any part of a

@@ -4,14 +4,14 @@
  * at the PDU's real-world time (no dead reckoning, no timeouts); Start/Resume lets them run again from where they
  * stood. A time in the near future is waited for on the scheduler, the orders waiting bounded and merged.
  */
-import { PduType } from '../pdu/constants.js';
+import { PduType } from '../pdu/wire/constants.js';
 import type { SchedulerLike, Subscription } from 'rxjs';
-import { addressedSlots } from '../dr/addressed-slots.js';
-import { actionTimeSeconds } from '../dr/exercise-freeze.js';
-import type { FreezeOrder } from '../dr/freeze-orders.js';
-import { PendingOrders, PendingResult } from '../dr/pending-orders.js';
-import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import type { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
+import { addressedSlots } from '../dr/receiver/addressed-slots.js';
+import { actionTimeSeconds } from '../dr/receiver/exercise-freeze.js';
+import type { FreezeOrder } from '../dr/receiver/freeze-orders.js';
+import { PendingOrders, PendingResult } from '../dr/receiver/pending-orders.js';
+import type { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
+import type { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/wire/simulation-management.js';
 
 /** Counters of the simulation management PDUs a subscriber acted on. */
 export interface SimulationControlStats {
@@ -26,7 +26,7 @@ export interface SimulationControlStats {
   resumedEntities: number;
   /** Orders dated ahead that gave way to a newer one for the same exercise and receiving id before their time. */
   ordersReplaced: number;
-  /** Orders dated ahead not kept: `MAX_PENDING_ORDERS` (src/dr/pending-orders.ts) for other entities waited. */
+  /** Orders dated ahead not kept: `MAX_PENDING_ORDERS` (src/dr/receiver/pending-orders.ts) for other entities waited. */
   ordersDropped: number;
 }
 

@@ -14,21 +14,21 @@ import {
   type Subscriber,
 } from 'rxjs';
 import type { Config } from '../config/schema.js';
-import { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import { ApplyResult, TableEvent } from '../dr/table-results.js';
+import { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
+import { ApplyResult, TableEvent } from '../dr/receiver/table-results.js';
 import type { NatsDatagramSource, NatsTransport } from '../nats/transport.js';
-import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
-import { entityStateRecordToPdu } from '../pdu/entity-state-json.js';
-import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { PduRecords } from '../pdu/any-pdu.js';
-import { CollisionElasticRecord, CollisionRecord } from '../pdu/collision.js';
-import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
-import { DetonationRecord, FireRecord } from '../pdu/warfare.js';
-import { pduStatusMessage } from '../pdu/length-rules.js';
-import { CODEC_STATUS_NAMES, CodecStatus, type CodecStatusName } from '../pdu/status.js';
-import { validateEntityState } from '../pdu/validate.js';
-import { validateCollision, validateShot } from '../pdu/validate-engagement.js';
+import { PduType } from '../pdu/wire/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/wire/entity-state-decoder.js';
+import { entityStateRecordToPdu } from '../pdu/json/entity-state-json.js';
+import { EntityStateRecord } from '../pdu/wire/entity-state-record.js';
+import { PduRecords } from '../pdu/wire/any-pdu.js';
+import { CollisionElasticRecord, CollisionRecord } from '../pdu/wire/collision.js';
+import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/wire/simulation-management.js';
+import { DetonationRecord, FireRecord } from '../pdu/wire/warfare.js';
+import { pduStatusMessage } from '../pdu/wire/length-rules.js';
+import { CODEC_STATUS_NAMES, CodecStatus, type CodecStatusName } from '../pdu/wire/status.js';
+import { validateEntityState } from '../pdu/checks/validate.js';
+import { validateCollision, validateShot } from '../pdu/checks/validate-engagement.js';
 import { PduReceiver, receiveFilterFromConfig, type RejectionSink } from '../transport/pdu-receiver.js';
 import {
   REJECT_REASONS,
@@ -393,7 +393,7 @@ export class SubscriberReceiver implements EntitySubscriber {
     const records = this.records;
     let status = records.decode(bytes, offset, offset + length);
     const decoded = records.record;
-    // As for Entity State: values no entity has never reach an event (src/pdu/validate-engagement.ts).
+    // As for Entity State: values no entity has never reach an event (src/pdu/checks/validate-engagement.ts).
     if (status === CodecStatus.OK && (decoded instanceof FireRecord || decoded instanceof DetonationRecord)) {
       status = validateShot(decoded);
     } else if (

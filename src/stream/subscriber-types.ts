@@ -6,8 +6,8 @@ import type { Observable, SchedulerLike } from 'rxjs';
 import type { Config } from '../config/schema.js';
 import type { Area } from '../nats/area.js';
 import type { NatsStats } from '../nats/stats.js';
-import type { RemoteEntityTable } from '../dr/remote-entity-table.js';
-import type { CodecStatusName } from '../pdu/status.js';
+import type { RemoteEntityTable } from '../dr/receiver/remote-entity-table.js';
+import type { CodecStatusName } from '../pdu/wire/status.js';
 import type { DatagramSource, DatagramTransport, RejectReason, TransportStats } from '../transport/transport.js';
 import type { EngagementEvent } from './engagement-events.js';
 import type { EntityEvent } from './entity-events.js';
@@ -69,7 +69,7 @@ export interface SubscriberStats {
   /**
    * PDUs of the other types the subscriber takes (Fire, Detonation, Collision, Remove Entity, Stop/Freeze,
    * Start/Resume) rejected, by PDU type, then by codec status name: bytes that do not decode, or values that cannot
-   * be shown (src/pdu/validate-engagement.ts).
+   * be shown (src/pdu/checks/validate-engagement.ts).
    */
   readonly otherDecodeErrors: Record<number, Partial<Record<CodecStatusName, number>>>;
   /** Engagement PDUs taken: Fire, Detonation, Collision (and Collision-Elastic). */

@@ -1,12 +1,12 @@
 /**
  * The receive hot path between a transport and the decoder: split each datagram into its PDUs (`forEachPdu`,
- * src/pdu/header.ts), filter them, count every rejection by reason (and report it to a sink, if given one), and
+ * src/pdu/wire/header.ts), filter them, count every rejection by reason (and report it to a sink, if given one), and
  * hand each accepted PDU to the consumer as (bytes, offset, length). Nothing here allocates or throws.
  */
 import type { Config } from '../config/schema.js';
-import { HeaderOffset, MAX_PDU_BYTES } from '../pdu/constants.js';
-import { forEachPdu, lengthFieldIsZero, type PduVisitor } from '../pdu/header.js';
-import { CodecStatus } from '../pdu/status.js';
+import { HeaderOffset, MAX_PDU_BYTES } from '../pdu/wire/constants.js';
+import { forEachPdu, lengthFieldIsZero, type PduVisitor } from '../pdu/wire/header.js';
+import { CodecStatus } from '../pdu/wire/status.js';
 import {
   createTransportStats,
   type DatagramReceiver,

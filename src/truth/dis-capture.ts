@@ -7,12 +7,12 @@
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { udpFromFrame } from '../pcap/packet.js';
 import { CaptureParser } from '../pcap/reader.js';
-import { PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
-import { EntityStateRecord, markingText } from '../pdu/entity-state-record.js';
-import { entityTypeJson } from '../pdu/pdu-json-parts.js';
-import type { EntityType } from '../pdu/schema.js';
-import { CodecStatus } from '../pdu/status.js';
+import { PduType } from '../pdu/wire/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord, markingText } from '../pdu/wire/entity-state-record.js';
+import { entityTypeJson } from '../pdu/json/pdu-json-parts.js';
+import type { EntityType } from '../pdu/schema/schema.js';
+import { CodecStatus } from '../pdu/wire/status.js';
 import type { TrackPoint } from './track-point.js';
 import {
   TRACK_LIMITS,

@@ -11,9 +11,9 @@
  * led to — the correction it brings would need a speed the kind never has (a teleport at impact, a restart) — is
  * kept (it is the simulation's state) and named.
  */
-import type { TruthState } from '../dr/truth-state.js';
-import { DeadReckoningModel } from '../dr/model.js';
-import { isFrozen } from '../dr/algorithm.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
+import { DeadReckoningModel } from '../dr/models/model.js';
+import { isFrozen } from '../dr/models/algorithm.js';
 import { eulerFromWorldToBody, worldToBodyFromEuler } from '../math/euler.js';
 import type { CapturedState } from './dis-capture.js';
 import type { TrackRepair } from './repairs.js';

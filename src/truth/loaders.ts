@@ -7,8 +7,8 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { formatBytes, readInputFile } from '../files/input-file.js';
-import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/heartbeat.js';
-import type { EntityType } from '../pdu/schema.js';
+import { HEARTBEAT_IEEE_TABLE_25, HEARTBEAT_TIMEOUT_MULTIPLIER } from '../dr/owner/heartbeat.js';
+import type { EntityType } from '../pdu/schema/schema.js';
 import { AdsbLayoutError, readAdsbTrack } from './adsb.js';
 import { parseTime, readCsvTrack, type ColumnHint, type CsvColumns } from './csv-track.js';
 import { kindOfEntityType, readDisCaptureTrack, type CaptureEntity, type CapturedState } from './dis-capture.js';

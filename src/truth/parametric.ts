@@ -3,7 +3,7 @@
  * climbing orbit), ellipses, figure-8s and a missile. Attitude follows the velocity; aircraft bank as in a
  * coordinated turn.
  */
-import type { TruthState } from '../dr/truth-state.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
 import { sinCos } from '../math/trig.js';
 import {
   STANDARD_GRAVITY,

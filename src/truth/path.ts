@@ -3,7 +3,7 @@
  * piecewise-linear speed schedule. Both are closed-form (distance along the schedule is piecewise quadratic in
  * time), so sample(t) is exact: v = ṡ·T, a = s̈·T + ṡ²·κ·N, heading rate = ṡ·κ. Vehicles stay level.
  */
-import type { TruthState } from '../dr/truth-state.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
 import { sinCos } from '../math/trig.js';
 import { LocalFrame, createLocalMotion, type LocalMotion, type Origin, type Trajectory } from './trajectory.js';
 

@@ -3,7 +3,7 @@
  * turned into ECEF through each knot's frame; the attitude (`attitude.ts`) relative to the local north-east-down at
  * the position, so that a level flight a thousand kilometres from where it started is level there.
  */
-import type { TruthState } from '../dr/truth-state.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
 import { eulerFromWorldToBody, worldToBodyFromEuler } from '../math/euler.js';
 import { WGS84_A, WGS84_E2 } from '../math/geodesy.js';
 import {

@@ -2,7 +2,7 @@
  * A trajectory played faster or slower: the same path in `1 / speed` of the time, its velocity, acceleration and
  * angular velocity scaled to match, so that a receiver dead-reckoning the sent state follows the faster entity.
  */
-import type { TruthState } from '../dr/truth-state.js';
+import type { TruthState } from '../dr/owner/truth-state.js';
 import type { Trajectory } from './trajectory.js';
 
 /**

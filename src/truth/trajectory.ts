@@ -4,7 +4,7 @@
  * then mapped to the ECEF `TruthState` DIS works in. The tangent frame is flat: over the few kilometres of a
  * test course the Earth's curvature (≈ 0.08 m over 1 km) is far below any DR threshold.
  */
-import { createTruthState, type TruthState } from '../dr/truth-state.js';
+import { createTruthState, type TruthState } from '../dr/owner/truth-state.js';
 import { eulerFromWorldToBody } from '../math/euler.js';
 import { ecefToNedMatrix, geodeticToEcef } from '../math/geodesy.js';
 import * as mat3 from '../math/mat3.js';

@@ -5,19 +5,19 @@
  * freezes in force). Bounded: at most `MAX_RADIOS` radios (src/view/radio-table.ts) and `MAX_FREEZES` freeze and
  * resume orders are kept.
  */
-import { actionTimeSeconds } from '../dr/exercise-freeze.js';
-import { FreezeOrders } from '../dr/freeze-orders.js';
+import { actionTimeSeconds } from '../dr/receiver/exercise-freeze.js';
+import { FreezeOrders } from '../dr/receiver/freeze-orders.js';
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
 import { enumerationName, entityTypeName } from '../names/index.js';
-import { PduRecords } from '../pdu/any-pdu.js';
-import { CollisionElasticRecord, CollisionRecord } from '../pdu/collision.js';
-import { PduType } from '../pdu/constants.js';
-import type { EntityIdFields } from '../pdu/pdu-fields.js';
-import { SignalRecord, TransmitterRecord } from '../pdu/radio.js';
-import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/simulation-management.js';
-import { CodecStatus } from '../pdu/status.js';
-import { validateCollision, validateRadio, validateShot } from '../pdu/validate-engagement.js';
-import { DetonationRecord, FireRecord, type MunitionDescriptorFields } from '../pdu/warfare.js';
+import { PduRecords } from '../pdu/wire/any-pdu.js';
+import { CollisionElasticRecord, CollisionRecord } from '../pdu/wire/collision.js';
+import { PduType } from '../pdu/wire/constants.js';
+import type { EntityIdFields } from '../pdu/wire/pdu-fields.js';
+import { SignalRecord, TransmitterRecord } from '../pdu/wire/radio.js';
+import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../pdu/wire/simulation-management.js';
+import { CodecStatus } from '../pdu/wire/status.js';
+import { validateCollision, validateRadio, validateShot } from '../pdu/checks/validate-engagement.js';
+import { DetonationRecord, FireRecord, type MunitionDescriptorFields } from '../pdu/wire/warfare.js';
 import type { EngagementMessage, GeoPoint, RadioMessage } from './engagement-messages.js';
 import { RadioTable, type EntityHeld, type Radio } from './radio-table.js';
 

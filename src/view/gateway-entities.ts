@@ -6,13 +6,13 @@
  * received after it, in a pool of 72-byte entries that only entities sending updates use. A slot given up during a
  * tick is taken again only after it (`endTick`): the tick's records name slots.
  */
-import { EntitySlots } from '../dr/entity-slots.js';
+import { EntitySlots } from '../dr/receiver/entity-slots.js';
 import {
   ENTITY_STATE_BYTES,
   ENTITY_STATE_UPDATE_BYTES,
   EntityStateOffset,
   EntityStateUpdateOffset,
-} from '../pdu/constants.js';
+} from '../pdu/wire/constants.js';
 import { copyBytes } from './protocol.js';
 
 /** A PDU kept, and when it arrived. */

@@ -22,12 +22,12 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Config } from '../config/schema.js';
 import { entityTimeoutSeconds } from '../config/heartbeat.js';
-import { isDeactivated } from '../dr/algorithm.js';
-import { HeaderOffset, PduType } from '../pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../pdu/entity-state-decoder.js';
-import { EntityStateRecord, entityKey } from '../pdu/entity-state-record.js';
-import { CodecStatus } from '../pdu/status.js';
-import { validateEntityState } from '../pdu/validate.js';
+import { isDeactivated } from '../dr/models/algorithm.js';
+import { HeaderOffset, PduType } from '../pdu/wire/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord, entityKey } from '../pdu/wire/entity-state-record.js';
+import { CodecStatus } from '../pdu/wire/status.js';
+import { validateEntityState } from '../pdu/checks/validate.js';
 import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
 import { ArrivalRate } from './arrival-rate.js';
 import {
@@ -60,7 +60,7 @@ import { FeedMessages } from './feed-messages.js';
 import { EngagementTick } from './engagement-tick.js';
 import { ENGAGEMENT_PDU_TYPES, EngagementFeed } from './engagement-feed.js';
 import type { EngagementMessage } from './engagement-messages.js';
-import { addresses } from '../dr/exercise-freeze.js';
+import { addresses } from '../dr/receiver/exercise-freeze.js';
 
 /** The gateway. `receive` takes datagrams; `handleUpgrade` takes WebSocket upgrades from an HTTP server. */
 export class ViewGateway {

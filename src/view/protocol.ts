@@ -10,7 +10,7 @@
  *   collisions, entity control and radios among them in src/view/engagement-messages.ts.
  */
 
-import type { SmoothingMethodName } from '../dr/position-smoothing.js';
+import type { SmoothingMethodName } from '../dr/receiver/position-smoothing.js';
 import type { EngagementMessage } from './engagement-messages.js';
 
 /** Version of this protocol, sent in `hello`. */
@@ -142,7 +142,7 @@ export function readFeedMessage(message: Uint8Array, visit: FeedRecordVisitor): 
 // JSON messages
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Smoothing methods of `src/dr/position-smoothing.ts`, as the config names them. */
+/** Smoothing methods of `src/dr/receiver/position-smoothing.ts`, as the config names them. */
 export type ViewSmoothingMethod = SmoothingMethodName;
 
 /** The receiver settings the page dead-reckons with (the gateway's configuration). */

@@ -3,7 +3,7 @@
  * what the clients' filters need (attributes, position; the geodetic position computed only when an area asks).
  */
 import { ecefToGeodeticDegrees } from '../math/geodesy.js';
-import { HeaderOffset, PduType } from '../pdu/constants.js';
+import { HeaderOffset, PduType } from '../pdu/wire/constants.js';
 import { inBbox, matchesAttributes, type CompiledFilter } from './compiled-filter.js';
 import { copyBytes } from './protocol.js';
 

@@ -5,8 +5,8 @@ import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parseCotEvent } from '../../src/cot/event.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
 import { reckon, repeatUntil, within } from '../support/binary.js';
 import { cli, startCli } from '../support/cli.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pduJsonSchema } from '../../src/pdu/pdu-json.js';
+import { pduJsonSchema } from '../../src/pdu/json/pdu-json.js';
 import { cli } from '../support/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -3,11 +3,11 @@
 // In process (runCli, as the binary does), but where the share of its thread's time on a CPU is measured.
 import { createSocket } from 'node:dgram';
 import { describe, expect, it } from 'vitest';
-import { isDeactivated } from '../../src/dr/algorithm.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { CodecStatus } from '../../src/pdu/status.js';
+import { isDeactivated } from '../../src/dr/models/algorithm.js';
+import { decodeEntityStateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord, markingText } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
 import { reckon, within } from '../support/binary.js';
 import { cli, startCli } from '../support/cli.js';
 

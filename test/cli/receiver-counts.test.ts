@@ -3,12 +3,12 @@
 import { createSocket } from 'node:dgram';
 import { WebSocket } from 'ws';
 import { describe, expect, it } from 'vitest';
-import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { StopFreezeRecord } from '../../src/pdu/simulation-management.js';
-import { FireRecord } from '../../src/pdu/warfare.js';
-import { MAX_PENDING_ORDERS } from '../../src/dr/pending-orders.js';
+import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/wire/any-pdu.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { StopFreezeRecord } from '../../src/pdu/wire/simulation-management.js';
+import { FireRecord } from '../../src/pdu/wire/warfare.js';
+import { MAX_PENDING_ORDERS } from '../../src/dr/receiver/pending-orders.js';
 import { within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
 

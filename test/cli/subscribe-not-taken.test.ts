@@ -4,8 +4,8 @@ import { createSocket } from 'node:dgram';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 import { within } from '../support/binary.js';
 
 /** A full Entity State PDU of entity 1:1:`entity` in exercise 1, 1 km above the equator at 0° E. */

@@ -9,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_LISTED_USAGE_PROBLEMS, formatUsageProblems } from '../../src/cli/run.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 import { MAX_LISTED_PROBLEMS } from '../../src/truth/track-checks.js';
 import { cli } from '../support/cli.js';
 

@@ -15,7 +15,7 @@ import {
   heartbeatSeconds,
   heartbeatSecondsFor,
   heartbeatTableFromConfig,
-} from '../../src/dr/heartbeat.js';
+} from '../../src/dr/owner/heartbeat.js';
 
 describe('the generated leaf table', () => {
   it("is the schema's leaves (run `npm run config-leaves` after changing the schema)", () => {

@@ -6,7 +6,7 @@ import { UsageError } from '../../src/cli/command.js';
 import { parseArgs } from '../../src/cli/args.js';
 import { configFromFlags } from '../../src/cli/config-from-flags.js';
 import { CONFIG_PRECEDENCE, NETWORK_SECTIONS, configFlags } from '../../src/cli/config-flags.js';
-import { entityTimeoutSeconds, heartbeatClass, heartbeatSeconds } from '../../src/dr/heartbeat.js';
+import { entityTimeoutSeconds, heartbeatClass, heartbeatSeconds } from '../../src/dr/owner/heartbeat.js';
 import { CONFIG_LEAVES } from '../../src/config/leaves.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { defaultConfig } from '../../src/config/schema.js';

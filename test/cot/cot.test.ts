@@ -15,13 +15,13 @@ import {
   stripControlCharacters,
 } from '../../src/cot/mapping.js';
 import { cotEvents, type CotEvent } from '../../src/cot/operator.js';
-import { DR_FPW, DR_RVB } from '../../src/dr/algorithm.js';
+import { DR_FPW, DR_RVB } from '../../src/dr/models/algorithm.js';
 import { ecefToGeodeticDegrees, eulerFromHeadingPitchRoll, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { FakeTransport } from '../support/fake-transport.js';

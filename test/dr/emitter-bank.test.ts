@@ -4,7 +4,7 @@
 // angles or as matrices, passes over the whole bank or parts of it, and banks large enough for the SIMD kernel.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EmitterBank } from '../../src/dr/emitter-bank.js';
+import { EmitterBank } from '../../src/dr/owner/emitter-bank.js';
 import {
   DeadReckoningEmitter,
   EMIT_CHANGE,
@@ -13,12 +13,12 @@ import {
   EMIT_ORIENTATION,
   EMIT_POSITION,
   type EmitterOptions,
-} from '../../src/dr/emitter.js';
-import { createTruthState, type TruthState } from '../../src/dr/truth-state.js';
+} from '../../src/dr/owner/emitter.js';
+import { createTruthState, type TruthState } from '../../src/dr/owner/truth-state.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
-import { ENTITY_STATE_BYTES } from '../../src/pdu/constants.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { ENTITY_STATE_BYTES } from '../../src/pdu/wire/constants.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 import { accelerating, turning } from './trajectories.js';
 
 /** How an entity moves: the analytic trajectories of the emitter tests, a weaving, rolling one, and stops. */

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { createTruthState } from '../../src/dr/truth-state.js';
-import { DeadReckoningModel, deadReckon } from '../../src/dr/model.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
+import { DeadReckoningModel, deadReckon } from '../../src/dr/models/model.js';
 import {
   DeadReckoningEmitter,
   EMIT_CHANGE,
@@ -12,18 +12,18 @@ import {
   EMIT_POSITION,
   emitReasonNames,
   type EmitterOptions,
-} from '../../src/dr/emitter.js';
+} from '../../src/dr/owner/emitter.js';
 import {
   HEARTBEAT_IEEE_TABLE_25,
   HEARTBEAT_KDIS,
   HEARTBEAT_STATIONARY_SECONDS,
   heartbeatSecondsFor,
-} from '../../src/dr/heartbeat.js';
-import { PoseRateEstimator } from '../../src/dr/pose-rates.js';
+} from '../../src/dr/owner/heartbeat.js';
+import { PoseRateEstimator } from '../../src/dr/owner/pose-rates.js';
 import * as mat3 from '../../src/math/mat3.js';
 import { eulerFromWorldToBody, worldToBodyFromEuler } from '../../src/math/euler.js';
-import { drMatrix } from '../../src/dr/rotation.js';
-import type { TruthState } from '../../src/dr/truth-state.js';
+import { drMatrix } from '../../src/dr/models/rotation.js';
+import type { TruthState } from '../../src/dr/owner/truth-state.js';
 import { ORIGIN, accelerating, turning } from './trajectories.js';
 import { expectClose } from '../support/close.js';
 

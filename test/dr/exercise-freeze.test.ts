@@ -1,11 +1,11 @@
 // Stop/Freeze and Start/Resume in the remote-entity table: a held entity is shown where it stood (no dead
 // reckoning), never times out, shows a PDU it sends as sent, and continues from where it stood when resumed.
 import { describe, expect, it } from 'vitest';
-import { ExerciseFreeze, actionTimeSeconds, addresses } from '../../src/dr/exercise-freeze.js';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
-import { TableEvent } from '../../src/dr/table-results.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { ExerciseFreeze, actionTimeSeconds, addresses } from '../../src/dr/receiver/exercise-freeze.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
+import { TableEvent } from '../../src/dr/receiver/table-results.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 
 const X0 = 6_378_137;
 

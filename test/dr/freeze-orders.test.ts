@@ -2,8 +2,8 @@
 // freeze; a resume of part of a frozen exercise lets that part run; orders covered by a newer one go. Orders dated
 // ahead wait, bounded and merged per exercise and receiving id.
 import { describe, expect, it } from 'vitest';
-import { FreezeOrders } from '../../src/dr/freeze-orders.js';
-import { PendingOrders, PendingResult } from '../../src/dr/pending-orders.js';
+import { FreezeOrders } from '../../src/dr/receiver/freeze-orders.js';
+import { PendingOrders, PendingResult } from '../../src/dr/receiver/pending-orders.js';
 
 const ALL = { site: 0xffff, application: 0xffff, entity: 0xffff };
 const order = (freeze: boolean, receiving: typeof ALL, atSeconds = 10, exercise = 1) => ({

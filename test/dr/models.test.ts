@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as mat3 from '../../src/math/mat3.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
-import { DeadReckoningModel, deadReckon } from '../../src/dr/model.js';
-import { drMatrix } from '../../src/dr/rotation.js';
-import { APPEARANCE_FROZEN } from '../../src/dr/algorithm.js';
+import { DeadReckoningModel, deadReckon } from '../../src/dr/models/model.js';
+import { drMatrix } from '../../src/dr/models/rotation.js';
+import { APPEARANCE_FROZEN } from '../../src/dr/models/algorithm.js';
 import { DEG, expectClose } from '../support/close.js';
 
 const V = [30, 35, 40];

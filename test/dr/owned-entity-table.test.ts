@@ -1,15 +1,15 @@
 // The owner's table: PDUs written from struct-of-arrays into a datagram decode to each entity's identity, header
 // and the bank's kinematics; the budget stops a pass at a sender; leave notices; growing keeps the entities.
 import { describe, expect, it } from 'vitest';
-import { isDeactivated } from '../../src/dr/algorithm.js';
-import { EMIT_FIRST } from '../../src/dr/emitter.js';
-import { OwnedEntityTable, type PduSink } from '../../src/dr/owned-entity-table.js';
-import { createTruthState } from '../../src/dr/truth-state.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { CodecStatus } from '../../src/pdu/status.js';
-import { isNewerTimestamp, timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { isDeactivated } from '../../src/dr/models/algorithm.js';
+import { EMIT_FIRST } from '../../src/dr/owner/emitter.js';
+import { OwnedEntityTable, type PduSink } from '../../src/dr/owner/owned-entity-table.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
+import { decodeEntityStateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord, markingText } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
+import { isNewerTimestamp, timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import { accelerating } from './trajectories.js';
 
 /** A sink that keeps every datagram byte; `pdus()` decodes them. */

@@ -1,10 +1,10 @@
 // A sender that restarts stamps its PDUs from a clock that began again: older than its last ones by more than any
 // network reorders. The table takes them as the entity's new timeline instead of dropping them until it times out.
 import { describe, expect, it } from 'vitest';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
-import { ApplyResult } from '../../src/dr/table-results.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
+import { ApplyResult } from '../../src/dr/receiver/table-results.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 
 function record(tSeconds: number, x: number): EntityStateRecord {
   const r = new EntityStateRecord(0);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as mat3 from '../../src/math/mat3.js';
-import { drMatrix, r1Matrix, r2Matrix } from '../../src/dr/rotation.js';
+import { drMatrix, r1Matrix, r2Matrix } from '../../src/dr/models/rotation.js';
 import { expectClose } from '../support/close.js';
 
 const rate = fc.double({ min: -2, max: 2, noNaN: true });

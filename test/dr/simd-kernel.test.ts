@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { createFloat64Arena } from '../../src/dr/simd-kernel.js';
-import { DrStore, extrapolateLinear } from '../../src/dr/store.js';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
+import { createFloat64Arena } from '../../src/dr/models/simd-kernel.js';
+import { DrStore, extrapolateLinear } from '../../src/dr/models/store.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
 
 /** The quadratic P0 + (V + ½A·dt)·dt written out, as the reference the kernel must match to the bit. */
 function referenceQuadratic(
@@ -41,8 +41,8 @@ describe('WebAssembly SIMD quadratic kernel', () => {
       },
     });
     try {
-      const kernel = await import('../../src/dr/simd-kernel.js');
-      const { RemoteEntityTable: FreshTable } = await import('../../src/dr/remote-entity-table.js');
+      const kernel = await import('../../src/dr/models/simd-kernel.js');
+      const { RemoteEntityTable: FreshTable } = await import('../../src/dr/receiver/remote-entity-table.js');
       expect(kernel.createFloat64Arena(1000)).toBeNull();
       const table = new FreshTable({ capacity: 100 });
       table.extrapolate(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
-import { InterpolationStatus, SnapshotInterpolationBuffer } from '../../src/dr/snapshot-interpolation.js';
+import { InterpolationStatus, SnapshotInterpolationBuffer } from '../../src/dr/receiver/snapshot-interpolation.js';
 
 /** Angle of the rotation between two ψθφ orientations, from the trace of Ra·Rbᵀ (rad). */
 function rotationAngle(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -2,9 +2,9 @@
 // the bounded pool of pending PDUs, the pool of corrections under way, and the outputs made at their first read.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
-import { SlotList } from '../../src/dr/slot-list.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
+import { SlotList } from '../../src/dr/receiver/slot-list.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 
 /** Raw timestamp for seconds past the hour (absolute flag set). */
 const stamp = (seconds: number) => ((Math.floor((seconds * 2 ** 31) / 3600) % 2 ** 31) * 2 + 1) >>> 0;

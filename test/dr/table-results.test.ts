@@ -1,11 +1,11 @@
 // What the remote-entity table reports comes as `as const` unions, as CodecStatus does: `apply` returns an
 // ApplyResult and the listener gets a TableEvent, so a caller compares with a name the compiler checks.
 import { describe, expect, it } from 'vitest';
-import { APPEARANCE_DEACTIVATED } from '../../src/dr/algorithm.js';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
-import { ApplyResult, TableEvent } from '../../src/dr/table-results.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { APPEARANCE_DEACTIVATED } from '../../src/dr/models/algorithm.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
+import { ApplyResult, TableEvent } from '../../src/dr/receiver/table-results.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 
 function record(tSeconds: number, pduType = 1, appearance = 0): EntityStateRecord {
   const r = new EntityStateRecord(0);

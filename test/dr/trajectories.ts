@@ -1,8 +1,8 @@
 /** Analytic truth trajectories for emitter and table tests. */
 import * as mat3 from '../../src/math/mat3.js';
 import { eulerFromWorldToBody, worldToBodyFromEuler } from '../../src/math/euler.js';
-import { drMatrix } from '../../src/dr/rotation.js';
-import type { TruthState } from '../../src/dr/truth-state.js';
+import { drMatrix } from '../../src/dr/models/rotation.js';
+import type { TruthState } from '../../src/dr/owner/truth-state.js';
 
 export const ORIGIN = [6378137, 0, 0];
 

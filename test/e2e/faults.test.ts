@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom, timeout } from 'rxjs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import { aircraftOrbit, tankRoadCourse } from '../../src/truth/index.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher } from '../../src/stream/publisher.js';

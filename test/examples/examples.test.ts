@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { firstValueFrom, timeout } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import { tankRoadCourse } from '../../src/truth/index.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';

@@ -5,10 +5,10 @@
 // angular rate of the truth over the last few blends. Recorded tracks are held to the same bound: their attitude
 // is derived from the fixes (heading from course, pitch from climb, roll from turn rate).
 import { describe, expect, it } from 'vitest';
-import { DeadReckoningEmitter } from '../../src/dr/emitter.js';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
+import { DeadReckoningEmitter } from '../../src/dr/owner/emitter.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
 import { rotationAngleBetween } from '../../src/math/mat3.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 import { stampRecord } from '../../src/experiment/receiver.js';
 import { Transmission } from '../../src/experiment/transmission.js';
 import { loadTrack, zeroGParabolas, type Trajectory } from '../../src/truth/index.js';

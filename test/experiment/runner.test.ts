@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMIT_HEARTBEAT, EMIT_POSITION } from '../../src/dr/emitter.js';
+import { EMIT_HEARTBEAT, EMIT_POSITION } from '../../src/dr/owner/emitter.js';
 import { RunContext, runExperiment, simulate } from '../../src/experiment/runner.js';
 import { experimentReportHtml, resultsJson } from '../../src/experiment/report.js';
 import { planExperiment } from '../../src/experiment/sweep.js';

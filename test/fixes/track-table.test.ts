@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import {
   Fix,
   FIX_GROUND_VELOCITY,

@@ -9,10 +9,10 @@ import {
   attachedPartStation,
   variableParameterNames,
 } from '../../src/names/index.js';
-import { parameterRecordToJson } from '../../src/pdu/variable-parameter.js';
+import { parameterRecordToJson } from '../../src/pdu/json/variable-parameter.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { disCapturePdus, emptyTotals } from '../../src/pcap/dis-capture.js';
-import { entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
+import { entityStateRecordToPdu } from '../../src/pdu/json/entity-state-json.js';
 
 const enumerations = JSON.parse(
   readFileSync(new URL('../../data/siso/enumerations.json', import.meta.url), 'utf8'),

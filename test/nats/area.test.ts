@@ -8,7 +8,7 @@ import { Subject, filter, firstValueFrom, take } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { cellsCoveringArea, destination, type Area, type CircleArea } from '../../src/nats/area.js';
-import { entityKey } from '../../src/pdu/entity-state-record.js';
+import { entityKey } from '../../src/pdu/wire/entity-state-record.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createPublisher, type Publisher } from '../../src/stream/publisher.js';
 import { createSubscriber, type EntitySubscriber } from '../../src/stream/subscriber.js';

@@ -3,11 +3,11 @@
 import { connect } from '@nats-io/transport-node';
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDeactivated } from '../../src/dr/algorithm.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { CodecStatus } from '../../src/pdu/status.js';
+import { isDeactivated } from '../../src/dr/models/algorithm.js';
+import { decodeEntityStateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
 import { within } from '../support/binary.js';
 import { startCli } from '../support/cli.js';
 import { startNatsServer, type RunningNatsServer } from '../../scripts/support/nats-server.js';

@@ -9,15 +9,15 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { latLngToCell } from 'h3-js';
 import { describe, expect, it } from 'vitest';
-import { APPEARANCE_DEACTIVATED } from '../../src/dr/algorithm.js';
+import { APPEARANCE_DEACTIVATED } from '../../src/dr/models/algorithm.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { destination } from '../../src/nats/area.js';
 import { createRoute } from '../../src/nats/route.js';
 import { LEFT_CELL_HEADER, NEW_CELL_HEADER } from '../../src/nats/subject-names.js';
 import { SubjectRouter } from '../../src/nats/subjects.js';
 import { NatsTransport } from '../../src/nats/transport.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 
 interface Published {
   subject: string;

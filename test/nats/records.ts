@@ -1,8 +1,8 @@
 // The Entity State PDU the NATS tests publish: a land platform at a place, stamped at a time.
-import { DR_FPW } from '../../src/dr/algorithm.js';
+import { DR_FPW } from '../../src/dr/models/algorithm.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 
 /** Entity 1:1:`entity` (a land platform, FPW, marking `E<entity>`) 500 m above (lat, lon), stamped at `tSeconds`. */
 export function landPlatformRecord(

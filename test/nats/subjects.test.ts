@@ -12,8 +12,8 @@ import { SubjectRouter } from '../../src/nats/subjects.js';
 import { redactUrl } from '../../src/nats/url-credentials.js';
 
 const DEG = 180 / Math.PI;
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 
 function pdu(latDeg: number, lonDeg: number, heightM = 100, type: [number, number] = [1, 2]): Uint8Array {
   const r = new EntityStateRecord(0);

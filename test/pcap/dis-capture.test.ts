@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { disCapturePdus, emptyTotals } from '../../src/pcap/dis-capture.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
-import { CodecStatus } from '../../src/pdu/status.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
 import { makePdu } from '../support/pdus.js';
 
 function capture(...datagrams: Uint8Array[]) {

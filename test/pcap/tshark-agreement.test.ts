@@ -8,9 +8,9 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { disCapturePdus, emptyTotals, type DisPduEvent } from '../../src/pcap/dis-capture.js';
 import { readCapture } from '../../src/pcap/reader.js';
-import { entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
-import type { EntityStatePdu } from '../../src/pdu/schema.js';
-import { CodecStatus } from '../../src/pdu/status.js';
+import { entityStateRecordToPdu } from '../../src/pdu/json/entity-state-json.js';
+import type { EntityStatePdu } from '../../src/pdu/schema/schema.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ENTITY_STATE_FIXTURES } from '../fixtures/pdu/entity-state.js';
-import { decodeEntityState, encodeEntityState } from '../../src/pdu/entity-state-json.js';
-import { EntityStatePduSchema } from '../../src/pdu/schema.js';
-import { PduDecodeError } from '../../src/pdu/status.js';
+import { decodeEntityState, encodeEntityState } from '../../src/pdu/json/entity-state-json.js';
+import { EntityStatePduSchema } from '../../src/pdu/schema/schema.js';
+import { PduDecodeError } from '../../src/pdu/wire/status.js';
 
 const fromHex = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'));
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');

@@ -6,16 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/math/random.js';
-import { encodeAnyPduInto, OtherPduRecord, PduRecords } from '../../src/pdu/any-pdu.js';
+import { encodeAnyPduInto, OtherPduRecord, PduRecords } from '../../src/pdu/wire/any-pdu.js';
 import {
   addVariableDatum,
   DatumPduRecord,
   decodeDatumPduInto,
   encodeDatumPduInto,
   variableDatumValue,
-} from '../../src/pdu/datum-pdus.js';
-import { decodePdu, encodePdu, pduJsonSchema } from '../../src/pdu/pdu-json.js';
-import type { DatumPdu, SignalPdu, TransmitterPdu } from '../../src/pdu/pdu-schemas.js';
+} from '../../src/pdu/wire/datum-pdus.js';
+import { decodePdu, encodePdu, pduJsonSchema } from '../../src/pdu/json/pdu-json.js';
+import type { DatumPdu, SignalPdu, TransmitterPdu } from '../../src/pdu/schema/pdu-schemas.js';
 import {
   decodeSignalInto,
   decodeTransmitterInto,
@@ -24,16 +24,16 @@ import {
   signalData,
   TransmitterRecord,
   transmitterParts,
-} from '../../src/pdu/radio.js';
-import { pduStatusMessage } from '../../src/pdu/length-rules.js';
-import { CodecStatus, codecStatusMessage, codecStatusName } from '../../src/pdu/status.js';
+} from '../../src/pdu/wire/radio.js';
+import { pduStatusMessage } from '../../src/pdu/wire/length-rules.js';
+import { CodecStatus, codecStatusMessage, codecStatusName } from '../../src/pdu/wire/status.js';
 import {
   DetonationRecord,
   decodeDetonationInto,
   decodeFireInto,
   encodeFireInto,
   FireRecord,
-} from '../../src/pdu/warfare.js';
+} from '../../src/pdu/wire/warfare.js';
 import { RANDOM_PDU_TYPES, randomPdu } from '../fixtures/pdu/random-pdus.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

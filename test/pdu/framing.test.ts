@@ -1,4 +1,4 @@
-// Framing lives in src/pdu/header.ts: the bundle walk, the DIS-or-not test and the receiver's size bound, used by
+// Framing lives in src/pdu/wire/header.ts: the bundle walk, the DIS-or-not test and the receiver's size bound, used by
 // the transport's receiver, the capture reader and the CLI alike.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -6,8 +6,8 @@ import * as reckon from '../../src/index.js';
 import * as reckonPdu from '../../src/pdu/index.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
-import { MAX_PDU_BYTES } from '../../src/pdu/constants.js';
-import { forEachPdu, looksLikeDis } from '../../src/pdu/header.js';
+import { MAX_PDU_BYTES } from '../../src/pdu/wire/constants.js';
+import { forEachPdu, looksLikeDis } from '../../src/pdu/wire/header.js';
 import { PduReceiver } from '../../src/transport/pdu-receiver.js';
 import { makePdu } from '../support/pdus.js';
 

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/math/random.js';
-import { decodePdu, encodePdu } from '../../src/pdu/pdu-json.js';
-import type { DatumPdu, SignalPdu, TransmitterPdu } from '../../src/pdu/pdu-schemas.js';
+import { decodePdu, encodePdu } from '../../src/pdu/json/pdu-json.js';
+import type { DatumPdu, SignalPdu, TransmitterPdu } from '../../src/pdu/schema/pdu-schemas.js';
 import { randomPdu } from '../fixtures/pdu/random-pdus.js';
 import { loadOpenDis, type OpenDis } from './open-dis.js';
 

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeEntityState, encodeEntityState } from '../../src/pdu/entity-state-json.js';
-import type { EntityStatePdu } from '../../src/pdu/schema.js';
+import { decodeEntityState, encodeEntityState } from '../../src/pdu/json/entity-state-json.js';
+import type { EntityStatePdu } from '../../src/pdu/schema/schema.js';
 import { comparableFromOpenDis, comparableFromPdu, loadOpenDis, openDisDecode, openDisEncode } from './open-dis.js';
 
 const u8 = fc.integer({ min: 0, max: 0xff });

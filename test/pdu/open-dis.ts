@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import vm from 'node:vm';
-import type { EntityStatePdu } from '../../src/pdu/schema.js';
+import type { EntityStatePdu } from '../../src/pdu/schema/schema.js';
 
 const require = createRequire(import.meta.url);
 

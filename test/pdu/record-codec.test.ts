@@ -4,12 +4,12 @@ import {
   decodeEntityStateInto,
   decodeEntityStateOrUpdateInto,
   decodeEntityStateUpdateInto,
-} from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateEncoder, encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { entityStateRecordFromPdu, entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
-import { EntityStateRecord, markingText, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu, pduLengthAt } from '../../src/pdu/header.js';
-import { CodecStatus, codecStatusMessage, codecStatusName } from '../../src/pdu/status.js';
+} from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateEncoder, encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { entityStateRecordFromPdu, entityStateRecordToPdu } from '../../src/pdu/json/entity-state-json.js';
+import { EntityStateRecord, markingText, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu, pduLengthAt } from '../../src/pdu/wire/header.js';
+import { CodecStatus, codecStatusMessage, codecStatusName } from '../../src/pdu/wire/status.js';
 
 const fromHex = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'));
 const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');

@@ -6,11 +6,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENTITY_STATE_FIXTURES, ENTITY_STATE_UPDATE_HEX } from '../fixtures/pdu/entity-state.js';
-import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-decoder.js';
-import { entityStateRecordToPdu } from '../../src/pdu/entity-state-json.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { CodecStatus } from '../../src/pdu/status.js';
+import { decodeEntityStateOrUpdateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { entityStateRecordToPdu } from '../../src/pdu/json/entity-state-json.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
 
 const seeds = [...ENTITY_STATE_FIXTURES.map((f) => f.hex), ENTITY_STATE_UPDATE_HEX].map((h) =>
   Uint8Array.from(Buffer.from(h, 'hex')),

@@ -10,7 +10,7 @@ import {
   timestampFromSeconds,
   timestampUnits,
   timestampUnitsDelta,
-} from '../../src/pdu/timestamp.js';
+} from '../../src/pdu/wire/timestamp.js';
 
 const UNIT = 3600 / 2 ** 31;
 

@@ -14,12 +14,12 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/math/random.js';
 import { udpFromFrame } from '../../src/pcap/packet.js';
 import { readCapture } from '../../src/pcap/reader.js';
-import { PduRecords } from '../../src/pdu/any-pdu.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { type DisPdu, pduRecordToJson } from '../../src/pdu/pdu-json.js';
-import type * as S from '../../src/pdu/pdu-schemas.js';
-import type { EntityId, EntityType, VariableParameter } from '../../src/pdu/schema.js';
-import { CodecStatus, codecStatusName } from '../../src/pdu/status.js';
+import { PduRecords } from '../../src/pdu/wire/any-pdu.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { type DisPdu, pduRecordToJson } from '../../src/pdu/json/pdu-json.js';
+import type * as S from '../../src/pdu/schema/pdu-schemas.js';
+import type { EntityId, EntityType, VariableParameter } from '../../src/pdu/schema/schema.js';
+import { CodecStatus, codecStatusName } from '../../src/pdu/wire/status.js';
 import { EVERY_TYPE_SEED, everyTypeDatagrams } from '../fixtures/pdu/random-pdus.js';
 
 const fixture = (path: string) => readFileSync(new URL(`../fixtures/${path}`, import.meta.url));

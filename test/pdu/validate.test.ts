@@ -6,12 +6,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ENTITY_STATE_FIXTURES, ENTITY_STATE_UPDATE_HEX } from '../fixtures/pdu/entity-state.js';
-import { deadReckon } from '../../src/dr/model.js';
-import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../../src/pdu/constants.js';
-import { decodeEntityStateOrUpdateInto } from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { CodecStatus, codecStatusName, isValidationStatus, type CodecStatusName } from '../../src/pdu/status.js';
-import { MAX_LOCATION_METERS, MAX_SPEED_METERS_PER_SECOND, validateEntityState } from '../../src/pdu/validate.js';
+import { deadReckon } from '../../src/dr/models/model.js';
+import { EntityStateOffset as ES, EntityStateUpdateOffset as ESU } from '../../src/pdu/wire/constants.js';
+import { decodeEntityStateOrUpdateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { CodecStatus, codecStatusName, isValidationStatus, type CodecStatusName } from '../../src/pdu/wire/status.js';
+import {
+  MAX_LOCATION_METERS,
+  MAX_SPEED_METERS_PER_SECOND,
+  validateEntityState,
+} from '../../src/pdu/checks/validate.js';
 
 const fullPdu = () => Uint8Array.from(Buffer.from(ENTITY_STATE_FIXTURES[0]!.hex, 'hex')); // 1:3001:15, v5
 const updatePdu = () => Uint8Array.from(Buffer.from(ENTITY_STATE_UPDATE_HEX, 'hex'));

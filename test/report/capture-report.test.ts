@@ -10,8 +10,8 @@ import { ecefToEnuMatrix, ecefToLocal, geodeticDegreesToEcef, geodeticToEcef } f
 import { summarizeDisCapture } from '../../src/pcap/capture-summary.js';
 import { readCapture } from '../../src/pcap/reader.js';
 import { pcapFileHeader, pcapUdpRecord } from '../../src/pcap/writer.js';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
 import { captureReportData, captureReportHtml, rateSpec } from '../../src/report/capture-report.js';
 import { trackPanels } from '../../src/report/track-panels.js';
 

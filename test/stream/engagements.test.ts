@@ -5,18 +5,22 @@
 import { Subscription } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
-import { CollisionRecord } from '../../src/pdu/collision.js';
-import { EntityStateRecord, entityKey, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
-import { DetonationRecord, FireRecord } from '../../src/pdu/warfare.js';
+import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/wire/any-pdu.js';
+import { CollisionRecord } from '../../src/pdu/wire/collision.js';
+import { EntityStateRecord, entityKey, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
+import {
+  EntityManagementRecord,
+  StartResumeRecord,
+  StopFreezeRecord,
+} from '../../src/pdu/wire/simulation-management.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
+import { DetonationRecord, FireRecord } from '../../src/pdu/wire/warfare.js';
 import type { CollisionEvent, DetonationEvent, FireEvent } from '../../src/stream/engagement-events.js';
 import type { EntityFrame } from '../../src/stream/frame.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import type { SubscriberEvent } from '../../src/stream/subscriber-types.js';
 import { FakeTransport } from '../support/fake-transport.js';
-import { MAX_PENDING_ORDERS } from '../../src/dr/pending-orders.js';
+import { MAX_PENDING_ORDERS } from '../../src/dr/receiver/pending-orders.js';
 
 const TANK = [-2_700_000, -4_300_000, 3_800_000];
 

@@ -2,15 +2,15 @@
 // per entity would (for the truth given as angles, as matrices or one record at a time), bundled; `update` goes
 // through the same bank; `close` sends one leave notice per entity however it was published.
 import { describe, expect, it } from 'vitest';
-import { isDeactivated } from '../../src/dr/algorithm.js';
-import { DeadReckoningEmitter } from '../../src/dr/emitter.js';
-import { createTruthState, type TruthState } from '../../src/dr/truth-state.js';
+import { isDeactivated } from '../../src/dr/models/algorithm.js';
+import { DeadReckoningEmitter } from '../../src/dr/owner/emitter.js';
+import { createTruthState, type TruthState } from '../../src/dr/owner/truth-state.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { CodecStatus } from '../../src/pdu/status.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { decodeEntityStateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord, markingText } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../src/truth/index.js';
 import { FakeTransport } from '../support/fake-transport.js';

@@ -3,14 +3,14 @@
 // the table's own model beyond the newest state; 'extrapolate' (the default) is unchanged.
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { DR_FPW, DR_RVW } from '../../src/dr/algorithm.js';
-import { RemoteEntityTable } from '../../src/dr/remote-entity-table.js';
-import type { TableEvent } from '../../src/dr/table-results.js';
-import { InterpolationStatus } from '../../src/dr/snapshot-interpolation.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { DR_FPW, DR_RVW } from '../../src/dr/models/algorithm.js';
+import { RemoteEntityTable } from '../../src/dr/receiver/remote-entity-table.js';
+import type { TableEvent } from '../../src/dr/receiver/table-results.js';
+import { InterpolationStatus } from '../../src/dr/receiver/snapshot-interpolation.js';
+import { decodeEntityStateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import type { StreamConfig } from '../../src/stream/settings.js';
 import { InterpolatedView } from '../../src/stream/interpolated-view.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';

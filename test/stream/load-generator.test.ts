@@ -3,12 +3,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/schema.js';
-import { isDeactivated } from '../../src/dr/algorithm.js';
-import { DeadReckoningModel } from '../../src/dr/model.js';
-import { decodeEntityStateInto } from '../../src/pdu/entity-state-decoder.js';
-import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
-import { forEachPdu } from '../../src/pdu/header.js';
-import { CodecStatus } from '../../src/pdu/status.js';
+import { isDeactivated } from '../../src/dr/models/algorithm.js';
+import { DeadReckoningModel } from '../../src/dr/models/model.js';
+import { decodeEntityStateInto } from '../../src/pdu/wire/entity-state-decoder.js';
+import { EntityStateRecord, markingText } from '../../src/pdu/wire/entity-state-record.js';
+import { forEachPdu } from '../../src/pdu/wire/header.js';
+import { CodecStatus } from '../../src/pdu/wire/status.js';
 import {
   ENTITIES_PER_APPLICATION,
   LOAD_KINDS,

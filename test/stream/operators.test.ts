@@ -3,12 +3,12 @@
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { DeadReckoningEmitter, EMIT_FIRST, EMIT_HEARTBEAT } from '../../src/dr/emitter.js';
-import { createTruthState, type TruthState } from '../../src/dr/truth-state.js';
+import { DeadReckoningEmitter, EMIT_FIRST, EMIT_HEARTBEAT } from '../../src/dr/owner/emitter.js';
+import { createTruthState, type TruthState } from '../../src/dr/owner/truth-state.js';
 import { aircraftOrbit, tankRoadCourse } from '../../src/truth/index.js';
 import type { Trajectory } from '../../src/truth/trajectory.js';
-import { EntityStateRecord, markingText } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { EntityStateRecord, markingText } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import { deadReckonEmit, sampleTrajectory } from '../../src/stream/operators.js';
 
 function testScheduler(): TestScheduler {

@@ -4,10 +4,10 @@
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/algorithm.js';
-import { encodeEntityStateInto } from '../../src/pdu/entity-state-encoder.js';
-import { EntityStateRecord, setMarkingText } from '../../src/pdu/entity-state-record.js';
-import { timestampFromSeconds } from '../../src/pdu/timestamp.js';
+import { APPEARANCE_DEACTIVATED, DR_FPW } from '../../src/dr/models/algorithm.js';
+import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord, setMarkingText } from '../../src/pdu/wire/entity-state-record.js';
+import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import type { EntityEvent } from '../../src/stream/entity-events.js';
 import { createSubscriber, type Diagnostic } from '../../src/stream/subscriber.js';
 import { markingAt } from '../../src/stream/frame.js';

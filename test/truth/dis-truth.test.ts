@@ -3,7 +3,7 @@
 // a spline that overshoots. Real captures of VR-Forces (test/fixtures/SOURCES.md).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DeadReckoningModel } from '../../src/dr/model.js';
+import { DeadReckoningModel } from '../../src/dr/models/model.js';
 import { loadTracks, readDisCaptureTrack } from '../../src/truth/index.js';
 import { createTruthWithAttitude } from '../../src/truth/trajectory.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import { ecefToGeodeticDegrees } from '../../src/math/geodesy.js';
 import { circle, loadTracks, readNmeaTrack } from '../../src/truth/index.js';
 

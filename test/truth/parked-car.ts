@@ -2,7 +2,7 @@
 // drive with traffic-light stops and three long parked stretches (796 of 1,382 fixes under 1 mph, as the drive a
 // user measured), whose fixes wander with the receiver's correlated noise (a first-order Gauss-Markov process,
 // 3 m horizontal and 6 m vertical over 20 s, plus 0.7 m and 1.5 m of white noise) while the car stands still.
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import { ecefToGeodeticDegrees } from '../../src/math/geodesy.js';
 import { createRandom } from '../../src/math/random.js';
 import { pathTrajectory, stopAndGoKnots, type PathSegment, type SpeedKnot } from '../../src/truth/index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import { ecefToGeodeticDegrees } from '../../src/math/geodesy.js';
 import { rotationAngleBetween } from '../../src/math/mat3.js';
 import { createRandom } from '../../src/math/random.js';

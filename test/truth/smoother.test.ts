@@ -3,7 +3,7 @@
 // times are each handled as what they are.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createTruthState } from '../../src/dr/truth-state.js';
+import { createTruthState } from '../../src/dr/owner/truth-state.js';
 import { ecefToGeodeticDegrees } from '../../src/math/geodesy.js';
 import { createRandom } from '../../src/math/random.js';
 import {

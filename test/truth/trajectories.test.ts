@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTruthState, type TruthState } from '../../src/dr/truth-state.js';
+import { createTruthState, type TruthState } from '../../src/dr/owner/truth-state.js';
 import { worldToBodyFromEuler } from '../../src/math/euler.js';
 import { ecefToGeodeticDegrees, headingPitchRollFromEuler } from '../../src/math/geodesy.js';
 import {

@@ -6,9 +6,9 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '../support/binary.js';
-import { encodeAnyPduInto } from '../../src/pdu/any-pdu.js';
-import { StopFreezeRecord } from '../../src/pdu/simulation-management.js';
-import { FireRecord } from '../../src/pdu/warfare.js';
+import { encodeAnyPduInto } from '../../src/pdu/wire/any-pdu.js';
+import { StopFreezeRecord } from '../../src/pdu/wire/simulation-management.js';
+import { FireRecord } from '../../src/pdu/wire/warfare.js';
 import { TICK_BYTES } from '../../src/view/tick-buffer.js';
 import { FeedClient, entityPdu, rawClient, startGateway, until, type TestGateway } from './support.js';
 

@@ -4,13 +4,17 @@
 // engagements of an entity for its detail panel).
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../../src/math/random.js';
-import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
-import { entityKey } from '../../src/pdu/entity-state-record.js';
-import { decodePdu, encodePdu } from '../../src/pdu/pdu-json.js';
-import type { SignalPdu, TransmitterPdu } from '../../src/pdu/pdu-schemas.js';
-import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
-import { DetonationRecord, FireRecord } from '../../src/pdu/warfare.js';
-import { CollisionRecord } from '../../src/pdu/collision.js';
+import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/wire/any-pdu.js';
+import { entityKey } from '../../src/pdu/wire/entity-state-record.js';
+import { decodePdu, encodePdu } from '../../src/pdu/json/pdu-json.js';
+import type { SignalPdu, TransmitterPdu } from '../../src/pdu/schema/pdu-schemas.js';
+import {
+  EntityManagementRecord,
+  StartResumeRecord,
+  StopFreezeRecord,
+} from '../../src/pdu/wire/simulation-management.js';
+import { DetonationRecord, FireRecord } from '../../src/pdu/wire/warfare.js';
+import { CollisionRecord } from '../../src/pdu/wire/collision.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
 import { EngagementFeed, MAX_RADIOS } from '../../src/view/engagement-feed.js';

@@ -19,9 +19,9 @@ import {
 } from './support.js';
 import type { ViewFilter } from '../../src/view/protocol.js';
 import { binaryFrames } from '../../src/view/ws-frames.js';
-import { encodeAnyPduInto } from '../../src/pdu/any-pdu.js';
-import { EntityManagementRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
-import { FireRecord } from '../../src/pdu/warfare.js';
+import { encodeAnyPduInto } from '../../src/pdu/wire/any-pdu.js';
+import { EntityManagementRecord, StopFreezeRecord } from '../../src/pdu/wire/simulation-management.js';
+import { FireRecord } from '../../src/pdu/wire/warfare.js';
 
 let running: TestGateway[] = [];
 let clients: FeedClient[] = [];

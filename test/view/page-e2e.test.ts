@@ -8,11 +8,15 @@ import { reckon, within, type Running } from '../support/binary.js';
 import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.js';
 import { artifactPath, consoleProblems } from './support/browser.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
-import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/any-pdu.js';
-import { decodePdu, encodePdu } from '../../src/pdu/pdu-json.js';
-import type { TransmitterPdu } from '../../src/pdu/pdu-schemas.js';
-import { EntityManagementRecord, StartResumeRecord, StopFreezeRecord } from '../../src/pdu/simulation-management.js';
-import { DetonationRecord, FireRecord } from '../../src/pdu/warfare.js';
+import { encodeAnyPduInto, type AnyPduRecord } from '../../src/pdu/wire/any-pdu.js';
+import { decodePdu, encodePdu } from '../../src/pdu/json/pdu-json.js';
+import type { TransmitterPdu } from '../../src/pdu/schema/pdu-schemas.js';
+import {
+  EntityManagementRecord,
+  StartResumeRecord,
+  StopFreezeRecord,
+} from '../../src/pdu/wire/simulation-management.js';
+import { DetonationRecord, FireRecord } from '../../src/pdu/wire/warfare.js';
 import { createRandom } from '../../src/math/random.js';
 import { randomPdu } from '../fixtures/pdu/random-pdus.js';
 
@@ -45,7 +49,7 @@ function engagementPdus(): Uint8Array[] {
     transmitState: 2,
     frequencyHz: 251_950_000,
     powerDbm: 40,
-    // On the shooter (a random location would be refused: src/pdu/validate-engagement.ts).
+    // On the shooter (a random location would be refused: src/pdu/checks/validate-engagement.ts).
     antennaLocation: [...geodeticDegreesToEcef(new Float64Array(3), 59.3, 18.0, 3)] as [number, number, number],
     modulationParameters: '',
     antennaPattern: '',

@@ -14,7 +14,7 @@ import {
   pageCapacity,
 } from '../../src/view/page/entities.js';
 import { geodeticOf, nearLongitude, wrapLongitude } from '../../src/view/page/map-coordinates.js';
-import { entityKey } from '../../src/pdu/entity-state-record.js';
+import { entityKey } from '../../src/pdu/wire/entity-state-record.js';
 import { sidcFor } from '../../src/view/page/symbols.js';
 import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';

@@ -235,7 +235,7 @@ export const command: Command = {
     if (kindText !== undefined && kind === undefined)
       problems.push({ path: '--kind', message: `expected one of ${TRACK_KIND_NAMES.join(', ')}; got "${kindText}"` });
     const typeText = stringFlag(args.flags, 'type');
-    let entityType: import('../../pdu/schema.js').EntityType | undefined;
+    let entityType: import('../../pdu/schema/schema.js').EntityType | undefined;
     if (typeText !== undefined) {
       const { findEntityType } = await import('../../names/entity-type-lookup.js');
       const found = findEntityType(typeText);
@@ -307,9 +307,9 @@ export const command: Command = {
       import('rxjs'),
       import('../../stream/publisher.js'),
       import('../../stream/operators.js'),
-      import('../../dr/emitter.js'),
-      import('../../pdu/entity-state-json.js'),
-      import('../../dr/algorithm.js'),
+      import('../../dr/owner/emitter.js'),
+      import('../../pdu/json/entity-state-json.js'),
+      import('../../dr/models/algorithm.js'),
     ]);
     const publisher = await createPublisher(config);
     const json = booleanFlag(args.flags, 'json');

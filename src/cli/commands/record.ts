@@ -80,7 +80,7 @@ export const command: Command = {
       import('../../transport/transport.js'),
       import('../../pcap/writer.js'),
       import('../../files/output-file.js'),
-      import('../../pdu/header.js'),
+      import('../../pdu/wire/header.js'),
     ]);
     // Written beside --out and renamed over it at the end: a file already there survives a start that fails.
     let target;

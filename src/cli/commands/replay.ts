@@ -113,7 +113,7 @@ export const command: Command = {
 
     const [{ udpFromFrame }, { looksLikeDis }, { readCaptureFile }] = await Promise.all([
       import('../../pcap/packet.js'),
-      import('../../pdu/header.js'),
+      import('../../pdu/wire/header.js'),
       import('../capture-file.js'),
     ]);
     // The capture is read in pieces and only its DIS datagrams are kept (copied), within a bound: a pass is sent

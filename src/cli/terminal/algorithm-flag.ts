@@ -1,4 +1,4 @@
-import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
+import { DR_ALGORITHM_NAMES } from '../../dr/models/algorithm.js';
 import type { UsageProblem } from '../command.js';
 
 /** DR algorithm names 1–9 as the `--algorithm` flag takes them: SISO's short names, without 0 (other). */

@@ -4,7 +4,7 @@
  * position of their ECEF location and the SISO-REF-010 names of their numbers; a shot's and a radio's names include
  * the markings of its entities as last seen in the capture, so each line reads as the summary and the report do.
  */
-import { PduType } from '../../pdu/constants.js';
+import { PduType } from '../../pdu/wire/constants.js';
 import {
   detonationPduNames,
   firePduNames,
@@ -13,14 +13,14 @@ import {
 } from '../../names/engagement-names.js';
 import { entityStatePduNames } from '../../names/pdu-names.js';
 import type { DisPduEvent } from '../../pcap/dis-capture.js';
-import { entityKey, markingText } from '../../pdu/entity-state-record.js';
-import { entityStateRecordToPdu } from '../../pdu/entity-state-json.js';
-import { pduRecordToJson } from '../../pdu/pdu-json.js';
-import type { DetonationPdu, FirePdu, ReceiverPdu, TransmitterPdu } from '../../pdu/pdu-schemas.js';
-import { ReceiverRecord, TransmitterRecord } from '../../pdu/radio.js';
-import { DetonationRecord, FireRecord } from '../../pdu/warfare.js';
-import { pduStatusMessage } from '../../pdu/length-rules.js';
-import { codecStatusName } from '../../pdu/status.js';
+import { entityKey, markingText } from '../../pdu/wire/entity-state-record.js';
+import { entityStateRecordToPdu } from '../../pdu/json/entity-state-json.js';
+import { pduRecordToJson } from '../../pdu/json/pdu-json.js';
+import type { DetonationPdu, FirePdu, ReceiverPdu, TransmitterPdu } from '../../pdu/schema/pdu-schemas.js';
+import { ReceiverRecord, TransmitterRecord } from '../../pdu/wire/radio.js';
+import { DetonationRecord, FireRecord } from '../../pdu/wire/warfare.js';
+import { pduStatusMessage } from '../../pdu/wire/length-rules.js';
+import { codecStatusName } from '../../pdu/wire/status.js';
 import { geodeticJson, geodeticPositionJson } from './geodetic-json.js';
 import { jsonLine, jsonLineNamingNonFinite, nonFiniteAsText } from './printable.js';
 

@@ -4,10 +4,10 @@
  * in pieces of a few thousand lines, so a capture of any size is printed without its whole text in memory.
  */
 import { ecefToGeodeticDegrees } from '../../math/geodesy.js';
-import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
+import { DR_ALGORITHM_NAMES } from '../../dr/models/algorithm.js';
 import { detonationResultName, transmitStateName } from '../../names/engagement-names.js';
 import { entityTypeName, pduTypeName } from '../../names/index.js';
-import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../../pdu/status.js';
+import { CODEC_STATUS_MESSAGES, type CodecStatusName } from '../../pdu/wire/status.js';
 import type { CaptureSummary, EntitySummary } from '../../pcap/capture-summary.js';
 import type { EngagementLog } from '../../pcap/engagement-log.js';
 import { frequencyText, type RadioSummary } from '../../pcap/radio-summary.js';

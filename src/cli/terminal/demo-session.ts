@@ -7,11 +7,11 @@
  */
 import { firstValueFrom, type Subscription } from 'rxjs';
 import type { Config } from '../../config/schema.js';
-import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
-import { EMIT_REASON_NAMES, emitReasonNames } from '../../dr/emitter.js';
-import { createTruthState } from '../../dr/truth-state.js';
-import { ENTITY_STATE_BYTES } from '../../pdu/constants.js';
-import { entityKey } from '../../pdu/entity-state-record.js';
+import { DR_ALGORITHM_NAMES } from '../../dr/models/algorithm.js';
+import { EMIT_REASON_NAMES, emitReasonNames } from '../../dr/owner/emitter.js';
+import { createTruthState } from '../../dr/owner/truth-state.js';
+import { ENTITY_STATE_BYTES } from '../../pdu/wire/constants.js';
+import { entityKey } from '../../pdu/wire/entity-state-record.js';
 import { deadReckonEmit, sampleTrajectory } from '../../stream/operators.js';
 import { createPublisher, type Publisher } from '../../stream/publisher.js';
 import { isEntityEvent, type EntityEvent } from '../../stream/entity-events.js';

@@ -2,7 +2,7 @@
  * How a command's summary names the PDUs of the types it passes over (counted by type, named from SISO-REF-010,
  * never called rejected) and what a subscriber made of the engagement and simulation management PDUs.
  */
-import { MAX_PENDING_ORDERS } from '../../dr/pending-orders.js';
+import { MAX_PENDING_ORDERS } from '../../dr/receiver/pending-orders.js';
 import { pduTypeName } from '../../names/index.js';
 import type { SubscriberStats } from '../../stream/subscriber-types.js';
 import { otherPduCounts, type TransportStats } from '../../transport/transport.js';

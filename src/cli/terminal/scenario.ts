@@ -4,7 +4,7 @@
  */
 import { aircraftOrbit, shipTurningCircles, tankRoadCourse } from '../../truth/index.js';
 import { DEFAULT_ORIGIN, type Origin, type Trajectory } from '../../truth/trajectory.js';
-import type { EntityType } from '../../pdu/schema.js';
+import type { EntityType } from '../../pdu/schema/schema.js';
 
 /** A simulated entity of the demo and of `reckon publish`. */
 export interface Actor {

@@ -1,5 +1,5 @@
 /** What `reckon subscribe` shows: remote entities as a live table (or plain lines), from render-rate frames. */
-import { DR_ALGORITHM_NAMES } from '../../dr/algorithm.js';
+import { DR_ALGORITHM_NAMES } from '../../dr/models/algorithm.js';
 import { ecefToGeodetic, headingPitchRollFromEuler } from '../../math/geodesy.js';
 import { appearanceDamage } from '../../names/appearance.js';
 import { entityTypeNameOf } from '../../names/entity-type-names.js';

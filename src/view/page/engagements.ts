@@ -5,8 +5,8 @@
  * Start/Resume do to the page's table; each entity's radios, and its last shots for the detail panel. Fed by the
  * gateway's text messages (src/view/engagement-messages.ts). Time is a parameter (server-clock seconds).
  */
-import { addressedSlots } from '../../dr/addressed-slots.js';
-import { FreezeOrders } from '../../dr/freeze-orders.js';
+import { addressedSlots } from '../../dr/receiver/addressed-slots.js';
+import { FreezeOrders } from '../../dr/receiver/freeze-orders.js';
 import type {
   CollisionMessage,
   DetonationMessage,

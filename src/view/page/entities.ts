@@ -15,13 +15,13 @@
  * Instances are the table's active slots packed densely (`instanceSlot[i]`), renumbered only when entities come or
  * go. Time is a parameter (seconds on the server's clock); nothing here reads a clock.
  */
-import { EntityStateRecord, entityKey, latin1UpToZero } from '../../pdu/entity-state-record.js';
-import { decodeEntityStateOrUpdateInto } from '../../pdu/entity-state-decoder.js';
-import { CodecStatus } from '../../pdu/status.js';
-import { RemoteEntityTable } from '../../dr/remote-entity-table.js';
-import { ApplyResult, TableEvent } from '../../dr/table-results.js';
-import { KERNEL_LINEAR, evaluateRotating, positionAt, worldVelocity } from '../../dr/store.js';
-import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../dr/position-smoothing.js';
+import { EntityStateRecord, entityKey, latin1UpToZero } from '../../pdu/wire/entity-state-record.js';
+import { decodeEntityStateOrUpdateInto } from '../../pdu/wire/entity-state-decoder.js';
+import { CodecStatus } from '../../pdu/wire/status.js';
+import { RemoteEntityTable } from '../../dr/receiver/remote-entity-table.js';
+import { ApplyResult, TableEvent } from '../../dr/receiver/table-results.js';
+import { KERNEL_LINEAR, evaluateRotating, positionAt, worldVelocity } from '../../dr/models/store.js';
+import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../dr/receiver/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { SlotParts } from './slot-parts.js';
 import { ArrivalMarkers } from './arrival-markers.js';

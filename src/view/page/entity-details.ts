@@ -3,8 +3,8 @@
  * level, the country, the appearance fields that are set and each articulated or attached part with its value
  * (degrees, metres). Before they are loaded, the numbers with the kind and domain.
  */
-import { parameterRecordToJson } from '../../pdu/variable-parameter.js';
-import { VARIABLE_PARAMETER_BYTES } from '../../pdu/entity-state-record.js';
+import { parameterRecordToJson } from '../../pdu/json/variable-parameter.js';
+import { VARIABLE_PARAMETER_BYTES } from '../../pdu/wire/entity-state-record.js';
 import type { pageNames } from './names.js';
 
 type Names = NonNullable<ReturnType<typeof pageNames>>;

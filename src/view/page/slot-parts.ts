@@ -3,8 +3,8 @@
  * that the details of a selected entity show its parts live (a turret turning). A slot's buffer is made when its
  * entity first sends parts and reused after; entities without parts cost nothing.
  */
-import type { EntityStateRecord } from '../../pdu/entity-state-record.js';
-import { VARIABLE_PARAMETER_BYTES } from '../../pdu/entity-state-record.js';
+import type { EntityStateRecord } from '../../pdu/wire/entity-state-record.js';
+import { VARIABLE_PARAMETER_BYTES } from '../../pdu/wire/entity-state-record.js';
 
 export class SlotParts {
   private readonly bytes: (Uint8Array | undefined)[];

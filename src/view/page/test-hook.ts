@@ -55,7 +55,7 @@ export interface TestHook {
   readonly symbols: number;
   /** Entities the page's table holds at most (from the hello's `maxEntities`, capped). */
   readonly capacity: number;
-  /** Whether the table runs the WebAssembly SIMD kernel (src/dr/simd-kernel.ts), which the page's policy allows. */
+  /** Whether the table runs the WebAssembly SIMD kernel (src/dr/models/simd-kernel.ts), which the page's policy allows. */
   readonly wasmKernel: boolean;
   /** Viewport pixel of an entity's displayed position (where its symbol is drawn), or null when it is not shown. */
   screenPoint(id: string): [number, number] | null;

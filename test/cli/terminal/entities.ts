@@ -1,11 +1,11 @@
 // Remote entities for the view tests: a real remote-entity table fed with Entity State records, rendered into a
 // frame, and the entity events the subscriber would have emitted for them.
-import { DR_FPW } from '../../../src/dr/algorithm.js';
-import { RemoteEntityTable } from '../../../src/dr/remote-entity-table.js';
+import { DR_FPW } from '../../../src/dr/models/algorithm.js';
+import { RemoteEntityTable } from '../../../src/dr/receiver/remote-entity-table.js';
 import { eulerFromHeadingPitchRoll, geodeticDegreesToEcef } from '../../../src/math/geodesy.js';
-import { entityKey, EntityStateRecord } from '../../../src/pdu/entity-state-record.js';
-import { entityStateRecordToPdu } from '../../../src/pdu/entity-state-json.js';
-import { timestampFromSeconds } from '../../../src/pdu/timestamp.js';
+import { entityKey, EntityStateRecord } from '../../../src/pdu/wire/entity-state-record.js';
+import { entityStateRecordToPdu } from '../../../src/pdu/json/entity-state-json.js';
+import { timestampFromSeconds } from '../../../src/pdu/wire/timestamp.js';
 import type { EntityEvent, EntityEventType } from '../../../src/stream/entity-events.js';
 import { createFrame, renderFrame, type EntityFrame } from '../../../src/stream/frame.js';
 import { EntityList } from '../../../src/cli/terminal/subscribe-view.js';

@@ -1,7 +1,7 @@
 // The demo's cast placed at an origin: Monterey Bay by default, elsewhere with the same layout a few km apart.
 import { describe, expect, it } from 'vitest';
 import { demoActors } from '../../../src/cli/terminal/scenario.js';
-import { createTruthState } from '../../../src/dr/truth-state.js';
+import { createTruthState } from '../../../src/dr/owner/truth-state.js';
 import { ecefToGeodeticDegrees } from '../../../src/math/geodesy.js';
 
 /** Latitude and longitude (degrees) of each actor at its start time. */

@@ -4,10 +4,10 @@
 // the table's own float64 evaluation (`renderSlot`, the same DR and smoothing the page shows on the CPU).
 import { luma } from '@luma.gl/core';
 import { webgl2Adapter } from '@luma.gl/webgl';
-import { EntityStateRecord } from '../../../src/pdu/entity-state-record.js';
-import { RemoteEntityTable } from '../../../src/dr/remote-entity-table.js';
-import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../../src/dr/position-smoothing.js';
-import { APPEARANCE_FROZEN } from '../../../src/dr/algorithm.js';
+import { EntityStateRecord } from '../../../src/pdu/wire/entity-state-record.js';
+import { RemoteEntityTable } from '../../../src/dr/receiver/remote-entity-table.js';
+import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../../src/dr/receiver/position-smoothing.js';
+import { APPEARANCE_FROZEN } from '../../../src/dr/models/algorithm.js';
 import { ecefToGeodetic, geodeticDegreesToEcef, WGS84_A, WGS84_E2 } from '../../../src/math/geodesy.js';
 import { GpuState } from '../../../src/view/page/gpu/gpu-state.js';
 import { GpuStaging } from '../../../src/view/page/gpu/gpu-staging.js';

@@ -6,9 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EntityStateRecord, setMarkingText } from '../../../src/pdu/entity-state-record.js';
-import { encodeEntityStateInto } from '../../../src/pdu/entity-state-encoder.js';
-import { timestampFromEpochMillis } from '../../../src/pdu/timestamp.js';
+import { EntityStateRecord, setMarkingText } from '../../../src/pdu/wire/entity-state-record.js';
+import { encodeEntityStateInto } from '../../../src/pdu/wire/entity-state-encoder.js';
+import { timestampFromEpochMillis } from '../../../src/pdu/wire/timestamp.js';
 import { geodeticDegreesToEcef } from '../../../src/math/geodesy.js';
 import {
   EMPTY_FILTER,

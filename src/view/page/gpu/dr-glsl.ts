@@ -1,14 +1,14 @@
 /**
- * The GPU's dead reckoning (GLSL ES 3.00): the models of src/dr/store.ts and the smoothing of
- * src/dr/position-smoothing.ts and orientation-smoothing.ts, evaluated per entity from its record
+ * The GPU's dead reckoning (GLSL ES 3.00): the models of src/dr/models/store.ts and the smoothing of
+ * src/dr/receiver/position-smoothing.ts and orientation-smoothing.ts, evaluated per entity from its record
  * (src/view/page/gpu/gpu-record.ts) at the frame's time, in float32, then turned into what the map draws: longitude
  * and latitude as float pairs (high part, rest) and the heading. The record keeps every quantity small (metres from
  * the PDU's place in its East-North-Up frame, seconds after the reference time), so float32 keeps centimetres;
  * test/view/page-gpu-dr.test.ts holds the result to the table's float64 evaluation within 0.1 m after 10 s.
  */
 import { FLAG_ACTIVE, FLAG_KERNEL_SHIFT, FLAG_SMOOTHING, RECORD_TEXELS } from './gpu-record.js';
-import { SMOOTH_CONVERGENCE, SMOOTH_PROJECTIVE } from '../../../dr/position-smoothing.js';
-import { KERNEL_ROTATING_BODY } from '../../../dr/store.js';
+import { SMOOTH_CONVERGENCE, SMOOTH_PROJECTIVE } from '../../../dr/receiver/position-smoothing.js';
+import { KERNEL_ROTATING_BODY } from '../../../dr/models/store.js';
 import { WGS84_A, WGS84_E2 } from '../../../math/geodesy.js';
 
 /** The uniforms of `drEntity` (a luma.gl shader module's uniform block): the frame's time and how it is shown. */
@@ -111,7 +111,7 @@ float dr_atan2(float y, float x) {
   return y > 0.0 ? a + 1.5707963267949 : a - 1.5707963267949;
 }
 
-// The coefficients of src/dr/rotation.ts; series below θ = 0.3 where the closed form cancels.
+// The coefficients of src/dr/models/rotation.ts; series below θ = 0.3 where the closed form cancels.
 float dr_oneMinusCosOverSq(float t) {
   if (t < 1e-3) return 0.5 - t * t / 24.0;
   float s = dr_sinCos(0.5 * t).x / t;

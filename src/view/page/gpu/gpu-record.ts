@@ -16,9 +16,9 @@
  * them into its texture. 40 floats (10 RGBA texels) per record; the flags, icon and force are integers in the same
  * 32 bits (read back with the Uint32Array view).
  */
-import type { RemoteEntityTable } from '../../../dr/remote-entity-table.js';
-import { DR_RVB } from '../../../dr/algorithm.js';
-import { KERNEL_LINEAR, KERNEL_ROTATING_BODY } from '../../../dr/store.js';
+import type { RemoteEntityTable } from '../../../dr/receiver/remote-entity-table.js';
+import { DR_RVB } from '../../../dr/models/algorithm.js';
+import { KERNEL_LINEAR, KERNEL_ROTATING_BODY } from '../../../dr/models/store.js';
 import * as quat from '../../../math/quat.js';
 import { geodeticOf } from '../map-coordinates.js';
 

@@ -5,7 +5,7 @@
  * `maxRecords` are packed a frame, the rest the frames after (a snapshot of a million entities fills in over a few
  * dozen frames instead of stalling one).
  */
-import type { RemoteEntityTable } from '../../../dr/remote-entity-table.js';
+import type { RemoteEntityTable } from '../../../dr/receiver/remote-entity-table.js';
 import { RECORD_FLOATS, RECORD_TEXELS, packRecord } from './gpu-record.js';
 
 /** Texels per staged record: the record and one holding its slot. */

@@ -4,10 +4,10 @@
  * beyond the newest state so the caller dead-reckons from it instead. Struct-of-arrays storage indexed by the
  * caller's entity slot; nothing allocates after construction. Time is a parameter (seconds), never the clock.
  */
-import { eulerFromWorldToBody, worldToBodyFromEuler } from '../math/euler.js';
-import { create as createMat3 } from '../math/mat3.js';
-import { fromMat3, slerp, toMat3 } from '../math/quat.js';
-import type { ReadonlyVec3, Vec3 } from '../math/vec3.js';
+import { eulerFromWorldToBody, worldToBodyFromEuler } from '../../math/euler.js';
+import { create as createMat3 } from '../../math/mat3.js';
+import { fromMat3, slerp, toMat3 } from '../../math/quat.js';
+import type { ReadonlyVec3, Vec3 } from '../../math/vec3.js';
 
 /** What `SnapshotInterpolationBuffer.sample` could give for a slot. */
 export const InterpolationStatus = {

@@ -1,5 +1,5 @@
 /** The time a PDU's model is valid at with latency compensation: its absolute timestamp, when it can be trusted. */
-import { SECONDS_PER_TIMESTAMP_UNIT } from '../pdu/timestamp.js';
+import { SECONDS_PER_TIMESTAMP_UNIT } from '../../pdu/wire/timestamp.js';
 
 /**
  * The time, on the axis of `nowSeconds` (Unix epoch seconds, so that t mod 3600 is the position in the hour), that

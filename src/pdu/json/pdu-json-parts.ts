@@ -2,12 +2,12 @@
  * The pieces every PDU's JSON form is built from and read back into: the header, ids, vectors, entity types, hex.
  * The plain-object side of the codecs: it allocates, and is meant for tools, tests and events, not hot paths.
  */
-import { bytesToHex, hexInto } from './bytes.js';
-import type { ClockTimeFields, EntityIdFields, EventIdFields, PduHeaderFields } from './pdu-fields.js';
-import type { ClockTime, EventId, PduStatusBitsJson } from './pdu-schemas.js';
-import { pduStatusBits } from './pdu-status.js';
-import type { DisTimestamp, EntityId, EntityType, Vec3Tuple } from './schema.js';
-import { isAbsoluteTimestamp, secondsPastHourFromTimestamp } from './timestamp.js';
+import { bytesToHex, hexInto } from '../wire/bytes.js';
+import type { ClockTimeFields, EntityIdFields, EventIdFields, PduHeaderFields } from '../wire/pdu-fields.js';
+import type { ClockTime, EventId, PduStatusBitsJson } from '../schema/pdu-schemas.js';
+import { pduStatusBits } from '../wire/pdu-status.js';
+import type { DisTimestamp, EntityId, EntityType, Vec3Tuple } from '../schema/schema.js';
+import { isAbsoluteTimestamp, secondsPastHourFromTimestamp } from '../wire/timestamp.js';
 
 /** The header fields of every JSON form. */
 export interface HeaderJson {

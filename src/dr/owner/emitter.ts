@@ -10,9 +10,9 @@
  * A parked entity that starts moving sends as soon as the truth drifts past a threshold from where it was parked,
  * and that PDU, carrying its velocity, brings the regular heartbeat back.
  */
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { worldToBodyFromEulerVec } from '../math/euler.js';
-import { DR_FPW, DR_FVW, DR_RVW, usesAcceleration } from './algorithm.js';
+import type { EntityStateRecord } from '../../pdu/wire/entity-state-record.js';
+import { worldToBodyFromEulerVec } from '../../math/euler.js';
+import { DR_FPW, DR_FVW, DR_RVW, usesAcceleration } from '../models/algorithm.js';
 import {
   COS2,
   DELTA_MAX,
@@ -32,8 +32,8 @@ import {
   writeSentKinematics,
 } from './emitter-decision.js';
 import { HEARTBEAT_STATIONARY_SECONDS, isStationaryState } from './heartbeat.js';
-import { DeadReckoningModel } from './model.js';
-import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, initialWorldToBody, rotateSlots } from './store.js';
+import { DeadReckoningModel } from '../models/model.js';
+import { KERNEL_LINEAR, KERNEL_ROTATING_BODY, bodyPosition, initialWorldToBody, rotateSlots } from '../models/store.js';
 import { createTruthState, type TruthState } from './truth-state.js';
 import { PoseRateEstimator } from './pose-rates.js';
 

@@ -13,13 +13,13 @@
  * passes over all slots (table-frames.ts). The vectors a PDU carries as 32-bit floats are held as float32: a table
  * of a million entities holds under 400 bytes per entity (bench/udp.bench.ts `table.rss1m`).
  */
-import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../pdu/timestamp.js';
+import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../../pdu/wire/timestamp.js';
 import {
   BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED,
   entityKey,
   type EntityStateRecord,
-} from '../pdu/entity-state-record.js';
-import { isDeactivated, isFrozen, isKnownAlgorithm } from './algorithm.js';
+} from '../../pdu/wire/entity-state-record.js';
+import { isDeactivated, isFrozen, isKnownAlgorithm } from '../models/algorithm.js';
 import {
   DrStore,
   KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
@@ -28,15 +28,15 @@ import {
   initialWorldToBody,
   positionAt,
   resetSlot,
-} from './store.js';
-import { createFloat64Arena } from './simd-kernel.js';
+} from '../models/store.js';
+import { createFloat64Arena } from '../models/simd-kernel.js';
 import { CorrectionSmoother } from './correction-smoother.js';
 import { EntitySlots } from './entity-slots.js';
 import { EntityTimeouts, type TimeoutOptions } from './entity-timeouts.js';
-import { ModelState } from './model-state.js';
+import { ModelState } from '../models/model-state.js';
 import { RemoteEntityFields } from './remote-entity-fields.js';
 import { TableFrames } from './table-frames.js';
-import { timestampReferenceSeconds } from './timestamp-reference.js';
+import { timestampReferenceSeconds } from '../models/timestamp-reference.js';
 import { PENDING_DROPPED, PENDING_NEW, PENDING_REFERENCE, PENDING_STRIDE, PendingPdus } from './pending-pdus.js';
 import type { SmoothingOptions } from './position-smoothing.js';
 import {
@@ -197,7 +197,7 @@ export class RemoteEntityTable {
   private readonly onEvent: TableEventListener | null;
   /** The smoothing of corrections, over the slots' model state (read by the page's GPU state). */
   readonly corrections: CorrectionSmoother;
-  /** Entities held by a Stop/Freeze PDU (src/dr/exercise-freeze.ts): read here, changed by `freeze` / `resume`. */
+  /** Entities held by a Stop/Freeze PDU (src/dr/receiver/exercise-freeze.ts): read here, changed by `freeze` / `resume`. */
   readonly freezes: ExerciseFreeze;
   /** One pending PDU's five vectors, and views of each. */
   private readonly pdu = new Float64Array(15);

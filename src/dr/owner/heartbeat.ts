@@ -6,7 +6,7 @@
  * that does not move heartbeats every HBT_STATIONARY (60 s) instead; see `isStationaryState`. The settings
  * (`heartbeat` in the configuration) choose a table and override it per class of entity (`HEARTBEAT_CLASSES`).
  */
-import { DR_STATIC, isRotatingAlgorithm, usesAcceleration } from './algorithm.js';
+import { DR_STATIC, isRotatingAlgorithm, usesAcceleration } from '../models/algorithm.js';
 
 /** Heartbeat intervals by entity kind and domain, seconds. */
 export interface HeartbeatTable {

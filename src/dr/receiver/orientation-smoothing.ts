@@ -9,8 +9,8 @@
  * x, y, z, w with w ≥ 0 (4 each, `math/quat` conventions) and half its rotation angle, radians (1 each). No
  * allocation: the scratch below is the module's.
  */
-import * as quat from '../math/quat.js';
-import { sinCosInPlace } from '../math/trig.js';
+import * as quat from '../../math/quat.js';
+import { sinCosInPlace } from '../../math/trig.js';
 import { SMOOTH_FRACTION as SMOOTH_FRACTION_IMPORTED } from './position-smoothing.js';
 
 // An imported constant copied to a module const, so that TurboFan folds it (a transpiled import is a getter).

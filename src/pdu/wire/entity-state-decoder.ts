@@ -168,7 +168,7 @@ function checkPdu(
   const version = bytes[offset + H.PROTOCOL_VERSION]!;
   if (version < MIN_PROTOCOL_VERSION || version > MAX_PROTOCOL_VERSION) return CodecStatus.UNSUPPORTED_VERSION;
   if (bytes[offset + H.PDU_TYPE] !== type) return CodecStatus.NOT_ENTITY_STATE;
-  // Length 0: the rest of the datagram, as the framing reads it (pduLengthAt, src/pdu/header.ts).
+  // Length 0: the rest of the datagram, as the framing reads it (pduLengthAt, src/pdu/wire/header.ts).
   const length = (bytes[offset + H.LENGTH]! << 8) | bytes[offset + H.LENGTH + 1]! || remaining;
   if (remaining < fixedBytes || length > remaining) return CodecStatus.TRUNCATED;
   const count = bytes[offset + countOffset]!;

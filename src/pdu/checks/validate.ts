@@ -4,9 +4,9 @@
  * decodes whatever is on the wire (so `reckon decode --json` can show it); receivers apply this step after it.
  * The bounds and their reasons: docs/pdu-validation.md. Nothing here allocates.
  */
-import { PduType } from './constants.js';
-import type { EntityStateRecord } from './entity-state-record.js';
-import * as status from './status.js';
+import { PduType } from '../wire/constants.js';
+import type { EntityStateRecord } from '../wire/entity-state-record.js';
+import * as status from '../wire/status.js';
 
 const { CodecStatus } = status;
 type CodecStatus = status.CodecStatus;

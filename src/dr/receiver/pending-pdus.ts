@@ -5,8 +5,8 @@
  * of its own, bounded (`limit`), not in an entry per slot: a table of a million entities holds 2 bytes per slot
  * here, not 136. When the pool is full the table loads what waits (`isFull`) before listing another slot.
  */
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
-import type { DrStore } from './store.js';
+import type { EntityStateRecord } from '../../pdu/wire/entity-state-record.js';
+import type { DrStore } from '../models/store.js';
 
 /** An entry's pending PDU: a PDU to load, a new entity's PDU (snaps), or its slot released while listed. */
 export const PENDING_UPDATE = 1;

@@ -12,8 +12,8 @@
  * Taylor series below θ = 0.3 (terms to θ¹⁰, truncation < 1e-16 relative); 1 − cos θ is taken as 2 sin²(θ/2),
  * which never cancels. No threshold drops small rates: ω = 1e-12 rad/s is as exact as ω = 1.
  */
-import type { Mat3 } from '../math/mat3.js';
-import type { ReadonlyVec3 } from '../math/vec3.js';
+import type { Mat3 } from '../../math/mat3.js';
+import type { ReadonlyVec3 } from '../../math/vec3.js';
 
 const SERIES_BELOW = 0.3;
 

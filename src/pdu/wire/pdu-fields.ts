@@ -74,7 +74,7 @@ export function checkHeader(
 
 /**
  * The Length of the PDU at `offset`: its Length field, or for a field of 0 the rest of the datagram, as the
- * framing reads it (`pduLengthAt`, src/pdu/header.ts).
+ * framing reads it (`pduLengthAt`, src/pdu/wire/header.ts).
  */
 export function lengthOf(bytes: Uint8Array, offset: number, end: number): number {
   return (bytes[offset + 8]! << 8) | bytes[offset + 9]! || Math.min(end, bytes.length) - offset;

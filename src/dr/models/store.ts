@@ -22,7 +22,7 @@ import {
   isKnownAlgorithm,
 } from './algorithm.js';
 import type { Float64Arena } from './simd-kernel.js';
-import { sinCos, sinCosInPlace } from '../math/trig.js';
+import { sinCos, sinCosInPlace } from '../../math/trig.js';
 import {
   oneMinusCosOverSq,
   r2OuterCoefficient,

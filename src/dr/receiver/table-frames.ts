@@ -4,7 +4,7 @@
  * read. Held apart from the table, which owns what a PDU changes; nothing here allocates.
  */
 import type { ExerciseFreeze } from './exercise-freeze.js';
-import type { ModelState } from './model-state.js';
+import type { ModelState } from '../models/model-state.js';
 import { SlotList } from './slot-list.js';
 import {
   KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
@@ -14,7 +14,7 @@ import {
   evaluateRotating,
   extrapolateLinear,
   rotateSlots,
-} from './store.js';
+} from '../models/store.js';
 
 // Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
 const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;

@@ -1,19 +1,19 @@
 /**
- * The plain-object API for every PDU: a decoded record to its JSON form (`src/pdu/pdu-schemas.ts`) and back,
+ * The plain-object API for every PDU: a decoded record to its JSON form (`src/pdu/schema/pdu-schemas.ts`) and back,
  * `decodePdu` (bytes → JSON, throws `PduDecodeError`) and `encodePdu` (JSON → bytes, throws on invalid input).
  * Convenient and exact, but it allocates; hot paths keep a `PduRecords` and the `…Into` codecs.
  */
-import { PduType } from './constants.js';
+import { PduType } from '../wire/constants.js';
 import type { z } from 'zod';
-import { type AnyPduRecord, encodeAnyPduInto, PduRecords } from './any-pdu.js';
-import { CollisionElasticRecord, CollisionRecord } from './collision.js';
-import { DatumPduRecord } from './datum-pdus.js';
-import { DesignatorRecord, ElectromagneticEmissionRecord, IffRecord } from './emission.js';
+import { type AnyPduRecord, encodeAnyPduInto, PduRecords } from '../wire/any-pdu.js';
+import { CollisionElasticRecord, CollisionRecord } from '../wire/collision.js';
+import { DatumPduRecord } from '../wire/datum-pdus.js';
+import { DesignatorRecord, ElectromagneticEmissionRecord, IffRecord } from '../wire/emission.js';
 import { entityStateRecordFromPdu, entityStateRecordToPdu } from './entity-state-json.js';
-import { EntityStateRecord } from './entity-state-record.js';
-import { EnvironmentalProcessRecord } from './environmental-process.js';
+import { EntityStateRecord } from '../wire/entity-state-record.js';
+import { EnvironmentalProcessRecord } from '../wire/environmental-process.js';
 import * as interaction from './interaction-json.js';
-import * as schemas from './pdu-schemas.js';
+import * as schemas from '../schema/pdu-schemas.js';
 import type {
   AcknowledgePdu,
   CollisionElasticPdu,
@@ -33,19 +33,19 @@ import type {
   StartResumePdu,
   StopFreezePdu,
   TransmitterPdu,
-} from './pdu-schemas.js';
+} from '../schema/pdu-schemas.js';
 import * as radio from './radio-emission-json.js';
-import { ReceiverRecord, SignalRecord, TransmitterRecord } from './radio.js';
-import { EntityStatePduSchema, type EntityStatePdu } from './schema.js';
+import { ReceiverRecord, SignalRecord, TransmitterRecord } from '../wire/radio.js';
+import { EntityStatePduSchema, type EntityStatePdu } from '../schema/schema.js';
 import {
   AcknowledgeRecord,
   EntityManagementRecord,
   StartResumeRecord,
   StopFreezeRecord,
-} from './simulation-management.js';
-import { pduStatusMessage } from './length-rules.js';
-import { CodecStatus, PduDecodeError } from './status.js';
-import { DetonationRecord, FireRecord } from './warfare.js';
+} from '../wire/simulation-management.js';
+import { pduStatusMessage } from '../wire/length-rules.js';
+import { CodecStatus, PduDecodeError } from '../wire/status.js';
+import { DetonationRecord, FireRecord } from '../wire/warfare.js';
 
 /** The JSON form of any PDU. */
 export type DisPdu =

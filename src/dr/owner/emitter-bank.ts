@@ -12,7 +12,7 @@
  * algorithms are per profile (`addProfile`), a few shared by all entities. With WebAssembly SIMD the predicted
  * positions of a pass come from the quadratic kernel (simd-kernel.ts, bit-identical to the JavaScript loop).
  */
-import { worldToBodyFromEuler } from '../math/euler.js';
+import { worldToBodyFromEuler } from '../../math/euler.js';
 import {
   DELTA_MAX,
   FIRST_ACCELERATION,
@@ -47,7 +47,7 @@ import {
   PROFILE_TRAVEL as PROFILE_TRAVEL_IMPORTED,
 } from './emitter-profiles.js';
 import { isStationaryState } from './heartbeat.js';
-import { createFloat64Arena, type Float64Arena } from './simd-kernel.js';
+import { createFloat64Arena, type Float64Arena } from '../models/simd-kernel.js';
 import {
   DrStore,
   KERNEL_LINEAR as KERNEL_LINEAR_IMPORTED,
@@ -57,7 +57,7 @@ import {
   positionAt,
   resetSlot,
   rotateSlots,
-} from './store.js';
+} from '../models/store.js';
 import { createTruthState } from './truth-state.js';
 
 // Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).

@@ -1,10 +1,10 @@
 /**
- * JSON forms of the radio, distributed emission, environmental and other PDUs (`src/pdu/pdu-schemas.ts`): record to
- * JSON and back. Used through `pduRecordToJson` / `pduRecordFromJson` (src/pdu/pdu-json.ts).
+ * JSON forms of the radio, distributed emission, environmental and other PDUs (`src/pdu/schema/pdu-schemas.ts`): record to
+ * JSON and back. Used through `pduRecordToJson` / `pduRecordFromJson` (src/pdu/json/pdu-json.ts).
  */
-import { OtherPduRecord } from './any-pdu.js';
-import { BEAM_PARAMETERS, DesignatorRecord, ElectromagneticEmissionRecord, IffRecord } from './emission.js';
-import { EnvironmentalProcessRecord } from './environmental-process.js';
+import { OtherPduRecord } from '../wire/any-pdu.js';
+import { BEAM_PARAMETERS, DesignatorRecord, ElectromagneticEmissionRecord, IffRecord } from '../wire/emission.js';
+import { EnvironmentalProcessRecord } from '../wire/environmental-process.js';
 import {
   entityIdInto,
   entityIdJson,
@@ -28,8 +28,8 @@ import type {
   ReceiverPdu,
   SignalPdu,
   TransmitterPdu,
-} from './pdu-schemas.js';
-import { ReceiverRecord, SignalRecord, signalDataBytes, TransmitterRecord, VTP_HEADER_BYTES } from './radio.js';
+} from '../schema/pdu-schemas.js';
+import { ReceiverRecord, SignalRecord, signalDataBytes, TransmitterRecord, VTP_HEADER_BYTES } from '../wire/radio.js';
 
 export function transmitterToJson(r: TransmitterRecord): TransmitterPdu {
   const t = r.radioType,

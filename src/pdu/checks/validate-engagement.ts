@@ -4,13 +4,13 @@
  * finite, a radio of no entity or with its antenna nowhere, never reaches an event, a map or a report
  * (docs/pdu-validation.md). Nothing here allocates.
  */
-import { PduType } from './constants.js';
-import type { CollisionElasticRecord, CollisionRecord } from './collision.js';
-import type { EntityIdFields } from './pdu-fields.js';
-import type { SignalRecord, TransmitterRecord } from './radio.js';
-import * as status from './status.js';
+import { PduType } from '../wire/constants.js';
+import type { CollisionElasticRecord, CollisionRecord } from '../wire/collision.js';
+import type { EntityIdFields } from '../wire/pdu-fields.js';
+import type { SignalRecord, TransmitterRecord } from '../wire/radio.js';
+import * as status from '../wire/status.js';
 import { ENTITY_ID_ALL, ENTITY_ID_NONE, MAX_LOCATION_METERS, MAX_SPEED_METERS_PER_SECOND } from './validate.js';
-import type { DetonationRecord, FireRecord } from './warfare.js';
+import type { DetonationRecord, FireRecord } from '../wire/warfare.js';
 
 const { CodecStatus } = status;
 type CodecStatus = status.CodecStatus;

@@ -4,8 +4,8 @@
  * orientation error terms, the state a PDU carries (float32-rounded, body frame for B models) and the 'auto'
  * choice of algorithm. Doubles pass through typed arrays (`errors`, `limits`), never boxed.
  */
-import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../math/euler.js';
-import { DR_FPW, DR_FVW, DR_RPW, DR_RVW, DR_STATIC, isBodyAlgorithm, usesAcceleration } from './algorithm.js';
+import { eulerFromWorldToBody, worldToBodyFromEulerVec } from '../../math/euler.js';
+import { DR_FPW, DR_FVW, DR_RPW, DR_RVW, DR_STATIC, isBodyAlgorithm, usesAcceleration } from '../models/algorithm.js';
 import type { TruthState } from './truth-state.js';
 
 /** Below these an 'auto' emitter sends static / fixed-orientation models. */

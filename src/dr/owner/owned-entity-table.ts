@@ -5,14 +5,14 @@
  * datagram (`PduSink`, e.g. a `PduBundler`) through one reused record: nothing is allocated per entity or per PDU.
  * Nothing here knows sockets or clocks: time is a parameter.
  */
-import { APPEARANCE_DEACTIVATED, isDeactivated } from './algorithm.js';
+import { APPEARANCE_DEACTIVATED, isDeactivated } from '../models/algorithm.js';
 import { EMIT_REASON_NAMES } from './emitter.js';
 import { EmitterBank, type BankAttitude, type BankTruth } from './emitter-bank.js';
-import { ENTITY_STATE_BYTES } from '../pdu/constants.js';
-import { encodeEntityStateInto } from '../pdu/entity-state-encoder.js';
-import { EntityStateRecord } from '../pdu/entity-state-record.js';
-import { codecStatusMessage } from '../pdu/status.js';
-import { advanceTimestamp, isNewerTimestamp, timestampFromSeconds } from '../pdu/timestamp.js';
+import { ENTITY_STATE_BYTES } from '../../pdu/wire/constants.js';
+import { encodeEntityStateInto } from '../../pdu/wire/entity-state-encoder.js';
+import { EntityStateRecord } from '../../pdu/wire/entity-state-record.js';
+import { codecStatusMessage } from '../../pdu/wire/status.js';
+import { advanceTimestamp, isNewerTimestamp, timestampFromSeconds } from '../../pdu/wire/timestamp.js';
 
 /** Where PDUs go: a `PduBundler`, or a stand-in with its `claim` and `buffer`. */
 export interface PduSink {

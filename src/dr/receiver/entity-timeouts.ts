@@ -9,7 +9,7 @@ import {
   heartbeatSecondsFor,
   isStationaryState,
   type HeartbeatTable,
-} from './heartbeat.js';
+} from '../owner/heartbeat.js';
 
 /** The heartbeat settings of a `RemoteEntityTable`. */
 export interface TimeoutOptions {

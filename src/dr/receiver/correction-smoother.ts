@@ -7,7 +7,7 @@
  * The offsets themselves are the free functions of position-smoothing.ts and orientation-smoothing.ts. Nothing is
  * allocated per PDU or frame but when the pool grows.
  */
-import type { ModelState } from './model-state.js';
+import type { ModelState } from '../models/model-state.js';
 import { startRotationError, turnByError } from './orientation-smoothing.js';
 import {
   SMOOTH_CONVERGENCE,
@@ -26,7 +26,7 @@ import {
   initialWorldToBody,
   positionAt,
   worldVelocity,
-} from './store.js';
+} from '../models/store.js';
 
 // Imported constants copied to module consts, so that TurboFan folds them (a transpiled import is a getter).
 const KERNEL_LINEAR = KERNEL_LINEAR_IMPORTED;

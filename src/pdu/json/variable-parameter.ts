@@ -10,9 +10,9 @@
  *
  * Other record types (separation, entity type, association, unknown) are kept as their raw bytes.
  */
-import { PARAMETER_RECORD_BYTES, ParameterRecordType } from './constants.js';
-import { DataViewCache, bytesToHex, hexInto } from './bytes.js';
-import type { EntityType, VariableParameter } from './schema.js';
+import { PARAMETER_RECORD_BYTES, ParameterRecordType } from '../wire/constants.js';
+import { DataViewCache, bytesToHex, hexInto } from '../wire/bytes.js';
+import type { EntityType, VariableParameter } from '../schema/schema.js';
 
 const readViews = new DataViewCache();
 const writeViews = new DataViewCache();

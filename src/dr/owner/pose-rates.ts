@@ -4,7 +4,7 @@
  * constant acceleration, any spacing), and the body angular velocity from the rotation between the last two
  * orientations (exact for a constant rate). Allocates nothing per sample.
  */
-import { worldToBodyFromEuler } from '../math/euler.js';
+import { worldToBodyFromEuler } from '../../math/euler.js';
 import type { TruthState } from './truth-state.js';
 
 /** Velocity, acceleration and body rates estimated from the last poses of a track. */

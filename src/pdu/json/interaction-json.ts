@@ -1,11 +1,11 @@
 /**
- * JSON forms of the entity interaction, warfare and simulation management PDUs (`src/pdu/pdu-schemas.ts`): record
- * to JSON and back. Used through `pduRecordToJson` / `pduRecordFromJson` (src/pdu/pdu-json.ts).
+ * JSON forms of the entity interaction, warfare and simulation management PDUs (`src/pdu/schema/pdu-schemas.ts`): record
+ * to JSON and back. Used through `pduRecordToJson` / `pduRecordFromJson` (src/pdu/json/pdu-json.ts).
  */
-import { CollisionElasticRecord, CollisionRecord } from './collision.js';
-import { PARAMETER_RECORD_BYTES, PduType } from './constants.js';
-import { addVariableDatum, DatumPduRecord, variableDatumValueBytes } from './datum-pdus.js';
-import type { EntityIdFields } from './pdu-fields.js';
+import { CollisionElasticRecord, CollisionRecord } from '../wire/collision.js';
+import { PARAMETER_RECORD_BYTES, PduType } from '../wire/constants.js';
+import { addVariableDatum, DatumPduRecord, variableDatumValueBytes } from '../wire/datum-pdus.js';
+import type { EntityIdFields } from '../wire/pdu-fields.js';
 import {
   clockTimeInto,
   clockTimeJson,
@@ -35,16 +35,16 @@ import type {
   MunitionDescriptor,
   StartResumePdu,
   StopFreezePdu,
-} from './pdu-schemas.js';
-import type { EntityId } from './schema.js';
+} from '../schema/pdu-schemas.js';
+import type { EntityId } from '../schema/schema.js';
 import {
   AcknowledgeRecord,
   EntityManagementRecord,
   StartResumeRecord,
   StopFreezeRecord,
-} from './simulation-management.js';
+} from '../wire/simulation-management.js';
 import { parameterRecordFromJson, parameterRecordToJson } from './variable-parameter.js';
-import { DetonationRecord, FireRecord, type MunitionDescriptorFields } from './warfare.js';
+import { DetonationRecord, FireRecord, type MunitionDescriptorFields } from '../wire/warfare.js';
 
 function descriptorJson(d: MunitionDescriptorFields): MunitionDescriptor {
   return {

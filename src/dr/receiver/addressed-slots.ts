@@ -2,7 +2,7 @@
  * The entities of a remote-entity table that a simulation management PDU addresses (its receiving id, within its
  * exercise; IEEE 1278.1-2012 §7.5): one lookup when it names one entity, a pass over the slots for a wildcard.
  */
-import { entityKey } from '../pdu/entity-state-record.js';
+import { entityKey } from '../../pdu/wire/entity-state-record.js';
 import { addresses } from './exercise-freeze.js';
 import type { RemoteEntityTable } from './remote-entity-table.js';
 

@@ -2,14 +2,19 @@
  * The plain-object API: `EntityStatePdu` (the JSON form, defined by `EntityStatePduSchema`) to bytes and back.
  * Convenient and exact, but it allocates; hot paths use `decodeEntityStateInto` / `encodeEntityStateInto`.
  */
-import { ENTITY_STATE_BYTES, EntityStateOffset as ES, HeaderOffset as H, PARAMETER_RECORD_BYTES } from './constants.js';
-import { bytesToHex, hexInto } from './bytes.js';
-import { decodeEntityStateInto } from './entity-state-decoder.js';
-import { encodeEntityStateInto } from './entity-state-encoder.js';
-import { EntityStateRecord, latin1UpToZero } from './entity-state-record.js';
+import {
+  ENTITY_STATE_BYTES,
+  EntityStateOffset as ES,
+  HeaderOffset as H,
+  PARAMETER_RECORD_BYTES,
+} from '../wire/constants.js';
+import { bytesToHex, hexInto } from '../wire/bytes.js';
+import { decodeEntityStateInto } from '../wire/entity-state-decoder.js';
+import { encodeEntityStateInto } from '../wire/entity-state-encoder.js';
+import { EntityStateRecord, latin1UpToZero } from '../wire/entity-state-record.js';
 import { entityTypeInto, entityTypeJson, timestampJson, vec3Json } from './pdu-json-parts.js';
-import { EntityStatePduSchema, type EntityStatePdu } from './schema.js';
-import { CodecStatus, PduDecodeError } from './status.js';
+import { EntityStatePduSchema, type EntityStatePdu } from '../schema/schema.js';
+import { CodecStatus, PduDecodeError } from '../wire/status.js';
 import { parameterRecordFromJson, parameterRecordToJson } from './variable-parameter.js';
 
 const scratch = new EntityStateRecord();

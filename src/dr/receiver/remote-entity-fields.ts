@@ -3,7 +3,7 @@
  * appearance, capabilities, timestamp, header), struct-of-arrays by slot, as `RemoteEntityTable` shows them, and the
  * copy of what every PDU carries into them (the table copies a full PDU's type and marking itself, unrolled).
  */
-import type { EntityStateRecord } from '../pdu/entity-state-record.js';
+import type { EntityStateRecord } from '../../pdu/wire/entity-state-record.js';
 
 export class RemoteEntityFields {
   /** site, application, entity (3 per slot). */
