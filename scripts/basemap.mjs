@@ -1,7 +1,7 @@
 // The offline base map for the `reckon view` page, built from Natural Earth (the `world-atlas` package's TopoJSON)
 // by scripts/build-page.mjs: land polygons and country borders as planar GeoJSON in longitude and latitude, cut at
 // the antimeridian, wound as RFC 7946 asks (outer rings counterclockwise, holes clockwise), and for the finer scales
-// split into cells of the globe that the page loads as the view reaches them (src/view/page/basemap-detail.ts).
+// split into cells of the globe that the page loads as the view reaches them (src/view/page/map/basemap-detail.ts).
 //
 // world-atlas keeps the geometry spherical, for d3-geo: a polygon may run across 180° (Russia, Fiji) or round the
 // South Pole (Antarctica), and its rings are wound clockwise. Drawn as flat polygons those become bands across the

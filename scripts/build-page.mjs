@@ -96,7 +96,7 @@ await copyFile(join(page, 'index.html'), join(staging, 'index.html'));
 // A classic .js name: every static server knows its content type (module workers need a JavaScript one).
 await copyFile(join(modules, 'maplibre-gl/dist/maplibre-gl-worker.mjs'), join(staging, 'assets/maplibre-gl-worker.js'));
 // The base map at three Natural Earth scales (scripts/basemap.mjs): 1:110m for the whole world at once, 1:50m in
-// 30° cells and 1:10m in 10° cells that the page loads as the view reaches them (src/view/page/basemap.ts).
+// 30° cells and 1:10m in 10° cells that the page loads as the view reaches them (src/view/page/map/basemap.ts).
 // Made once per version of its inputs and kept in node_modules/.cache: it takes most of the build's time.
 const basemapKey = createHash('sha256');
 for (const file of [

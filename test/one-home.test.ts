@@ -32,7 +32,7 @@ const FACTS: readonly Fact[] = [
     name: 'the entity key (site · 2³² + application · 2¹⁶ + entity) and its split',
     pattern: /\bsite!?\s*\*\s*(?:0x1_0000_0000|2\s*\*\*\s*32)\s*\+|Math\.floor\(key\s*\/\s*0x1_0000_0000\)/,
     home: ['src/pdu/wire/entity-state-record.ts'],
-    notYet: ['src/view/gateway.ts', 'src/view/page/engagements.ts', 'src/view/page/main.ts'],
+    notYet: ['src/view/gateway.ts', 'src/view/page/engagements/engagements.ts', 'src/view/page/main.ts'],
   },
   {
     name: 'the JSON form of an entity type from its seven numbers',
@@ -44,7 +44,7 @@ const FACTS: readonly Fact[] = [
     name: "the DR algorithms' names",
     pattern: /'FPW',\s*'RPW'|\bFPW: 2\b/,
     home: ['src/dr/models/algorithm.ts'],
-    notYet: ['src/experiment/spec.ts', 'src/view/page/panel.ts'],
+    notYet: ['src/experiment/spec.ts', 'src/view/page/panel/panel.ts'],
   },
   {
     name: 'the heartbeat classes and their rules',

@@ -17,13 +17,13 @@ import { encodeEntityStateInto } from '../../src/pdu/wire/entity-state-encoder.j
 import { timestampFromSeconds } from '../../src/pdu/wire/timestamp.js';
 import { geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { PageEntities } from '../../src/view/page/entities.js';
-import { EntityLayers, deckLayerManager } from '../../src/view/page/layers.js';
-import { SymbolAtlas } from '../../src/view/page/symbol-atlas.js';
+import { EntityLayers, deckLayerManager } from '../../src/view/page/map/layers.js';
+import { SymbolAtlas } from '../../src/view/page/map/symbol-atlas.js';
 import { GpuEntities } from '../../src/view/page/gpu/gpu-entities.js';
-import { InView } from '../../src/view/page/in-view.js';
-import { LabelChooser } from '../../src/view/page/declutter.js';
-import { labelText } from '../../src/view/page/layers.js';
-import { drawnStateOf } from '../../src/view/page/map-coordinates.js';
+import { InView } from '../../src/view/page/map/in-view.js';
+import { LabelChooser } from '../../src/view/page/map/declutter.js';
+import { labelText } from '../../src/view/page/map/layers.js';
+import { drawnStateOf } from '../../src/view/page/map/map-coordinates.js';
 
 const DEG = Math.PI / 180;
 

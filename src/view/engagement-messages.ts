@@ -2,7 +2,7 @@
  * The text messages of the `/feed` protocol (src/view/protocol.ts) about what happens between entities and to
  * them beside their Entity State PDUs: shots, detonations and collisions, Remove Entity / Stop/Freeze /
  * Start/Resume, and radios. Made by the gateway from the PDUs (src/view/engagement-feed.ts), drawn by the page
- * (src/view/page/engagements.ts). Entities are named `site:application:entity`; places are
+ * (src/view/page/engagements/engagements.ts). Entities are named `site:application:entity`; places are
  * `[longitude°, latitude°, height m]` (WGS-84). Pure: types only.
  */
 

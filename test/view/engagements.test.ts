@@ -20,7 +20,7 @@ import { FeedWriter } from '../../src/view/protocol.js';
 import { EngagementFeed, MAX_RADIOS } from '../../src/view/engagement-feed.js';
 import type { EngagementMessage, FireMessage, RadioMessage } from '../../src/view/engagement-messages.js';
 import { PageEntities } from '../../src/view/page/entities.js';
-import { FADE_SECONDS, PageEngagements, radioText } from '../../src/view/page/engagements.js';
+import { FADE_SECONDS, PageEngagements, radioText } from '../../src/view/page/engagements/engagements.js';
 import { randomPdu } from '../fixtures/pdu/random-pdus.js';
 import { formatMapPdus } from '../../src/cli/terminal/other-pdus.js';
 import { entityStatePdu, type TestEntity } from './support/page-server.js';

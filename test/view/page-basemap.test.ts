@@ -8,13 +8,13 @@ import { chromiumBinary, launchChromium } from '../../scripts/support/chromium.j
 import { consoleProblems } from './support/browser.js';
 import { PageServer } from './support/page-server.js';
 
-/** The base map's colours (src/view/page/basemap.ts). */
+/** The base map's colours (src/view/page/map/basemap.ts). */
 const SEA = [0x0d, 0x1b, 0x2a];
 const LAND = [0x24, 0x34, 0x47];
 
 type Place = [name: string, lon: number, lat: number, zooms: number[], expected: 'sea' | 'land'];
 // Zooms: each place at each scale it is drawn from (1:110 m below zoom 3, 1:50 m below 6, 1:10 m from 6 on;
-// BASEMAP_LEVELS in src/view/page/basemap.ts), and Honolulu's shore at a street's zoom.
+// BASEMAP_LEVELS in src/view/page/map/basemap.ts), and Honolulu's shore at a street's zoom.
 const PLACES: Place[] = [
   ['mid-Atlantic', -35, 40, [1.5, 4], 'sea'],
   ['Atlantic west of Ireland', -12.5, 53.5, [3.5, 6.5], 'sea'],

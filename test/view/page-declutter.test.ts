@@ -1,8 +1,8 @@
-// Label placement without overlaps (src/view/page/declutter.ts) among the entities in view (src/view/page/in-view.ts),
+// Label placement without overlaps (src/view/page/map/declutter.ts) among the entities in view (src/view/page/map/in-view.ts),
 // with the page's own entities and a plain equirectangular projection standing in for the map's.
 import { describe, expect, it } from 'vitest';
-import { LabelChooser, LabelPlacer, type LabelView } from '../../src/view/page/declutter.js';
-import { InView, READABLE_PX } from '../../src/view/page/in-view.js';
+import { LabelChooser, LabelPlacer, type LabelView } from '../../src/view/page/map/declutter.js';
+import { InView, READABLE_PX } from '../../src/view/page/map/in-view.js';
 import { PageEntities } from '../../src/view/page/entities.js';
 import { FeedWriter } from '../../src/view/protocol.js';
 import { entityStatePdu, type TestEntity } from './support/page-server.js';

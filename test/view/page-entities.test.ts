@@ -1,7 +1,7 @@
 // The page's model without a browser: src/view/page/entities.ts (decode → table → map arrays), the SIDC mapping
 // and the metric grid, against the project's geodesy and the feed framing of src/view/protocol.ts.
 import fc from 'fast-check';
-import { ArrivalMarkers, MARKER_FADE_SECONDS, MARKER_HOLD_SECONDS } from '../../src/view/page/arrival-markers.js';
+import { ArrivalMarkers, MARKER_FADE_SECONDS, MARKER_HOLD_SECONDS } from '../../src/view/page/map/arrival-markers.js';
 import { describe, expect, it } from 'vitest';
 import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
@@ -13,10 +13,10 @@ import {
   MAX_PAGE_ENTITIES,
   pageCapacity,
 } from '../../src/view/page/entities.js';
-import { geodeticOf, nearLongitude, wrapLongitude } from '../../src/view/page/map-coordinates.js';
+import { geodeticOf, nearLongitude, wrapLongitude } from '../../src/view/page/map/map-coordinates.js';
 import { entityKey } from '../../src/pdu/wire/entity-state-record.js';
-import { sidcFor } from '../../src/view/page/symbols.js';
-import { gridSpacingMeters, metricGrid } from '../../src/view/page/basemap.js';
+import { sidcFor } from '../../src/view/page/map/symbols.js';
+import { gridSpacingMeters, metricGrid } from '../../src/view/page/map/basemap.js';
 import { entityStatePdu, positionAfter, type TestEntity } from './support/page-server.js';
 
 const tank: TestEntity = {

@@ -1,9 +1,9 @@
-// The selected entity's names in the page's details panel (src/view/page/entity-details.ts), without a browser:
+// The selected entity's names in the page's details panel (src/view/page/panel/entity-details.ts), without a browser:
 // before the names arrive, the numbers with kind and domain; after, every level, the appearance and each part.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as names from '../../src/names/index.js';
-import { typeDetailRows, typeLabel, typeSearchText } from '../../src/view/page/entity-details.js';
+import { typeDetailRows, typeLabel, typeSearchText } from '../../src/view/page/panel/entity-details.js';
 
 /** 16-byte variable parameter records (IEEE 1278.1-2012 §6.2.94). */
 function records(...fill: Array<(view: DataView) => void>): Uint8Array {

@@ -1,5 +1,5 @@
-// The map frames what arrives and follows it (src/view/page/framing.ts), draws shots over the PDU arrival dots
-// (src/view/page/layer-stack.ts) and counts what arrives: a real gateway fed over UDP, its page in Chromium at a
+// The map frames what arrives and follows it (src/view/page/map/framing.ts), draws shots over the PDU arrival dots
+// (src/view/page/map/layer-stack.ts) and counts what arrives: a real gateway fed over UDP, its page in Chromium at a
 // desktop's and a phone's size, with the VR-Forces Hind engagement of test/fixtures/dis (1.4 km from the Hind to
 // the M1A2 it fires at).
 import { readFileSync } from 'node:fs';
@@ -92,7 +92,7 @@ describe.skipIf(!chromiumBinary.path)('the map frames and follows what arrives',
               since = now;
               late = 0;
             }
-            // Framing looks again at most every 500 ms (src/view/page/framing.ts): frames past that have looked.
+            // Framing looks again at most every 500 ms (src/view/page/map/framing.ts): frames past that have looked.
             else if (now - since > 600) late++;
             if (late >= 2 && now - since >= 1000) resolve();
             else requestAnimationFrame(step);
@@ -127,7 +127,7 @@ describe.skipIf(!chromiumBinary.path)('the map frames and follows what arrives',
         return { left: map.left, top: map.top, right, bottom };
       });
       await page.screenshot({ path: artifactPath(`page-fit-${page.viewportSize()!.width}.png`) });
-      // 1.4 km north to south: the free height less framing's margin (src/view/page/framing.ts), where the entities
+      // 1.4 km north to south: the free height less framing's margin (src/view/page/map/framing.ts), where the entities
       // settled, not where the first PDUs of the burst put them.
       const freeHeight = free.bottom - free.top;
       const margin = Math.min(60, (free.right - free.left) / 6, freeHeight / 6);
@@ -205,7 +205,7 @@ describe.skipIf(!chromiumBinary.path)('the map frames and follows what arrives',
       own.send(bytes.slice(0, encodeAnyPduInto(bytes, fire)));
       await page.waitForFunction(() => window.__reckon.engagements().shots === 1, null, { timeout: 10_000 });
       await nextFrames(page);
-      // One picture at once: the shot fades over 8 s (src/view/page/engagements.ts), a busy machine takes seconds.
+      // One picture at once: the shot fades over 8 s (src/view/page/engagements/engagements.ts), a busy machine takes seconds.
       const picture = PNG.sync.read(await page.screenshot());
       await page.screenshot({ path: artifactPath('page-fit-shot-over-dots.png') });
       const colourAt = ([x, y]: [number, number]) => {

@@ -1,8 +1,8 @@
-// Which entities the side panel's list considers (src/view/page/list-candidates.ts): all of a few thousand, and of
+// Which entities the side panel's list considers (src/view/page/panel/list-candidates.ts): all of a few thousand, and of
 // more only those in view or those a search matches, found once per search rather than on every refresh.
 import { describe, expect, it } from 'vitest';
 import { PageEntities } from '../../src/view/page/entities.js';
-import { LIST_ALL, ListCandidates } from '../../src/view/page/list-candidates.js';
+import { LIST_ALL, ListCandidates } from '../../src/view/page/panel/list-candidates.js';
 import { entityStatePdu, type TestEntity } from './support/page-server.js';
 
 const unit: TestEntity = {

@@ -1,8 +1,14 @@
-// The page's view in its URL (src/view/page/view-state.ts), the area that holds every entity and what of it the map
-// frames (src/view/page/fit.ts).
+// The page's view in its URL (src/view/page/map/view-state.ts), the area that holds every entity and what of it the map
+// frames (src/view/page/map/fit.ts).
 import { describe, expect, it } from 'vitest';
-import { boundsNear, boundsWithin, entityBounds, framedBounds, MIN_FRAMED_METERS } from '../../src/view/page/fit.js';
-import { formatViewHash, parseViewHash } from '../../src/view/page/view-state.js';
+import {
+  boundsNear,
+  boundsWithin,
+  entityBounds,
+  framedBounds,
+  MIN_FRAMED_METERS,
+} from '../../src/view/page/map/fit.js';
+import { formatViewHash, parseViewHash } from '../../src/view/page/map/view-state.js';
 
 /** Positions as `PageEntities.positions` holds them: longitude, latitude, height. */
 const at = (...points: Array<[number, number]>) => points.flatMap(([lon, lat]) => [lon, lat, 0]);

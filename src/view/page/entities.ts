@@ -24,14 +24,14 @@ import { KERNEL_LINEAR, evaluateRotating, positionAt, worldVelocity } from '../.
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../dr/receiver/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { SlotParts } from './slot-parts.js';
-import { ArrivalMarkers } from './arrival-markers.js';
-import { EntityTrails } from './entity-trails.js';
+import { ArrivalMarkers } from './map/arrival-markers.js';
+import { EntityTrails } from './map/entity-trails.js';
 import { GpuStaging } from './gpu/gpu-staging.js';
-import { drawnStateOf, geodeticOf, nearLongitude } from './map-coordinates.js';
-import { symbolKey } from './symbols.js';
+import { drawnStateOf, geodeticOf, nearLongitude } from './map/map-coordinates.js';
+import { symbolKey } from './map/symbols.js';
 
 // For the page modules that take them with the entities.
-export { geodeticOf, nearLongitude, wrapLongitude } from './map-coordinates.js';
+export { geodeticOf, nearLongitude, wrapLongitude } from './map/map-coordinates.js';
 
 /** Why a PDU was sent, as far as the receiver can tell (IEEE 1278.1-2012 §5.3.2.4: thresholds and heartbeat). */
 export const PDU_REASON_UNKNOWN = 0;

@@ -2,7 +2,7 @@
 import type { CountersMessage, ViewFilter } from '../protocol.js';
 import { pageNames } from './names.js';
 import type { PageEntities } from './entities.js';
-import { wrapLongitude } from './map-coordinates.js';
+import { wrapLongitude } from './map/map-coordinates.js';
 
 export interface ShownEntity {
   id: string;
@@ -84,7 +84,7 @@ export interface TestHook {
   /** Id of the selected entity, or null. */
   selected(): string | null;
   selectedDetails(): Record<string, string>;
-  /** Shots, bursts and collisions drawn now, and entities with radios (src/view/page/engagements.ts). */
+  /** Shots, bursts and collisions drawn now, and entities with radios (src/view/page/engagements/engagements.ts). */
   engagements(): { shots: number; bursts: number; collisions: number; radios: number };
   /** The selected entity's radio and engagement lines as its detail panel shows them, and whether it is frozen. */
   selectedEngagements(): { radios: string[]; engagements: string[]; frozen: boolean };

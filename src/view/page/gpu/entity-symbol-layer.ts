@@ -94,7 +94,7 @@ out vec2 vUv;
 out vec4 vColor;
 
 vec4 entity_colour(float force) {
-  // DIS force id → affiliation as src/view/page/symbols.ts affiliationOf: 1, 4, 7… friend; 2, 5… hostile; 3, 6… neutral.
+  // DIS force id → affiliation as src/view/page/map/symbols.ts affiliationOf: 1, 4, 7… friend; 2, 5… hostile; 3, 6… neutral.
   int f = int(force);
   if (f <= 0 || f > 255) return entitySymbol.colour4;
   int k = (f - 1) - ((f - 1) / 3) * 3;

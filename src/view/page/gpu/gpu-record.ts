@@ -20,7 +20,7 @@ import type { RemoteEntityTable } from '../../../dr/receiver/remote-entity-table
 import { DR_RVB } from '../../../dr/models/algorithm.js';
 import { KERNEL_LINEAR, KERNEL_ROTATING_BODY } from '../../../dr/models/store.js';
 import * as quat from '../../../math/quat.js';
-import { geodeticOf } from '../map-coordinates.js';
+import { geodeticOf } from '../map/map-coordinates.js';
 
 /** RGBA texels per record, and floats. */
 export const RECORD_TEXELS = 10;

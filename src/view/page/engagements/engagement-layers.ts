@@ -1,5 +1,5 @@
 /**
- * deck.gl layers of `PageEngagements` (src/view/page/engagements.ts): shots as lines from shooter to target
+ * deck.gl layers of `PageEngagements` (src/view/page/engagements/engagements.ts): shots as lines from shooter to target
  * (wider for the selected entity's), detonations as bursts coloured by result that grow as they fade, collisions
  * as rings. A few hundred items at most: plain data arrays and accessors.
  */

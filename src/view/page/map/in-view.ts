@@ -7,7 +7,7 @@
  * to read.
  * Free of DOM (test/view/page-declutter.test.ts).
  */
-import type { PageEntities } from './entities.js';
+import type { PageEntities } from '../entities.js';
 
 /** The side of the square of map each readable entity needs at least, px. */
 export const READABLE_PX = 24;

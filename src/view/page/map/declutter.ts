@@ -4,7 +4,7 @@
  * of buckets keeps each test to the few boxes nearby. Free of DOM and WebGL (test/view/page-declutter.test.ts).
  */
 
-import type { PageEntities } from './entities.js';
+import type { PageEntities } from '../entities.js';
 import type { MapView } from './in-view.js';
 
 /** Bucket edge, px: about one label's height, a third of a typical label's width. */

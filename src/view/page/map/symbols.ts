@@ -7,7 +7,7 @@
  * H hostile, N neutral, U unknown), battle dimension (P space, A air, G ground, S sea surface, U subsurface),
  * status `P` (present), a six-character function id and five modifier/country/order-of-battle characters, here `-`.
  */
-import { sidcOf } from '../../names/symbol-functions.js';
+import { sidcOf } from '../../../names/symbol-functions.js';
 
 /** DIS force id → 2525 affiliation: 1 friendly, 2 opposing, 3 neutral, then friendly 2, opposing 2, …; 0 other. */
 export function affiliationOf(forceId: number): 'F' | 'H' | 'N' | 'U' {

@@ -5,7 +5,7 @@
  * by one pass over every entity when the search changes and at most every `RESCAN_MS` while entities come and go —
  * never a pass over a million entities and a sort of them four times a second. Free of DOM.
  */
-import type { PageEntities } from './entities.js';
+import type { PageEntities } from '../entities.js';
 
 /** Entities the list takes whole. */
 export const LIST_ALL = 20_000;

@@ -5,8 +5,8 @@
  * Start/Resume do to the page's table; each entity's radios, and its last shots for the detail panel. Fed by the
  * gateway's text messages (src/view/engagement-messages.ts). Time is a parameter (server-clock seconds).
  */
-import { addressedSlots } from '../../dr/receiver/addressed-slots.js';
-import { FreezeOrders } from '../../dr/receiver/freeze-orders.js';
+import { addressedSlots } from '../../../dr/receiver/addressed-slots.js';
+import { FreezeOrders } from '../../../dr/receiver/freeze-orders.js';
 import type {
   CollisionMessage,
   DetonationMessage,
@@ -14,8 +14,8 @@ import type {
   FireMessage,
   GeoPoint,
   RadioMessage,
-} from '../engagement-messages.js';
-import { nearLongitude, type PageEntities } from './entities.js';
+} from '../../engagement-messages.js';
+import { nearLongitude, type PageEntities } from '../entities.js';
 
 /** Seconds a shot, a burst or a collision stays on the map, fading out. */
 export const FADE_SECONDS = 8;

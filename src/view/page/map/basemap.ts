@@ -2,12 +2,12 @@
  * The offline base map: a MapLibre style whose only sources are files of the page itself — Natural Earth land and
  * country borders from the `world-atlas` package at three scales, made planar and split into cells at build time
  * (scripts/basemap.mjs) — and a metric grid computed here for the current view. 1:110m draws the world at once;
- * 1:50m and 1:10m take over as the view zooms in, their cells loaded as it reaches them (src/view/page/basemap-detail.ts).
+ * 1:50m and 1:10m take over as the view zooms in, their cells loaded as it reaches them (src/view/page/map/basemap-detail.ts).
  * With `tiles` set in the server's configuration, an online style URL replaces it. No fonts or sprites: every label
  * on the map is drawn by deck.gl.
  */
 import type { StyleSpecification } from 'maplibre-gl';
-import { WGS84_A, WGS84_E2 } from '../../math/geodesy.js';
+import { WGS84_A, WGS84_E2 } from '../../../math/geodesy.js';
 
 const DEG = Math.PI / 180;
 

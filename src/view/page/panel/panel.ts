@@ -2,13 +2,13 @@
  * The side panel: counters, the feed filter, layer toggles, the entity list (sort, search by marking or id) and the
  * selected entity's details. Every piece of network text (markings) goes in through `textContent`, never as HTML.
  */
-import type { CountersMessage, ViewFilter } from '../protocol.js';
-import { type PageEntities, PDU_REASON_NAMES } from './entities.js';
-import { wrapLongitude } from './map-coordinates.js';
-import { REASON_COLOURS } from './layers.js';
-import { affiliationOf } from './symbols.js';
+import type { CountersMessage, ViewFilter } from '../../protocol.js';
+import { type PageEntities, PDU_REASON_NAMES } from '../entities.js';
+import { wrapLongitude } from '../map/map-coordinates.js';
+import { REASON_COLOURS } from '../map/layers.js';
+import { affiliationOf } from '../map/symbols.js';
 import { typeDetailRows, typeLabel, typeSearchText } from './entity-details.js';
-import { pageNames } from './names.js';
+import { pageNames } from '../names.js';
 import { ListCandidates } from './list-candidates.js';
 
 const FORCE_NAMES = ['other', 'friendly', 'opposing', 'neutral'];

@@ -3,7 +3,7 @@
  * map's centre, the heading of a symbol. Runs for the entities the page looks at on the CPU (a few thousand a
  * frame; the GPU places the symbols): no allocation, the fewest transcendental calls.
  */
-import { WGS84_A, WGS84_E2, geodeticLatitudeSinCos } from '../../math/geodesy.js';
+import { WGS84_A, WGS84_E2, geodeticLatitudeSinCos } from '../../../math/geodesy.js';
 
 const DEG = Math.PI / 180;
 

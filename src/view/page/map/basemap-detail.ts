@@ -1,6 +1,6 @@
 /**
  * Loads the finer scales of the offline base map as the view reaches them: when the zoom is in a cell-split
- * level's range (src/view/page/basemap.ts), the cells the view covers are fetched from the page's own files (the
+ * level's range (src/view/page/map/basemap.ts), the cells the view covers are fetched from the page's own files (the
  * level's `index.json` says which cells have land or borders) and the level's source is set to them. Cells are
  * kept for later (a bounded cache), so panning back costs nothing.
  */

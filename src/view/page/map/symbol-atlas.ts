@@ -39,7 +39,7 @@ export class SymbolAtlas {
     this.canvas.height = 64;
   }
 
-  /** Draws the symbols of `keys` not drawn yet (`symbolKey`, src/view/page/symbols.ts). @returns whether any was. */
+  /** Draws the symbols of `keys` not drawn yet (`symbolKey`, src/view/page/map/symbols.ts). @returns whether any was. */
   add(keys: Iterable<string>): boolean {
     const fresh = [...new Set(keys)].filter((key) => this.mapping[key] === undefined);
     if (fresh.length === 0) return false;

@@ -2,7 +2,7 @@
  * The selected entity's radios and engagements in the detail panel, and the burst colours in the legend. Every
  * piece of network text goes in through `textContent`, never as HTML.
  */
-import type { PageEntities } from './entities.js';
+import type { PageEntities } from '../entities.js';
 import { BURST_LEGEND } from './engagement-layers.js';
 import { type PageEngagements, radioText, resultColour } from './engagements.js';
 

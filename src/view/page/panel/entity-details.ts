@@ -3,9 +3,9 @@
  * level, the country, the appearance fields that are set and each articulated or attached part with its value
  * (degrees, metres). Before they are loaded, the numbers with the kind and domain.
  */
-import { parameterRecordToJson } from '../../pdu/json/variable-parameter.js';
-import { VARIABLE_PARAMETER_BYTES } from '../../pdu/wire/entity-state-record.js';
-import type { pageNames } from './names.js';
+import { parameterRecordToJson } from '../../../pdu/json/variable-parameter.js';
+import { VARIABLE_PARAMETER_BYTES } from '../../../pdu/wire/entity-state-record.js';
+import type { pageNames } from '../names.js';
 
 type Names = NonNullable<ReturnType<typeof pageNames>>;
 

@@ -8,13 +8,13 @@
 import { LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import type { Layer } from '@deck.gl/core';
 import { ArrivalMarkers } from './arrival-markers.js';
-import type { PageEntities } from './entities.js';
+import type { PageEntities } from '../entities.js';
 import { nearLongitude } from './map-coordinates.js';
 import { affiliationOf } from './symbols.js';
 import { LABEL_OFFSET_Y_PX } from './declutter.js';
-import { EntitySymbolLayer, STYLE_DOTS, STYLE_ICONS, STYLE_RINGS } from './gpu/entity-symbol-layer.js';
+import { EntitySymbolLayer, STYLE_DOTS, STYLE_ICONS, STYLE_RINGS } from '../gpu/entity-symbol-layer.js';
 import type { SymbolAtlas } from './symbol-atlas.js';
-import type { GpuFrame } from './gpu/gpu-entities.js';
+import type { GpuFrame } from '../gpu/gpu-entities.js';
 
 type Rgba = [number, number, number, number];
 
@@ -59,7 +59,7 @@ export interface LayerOptions {
   labels: boolean;
   /** Slot of the selected entity, or −1. */
   selectedSlot: number;
-  /** Slots to label (chosen without overlaps by `LabelChooser`, src/view/page/declutter.ts). */
+  /** Slots to label (chosen without overlaps by `LabelChooser`, src/view/page/map/declutter.ts). */
   labelSlots: readonly number[];
   /** Whether few enough entities are in view to read (in-view.ts): symbols, else dots. */
   readable: boolean;

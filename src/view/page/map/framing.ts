@@ -6,7 +6,7 @@
  */
 import type * as maplibregl from 'maplibre-gl';
 import { MIN_FRAMED_METERS, boundsNear, boundsWithin, entityBounds, framedBounds, type Bounds } from './fit.js';
-import type { Insets } from './layout.js';
+import type { Insets } from '../panel/layout.js';
 
 /** While following, the entities are looked at (and framed again where needed) at most this often, ms. */
 const FOLLOW_INTERVAL_MS = 500;
