@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { Observable, VirtualTimeScheduler } from 'rxjs';
 import { emitReasonNames } from '../src/dr/owner/emitter.js';
 import { deadReckon } from '../src/dr/models/model.js';
+import { ecefToGeodetic } from '../src/math/geodesy.js';
 import { feedFromChunks } from '../src/feeds/live-feed.js';
 import type { Chunk } from '../src/feeds/connections.js';
 import { FeedTracks } from '../src/feeds/feed-tracks.js';
@@ -25,6 +26,11 @@ import { deadReckonEmit } from '../src/stream/operators.js';
 import { consume, cpuSeconds, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const require = createRequire(import.meta.url);
+/** The heartbeat of the Entity State PDU (IEEE 1278.1-2012 Table 25), s; a bridge without dead reckoning sends it too. */
+const HEARTBEAT_SECONDS = 5;
+const DEG = Math.PI / 180;
+/** Mean Earth radius (m): enough for distances of metres. */
+const EARTH_RADIUS_M = 6_371_000;
 const fixture = (name: string) => {
   const bytes = readFileSync(new URL(`../test/fixtures/feeds/${name}`, import.meta.url));
   return name.endsWith('.gz') ? gunzipSync(bytes) : bytes;
@@ -43,6 +49,10 @@ interface Replay {
   pdus: number;
   /** Receivers' error at each fix sample (m). */
   errors: number[];
+  /** Horizontal distance of the cleaned truth from the raw position at each position fix (m). */
+  truthToFix: number[];
+  /** PDUs of a bridge that sends each fix, a heartbeat when none came for HEARTBEAT_SECONDS, and each leave. */
+  bridgePdus: number;
   /** PDUs by reason. */
   reasons: Record<string, number>;
 }
@@ -56,12 +66,26 @@ function replay(format: FeedFormat, items: readonly Timed[], measure: boolean): 
   const chunks = new Observable<Chunk>((subscriber) => {
     push = (chunk) => subscriber.next(chunk);
   });
-  const feed = feedFromChunks(format, chunks, { scheduler, tracks: new FeedTracks() });
-  const result: Replay = { messages: 0, fixSamples: 0, positions: 0, samples: 0, pdus: 0, errors: [], reasons: {} };
+  const tracks = new FeedTracks();
+  const feed = feedFromChunks(format, chunks, { scheduler, tracks });
+  const result: Replay = {
+    messages: 0,
+    fixSamples: 0,
+    positions: 0,
+    samples: 0,
+    pdus: 0,
+    errors: [],
+    truthToFix: [],
+    bridgePdus: 0,
+    reasons: {},
+  };
+  const bridgeSent = new Map<number, number>();
+  const geodetic = new Float64Array(3);
   const last = new Map<number, EntityStateRecord>();
   const copies = new Map<number, { record: EntityStateRecord; t: number }>();
   let lastPduTime = 0;
   let fixesSeen = 0;
+  let positionsSeen = 0;
   const samples = new Observable<import('../src/stream/operators.js').TruthSample>((subscriber) =>
     feed.subscribe({
       next(sample) {
@@ -70,6 +94,27 @@ function replay(format: FeedFormat, items: readonly Timed[], measure: boolean): 
         const held = copies.get(entity);
         const fix = feed.stats.fixSamples > fixesSeen;
         fixesSeen = feed.stats.fixSamples;
+        const positionFix = feed.stats.positionFixes > positionsSeen;
+        positionsSeen = feed.stats.positionFixes;
+        if (measure) {
+          const sent = bridgeSent.get(entity);
+          if (positionFix || sample.appearance !== 0 || sent === undefined) {
+            result.bridgePdus++;
+            bridgeSent.set(entity, sample.timeSeconds);
+          } else if (sample.timeSeconds - sent >= HEARTBEAT_SECONDS) {
+            result.bridgePdus++;
+            bridgeSent.set(entity, sample.timeSeconds);
+          }
+          if (sample.appearance !== 0) bridgeSent.delete(entity);
+          const track = tracks.table.trackOfEntity(entity);
+          if (positionFix && track && !Number.isNaN(track.lastLatitudeDeg)) {
+            const s = sample.state.location;
+            const geo = ecefToGeodetic(geodetic, s[0]!, s[1]!, s[2]!);
+            const north = (geo[0]! - track.lastLatitudeDeg * DEG) * EARTH_RADIUS_M;
+            const east = (geo[1]! - track.lastLongitudeDeg * DEG) * EARTH_RADIUS_M * Math.cos(geo[0]!);
+            result.truthToFix.push(Math.hypot(north, east));
+          }
+        }
         if (measure && held && sample.appearance === 0 && fix) {
           const record = held.record;
           const at = deadReckon(
@@ -295,9 +340,13 @@ function rate(run: () => number, rounds: number): number {
   return best;
 }
 
-function p95(values: number[]): number {
+function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(0.95 * (sorted.length - 1))] ?? Number.NaN;
+  return sorted[Math.floor(q * (sorted.length - 1))] ?? Number.NaN;
+}
+
+function p95(values: number[]): number {
+  return quantile(values, 0.95);
 }
 
 const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
@@ -372,8 +421,12 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
       positions: r.positions,
       pdus: r.pdus,
       savedPercent: round(100 * (1 - r.pdus / r.positions)),
+      bridgePdus: r.bridgePdus,
+      savedVsBridgePercent: round(100 * (1 - r.pdus / r.bridgePdus)),
       ...Object.fromEntries(Object.entries(r.reasons).map(([reason, n]) => [`pdus.${reason}`, n])),
       p95ErrorM: round(p95(r.errors)),
+      truthToFixP50M: round(quantile(r.truthToFix, 0.5)),
+      truthToFixP95M: round(quantile(r.truthToFix, 0.95)),
       thresholdM: 1,
     });
   }

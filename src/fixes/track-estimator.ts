@@ -23,7 +23,18 @@ export interface EstimatorProfile {
    * (receivers date by arrival, aircraft.json to 0.1 s, OpenSky by the second).
    */
   readonly timeSigmaSeconds: number;
+  /**
+   * Time constant (s) over which a correction of the estimate is blended into the track's truth, so that the truth
+   * moves without steps in position or velocity (as a receiver smooths a PDU's correction, IEEE 1278.1-2012 §5.3.4).
+   */
+  readonly blendSeconds: number;
 }
+
+/** Blending time of the corrections: long enough to spread a fix's noise, short against a vehicle's manoeuvres. */
+const BLEND_SECONDS = 4;
+
+/** A correction larger than this many deviations of a fix is taken at once, not blended (`GatedKalmanTracks`). */
+const BLEND_NOISE_SIGMAS = 3;
 
 /** Motion and measurement noise of each kind of live source: ADS-B, multilateration and AIS. */
 export const ESTIMATOR_PROFILES = {
@@ -35,6 +46,7 @@ export const ESTIMATOR_PROFILES = {
     heightSigmaM: 8,
     velocitySigmaMps: 0.6,
     timeSigmaSeconds: 0.1,
+    blendSeconds: BLEND_SECONDS,
   },
   /** Multilateration: tens of metres. */
   mlat: {
@@ -44,6 +56,7 @@ export const ESTIMATOR_PROFILES = {
     heightSigmaM: 15,
     velocitySigmaMps: 2,
     timeSigmaSeconds: 0.5,
+    blendSeconds: BLEND_SECONDS,
   },
   /** AIS: GNSS positions in 1/10,000 minute, SOG in 0.1 kn, ships turning slowly. */
   surface: {
@@ -53,6 +66,7 @@ export const ESTIMATOR_PROFILES = {
     heightSigmaM: 1,
     velocitySigmaMps: 0.3,
     timeSigmaSeconds: 1,
+    blendSeconds: BLEND_SECONDS,
   },
 } as const satisfies Record<string, EstimatorProfile>;
 
@@ -91,7 +105,8 @@ const REANCHOR_M = 50_000;
 
 /**
  * Doubles per slot: origin (3), ECEF→ENU (9), state p,v per axis (6), covariance P00,P01,P11 per axis (9), t,
- * profile (6), rejections in a row, the last rejected fix (4).
+ * profile (7), rejections in a row, the last rejected fix (4), the truth's offset from the estimate (ECEF position
+ * and velocity, 6) and the time it was taken.
  */
 const ORIGIN = 0,
   FRAME = 3,
@@ -99,12 +114,19 @@ const ORIGIN = 0,
   COVARIANCE = 18,
   TIME = 27,
   PROFILE = 28,
-  REJECTED = 34,
+  REJECTED = 35,
   /** The last rejected fix: x, y, z, t. */
-  CANDIDATE = 35,
-  STRIDE = 39;
+  CANDIDATE = 36,
+  OFFSET = 40,
+  OFFSET_TIME = 46,
+  STRIDE = 47;
 
-/** A constant-velocity Kalman filter per axis of a local ENU frame per track, position updates gated. */
+/**
+ * A constant-velocity Kalman filter per axis of a local ENU frame per track, position updates gated. The truth it
+ * gives (`stateAt`) is the estimate plus the offset left by its last correction, decaying as a critically damped
+ * second-order system (x(s) = (x₀ + (v₀ + ωx₀)s)e^(−ωs), ω = 1/blendSeconds): position and velocity continuous
+ * through a correction within the fixes' noise, so that noise does not reach the receivers as steps in the truth.
+ */
 export class GatedKalmanTracks implements TrackEstimator {
   /** Positions rejected by the gate, and tracks restarted after too many in a row. */
   rejected = 0;
@@ -113,6 +135,7 @@ export class GatedKalmanTracks implements TrackEstimator {
   private readonly scratch = new Float64Array(3);
   private readonly frame = new Float64Array(9);
   private readonly reanchorState = new Float64Array(6);
+  private readonly before = new Float64Array(6);
 
   constructor(capacity = 0) {
     this.grow(capacity);
@@ -145,7 +168,10 @@ export class GatedKalmanTracks implements TrackEstimator {
     d[at + PROFILE + 3] = profile.heightSigmaM ** 2;
     d[at + PROFILE + 4] = profile.velocitySigmaMps ** 2;
     d[at + PROFILE + 5] = profile.timeSigmaSeconds;
+    d[at + PROFILE + 6] = profile.blendSeconds;
     d[at + REJECTED] = 0;
+    d.fill(0, at + OFFSET, at + OFFSET + 6);
+    d[at + OFFSET_TIME] = tSeconds;
   }
 
   position(slot: number, tSeconds: number, x: number, y: number, z: number, hasHeight: boolean): boolean {
@@ -182,14 +208,19 @@ export class GatedKalmanTracks implements TrackEstimator {
       return true;
     }
     d[at + REJECTED] = 0;
-    this.update(at, 0, local[0]!, rh);
-    this.update(at, 1, local[1]!, rh);
+    const le = local[0]!,
+      ln = local[1]!,
+      lu = local[2]!;
+    this.stateAt(slot, d[at + TIME]!, this.before);
+    this.update(at, 0, le, rh);
+    this.update(at, 1, ln, rh);
     if (hasHeight) {
-      const yu = local[2]! - d[at + STATE + 4]!;
-      if ((yu * yu) / (d[at + COVARIANCE + 6]! + rv) <= GATE_VERTICAL) this.update(at, 2, local[2]!, rv);
+      const yu = lu - d[at + STATE + 4]!;
+      if ((yu * yu) / (d[at + COVARIANCE + 6]! + rv) <= GATE_VERTICAL) this.update(at, 2, lu, rv);
       else this.rejected++;
     }
-    if (Math.hypot(local[0]!, local[1]!) > REANCHOR_M) this.reanchor(at);
+    this.blendFrom(at, this.before);
+    if (Math.hypot(le, ln) > REANCHOR_M) this.reanchor(at);
     return true;
   }
 
@@ -209,16 +240,38 @@ export class GatedKalmanTracks implements TrackEstimator {
     // The measured velocity is east-north-up where the vehicle is, whose axes turn from the frame's as it goes (the
     // meridians converge): into the frame through ECEF.
     const v = this.velocityInFrame(at, east, north, up);
+    const ve = v[0]!,
+      vn = v[1]!,
+      vu = v[2]!;
+    this.stateAt(slot, d[at + TIME]!, this.before);
     if (horizontal) {
-      this.updateVelocity(at, 0, v[0]!, r);
-      this.updateVelocity(at, 1, v[1]!, r);
+      this.updateVelocity(at, 0, ve, r);
+      this.updateVelocity(at, 1, vn, r);
     }
-    if (vertical) this.updateVelocity(at, 2, v[2]!, r);
+    if (vertical) this.updateVelocity(at, 2, vu, r);
+    this.blendFrom(at, this.before);
   }
 
   stateAt(slot: number, tSeconds: number, out: Float64Array): void {
-    const d = this.data,
-      at = slot * STRIDE;
+    const at = slot * STRIDE;
+    this.estimateAt(at, tSeconds, out);
+    const d = this.data;
+    const omega = 1 / d[at + PROFILE + 6]!;
+    const s = Math.max(0, tSeconds - d[at + OFFSET_TIME]!);
+    if (!(omega < Number.POSITIVE_INFINITY)) return;
+    const decay = Math.exp(-omega * s);
+    for (let k = 0; k < 3; k++) {
+      const x0 = d[at + OFFSET + k]!,
+        v0 = d[at + OFFSET + 3 + k]!;
+      const rate = v0 + omega * x0;
+      out[k] = out[k]! + (x0 + rate * s) * decay;
+      out[3 + k] = out[3 + k]! + (v0 - omega * s * rate) * decay;
+    }
+  }
+
+  /** The filter's own estimate at tSeconds (its state extrapolated at constant velocity), ECEF, into `out` (6). */
+  private estimateAt(at: number, tSeconds: number, out: Float64Array): void {
+    const d = this.data;
     const dt = tSeconds - d[at + TIME]!;
     const e = d[at + STATE]! + d[at + STATE + 1]! * dt,
       n = d[at + STATE + 2]! + d[at + STATE + 3]! * dt,
@@ -231,6 +284,25 @@ export class GatedKalmanTracks implements TrackEstimator {
     for (let k = 0; k < 3; k++) {
       out[k] = d[at + ORIGIN + k]! + d[f + k]! * e + d[f + 3 + k]! * n + d[f + 6 + k]! * u;
       out[3 + k] = d[f + k]! * ve + d[f + 3 + k]! * vn + d[f + 6 + k]! * vu;
+    }
+  }
+
+  /** After a correction at the slot's time: the truth there (`before`) less the new estimate is the offset to blend. */
+  private blendFrom(at: number, before: Float64Array): void {
+    const d = this.data,
+      t = d[at + TIME]!,
+      estimate = this.reanchorState;
+    this.estimateAt(at, t, estimate);
+    for (let k = 0; k < 6; k++) d[at + OFFSET + k] = before[k]! - estimate[k]!;
+    d[at + OFFSET_TIME] = t;
+    // A correction within the fixes' noise is spread over the blend time; a larger one (the vehicle found elsewhere
+    // after a gap, a turn or a new speed the track had not seen) is taken at once: the truth never strays from it.
+    const shift = Math.hypot(d[at + OFFSET]!, d[at + OFFSET + 1]!, d[at + OFFSET + 2]!);
+    const turn = Math.hypot(d[at + OFFSET + 3]!, d[at + OFFSET + 4]!, d[at + OFFSET + 5]!);
+    const positionSigma = Math.sqrt(d[at + PROFILE + 2]!),
+      velocitySigma = Math.sqrt(d[at + PROFILE + 4]!);
+    if (shift > BLEND_NOISE_SIGMAS * positionSigma || turn > BLEND_NOISE_SIGMAS * velocitySigma) {
+      d.fill(0, at + OFFSET, at + OFFSET + 6);
     }
   }
 
@@ -340,7 +412,7 @@ export class GatedKalmanTracks implements TrackEstimator {
   private reanchor(at: number): void {
     const d = this.data;
     const state = this.reanchorState;
-    this.stateAt(at / STRIDE, d[at + TIME]!, state);
+    this.estimateAt(at, d[at + TIME]!, state);
     this.anchor(at, state[0]!, state[1]!, state[2]!);
     const f = at + FRAME;
     for (let k = 0; k < 3; k++) {
@@ -359,6 +431,7 @@ export class GatedKalmanTracks implements TrackEstimator {
       heightSigmaM: Math.sqrt(d[at + PROFILE + 3]!),
       velocitySigmaMps: Math.sqrt(d[at + PROFILE + 4]!),
       timeSigmaSeconds: d[at + PROFILE + 5]!,
+      blendSeconds: d[at + PROFILE + 6]!,
     };
   }
 }
