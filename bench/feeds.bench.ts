@@ -26,8 +26,6 @@ import { deadReckonEmit } from '../src/stream/operators.js';
 import { consume, cpuSeconds, round, type BenchResult, type BenchSuite } from './harness.js';
 
 const require = createRequire(import.meta.url);
-/** The heartbeat of the Entity State PDU (IEEE 1278.1-2012 Table 25), s; a bridge without dead reckoning sends it too. */
-const HEARTBEAT_SECONDS = 5;
 const DEG = Math.PI / 180;
 /** Mean Earth radius (m): enough for distances of metres. */
 const EARTH_RADIUS_M = 6_371_000;
@@ -51,7 +49,7 @@ interface Replay {
   errors: number[];
   /** Horizontal distance of the cleaned truth from the raw position at each position fix (m). */
   truthToFix: number[];
-  /** PDUs of a bridge that sends each fix, a heartbeat when none came for HEARTBEAT_SECONDS, and each leave. */
+  /** PDUs of a bridge that sends each fix, the heartbeat and each leave (`FeedStats.bridgePdus`). */
   bridgePdus: number;
   /** PDUs by reason. */
   reasons: Record<string, number>;
@@ -79,7 +77,6 @@ function replay(format: FeedFormat, items: readonly Timed[], measure: boolean): 
     bridgePdus: 0,
     reasons: {},
   };
-  const bridgeSent = new Map<number, number>();
   const geodetic = new Float64Array(3);
   const last = new Map<number, EntityStateRecord>();
   const copies = new Map<number, { record: EntityStateRecord; t: number }>();
@@ -97,15 +94,6 @@ function replay(format: FeedFormat, items: readonly Timed[], measure: boolean): 
         const positionFix = feed.stats.positionFixes > positionsSeen;
         positionsSeen = feed.stats.positionFixes;
         if (measure) {
-          const sent = bridgeSent.get(entity);
-          if (positionFix || sample.appearance !== 0 || sent === undefined) {
-            result.bridgePdus++;
-            bridgeSent.set(entity, sample.timeSeconds);
-          } else if (sample.timeSeconds - sent >= HEARTBEAT_SECONDS) {
-            result.bridgePdus++;
-            bridgeSent.set(entity, sample.timeSeconds);
-          }
-          if (sample.appearance !== 0) bridgeSent.delete(entity);
           const track = tracks.table.trackOfEntity(entity);
           if (positionFix && track && !Number.isNaN(track.lastLatitudeDeg)) {
             const s = sample.state.location;
@@ -160,6 +148,7 @@ function replay(format: FeedFormat, items: readonly Timed[], measure: boolean): 
   result.fixSamples = feed.stats.fixSamples;
   result.positions = feed.stats.positionFixes;
   result.samples = feed.stats.samples;
+  result.bridgePdus = feed.stats.bridgePdus;
   return result;
 }
 

@@ -221,11 +221,12 @@ export function statusLine(stats: FeedStats, pdus: number): string {
   ];
   if (stats.glitches > 0) parts.push(formatCount(stats.glitches, 'glitch', 'glitches'));
   if (stats.refused > 0) parts.push(`${stats.refused} refused (table full or outside the altitude band)`);
-  // Against a bridge that sends a PDU for every position it hears.
+  // Against a bridge that sends a PDU for every position it hears, and the heartbeat and leave notices it owes too.
   const positions = stats.positionFixes;
-  const saved = positions > 0 ? 1 - pdus / positions : 0;
+  const saved = stats.bridgePdus > 0 ? 1 - pdus / stats.bridgePdus : 0;
+  const share = Math.abs(Math.round(100 * saved));
   parts.push(
-    `${formatCount(positions, 'position')} → ${formatCount(pdus, 'PDU')}${positions > 0 ? ` (${(100 * saved).toFixed(0)} % ${saved >= 0 ? 'saved' : 'more: heartbeats'})` : ''}`,
+    `${formatCount(positions, 'position')} → ${formatCount(pdus, 'PDU')}${stats.bridgePdus > 0 ? ` (${share} % ${saved >= 0 ? 'saved' : 'more'})` : ''}`,
   );
   if (!stats.connection.connected && stats.connection.lastError)
     parts.push(`not connected: ${stats.connection.lastError}`);

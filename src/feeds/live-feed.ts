@@ -49,7 +49,15 @@ export interface FeedStats {
   samples: number;
   fixSamples: number;
   positionFixes: number;
+  /**
+   * PDUs a bridge without dead reckoning would have sent: one per position, a heartbeat when none came for
+   * BRIDGE_HEARTBEAT_SECONDS, and a leave notice — the measure of what dead reckoning saves.
+   */
+  bridgePdus: number;
 }
+
+/** The Entity State PDU's heartbeat (IEEE 1278.1-2012 Table 25, HBT_ESPDU), which a bridge must keep too (s). */
+export const BRIDGE_HEARTBEAT_SECONDS = 5;
 
 /** Options of a live feed. */
 export interface LiveFeedOptions extends ConnectionOptions {
@@ -152,6 +160,7 @@ export function feedFromChunks(
     samples: 0,
     fixSamples: 0,
     positionFixes: 0,
+    bridgePdus: 0,
   };
   const scheduler = options.scheduler ?? asyncScheduler;
   const periodMs = 1000 / (options.rateHz ?? 2);
@@ -179,6 +188,7 @@ export function feedFromChunks(
       subscriber.next(sample);
     };
     const leave = (track: Track, wallSeconds: number): void => {
+      stats.bridgePdus++;
       emit(track, track.ownTime ? wallSeconds + track.clockOffsetSeconds : wallSeconds, APPEARANCE_DEACTIVATED);
       table.remove(track);
       stats.vehicles--;
@@ -216,7 +226,11 @@ export function feedFromChunks(
       }
       if (track.positioned && changes & (TRACK_MOVED | TRACK_IDENTITY)) {
         stats.fixSamples++;
-        if (changes & TRACK_MOVED && fix.flags & (FIX_POSITION | FIX_ECEF)) stats.positionFixes++;
+        if (changes & TRACK_MOVED && fix.flags & (FIX_POSITION | FIX_ECEF)) {
+          stats.positionFixes++;
+          stats.bridgePdus++;
+          track.bridgeSeconds = t;
+        }
         emit(track, t, 0);
       }
     };
@@ -233,6 +247,10 @@ export function feedFromChunks(
         if (table.isStale(track, wallSeconds)) leave(track, wallSeconds);
         else if (vessels || track.keySpace !== KEY_SPACE_MMSI) {
           emit(track, track.ownTime ? wallSeconds + track.clockOffsetSeconds : wallSeconds, 0);
+          if (track.sampleSeconds - track.bridgeSeconds >= BRIDGE_HEARTBEAT_SECONDS) {
+            stats.bridgePdus++;
+            track.bridgeSeconds = track.sampleSeconds;
+          }
         }
       });
     };

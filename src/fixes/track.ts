@@ -65,6 +65,9 @@ export class Track {
   /** The identity changed since the table last described it. */
   identityChanged = true;
 
+  /** When a bridge that sends every position would have sent its last PDU (s, publisher's axis). */
+  bridgeSeconds = Number.NEGATIVE_INFINITY;
+
   reset(): void {
     this.positioned = false;
     this.fixes = 0;
@@ -94,6 +97,7 @@ export class Track {
     this.rollDeg = Number.NaN;
     this.truthHasVelocity = false;
     this.identityChanged = true;
+    this.bridgeSeconds = Number.NEGATIVE_INFINITY;
   }
 
   /** The name a person knows it by: its marking, callsign or ship name, else its address or id. */
