@@ -48,10 +48,8 @@ async function altitudeBandFlag(
 
 /** Runs publish with its truth and feeds (the caller saw --truth or --feed). */
 export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<number> {
-  const [{ configOrProblems, durationFlag, frequencyFlag }, { parseFeedUrl, parseTruthSource }] = await Promise.all([
-    import('./config-from-flags.js'),
-    import('../feeds/feed-url.js'),
-  ]);
+  const [{ configOrProblems, durationFlag, frequencyFlag, integerFlag }, { parseFeedUrl, parseTruthSource }] =
+    await Promise.all([import('./config-from-flags.js'), import('../feeds/feed-url.js')]);
   const problems: UsageProblem[] = [];
   const specs: FeedSpec[] = [];
   const truth = stringFlag(args.flags, 'truth');
@@ -92,6 +90,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   const staleSeconds = durationFlag(args.flags, 'stale', problems);
   const pollSeconds = durationFlag(args.flags, 'poll', problems);
   const stallSeconds = durationFlag(args.flags, 'stall', problems);
+  const retries = integerFlag(args.flags, 'retries', problems, 0);
   const rateHz = frequencyFlag(args.flags, 'rate', problems, 1000) ?? 2;
   const algorithm = algorithmFlag(stringFlag(args.flags, 'algorithm'), problems);
   const altitudeBand = await altitudeBandFlag(stringFlag(args.flags, 'altitude-band'), problems);
@@ -121,6 +120,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
       ...(io.stdin ? { stdin: io.stdin } : {}),
       ...(pollSeconds === undefined ? {} : { pollSeconds }),
       ...(stallSeconds === undefined ? {} : { stallSeconds }),
+      ...(retries === undefined ? {} : { retries }),
     }),
   );
   const publisher = await createPublisher(config, { absoluteTimestamps: false });
@@ -180,7 +180,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
       }
       // A failure is said when it is new: a feed that fails the same way again and again says it once.
       const error = stats.connection.connected ? undefined : stats.connection.lastError;
-      if (error !== undefined && error !== s.error) {
+      if (error !== undefined && error !== s.error && !failure) {
         s.error = error;
         io.stderr.write(`publish: ${name}: ${printable(error)}; trying again\n`);
       }

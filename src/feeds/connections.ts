@@ -59,7 +59,16 @@ export interface ConnectionOptions {
   readonly pollSeconds?: number;
   /** Standard input, for a feed of `-` (`process.stdin`). */
   readonly stdin?: ByteStream;
+  /**
+   * Attempts made again after a client's first fails, before it gives up (the stream ends with an error) if it
+   * never connected: a wrong address or port is said, not retried forever. Once connected, it reconnects
+   * forever (an outage of the source). Defaults to DEFAULT_RETRIES; 0 gives up at the first failure.
+   */
+  readonly retries?: number;
 }
+
+/** Connection attempts made again before a client that never connected gives up (1 + 2 + 4 + 8 + 16 s). */
+export const DEFAULT_RETRIES = 5;
 
 const MAX_CLIENTS = 64;
 /** Largest aircraft.json accepted (a busy readsb serves about 1 MB). */
@@ -79,13 +88,19 @@ export function feedChunks(
 ): Observable<Chunk> {
   switch (spec.transport) {
     case 'tcp-client':
-      return tcpClient(spec, status, options.stallSeconds ?? 30);
+      return tcpClient(spec, status, options.stallSeconds ?? 30, options.retries ?? DEFAULT_RETRIES);
     case 'udp-listen':
       return udpListener(spec, status);
     case 'tcp-listen':
       return tcpListener(spec, status);
     case 'http-poll':
-      return httpPoll(spec, status, options.pollSeconds ?? 1, options.stallSeconds ?? 30);
+      return httpPoll(
+        spec,
+        status,
+        options.pollSeconds ?? 1,
+        options.stallSeconds ?? 30,
+        options.retries ?? DEFAULT_RETRIES,
+      );
     case 'stdin':
       if (!options.stdin) return new Observable((s) => s.error(new Error('no standard input to read')));
       return readable(options.stdin, status);
@@ -144,7 +159,13 @@ export function fileChunks(path: string, status: ConnectionStatus, mayRead: () =
   });
 }
 
-function tcpClient(spec: FeedSpec, status: ConnectionStatus, stallSeconds: number): Observable<Chunk> {
+/** The error that ends a client's stream when it never connected in 1 + `retries` attempts. */
+function neverConnected(spec: FeedSpec, status: ConnectionStatus, attempts: number): Error {
+  const tries = attempts === 1 ? 'one attempt' : `${attempts} attempts`;
+  return new Error(`could not connect to ${spec.text} (${status.lastError ?? 'no answer'}; ${tries})`);
+}
+
+function tcpClient(spec: FeedSpec, status: ConnectionStatus, stallSeconds: number, retries: number): Observable<Chunk> {
   return new Observable<Chunk>((subscriber) => {
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
@@ -174,6 +195,10 @@ function tcpClient(spec: FeedSpec, status: ConnectionStatus, stallSeconds: numbe
         status.connected = false;
         subscriber.next({ bytes: EMPTY, stream: mine, end: true });
         if (stopped) return;
+        if (status.connections === 0 && mine > retries) {
+          subscriber.error(neverConnected(spec, status, mine));
+          return;
+        }
         retry = setTimeout(() => connect(net), backoffSeconds * 1000);
         backoffSeconds = Math.min(backoffSeconds * 2, 30);
       });
@@ -295,12 +320,15 @@ function httpPoll(
   status: ConnectionStatus,
   pollSeconds: number,
   stallSeconds: number,
+  retries: number,
 ): Observable<Chunk> {
   return new Observable<Chunk>((subscriber) => {
     let stopped = false;
+    let attempts = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let abort: AbortController | undefined;
     const poll = async (): Promise<void> => {
+      attempts++;
       abort = new AbortController();
       const deadline = setTimeout(() => abort?.abort(new Error(`no answer in ${stallSeconds} s`)), stallSeconds * 1000);
       try {
@@ -332,6 +360,11 @@ function httpPoll(
         status.failures++;
         const cause = (error as { cause?: unknown }).cause;
         status.lastError = cause ? reason(cause) : reason(error);
+        if (status.connections === 0 && attempts > retries) {
+          clearTimeout(deadline);
+          subscriber.error(neverConnected(spec, status, attempts));
+          return;
+        }
       } finally {
         clearTimeout(deadline);
       }

@@ -1,7 +1,8 @@
 // Hostile feeds against `reckon publish --feed` and `--truth`, over real sockets on 127.0.0.1: garbage, a huge
 // line and a line that never ends (counted, the first shown once, made printable; memory held to the line bound),
 // a million distinct vehicles (the table stays at its bound, the rest refused and counted), a server that accepts
-// and then says nothing (the connection is made again), one that refuses, and a port already taken (exit 1).
+// and then says nothing (the connection is made again), one that refuses (tried again; given up after --retries,
+// exit 1), and a port already taken (exit 1).
 import { createSocket } from 'node:dgram';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -76,7 +77,7 @@ describe('hostile feeds', () => {
     expect(silent.clients()).toBeGreaterThanOrEqual(2);
   });
 
-  it('a server that is not there: said once, tried again, exit 0', async () => {
+  it('a server that is not there: said once, tried again until --duration ends it (retries left), exit 0', async () => {
     const gone = await server(() => {});
     const port = gone.port;
     await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
@@ -84,6 +85,28 @@ describe('hostile feeds', () => {
     expect(await run.exited).toBe(0);
     expect(run.stderr().match(/ECONNREFUSED; trying again/g)).toHaveLength(1);
     expect(run.stderr()).toMatch(/not connected: ECONNREFUSED/);
+  });
+
+  it('a server never there: given up after --retries (at once with 0), one line, exit 1', async () => {
+    const gone = await server(() => {});
+    const port = gone.port;
+    await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
+    const once = startCli(['publish', '--feed', `sbs://127.0.0.1:${port}`, '--port', '9', '--retries', '0']);
+    expect(await once.exited).toBe(1);
+    expect(once.stderr()).toMatch(
+      new RegExp(
+        `stopped \\(failed: could not connect to sbs://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED; one attempt\\)\\)`,
+      ),
+    );
+    expect(once.stderr()).not.toContain('trying again');
+    // One attempt more, a second later: tried again (said once), then given up.
+    const twice = startCli(['publish', '--feed', `sbs://127.0.0.1:${port}`, '--port', '9', '--retries', '1']);
+    expect(await twice.exited).toBe(1);
+    expect(twice.stderr().match(/ECONNREFUSED; trying again/g)).toHaveLength(1);
+    expect(twice.stderr()).toMatch(/could not connect to sbs:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED; 2 attempts\)/);
+    const bad = startCli(['publish', '--feed', `sbs://127.0.0.1:${port}`, '--port', '9', '--retries', '-1']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stderr()).toMatch(/--retries: expected a whole number ≥ 0, got "-1"/);
   });
 
   it('a port already taken: one line and exit 1; a bad URL: exit 2 naming the flag', async () => {

@@ -176,6 +176,12 @@ export const command: Command = {
       description:
         'With --feed: a connection silent this long (or a poll unanswered) counts as failed and is made again. Defaults to 30 s.',
     },
+    retries: {
+      type: 'string',
+      value: 'N',
+      description:
+        'With --feed: a feed that never connected gives up after this many attempts more (1, 2, 4 … s apart) and publish exits 1; 0 gives up at once. Once connected, a feed reconnects forever. Defaults to 5.',
+    },
     ...settingFlags(['network', 'dis', 'emitter', 'heartbeat'], {
       side: 'send',
       detailed: ['dis', 'emitter', 'heartbeat'],
