@@ -175,8 +175,10 @@ export function feedFromChunks(
       timeSeconds: 0,
       appearance: 0,
     };
-    // Own times of messages to the publisher's axis: the freshest message's lead over the wall clock.
+    // Own times of messages to the publisher's axis: the freshest message's lead over the wall clock. The estimator
+    // measures on the own times less the first lead, fixed: a replay faster than real time keeps its intervals.
     let clockOffset = Number.NaN;
+    let measureBase = Number.NaN;
     const emit = (track: Track, tSeconds: number, appearance: number): void => {
       const t = Math.max(tSeconds, track.sampleSeconds);
       track.sampleSeconds = t;
@@ -198,15 +200,18 @@ export function feedFromChunks(
       const own = fix.timeSeconds;
       const named = fix.keySpace === 2;
       let t = wallSeconds;
+      let measure: number | undefined;
       if (named) {
         // A record's time is the entity's own axis; a record without one goes on from where its entity was.
         t = Number.isFinite(own) ? own : wallSeconds + (table.peek(fix)?.clockOffsetSeconds ?? 0);
       } else if (Number.isFinite(own)) {
         const lead = own - wallSeconds;
+        if (Number.isNaN(clockOffset) || lead < clockOffset - 300) measureBase = lead;
         if (Number.isNaN(clockOffset) || lead > clockOffset || lead < clockOffset - 300) clockOffset = lead;
         t = own - clockOffset;
+        measure = own - measureBase;
       }
-      const changes = table.apply(fix, source, wallSeconds, t);
+      const changes = table.apply(fix, source, wallSeconds, t, measure);
       const track = table.lastTrack;
       if (changes & TRACK_REFUSED) stats.refused++;
       if (!track) return;

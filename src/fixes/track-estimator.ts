@@ -25,7 +25,7 @@ export interface EstimatorProfile {
   readonly timeSigmaSeconds: number;
   /**
    * Time constant (s) over which a correction of the estimate is blended into the track's truth, so that the truth
-   * moves without steps in position or velocity (as a receiver smooths a PDU's correction, IEEE 1278.1-2012 §5.3.4).
+   * moves without steps in position or velocity (as a receiver smooths a PDU's correction: docs/dis-reference.md §5).
    */
   readonly blendSeconds: number;
 }

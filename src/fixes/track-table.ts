@@ -134,15 +134,19 @@ export class TrackTable {
 
   /**
    * Applies one fix from feed `source`, heard at `wallSeconds`, that places the vehicle at `sampleSeconds` on the
-   * publisher's axis. @returns what it did (TRACK_* bits); the track is `lastTrack`.
+   * publisher's axis and at `measureSeconds` on the estimator's (its message's own time on a fixed axis of the
+   * feed, so that fixes replayed faster than they happened keep their intervals; defaults to `sampleSeconds`).
+   * @returns what it did (TRACK_* bits); the track is `lastTrack`.
    */
-  apply(fix: Fix, source: number, wallSeconds: number, sampleSeconds: number): number {
+  apply(fix: Fix, source: number, wallSeconds: number, sampleSeconds: number, measureSeconds?: number): number {
     this.stats.fixes++;
     const track = this.find(fix, source, wallSeconds);
     this.lastTrack = track;
     if (!track) return fix.flags & FIX_LEAVE ? 0 : TRACK_REFUSED;
     track.heardSeconds = wallSeconds;
     if (fix.flags & FIX_LEAVE) return TRACK_LEFT;
+    // A message without a time of its own goes on from the track's estimator axis where the last one left it.
+    let measure = measureSeconds ?? sampleSeconds + track.measureOffsetSeconds;
     let changes = this.identity(track, fix);
     if (fix.flags & FIX_HEIGHT) {
       track.heightM = fix.heightM;
@@ -164,9 +168,14 @@ export class TrackTable {
         return track.positioned ? TRACK_LEFT : TRACK_REFUSED;
       }
     }
-    if (fix.flags & (FIX_POSITION | FIX_ECEF)) changes |= this.position(track, fix, sampleSeconds);
+    if (track.keySpace !== KeySpace.NAMED && fix.flags & (FIX_POSITION | FIX_ECEF | FIX_GROUND_VELOCITY)) {
+      // The estimator's axis never runs back: a late message is measured at the track's latest time.
+      if (track.positioned) measure = Math.max(measure, sampleSeconds + track.measureOffsetSeconds);
+      track.measureOffsetSeconds = measure - sampleSeconds;
+    }
+    if (fix.flags & (FIX_POSITION | FIX_ECEF)) changes |= this.position(track, fix, sampleSeconds, measure);
     if (fix.flags & (FIX_GROUND_VELOCITY | FIX_VERTICAL_RATE | FIX_VELOCITY))
-      changes |= this.velocity(track, fix, sampleSeconds);
+      changes |= this.velocity(track, fix, measure);
     return changes;
   }
 
@@ -215,7 +224,7 @@ export class TrackTable {
         s[k] = track.truth[k]! + track.truth[3 + k]! * dt;
         s[3 + k] = track.truth[3 + k]!;
       }
-    } else this.estimator.stateAt(slot, tSeconds, s);
+    } else this.estimator.stateAt(slot, tSeconds + track.measureOffsetSeconds, s);
     for (let k = 0; k < 3; k++) {
       out.location[k] = s[k]!;
       out.linearVelocity[k] = s[3 + k]!;
@@ -349,7 +358,7 @@ export class TrackTable {
     return track.heightM + track.gnssMinusBaroM;
   }
 
-  private position(track: Track, fix: Fix, sampleSeconds: number): number {
+  private position(track: Track, fix: Fix, sampleSeconds: number, measureSeconds: number): number {
     const p = this.ecef;
     if (fix.flags & FIX_ECEF) p.set(fix.positionEcef);
     else geodeticDegreesToEcef(p, fix.latitudeDeg, fix.longitudeDeg, this.height(track));
@@ -364,7 +373,7 @@ export class TrackTable {
           : fix.positionSource === PositionSource.MLAT
             ? ESTIMATOR_PROFILES.mlat
             : ESTIMATOR_PROFILES.air;
-      this.estimator.start(slot, sampleSeconds, p[0]!, p[1]!, p[2]!, profile);
+      this.estimator.start(slot, measureSeconds, p[0]!, p[1]!, p[2]!, profile);
       track.lastLatitudeDeg = fix.latitudeDeg;
       track.lastLongitudeDeg = fix.longitudeDeg;
       track.positioned = true;
@@ -383,7 +392,7 @@ export class TrackTable {
     track.lastLatitudeDeg = fix.flags & FIX_POSITION ? fix.latitudeDeg : Number.NaN;
     track.lastLongitudeDeg = fix.flags & FIX_POSITION ? fix.longitudeDeg : Number.NaN;
     const hasHeight = (fix.flags & FIX_HEIGHT) !== 0 || (fix.flags & FIX_ECEF) !== 0;
-    if (this.estimator.position(slot, sampleSeconds, p[0]!, p[1]!, p[2]!, hasHeight)) return TRACK_MOVED;
+    if (this.estimator.position(slot, measureSeconds, p[0]!, p[1]!, p[2]!, hasHeight)) return TRACK_MOVED;
     this.stats.glitches++;
     return TRACK_GLITCH;
   }
@@ -406,7 +415,7 @@ export class TrackTable {
     return first ? TRACK_NEW | TRACK_MOVED : TRACK_MOVED;
   }
 
-  private velocity(track: Track, fix: Fix, sampleSeconds: number): number {
+  private velocity(track: Track, fix: Fix, measureSeconds: number): number {
     if (track.keySpace === KeySpace.NAMED) {
       if (!(fix.flags & FIX_VELOCITY)) return 0;
       const v = this.ecef;
@@ -423,7 +432,7 @@ export class TrackTable {
     const slot = this.byEntity[track.entityNumber]! - 1;
     this.estimator.velocity(
       slot,
-      sampleSeconds,
+      measureSeconds,
       fix.groundSpeedMps * Math.sin(track0),
       fix.groundSpeedMps * Math.cos(track0),
       fix.verticalRateMps,

@@ -28,6 +28,8 @@ export class Track {
   sampleSeconds = Number.NEGATIVE_INFINITY;
   /** Its own time minus the wall clock, for sampling between records (records that carry their time). */
   clockOffsetSeconds = 0;
+  /** The estimator's time less the publisher's at the last fix (s): fixes are measured on their messages' time. */
+  measureOffsetSeconds = 0;
   /** Samples keep the record's own time (truth records) rather than the wall clock's. */
   ownTime = false;
 
@@ -73,6 +75,7 @@ export class Track {
     this.fixes = 0;
     this.sampleSeconds = Number.NEGATIVE_INFINITY;
     this.clockOffsetSeconds = 0;
+    this.measureOffsetSeconds = 0;
     this.ownTime = false;
     this.callsign = '';
     this.marking = '';
