@@ -171,7 +171,7 @@ export class GatedKalmanTracks implements TrackEstimator {
     d[at + PROFILE + 6] = profile.blendSeconds;
     d[at + REJECTED] = 0;
     d.fill(0, at + OFFSET, at + OFFSET + 6);
-    d[at + OFFSET_TIME] = tSeconds;
+    d[at + OFFSET_TIME] = Number.NEGATIVE_INFINITY;
   }
 
   position(slot: number, tSeconds: number, x: number, y: number, z: number, hasHeight: boolean): boolean {
@@ -258,7 +258,8 @@ export class GatedKalmanTracks implements TrackEstimator {
     const d = this.data;
     const omega = 1 / d[at + PROFILE + 6]!;
     const s = Math.max(0, tSeconds - d[at + OFFSET_TIME]!);
-    if (!(omega < Number.POSITIVE_INFINITY)) return;
+    // No offset (its time −∞), or one decayed below e⁻⁴⁰ of itself: the truth is the estimate.
+    if (!(omega * s < 40)) return;
     const decay = Math.exp(-omega * s);
     for (let k = 0; k < 3; k++) {
       const x0 = d[at + OFFSET + k]!,
@@ -303,6 +304,7 @@ export class GatedKalmanTracks implements TrackEstimator {
       velocitySigma = Math.sqrt(d[at + PROFILE + 4]!);
     if (shift > BLEND_NOISE_SIGMAS * positionSigma || turn > BLEND_NOISE_SIGMAS * velocitySigma) {
       d.fill(0, at + OFFSET, at + OFFSET + 6);
+      d[at + OFFSET_TIME] = Number.NEGATIVE_INFINITY;
     }
   }
 
