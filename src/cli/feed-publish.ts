@@ -8,6 +8,7 @@ import { booleanFlag, stringFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type ParsedArgs, type UsageProblem } from './command.js';
 import { destinationPortProblem, everySendFailed, sendDestination, sendFailureSummary } from './network.js';
 import { algorithmFlag } from './terminal/algorithm-flag.js';
+import { wrapWords } from './terminal/fit.js';
 import { formatCount } from './terminal/format.js';
 import { printable } from './terminal/printable.js';
 import type { FeedSpec } from '../feeds/feed-url.js';
@@ -127,8 +128,19 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   const json = booleanFlag(args.flags, 'json');
   const pdusBySource = specs.map(() => 0);
   const destination = await sendDestination(config);
-  io.stderr.write(
-    `publish: ${specs.map((s) => printable(s.text)).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop\n`,
+  // On a terminal a line breaks at its width (continued indented); in a log it stays one line.
+  const terminal = io.stderr as { isTTY?: boolean; columns?: number };
+  const width = terminal.isTTY && terminal.columns ? terminal.columns - 1 : Number.POSITIVE_INFINITY;
+  /** A message as lines of the terminal's width, each after the first indented by `indent` more. */
+  const toWidth = (text: string, indent = 2): string => {
+    const lead = /^ */.exec(text)![0];
+    return wrapWords(text.slice(lead.length), width - lead.length, ' '.repeat(indent))
+      .map((line) => lead + line)
+      .join('\n');
+  };
+  const say = (text: string): void => void io.stderr.write(`${toWidth(text)}\n`);
+  say(
+    `publish: ${specs.map((s) => printable(s.text)).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop`,
   );
   const startedMs = Date.now();
   let failure: Error | undefined;
@@ -170,28 +182,25 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
       const name = printable(stats.name);
       if (!s.listening && stats.connection.listening) {
         s.listening = true;
-        io.stderr.write(`publish: ${name}: listening on ${stats.connection.listening}\n`);
+        say(`publish: ${name}: listening on ${stats.connection.listening}`);
       }
       if (!s.problem && stats.decoder.firstProblem) {
         s.problem = true;
-        io.stderr.write(
-          `publish: ${name}: bad input (counted, skipped); the first: ${printable(stats.decoder.firstProblem)}\n`,
-        );
+        say(`publish: ${name}: bad input (counted, skipped); the first: ${printable(stats.decoder.firstProblem)}`);
       }
       // A failure is said when it is new: a feed that fails the same way again and again says it once.
       const error = stats.connection.connected ? undefined : stats.connection.lastError;
       if (error !== undefined && error !== s.error && !failure) {
         s.error = error;
-        io.stderr.write(`publish: ${name}: ${printable(error)}; trying again\n`);
+        say(`publish: ${name}: ${printable(error)}; trying again`);
       }
     });
   };
   const watch = setInterval(tell, 100);
+  const sourceLine = (stats: FeedStats, pdus: number): string => toWidth(`  ${statusLine(stats, pdus)}`, 4);
   const progress = setInterval(() => {
-    io.stderr.write(
-      `publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent\n`,
-    );
-    sources.forEach(({ stats }, i) => io.stderr.write(`  ${statusLine(stats, pdusBySource[i]!)}\n`));
+    say(`publish: ${((Date.now() - startedMs) / 1000).toFixed(0)} s, ${formatCount(publisher.sent.pdus, 'PDU')} sent`);
+    sources.forEach(({ stats }, i) => io.stderr.write(`${sourceLine(stats, pdusBySource[i]!)}\n`));
   }, 5000);
   const reason = await finished;
   tell();
@@ -202,9 +211,13 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   const seconds = (Date.now() - startedMs) / 1000;
   io.stderr.write(
     [
-      `publish: stopped (${reason}${failure ? `: ${printable(failure.message)}` : ''}) after ${seconds.toFixed(1)} s; DR ${algorithm === undefined ? 'auto' : algorithm}`,
-      ...sources.map(({ stats }, i) => `  ${statusLine(stats, pdusBySource[i]!)}`),
-      `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, config.nats.servers.length > 0 ? 'NATS message' : 'datagram')}${sendFailureSummary(publisher.stats)}`,
+      toWidth(
+        `publish: stopped (${reason}${failure ? `: ${printable(failure.message)}` : ''}) after ${seconds.toFixed(1)} s; DR ${algorithm === undefined ? 'auto' : algorithm}`,
+      ),
+      ...sources.map(({ stats }, i) => sourceLine(stats, pdusBySource[i]!)),
+      toWidth(
+        `  sent ${formatCount(publisher.sent.pdus, 'PDU')} (${formatCount(publisher.sent.bytes, 'byte')}, leave notices included) in ${formatCount(publisher.stats.datagramsOut, config.nats.servers.length > 0 ? 'NATS message' : 'datagram')}${sendFailureSummary(publisher.stats)}`,
+      ),
     ].join('\n') + '\n',
   );
   return failure || everySendFailed(publisher.stats) ? EXIT_FAILURE : EXIT_OK;

@@ -59,7 +59,7 @@ export function parseFeedUrl(text: string): FeedSpec | string {
   const at = hostPort(m[2]!);
   const port = at?.port ?? DEFAULT_PORTS[scheme];
   if (!at || port === undefined)
-    return `${scheme}:// needs HOST:PORT (e.g. ${scheme}://127.0.0.1:10110); got "${text}"`;
+    return `${scheme}:// needs HOST:PORT (e.g. ${scheme}://127.0.0.1:${DEFAULT_PORTS[scheme] ?? 10110}); got "${text}"`;
   if (scheme === 'aivdm+udp') {
     return { text: trimmed, format: 'aivdm', transport: 'udp-listen', host: at.host, port, location: '' };
   }

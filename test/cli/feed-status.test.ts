@@ -1,5 +1,5 @@
 // publish's status line of a feed: the share of PDUs saved against a bridge that sends every position and the
-// heartbeat it owes too — never a negative share, however short the run.
+// heartbeat it owes too — never a negative share, however short the run — and the answer to a URL without its port.
 import { describe, expect, it } from 'vitest';
 import { statusLine } from '../../src/cli/feed-publish.js';
 import type { FeedStats } from '../../src/feeds/live-feed.js';
@@ -49,5 +49,17 @@ describe('the status line of a feed', () => {
 
   it('gives no share before the first position', () => {
     expect(statusLine(stats(0, 0), 0)).toMatch(/0 positions → 0 PDUs$/);
+  });
+});
+
+describe('a --feed URL without its port', () => {
+  it("is answered with the format's own port as the example", async () => {
+    const { parseFeedUrl } = await import('../../src/feeds/feed-url.js');
+    expect(parseFeedUrl('sbs://127.0.0.1:')).toBe(
+      'sbs:// needs HOST:PORT (e.g. sbs://127.0.0.1:30003); got "sbs://127.0.0.1:"',
+    );
+    expect(parseFeedUrl('beast://127.0.0.1:')).toMatch(/e\.g\. beast:\/\/127\.0\.0\.1:30005\)/);
+    expect(parseFeedUrl('aivdm+udp://0.0.0.0')).toMatch(/e\.g\. aivdm\+udp:\/\/127\.0\.0\.1:10110\)/);
+    expect(parseFeedUrl('sbs://127.0.0.1')).toMatchObject({ port: 30003 });
   });
 });

@@ -104,6 +104,17 @@ describe('hostile feeds', () => {
     expect(await twice.exited).toBe(1);
     expect(twice.stderr().match(/ECONNREFUSED; trying again/g)).toHaveLength(1);
     expect(twice.stderr()).toMatch(/could not connect to sbs:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED; 2 attempts\)/);
+    // In an 80-column terminal every line fits, a source's counts continued indented under it.
+    const narrow = startCli(
+      ['publish', '--feed', `sbs://127.0.0.1:${port}`, '--feed', `beast://127.0.0.1:${port}`, '--retries', '0'],
+      {},
+      { columns: 80 },
+    );
+    expect(await narrow.exited).toBe(1);
+    const lines = narrow.stderr().trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect([...line].length, line).toBeLessThan(80);
+    expect(narrow.stderr()).toMatch(/\n {6}\S/);
     const bad = startCli(['publish', '--feed', `sbs://127.0.0.1:${port}`, '--port', '9', '--retries', '-1']);
     expect(await bad.exited).toBe(2);
     expect(bad.stderr()).toMatch(/--retries: expected a whole number ≥ 0, got "-1"/);
