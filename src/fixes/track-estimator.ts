@@ -28,6 +28,11 @@ export interface EstimatorProfile {
    * moves without steps in position or velocity (as a receiver smooths a PDU's correction: docs/dis-reference.md §5).
    */
   readonly blendSeconds: number;
+  /**
+   * The largest acceleration the vehicle may pull (m/s²): a fix it could have reached so is no glitch, however far
+   * the constant-velocity prediction was off (a turn between sparse fixes).
+   */
+  readonly manoeuvreMps2: number;
 }
 
 /** Blending time of the corrections: long enough to spread a fix's noise, short against a vehicle's manoeuvres. */
@@ -47,6 +52,8 @@ export const ESTIMATOR_PROFILES = {
     velocitySigmaMps: 0.6,
     timeSigmaSeconds: 0.1,
     blendSeconds: BLEND_SECONDS,
+    /** A rate-one turn at 250 m/s (3°/s) is 13 m/s²; airliners bank to 25–30° (4.5–5.7 m/s²). */
+    manoeuvreMps2: 6,
   },
   /** Multilateration: tens of metres. */
   mlat: {
@@ -57,6 +64,7 @@ export const ESTIMATOR_PROFILES = {
     velocitySigmaMps: 2,
     timeSigmaSeconds: 0.5,
     blendSeconds: BLEND_SECONDS,
+    manoeuvreMps2: 6,
   },
   /** AIS: GNSS positions in 1/10,000 minute, SOG in 0.1 kn, ships turning slowly. */
   surface: {
@@ -67,6 +75,8 @@ export const ESTIMATOR_PROFILES = {
     velocitySigmaMps: 0.3,
     timeSigmaSeconds: 1,
     blendSeconds: BLEND_SECONDS,
+    /** A ship's hard turn or crash stop. */
+    manoeuvreMps2: 0.5,
   },
 } as const satisfies Record<string, EstimatorProfile>;
 
@@ -105,7 +115,7 @@ const REANCHOR_M = 50_000;
 
 /**
  * Doubles per slot: origin (3), ECEF→ENU (9), state p,v per axis (6), covariance P00,P01,P11 per axis (9), t,
- * profile (7), rejections in a row, the last rejected fix (4), the truth's offset from the estimate (ECEF position
+ * profile (8), rejections in a row, the last rejected fix (4), the truth's offset from the estimate (ECEF position
  * and velocity, 6) and the time it was taken.
  */
 const ORIGIN = 0,
@@ -114,12 +124,12 @@ const ORIGIN = 0,
   COVARIANCE = 18,
   TIME = 27,
   PROFILE = 28,
-  REJECTED = 35,
+  REJECTED = 36,
   /** The last rejected fix: x, y, z, t. */
-  CANDIDATE = 36,
-  OFFSET = 40,
-  OFFSET_TIME = 46,
-  STRIDE = 47;
+  CANDIDATE = 37,
+  OFFSET = 41,
+  OFFSET_TIME = 47,
+  STRIDE = 48;
 
 /**
  * A constant-velocity Kalman filter per axis of a local ENU frame per track, position updates gated. The truth it
@@ -169,6 +179,7 @@ export class GatedKalmanTracks implements TrackEstimator {
     d[at + PROFILE + 4] = profile.velocitySigmaMps ** 2;
     d[at + PROFILE + 5] = profile.timeSigmaSeconds;
     d[at + PROFILE + 6] = profile.blendSeconds;
+    d[at + PROFILE + 7] = profile.manoeuvreMps2;
     d[at + REJECTED] = 0;
     d.fill(0, at + OFFSET, at + OFFSET + 6);
     d[at + OFFSET_TIME] = Number.NEGATIVE_INFINITY;
@@ -177,17 +188,20 @@ export class GatedKalmanTracks implements TrackEstimator {
   position(slot: number, tSeconds: number, x: number, y: number, z: number, hasHeight: boolean): boolean {
     const d = this.data,
       at = slot * STRIDE;
+    const gapSeconds = Math.max(0, tSeconds - d[at + TIME]!);
     this.predict(at, tSeconds);
     const local = this.toLocal(at, x, y, z);
     // The fix's noise, and its time's: along the track, speed × the time's deviation.
     const drift = Math.hypot(d[at + STATE + 1]!, d[at + STATE + 3]!) * d[at + PROFILE + 5]!;
     const rh = d[at + PROFILE + 2]! + drift * drift,
       rv = d[at + PROFILE + 3]!;
-    // The gate on the horizontal innovation, each axis's innovation variance P00 + R.
+    // The gate on the horizontal innovation, each axis's innovation variance P00 + R, widened by how far the
+    // vehicle could have manoeuvred off the prediction since (½·a·t²): a glitch is what it could not have done.
     const ye = local[0]! - d[at + STATE]!,
       yn = local[1]! - d[at + STATE + 2]!;
-    const se = d[at + COVARIANCE]! + rh,
-      sn = d[at + COVARIANCE + 3]! + rh;
+    const reach = 0.5 * d[at + PROFILE + 7]! * gapSeconds * gapSeconds;
+    const se = d[at + COVARIANCE]! + rh + reach * reach,
+      sn = d[at + COVARIANCE + 3]! + rh + reach * reach;
     if ((ye * ye) / se + (yn * yn) / sn > GATE_HORIZONTAL) {
       this.rejected++;
       // Rejected fixes that agree with one another (each plausible from the one before, not a repeat) are the
@@ -434,6 +448,7 @@ export class GatedKalmanTracks implements TrackEstimator {
       velocitySigmaMps: Math.sqrt(d[at + PROFILE + 4]!),
       timeSigmaSeconds: d[at + PROFILE + 5]!,
       blendSeconds: d[at + PROFILE + 6]!,
+      manoeuvreMps2: d[at + PROFILE + 7]!,
     };
   }
 }

@@ -106,6 +106,7 @@ describe('PDUs of a live ADS-B track', () => {
       velocitySigmaMps: 0.6,
       timeSigmaSeconds: 0.1,
       blendSeconds: 4,
+      manoeuvreMps2: 6,
     });
     tracks.velocity(0, 1, 200, 0, 0, true, true);
     tracks.stateAt(0, 2, before);

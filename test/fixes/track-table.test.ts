@@ -96,6 +96,32 @@ describe('the gate on a real track: OpenSky ADS-B of 4b1815 out of Porto, with i
   });
 });
 
+describe('the gate on sparse fixes of a turning aircraft: the readsb trace of N899DN (test/fixtures/feeds/)', () => {
+  it('accepts what the aircraft could have flown since the last fix, and still rejects a jump a second later', () => {
+    const trace = JSON.parse(
+      gunzipSync(
+        readFileSync(new URL('../fixtures/feeds/adsb_readsb_trace_full_ac671b.json.gz', import.meta.url)),
+      ).toString(),
+    ) as { trace: Array<[number, number, number, number | 'ground', number | null, number | null]> };
+    const table = new TrackTable();
+    const fix = new Fix();
+    let glitches = 0;
+    // Its first six rows: 32,000 ft, 248 m/s, turning from 328° to 341° at up to 1°/s, 4–16 s apart.
+    for (const [t, lat, lon, alt, gs, track] of trace.trace.slice(0, 6)) {
+      positionFix(fix, 0xac671b, lat, lon, (alt as number) * FEET);
+      fix.groundSpeedMps = gs! * KNOTS;
+      fix.trackDeg = track!;
+      fix.flags |= FIX_GROUND_VELOCITY;
+      if (table.apply(fix, 0, t, t) & TRACK_GLITCH) glitches++;
+    }
+    expect(glitches).toBe(0);
+    const [t, lat, lon] = trace.trace[5]!;
+    // 1 s on, 1.1 km east of its path: no airliner does that.
+    const changes = table.apply(positionFix(fix, 0xac671b, lat + 0.0022, lon + 0.01, 32000 * FEET), 0, t + 1, t + 1);
+    expect(changes & TRACK_GLITCH).toBe(TRACK_GLITCH);
+  });
+});
+
 describe('the gate on a synthetic flight with known truth', () => {
   it('keeps within metres of a turning aircraft through 8 m noise, and rejects every jump of a kilometre or more', () => {
     const table = new TrackTable();
