@@ -140,7 +140,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   };
   const say = (text: string): void => void io.stderr.write(`${toWidth(text)}\n`);
   say(
-    `publish: ${specs.map((s) => printable(s.text)).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop`,
+    `publish: ${specs.map((s) => sourceName(s.text)).join(', ')} → ${destination}, exercise ${config.dis.exercise}; Ctrl-C to stop`,
   );
   const startedMs = Date.now();
   let failure: Error | undefined;
@@ -179,7 +179,7 @@ export async function runFeedPublish(args: ParsedArgs, io: CommandIo): Promise<n
   const tell = (): void => {
     sources.forEach(({ stats }, i) => {
       const s = said[i]!;
-      const name = printable(stats.name);
+      const name = sourceName(stats.name);
       if (!s.listening && stats.connection.listening) {
         s.listening = true;
         say(`publish: ${name}: listening on ${stats.connection.listening}`);
@@ -243,5 +243,10 @@ export function statusLine(stats: FeedStats, pdus: number): string {
   );
   if (!stats.connection.connected && stats.connection.lastError)
     parts.push(`not connected: ${stats.connection.lastError}`);
-  return `${printable(stats.name)}: ${parts.join(', ')}`;
+  return `${sourceName(stats.name)}: ${parts.join(', ')}`;
+}
+
+/** A source as publish names it to a person: `-` is standard input; network text made printable. */
+function sourceName(text: string): string {
+  return text === '-' ? 'standard input' : printable(text);
 }

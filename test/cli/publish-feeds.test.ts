@@ -251,7 +251,10 @@ describe.concurrent("publish --truth: any program's records", () => {
     expect(mine[0]!.names.type).toBe('M1A2 · Tank · USA');
     expect(run.stderr()).toMatch(/stopped \(the input ended\)/);
     expect(run.stderr()).toMatch(/bad input \(counted, skipped\); the first: message 21: not JSON: not json/);
-    expect(run.stderr()).toMatch(/22 messages \(1 bad one\), 0 entities \(1 seen, 1 left\), 20 positions → \d PDUs/);
+    expect(run.stderr()).toMatch(
+      /\n {2}standard input: 22 messages \(1 bad one\), 0 entities \(1 seen, 1 left\), 20 positions → \d PDUs/,
+    );
+    expect(run.stderr()).toMatch(/^publish: standard input → /);
   });
 
   it('udp:// and tcp://: records listened for, from a sender and a client', async () => {
