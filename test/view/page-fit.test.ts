@@ -152,11 +152,22 @@ describe.skipIf(!chromiumBinary.path)('the map frames and follows what arrives',
       const at = { lat: fast.lat, lon: fast.lon + (250 * s) / (111_320 * Math.cos((fast.lat * Math.PI) / 180)) };
       gateway.send(entityStatePdu(fast, t0 + 1000 * s, at));
       await desktop.waitForTimeout(Math.max(0, t0 + 1000 * (s + 1) - Date.now()));
-      const seen = await desktop.evaluate(() => {
-        const p = window.__reckon.screenPoint('7:7:9');
-        const map = document.getElementById('map')!.getBoundingClientRect();
-        return p !== null && p[0] > map.left && p[0] < map.right && p[1] > map.top && p[1] < map.bottom;
-      });
+      // In view within the follow interval and its ease (src/view/page/map/framing.ts), not at one sampled instant: a
+      // page held off the CPU draws late, but a view that does not follow loses the aircraft for good.
+      const seen = await desktop
+        .waitForFunction(
+          () => {
+            const p = window.__reckon.screenPoint('7:7:9');
+            const map = document.getElementById('map')!.getBoundingClientRect();
+            return p !== null && p[0] > map.left && p[0] < map.right && p[1] > map.top && p[1] < map.bottom;
+          },
+          undefined,
+          { timeout: 2000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
       inView.push(seen);
       // The panel's rate once the capture's burst is out of its window: about the one PDU a second that comes.
       if (s >= 7) rates.push(await desktop.evaluate(() => window.__reckon.counters!['pdusPerSecond']!));
