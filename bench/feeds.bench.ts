@@ -338,7 +338,18 @@ function p95(values: number[]): number {
   return quantile(values, 0.95);
 }
 
+/** `RECKON_BENCH_FEEDS=saved` runs only the `feeds.saved.*` lines (seconds, not minutes). */
+const savedOnly = process.env.RECKON_BENCH_FEEDS === 'saved';
+
 const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
+  const results: BenchResult[] = [];
+  if (!savedOnly) await ingest(quick, results);
+  saved(results);
+  return results;
+};
+
+/** `feeds.ingest.*`: messages per CPU-second, ours and npm's decoder of the format. */
+async function ingest(quick: boolean, results: BenchResult[]): Promise<void> {
   const rounds = quick ? 1 : 3;
   const sbs = sbsItems(quick ? 10 : 100, 60);
   const beast = beastItems(quick ? 40 : 400);
@@ -362,7 +373,6 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
   );
   const modeS = new ModeS({ fixErrors: false });
 
-  const results: BenchResult[] = [];
   const through = (format: string, items: Timed[], baseline: () => number) => {
     let r: Replay | undefined;
     const ours = rate(() => {
@@ -396,8 +406,10 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
       consume(new AisDecode(line.replace(/,\d+$/, ''), line.includes(',1,1,') ? {} : session).valid ? 1 : 0);
     return aisLines.length;
   });
+}
 
-  // PDUs against one per fix, on the recordings at their own times.
+/** `feeds.saved.*`: PDUs against one per fix, on the recordings at their own times. */
+function saved(results: BenchResult[]): void {
   for (const [name, format, items] of [
     ['opensky-1hz', 'sbs', openskyItems()],
     ['readsb-trace', 'aircraft-json', traceItems()],
@@ -419,7 +431,6 @@ const suite: BenchSuite = async ({ quick }): Promise<BenchResult[]> => {
       thresholdM: 1,
     });
   }
-  return results;
-};
+}
 
 export default suite;
