@@ -35,7 +35,10 @@ export interface EstimatorProfile {
   readonly manoeuvreMps2: number;
 }
 
-/** Blending time of the corrections: long enough to spread a fix's noise, short against a vehicle's manoeuvres. */
+/**
+ * Blending time of the corrections (multilateration, AIS): long enough to spread a fix's noise, short against a
+ * vehicle's manoeuvres.
+ */
 const BLEND_SECONDS = 4;
 
 /** A correction larger than this many deviations of a fix is taken at once, not blended (`GatedKalmanTracks`). */
@@ -51,7 +54,8 @@ export const ESTIMATOR_PROFILES = {
     heightSigmaM: 8,
     velocitySigmaMps: 0.6,
     timeSigmaSeconds: 0.1,
-    blendSeconds: BLEND_SECONDS,
+    /** An aircraft's corrections within 3 σ are its fixes' noise, not a manoeuvre (a turn is taken at once). */
+    blendSeconds: 16,
     /** A rate-one turn at 250 m/s (3°/s) is 13 m/s²; airliners bank to 25–30° (4.5–5.7 m/s²). */
     manoeuvreMps2: 6,
   },
