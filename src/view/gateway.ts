@@ -499,7 +499,8 @@ export class ViewGateway {
     }
     this.rate.roll();
     for (const client of this.clients) {
-      if (client.congested) continue;
+      // A congested client gets them too (its page shows what it missed), unless it has stopped reading altogether.
+      if (client.socket.bufferedAmount > 4 * this.highWaterBytes) continue;
       this.sendJson(client, {
         type: 'counters',
         serverTimeMs: nowMs,

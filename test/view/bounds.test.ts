@@ -160,6 +160,40 @@ describe('view gateway bounds', () => {
     client.close();
   }, 60_000);
 
+  it('a congested client still gets the counters every second: its page shows the entities and what it missed', async () => {
+    const g = await startGateway({ tickMs: 1_000_000, highWaterBytes: 64 * 1024 });
+    running.push(g);
+    fill(g, 10);
+    const client = await FeedClient.connect(g.feedUrl);
+    await client.next('hello');
+    await ticks(g, 2);
+    await client.waitFor(() => client.records.length >= 10, 'the snapshot');
+    client.socket.pause();
+    for (let round = 0; round < 200 && !g.gateway.clientStates()[0]!.congested; round++) {
+      fires(g, 600);
+      await ticks(g, 1);
+    }
+    expect(g.gateway.clientStates()[0]!.congested).toBe(true);
+    const congestedAtMs = Date.now();
+    // Two of the gateway's seconds pass with the client congested (nothing else is sent to it meanwhile).
+    const sent = g.gateway.stats.messagesSent;
+    await until(() => g.gateway.stats.messagesSent >= sent + 2, 'counters sent while congested');
+    expect(g.gateway.clientStates()[0]!.congested).toBe(true);
+    const resumedAtMs = Date.now();
+    client.socket.resume();
+    await client.waitFor(
+      () =>
+        client.json.some(
+          (m) => m.type === 'counters' && m.serverTimeMs >= congestedAtMs && m.serverTimeMs <= resumedAtMs,
+        ),
+      'counters stamped while the client was congested',
+      10_000,
+    );
+    const during = client.json.find((m) => m.type === 'counters' && m.serverTimeMs >= congestedAtMs);
+    expect(during).toMatchObject({ entities: 10 });
+    client.close();
+  }, 60_000);
+
   it('2 000 filter messages with 10 000 entities: coalesced, the last one applied, /healthz answers meanwhile', async () => {
     const g = await startGateway();
     running.push(g);
