@@ -74,6 +74,8 @@ export function forkSubscriber(setup: SubscriberSetup, onEarlyExit: (code: numbe
 }
 
 export interface PublisherProcess {
+  /** Its process id. */
+  readonly pid: number;
   /** Resolves true once the publisher is ready, false if it exited first. */
   readonly started: Promise<boolean>;
   /** The exit code. */
@@ -102,6 +104,7 @@ export function startPublisher(flags: readonly string[]): PublisherProcess {
     });
   });
   return {
+    pid: child.pid!,
     started: Promise.race([ready.then(() => true), exited.then(() => false)]),
     exited,
     async stop() {

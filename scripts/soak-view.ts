@@ -30,6 +30,34 @@ function rssBytes(pid: number): number {
   }
 }
 
+/** CPU time a process has used, seconds (user + system, /proc/PID/stat; 0 once it is gone). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // utime and stime are the 14th and 15th fields; the command (2nd) is in parentheses and may hold spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/PID/stat's times (100 on every architecture Node runs on). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Chromium's kind of process (`--type=gpu-process`, `renderer`, `utility` for the network service; the browser has none). */
+function chromiumType(pid: number): string {
+  try {
+    // Chromium rewrites its command line as one string: the flags are separated by spaces, not NULs.
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const type = /--type=(\S+)/.exec(cmdline)?.[1];
+    if (type === undefined) return /chrom/.test(cmdline) ? 'browser' : 'other';
+    return type === 'gpu-process' ? 'gpu' : type;
+  } catch {
+    return 'gone';
+  }
+}
+
 /** The processes below `pid` (children, their children, …), from /proc. */
 function descendants(pid: number): number[] {
   const parentOf = new Map<number, number>();
@@ -127,6 +155,8 @@ interface PageState {
   /** Entities the gateway held by the last counters message the page got (a congested page gets none). */
   gatewayEntitiesLastCounted: number;
   frameMs: number;
+  /** Frames the page drew since it opened. */
+  draws: number;
 }
 
 export async function runViewSoak(options: ViewSoakOptions): Promise<Record<string, unknown>> {
@@ -134,7 +164,24 @@ export async function runViewSoak(options: ViewSoakOptions): Promise<Record<stri
   const startedMs = Date.now();
   const view = await startView(options.entities, options.receiveBufferSize);
   const browser = await launchChromium();
-  const chromiumPids = (): number[] => descendants(process.pid).filter((pid) => pid !== view.child.pid);
+  let publisherPid = -1;
+  const chromiumPids = (): number[] =>
+    descendants(process.pid).filter(
+      (pid) => pid !== view.child.pid && pid !== publisherPid && chromiumType(pid) !== 'other',
+    );
+  // CPU seconds of each process at its first sighting from here on, to count what it used during the run.
+  const cpuAtStart = new Map<number, number>();
+  const cpuUsed = (): Record<string, number> => {
+    const used: Record<string, number> = {};
+    const add = (name: string, pid: number): void => {
+      if (!cpuAtStart.has(pid)) cpuAtStart.set(pid, 0);
+      used[name] = Math.round(((used[name] ?? 0) + cpuSeconds(pid) - cpuAtStart.get(pid)!) * 10) / 10;
+    };
+    add('view', view.child.pid!);
+    if (publisherPid > 0) add('publisher', publisherPid);
+    for (const pid of chromiumPids()) add(`chromium-${chromiumType(pid)}`, pid);
+    return used;
+  };
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(view.url);
@@ -151,10 +198,13 @@ export async function runViewSoak(options: ViewSoakOptions): Promise<Record<stri
           skipped: r.counters?.skipped ?? 0,
           gatewayEntitiesLastCounted: r.counters?.entities ?? 0,
           frameMs: r.frameMs,
+          draws: r.draws,
         };
       });
 
+    for (const pid of [view.child.pid!, ...chromiumPids()]) cpuAtStart.set(pid, cpuSeconds(pid));
     const publisher = startPublisher([...options.loadFlags, '--address', '127.0.0.1', '--port', String(view.port)]);
+    publisherPid = publisher.pid;
     if (!(await publisher.started)) throw new Error('the publisher exited before it started');
     const samples: Array<{ s: number; viewMB: number; chromiumMB: number; kernelDrops: number; page?: PageState }> = [];
     const sample = async (withPage: boolean): Promise<void> => {
@@ -184,6 +234,7 @@ export async function runViewSoak(options: ViewSoakOptions): Promise<Record<stri
       await sample(++n % 6 === 0);
     }
     const finalPage = await readPage();
+    const cpuSecondsUsed = cpuUsed();
     const drops = kernelDrops(view.port);
     const summary = (await publisher.stop()) as Record<string, number> & Record<'rssMB', Record<string, number>>;
     // The page once more, once what was sent has arrived.
@@ -223,6 +274,7 @@ export async function runViewSoak(options: ViewSoakOptions): Promise<Record<stri
         afterFirstMinute: after.length > 0 ? range(after.map((s) => s.chromiumMB)) : null,
         max: Math.max(...samples.map((s) => s.chromiumMB)),
       },
+      cpuSecondsUsed,
       publisherRssMB: summary.rssMB,
       publisher: {
         ticksPerSecond: summary.ticksPerSecond,
