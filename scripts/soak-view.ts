@@ -5,9 +5,9 @@
 // (/proc/net/udp) and what the page holds; at the end it stops the publisher (its summary), reads the page once
 // more, stops view (its summary on stderr) and returns one record. docs/reliability-soak.md describes the figures.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { launchChromium } from './support/chromium.js';
+import { launchChromium, MESA_EGL_VENDOR } from './support/chromium.js';
 import { machine, ROOT, startPublisher, waitOrExit } from './soak-processes.js';
 
 export interface ViewSoakOptions {
@@ -163,7 +163,9 @@ export async function runViewSoak(options: ViewSoakOptions): Promise<Record<stri
   const loadStart = loadavg()[0]!;
   const startedMs = Date.now();
   const view = await startView(options.entities, options.receiveBufferSize);
-  const browser = await launchChromium();
+  // Composited on the GPU as a user's browser is (llvmpipe where Mesa's EGL is installed, else SwiftShader).
+  const renderer = existsSync(MESA_EGL_VENDOR) ? 'llvmpipe-composited' : 'swiftshader';
+  const browser = await launchChromium(undefined, [], renderer);
   let publisherPid = -1;
   const chromiumPids = (): number[] =>
     descendants(process.pid).filter(
@@ -252,6 +254,7 @@ export async function runViewSoak(options: ViewSoakOptions): Promise<Record<stri
     return {
       mode: 'view',
       entities: options.entities,
+      webgl: renderer,
       seconds: summary.seconds,
       pdusSent: summary.pdus,
       pdusPerSecond: summary.pdusPerSecond,

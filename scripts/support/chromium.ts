@@ -6,7 +6,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { findSystemBinary } from './system-binary.js';
 
 /** Where WebGL is drawn: both on the CPU, right for correctness and screenshots, not for GPU frame rates. */
-export type WebglRenderer = 'llvmpipe' | 'swiftshader';
+export type WebglRenderer = 'llvmpipe' | 'llvmpipe-composited' | 'swiftshader';
 
 /** Mesa's EGL vendor file (Debian `libegl-mesa0`): where present, ANGLE can draw through Mesa's llvmpipe. */
 export const MESA_EGL_VENDOR = '/usr/share/glvnd/egl_vendor.d/50_mesa.json';
@@ -17,6 +17,10 @@ export const defaultRenderer: WebglRenderer = existsSync(MESA_EGL_VENDOR) ? 'llv
 const RENDERER_ARGS: Record<WebglRenderer, readonly string[]> = {
   // ANGLE on the system's EGL (Mesa, llvmpipe); the compositor stays in software, as with SwiftShader.
   llvmpipe: ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist', '--disable-gpu-compositing'],
+  // The compositor on llvmpipe too, as a browser with a GPU composites: a frame's WebGL canvases are not read back to
+  // the CPU, which blocks the page's main thread until the frame is drawn (the view soak's page read a tenth of its
+  // feed with it).
+  'llvmpipe-composited': ['--use-gl=angle', '--use-angle=gl-egl', '--ignore-gpu-blocklist'],
   swiftshader: ['--disable-gpu', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
 };
 
