@@ -281,8 +281,14 @@ export class NatsTransport implements DatagramTransport {
       this.lifecycle.onClose(onClose);
       const done = () => this.lifecycle.offClose(onClose);
       this.connection.flush().then(
-        () => (done(), resolve()),
-        (error: unknown) => (done(), reject(error)),
+        () => {
+          done();
+          resolve();
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
       );
     });
   }

@@ -6,7 +6,7 @@
  * `vertical_rate` in feet per minute, `callsign`, `icao24`, `flight_id`.
  */
 import { altitudeStepFeet } from './measurement-noise.js';
-import type { TrackPoint } from './track-point.js';
+import { pooledName, type TrackPoint } from './track-point.js';
 
 const FEET = 0.3048;
 
@@ -119,11 +119,11 @@ export function readAdsbTrack(
     if (points.length === maxFixes) throw tooMany ? tooMany() : new RangeError(`more than ${maxFixes} fixes`);
     const altitude = altitudeField === undefined ? undefined : numberOf(raw[altitudeField]);
     if (altitude !== undefined) feet.push(altitude);
-    const speed = numberOf(raw.groundspeed),
-      track = numberOf(raw.track),
-      climb = numberOf(raw.vertical_rate);
+    const speed = numberOf(raw.groundspeed);
+    const track = numberOf(raw.track);
+    const climb = numberOf(raw.vertical_rate);
     const sign = callsignOf(raw.callsign);
-    const callsign = sign === undefined ? undefined : (callsigns.get(sign) ?? (callsigns.set(sign, sign), sign));
+    const callsign = sign === undefined ? undefined : pooledName(callsigns, sign);
     points.push({
       timeSeconds,
       latitudeDeg,

@@ -2,7 +2,7 @@
  * CSV tracks: a header row, then one fix per row, with columns found by common names or named by the caller.
  */
 import { parse as parseCsv } from 'csv-parse/sync';
-import type { TrackPoint } from './track-point.js';
+import { pooledName, type TrackPoint } from './track-point.js';
 import { TRACK_LIMITS, TrackError, printable, tooManyFixes, trackProblems } from './track-checks.js';
 
 /** CSV column names. Each defaults to the first header found among common spellings (case-insensitive). */
@@ -255,8 +255,7 @@ export function readCsvTrack(
     fix.row = row;
     const group = index.id >= 0 ? cells[index.id] : undefined;
     const name = index.callsign >= 0 ? cells[index.callsign] : undefined;
-    // One string per name, however many rows carry it.
-    const callsign = name ? (names.get(name) ?? (names.set(name, name), name)) : undefined;
+    const callsign = name ? pooledName(names, name) : undefined;
     if (group !== undefined) fix.group = group;
     if (callsign !== undefined) fix.callsign = callsign;
     points.push(fix as unknown as TrackPoint);

@@ -27,3 +27,11 @@ export interface TrackPoint {
   /** What the source calls the vehicle at this fix: an ADS-B callsign, a CSV callsign or name column. */
   readonly callsign?: string;
 }
+
+/** `text` as the one copy kept in `pool`: a name carried by a million fixes is one string, not a million. */
+export function pooledName(pool: Map<string, string>, text: string): string {
+  const kept = pool.get(text);
+  if (kept !== undefined) return kept;
+  pool.set(text, text);
+  return text;
+}

@@ -13,6 +13,7 @@
  * passes over all slots (table-frames.ts). The vectors a PDU carries as 32-bit floats are held as float32: a table
  * of a million entities holds under 400 bytes per entity (bench/udp.bench.ts `table.rss1m`).
  */
+import { PduType } from '../../pdu/wire/constants.js';
 import { SECONDS_PER_TIMESTAMP_UNIT, timestampUnitsDelta } from '../../pdu/wire/timestamp.js';
 import {
   BYTE_FIELDS_MARKING as BYTE_FIELDS_MARKING_IMPORTED,
@@ -300,20 +301,29 @@ export class RemoteEntityTable {
    * @returns what was done with the PDU; rejections are also counted in `stats`.
    */
   apply(record: EntityStateRecord, nowSeconds: number): ApplyResult {
-    const full = record.pduType === 1;
-    if (!full && record.pduType !== 67) return (this.stats.notEntityState++, ApplyResult.NOT_ENTITY_STATE);
+    const full = record.pduType === PduType.ENTITY_STATE;
+    if (!full && record.pduType !== PduType.ENTITY_STATE_UPDATE) {
+      this.stats.notEntityState++;
+      return ApplyResult.NOT_ENTITY_STATE;
+    }
     const key = entityKey(record.site, record.application, record.entity);
     let slot = this.slots.slotOf(key);
     const raw = record.timestampRaw >>> 0;
     if (slot >= 0 && this.orderByTimestamp) {
       // Units since the last PDU, wrap-aware over the hour: 0 = duplicate, negative (over half an hour back) = older.
       const delta = timestampUnitsDelta(this.timestampRaw[slot]!, raw);
-      if (delta === 0) return (this.stats.duplicates++, ApplyResult.DUPLICATE);
+      if (delta === 0) {
+        this.stats.duplicates++;
+        return ApplyResult.DUPLICATE;
+      }
       // Older by more than the entity's timeout is no reordering (a datagram that late finds its entity gone): the
       // sender restarted and its clock with it. Taken as the entity's new timeline, counted in `stats.restarts`.
       if (delta < 0) {
         const backSeconds = -delta * SECONDS_PER_TIMESTAMP_UNIT;
-        if (backSeconds <= this.timeoutSeconds[slot]!) return (this.stats.outOfOrder++, ApplyResult.OUT_OF_ORDER);
+        if (backSeconds <= this.timeoutSeconds[slot]!) {
+          this.stats.outOfOrder++;
+          return ApplyResult.OUT_OF_ORDER;
+        }
         this.stats.restarts++;
       }
     }
@@ -324,13 +334,19 @@ export class RemoteEntityTable {
     }
     const appeared = slot < 0;
     if (appeared) {
-      if (!full) return (this.stats.unknownUpdates++, ApplyResult.UNKNOWN_UPDATE);
+      if (!full) {
+        this.stats.unknownUpdates++;
+        return ApplyResult.UNKNOWN_UPDATE;
+      }
       slot = this.appear(key, record);
-      if (slot < 0) return (this.stats.full++, ApplyResult.TABLE_FULL);
+      if (slot < 0) {
+        this.stats.full++;
+        return ApplyResult.TABLE_FULL;
+      }
     }
     this.fields.writeCommon(slot, record, raw, nowSeconds);
-    const pending = this.pending,
-      wasPending = pending.entry(slot) >= 0;
+    const pending = this.pending;
+    const wasPending = pending.entry(slot) >= 0;
     // The pool of pending PDUs is bounded: when full, what waits is loaded now.
     if (!wasPending && pending.isFull) this.resolve();
     let reference = nowSeconds;
