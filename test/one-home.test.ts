@@ -44,7 +44,7 @@ const FACTS: readonly Fact[] = [
     name: "the DR algorithms' names",
     pattern: /'FPW',\s*'RPW'|\bFPW: 2\b/,
     home: ['src/dr/models/algorithm.ts'],
-    notYet: ['src/experiment/spec.ts', 'src/view/page/panel/panel.ts'],
+    notYet: ['src/view/page/panel/panel.ts'],
   },
   {
     name: 'the heartbeat classes and their rules',

@@ -8,6 +8,7 @@ import { anyCaseEnum } from '../config/any-case.js';
 import { nonNegativeQuantity, positiveQuantity, quantity } from '../config/units.js';
 import { NETWORK_PROFILES } from './simulated-network.js';
 import { TRACK_KINDS } from '../truth/track-kinds.js';
+import { DR_FPB, DR_FPW, DR_FVB, DR_FVW, DR_RPB, DR_RPW, DR_RVB, DR_RVW, DR_STATIC } from '../dr/models/algorithm.js';
 import { DEFAULT_LATENCY_COMPENSATION } from '../config/schema.js';
 
 function setting<T extends z.ZodType>(schema: T, description: string, example: unknown): T {
@@ -217,8 +218,18 @@ export const TrajectorySpecSchema = z.discriminatedUnion('type', [
 ]);
 export type TrajectorySpec = z.output<typeof TrajectorySpecSchema>;
 
-/** DR algorithms by name (IEEE 1278.1 Annex E) or number. */
-export const ALGORITHM_NUMBERS = { static: 1, FPW: 2, RPW: 3, RVW: 4, FVW: 5, FPB: 6, RPB: 7, RVB: 8, FVB: 9 } as const;
+/** DR algorithms by name (IEEE 1278.1 Annex E); the numbers are dr/models/algorithm.ts's. */
+export const ALGORITHM_NUMBERS = {
+  static: DR_STATIC,
+  FPW: DR_FPW,
+  RPW: DR_RPW,
+  RVW: DR_RVW,
+  FVW: DR_FVW,
+  FPB: DR_FPB,
+  RPB: DR_RPB,
+  RVB: DR_RVB,
+  FVB: DR_FVB,
+} as const;
 type AlgorithmName = keyof typeof ALGORITHM_NUMBERS | 'auto';
 const ALGORITHM_ERROR = `expected a DR algorithm name (${Object.keys(ALGORITHM_NUMBERS).join(', ')}, any case), "auto" or a number 1–9`;
 const ALGORITHM_NAMES = ['auto', ...Object.keys(ALGORITHM_NUMBERS)] as [AlgorithmName, ...AlgorithmName[]];
@@ -228,7 +239,7 @@ const AlgorithmSchema = z
 
 export const EmitterSpecSchema = z.strictObject({
   algorithm: setting(
-    AlgorithmSchema.default(4),
+    AlgorithmSchema.default(DR_RVW),
     'Dead-reckoning algorithm the owner sends: name, number 1–9, or "auto" (the emitter picks per PDU).',
     'RVW',
   ),
