@@ -9,7 +9,7 @@ import { stringFlag, booleanFlag } from './args.js';
 import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type ParsedArgs, type UsageProblem } from './command.js';
 import { algorithmFlag } from './terminal/algorithm-flag.js';
 import { printable } from './terminal/printable.js';
-import { threadCpuShares, threadCpuTimes } from './thread-cpu.js';
+import { threadCpuShares, threadCpuTimes } from '../host/thread-cpu.js';
 import type { NatsStats } from '../nats/transport.js';
 import type { DatagramTransport } from '../transport/transport.js';
 

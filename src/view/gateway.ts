@@ -21,7 +21,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Config } from '../config/schema.js';
-import { entityTimeoutSeconds } from '../config/heartbeat.js';
+import { entityTimeoutSeconds } from '../dr/owner/heartbeat.js';
 import { isDeactivated } from '../dr/models/algorithm.js';
 import { HeaderOffset, PduType } from '../pdu/wire/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/wire/entity-state-decoder.js';
