@@ -85,8 +85,7 @@ function defaultText(value: unknown, example: unknown): string | undefined {
 /** The TypeScript source of `setting-leaves.generated.ts` for these leaves. */
 export function renderLeafTable(leaves: readonly ConfigLeaf[] = deriveConfigLeaves()): string {
   return [
-    // The generator's former path, kept until the table is regenerated (test/doc-paths.test.ts lists it as stale).
-    '// Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.',
+    '// Generated from ConfigSchema by scripts/config-leaves.ts (`npm run config-leaves`); do not edit.',
     "import type { ConfigLeaf } from './setting-leaf.js';",
     '',
     '/** Every setting, in schema order. */',

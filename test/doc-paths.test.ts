@@ -67,12 +67,6 @@ const missing = (file: string, paths: { line: number; path: string }[]) =>
     .filter(({ at }) => at !== undefined && !existsSync(join(ROOT, at)))
     .map(({ line, path }) => `${file}:${line}: ${path}`);
 
-/**
- * Stale paths in generated files, kept until the file is next regenerated together with its generator's header
- * (scripts/config-leaves.ts writes the old generator's path so that the table stays byte for byte the same).
- */
-const STALE_IN_GENERATED: readonly string[] = ['src/config/setting-leaves.generated.ts:1: src/config/derive-leaves.ts'];
-
 describe('paths named in the texts', () => {
   it('exist, in docs/, README.md and CONTRIBUTING.md', () => {
     const texts = [
@@ -93,10 +87,7 @@ describe('paths named in the texts', () => {
       .map((f) => f.slice(ROOT.length));
     const named = sources.map((file) => ({ file, paths: commentPaths(readFileSync(join(ROOT, file), 'utf8')) }));
     expect(named.reduce((n, { paths }) => n + paths.length, 0)).toBeGreaterThan(20);
-    const stale = named.flatMap(({ file, paths }) => missing(file, paths));
-    expect(stale.filter((s) => !STALE_IN_GENERATED.includes(s))).toEqual([]);
-    // Each exception is still needed: once regenerated, it goes from the list.
-    expect(STALE_IN_GENERATED.filter((s) => !stale.includes(s))).toEqual([]);
+    expect(named.flatMap(({ file, paths }) => missing(file, paths))).toEqual([]);
   });
 
   it("include every folder of src/ in the README's layout", () => {

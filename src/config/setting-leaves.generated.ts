@@ -1,4 +1,4 @@
-// Generated from ConfigSchema by src/config/derive-leaves.ts (`npm run config-leaves`); do not edit.
+// Generated from ConfigSchema by scripts/config-leaves.ts (`npm run config-leaves`); do not edit.
 import type { ConfigLeaf } from './setting-leaf.js';
 
 /** Every setting, in schema order. */
