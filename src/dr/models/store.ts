@@ -248,24 +248,25 @@ export function resetSlot(
  * R(t) (so a rotating slot's R at its reference time is this matrix, up to the sign of zero entries).
  */
 export function initialWorldToBody(s: DrStore, slot: number, out: Float64Array, o: number): void {
-  const q = s.attitude0,
-    i4 = 4 * slot;
-  const x = q[i4]!,
-    y = q[i4 + 1]!,
-    z = q[i4 + 2]!,
-    w = q[i4 + 3]!;
-  const x2 = x + x,
-    y2 = y + y,
-    z2 = z + z;
-  const xx = x * x2,
-    yy = y * y2,
-    zz = z * z2,
-    xy = x * y2,
-    xz = x * z2,
-    yz = y * z2,
-    wx = w * x2,
-    wy = w * y2,
-    wz = w * z2;
+  const q = s.attitude0;
+  const i4 = 4 * slot;
+  quaternionMatrixInto(out, o, q[i4]!, q[i4 + 1]!, q[i4 + 2]!, q[i4 + 3]!);
+}
+
+/** The rotation matrix of unit quaternion (x, y, z, w), row-major at `out` offset o (math/quat toMat3, 2 folded in). */
+function quaternionMatrixInto(out: Float64Array, o: number, x: number, y: number, z: number, w: number): void {
+  const x2 = x + x;
+  const y2 = y + y;
+  const z2 = z + z;
+  const xx = x * x2;
+  const yy = y * y2;
+  const zz = z * z2;
+  const xy = x * y2;
+  const xz = x * z2;
+  const yz = y * z2;
+  const wx = w * x2;
+  const wy = w * y2;
+  const wz = w * z2;
   out[o] = 1 - (yy + zz);
   out[o + 1] = xy - wz;
   out[o + 2] = xz + wy;
@@ -384,32 +385,12 @@ export function rotateSlots(
       qy = q0[i4 + 1]!,
       qz = q0[i4 + 2]!,
       qw = q0[i4 + 3]!;
-    // Hamilton product p ⊗ q0 (math/quat multiply), then its matrix (math/quat toMat3) with the 2 folded in.
+    // Hamilton product p ⊗ q0 (math/quat multiply), then its matrix.
     const x = pw * qx + px * qw + py * qz - pz * qy;
     const y = pw * qy - px * qz + py * qw + pz * qx;
     const z = pw * qz + px * qy - py * qx + pz * qw;
-    const qw2 = pw * qw - px * qx - py * qy - pz * qz;
-    const x2 = x + x,
-      y2 = y + y,
-      z2 = z + z;
-    const xx = x * x2,
-      yy = y * y2,
-      zz = z * z2,
-      xy = x * y2,
-      xz = x * z2,
-      yz = y * z2,
-      wx = qw2 * x2,
-      wy = qw2 * y2,
-      wz = qw2 * z2;
-    outMatrix[o] = 1 - (yy + zz);
-    outMatrix[o + 1] = xy - wz;
-    outMatrix[o + 2] = xz + wy;
-    outMatrix[o + 3] = xy + wz;
-    outMatrix[o + 4] = 1 - (xx + zz);
-    outMatrix[o + 5] = yz - wx;
-    outMatrix[o + 6] = xz - wy;
-    outMatrix[o + 7] = yz + wx;
-    outMatrix[o + 8] = 1 - (xx + yy);
+    const rw = pw * qw - px * qx - py * qy - pz * qz;
+    quaternionMatrixInto(outMatrix, o, x, y, z, rw);
   }
 }
 
