@@ -106,7 +106,10 @@ function startReckon(args: readonly string[]): Child {
         void exited.then(() => check());
       });
     },
-    peakRssMB: () => (sample(), Math.round(peakKb / 102.4) / 10),
+    peakRssMB: () => {
+      sample();
+      return Math.round(peakKb / 102.4) / 10;
+    },
     async stop() {
       sample();
       child.kill('SIGINT');

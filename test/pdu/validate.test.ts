@@ -50,7 +50,10 @@ const MOTION_CASES: ReadonlyArray<[string, Edit, CodecStatusName]> = [
   ['speed 1.1e5 m/s', (v, m) => v.setFloat32(m + 4, 1.1e5), 'VELOCITY_OUT_OF_RANGE'],
   [
     'speed 8e4 m/s on two axes (1.13e5 m/s)',
-    (v, m) => (v.setFloat32(m, 8e4), v.setFloat32(m + 4, 8e4)),
+    (v, m) => {
+      v.setFloat32(m, 8e4);
+      v.setFloat32(m + 4, 8e4);
+    },
     'VELOCITY_OUT_OF_RANGE',
   ],
   ['psi NaN', (v, m) => v.setFloat32(m + 36, NaN), 'ORIENTATION_NOT_FINITE'],
@@ -98,9 +101,20 @@ describe('validateEntityState', () => {
 
   it('accepts the edges: ids 1 and 65534, |coordinate| = 1e9 m, speed = 1e5 m/s, DR algorithms 0–9', () => {
     const edges: Edit[] = [
-      (v) => (v.setUint16(12, 1), v.setUint16(14, 65534), v.setUint16(16, 65534)),
-      (v, m) => (v.setFloat64(m + 12, MAX_LOCATION_METERS), v.setFloat64(m + 20, -MAX_LOCATION_METERS)),
-      (v, m) => (v.setFloat32(m, 0), v.setFloat32(m + 4, -MAX_SPEED_METERS_PER_SECOND), v.setFloat32(m + 8, 0)),
+      (v) => {
+        v.setUint16(12, 1);
+        v.setUint16(14, 65534);
+        v.setUint16(16, 65534);
+      },
+      (v, m) => {
+        v.setFloat64(m + 12, MAX_LOCATION_METERS);
+        v.setFloat64(m + 20, -MAX_LOCATION_METERS);
+      },
+      (v, m) => {
+        v.setFloat32(m, 0);
+        v.setFloat32(m + 4, -MAX_SPEED_METERS_PER_SECOND);
+        v.setFloat32(m + 8, 0);
+      },
       ...Array.from(
         { length: 10 },
         (_, a): Edit =>

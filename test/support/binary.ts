@@ -24,8 +24,14 @@ export function reckon(args: readonly string[], env: NodeJS.ProcessEnv = {}): Ru
   let out = '';
   let err = '';
   const checks = new Set<() => void>();
-  child.stdout!.on('data', (c) => ((out += String(c)), checks.forEach((f) => f())));
-  child.stderr!.on('data', (c) => ((err += String(c)), checks.forEach((f) => f())));
+  child.stdout!.on('data', (c) => {
+    out += String(c);
+    for (const f of checks) f();
+  });
+  child.stderr!.on('data', (c) => {
+    err += String(c);
+    for (const f of checks) f();
+  });
   const exited = new Promise<number>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 128 : -1))),
   );

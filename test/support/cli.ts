@@ -46,8 +46,14 @@ export function startCli(
   let out = '';
   let err = '';
   const checks = new Set<() => void>();
-  stdout.on('data', (c) => ((out += String(c)), checks.forEach((f) => f())));
-  stderr.on('data', (c) => ((err += String(c)), checks.forEach((f) => f())));
+  stdout.on('data', (c) => {
+    out += String(c);
+    for (const f of checks) f();
+  });
+  stderr.on('data', (c) => {
+    err += String(c);
+    for (const f of checks) f();
+  });
   const controller = new AbortController();
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);

@@ -124,10 +124,12 @@ export function codeSkeleton(source: string): string {
       while (i < n && source[i] !== '\n') {
         const r = source[i]!;
         if (r === '\\') i += 2;
-        else if (r === '[') (inClass = true), i++;
-        else if (r === ']') (inClass = false), i++;
         else if (r === '/' && !inClass) break;
-        else i++;
+        else {
+          if (r === '[') inClass = true;
+          else if (r === ']') inClass = false;
+          i++;
+        }
       }
       blank(start, i);
       i++;
