@@ -101,7 +101,10 @@ function replayBandwidth(path: string): Bandwidth {
     });
     const source = { address: '127.0.0.1', port: 3000, family: 'IPv4' };
     for (const d of datagrams) cold(`${d.atMs + 1}ms a`).subscribe(() => transport.receiver?.(d.payload, source));
-    cold(`${endMs}ms a`).subscribe(() => (sub.unsubscribe(), cot.unsubscribe()));
+    cold(`${endMs}ms a`).subscribe(() => {
+      sub.unsubscribe();
+      cot.unsubscribe();
+    });
   });
   return { seconds: endMs / 1000, entitySeconds, disBytes, cotBytes, cotEvents: cotCount };
 }
@@ -117,7 +120,10 @@ const suite: BenchSuite = async ({ quick }) => {
   const frames = new Subject<EntityFrame>();
   let bytes = 0,
     events = 0;
-  frames.pipe(cotEvents({ rateHz: 100 })).subscribe((e) => ((bytes += e.xml.length), events++));
+  frames.pipe(cotEvents({ rateHz: 100 })).subscribe((e) => {
+    bytes += e.xml.length;
+    events++;
+  });
   const rate = opsPerSecond(
     () => {
       t += 1;

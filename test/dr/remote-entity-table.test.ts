@@ -751,7 +751,10 @@ describe('RemoteEntityTable: lazy model resets', () => {
     const table: RemoteEntityTable = new RemoteEntityTable({
       smoothing,
       timeReference: 'timestamp',
-      onEvent: (kind, slot) => (table.receivedStateInto(slot, out, 1), inEvents.push(kind, ...out.subarray(1, 8))),
+      onEvent: (kind, slot) => {
+        table.receivedStateInto(slot, out, 1);
+        inEvents.push(kind, ...out.subarray(1, 8));
+      },
     });
     const resolve = vi.spyOn(table, 'resolve');
     // Arrival 3600 s + 1.1 s: the timestamp (1 s past the hour) is trusted and is the time the model is valid at.

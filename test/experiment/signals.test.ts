@@ -63,7 +63,11 @@ describe('reckon experiment stopped by a signal', () => {
     // The results folder is made before the runs start: once it exists, the run is under way.
     await within(
       new Promise<void>((resolve) => {
-        const poll = setInterval(() => existsSync(out) && (clearInterval(poll), resolve()), 20);
+        const poll = setInterval(() => {
+          if (!existsSync(out)) return;
+          clearInterval(poll);
+          resolve();
+        }, 20);
       }),
       60_000,
       'the results folder',

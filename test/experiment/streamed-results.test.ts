@@ -65,7 +65,11 @@ describe('results files written run by run', () => {
     };
     await within(
       new Promise<void>((resolve) => {
-        const poll = setInterval(() => rowsOnDisk() >= 3 && (clearInterval(poll), resolve()), 20);
+        const poll = setInterval(() => {
+          if (rowsOnDisk() < 3) return;
+          clearInterval(poll);
+          resolve();
+        }, 20);
       }),
       60_000,
       'three runs in the temporary results.csv',

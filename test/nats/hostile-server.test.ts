@@ -175,7 +175,10 @@ describe('NATS credential and TLS files that are not small regular files', () =>
     const opened = NatsTransport.open({ servers: [url], [setting]: join(dir, name) });
     const error = await within(
       opened.then(
-        async (transport) => (await transport.close(), new Error('opened')),
+        async (transport) => {
+          await transport.close();
+          return new Error('opened');
+        },
         (e: unknown) => e as Error,
       ),
       5000,

@@ -71,7 +71,12 @@ describe('LiveView on a terminal', () => {
 describe('LiveView without a terminal', () => {
   it('prints the plain lines, whole, at most once per interval, and has no size bound', () => {
     let out = '';
-    const stream = new Writable({ write: (c, _e, done) => ((out += String(c)), done()) });
+    const stream = new Writable({
+      write: (c, _e, done) => {
+        out += String(c);
+        done();
+      },
+    });
     const live = new LiveView(stream, { plainIntervalSeconds: 5 });
     expect(live.tty).toBe(false);
     expect(live.color).toBe(false);
