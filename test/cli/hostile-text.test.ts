@@ -113,7 +113,9 @@ describe.concurrent('hostile markings through reckon', () => {
       new Promise<number>((resolve) => {
         const look = () => {
           const m = /listening on 127\.0\.0\.1 port (\d+)/.exec(out);
-          if (m) resolve(Number(m[1])), child.stdout.off('data', look);
+          if (!m) return;
+          resolve(Number(m[1]));
+          child.stdout.off('data', look);
         };
         child.stdout.on('data', look);
       }),

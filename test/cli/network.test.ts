@@ -64,13 +64,21 @@ async function receiver(type: 'udp4' | 'udp6', address: string) {
   socket.setRecvBufferSize(4 * 1024 * 1024); // a whole capture at full speed
   let count = 0;
   let wake = (): void => {};
-  socket.on('message', () => (count++, wake()));
+  socket.on('message', () => {
+    count++;
+    wake();
+  });
   return {
     port: socket.address().port,
     count: () => count,
     until: (n: number) =>
       within(
-        new Promise<void>((resolve) => ((wake = () => count >= n && resolve()), wake())),
+        new Promise<void>((resolve) => {
+          wake = () => {
+            if (count >= n) resolve();
+          };
+          wake();
+        }),
         15_000,
         `${n} datagrams`,
       ),

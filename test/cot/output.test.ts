@@ -120,7 +120,11 @@ describe('CoT outputs on 127.0.0.1', () => {
     const until = (count: number) =>
       within(
         new Promise<void>((resolve) => {
-          const check = () => splitEvents(text).length >= count && (waiters.delete(check), resolve());
+          const check = () => {
+            if (splitEvents(text).length < count) return;
+            waiters.delete(check);
+            resolve();
+          };
           waiters.add(check);
           check();
         }),
@@ -141,8 +145,10 @@ describe('CoT outputs on 127.0.0.1', () => {
     await within(
       new Promise<void>((resolve) => {
         const timer = setInterval(() => {
-          if (connected() >= 2) clearInterval(timer), resolve();
-          else output.send(event(99)); // lost or queued while reconnecting, counted either way
+          if (connected() >= 2) {
+            clearInterval(timer);
+            resolve();
+          } else output.send(event(99)); // lost or queued while reconnecting, counted either way
         }, 50);
       }),
       10_000,
@@ -151,7 +157,11 @@ describe('CoT outputs on 127.0.0.1', () => {
     output.send(event(3));
     await within(
       new Promise<void>((resolve) => {
-        const check = () => text.includes('DIS.1.1.3001.3"') && (waiters.delete(check), resolve());
+        const check = () => {
+          if (!text.includes('DIS.1.1.3001.3"')) return;
+          waiters.delete(check);
+          resolve();
+        };
         waiters.add(check);
         check();
       }),
@@ -177,10 +187,11 @@ describe('CoT outputs on 127.0.0.1', () => {
     });
     await within(
       new Promise<void>((resolve) => {
-        const timer = setInterval(
-          () => statuses.some((s) => s.endsWith('connected')) && (clearInterval(timer), resolve()),
-          10,
-        );
+        const timer = setInterval(() => {
+          if (!statuses.some((s) => s.endsWith('connected'))) return;
+          clearInterval(timer);
+          resolve();
+        }, 10);
       }),
       5000,
       'the connection',
