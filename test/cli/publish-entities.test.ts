@@ -62,7 +62,11 @@ describe('reckon publish --entities', () => {
       // Everything sent arrives (loopback, a few hundred PDUs) before the socket is read for the last time.
       await within(
         new Promise<void>((resolve) => {
-          const check = setInterval(() => pdus >= summary.pdus! && (clearInterval(check), resolve()), 20);
+          const check = setInterval(() => {
+            if (pdus < summary.pdus!) return;
+            clearInterval(check);
+            resolve();
+          }, 20);
         }),
         5_000,
         'every PDU to arrive',

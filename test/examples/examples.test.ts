@@ -71,7 +71,11 @@ describe.concurrent('examples', () => {
       expect([...appeared].sort()).toEqual(all);
       await within(
         new Promise<void>((resolve) => {
-          const check = setInterval(() => removed.size === 1000 && (clearInterval(check), resolve()), 20);
+          const check = setInterval(() => {
+            if (removed.size !== 1000) return;
+            clearInterval(check);
+            resolve();
+          }, 20);
         }),
         5_000,
         'every ship to leave',

@@ -82,7 +82,11 @@ describeNats('reckon publish --entities --nats', () => {
       await nc.flush();
       await within(
         new Promise<void>((resolve) => {
-          const check = setInterval(() => pdus >= summary.pdus! && (clearInterval(check), resolve()), 20);
+          const check = setInterval(() => {
+            if (pdus < summary.pdus!) return;
+            clearInterval(check);
+            resolve();
+          }, 20);
         }),
         5_000,
         'every PDU to arrive',
