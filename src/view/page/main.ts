@@ -85,6 +85,8 @@ class App {
   private shotsDrawn = false;
   /** An entity to select once it shows up (from the URL). */
   private pendingSelection: string | null;
+  /** Frames stand still (`TestHook.hold`): the picture, and what a click picks from, stay as last drawn. */
+  private held = false;
   private readonly labelChooser = new LabelChooser();
   private labelSlots: readonly number[] = [];
   private labelsChosenAt = -Infinity;
@@ -240,6 +242,13 @@ class App {
       setFilter(filter) {
         app.filter = { ...EMPTY_FILTER, ...filter };
         app.applyFilter();
+      },
+      async hold(on) {
+        app.held = on;
+        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+        do await frame();
+        while (on && app.map.isMoving());
+        await frame();
       },
       select(id) {
         const e = app.entities;
@@ -456,7 +465,7 @@ class App {
 
   private readonly tick = (): void => {
     requestAnimationFrame(this.tick);
-    if (!this.clock.synced) return;
+    if (!this.clock.synced || this.held) return;
     const start = performance.now();
     const t = this.nowSeconds();
     const e = this.entities;

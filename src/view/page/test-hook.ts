@@ -80,6 +80,11 @@ export interface TestHook {
   /** Feed records that did not decode as Entity State PDUs, and feed messages cut short (counted, skipped). */
   readonly rejectedPdus: number;
   errors: string[];
+  /**
+   * Stops (true) or resumes the page's frames; resolves once the map has stopped moving and the last frame is on
+   * screen, so that a click lands on the picture as `screenPoint` reads it.
+   */
+  hold(on: boolean): Promise<void>;
   select(id: string): boolean;
   /** Id of the selected entity, or null. */
   selected(): string | null;

@@ -35,6 +35,7 @@ interface ReckonTestHook {
   readonly badMessages: number;
   readonly rejectedPdus: number;
   errors: string[];
+  hold(on: boolean): Promise<void>;
   select(id: string): boolean;
   selectedDetails(): Record<string, string>;
   engagements(): { shots: number; bursts: number; collisions: number; radios: number };
