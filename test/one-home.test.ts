@@ -32,7 +32,7 @@ const FACTS: readonly Fact[] = [
     name: 'the entity key (site · 2³² + application · 2¹⁶ + entity) and its split',
     pattern: /\bsite!?\s*\*\s*(?:0x1_0000_0000|2\s*\*\*\s*32)\s*\+|Math\.floor\(key\s*\/\s*0x1_0000_0000\)/,
     home: ['src/pdu/wire/entity-state-record.ts'],
-    notYet: ['src/view/gateway.ts', 'src/view/page/engagements/engagements.ts', 'src/view/page/main.ts'],
+    notYet: [],
   },
   {
     name: 'the JSON form of an entity type from its seven numbers',
@@ -44,7 +44,7 @@ const FACTS: readonly Fact[] = [
     name: "the DR algorithms' names",
     pattern: /'FPW',\s*'RPW'|\bFPW: 2\b/,
     home: ['src/dr/models/algorithm.ts'],
-    notYet: ['src/view/page/panel/panel.ts'],
+    notYet: [],
   },
   {
     name: 'the heartbeat classes and their rules',
@@ -53,10 +53,16 @@ const FACTS: readonly Fact[] = [
     notYet: [],
   },
   {
+    name: 'the heartbeat timeout multiplier (HBT_TIMEOUT_MPLIER) as a bare number',
+    pattern: /[*/]\s*2\.4(?![\d.])|\bHEARTBEAT_TIMEOUT_MULTIPLIER = 2\.4\b/,
+    home: ['src/dr/owner/heartbeat.ts'],
+    notYet: [],
+  },
+  {
     name: 'a PDU type as a bare number (PduType names it)',
     pattern: /\bpduType\s*[!=]==\s*\d|\b\d+\s*[!=]==\s*pduType\b/,
     home: [],
-    notYet: ['src/view/page/entities.ts'],
+    notYet: [],
   },
 ];
 
@@ -72,7 +78,7 @@ describe('one home per fact', () => {
   }
 
   it('the patterns find what they look for', () => {
-    const [key, typeJson, names, , bare] = FACTS.map((f) => f.pattern);
+    const [key, typeJson, names, , multiplier, bare] = FACTS.map((f) => f.pattern);
     expect(key!.test('out.entityKey = site * 2 ** 32 + application * 2 ** 16 + number;')).toBe(true);
     expect(key!.test('return site! * 0x1_0000_0000 + application! * 0x1_0000 + entity!;')).toBe(true);
     expect(key!.test('const site = Math.floor(key / 0x1_0000_0000),')).toBe(true);
@@ -85,6 +91,9 @@ describe('one home per fact', () => {
     );
     expect(names!.test("const DR_NAMES = ['other', 'static', 'FPW', 'RPW'];")).toBe(true);
     expect(names!.test("'emitter.algorithm': ['FPW', 'RVW']")).toBe(false);
+    expect(multiplier!.test('const heartbeatSeconds = timeoutSeconds[slot]! / 2.4;')).toBe(true);
+    expect(multiplier!.test('timeout: heartbeat * 2.4,')).toBe(true);
+    expect(multiplier!.test('return 2.45 * x / 2.45;')).toBe(false);
     expect(bare!.test('if (record.pduType !== 67) return;')).toBe(true);
     expect(bare!.test('if (record.pduType === PduType.FIRE) return;')).toBe(false);
   });

@@ -25,7 +25,7 @@ import { entityTimeoutSeconds } from '../dr/owner/heartbeat.js';
 import { isDeactivated } from '../dr/models/algorithm.js';
 import { HeaderOffset, PduType } from '../pdu/wire/constants.js';
 import { decodeEntityStateOrUpdateInto } from '../pdu/wire/entity-state-decoder.js';
-import { EntityStateRecord, entityKey } from '../pdu/wire/entity-state-record.js';
+import { EntityStateRecord, entityIdFromKey, entityKey } from '../pdu/wire/entity-state-record.js';
 import { CodecStatus } from '../pdu/wire/status.js';
 import { validateEntityState } from '../pdu/checks/validate.js';
 import { PduReceiver, receiveFilterFromConfig } from '../transport/pdu-receiver.js';
@@ -101,6 +101,8 @@ export class ViewGateway {
   private readonly entities: GatewayEntities;
   private readonly snapshots: SnapshotSender;
   private readonly record = new EntityStateRecord();
+  /** Site, application and entity of a slot's key (`entityIdFromKey`), reused. */
+  private readonly entityId = new Uint16Array(3);
   private readonly pending = new TickBuffer();
   /** The engagement messages of this tick, sent with its PDUs. */
   private readonly messages = new EngagementTick();
@@ -215,11 +217,8 @@ export class ViewGateway {
     const e = this.entities;
     for (let slot = 0; slot < e.highWater; slot++) {
       if (e.active[slot] !== 1 || e.exercise[slot] !== message.exercise) continue;
-      const key = e.key[slot]!;
-      const site = Math.floor(key / 0x1_0000_0000),
-        application = Math.floor(key / 0x1_0000) % 0x1_0000,
-        entity = key % 0x1_0000;
-      if (addresses(message.receiving, site, application, entity)) e.delete(slot);
+      const id = entityIdFromKey(this.entityId, e.key[slot]!);
+      if (addresses(message.receiving, id[0]!, id[1]!, id[2]!)) e.delete(slot);
     }
   }
 
@@ -516,13 +515,8 @@ export class ViewGateway {
 
   /** Whether a Stop/Freeze in force holds the entity: it is not timed out (nor, on the page, dead-reckoned). */
   private frozen(slot: number): boolean {
-    const key = this.entities.key[slot]!;
-    return this.engagements.holds(
-      this.entities.exercise[slot]!,
-      Math.floor(key / 0x1_0000_0000),
-      Math.floor(key / 0x1_0000) % 0x1_0000,
-      key % 0x1_0000,
-    );
+    const id = entityIdFromKey(this.entityId, this.entities.key[slot]!);
+    return this.engagements.holds(this.entities.exercise[slot]!, id[0]!, id[1]!, id[2]!);
   }
 
   /** Stops the timers and closes every client (1001 going away). Idempotent. */

@@ -18,9 +18,11 @@
 import { EntityStateRecord, entityKey, latin1UpToZero } from '../../pdu/wire/entity-state-record.js';
 import { decodeEntityStateOrUpdateInto } from '../../pdu/wire/entity-state-decoder.js';
 import { CodecStatus } from '../../pdu/wire/status.js';
+import { PduType } from '../../pdu/wire/constants.js';
 import { RemoteEntityTable } from '../../dr/receiver/remote-entity-table.js';
 import { ApplyResult, TableEvent } from '../../dr/receiver/table-results.js';
 import { KERNEL_LINEAR, evaluateRotating, positionAt, worldVelocity } from '../../dr/models/store.js';
+import { HEARTBEAT_TIMEOUT_MULTIPLIER } from '../../dr/owner/heartbeat.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../dr/receiver/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { SlotParts } from './slot-parts.js';
@@ -229,7 +231,7 @@ export class PageEntities {
     const slot = table.slotOf(key);
     if (slot < 0) return result;
     if (result === ApplyResult.APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
-    if (record.pduType === 1) {
+    if (record.pduType === PduType.ENTITY_STATE) {
       this.updateMarking(slot);
       this.updateSymbol(slot);
     }
@@ -479,7 +481,7 @@ export class PageEntities {
         return PDU_REASON_ORIENTATION;
       }
     }
-    const heartbeatSeconds = table.timeoutSeconds[slot]! / 2.4;
+    const heartbeatSeconds = table.timeoutSeconds[slot]! / HEARTBEAT_TIMEOUT_MULTIPLIER;
     const interval = arrivalSeconds - table.arrivalSeconds[slot]!;
     if (interval >= 0.8 * heartbeatSeconds) return PDU_REASON_HEARTBEAT;
     return PDU_REASON_UNKNOWN;

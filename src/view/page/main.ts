@@ -20,6 +20,7 @@ import {
 import { geodeticDegreesToEcef } from '../../math/geodesy.js';
 import { PageEntities, pageCapacity } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
+import { entityKey } from '../../pdu/wire/entity-state-record.js';
 import { EntityLayers, deckLayerManager, labelText, type TruthPoint } from './map/layers.js';
 import { SymbolAtlas } from './map/symbol-atlas.js';
 import { GpuEntities } from './gpu/gpu-entities.js';
@@ -365,7 +366,7 @@ class App {
     for (const entity of truth) {
       if (typeof entity?.id !== 'string' || !Number.isFinite(entity.lat) || !Number.isFinite(entity.lon)) continue;
       const [site, application, number] = entity.id.split(':').map(Number);
-      const key = site! * 0x1_0000_0000 + application! * 0x1_0000 + number!;
+      const key = entityKey(site!, application!, number!);
       const slot = Number.isFinite(key) ? t.slotOf(key) : -1;
       points.push({ id: entity.id, lon: entity.lon, lat: entity.lat, slot });
       if (slot < 0) continue;

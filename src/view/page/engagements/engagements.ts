@@ -5,6 +5,7 @@
  * Start/Resume do to the page's table; each entity's radios, and its last shots for the detail panel. Fed by the
  * gateway's text messages (src/view/engagement-messages.ts). Time is a parameter (server-clock seconds).
  */
+import { entityKey } from '../../../pdu/wire/entity-state-record.js';
 import { addressedSlots } from '../../../dr/receiver/addressed-slots.js';
 import { FreezeOrders } from '../../../dr/receiver/freeze-orders.js';
 import type {
@@ -78,7 +79,7 @@ const NOTHING: EngagementPicture = { shots: [], bursts: [], collisions: [] };
 
 const keyOf = (id: string): number => {
   const [site, application, entity] = id.split(':').map(Number);
-  return site! * 0x1_0000_0000 + application! * 0x1_0000 + entity!;
+  return entityKey(site!, application!, entity!);
 };
 
 const TRANSMIT_STATES = ['off', 'on', 'transmitting'];

@@ -2,6 +2,7 @@
  * The side panel: counters, the feed filter, layer toggles, the entity list (sort, search by marking or id) and the
  * selected entity's details. Every piece of network text (markings) goes in through `textContent`, never as HTML.
  */
+import { DR_ALGORITHM_NAMES } from '../../../dr/models/algorithm.js';
 import type { CountersMessage, ViewFilter } from '../../protocol.js';
 import { type PageEntities, PDU_REASON_NAMES } from '../entities.js';
 import { wrapLongitude } from '../map/map-coordinates.js';
@@ -12,7 +13,6 @@ import { pageNames } from '../names.js';
 import { ListCandidates } from './list-candidates.js';
 
 const FORCE_NAMES = ['other', 'friendly', 'opposing', 'neutral'];
-const DR_NAMES = ['other', 'static', 'FPW', 'RPW', 'RVW', 'FVW', 'FPB', 'RPB', 'RVB', 'FVB'];
 /** One collator for every sort: `localeCompare` builds one per call. */
 const collator = new Intl.Collator(undefined, { numeric: true });
 /** Rows drawn in the list; more are counted, not drawn. */
@@ -231,7 +231,7 @@ export class Panel {
       ['alt', `${fixed(p[2]!, 1)} m`],
       ['speed', `${fixed(entities.speedMetersPerSecond(slot, nowSeconds), 1)} m/s`],
       ['heading', `${fixed(p[3]!, 1)}°`],
-      ['DR algorithm', `${algorithm} (${DR_NAMES[algorithm] ?? 'unknown'})`],
+      ['DR algorithm', `${algorithm} (${DR_ALGORITHM_NAMES[algorithm] ?? 'unknown'})`],
       ['PDUs/s', fixed(entities.pduRate(slot), 2)],
       [
         'last PDU',
