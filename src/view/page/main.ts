@@ -24,8 +24,8 @@ import { entityKey } from '../../pdu/wire/entity-state-record.js';
 import { EntityLayers, deckLayerManager, labelText, type TruthPoint } from './map/layers.js';
 import { SymbolAtlas } from './map/symbol-atlas.js';
 import { GpuEntities } from './gpu/gpu-entities.js';
-import { InView, type MapView } from './map/in-view.js';
-import { LabelChooser } from './map/declutter.js';
+import { InView } from './map/in-view.js';
+import { LabelSchedule } from './map/label-schedule.js';
 import { FitControl } from './map/fit-control.js';
 import { Framing } from './map/framing.js';
 import { DRAW_IN_ORDER, stackLayers } from './map/layer-stack.js';
@@ -43,8 +43,6 @@ import { isFiniteNumber, isHello } from './message-checks.js';
 
 /** How often the list and details are redrawn, ms. */
 const PANEL_INTERVAL_MS = 250;
-/** How often the labels are chosen again while the view stands still, ms (entities move under them). */
-const LABEL_INTERVAL_MS = 200;
 
 class App {
   private entities = new PageEntities();
@@ -88,20 +86,9 @@ class App {
   private pendingSelection: string | null;
   /** Frames stand still (`TestHook.hold`): the picture, and what a click picks from, stay as last drawn. */
   private held = false;
-  private readonly labelChooser = new LabelChooser();
-  private labelSlots: readonly number[] = [];
-  private labelsChosenAt = -Infinity;
-  private labelsStructure = -1;
-  private labelsSelected = -1;
   /** The entities in view and whether they are few enough to read (in-view.ts). */
   private readonly inView = new InView();
-  private viewMoved = true;
-  private readonly labelText = (slot: number): string => labelText(this.entities, slot);
-  private readonly project = (lonDeg: number, latDeg: number, out: Float64Array): void => {
-    const p = this.map.project([lonDeg, latDeg]);
-    out[0] = p.x;
-    out[1] = p.y;
-  };
+  private readonly labels: LabelSchedule;
   private readonly redrawPanel = (): void => void (this.lastPanel = 0);
   private readonly ecef = new Float64Array(3);
   private readonly displayed = new Float64Array(3);
@@ -136,7 +123,8 @@ class App {
     });
     this.map.addControl(this.overlay as unknown as maplibregl.IControl);
     this.map.on('moveend', () => this.viewChanged());
-    this.map.on('move', () => (this.viewMoved = true));
+    this.labels = new LabelSchedule(this.map, this.inView);
+    this.map.on('move', () => (this.labels.viewMoved = true));
     this.basemapDetail = new BasemapDetail(this.map, new URL('assets/', document.baseURI).href);
     this.map.on('style.load', () => {
       ensureGrid(this.map);
@@ -224,9 +212,9 @@ class App {
       },
       labels() {
         const e = app.entities,
-          boxes = app.labelChooser.boxes;
+          boxes = app.labels.boxes;
         const box = app.map.getContainer().getBoundingClientRect();
-        return app.labelSlots.map((slot, k) => ({
+        return app.labels.slots.map((slot, k) => ({
           id: e.ids[slot]!,
           text: labelText(e, slot),
           box: [0, 1, 2, 3].map((j) => boxes[4 * k + j]! + (j % 2 === 0 ? box.left : box.top)) as [
@@ -477,7 +465,7 @@ class App {
     const selectedSlot = this.selectedKey >= 0 ? e.table.slotOf(this.selectedKey) : -1;
     e.frame(t);
     const labels = this.panel.toggle('labels');
-    this.chooseLabels(start, selectedSlot, labels);
+    this.labels.update(e, start, selectedSlot, labels);
     const gpu = this.gpu.update(this.device, e, this.inView);
     const built = this.layers.layers(
       {
@@ -486,7 +474,7 @@ class App {
         ghosts,
         labels,
         selectedSlot,
-        labelSlots: this.labelSlots,
+        labelSlots: this.labels.slots,
         readable: this.inView.readable,
         onSelect: this.onSelect,
       },
@@ -525,39 +513,6 @@ class App {
       this.panel.truth(this.truthSummary());
     }
   };
-
-  /**
-   * Looks at what is in view and chooses the labelled entities again when due: every `LABEL_INTERVAL_MS`, and at
-   * once when the view moved, entities came or went or the selection changed.
-   */
-  private chooseLabels(nowMs: number, selectedSlot: number, labels: boolean): void {
-    const e = this.entities;
-    const due =
-      this.viewMoved ||
-      nowMs - this.labelsChosenAt >= LABEL_INTERVAL_MS ||
-      this.labelsStructure !== e.structureVersion ||
-      this.labelsSelected !== selectedSlot;
-    if (!due) return;
-    this.viewMoved = false;
-    this.labelsChosenAt = nowMs;
-    this.labelsStructure = e.structureVersion;
-    this.labelsSelected = selectedSlot;
-    const canvas = this.map.getCanvas();
-    const bounds = this.map.getBounds();
-    const view: MapView = {
-      widthPx: canvas.clientWidth,
-      heightPx: canvas.clientHeight,
-      westDeg: bounds.getWest(),
-      southDeg: bounds.getSouth(),
-      eastDeg: bounds.getEast(),
-      northDeg: bounds.getNorth(),
-    };
-    const inView = this.inView;
-    inView.scan(e, view);
-    this.labelSlots = labels
-      ? this.labelChooser.choose(e, inView.slots, inView.count, this.labelText, this.project, view, selectedSlot)
-      : [];
-  }
 
   private truthSummary(): string | null {
     if (this.truthError.size === 0) return null;
