@@ -14,14 +14,12 @@ import {
   type CountersMessage,
   type HelloMessage,
   type ServerMessage,
-  type TruthEntity,
   type ViewFilter,
 } from '../protocol.js';
-import { geodeticDegreesToEcef } from '../../math/geodesy.js';
+import { TruthComparison } from './truth-error.js';
 import { PageEntities, pageCapacity } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
-import { entityKey } from '../../pdu/wire/entity-state-record.js';
-import { EntityLayers, deckLayerManager, labelText, type TruthPoint } from './map/layers.js';
+import { EntityLayers, deckLayerManager, labelText } from './map/layers.js';
 import { SymbolAtlas } from './map/symbol-atlas.js';
 import { GpuEntities } from './gpu/gpu-entities.js';
 import { InView } from './map/in-view.js';
@@ -74,8 +72,8 @@ class App {
   private invalidMessages = 0;
   private lastPanel = 0;
   private gridText = '–';
-  private truth: TruthPoint[] = [];
-  private readonly truthError = new Map<number, number>();
+  /** The truth the gateway forwards and the display's error against it. */
+  private readonly truth = new TruthComparison();
   /** Frames the entities as they arrive and follows them, until the user moves the map (or the URL set a view). */
   private readonly framing: Framing;
   /** The layers last handed to deck.gl, in drawing order. */
@@ -90,9 +88,6 @@ class App {
   private readonly inView = new InView();
   private readonly labels: LabelSchedule;
   private readonly redrawPanel = (): void => void (this.lastPanel = 0);
-  private readonly ecef = new Float64Array(3);
-  private readonly displayed = new Float64Array(3);
-  private readonly displayedMatrix = new Float64Array(9);
   readonly hook: TestHook;
 
   constructor() {
@@ -288,7 +283,7 @@ class App {
           break;
         }
         this.clock.observe(message.serverTimeMs, local);
-        this.onTruth(message.serverTimeMs, message.entities);
+        this.truth.compare(this.entities, message.serverTimeMs, message.entities);
         break;
       case 'error':
         // The last few, for tests and the console; bounded.
@@ -344,28 +339,6 @@ class App {
     this.entities.applyMessage(bytes);
     // Arrival times are server-clock stamps too (at most as late as this message was sent).
     if (bytes.byteLength >= 8) this.clock.observe(new DataView(bytes.buffer, bytes.byteOffset).getFloat64(0), local);
-  }
-
-  private onTruth(serverTimeMs: number, truth: readonly TruthEntity[]): void {
-    const e = this.entities,
-      t = e.table;
-    const points: TruthPoint[] = [];
-    this.truthError.clear();
-    for (const entity of truth) {
-      if (typeof entity?.id !== 'string' || !Number.isFinite(entity.lat) || !Number.isFinite(entity.lon)) continue;
-      const [site, application, number] = entity.id.split(':').map(Number);
-      const key = entityKey(site!, application!, number!);
-      const slot = Number.isFinite(key) ? t.slotOf(key) : -1;
-      points.push({ id: entity.id, lon: entity.lon, lat: entity.lat, slot });
-      if (slot < 0) continue;
-      // The displayed state at the truth's own time: the error the viewer sees, free of message latency.
-      t.renderSlot(slot, serverTimeMs / 1000, this.displayed, this.displayedMatrix);
-      geodeticDegreesToEcef(this.ecef, entity.lat, entity.lon, Number.isFinite(entity.altM) ? entity.altM : 0);
-      const d = this.displayed,
-        x = this.ecef;
-      this.truthError.set(slot, Math.hypot(d[0]! - x[0]!, d[1]! - x[1]!, d[2]! - x[2]!));
-    }
-    this.truth = points;
   }
 
   private readonly onSelect = (slot: number): void => this.selectSlot(slot);
@@ -478,7 +451,7 @@ class App {
         readable: this.inView.readable,
         onSelect: this.onSelect,
       },
-      this.truth,
+      this.truth.points,
       t,
       gpu,
       this.inView,
@@ -507,23 +480,12 @@ class App {
     if (start - this.lastPanel >= PANEL_INTERVAL_MS) {
       this.lastPanel = start;
       this.panel.counters(this.counters, e.count, this.frameMs, this.gridText);
-      const truthError = selectedSlot >= 0 ? this.truthError.get(selectedSlot) : undefined;
+      const truthError = selectedSlot >= 0 ? this.truth.errorOf(selectedSlot) : undefined;
       this.panel.refresh(e, t, selectedSlot, truthError, this.inView);
       this.engagementPanel.refresh(e, selectedSlot, this.engagements);
-      this.panel.truth(this.truthSummary());
+      this.panel.truth(this.truth.summary());
     }
   };
-
-  private truthSummary(): string | null {
-    if (this.truthError.size === 0) return null;
-    let sum = 0,
-      max = 0;
-    for (const error of this.truthError.values()) {
-      sum += error;
-      if (error > max) max = error;
-    }
-    return `display − truth: mean ${(sum / this.truthError.size).toFixed(2)} m, max ${max.toFixed(2)} m (${this.truthError.size} entities)`;
-  }
 }
 
 new App();

@@ -15,6 +15,7 @@ import { LABEL_OFFSET_Y_PX } from './declutter.js';
 import { EntitySymbolLayer, STYLE_DOTS, STYLE_ICONS, STYLE_RINGS } from '../gpu/entity-symbol-layer.js';
 import type { SymbolAtlas } from './symbol-atlas.js';
 import type { GpuFrame } from '../gpu/gpu-entities.js';
+import type { TruthPoint } from '../truth-error.js';
 
 type Rgba = [number, number, number, number];
 
@@ -69,14 +70,6 @@ export interface LayerOptions {
 /** The text of a slot's label: its marking, or its id when it has none. */
 export function labelText(entities: PageEntities, slot: number): string {
   return entities.markings[slot] || entities.ids[slot]!;
-}
-
-export interface TruthPoint {
-  id: string;
-  lon: number;
-  lat: number;
-  /** Slot of the entity it is the truth of, or −1. */
-  slot: number;
 }
 
 /** Seconds between two rebuilds of the PDU arrival markers (they change with nearly every PDU). */
