@@ -59,8 +59,14 @@ async function publishInProcess(port: number): Promise<void> {
   const publisher = await createPublisher({ network: { address: '127.0.0.1', port } });
   const tank = { entity: 1, marking: 'TANK 1' };
   const truth = tankRoadCourse().sample(0, createTruthState());
-  const timer = setInterval(() => (publisher.update(tank, truth, Date.now() / 1000), publisher.flush()), 50);
-  cleanup.push(() => (clearInterval(timer), publisher.close()));
+  const timer = setInterval(() => {
+    publisher.update(tank, truth, Date.now() / 1000);
+    publisher.flush();
+  }, 50);
+  cleanup.push(() => {
+    clearInterval(timer);
+    return publisher.close();
+  });
 }
 
 async function kill(run: Running): Promise<void> {
@@ -77,7 +83,11 @@ async function listen(subscriber: EntitySubscriber) {
   const subscription = subscriber.entityEvents$.subscribe({
     next(event) {
       events.push(event);
-      waiters = waiters.filter((w) => !(w.done() && (w.resolve(), true)));
+      waiters = waiters.filter((w) => {
+        if (!w.done()) return true;
+        w.resolve();
+        return false;
+      });
     },
     error: (error) => failed(error),
   });
@@ -177,14 +187,20 @@ describe('subscriber faults', () => {
   it('`reckon subscribe` killed and started again on the same port picks the entities up again', async () => {
     const args = ['subscribe', '--address', '127.0.0.1', '--json', '--config', CONFIG, '--duration', '60'];
     const first = reckon([...args, '--port', '0']);
-    cleanup.push(() => (first.child.kill('SIGKILL'), within(first.exited, 10_000, 'subscribe to exit')));
+    cleanup.push(() => {
+      first.child.kill('SIGKILL');
+      return within(first.exited, 10_000, 'subscribe to exit');
+    });
     const [, port] = await first.waitFor(/listening on 127\.0\.0\.1 port (\d+)/, 30_000);
     publish(Number(port));
     await first.waitFor(/"type":"appeared".*"entity":2|"entity":2.*"type":"appeared"/, 30_000);
     first.child.kill('SIGKILL');
     await within(first.exited, 10_000, 'subscribe to die');
     const second = reckon([...args, '--port', port!]);
-    cleanup.push(() => (second.child.kill('SIGKILL'), within(second.exited, 10_000, 'subscribe to exit')));
+    cleanup.push(() => {
+      second.child.kill('SIGKILL');
+      return within(second.exited, 10_000, 'subscribe to exit');
+    });
     await second.waitFor(/listening on 127\.0\.0\.1 port/, 30_000);
     // Both entities appear again in the new process, each once, then keep updating.
     await second.waitFor(/("type":"updated"[^\n]*\n[\s\S]*){6}/, 30_000);

@@ -34,7 +34,11 @@ async function listen(subscriber: EntitySubscriber): Promise<{
   let waiters: Array<{ done: (events: EntityEvent[]) => boolean; resolve: () => void }> = [];
   const subscription = subscriber.entityEvents$.subscribe((event) => {
     events.push(event);
-    waiters = waiters.filter((w) => !(w.done(events) && (w.resolve(), true)));
+    waiters = waiters.filter((w) => {
+      if (!w.done(events)) return true;
+      w.resolve();
+      return false;
+    });
   });
   cleanup.push(() => subscription.unsubscribe());
   const { port } = await firstValueFrom(subscriber.listening$.pipe(timeout(5000)));

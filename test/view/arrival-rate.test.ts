@@ -18,7 +18,10 @@ describe('ArrivalRate', () => {
       rate.roll();
       if (second >= RATE_WINDOW_SECONDS) seen.push(rate.pdusPerSecond);
     }
-    for (const r of seen) expect(r).toBeGreaterThanOrEqual(0.8), expect(r).toBeLessThanOrEqual(1.2);
+    for (const r of seen) {
+      expect(r).toBeGreaterThanOrEqual(0.8);
+      expect(r).toBeLessThanOrEqual(1.2);
+    }
     expect(rate.bytesPerSecond).toBeCloseTo(144 * rate.pdusPerSecond, 6);
   });
 

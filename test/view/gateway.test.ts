@@ -376,8 +376,14 @@ describe('view gateway', () => {
           };
           if (origin !== undefined) headers['Origin'] = origin;
           const req = request({ host: '127.0.0.1', port, path: '/feed', headers });
-          req.on('response', (res) => (res.resume(), resolve(res.statusCode!)));
-          req.on('upgrade', (res, socket) => (socket.destroy(), resolve(res.statusCode!)));
+          req.on('response', (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          });
+          req.on('upgrade', (res, socket) => {
+            socket.destroy();
+            resolve(res.statusCode!);
+          });
           req.on('error', reject);
           req.end();
         }),
@@ -401,8 +407,14 @@ describe('view gateway', () => {
       within(
         new Promise<number>((resolve) => {
           const ws = new WebSocket(url);
-          ws.on('unexpected-response', (_req, res) => (ws.terminate(), resolve(res.statusCode!)));
-          ws.on('open', () => (ws.terminate(), resolve(101)));
+          ws.on('unexpected-response', (_req, res) => {
+            ws.terminate();
+            resolve(res.statusCode!);
+          });
+          ws.on('open', () => {
+            ws.terminate();
+            resolve(101);
+          });
           ws.on('error', () => {});
         }),
         5000,

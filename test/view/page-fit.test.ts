@@ -175,7 +175,10 @@ describe.skipIf(!chromiumBinary.path)('the map frames and follows what arrives',
     await desktop.screenshot({ path: artifactPath('page-fit-followed.png') });
     expect(inView).toEqual(inView.map(() => true));
     expect(await desktop.evaluate(() => window.__reckon.fits)).toBeGreaterThan(fitsBefore + 1);
-    for (const rate of rates) expect(rate).toBeGreaterThanOrEqual(0.6), expect(rate).toBeLessThanOrEqual(1.4);
+    for (const rate of rates) {
+      expect(rate).toBeGreaterThanOrEqual(0.6);
+      expect(rate).toBeLessThanOrEqual(1.4);
+    }
     expect(await desktop.locator('#c-pdus').textContent()).toMatch(/^[01]\.\d$/);
     await desktop.close();
   }, 120_000);

@@ -50,7 +50,10 @@ describe('the list of entities', () => {
     expect(list.of(e, inView, '', () => true, 0)).toEqual({ slots: [3, 5, 8], scope: 'in view' });
     expect(list.of(e, { slots: [], count: 0, readable: false }, '', () => true, 0).scope).toBe('unread');
     let asked = 0;
-    const matches = (slot: number) => (asked++, e.markings[slot] === 'U12345');
+    const matches = (slot: number) => {
+      asked++;
+      return e.markings[slot] === 'U12345';
+    };
     expect(list.of(e, inView, 'u12345', matches, 0)).toEqual({ slots: [12345], scope: 'matching' });
     expect(asked).toBeGreaterThan(LIST_ALL);
     // The same search again: only its matches are looked at, not every entity.

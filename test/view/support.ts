@@ -104,7 +104,12 @@ export class FeedClient {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
-    this.closed = new Promise((resolve) => socket.once('close', (code) => ((this.closeCode = code), resolve(code))));
+    this.closed = new Promise((resolve) =>
+      socket.once('close', (code) => {
+        this.closeCode = code;
+        resolve(code);
+      }),
+    );
     socket.on('error', () => {});
   }
 
