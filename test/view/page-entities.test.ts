@@ -5,14 +5,8 @@ import { ArrivalMarkers, MARKER_FADE_SECONDS, MARKER_HOLD_SECONDS } from '../../
 import { describe, expect, it } from 'vitest';
 import { ecefToGeodetic, geodeticDegreesToEcef } from '../../src/math/geodesy.js';
 import { FeedWriter } from '../../src/view/protocol.js';
-import {
-  PageEntities,
-  PDU_REASON_APPEARED,
-  PDU_REASON_HEARTBEAT,
-  PDU_REASON_POSITION,
-  MAX_PAGE_ENTITIES,
-  pageCapacity,
-} from '../../src/view/page/entities.js';
+import { PageEntities, MAX_PAGE_ENTITIES, pageCapacity } from '../../src/view/page/entities.js';
+import { PDU_REASON_APPEARED, PDU_REASON_HEARTBEAT, PDU_REASON_POSITION } from '../../src/view/page/send-reasons.js';
 import { geodeticOf, nearLongitude, wrapLongitude } from '../../src/view/page/map/map-coordinates.js';
 import { entityKey } from '../../src/pdu/wire/entity-state-record.js';
 import { sidcFor } from '../../src/view/page/map/symbols.js';

@@ -10,7 +10,10 @@
  *   entities a frame, for the work that needs every entity's place only roughly (framing, what is in view);
  *   `placeOf` gives one entity's displayed place exactly;
  * - trails (entity-trails.ts) and arrival markers (arrival-markers.ts): where the last PDUs put the entities, when,
- *   and why they were sent when the page can tell (see `PDU_REASON_*`).
+ *   and why they were sent when the page can tell (send-reasons.ts);
+ * - each slot's symbol (slot-symbols.ts), marking and PDU rate (pdu-rates.ts).
+ *
+ * The places at a frame's time, exact and rough, are frame-geometry.ts's.
  *
  * Instances are the table's active slots packed densely (`instanceSlot[i]`), renumbered only when entities come or
  * go. Time is a parameter (seconds on the server's clock); nothing here reads a clock.
@@ -21,31 +24,21 @@ import { CodecStatus } from '../../pdu/wire/status.js';
 import { PduType } from '../../pdu/wire/constants.js';
 import { RemoteEntityTable } from '../../dr/receiver/remote-entity-table.js';
 import { ApplyResult, TableEvent } from '../../dr/receiver/table-results.js';
-import { KERNEL_LINEAR, evaluateRotating, positionAt, worldVelocity } from '../../dr/models/store.js';
-import { HEARTBEAT_TIMEOUT_MULTIPLIER } from '../../dr/owner/heartbeat.js';
+import { KERNEL_LINEAR } from '../../dr/models/store.js';
 import { SMOOTHING_METHODS, type SmoothingMethodName } from '../../dr/receiver/position-smoothing.js';
 import { FEED_TRUNCATED, readFeedMessage } from '../protocol.js';
 import { SlotParts } from './slot-parts.js';
 import { ArrivalMarkers } from './map/arrival-markers.js';
 import { EntityTrails } from './map/entity-trails.js';
 import { GpuStaging } from './gpu/gpu-staging.js';
-import { drawnStateOf, geodeticOf, nearLongitude } from './map/map-coordinates.js';
-import { symbolKey } from './map/symbols.js';
+import { geodeticOf, nearLongitude } from './map/map-coordinates.js';
+import { FrameGeometry } from './frame-geometry.js';
+import { PduRates } from './pdu-rates.js';
+import { PDU_REASON_APPEARED, SendReasons } from './send-reasons.js';
+import { SlotSymbols } from './slot-symbols.js';
 
 // For the page modules that take them with the entities.
 export { geodeticOf, nearLongitude, wrapLongitude } from './map/map-coordinates.js';
-
-/** Why a PDU was sent, as far as the receiver can tell (IEEE 1278.1-2012 §5.3.2.4: thresholds and heartbeat). */
-export const PDU_REASON_UNKNOWN = 0;
-/** The first PDU of an entity the page did not hold. */
-export const PDU_REASON_APPEARED = 1;
-/** The dead-reckoned position had drifted at least the position threshold from the new PDU's. */
-export const PDU_REASON_POSITION = 2;
-/** The orientation had drifted at least the orientation threshold (non-rotating models only). */
-export const PDU_REASON_ORIENTATION = 3;
-/** About one heartbeat after the previous PDU with both errors under their thresholds. */
-export const PDU_REASON_HEARTBEAT = 4;
-export const PDU_REASON_NAMES = ['other', 'appeared', 'position', 'orientation', 'heartbeat'] as const;
 
 export interface PageEntitiesOptions {
   /** Most entities held (the table's capacity). Defaults to `DEFAULT_PAGE_ENTITIES`. */
@@ -86,12 +79,6 @@ export function pageCapacity(maxEntities: number | undefined): number {
   if (maxEntities === undefined || !Number.isInteger(maxEntities) || maxEntities < 1) return DEFAULT_PAGE_ENTITIES;
   return Math.min(maxEntities, MAX_PAGE_ENTITIES);
 }
-
-/** Instances whose rough place (`positions`) a frame looks at anew: all of 100 000 in about a second. */
-const PLACES_PER_FRAME = 1536;
-
-/** Arrival times kept per entity for its PDU rate. */
-const RATE_WINDOW = 8;
 
 export class PageEntities {
   readonly capacity: number;
@@ -135,17 +122,21 @@ export class PageEntities {
   /** Bumped whenever an instance's symbol or order may have changed (entities came or went, a type changed). */
   structureVersion = 0;
   /** The symbols in use (2525C codes) in the order they were first seen: a record holds its symbol's index. */
-  readonly iconKeys: string[] = [];
+  readonly iconKeys: string[];
   /** Symbol index of each slot. */
   readonly slotIcon: Uint16Array;
+  private readonly symbols: SlotSymbols;
   readonly trails: EntityTrails;
 
   /** Where, when and why the last PDUs came (a ring). */
   readonly markers: ArrivalMarkers;
 
-  /** Arrival times of each slot's last PDUs (a ring of RATE_WINDOW), server seconds, and how many. */
-  private readonly arrivals: Float64Array;
-  private readonly arrivalCount: Uint8Array;
+  /** Each slot's PDU rate. */
+  private readonly rates: PduRates;
+  /** Why each PDU was sent, from the sender's thresholds. */
+  private readonly reasons: SendReasons;
+  /** Places at the frame's time: exact ones of a slot, rough ones of every instance in turn. */
+  private readonly geometry: FrameGeometry;
   /** Reason for each slot's last PDU. */
   readonly lastReason: Uint8Array;
   /** Last PDU's reported location, ECEF metres (3 per slot). */
@@ -155,21 +146,8 @@ export class PageEntities {
 
   readonly stats = { pdus: 0, rejected: 0 };
   private readonly record = new EntityStateRecord();
-  private readonly scratch = new Float64Array(3);
   private readonly geodetic = new Float64Array(5);
-  private readonly placeLocation = new Float64Array(3);
-  private readonly placeMatrix = new Float64Array(9);
-  private readonly placeGeodetic = new Float64Array(3);
-  private readonly placeHeading = new Float64Array(1);
-  private readonly placeCosLat = new Float64Array(1);
-  private readonly positionThresholdMeters: number;
-  private readonly orientationThresholdRad: number;
   private packedStructure = -1;
-  /** The next instance whose rough place is dead-reckoned anew. */
-  private placeCursor = 0;
-  /** Per slot: kind, domain, force and category packed (the symbol's inputs), to look the symbol up only on change. */
-  private readonly slotSymbolInputs: Float64Array;
-  private readonly iconIndex = new Map<string, number>();
   /** Entities whose model moves, per slot 1 when it does; and until when a correction is being smoothed. */
   private readonly slotMoves: Uint8Array;
   private movingCount = 0;
@@ -177,8 +155,7 @@ export class PageEntities {
 
   constructor(options: PageEntitiesOptions = {}) {
     const n = (this.capacity = options.capacity ?? DEFAULT_PAGE_ENTITIES);
-    this.positionThresholdMeters = options.positionThresholdMeters ?? 1;
-    this.orientationThresholdRad = (options.orientationThresholdDeg ?? 3) * DEG;
+    this.reasons = new SendReasons(options.positionThresholdMeters, options.orientationThresholdDeg);
     const points = options.trailPoints ?? Math.max(2, Math.min(30, Math.floor(TRAIL_BYTES / (8 * n))));
     this.trails = new EntityTrails(n, points, options.trailIntervalSeconds ?? 1);
     this.markers = new ArrivalMarkers(options.markerCapacity ?? 4096);
@@ -190,6 +167,7 @@ export class PageEntities {
       smoothing: { method: smoothing.method, durationSeconds: smoothing.timeSeconds },
       onEvent: (kind, slot) => this.onTableEvent(kind, slot),
     });
+    this.geometry = new FrameGeometry(this.table);
     this.staging = new GpuStaging(n);
     this.instanceSlot = new Int32Array(n);
     this.slotInstance = new Int32Array(n).fill(-1);
@@ -197,11 +175,11 @@ export class PageEntities {
     this.reported = new Float64Array(3 * n);
     this.markings = new Array<string>(n).fill('');
     this.ids = new Array<string>(n).fill('');
-    this.slotIcon = new Uint16Array(n);
-    this.slotSymbolInputs = new Float64Array(n).fill(-1);
+    this.symbols = new SlotSymbols(n);
+    this.iconKeys = this.symbols.iconKeys;
+    this.slotIcon = this.symbols.slotIcon;
     this.slotMoves = new Uint8Array(n);
-    this.arrivals = new Float64Array(RATE_WINDOW * n);
-    this.arrivalCount = new Uint8Array(n);
+    this.rates = new PduRates(n);
     this.lastReason = new Uint8Array(n);
     this.lastPduLocation = new Float64Array(3 * n);
     this.parts = new SlotParts(n);
@@ -225,7 +203,7 @@ export class PageEntities {
     const table = this.table;
     const key = entityKey(record.site, record.application, record.entity);
     const before = table.slotOf(key);
-    const reason = before < 0 ? PDU_REASON_APPEARED : this.reasonFor(before, record, arrivalSeconds);
+    const reason = before < 0 ? PDU_REASON_APPEARED : this.reasons.reasonFor(table, before, record, arrivalSeconds);
     const result = table.apply(record, arrivalSeconds);
     if (result !== ApplyResult.APPEARED && result !== ApplyResult.UPDATED) return result;
     const slot = table.slotOf(key);
@@ -233,10 +211,11 @@ export class PageEntities {
     if (result === ApplyResult.APPEARED) this.ids[slot] = `${record.site}:${record.application}:${record.entity}`;
     if (record.pduType === PduType.ENTITY_STATE) {
       this.updateMarking(slot);
-      this.updateSymbol(slot);
+      if (this.symbols.update(table, slot)) this.structureVersion++;
     }
     this.parts.keep(slot, record);
-    this.recordArrival(slot, arrivalSeconds, reason);
+    this.rates.add(slot, arrivalSeconds);
+    this.lastReason[slot] = reason;
     const l = record.location;
     const s3 = 3 * slot;
     this.lastPduLocation[s3] = l[0]!;
@@ -293,7 +272,7 @@ export class PageEntities {
     table.resolve();
     const structure = this.packedStructure !== this.structureVersion;
     if (structure) this.renumber();
-    this.refreshPlaces(tSeconds);
+    this.geometry.refreshPlaces(this.instanceSlot, this.count, this.positions, tSeconds);
     const packed = this.staging.pack(table, this.timeBaseSeconds, this.slotIconOf);
     if (packed > 0) this.noteMotion(packed);
     this.moved = structure || packed > 0 || this.movingCount > 0 || tSeconds <= this.settlesAtSeconds;
@@ -322,23 +301,6 @@ export class PageEntities {
     }
     this.count = n;
     this.packedStructure = this.structureVersion;
-  }
-
-  /** The displayed places (`positions`, roughly) of the next `PLACES_PER_FRAME` instances. */
-  private refreshPlaces(tSeconds: number): void {
-    const n = this.count,
-      table = this.table,
-      ecef = this.placeLocation,
-      g = this.geodetic,
-      positions = this.positions;
-    for (let k = Math.min(n, PLACES_PER_FRAME); k > 0; k--) {
-      if (this.placeCursor >= n) this.placeCursor = 0;
-      const i = this.placeCursor++;
-      table.renderSlot(this.instanceSlot[i]!, tSeconds, ecef, this.placeMatrix);
-      geodeticOf(g, ecef[0]!, ecef[1]!, ecef[2]!);
-      positions[3 * i] = g[1]! / DEG;
-      positions[3 * i + 1] = g[0]! / DEG;
-    }
   }
 
   /** Keeps count of the entities that move, from the records just packed. */
@@ -378,48 +340,22 @@ export class PageEntities {
    * clockwise from true north, [0, 360)) into out[0…3].
    */
   placeOf(slot: number, out: Float64Array): Float64Array {
-    const l = this.placeLocation,
-      m = this.placeMatrix,
-      g = this.placeGeodetic;
-    this.table.renderSlot(slot, this.frameSeconds, l, m);
-    drawnStateOf(this.geodetic, 0, l[0]!, l[1]!, l[2]!, m[0]!, m[1]!, m[2]!, g, this.placeHeading, this.placeCosLat);
-    out[0] = nearLongitude(g[0]!, this.referenceLonDeg);
-    out[1] = g[1]!;
-    out[2] = g[2]!;
-    out[3] = this.placeHeading[0]!;
-    return out;
+    return this.geometry.placeOf(slot, this.frameSeconds, this.referenceLonDeg, out);
   }
 
   /** `placeOf` without the heading: longitude°, latitude°, height m (three values suffice for `out`). */
   displayedDegrees(slot: number, out: Float64Array): Float64Array {
-    const l = this.placeLocation,
-      g = this.geodetic;
-    this.table.renderSlot(slot, this.frameSeconds, l, this.placeMatrix);
-    geodeticOf(g, l[0]!, l[1]!, l[2]!);
-    out[0] = nearLongitude(g[1]! / DEG, this.referenceLonDeg);
-    out[1] = g[0]! / DEG;
-    out[2] = g[2]!;
-    return out;
+    return this.geometry.displayedDegrees(slot, this.frameSeconds, this.referenceLonDeg, out);
   }
 
   /** The symbol (2525C code) drawn for a slot. */
   symbolOf(slot: number): string {
-    return this.iconKeys[this.slotIcon[slot]!] ?? '';
+    return this.symbols.symbolOf(slot);
   }
 
   /** PDUs per second of a slot over its last few PDUs (0 with fewer than two). */
   pduRate(slot: number): number {
-    const count = this.arrivalCount[slot]!;
-    if (count < 2) return 0;
-    const base = RATE_WINDOW * slot;
-    let first = Infinity,
-      last = -Infinity;
-    for (let k = 0; k < Math.min(count, RATE_WINDOW); k++) {
-      const t = this.arrivals[base + k]!;
-      if (t < first) first = t;
-      if (t > last) last = t;
-    }
-    return last > first ? (Math.min(count, RATE_WINDOW) - 1) / (last - first) : 0;
+    return this.rates.rate(slot);
   }
 
   /** Seconds since the slot's last PDU at tSeconds. */
@@ -432,67 +368,12 @@ export class PageEntities {
    * metres: the correction the smoothing has yet to make.
    */
   displayErrorMeters(slot: number, tSeconds: number): number {
-    const table = this.table,
-      out = this.scratch,
-      d = this.placeLocation;
-    table.renderSlot(slot, tSeconds, d, this.placeMatrix);
-    const t = Math.min(tSeconds, table.freezes.frozenAt(slot));
-    positionAt(table.store, slot, t, table.referenceSeconds, out, 0);
-    if (table.store.kernel[slot] !== KERNEL_LINEAR) {
-      evaluateRotating(table.store, slot, t, table.referenceSeconds, out, 0, this.placeMatrix, 0, null);
-    }
-    return Math.hypot(d[0]! - out[0]!, d[1]! - out[1]!, d[2]! - out[2]!);
+    return this.geometry.displayErrorMeters(slot, tSeconds);
   }
 
   /** Speed of a slot's current model, m/s (world-frame velocity at tSeconds; 0 while it is held). */
   speedMetersPerSecond(slot: number, tSeconds: number): number {
-    const table = this.table,
-      s = table.store;
-    if (table.frozen[slot] === 1) return 0;
-    if (s.kernel[slot] !== KERNEL_LINEAR) {
-      evaluateRotating(s, slot, tSeconds, table.referenceSeconds, this.placeLocation, 0, this.placeMatrix, 0, null);
-    }
-    worldVelocity(s, slot, tSeconds, this.placeMatrix, 0, this.scratch, 0, table.referenceSeconds);
-    const v = this.scratch;
-    return Math.hypot(v[0]!, v[1]!, v[2]!);
-  }
-
-  /**
-   * Why the PDU about to be applied to `slot` was sent: compares it with what the entity's current model
-   * predicts at its arrival (the sender's test, IEEE 1278.1-2012 §5.3.2.4, seen from the receiver).
-   */
-  private reasonFor(slot: number, record: EntityStateRecord, arrivalSeconds: number): number {
-    const table = this.table,
-      out = this.scratch;
-    const models = table.store;
-    positionAt(models, slot, arrivalSeconds, table.referenceSeconds, out, 0);
-    const l = record.location;
-    const positionError = Math.hypot(l[0]! - out[0]!, l[1]! - out[1]!, l[2]! - out[2]!);
-    if (positionError >= 0.9 * this.positionThresholdMeters) return PDU_REASON_POSITION;
-    const o = models.orientation0,
-      s3 = 3 * slot,
-      r = record.orientation;
-    const rotating = models.omegaMagnitude[slot]! > 0;
-    if (!rotating) {
-      const dPsi = wrapAngle(r[0]! - o[s3]!),
-        dTheta = wrapAngle(r[1]! - o[s3 + 1]!),
-        dPhi = wrapAngle(r[2]! - o[s3 + 2]!);
-      if (Math.max(Math.abs(dPsi), Math.abs(dTheta), Math.abs(dPhi)) >= 0.9 * this.orientationThresholdRad) {
-        return PDU_REASON_ORIENTATION;
-      }
-    }
-    const heartbeatSeconds = table.timeoutSeconds[slot]! / HEARTBEAT_TIMEOUT_MULTIPLIER;
-    const interval = arrivalSeconds - table.arrivalSeconds[slot]!;
-    if (interval >= 0.8 * heartbeatSeconds) return PDU_REASON_HEARTBEAT;
-    return PDU_REASON_UNKNOWN;
-  }
-
-  private recordArrival(slot: number, arrivalSeconds: number, reason: number): void {
-    const count = this.arrivalCount[slot]!;
-    this.arrivals[RATE_WINDOW * slot + (count % RATE_WINDOW)] = arrivalSeconds;
-    // Wraps within [RATE_WINDOW, 2·RATE_WINDOW) once full, so `count ≥ RATE_WINDOW` stays true.
-    this.arrivalCount[slot] = count + 1 >= 2 * RATE_WINDOW ? RATE_WINDOW : count + 1;
-    this.lastReason[slot] = reason;
+    return this.geometry.speedMetersPerSecond(slot, tSeconds);
   }
 
   /** Where a PDU put its entity: its reported place, a trail point, an arrival marker (all on the ground). */
@@ -535,43 +416,17 @@ export class PageEntities {
     }
   }
 
-  /** The slot's symbol index, looked up when its kind, domain, force or category changed. */
-  private updateSymbol(slot: number): void {
-    const table = this.table,
-      type = 7 * slot;
-    const kind = table.entityType[type]!,
-      domain = table.entityType[type + 1]!,
-      category = table.entityType[type + 3]!,
-      force = table.forceId[slot]!;
-    const inputs = ((kind * 256 + domain) * 256 + force) * 65536 + category;
-    if (this.slotSymbolInputs[slot] === inputs) return;
-    this.slotSymbolInputs[slot] = inputs;
-    const key = symbolKey(kind, domain, force, category);
-    let index = this.iconIndex.get(key);
-    if (index === undefined) {
-      index = this.iconKeys.length;
-      this.iconKeys.push(key);
-      this.iconIndex.set(key, index);
-    }
-    this.slotIcon[slot] = index;
-    this.structureVersion++;
-  }
-
   private onTableEvent(kind: TableEvent, slot: number): void {
     // Every event changes the slot's GPU record: a new model, a hold, a release.
     this.staging.mark(slot);
     if (kind === TableEvent.APPEARED) {
       this.trails.clear(slot);
-      this.arrivalCount[slot] = 0;
+      this.rates.clear(slot);
       this.markings[slot] = '';
-      this.slotSymbolInputs[slot] = -1;
+      this.symbols.clear(slot);
       this.structureVersion++;
     } else if (kind === TableEvent.TIMED_OUT || kind === TableEvent.REMOVED) {
       this.structureVersion++;
     }
   }
-}
-
-function wrapAngle(a: number): number {
-  return a - 2 * Math.PI * Math.round(a / (2 * Math.PI));
 }

@@ -13,7 +13,7 @@ export const MARKER_FADE_SECONDS = 20;
 export class ArrivalMarkers {
   /** Longitude°, latitude°, height m of each marker (3 per marker; `count` valid). */
   readonly positions: Float64Array;
-  /** Why each PDU was sent (`PDU_REASON_*` of entities.ts). */
+  /** Why each PDU was sent (`PDU_REASON_*` of send-reasons.ts). */
   readonly reasons: Uint8Array;
   /** When each PDU came, server seconds. */
   readonly timeSeconds: Float64Array;

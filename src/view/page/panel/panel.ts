@@ -4,7 +4,8 @@
  */
 import { DR_ALGORITHM_NAMES } from '../../../dr/models/algorithm.js';
 import type { CountersMessage, ViewFilter } from '../../protocol.js';
-import { type PageEntities, PDU_REASON_NAMES } from '../entities.js';
+import type { PageEntities } from '../entities.js';
+import { PDU_REASON_NAMES } from '../send-reasons.js';
 import { wrapLongitude } from '../map/map-coordinates.js';
 import { REASON_COLOURS } from '../map/layers.js';
 import { affiliationOf } from '../map/symbols.js';
