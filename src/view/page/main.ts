@@ -19,7 +19,7 @@ import {
 import { TruthComparison } from './truth-error.js';
 import { PageEntities, pageCapacity } from './entities.js';
 import { Feed, ServerClock } from './feed.js';
-import { EntityLayers, deckLayerManager, labelText } from './map/layers.js';
+import { EntityLayers, deckLayerManager } from './map/layers.js';
 import { SymbolAtlas } from './map/symbol-atlas.js';
 import { GpuEntities } from './gpu/gpu-entities.js';
 import { InView } from './map/in-view.js';
@@ -32,7 +32,7 @@ import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } fro
 import { Panel } from './panel/panel.js';
 import { Layout } from './panel/layout.js';
 import { BasemapDetail } from './map/basemap-detail.js';
-import { type TestHook, panelHook, shownEntities } from './test-hook.js';
+import { type TestHook, createHook } from './test-hook.js';
 import { loadPageNames } from './names.js';
 import { PageEngagements, isEngagementMessage } from './engagements/engagements.js';
 import { engagementLayers } from './engagements/engagement-layers.js';
@@ -43,15 +43,15 @@ import { isFiniteNumber, isHello } from './message-checks.js';
 const PANEL_INTERVAL_MS = 250;
 
 class App {
-  private entities = new PageEntities();
-  private readonly engagements = new PageEngagements();
-  private readonly engagementPanel = new EngagementPanel();
+  entities = new PageEntities();
+  readonly engagements = new PageEngagements();
+  readonly engagementPanel = new EngagementPanel();
   private layers: EntityLayers;
-  private readonly atlas = new SymbolAtlas();
+  readonly atlas = new SymbolAtlas();
   private readonly clock = new ServerClock();
-  private readonly feed: Feed;
-  private readonly map: maplibregl.Map;
-  private readonly overlay = new MapboxOverlay({
+  readonly feed: Feed;
+  readonly map: maplibregl.Map;
+  readonly overlay = new MapboxOverlay({
     interleaved: false,
     layers: [],
     parameters: DRAW_IN_ORDER,
@@ -62,32 +62,32 @@ class App {
   private readonly gpu = new GpuEntities();
   private readonly panel: Panel;
   private readonly layout: Layout;
-  private readonly basemapDetail: BasemapDetail;
+  readonly basemapDetail: BasemapDetail;
   private hello: HelloMessage | null = null;
   private counters: CountersMessage | null = null;
-  private filter: ViewFilter = EMPTY_FILTER;
-  private selectedKey = -1;
+  filter: ViewFilter = EMPTY_FILTER;
+  selectedKey = -1;
   private frameMs = 0;
   /** Messages of a known type with fields missing or of the wrong type (ignored). */
-  private invalidMessages = 0;
+  invalidMessages = 0;
   private lastPanel = 0;
   private gridText = '–';
   /** The truth the gateway forwards and the display's error against it. */
   private readonly truth = new TruthComparison();
   /** Frames the entities as they arrive and follows them, until the user moves the map (or the URL set a view). */
-  private readonly framing: Framing;
+  readonly framing: Framing;
   /** The layers last handed to deck.gl, in drawing order. */
-  private stacked: Layer[] = [];
+  stacked: Layer[] = [];
   /** Whether the last layers handed to deck.gl held shots, bursts or collisions (which fade frame by frame). */
   private shotsDrawn = false;
   /** An entity to select once it shows up (from the URL). */
   private pendingSelection: string | null;
   /** Frames stand still (`TestHook.hold`): the picture, and what a click picks from, stay as last drawn. */
-  private held = false;
+  held = false;
   /** The entities in view and whether they are few enough to read (in-view.ts). */
   private readonly inView = new InView();
-  private readonly labels: LabelSchedule;
-  private readonly redrawPanel = (): void => void (this.lastPanel = 0);
+  readonly labels: LabelSchedule;
+  readonly redrawPanel = (): void => void (this.lastPanel = 0);
   readonly hook: TestHook;
 
   constructor() {
@@ -140,7 +140,7 @@ class App {
         this.panel.connection(state, this.feed.reconnects);
       },
     });
-    this.hook = this.createHook();
+    this.hook = createHook(this);
     window.__reckon = this.hook;
     // A link's filter goes out with the first hello.
     if (this.panel.setFilterInputs(urlView)) this.sendFilter();
@@ -148,109 +148,7 @@ class App {
     requestAnimationFrame(this.tick);
   }
 
-  private createHook(): TestHook {
-    const app = this;
-    return {
-      connected: false,
-      counters: null,
-      frameMs: 0,
-      frameServerMs: 0,
-      filtersConfirmed: 0,
-      hellos: 0,
-      get fits() {
-        return app.framing.fits;
-      },
-      draws: 0,
-      get badMessages() {
-        return app.feed.badMessages + app.invalidMessages;
-      },
-      get rejectedPdus() {
-        return app.entities.stats.rejected;
-      },
-      get symbols() {
-        return app.atlas.size;
-      },
-      get capacity() {
-        return app.entities.capacity;
-      },
-      get wasmKernel() {
-        return app.entities.table.store.arena !== null;
-      },
-      get frameHoldsLayerUpdate() {
-        return deckLayerManager(app.overlay) !== undefined;
-      },
-      screenPoint(id) {
-        const e = app.entities;
-        const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
-        if (slot < 0) return null;
-        const place = e.placeOf(slot, new Float64Array(4));
-        const p = app.map.project([place[0]!, place[1]!]);
-        const box = app.map.getContainer().getBoundingClientRect();
-        return [box.left + p.x, box.top + p.y];
-      },
-      project(lonDeg, latDeg) {
-        const p = app.map.project([lonDeg, latDeg]);
-        const box = app.map.getContainer().getBoundingClientRect();
-        return [box.left + p.x, box.top + p.y];
-      },
-      layerOrder: () => app.stacked.map((layer) => layer.id),
-      errors: [],
-      async viewAt(lonDeg, latDeg, zoom) {
-        app.framing.following = false;
-        app.map.jumpTo({ center: [lonDeg, latDeg], zoom });
-        app.basemapDetail.update();
-        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
-        do await frame();
-        while (app.basemapDetail.pending > 0 || !app.map.loaded() || !app.map.areTilesLoaded());
-        await frame();
-        await frame();
-      },
-      labels() {
-        const e = app.entities,
-          boxes = app.labels.boxes;
-        const box = app.map.getContainer().getBoundingClientRect();
-        return app.labels.slots.map((slot, k) => ({
-          id: e.ids[slot]!,
-          text: labelText(e, slot),
-          box: [0, 1, 2, 3].map((j) => boxes[4 * k + j]! + (j % 2 === 0 ? box.left : box.top)) as [
-            number,
-            number,
-            number,
-            number,
-          ],
-        }));
-      },
-      entities() {
-        return shownEntities(app.entities);
-      },
-      setFilter(filter) {
-        app.filter = { ...EMPTY_FILTER, ...filter };
-        app.applyFilter();
-      },
-      async hold(on) {
-        app.held = on;
-        const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
-        do await frame();
-        while (on && app.map.isMoving());
-        await frame();
-      },
-      select(id) {
-        const e = app.entities;
-        const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
-        if (slot >= 0) app.selectSlot(slot);
-        return slot >= 0;
-      },
-      selected() {
-        const slot = app.selectedKey >= 0 ? app.entities.table.slotOf(app.selectedKey) : -1;
-        return slot >= 0 ? app.entities.ids[slot]! : null;
-      },
-      engagements: () => app.engagements.counts(app.entities, app.nowSeconds()),
-      selectedEngagements: () => app.engagementPanel.shown(),
-      ...panelHook(this.redrawPanel),
-    };
-  }
-
-  private nowSeconds(): number {
+  nowSeconds(): number {
     return this.clock.serverMs(performance.now()) / 1000;
   }
 
@@ -343,7 +241,7 @@ class App {
 
   private readonly onSelect = (slot: number): void => this.selectSlot(slot);
 
-  private selectSlot(slot: number): void {
+  selectSlot(slot: number): void {
     const t = this.entities.table;
     this.selectedKey = slot >= 0 && t.active[slot] === 1 ? t.key[slot]! : -1;
     this.pendingSelection = null;
@@ -395,7 +293,7 @@ class App {
    * Sends the filter; the server confirms it (`filter-ok`, where the page starts over) and then sends the newest
    * PDU of every entity that matches. Not connected: it goes out after the next hello.
    */
-  private applyFilter(): void {
+  applyFilter(): void {
     this.feed.send({ type: 'filter', ...this.filter });
   }
 

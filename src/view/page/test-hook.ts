@@ -1,5 +1,18 @@
-/** The page's test hook, `window.__reckon` (src/view/page/main.ts builds it). */
-import type { CountersMessage, ViewFilter } from '../protocol.js';
+/**
+ * The page's test hook, `window.__reckon`: what the browser tests read and drive of the app (src/view/page/main.ts).
+ */
+import type * as maplibregl from 'maplibre-gl';
+import type { MapboxOverlay } from '@deck.gl/mapbox';
+import type { Layer } from '@deck.gl/core';
+import { type CountersMessage, EMPTY_FILTER, type ViewFilter } from '../protocol.js';
+import type { Feed } from './feed.js';
+import { deckLayerManager, labelText } from './map/layers.js';
+import type { SymbolAtlas } from './map/symbol-atlas.js';
+import type { Framing } from './map/framing.js';
+import type { BasemapDetail } from './map/basemap-detail.js';
+import type { LabelSchedule } from './map/label-schedule.js';
+import type { PageEngagements } from './engagements/engagements.js';
+import type { EngagementPanel } from './engagements/engagement-panel.js';
 import { pageNames } from './names.js';
 import type { PageEntities } from './entities.js';
 import { wrapLongitude } from './map/map-coordinates.js';
@@ -98,6 +111,131 @@ export interface TestHook {
   /** The entity list's rows as shown (marking, type, id), and the search box's text to set. */
   listRows(): string[];
   search(text: string): void;
+}
+
+/** What the test hook reads and drives of the page's app (src/view/page/main.ts). */
+export interface HookedApp {
+  readonly entities: PageEntities;
+  readonly engagements: PageEngagements;
+  readonly engagementPanel: EngagementPanel;
+  readonly atlas: SymbolAtlas;
+  readonly feed: Feed;
+  readonly map: maplibregl.Map;
+  readonly overlay: MapboxOverlay;
+  readonly framing: Framing;
+  readonly basemapDetail: BasemapDetail;
+  readonly labels: LabelSchedule;
+  readonly stacked: readonly Layer[];
+  readonly invalidMessages: number;
+  readonly selectedKey: number;
+  readonly redrawPanel: () => void;
+  filter: ViewFilter;
+  held: boolean;
+  applyFilter(): void;
+  selectSlot(slot: number): void;
+  nowSeconds(): number;
+}
+
+/** The hook over the page's app: what it reads and drives of it. */
+export function createHook(app: HookedApp): TestHook {
+  return {
+    connected: false,
+    counters: null,
+    frameMs: 0,
+    frameServerMs: 0,
+    filtersConfirmed: 0,
+    hellos: 0,
+    get fits() {
+      return app.framing.fits;
+    },
+    draws: 0,
+    get badMessages() {
+      return app.feed.badMessages + app.invalidMessages;
+    },
+    get rejectedPdus() {
+      return app.entities.stats.rejected;
+    },
+    get symbols() {
+      return app.atlas.size;
+    },
+    get capacity() {
+      return app.entities.capacity;
+    },
+    get wasmKernel() {
+      return app.entities.table.store.arena !== null;
+    },
+    get frameHoldsLayerUpdate() {
+      return deckLayerManager(app.overlay) !== undefined;
+    },
+    screenPoint(id) {
+      const e = app.entities;
+      const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
+      if (slot < 0) return null;
+      const place = e.placeOf(slot, new Float64Array(4));
+      const p = app.map.project([place[0]!, place[1]!]);
+      const box = app.map.getContainer().getBoundingClientRect();
+      return [box.left + p.x, box.top + p.y];
+    },
+    project(lonDeg, latDeg) {
+      const p = app.map.project([lonDeg, latDeg]);
+      const box = app.map.getContainer().getBoundingClientRect();
+      return [box.left + p.x, box.top + p.y];
+    },
+    layerOrder: () => app.stacked.map((layer) => layer.id),
+    errors: [],
+    async viewAt(lonDeg, latDeg, zoom) {
+      app.framing.following = false;
+      app.map.jumpTo({ center: [lonDeg, latDeg], zoom });
+      app.basemapDetail.update();
+      const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      do await frame();
+      while (app.basemapDetail.pending > 0 || !app.map.loaded() || !app.map.areTilesLoaded());
+      await frame();
+      await frame();
+    },
+    labels() {
+      const e = app.entities,
+        boxes = app.labels.boxes;
+      const box = app.map.getContainer().getBoundingClientRect();
+      return app.labels.slots.map((slot, k) => ({
+        id: e.ids[slot]!,
+        text: labelText(e, slot),
+        box: [0, 1, 2, 3].map((j) => boxes[4 * k + j]! + (j % 2 === 0 ? box.left : box.top)) as [
+          number,
+          number,
+          number,
+          number,
+        ],
+      }));
+    },
+    entities() {
+      return shownEntities(app.entities);
+    },
+    setFilter(filter) {
+      app.filter = { ...EMPTY_FILTER, ...filter };
+      app.applyFilter();
+    },
+    async hold(on) {
+      app.held = on;
+      const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+      do await frame();
+      while (on && app.map.isMoving());
+      await frame();
+    },
+    select(id) {
+      const e = app.entities;
+      const slot = e.ids.findIndex((value, s) => value === id && e.table.active[s] === 1);
+      if (slot >= 0) app.selectSlot(slot);
+      return slot >= 0;
+    },
+    selected() {
+      const slot = app.selectedKey >= 0 ? app.entities.table.slotOf(app.selectedKey) : -1;
+      return slot >= 0 ? app.entities.ids[slot]! : null;
+    },
+    engagements: () => app.engagements.counts(app.entities, app.nowSeconds()),
+    selectedEngagements: () => app.engagementPanel.shown(),
+    ...panelHook(app.redrawPanel),
+  };
 }
 
 /** The hook's readers of the panel: the details and list as shown, the search box. */
