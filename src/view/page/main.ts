@@ -27,7 +27,7 @@ import { LabelSchedule } from './map/label-schedule.js';
 import { FitControl } from './map/fit-control.js';
 import { Framing } from './map/framing.js';
 import { DRAW_IN_ORDER, stackLayers } from './map/layer-stack.js';
-import { formatViewHash, parseViewHash } from './map/view-state.js';
+import { UrlState } from './url-state.js';
 import { ensureGrid, formatDistance, metricGrid, offlineStyle, onlineStyle } from './map/basemap.js';
 import { Panel } from './panel/panel.js';
 import { Layout } from './panel/layout.js';
@@ -80,8 +80,8 @@ class App {
   stacked: Layer[] = [];
   /** Whether the last layers handed to deck.gl held shots, bursts or collisions (which fade frame by frame). */
   private shotsDrawn = false;
-  /** An entity to select once it shows up (from the URL). */
-  private pendingSelection: string | null;
+  /** The state the URL carries, and the entity it named until that shows up. */
+  private readonly url = new UrlState(location.hash);
   /** Frames stand still (`TestHook.hold`): the picture, and what a click picks from, stay as last drawn. */
   held = false;
   /** The entities in view and whether they are few enough to read (in-view.ts). */
@@ -91,8 +91,7 @@ class App {
   readonly hook: TestHook;
 
   constructor() {
-    const urlView = parseViewHash(location.hash);
-    this.pendingSelection = urlView.selected ?? null;
+    const urlView = this.url.initial;
     maplibregl.setWorkerUrl(new URL('assets/maplibre-gl-worker.js', document.baseURI).href);
     this.map = new maplibregl.Map({
       container: 'map',
@@ -244,40 +243,19 @@ class App {
   selectSlot(slot: number): void {
     const t = this.entities.table;
     this.selectedKey = slot >= 0 && t.active[slot] === 1 ? t.key[slot]! : -1;
-    this.pendingSelection = null;
+    this.url.pendingSelection = null;
     this.lastPanel = 0;
     this.writeUrl();
   }
 
   /** Selects the entity the URL named as soon as it is there. */
   private selectPending(): void {
-    const e = this.entities,
-      id = this.pendingSelection;
-    for (let i = 0; i < e.count; i++) {
-      if (e.ids[e.instanceSlot[i]!] === id) {
-        this.selectSlot(e.instanceSlot[i]!);
-        return;
-      }
-    }
+    const slot = this.url.pendingSlot(this.entities);
+    if (slot >= 0) this.selectSlot(slot);
   }
 
-  /** The view, selection and filters into the URL's fragment (replacing the history entry: no back-button trail). */
   private writeUrl(): void {
-    const center = this.map.getCenter();
-    const selectedSlot = this.selectedKey >= 0 ? this.entities.table.slotOf(this.selectedKey) : -1;
-    const hash = formatViewHash({
-      center: [center.lng, center.lat],
-      zoom: this.map.getZoom(),
-      ...(selectedSlot >= 0
-        ? { selected: this.entities.ids[selectedSlot]! }
-        : this.pendingSelection !== null
-          ? { selected: this.pendingSelection }
-          : {}),
-      forces: this.filter.forces,
-      domains: this.filter.domains,
-      visibleArea: this.filter.bbox !== null,
-    });
-    if (hash !== location.hash) history.replaceState(null, '', hash === '' ? location.pathname : hash);
+    this.url.write(this.map, this.entities, this.selectedKey, this.filter);
   }
 
   private sendFilter(): void {
@@ -371,7 +349,7 @@ class App {
     }
     this.frameMs = this.hook.frameMs = performance.now() - start;
     this.hook.frameServerMs = t * 1000;
-    if (this.pendingSelection !== null) this.selectPending();
+    if (this.url.pendingSelection !== null) this.selectPending();
     this.framing.update(e.positions, e.count, start);
     // The names follow the first frame that draws entities: they are not in the page's first download.
     if (e.count > 0) loadPageNames(this.redrawPanel);
