@@ -10,7 +10,7 @@ import { EXIT_FAILURE, EXIT_OK, UsageError, type CommandIo, type ParsedArgs, typ
 import { algorithmFlag } from './terminal/algorithm-flag.js';
 import { printable } from './terminal/printable.js';
 import { threadCpuShares, threadCpuTimes } from '../host/thread-cpu.js';
-import type { NatsStats } from '../nats/transport.js';
+import type { NatsStats } from '../nats/stats.js';
 import type { DatagramTransport } from '../transport/transport.js';
 
 /** Ticks per second with `--entities` unless `--rate` says otherwise. */

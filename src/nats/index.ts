@@ -3,16 +3,14 @@
  * UDP ⇄ NATS bridge and JetStream recording. A subpath of its own, so that `import 'reckon'` never loads the NATS
  * client or H3; `createPublisher` and `createSubscriber` load it themselves when `nats.servers` is set.
  */
+export { NatsTransport, openNatsTransport } from './transport.js';
 export {
-  NatsTransport,
-  openNatsTransport,
   natsOptionsFromConfig,
-  createNatsStats,
-  type NatsStats,
   type NatsTransportOptions,
   type NatsSubjectOptions,
   type NatsReceiveOptions,
-} from './transport.js';
+} from './transport-options.js';
+export { createNatsStats, type NatsStats } from './stats.js';
 export { SubjectRouter } from './subjects.js';
 export { createRoute, type PduRoute, type SubjectSlot } from './route.js';
 export { cellOfSubject, GLOBAL_TOKEN, LEFT_CELL_HEADER, NEW_CELL_HEADER } from './subject-names.js';

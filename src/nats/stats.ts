@@ -32,3 +32,23 @@ export interface NatsStats {
    */
   leftWithCell: number;
 }
+
+/** Zeroed counters for a `NatsTransport`. */
+export function createNatsStats(): NatsStats {
+  return {
+    messagesOut: 0,
+    messagesIn: 0,
+    leftCellCopiesOut: 0,
+    leftArea: 0,
+    leftCellIgnored: 0,
+    unroutable: 0,
+    disconnects: 0,
+    reconnects: 0,
+    gapSeconds: 0,
+    slowConsumers: 0,
+    serverErrors: 0,
+    subscriptions: 0,
+    cellsDropped: 0,
+    leftWithCell: 0,
+  };
+}

@@ -19,7 +19,6 @@ import {
   type Subscription,
 } from '@nats-io/transport-node';
 import type { Observable, Subscription as RxSubscription } from 'rxjs';
-import type { NatsConfig } from '../config/schema.js';
 import { APPEARANCE_DEACTIVATED } from '../dr/models/algorithm.js';
 import { EntityStateOffset, EntityStateUpdateOffset, HeaderOffset, PduType } from '../pdu/wire/constants.js';
 import {
@@ -30,36 +29,21 @@ import {
   type TransportStats,
 } from '../transport/transport.js';
 import { TransportLifecycle } from '../transport/lifecycle.js';
-import { areaFromConfig, cellsCoveringArea, type Area } from './area.js';
+import { cellsCoveringArea, type Area } from './area.js';
 import { watchReader } from './reader-watch.js';
 import { credentialsFromUrls, redactUrl } from './url-credentials.js';
 import { GLOBAL_TOKEN, LEFT_CELL_HEADER, NEW_CELL_HEADER } from './subject-names.js';
 import type { SubjectRouter } from './subjects.js';
 import { BundleSender, BundlingRouter, HEADER_BYTES } from './bundle-sender.js';
 import { explainConnectError, readNatsFile } from './connect-error.js';
-import type { NatsStats } from './stats.js';
-
-export type { NatsStats } from './stats.js';
-
-/** Zeroed counters for a `NatsTransport`. */
-export function createNatsStats(): NatsStats {
-  return {
-    messagesOut: 0,
-    messagesIn: 0,
-    leftCellCopiesOut: 0,
-    leftArea: 0,
-    leftCellIgnored: 0,
-    unroutable: 0,
-    disconnects: 0,
-    reconnects: 0,
-    gapSeconds: 0,
-    slowConsumers: 0,
-    serverErrors: 0,
-    subscriptions: 0,
-    cellsDropped: 0,
-    leftWithCell: 0,
-  };
-}
+import { createNatsStats, type NatsStats } from './stats.js';
+import {
+  natsOptionsFromConfig,
+  type NatsReceiveOptions,
+  type NatsSubjectOptions,
+  type NatsTransportOptions,
+} from './transport-options.js';
+import type { NatsConfig } from '../config/schema.js';
 
 /**
  * The source of a datagram from NATS: the subject it came on. `leaveNotice` marks a left-cell copy turned into a
@@ -76,81 +60,6 @@ export interface NatsAreaChange {
   readonly dropped: readonly string[];
   /** Subjects newly subscribed to. */
   readonly added: readonly string[];
-}
-
-/** What a transport subscribes to. */
-export interface NatsReceiveOptions {
-  /** Exercise whose subjects are taken. */
-  readonly exercise: number;
-  /** Only the cells covering this area. Defaults to the whole exercise. */
-  readonly area?: Area;
-  /** Also take the per-exercise subject of the other PDU types (`PREFIX.EXERCISE.all.>`). Defaults to false. */
-  readonly global?: boolean;
-  /** Share the messages with the other members of this NATS queue group (one of them gets each). Defaults to none. */
-  readonly queue?: string;
-}
-
-/** Options of `openNatsTransport`. */
-export interface NatsTransportOptions {
-  /** NATS server URLs (one cluster). */
-  readonly servers: readonly string[];
-  readonly token?: string;
-  readonly user?: string;
-  readonly password?: string;
-  /** Credentials file (JWT + NKey seed). */
-  readonly credsFile?: string;
-  readonly tlsCa?: string;
-  readonly tlsCert?: string;
-  readonly tlsKey?: string;
-  /** First subject tokens. Defaults to `dis`. */
-  readonly subjectPrefix?: string;
-  /** H3 resolution of the cells. Defaults to 5. */
-  readonly h3Resolution?: number;
-  /** Most bytes of PDUs per message. Defaults to 16384. */
-  readonly maxMessageBytes?: number;
-  /** Subscribe as described; leave out for a transport that only sends. */
-  readonly receive?: NatsReceiveOptions;
-  /** Client name the server shows (`nats server report connections`). Defaults to `reckon`. */
-  readonly name?: string;
-  /** Counters to update. Defaults to new ones. */
-  readonly stats?: TransportStats;
-  /** Wait for each reconnect attempt this long, ms. Defaults to 250. */
-  readonly reconnectTimeWaitMs?: number;
-  /** Give up the first connection after this long without the server's answer, ms. Defaults to 20000 (the client's). */
-  readonly connectTimeoutMs?: number;
-}
-
-/** The options of a transport that do not concern connecting. */
-export type NatsSubjectOptions = Pick<
-  NatsTransportOptions,
-  'subjectPrefix' | 'h3Resolution' | 'maxMessageBytes' | 'receive' | 'stats'
->;
-
-/** Transport options for the `nats` section of a configuration. */
-export function natsOptionsFromConfig(nats: NatsConfig, receive?: NatsReceiveOptions): NatsTransportOptions {
-  const optional = <K extends keyof NatsConfig>(key: K) => (nats[key] === undefined ? {} : { [key]: nats[key] });
-  return {
-    servers: nats.servers,
-    ...optional('token'),
-    ...optional('user'),
-    ...optional('password'),
-    ...optional('credsFile'),
-    ...optional('tlsCa'),
-    ...optional('tlsCert'),
-    ...optional('tlsKey'),
-    connectTimeoutMs: nats.connectTimeout * 1000,
-    subjectPrefix: nats.subjectPrefix,
-    h3Resolution: nats.h3Resolution,
-    maxMessageBytes: nats.maxMessageBytes,
-    ...(receive
-      ? {
-          receive: {
-            ...receive,
-            ...(nats.area !== undefined && !receive.area ? { area: areaFromConfig(nats.area) } : {}),
-          },
-        }
-      : {}),
-  };
 }
 
 /** A `DatagramTransport` over NATS: each PDU on the subject of its H3 cell; open it with `openNatsTransport`. */

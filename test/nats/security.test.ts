@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { filter, firstValueFrom, take } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NatsTransport, type NatsTransportOptions } from '../../src/nats/transport.js';
+import { NatsTransport } from '../../src/nats/transport.js';
+import type { NatsTransportOptions } from '../../src/nats/transport-options.js';
 import { credentialsFromUrls } from '../../src/nats/url-credentials.js';
 import { createPublisher } from '../../src/stream/publisher.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';

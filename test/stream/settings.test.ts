@@ -12,7 +12,7 @@ import { EntityStateRecord } from '../../src/pdu/wire/entity-state-record.js';
 import { createSubscriber } from '../../src/stream/subscriber.js';
 import { emitterOptionsFromConfig, tableOptionsFromConfig, type StreamConfig } from '../../src/stream/settings.js';
 import { streamSettingsFromConfig } from '../../src/nats/jetstream.js';
-import { natsOptionsFromConfig } from '../../src/nats/transport.js';
+import { natsOptionsFromConfig } from '../../src/nats/transport-options.js';
 import { receiveFilterFromConfig } from '../../src/transport/pdu-receiver.js';
 import { udpOptionsFromConfig } from '../../src/transport/udp.js';
 import { FakeTransport } from '../support/fake-transport.js';
