@@ -10,13 +10,8 @@ import {
   colourChannel,
   runEncoding,
 } from '../../src/experiment/run-encoding.js';
-import {
-  experimentReportHtml,
-  reasonShares,
-  renderVegaLite,
-  settingsPanel,
-  tablePresetSections,
-} from '../../src/experiment/report.js';
+import { experimentReportHtml, renderVegaLite, tablePresetSections } from '../../src/experiment/report.js';
+import { reasonShares, settingsPanel } from '../../src/experiment/report-text.js';
 import { runLockstepComparison } from '../../src/experiment/lockstep-comparison.js';
 import { runExperiment } from '../../src/experiment/runner.js';
 import { PRESETS } from '../../src/experiment/presets.js';

@@ -264,8 +264,9 @@ async function writeReport(
  * MAX_TABLE_ROWS runs the table holds the Pareto-optimal ones, as the report's does, and says so on stderr.
  */
 async function printResults(io: CommandIo, results: readonly RunResult[], jsonPath: string | undefined): Promise<void> {
-  const [{ runNotes, paretoFront, MAX_TABLE_ROWS }, { toTextTable }] = await Promise.all([
+  const [{ paretoFront, MAX_TABLE_ROWS }, { runNotes }, { toTextTable }] = await Promise.all([
     import('../../experiment/report.js'),
+    import('../../experiment/report-text.js'),
     import('../../experiment/results-table.js'),
   ]);
   if (jsonPath !== undefined) {
